@@ -1,0 +1,78 @@
+#!/usr/bin/env python3
+"""Set up and run the guide with nothing but python3.
+
+    python3 dev.py serve   build and serve the site on http://127.0.0.1:8000
+    python3 dev.py test    the whole gate (pytest: tests, snippets, pages, strict build, browser)
+    python3 dev.py regen   rewrite the generated files (claims page, captured output)
+    python3 dev.py bench   print the speed figures measured by bench/*.py
+
+Every command first makes sure `.venv/` exists and holds exactly the pins of
+requirements.txt; it reinstalls only when that file changed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+VENV = ROOT / ".venv"
+REQUIREMENTS = ROOT / "requirements.txt"
+STAMP = VENV / ".requirements.sha256"
+BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
+PYTHON = BIN / ("python.exe" if os.name == "nt" else "python")
+
+
+def ensure_environment() -> None:
+    """Create the venv and install the pins, unless the stamp says it is current."""
+    if not PYTHON.exists():
+        print(f"dev.py: creating {VENV.relative_to(ROOT)}/", flush=True)
+        venv.create(VENV, with_pip=True)
+    wanted = hashlib.sha256(REQUIREMENTS.read_bytes()).hexdigest()
+    if STAMP.exists() and STAMP.read_text().strip() == wanted:
+        return
+    print("dev.py: installing requirements.txt into .venv/", flush=True)
+    subprocess.run(
+        [str(PYTHON), "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
+         "-r", str(REQUIREMENTS)],
+        check=True,
+    )
+    _link_checkout()
+    STAMP.write_text(wanted + "\n")
+
+
+def _link_checkout() -> None:
+    # A .pth file puts the checkout on the venv's path, so `import agentkit`
+    # works in pytest, in mkdocs and in the notebook kernel alike, with no build step.
+    purelib = subprocess.run(
+        [str(PYTHON), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        check=True, capture_output=True, text=True,
+    ).stdout.strip()
+    (Path(purelib) / "agent-design-guide.pth").write_text(str(ROOT) + "\n")
+
+
+def run(*command: str) -> int:
+    """Run a command from the venv in the repository root and return its exit code."""
+    return subprocess.run(command, cwd=ROOT).returncode
+
+
+def main(argv: list[str]) -> int:
+    commands = {
+        "serve": lambda rest: run(str(BIN / "mkdocs"), "serve", "--dev-addr", "127.0.0.1:8000", *rest),
+        "test": lambda rest: run(str(PYTHON), "-m", "pytest", *rest),
+        "regen": lambda rest: run(str(PYTHON), "-m", "tools.regen", *rest),
+        "bench": lambda rest: run(str(PYTHON), "-m", "tools.bench", *rest),
+    }
+    if not argv or argv[0] not in commands:
+        print(__doc__.strip(), file=sys.stderr)
+        return 2
+    ensure_environment()
+    return commands[argv[0]](argv[1:])
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

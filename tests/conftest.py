@@ -1,0 +1,39 @@
+"""Shared fixtures: the strictly built site, built once per test session."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from tools.project import REPO_ROOT
+
+SITE_DIR = REPO_ROOT / "build" / "site"
+
+
+@dataclass(frozen=True)
+class Build:
+    returncode: int
+    output: str
+    site: Path
+
+
+@pytest.fixture(scope="session")
+def site_build() -> Build:
+    """Build the site with `mkdocs build --strict` from the repository root (snippet paths are relative to it)."""
+    result = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--clean", "--site-dir", str(SITE_DIR)],
+        cwd=REPO_ROOT, capture_output=True, text=True,
+    )
+    return Build(result.returncode, result.stdout + result.stderr, SITE_DIR)
+
+
+@pytest.fixture(scope="session")
+def built_site(site_build: Build) -> Path:
+    """The built site's folder; tests that need it fail at once when the build failed."""
+    if site_build.returncode != 0:
+        pytest.fail(f"the strict build failed:\n{site_build.output}", pytrace=False)
+    return site_build.site

@@ -1,0 +1,96 @@
+"""The checker itself: each kind of broken page or snippet fails with one line naming file:line and the fix.
+
+The broken inputs live in tests/fixtures/broken/, a small tree shaped like the repository.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from sybil.example import SybilFailure
+
+from tools import claims, contracts
+from tools.doctests import make_sybil
+from tools.project import Project
+
+BROKEN = Project(Path(__file__).parent / "fixtures" / "broken")
+
+
+def messages(problems) -> list[str]:
+    return sorted(str(problem) for problem in problems)
+
+
+def test_broken_include_names_page_line_and_missing_file():
+    """An include of a file that does not exist fails at its page and line."""
+    assert "docs/broken_include.md:4: include 'snippets/missing_file.py' names no file; paths are relative to the repository root" in messages(contracts.include_problems(BROKEN))
+
+
+def test_missing_section_lists_the_sections_the_file_has():
+    """An include of an unknown section names the section and the ones that exist."""
+    assert "docs/broken_include.md:8: include 'snippets/sample_01_basics.py:subtract': the file has no section 'subtract' (sections: add)" in messages(contracts.include_problems(BROKEN))
+
+
+def test_line_range_include_is_rejected():
+    """Including by line numbers is refused in favour of named sections."""
+    assert "docs/broken_include.md:12: include 'snippets/sample_01_basics.py:2:3' selects lines by number; mark a named section and include it by name" in messages(contracts.include_problems(BROKEN))
+
+
+def test_untested_inline_python_fails():
+    """A python fence holding anything but includes is code no test runs."""
+    # verifies: home.python-listings-are-include-only
+    assert messages(contracts.fence_problems(BROKEN)) == [
+        "docs/inline_python.md:5: ```python block holds code that no test runs; move it into a snippets/ section and include it, or make it a ```pycon example",
+    ]
+
+
+def test_unshown_and_unclosed_sections_fail():
+    """A section no page includes, and a section that never ends, are both reported."""
+    assert messages(contracts.section_problems(BROKEN)) == [
+        "snippets/sample_02_sections.py:1: section 'orphan' is shown on no page; include it as \"snippets/sample_02_sections.py:orphan\" or remove the markers",
+        "snippets/sample_02_sections.py:5: section 'unclosed' starts but never ends; add '# --8<-- [end:unclosed]'",
+    ]
+
+
+def test_failing_pycon_example_reports_page_line_expected_and_actual():
+    """A pycon example whose output differs fails with its page, its line, and both outputs."""
+    document = make_sybil().parse(BROKEN.root / "docs" / "failing_pycon.md")
+    examples = list(document)
+    assert len(examples) == 1
+    with pytest.raises(SybilFailure) as failure:
+        examples[0].evaluate()
+    text = str(failure.value)
+    assert "failing_pycon.md, line 8" in text
+    assert "Expected:\n    3\nGot:\n    2" in text
+
+
+class TestClaims:
+    """Claim traceability problems, each with file:line and the id."""
+
+    problems = messages(claims.collect(BROKEN).problems)
+
+    def test_claim_without_check(self):
+        """A claim that nothing verifies is reported at the claim."""
+        assert "docs/claims.md:4: claim 'sample.unchecked' has no check; add '# verifies: sample.unchecked' above an assert in a snippet or test, or mark it .observation if no code can confirm it" in self.problems
+
+    def test_check_of_unknown_claim_in_snippet_and_test(self):
+        """A check naming an id that no page has is reported at the check, in snippets and in tests."""
+        assert "snippets/sample_01_basics.py:9: check names claim 'sample.claim-nobody-marked', which no page has; mark the claim on its page or fix the id" in self.problems
+        assert "tests/test_sample.py:2: check names claim 'sample.unknown-in-tests', which no page has; mark the claim on its page or fix the id" in self.problems
+
+    def test_duplicate_id(self):
+        """An id used twice is reported at the second use, naming the first."""
+        assert "docs/failing_pycon.md:4: claim id 'sample.adds' is used twice (first at docs/claims.md:7); give each claim its own id" in self.problems
+
+    def test_check_of_observation(self):
+        """An observation cannot be checked: a check naming one is an error."""
+        assert "docs/claims.md:12: 'sample.field-figure' is an observation, which no code can confirm; mark it .claim on docs/claims.md:10 or drop the check" in self.problems
+
+    def test_check_that_is_not_an_assert(self):
+        """A verifies comment above a statement that cannot fail is rejected, and its claim stays unchecked."""
+        assert "snippets/sample_01_basics.py:12: '# verifies: sample.prints' must stand directly above an assert or a with statement, the check that can fail" in self.problems
+        assert "docs/claims.md:22: claim 'sample.prints' has no check; add '# verifies: sample.prints' above an assert in a snippet or test, or mark it .observation if no code can confirm it" in self.problems
+
+    def test_malformed_marker(self):
+        """A marker in any other form than `{ #id .claim }` is reported, not silently ignored."""
+        assert "docs/claims.md:19: claim marker not in the form '{ #page.claim-id .claim }' (or .observation) alone on its line" in messages(contracts.page_problems(BROKEN))

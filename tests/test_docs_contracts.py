@@ -1,0 +1,54 @@
+"""The contract between the guide's pages and its code, checked on the real tree."""
+
+from __future__ import annotations
+
+from tools import claims, contracts
+from tools.problems import report
+from tools.project import CLAIMS_PAGE, REPO_ROOT, Project
+
+PROJECT = Project()
+
+
+def test_pages_read_cleanly():
+    """Claim markers, verifies comments and fences on every page are well formed."""
+    problems = contracts.page_problems(PROJECT)
+    assert not problems, "\n" + report(problems)
+
+
+def test_every_include_resolves_to_a_file_and_named_section():
+    """Every `--8<--` line on a page names an existing file and, for snippets, an existing section."""
+    problems = contracts.include_problems(PROJECT)
+    assert not problems, "\n" + report(problems)
+
+
+def test_fences_hold_only_includes_or_pycon_examples():
+    """No page holds code that no test runs."""
+    problems = contracts.fence_problems(PROJECT)
+    assert not problems, "\n" + report(problems)
+
+
+def test_every_snippet_section_and_captured_output_is_shown():
+    """Each named section and each captured output file appears on some page."""
+    problems = contracts.section_problems(PROJECT)
+    assert not problems, "\n" + report(problems)
+
+
+def test_every_claim_has_a_check_and_every_check_a_claim():
+    """Claims without checks, checks without claims, duplicate ids and checked observations fail."""
+    problems = claims.collect(PROJECT).problems
+    assert not problems, "\n" + report(problems)
+
+
+def test_claims_page_is_current():
+    """docs/reference/claims.md equals what `python3 dev.py regen` would write."""
+    expected = claims.render_page(PROJECT, claims.collect(PROJECT))
+    committed = (REPO_ROOT / CLAIMS_PAGE).read_text(encoding="utf-8")
+    assert committed == expected, f"{CLAIMS_PAGE} is stale: run 'python3 dev.py regen' and review the diff"
+
+
+def test_claim_coverage_is_complete():
+    """Every claim on every page is confirmed by at least one check (100% coverage)."""
+    collected = claims.collect(PROJECT)
+    unchecked = [m.id for m in collected.markers if m.kind == "claim" and m.id not in collected.checks]
+    assert collected.markers, "no page marks any claim: the claim scanner found nothing"
+    assert unchecked == []

@@ -1,0 +1,31 @@
+"""The site builds strictly and its rendered pages keep their promises."""
+
+from __future__ import annotations
+
+from tools.problems import report
+from tools.sitelinks import link_problems
+
+
+def test_strict_build_succeeds(site_build):
+    """`mkdocs build --strict` exits 0: no missing include, no broken link or anchor, no notebook error."""
+    assert site_build.returncode == 0, site_build.output
+
+
+def test_internal_links_and_anchors_resolve(built_site):
+    """Every internal link in the built HTML lands on an existing file and anchor."""
+    problems = link_problems(built_site)
+    assert not problems, "\n" + report(problems)
+
+
+def test_no_include_line_survives_rendering(built_site):
+    """Snippet includes are expanded: no raw `--8<--` line reaches a reader."""
+    leftovers = [str(page.relative_to(built_site)) for page in built_site.rglob("*.html") if "--8&lt;--" in page.read_text(encoding="utf-8") or "--8<--" in page.read_text(encoding="utf-8")]
+    assert leftovers == []
+
+
+def test_claim_markers_render_as_classes(built_site):
+    """A claim marker becomes an element with its id and the claim or observation class."""
+    home = (built_site / "index.html").read_text(encoding="utf-8")
+    assert 'class="claim" id="home.python-listings-are-include-only"' in home
+    assert 'class="observation" id="home.field-cost-fell"' in home
+    assert "{ #" not in home

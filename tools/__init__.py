@@ -1,0 +1,1 @@
+"""The guide's checker: reads pages, snippets and claims for the tests and for `dev.py regen`."""
