@@ -1,0 +1,160 @@
+"""The search index: eventually consistent, refreshed by an explicit step.
+
+Writes are staged; searches see them only after :meth:`SearchIndex.refresh`.
+That models the framework's lag deterministically: right after a batch of
+creates a count search says zero while a direct Get on any of the new paths
+succeeds. Nothing here sleeps or reads a clock; the caller decides when the
+index catches up (``auto_refresh=True`` makes every write visible at once).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from ._errors import PathError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ._chunks import Chunk
+    from ._mesh import Node
+
+SEARCH_LIMIT_MIN = 1
+SEARCH_LIMIT_MAX = 200
+
+
+def clamp_limit(limit: Any, default: int) -> int:
+    """Clamp a requested limit to 1..200; ``None`` means the default; non-numbers are refused."""
+    if limit is None:
+        return default
+    if isinstance(limit, bool) or not isinstance(limit, (int, float)):
+        try:
+            limit = int(str(limit).strip())
+        except ValueError:
+            raise PathError(f"limit must be a whole number between 1 and 200, got {limit!r}") from None
+    return max(SEARCH_LIMIT_MIN, min(SEARCH_LIMIT_MAX, int(limit)))
+
+
+@dataclass(frozen=True)
+class IndexedNode:
+    """What the index knows about a node: enough to match a query and build a result row."""
+
+    path: str
+    id: str
+    namespace: str
+    name: str
+    node_type: str
+    version: int
+    last_modified: str
+    text: str  # lower-cased searchable text: name, id, path and (for Document nodes) the summary
+
+    def row(self) -> dict[str, Any]:
+        return {
+            "path": self.path,
+            "name": self.name,
+            "nodeType": self.node_type,
+            "version": self.version,
+            "lastModified": self.last_modified,
+        }
+
+
+@dataclass
+class SearchIndex:
+    """Staged writes plus the visible state that searches read."""
+
+    auto_refresh: bool = False
+    _nodes: dict[str, IndexedNode] = field(default_factory=dict)
+    _chunks: dict[tuple[str, str], tuple["Chunk", ...]] = field(default_factory=dict)
+    _pending: list[tuple[str, Any, Any]] = field(default_factory=list)
+
+    @property
+    def pending(self) -> int:
+        """How many staged writes searches cannot see yet."""
+        return len(self._pending)
+
+    def stage_node(self, node: "Node") -> None:
+        summary = (node.content or {}).get("summary", "") if node.node_type == "Document" else ""
+        entry = IndexedNode(
+            node.path, node.id, node.namespace, node.name, node.node_type, node.version, node.last_modified,
+            " ".join((node.name, node.id, node.path, str(summary))).lower(),
+        )
+        self._stage("node", node.path, entry)
+
+    def stage_remove(self, path: str) -> None:
+        self._stage("remove", path, None)
+
+    def stage_chunks(self, collection_path: str, file_path: str, chunks: tuple["Chunk", ...]) -> None:
+        self._stage("chunks", (collection_path, file_path), chunks)
+
+    def unstage_chunks(self, collection_path: str, file_path: str) -> None:
+        self._stage("drop-chunks", (collection_path, file_path), None)
+
+    def _stage(self, operation: str, key: Any, value: Any) -> None:
+        self._pending.append((operation, key, value))
+        if self.auto_refresh:
+            self.refresh()
+
+    def refresh(self) -> int:
+        """Apply every staged write in order; returns how many were applied."""
+        applied = len(self._pending)
+        for operation, key, value in self._pending:
+            if operation == "node":
+                self._nodes[key] = value
+            elif operation == "remove":
+                self._nodes.pop(key, None)
+            elif operation == "chunks":
+                self._chunks[key] = value
+            else:
+                self._chunks.pop(key, None)
+        self._pending.clear()
+        return applied
+
+    def visible_nodes(self) -> list[IndexedNode]:
+        return [self._nodes[path] for path in sorted(self._nodes)]
+
+    def visible_chunks(self) -> list["Chunk"]:
+        return [chunk for key in sorted(self._chunks) for chunk in self._chunks[key]]
+
+    def search_nodes(self, query: str = "", base_path: str | None = None, limit: Any = 50) -> dict[str, Any]:
+        """The Search envelope ``{count, limit, truncated, results, hint?}`` over visible nodes.
+
+        A query is words, all of which must match: ``field:value`` for
+        ``nodeType`` (exact, case-insensitive), ``name``, ``namespace`` or
+        ``path`` (substring); a bare word matches name, id or path (and a
+        Document node's summary). An empty query or ``*`` matches everything.
+        """
+        clamped = clamp_limit(limit, 50)
+        base = (base_path or "").strip().strip("/")
+        matches = [
+            entry for entry in self.visible_nodes()
+            if (not base or entry.path == base or entry.path.startswith(base + "/")) and _matches(entry, query or "")
+        ]
+        shown = matches[:clamped]
+        envelope: dict[str, Any] = {
+            "count": len(shown),
+            "limit": clamped,
+            "truncated": len(matches) > clamped,
+            "results": [entry.row() for entry in shown],
+        }
+        if envelope["truncated"]:
+            envelope["hint"] = (
+                f"Showing {clamped} of {len(matches)} matches. Narrow the query (nodeType:X, a basePath) "
+                f"or raise limit (at most {SEARCH_LIMIT_MAX})."
+            )
+        return envelope
+
+
+def _matches(entry: IndexedNode, query: str) -> bool:
+    for term in query.split():
+        if term == "*":
+            continue
+        key, sep, value = term.partition(":")
+        value = value.lower()
+        if sep and key == "nodeType":
+            if entry.node_type.lower() != value:
+                return False
+        elif sep and key in ("name", "namespace", "path"):
+            if value not in getattr(entry, key).lower():
+                return False
+        elif term.lower() not in entry.text:
+            return False
+    return True
