@@ -1,0 +1,227 @@
+"""Prices, token usage, and the closed-form cost of N tool calls.
+
+Prices are configuration: ``ModelPrice`` per model key, dollars per million
+tokens, with prompt-caching multipliers (one provider's figures: a cache write
+costs 1.25x base input with a 5-minute lifetime, 2x for 1 hour; a cache read
+0.1x) and the minimum prefix a provider caches at all.
+
+The closed forms. Every model call bills its whole context as input. Take a
+stable prefix of P tokens (instructions, tool definitions, history, and a
+document if one is in context), and N tool calls that each add d tokens (the
+call item plus its result). Issued in responses of b calls, the round makes
+k = ceil(N / b) calls that carry tool calls and one final call that answers;
+call j (0-based) is shown P + d*j*b tokens, and the final one P + d*N. Summed:
+
+    input(N, b) = (k + 1)*P + d*(b*k*(k - 1)/2 + N)
+
+which gives the two cases of the guide: sequential (b = 1)
+``(N + 1)*P + d*N*(N + 1)/2`` and batched (b = N) ``2*P + N*d``.
+
+Caching, as modelled: each call marks its whole prompt for caching, so the next
+call (same tool list) reads the previous prompt from the cache and writes only
+what was added. A prompt shorter than the model's minimum cacheable prefix is
+billed as plain input and caches nothing. Changing the tool list (for example
+the framework stripping the tools on the last allowed iteration) loses the
+cache; the closed forms assume a fixed tool list, and the runtime bills the
+loss where it happens. Cache lifetimes are assumed not to expire within a
+round (there is no wall clock here).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Mapping
+
+PER_MILLION = Decimal(1_000_000)
+CACHE_WRITE_5_MINUTES = Decimal("1.25")
+CACHE_WRITE_1_HOUR = Decimal("2")
+CACHE_READ = Decimal("0.1")
+
+
+def _decimal(value: object, what: str) -> Decimal:
+    try:
+        number = Decimal(str(value))
+    except ArithmeticError:
+        raise ValueError(f"{what} must be a number, got {value!r}") from None
+    if not number.is_finite() or number < 0:
+        raise ValueError(f"{what} must be a finite number >= 0, got {value!r}")
+    return number
+
+
+@dataclass(frozen=True)
+class ModelPrice:
+    """What one model charges, in dollars per million tokens, and how it caches."""
+
+    model: str
+    input_per_million: Decimal
+    output_per_million: Decimal
+    cache_write_multiplier: Decimal = CACHE_WRITE_5_MINUTES
+    cache_read_multiplier: Decimal = CACHE_READ
+    min_cacheable_tokens: int = 1024
+
+    def __post_init__(self) -> None:
+        for name in ("input_per_million", "output_per_million",
+                     "cache_write_multiplier", "cache_read_multiplier"):
+            object.__setattr__(self, name, _decimal(getattr(self, name), f"{self.model}: {name}"))
+        if isinstance(self.min_cacheable_tokens, bool) or not isinstance(self.min_cacheable_tokens, int) \
+                or self.min_cacheable_tokens < 0:
+            raise ValueError(f"{self.model}: min_cacheable_tokens must be an int >= 0, "
+                             f"got {self.min_cacheable_tokens!r}")
+
+
+# Example prices: configuration, not a quote; change them or pass your own table.
+EXAMPLE_PRICES: Mapping[str, ModelPrice] = {
+    "example-large": ModelPrice("example-large", "3", "15", min_cacheable_tokens=1024),
+    "example-small": ModelPrice("example-small", "0.8", "4", min_cacheable_tokens=2048),
+}
+
+
+@dataclass(frozen=True)
+class TokenUsage:
+    """Tokens billed: plain input, output, input read from the cache, input written to it."""
+
+    input: int = 0
+    output: int = 0
+    cache_read: int = 0
+    cache_write: int = 0
+
+    def __add__(self, other: "TokenUsage") -> "TokenUsage":
+        return TokenUsage(self.input + other.input, self.output + other.output,
+                          self.cache_read + other.cache_read, self.cache_write + other.cache_write)
+
+    @property
+    def total_input(self) -> int:
+        """Every input token, however it was priced."""
+        return self.input + self.cache_read + self.cache_write
+
+    def as_content(self) -> dict[str, int]:
+        """The framework's JSON keys, as stored in a ``_Usage`` node."""
+        return {"input": self.input, "output": self.output,
+                "cacheRead": self.cache_read, "cacheWrite": self.cache_write}
+
+    @classmethod
+    def from_content(cls, content: Mapping[str, object]) -> "TokenUsage":
+        return cls(int(content.get("input", 0)), int(content.get("output", 0)),
+                   int(content.get("cacheRead", 0)), int(content.get("cacheWrite", 0)))
+
+
+def cost_of(usage: TokenUsage, price: ModelPrice) -> Decimal:
+    """Dollars for ``usage`` at ``price``."""
+    base = price.input_per_million
+    return (usage.input * base
+            + usage.cache_write * base * price.cache_write_multiplier
+            + usage.cache_read * base * price.cache_read_multiplier
+            + usage.output * price.output_per_million) / PER_MILLION
+
+
+def _require_count(value: object, what: str, minimum: int = 0) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+        raise ValueError(f"{what} must be an int >= {minimum}, got {value!r}")
+    return value
+
+
+def responses_needed(calls: int, batch_size: int | None) -> int:
+    """k: how many responses carry the N calls, ``batch_size`` at a time (None: all at once)."""
+    _require_count(calls, "calls")
+    if batch_size is None:
+        return 1 if calls else 0
+    return math.ceil(calls / _require_count(batch_size, "batch_size", 1))
+
+
+def input_tokens(calls: int, stable: int, per_call: int, batch_size: int | None = None) -> int:
+    """Input tokens of a round of N calls in responses of ``batch_size``: (k+1)P + d(b k(k-1)/2 + N)."""
+    _require_count(stable, "stable")
+    _require_count(per_call, "per_call")
+    k = responses_needed(calls, batch_size)
+    b = calls if batch_size is None else batch_size
+    return (k + 1) * stable + per_call * (b * k * (k - 1) // 2 + calls)
+
+
+def sequential_input_tokens(calls: int, stable: int, per_call: int) -> int:
+    """One call a turn: (N+1)*S + d*N(N+1)/2."""
+    return input_tokens(calls, stable, per_call, batch_size=1)
+
+
+def batched_input_tokens(calls: int, stable: int, per_call: int) -> int:
+    """All calls in one turn: 2S + N*d (S alone when N is 0: the model just answers)."""
+    return input_tokens(calls, stable, per_call, batch_size=None)
+
+
+@dataclass(frozen=True)
+class CallPattern:
+    """N tool calls of one shape, issued ``batch_size`` per response (None: all in one)."""
+
+    calls: int
+    stable_tokens: int        # instructions + tool definitions + history
+    call_tokens: int          # one tool-call item (output of the response that makes it)
+    result_tokens: int        # its result item
+    answer_tokens: int = 0    # the final text answer
+    document_tokens: int = 0  # a document in context rides in the prefix of every call
+    batch_size: int | None = 1
+
+    def __post_init__(self) -> None:
+        for name in ("calls", "stable_tokens", "call_tokens", "result_tokens",
+                     "answer_tokens", "document_tokens"):
+            _require_count(getattr(self, name), name)
+        responses_needed(self.calls, self.batch_size)  # validates batch_size
+
+    @property
+    def prefix_tokens(self) -> int:
+        """P: what every call re-sends."""
+        return self.stable_tokens + self.document_tokens
+
+    @property
+    def per_call_tokens(self) -> int:
+        """d: what each call adds to the context."""
+        return self.call_tokens + self.result_tokens
+
+    @property
+    def model_calls(self) -> int:
+        return responses_needed(self.calls, self.batch_size) + 1
+
+    def _context(self, j: int) -> int:
+        # Input of model call j: the prefix plus every call issued before it.
+        b = self.calls if self.batch_size is None else self.batch_size
+        return self.prefix_tokens + self.per_call_tokens * min(j * b, self.calls)
+
+    def _sum_contexts(self, first: int, stop: int) -> int:
+        # Sum of _context(j) for first <= j < stop, all j < k (so min() is j*b), in closed form.
+        if stop <= first:
+            return 0
+        b = self.calls if self.batch_size is None else self.batch_size
+        index_sum = (stop * (stop - 1) - first * (first - 1)) // 2
+        return (stop - first) * self.prefix_tokens + self.per_call_tokens * b * index_sum
+
+    def _first_cached_call(self, min_cacheable: int) -> int:
+        # The first call whose prompt is long enough to cache (model_calls if none is).
+        k = self.model_calls - 1
+        if self.prefix_tokens >= min_cacheable:
+            return 0
+        step = self.per_call_tokens * (self.calls if self.batch_size is None else self.batch_size)
+        if step and k:
+            j = math.ceil((min_cacheable - self.prefix_tokens) / step)
+            if j < k:
+                return j
+        return k if self._context(k) >= min_cacheable else k + 1
+
+    def usage(self, price: ModelPrice | None = None) -> TokenUsage:
+        """Tokens billed, in closed form; with ``price`` the model caches by its rules."""
+        k = self.model_calls - 1
+        output = self.calls * self.call_tokens + self.answer_tokens
+        total = input_tokens(self.calls, self.prefix_tokens, self.per_call_tokens, self.batch_size)
+        if price is None:
+            return TokenUsage(input=total, output=output)
+        first = self._first_cached_call(price.min_cacheable_tokens)
+        if first > k:
+            return TokenUsage(input=total, output=output)
+        plain = self._sum_contexts(0, first)
+        # From the first cached call on, each call reads the previous prompt and writes the rest,
+        # so all writes together are the last prompt, and the reads are the prompts before it.
+        read = self._sum_contexts(first, k)
+        return TokenUsage(input=plain, output=output, cache_read=read, cache_write=self._context(k))
+
+    def cost(self, price: ModelPrice, caching: bool = False) -> Decimal:
+        """Dollars for this pattern at ``price``, with or without prompt caching."""
+        return cost_of(self.usage(price if caching else None), price)

@@ -1,0 +1,95 @@
+"""What a model is shown and what it answers: context items, the context, the reply.
+
+A context is the instructions, the tool definitions offered, and an ordered
+sequence of items. An item is a text message (role ``system``, ``user`` or
+``assistant``), a tool call the assistant made, or the result of one. Parallel
+tool calls are separate items, as providers send them, so every item is
+estimated on its own and a context's token count is the sum of its parts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Sequence, Union
+
+ROLES = ("system", "user", "assistant")
+
+
+@dataclass(frozen=True)
+class Message:
+    """A text message; ``timestamp`` comes from the thread's step clock."""
+
+    role: str
+    text: str
+    timestamp: int = 0
+
+    def __post_init__(self) -> None:
+        if self.role not in ROLES:
+            raise ValueError(f"message role {self.role!r} is not one of {', '.join(ROLES)}")
+
+
+@dataclass(frozen=True)
+class ToolCall:
+    """One call the model asks for; ``arguments`` is the JSON object it passes."""
+
+    name: str
+    arguments: Mapping[str, Any] = field(default_factory=dict)
+    call_id: str = ""
+
+
+@dataclass(frozen=True)
+class ToolResult:
+    """The text a tool returned for the call ``call_id``; ``refused`` when it was not offered."""
+
+    call_id: str
+    name: str
+    text: str
+    refused: bool = False
+
+
+ContextItem = Union[Message, ToolCall, ToolResult]
+
+
+@dataclass(frozen=True)
+class Reply:
+    """What a model returns: text, tool calls, or both."""
+
+    text: str = ""
+    tool_calls: tuple[ToolCall, ...] = ()
+
+    def items(self) -> tuple[ContextItem, ...]:
+        """The items this reply adds to the context (the text first, if any, then each call)."""
+        head: tuple[ContextItem, ...] = (Message("assistant", self.text),) if self.text else ()
+        return head + tuple(self.tool_calls)
+
+
+@dataclass(frozen=True)
+class Context:
+    """Everything one model call is shown, and so everything it is billed for."""
+
+    instructions: str
+    tools: Sequence[Any]  # offered tools: anything with .name and .description
+    items: tuple[ContextItem, ...]
+
+    @property
+    def tool_names(self) -> tuple[str, ...]:
+        return tuple(tool.name for tool in self.tools)
+
+    def messages(self, role: str | None = None) -> tuple[Message, ...]:
+        """The text messages, optionally only those of one role."""
+        return tuple(
+            item for item in self.items
+            if isinstance(item, Message) and (role is None or item.role == role)
+        )
+
+    def tool_results(self, name: str | None = None) -> tuple[ToolResult, ...]:
+        """The tool results in this context, optionally only those of one tool."""
+        return tuple(
+            item for item in self.items
+            if isinstance(item, ToolResult) and (name is None or item.name == name)
+        )
+
+    def last_user_text(self) -> str:
+        """The newest user message's text ('' when there is none)."""
+        users = self.messages("user")
+        return users[-1].text if users else ""
