@@ -18,3 +18,27 @@ from ._chunks import CHUNK_SIZE, CHUNK_OVERLAP, Chunk, chunk_spans, search_chunk
 from ._plugins import Tool, mesh_plugin, chunk_plugin, tools_by_name, MESH_PLUGIN, CHUNK_PLUGIN, BULK_CREATE
 from ._report import REPORT, FinancialReport, LineItem, ReportedValue
 # end content layer
+
+# runtime and cost model: tokens, prices, configuration, threads, models, runtime, usage
+from ._errors import ConfigurationError, ThreadError, UnknownPluginWarning
+from ._messages import Message, ToolCall, ToolResult, Reply, Context
+from ._tokens import (
+    CHARS_PER_TOKEN, ITEM_OVERHEAD_TOKENS, ContextEstimate, estimate_context, text_tokens,
+    item_tokens, items_tokens, reply_tokens, tool_definition_tokens, instructions_tokens,
+)
+from ._cost import (
+    ModelPrice, EXAMPLE_PRICES, TokenUsage, CallPattern, cost_of, input_tokens,
+    sequential_input_tokens, batched_input_tokens, CACHE_WRITE_5_MINUTES, CACHE_WRITE_1_HOUR, CACHE_READ,
+)
+from ._config import (
+    AgentConfiguration, PluginGrant, parse_plugin_entry, BUDGET_TEXT, READ_ONLY_MESH_METHODS,
+    ALWAYS_OFFERED, DELEGATION_TOOL,
+)
+from ._threads import Thread, rebuild_history, trim_history, HISTORY_BUDGET_CHARS
+from ._models import Model, ScriptedModel, PlannedCalls, TextModel, DEFAULT_MODEL
+from ._runtime import Agent, Run, Turn, Interrupt, COMPLETED, CANCELLED, ERROR, DIED
+from ._usage import (
+    UsageReport, UsageRow, usage_report, record_usage, recorded_usage, usage_key, usage_path,
+    UNKNOWN_MODEL,
+)
+# end runtime and cost model
