@@ -131,7 +131,7 @@ _UNREPORTED = (
 _INPUTS = {
     "FY2024": dict(rev=48123, cos=-29355, sdx=-6412, adm=-3187, rnd=-2954, nfc=-734, tax=-1368,
                    ppe=21873, inv=7412, rec=8236, cash=5321, eq=19764, ltd=11208, pay=5937,
-                   cfo=7893, capex=-3562, cfi=-3977, div=-1912, cff=-2684,
+                   cfo=7893, capex=-3573, cfi=-3977, div=-1912, cff=-2684,
                    indrev=23107, medrev=14986, indop=3218, medop=2469),
     "FY2023": dict(rev=45231, cos=-28017, sdx=-6145, adm=-3076, rnd=-2711, nfc=-812, tax=-1173,
                    ppe=20546, inv=7089, rec=7753, cash=4089, eq=18412, ltd=11975, pay=5528,
@@ -181,3 +181,183 @@ def _build_report() -> FinancialReport:
 
 
 REPORT = _build_report()
+
+
+# -- the PDF --------------------------------------------------------------------
+
+_SECTIONS = (
+    # (title, paragraphs of generated prose, vocabulary theme)
+    ("Letter from the Chief Executive", 12, "leadership"),
+    ("Strategy and business model", 19, "strategy"),
+    ("Markets and customers", 19, "markets"),
+    ("Segment review", 17, "segments"),
+    ("Research and innovation", 19, "innovation"),
+    ("People and organisation", 18, "people"),
+    ("Sustainability report", 34, "sustainability"),
+    ("Risk and opportunity report", 34, "risk"),
+    ("Corporate governance statement", 34, "governance"),
+    ("Remuneration report", 19, "remuneration"),
+    ("Financial review", 12, "finance"),
+    ("Notes to the consolidated financial statements", 30, "notes"),
+)
+
+_SUBJECTS = {
+    "leadership": ["The Executive Board", "Our leadership team", "The Group", "Every business unit", "Our organisation"],
+    "strategy": ["The strategy programme", "Our portfolio review", "The capital allocation framework", "The operating model", "Management"],
+    "markets": ["Demand in core markets", "Our customer base", "The order intake", "Competitive pressure", "Distribution partners"],
+    "segments": ["Each segment", "The Industrial Systems team", "The Medical Devices business", "The Consumer Electronics unit", "Segment management"],
+    "innovation": ["The development centres", "Our engineering teams", "The product pipeline", "Joint research projects", "The patent portfolio"],
+    "people": ["Our workforce", "The training academy", "Employee representatives", "Local management", "The apprenticeship scheme"],
+    "sustainability": ["The environmental programme", "Our production sites", "The supplier code of conduct", "Energy management", "The climate roadmap"],
+    "risk": ["The risk committee", "Internal audit", "The control system", "Treasury", "Each risk owner"],
+    "governance": ["The Supervisory Board", "The audit committee", "The nomination committee", "The Executive Board", "Shareholders"],
+    "remuneration": ["The remuneration system", "Variable pay", "The long-term incentive", "The Supervisory Board", "Pension commitments"],
+    "finance": ["Group earnings", "The cost base", "Working capital", "The financing structure", "Currency effects"],
+    "notes": ["The accounting policies", "Management judgement", "The consolidation scope", "Measurement of inventories", "Revenue recognition"],
+}
+_VERBS = ["strengthened", "reviewed", "extended", "stabilised", "simplified", "supported", "shaped", "monitored",
+          "broadened", "accelerated", "reinforced", "clarified"]
+_OBJECTS = ["the resilience of the supply chain", "the quality of customer service", "the discipline of investment decisions",
+            "the transparency of reporting", "the pace of product launches", "the efficiency of plant operations",
+            "cooperation across regions", "the long-term value of the Group", "the safety culture at every site",
+            "the digital services offering", "the integration of recent acquisitions", "the dialogue with investors"]
+_CLAUSES = ["during the reporting year", "in close cooperation with the regions", "despite a volatile environment",
+            "in line with the medium-term targets", "as planned at the start of the year", "across all business units",
+            "with measurable progress", "while keeping costs under control", "in every major market"]
+_CLOSERS = ["This remains a priority for the coming year.", "Progress is reviewed each quarter.",
+            "The approach has been confirmed by external review.", "Further steps are planned for the next period.",
+            "Details are set out in the following sections.", "Targets for the next period have been agreed."]
+
+
+def _paragraph(rng: random.Random) -> str:
+    sentences = []
+    for _ in range(rng.randint(4, 6)):
+        sentence = f"{rng.choice(_SUBJECTS[_paragraph.theme])} {rng.choice(_VERBS)} {rng.choice(_OBJECTS)} {rng.choice(_CLAUSES)}."
+        sentences.append(sentence)
+    sentences.append(rng.choice(_CLOSERS))
+    return " ".join(sentences)
+
+
+_paragraph.theme = "leadership"  # set per section by _prose
+
+
+def _prose(theme: str, count: int) -> list[str]:
+    rng = random.Random(f"meridian-{theme}")  # a str seed is hashed with SHA-512: stable across runs
+    _paragraph.theme = theme
+    return [_paragraph(rng) for _ in range(count)]
+
+
+def _value_text(report: FinancialReport, key: str, period: str) -> str:
+    return report.value(key, period).display
+
+
+def _table(pdf, report: FinancialReport, title: str, keys: list[str]) -> None:
+    label_width, unit_width, value_width = 96, 18, 28
+    pdf.set_font("Helvetica", "B", 11)
+    pdf.cell(0, 8, title, new_x="LMARGIN", new_y="NEXT")
+    pdf.set_font("Helvetica", "B", 9)
+    pdf.cell(label_width, 6, "Line item")
+    pdf.cell(unit_width, 6, "Unit")
+    for period in report.periods:
+        pdf.cell(value_width, 6, period, align="R")
+    pdf.ln(6)
+    pdf.set_font("Helvetica", "", 9)
+    for key in keys:
+        item = report.item(key)
+        pdf.cell(label_width, 5.5, item.name)
+        pdf.cell(unit_width, 5.5, item.unit)
+        for period in report.periods:
+            pdf.cell(value_width, 5.5, _value_text(report, key, period), align="R")
+        pdf.ln(5.5)
+    pdf.ln(4)
+
+
+def _statement_keys(report: FinancialReport, statement: str) -> list[str]:
+    return [item.key for item in report.line_items if item.statement == statement]
+
+
+def _section_extra(pdf, report: FinancialReport, theme: str) -> None:
+    """Tables and value-bearing sentences that belong to a section."""
+    cur, prev = report.periods
+    if theme == "leadership":
+        _text(pdf, f"In {cur} the Group grew revenue to EUR {_value_text(report, 'rev', cur)} million "
+                   f"(prior year: EUR {_value_text(report, 'rev', prev)} million) and earned a net profit of "
+                   f"EUR {_value_text(report, 'np', cur)} million.")
+    elif theme == "segments":
+        for segment in ("Industrial Systems", "Medical Devices", "Consumer Electronics"):
+            _text(pdf, f"{segment} is reported as a separate operating segment; its revenue and operating "
+                       "profit are shown in the segment table below.")
+        _table(pdf, report, STATEMENTS["segment"], _statement_keys(report, "segment"))
+    elif theme == "finance":
+        for statement in ("income", "balance", "cashflow"):
+            _table(pdf, report, STATEMENTS[statement], _statement_keys(report, statement))
+
+
+def _text(pdf, text: str) -> None:
+    pdf.set_font("Helvetica", "", 11)
+    pdf.multi_cell(0, 6.8, text, new_x="LMARGIN", new_y="NEXT")
+    pdf.ln(3)
+
+
+def build_report_pdf(report: FinancialReport = REPORT) -> bytes:
+    """Render the annual report; the same report gives the same bytes on every run."""
+    from fpdf import FPDF
+
+    pdf = FPDF(format="A4")
+    pdf.set_creation_date(CREATION_DATE)
+    pdf.set_title(f"{report.company} - Annual Report 2024")
+    pdf.set_author(report.company)
+    pdf.set_margins(30, 26, 30)
+    pdf.set_auto_page_break(True, margin=22)
+
+    pdf.add_page()
+    pdf.set_font("Helvetica", "B", 24)
+    pdf.ln(60)
+    pdf.multi_cell(0, 12, f"{report.company}\nAnnual Report 2024", align="C")
+    pdf.set_font("Helvetica", "", 12)
+    pdf.ln(10)
+    pdf.multi_cell(0, 7, "Financial year ended 31 December 2024\nAll amounts in EUR million unless stated otherwise",
+                   align="C")
+
+    pdf.add_page()
+    _table(pdf, report, "Key figures", [item.key for item in report.line_items])
+
+    for title, paragraphs, theme in _SECTIONS:
+        pdf.add_page()
+        pdf.set_font("Helvetica", "B", 16)
+        pdf.cell(0, 10, title, new_x="LMARGIN", new_y="NEXT")
+        pdf.ln(2)
+        texts = _prose(theme, paragraphs)
+        half = len(texts) // 2
+        for text in texts[:half]:
+            _text(pdf, text)
+        _section_extra(pdf, report, theme)
+        for text in texts[half:]:
+            _text(pdf, text)
+    return bytes(pdf.output())
+
+
+def report_pdf_path(cache_dir: Path | None = None) -> Path:
+    """The generated PDF on disk, built on first use into ``build/report/`` (git-ignored).
+
+    The cache key is a hash of this module's source, so a changed generator
+    never serves a stale file.
+    """
+    source_hash = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:12]
+    base = cache_dir if cache_dir is not None else Path(__file__).resolve().parents[1] / "build" / "report"
+    path = base / source_hash / REPORT.file_name
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        partial = path.with_suffix(".partial")
+        partial.write_bytes(build_report_pdf())
+        partial.replace(path)  # never leave a half-written PDF under the real name
+    return path
+
+
+def report_pdf_bytes() -> bytes:
+    """The generated PDF's bytes (through the cache)."""
+    return report_pdf_path().read_bytes()
+
+
+if __name__ == "__main__":
+    print(report_pdf_path())
