@@ -1,0 +1,138 @@
+"""Tests for agentkit/_cost.py: prices, usage arithmetic and the closed-form formulas."""
+
+from __future__ import annotations
+
+import itertools
+from decimal import Decimal
+
+import pytest
+
+from agentkit._cost import (
+    EXAMPLE_PRICES,
+    CallPattern,
+    ModelPrice,
+    TokenUsage,
+    batched_input_tokens,
+    cost_of,
+    input_tokens,
+    responses_needed,
+    sequential_input_tokens,
+)
+
+
+def _contexts(pattern: CallPattern) -> list[int]:
+    # Brute force: the input of each model call, built call by call.
+    b = pattern.calls if pattern.batch_size is None else pattern.batch_size
+    shown, issued, contexts = pattern.prefix_tokens, 0, []
+    while True:
+        contexts.append(shown)
+        if issued == pattern.calls:
+            return contexts
+        step = min(b, pattern.calls - issued)
+        issued += step
+        shown += step * pattern.per_call_tokens
+
+
+def _brute_usage(pattern: CallPattern, price: ModelPrice | None) -> TokenUsage:
+    # Brute force of the caching rule: read the previous cached prompt, write the rest.
+    usage, cached = TokenUsage(output=pattern.calls * pattern.call_tokens + pattern.answer_tokens), 0
+    for shown in _contexts(pattern):
+        if price is None or shown < price.min_cacheable_tokens:
+            usage += TokenUsage(input=shown)
+        else:
+            usage += TokenUsage(cache_read=cached, cache_write=shown - cached)
+            cached = shown
+    return usage
+
+
+def test_sequential_and_batched_match_the_guides_formulas():
+    """Sequential is (N+1)S + dN(N+1)/2 and batched is 2S + Nd, for every N, S, d tried."""
+    for n, s, d in itertools.product(range(0, 25), (0, 1, 500, 40_000), (0, 7, 130)):
+        assert sequential_input_tokens(n, s, d) == (n + 1) * s + d * n * (n + 1) // 2
+        assert batched_input_tokens(n, s, d) == (2 * s + n * d if n else s)
+
+
+def test_batches_of_b_interpolate_between_the_two():
+    """input_tokens with batch size b equals the call-by-call sum, and b=1 / b=N are the two cases."""
+    for n, b in itertools.product(range(0, 30), (1, 2, 3, 7, 10, 50)):
+        pattern = CallPattern(n, 300, 20, 80, batch_size=b)
+        assert input_tokens(n, 300, 100, b) == sum(_contexts(pattern))
+        assert pattern.model_calls == len(_contexts(pattern)) == responses_needed(n, b) + 1
+    assert input_tokens(12, 300, 100, 1) == sequential_input_tokens(12, 300, 100)
+    assert input_tokens(12, 300, 100, 12) == batched_input_tokens(12, 300, 100)
+
+
+def test_cached_closed_form_equals_call_by_call_caching():
+    """With caching, the closed form splits input exactly as the call-by-call rule does, threshold included."""
+    price = ModelPrice("m", 3, 15, min_cacheable_tokens=1024)
+    for n, prefix, d, b, doc in itertools.product(
+            (0, 1, 5, 20, 60), (0, 200, 1023, 1024, 5000), (0, 9, 64), (1, 4, None), (0, 30_000)):
+        pattern = CallPattern(n, prefix, d // 3, d - d // 3, answer_tokens=11, document_tokens=doc, batch_size=b)
+        assert pattern.usage(price) == _brute_usage(pattern, price), (n, prefix, d, b, doc)
+        assert pattern.usage() == _brute_usage(pattern, None)
+        assert pattern.usage(price).total_input == pattern.usage().total_input
+
+
+def test_a_document_in_context_is_billed_on_every_call():
+    """A document of D tokens adds (model calls) x D input tokens."""
+    without = CallPattern(60, 2_000, 60, 40)
+    with_doc = CallPattern(60, 2_000, 60, 40, document_tokens=30_000)
+    assert with_doc.usage().input - without.usage().input == 61 * 30_000
+    batched = CallPattern(60, 2_000, 60, 40, document_tokens=30_000, batch_size=None)
+    assert batched.usage().input - CallPattern(60, 2_000, 60, 40, batch_size=None).usage().input == 2 * 30_000
+
+
+def test_cost_of_prices_each_kind_of_token():
+    """Plain input, output, cache writes and cache reads are priced by their rates."""
+    price = ModelPrice("m", "3", "15")
+    assert cost_of(TokenUsage(input=1_000_000), price) == Decimal("3")
+    assert cost_of(TokenUsage(output=1_000_000), price) == Decimal("15")
+    assert cost_of(TokenUsage(cache_write=1_000_000), price) == Decimal("3.75")
+    assert cost_of(TokenUsage(cache_read=1_000_000), price) == Decimal("0.3")
+    hour = ModelPrice("m", "3", "15", cache_write_multiplier="2")
+    assert cost_of(TokenUsage(cache_write=1_000_000), hour) == Decimal("6")
+
+
+def test_caching_cuts_a_sequential_round_and_batching_cuts_further():
+    """Caching cuts a sequential round's cost several times; batching without caching still beats it."""
+    price = EXAMPLE_PRICES["example-large"]
+    sequential = CallPattern(60, 3_000, 60, 40, document_tokens=40_000)
+    batched = CallPattern(60, 3_000, 60, 40, document_tokens=40_000, batch_size=None)
+    assert sequential.cost(price, caching=True) < sequential.cost(price) / 5
+    assert batched.cost(price) < sequential.cost(price, caching=True) / 3
+
+
+def test_token_usage_adds_and_round_trips_the_framework_keys():
+    """TokenUsage sums field by field and reads back what as_content wrote."""
+    total = TokenUsage(1, 2, 3, 4) + TokenUsage(10, 20, 30, 40)
+    assert total == TokenUsage(11, 22, 33, 44)
+    assert total.as_content() == {"input": 11, "output": 22, "cacheRead": 33, "cacheWrite": 44}
+    assert TokenUsage.from_content(total.as_content()) == total
+    assert total.total_input == 11 + 33 + 44
+
+
+@pytest.mark.parametrize("field, value", [
+    ("input_per_million", "-1"), ("output_per_million", "abc"), ("cache_read_multiplier", "nan"),
+])
+def test_model_price_refuses_bad_numbers(field, value):
+    """A negative, non-numeric or non-finite price is refused with the field named."""
+    kwargs = {"input_per_million": 3, "output_per_million": 15, field: value}
+    with pytest.raises(ValueError, match=field):
+        ModelPrice("m", **kwargs)
+
+
+def test_model_price_refuses_a_bad_minimum_prefix():
+    """The minimum cacheable prefix must be a whole number of tokens."""
+    with pytest.raises(ValueError, match="min_cacheable_tokens"):
+        ModelPrice("m", 3, 15, min_cacheable_tokens=-5)
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"calls": -1}, "calls"), ({"stable_tokens": 1.5}, "stable_tokens"),
+    ({"batch_size": 0}, "batch_size"), ({"document_tokens": True}, "document_tokens"),
+])
+def test_call_pattern_refuses_bad_counts(kwargs, message):
+    """Counts must be whole numbers >= 0 and a batch holds at least one call."""
+    base = {"calls": 3, "stable_tokens": 100, "call_tokens": 10, "result_tokens": 10}
+    with pytest.raises(ValueError, match=message):
+        CallPattern(**{**base, **kwargs})
