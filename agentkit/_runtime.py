@@ -23,7 +23,7 @@ written, if the prompt reaches the model's minimum cacheable size.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from typing import Any, Mapping, Sequence
 
@@ -161,7 +161,8 @@ class Agent:
         available = list(mesh_plugin(mesh) + chunk_plugin(mesh)) if tools is None else list(tools)
         self.offered = config.offered_tools(available, self._builtins())
         self._caches: dict[str, _PromptCache] = {}
-        self._current: Run | None = None
+        self._current: Run | None = None  # the round the built-in tools act for
+        self._as_unknown_below = False
 
     # -- public -----------------------------------------------------------------
     def start(self, thread: Thread | str, message: str, *, interrupt: Interrupt | None = None) -> Run:
@@ -181,6 +182,8 @@ class Agent:
         items: list[ContextItem] = list(thread.history())
         cap = self.config.max_tool_calls_per_round
         executed = 0
+        in_flight: Turn | None = None
+        results: list[ToolResult] = []
         try:
             for index in range(1, (cap or ITERATION_SAFETY_LIMIT) + 1):
                 offered = () if cap is not None and index == cap else self.offered
@@ -189,7 +192,8 @@ class Agent:
                 reply = self.model.respond(context)
                 usage = self._bill(thread.path, context, estimate.total) + TokenUsage(output=reply_tokens(reply))
                 items.extend(reply.items())
-                results: list[ToolResult] = []
+                results = []
+                in_flight = Turn(index, tuple(t.name for t in offered), estimate, usage, reply, ())
                 stop = None
                 for number, call in enumerate(reply.tool_calls, start=1):
                     counts = interrupt is not None and interrupt.tool in (None, call.name)
@@ -206,8 +210,8 @@ class Agent:
                         if executed >= interrupt.after_tool_calls:
                             stop = interrupt.kind
                             break
-                run.turns.append(Turn(index, tuple(t.name for t in offered), estimate, usage, reply,
-                                      tuple(results)))
+                run.turns.append(replace(in_flight, results=tuple(results)))
+                in_flight = None
                 if stop:
                     return self._terminate(run, stop, usage_model, reply.text)
                 if not reply.tool_calls or not offered:
@@ -216,6 +220,8 @@ class Agent:
                                    f"the model did not answer within {ITERATION_SAFETY_LIMIT} iterations")
         except Exception as failure:
             if not run.status:  # a model or tool bug: the round ends in error, then the bug surfaces
+                if in_flight is not None:  # the call that was billed before the tool failed
+                    run.turns.append(replace(in_flight, results=tuple(results)))
                 self._terminate(run, ERROR, usage_model, f"{type(failure).__name__}: {failure}")
             raise
 

@@ -97,7 +97,8 @@ class UsageReport:
         label = "at least " if self.is_floor else ""
         lines.append(f"| **total** | | {total.input:,} | {total.output:,} | {total.cache_read:,} | "
                      f"{total.cache_write:,} | **{label}${self.cost:.4f}** |")
-        lines += [""] + [f"- floor: {reason}" for reason in self.floor_reasons] if self.floor_reasons else []
+        if self.floor_reasons:
+            lines += [""] + [f"- floor: {reason}" for reason in self.floor_reasons]
         return "\n".join(lines) + "\n"
 
 

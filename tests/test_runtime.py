@@ -1,0 +1,305 @@
+"""Tests for agentkit/_runtime.py: rounds, billing, the budget, refusals, interrupts and delegation."""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+
+import pytest
+
+from agentkit import ConfigurationError, Mesh, NodeNotFound
+from agentkit._config import AgentConfiguration
+from agentkit._cost import CallPattern, ModelPrice, TokenUsage
+from agentkit._messages import Context, Message, Reply, ToolCall, ToolResult
+from agentkit._models import PlannedCalls, ScriptedModel, TextModel
+from agentkit._plugins import Tool
+from agentkit._runtime import Agent, Interrupt
+from agentkit._threads import Thread
+from agentkit._tokens import instructions_tokens, item_tokens, reply_tokens, tool_definition_tokens
+from agentkit._usage import recorded_usage, usage_path
+
+MODEL = "test-model"
+PRICES = {MODEL: ModelPrice(MODEL, 3, 15, min_cacheable_tokens=600)}
+LOOKUP = Tool("Lookup", "Test", "Lookup(id): one record.", lambda args: f"record {args['id']}: " + "v" * 60)
+INSTRUCTIONS = "Read every record."
+
+
+@dataclass
+class Recording:
+    """Wraps a model and keeps every context it was shown (the test's window into the runtime)."""
+
+    inner: object
+    contexts: list[Context] = field(default_factory=list)
+
+    @property
+    def key(self):
+        return self.inner.key
+
+    def respond(self, context: Context) -> Reply:
+        self.contexts.append(context)
+        return self.inner.respond(context)
+
+
+def _lookups(n: int) -> list[ToolCall]:
+    return [ToolCall("Lookup", {"id": f"item-{i:03d}"}) for i in range(n)]
+
+
+def _make(model, *, caching=False, mesh=None, **config) -> Agent:
+    config.setdefault("plugins", ["Test"])
+    return Agent(AgentConfiguration("reader", INSTRUCTIONS, **config), model, mesh or Mesh(),
+                 tools=[LOOKUP], prices=PRICES, caching=caching)
+
+
+@pytest.mark.parametrize("n, batch, caching, document", list(itertools.product(
+    (0, 1, 5, 30), (1, 4, None), (False, True), ("", "D" * 20_000))))
+def test_billed_tokens_equal_the_closed_form(n, batch, caching, document):
+    """The simulator bills exactly what CallPattern's closed form says, with and without caching and a document."""
+    calls = _lookups(n)
+    model = PlannedCalls(calls, answer="All records read.", batch_size=batch, key=MODEL, state_in_answer=False)
+    agent = _make(model, caching=caching)
+    message = "Read the records." + document
+    run = agent.start(Thread("Acme/_Threads/t1"), message)
+
+    stable = (instructions_tokens(INSTRUCTIONS) + sum(tool_definition_tokens(t) for t in agent.offered)
+              + item_tokens(Message("user", "Read the records.")))
+    document_tokens = item_tokens(Message("user", message)) - item_tokens(Message("user", "Read the records."))
+    call = item_tokens(calls[0]) if calls else 0
+    result = item_tokens(ToolResult("", "Lookup", LOOKUP.call(dict(calls[0].arguments)))) if calls else 0
+    pattern = CallPattern(n, stable, call, result, answer_tokens=reply_tokens(Reply("All records read.")),
+                          document_tokens=document_tokens, batch_size=batch)
+    assert run.status == "completed"
+    assert len(run.turns) == pattern.model_calls
+    assert run.usage == pattern.usage(PRICES[MODEL] if caching else None)
+    if batch == 1 and not caching:
+        prefix, per_call = stable + document_tokens, call + result
+        assert run.usage.input == (n + 1) * prefix + per_call * n * (n + 1) // 2
+    if batch is None and n and not caching:
+        assert run.usage.input == 2 * (stable + document_tokens) + n * (call + result)
+
+
+def test_round_boundary_drops_tool_calls_and_results():
+    """The next round's first context holds the stored texts only: no call or result of the round before."""
+    model = Recording(PlannedCalls(_lookups(3), answer="Read 3 records.", key=MODEL, state_in_answer=False))
+    agent = _make(model)
+    thread = Thread("T")
+    agent.start(thread, "Read them.")
+    assert any(isinstance(i, ToolResult) for i in model.contexts[-1].items)
+    agent.start(thread, "Thanks, now summarise.")
+    first_of_round_two = model.contexts[4]
+    assert [(m.role, m.text) for m in first_of_round_two.items] == [
+        ("user", "Read them."), ("assistant", "Read 3 records."), ("user", "Thanks, now summarise.")]
+
+
+def test_state_only_in_tool_results_is_lost_at_the_boundary():
+    """A model that keeps its progress only in tool results starts over after a round boundary."""
+    model = PlannedCalls(_lookups(4), key=MODEL, state_in_answer=False)
+    agent = _make(model, max_tool_calls_per_round=3)
+    thread = Thread("T")
+    first = agent.start(thread, "Read them.")
+    second = agent.start(thread, "continue")
+    issued = [call.arguments["id"] for run in (first, second) for t in run.turns for call in t.reply.tool_calls]
+    assert issued == ["item-000", "item-001", "item-000", "item-001"]
+
+
+def test_state_written_into_the_answer_survives_the_boundary():
+    """With its progress in the answer text, the model resumes where the budget stopped it."""
+    agent = _make(PlannedCalls(_lookups(4), key=MODEL), max_tool_calls_per_round=3)
+    thread = Thread("T")
+    runs = [agent.start(thread, text) for text in ("Read them.", "continue", "continue")]
+    issued = [call.arguments["id"] for run in runs for t in run.turns for call in t.reply.tool_calls]
+    assert issued == ["item-000", "item-001", "item-002", "item-003"]
+    assert "[progress: 4/4 calls done]" in runs[-1].answer
+
+
+def test_cap_counts_iterations_and_strips_tools_on_the_last():
+    """With a cap of 3 the model is called 3 times, the third time with no tools; it answers in text."""
+    model = Recording(PlannedCalls(_lookups(10), key=MODEL))
+    run = _make(model, max_tool_calls_per_round=3).start(Thread("T"), "Read them.")
+    assert [len(t.tools_offered) > 0 for t in run.turns] == [True, True, False]
+    assert model.contexts[-1].tools == ()
+    assert run.status == "completed" and run.tool_calls == 2
+    assert run.answer.startswith("Stopped at the tool-call budget after 2 of 10 calls")
+    assert "Tool-call budget: you may issue at most 3 tool calls" in model.contexts[0].instructions
+
+
+def test_cap_does_not_limit_parallel_calls_in_one_iteration():
+    """One iteration may carry many calls: a cap of 2 still lets 10 batched calls run."""
+    run = _make(PlannedCalls(_lookups(10), batch_size=None, key=MODEL), max_tool_calls_per_round=2) \
+        .start(Thread("T"), "Read them.")
+    assert len(run.turns) == 2 and run.tool_calls == 10 and not run.refused
+
+
+def test_cap_never_throws_when_the_model_ignores_the_stripped_tools():
+    """A model that calls a tool on the tool-less last iteration is refused and the round still completes."""
+    stubborn = ScriptedModel(lambda context: Reply("still going", (ToolCall("Lookup", {"id": "x"}),)), key=MODEL)
+    run = _make(stubborn, max_tool_calls_per_round=2).start(Thread("T"), "Read.")
+    assert run.status == "completed" and run.answer == "still going"
+    assert [c.name for c in run.refused] == ["Lookup"]
+    assert "offered tools: none (answer in text)" in run.turns[-1].results[0].text
+
+
+def test_stripping_tools_loses_the_prompt_cache():
+    """The last, tool-less iteration cannot read the cache the earlier calls wrote: it re-writes the prompt."""
+    run = _make(PlannedCalls(_lookups(10), key=MODEL), caching=True, max_tool_calls_per_round=3) \
+        .start(Thread("T"), "Read them." + "D" * 4_000)
+    assert run.turns[1].usage.cache_read == run.turns[0].context.total
+    last = run.turns[-1]
+    assert last.usage.cache_read == 0 and last.usage.cache_write == last.context.total
+
+
+def test_tool_not_offered_is_refused_recorded_and_writes_nothing():
+    """A scripted model asking for Create under the read-only default is refused; the mesh is unchanged."""
+    mesh = Mesh()
+    create = ToolCall("Create", {"node": {"id": "x", "name": "X", "nodeType": "Fact"}})
+    model = PlannedCalls([create], answer="Tried.", key=MODEL)
+    agent = Agent(AgentConfiguration("writer"), model, mesh, prices=PRICES)
+    before = [node.path for node in mesh.nodes()]
+    run = agent.start(Thread("T"), "Create x.")
+    assert [call.name for call in run.refused] == ["Create"]
+    result = run.turns[0].results[0]
+    assert result.refused and result.text.startswith("Error: tool 'Create' is not offered to this agent")
+    assert "offered tools: Get, Search, NavigateTo, store_plan, load_skill" in result.text
+    assert [node.path for node in mesh.nodes() if not node.namespace.endswith("_Usage")] == before
+    with pytest.raises(NodeNotFound):
+        mesh.get("x")
+
+
+def test_completed_round_records_its_usage_once():
+    """When a round completes, its billed usage is added to the thread's _Usage satellite."""
+    mesh = Mesh()
+    agent = _make(PlannedCalls(_lookups(2), key=MODEL), mesh=mesh)
+    thread = Thread("Acme/_Threads/t1")
+    first = agent.start(thread, "Read.")
+    assert first.recorded and recorded_usage(mesh, thread.path, MODEL) == first.usage
+    second = agent.start(thread, "Again.")
+    assert recorded_usage(mesh, thread.path, MODEL) == first.usage + second.usage
+    assert usage_path(thread.path, MODEL) == "Acme/_Threads/t1/_Usage/test_model"
+
+
+@pytest.mark.parametrize("kind", ["cancelled", "error"])
+def test_cancelled_or_error_round_still_records_usage(kind):
+    """A round that ends cancelled or in error is billed and recorded, and its end is stored."""
+    mesh = Mesh()
+    thread = Thread("T")
+    run = _make(PlannedCalls(_lookups(5), key=MODEL), mesh=mesh).start(
+        thread, "Read.", interrupt=Interrupt(2, kind))
+    assert run.status == kind and run.recorded and run.tool_calls == 2
+    assert recorded_usage(mesh, "T", MODEL) == run.usage
+    assert thread.messages[-1].text.startswith(f"[round {kind}]")
+
+
+def test_died_round_records_nothing_but_its_writes_stay():
+    """A round whose process dies stores no answer and no usage, though it was billed and its calls ran."""
+    mesh = Mesh()
+    thread = Thread("T")
+    seen = []
+    counting = Tool("Lookup", "Test", "Lookup(id)", lambda args: seen.append(args["id"]) or "ok")
+    agent = Agent(AgentConfiguration("reader", plugins=["Test"]), PlannedCalls(_lookups(5), key=MODEL), mesh,
+                  tools=[counting], prices=PRICES)
+    run = agent.start(thread, "Read.", interrupt=Interrupt(3))
+    assert run.status == "died" and not run.recorded and run.usage.total_input > 0
+    assert seen == ["item-000", "item-001", "item-002"]
+    assert recorded_usage(mesh, "T", MODEL) == TokenUsage()
+    assert [m.role for m in thread.messages] == ["user"]
+
+
+def test_interrupt_after_zero_calls_runs_none_and_counts_only_the_named_tool():
+    """after_tool_calls=0 stops before the first matching call; other tools do not count."""
+    ran = []
+    tools = [Tool(name, "Test", name, lambda args, name=name: ran.append(name) or "ok") for name in ("Get", "Put")]
+    calls = [ToolCall("Get", {}), ToolCall("Put", {}), ToolCall("Get", {}), ToolCall("Put", {})]
+    agent = Agent(AgentConfiguration("w", plugins=["Test"]), PlannedCalls(calls, batch_size=None, key=MODEL),
+                  Mesh(), tools=tools, prices=PRICES)
+    assert agent.start(Thread("A"), "go", interrupt=Interrupt(0, tool="Put")).status == "died"
+    assert ran == ["Get"]
+    ran.clear()
+    agent.start(Thread("B"), "go", interrupt=Interrupt(1, tool="Put"))
+    assert ran == ["Get", "Put"]
+
+
+def test_a_failing_tool_ends_the_round_in_error_and_surfaces():
+    """A tool bug ends the round as 'error' (usage recorded), then the exception reaches the caller."""
+    def broken(args):
+        raise RuntimeError("disk on fire")
+    mesh = Mesh()
+    agent = Agent(AgentConfiguration("r", plugins=["Test"]), PlannedCalls(_lookups(1), key=MODEL), mesh,
+                  tools=[Tool("Lookup", "Test", "", broken)], prices=PRICES)
+    thread = Thread("T")
+    with pytest.raises(RuntimeError, match="disk on fire"):
+        agent.start(thread, "Read.")
+    assert recorded_usage(mesh, "T", MODEL).total_input > 0
+    assert thread.messages[-1].text == "[round error] RuntimeError: disk on fire"
+
+
+def test_delegation_runs_in_a_subthread_with_its_own_usage():
+    """The delegate answers in a sub-thread whose usage is recorded under the delegate's model."""
+    mesh = Mesh()
+    reader = Agent(AgentConfiguration("reader"), TextModel("Revenue 2024: 1,234", key="example-small"), mesh)
+    lead_model = PlannedCalls([ToolCall("delegate_to_agent", {"agentId": "reader", "task": "Find revenue."})],
+                              answer="Done.", key=MODEL)
+    lead = Agent(AgentConfiguration("lead", delegations=["reader"]), lead_model, mesh,
+                 delegates={"reader": reader}, prices=PRICES)
+    thread = Thread("Acme/_Threads/t1")
+    run = lead.start(thread, "What was revenue?")
+    assert run.turns[0].results[0].text == "Revenue 2024: 1,234"
+    sub = run.delegations[0]
+    assert sub.thread.path == "Acme/_Threads/t1/reader-1" and sub.status == "completed"
+    assert recorded_usage(mesh, sub.thread.path, "example-small") == sub.usage
+    assert run.billed_usage() == run.usage + sub.usage
+
+
+def test_pre_fix_delegation_records_subthread_usage_as_unknown():
+    """On request the sub-thread's usage lands under (unknown), as before framework issue #369."""
+    mesh = Mesh()
+    reader = Agent(AgentConfiguration("reader"), TextModel("42", key="example-small"), mesh)
+    lead = Agent(AgentConfiguration("lead", delegations=["reader"]),
+                 PlannedCalls([ToolCall("delegate_to_agent", {"agentId": "reader", "task": "t"})], key=MODEL),
+                 mesh, delegates={"reader": reader}, prices=PRICES, record_subthread_usage_as_unknown=True)
+    run = lead.start(Thread("T"), "go")
+    sub_path = run.delegations[0].thread.path
+    assert recorded_usage(mesh, sub_path, None) == run.delegations[0].usage
+    assert recorded_usage(mesh, sub_path, "example-small") == TokenUsage()
+    assert mesh.exists(f"{sub_path}/_Usage/_unknown_")
+    assert recorded_usage(mesh, "T", MODEL) == run.usage  # the parent is still attributed
+
+
+def test_delegation_errors_are_tool_results():
+    """An unknown delegate name or an empty task comes back as an error text, not an exception."""
+    mesh = Mesh()
+    reader = Agent(AgentConfiguration("reader"), TextModel("x", key=MODEL), mesh, prices=PRICES)
+    calls = [ToolCall("delegate_to_agent", {"agentId": "writer", "task": "t"}),
+             ToolCall("delegate_to_agent", {"agentId": "reader", "task": " "})]
+    lead = Agent(AgentConfiguration("lead", delegations=["reader"]), PlannedCalls(calls, batch_size=None, key=MODEL),
+                 mesh, delegates={"reader": reader}, prices=PRICES)
+    results = lead.start(Thread("T"), "go").turns[0].results
+    assert results[0].text == "Error: no delegation named 'writer'; this agent may delegate to: reader"
+    assert results[1].text == "Error: delegate_to_agent needs 'task', a non-empty text"
+
+
+def test_store_plan_and_load_skill():
+    """store_plan keeps the plan on the thread; load_skill returns a named skill or lists the known ones."""
+    calls = [ToolCall("store_plan", {"plan": "1. read 2. write"}), ToolCall("load_skill", {"name": "facts"}),
+             ToolCall("load_skill", {"name": "charts"})]
+    agent = Agent(AgentConfiguration("a", skills={"facts": "Use $type Fact."}),
+                  PlannedCalls(calls, batch_size=None, key=MODEL), Mesh(), prices=PRICES)
+    thread = Thread("T")
+    results = agent.start(thread, "go").turns[0].results
+    assert thread.plan == "1. read 2. write"
+    assert [r.text for r in results] == ["Plan stored (16 characters).", "Use $type Fact.",
+                                         "Error: no skill named 'charts'; available skills: facts"]
+
+
+def test_agent_wiring_errors_are_clear():
+    """A delegation without its Agent, or caching for an unpriced model, is refused at construction."""
+    with pytest.raises(ConfigurationError, match="delegates to 'reader' but no Agent was given"):
+        Agent(AgentConfiguration("lead", delegations=["reader"]), TextModel("x"), Mesh())
+    with pytest.raises(ConfigurationError, match="caching needs the price entry of model 'mystery'"):
+        Agent(AgentConfiguration("a"), TextModel("x", key="mystery"), Mesh(), caching=True)
+
+
+def test_empty_message_does_not_start_a_round():
+    """A round needs a user message; an empty one is refused before anything is stored."""
+    thread = Thread("T")
+    with pytest.raises(ValueError, match="non-empty user message"):
+        _make(TextModel("x", key=MODEL)).start(thread, "  ")
+    assert thread.messages == []
