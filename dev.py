@@ -37,7 +37,7 @@ def ensure_environment() -> None:
         return
     print("dev.py: installing requirements.txt into .venv/", flush=True)
     subprocess.run(
-        [str(PYTHON), "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
+        [str(PYTHON), "-m", "pip", "install", "-qq", "--disable-pip-version-check",
          "-r", str(REQUIREMENTS)],
         check=True,
     )
