@@ -1,0 +1,80 @@
+"""Tests for agentkit/_report.py: the generated annual report and its ground truth."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from pypdf import PdfReader
+
+from agentkit import REPORT, build_report_pdf, chunk_spans, report_pdf_bytes, report_pdf_path
+
+
+@pytest.fixture(scope="module")
+def pages() -> list[str]:
+    return [page.extract_text() for page in PdfReader(io.BytesIO(report_pdf_bytes())).pages]
+
+
+def test_page_count_size_and_name(pages):
+    """The report has 60-80 pages, stays under 1 MB and its file name has a space."""
+    assert 60 <= len(pages) <= 80
+    assert report_pdf_path().stat().st_size < 1_000_000
+    assert " " in REPORT.file_name and report_pdf_path().name == REPORT.file_name
+
+
+def test_every_reported_value_is_in_the_extracted_text(pages):
+    """pypdf's text contains each value exactly as the ground truth says it is printed."""
+    text = "\n".join(pages)
+    missing = [value.fact_id for value in REPORT.values if value.display not in text]
+    assert missing == []
+
+
+def test_unreported_items_are_absent(pages):
+    """The line items the report does not report appear nowhere in its text."""
+    text = "\n".join(pages).lower()
+    assert [item.name for item in REPORT.unreported if item.name.lower() in text] == []
+    assert len(REPORT.unreported) >= 3
+
+
+def test_ground_truth_shape():
+    """About 60 values over two periods, all statements present, unique deterministic ids."""
+    assert 55 <= len(REPORT.values) <= 70
+    assert REPORT.periods == ("FY2024", "FY2023")
+    assert {item.statement for item in REPORT.line_items} == {"income", "balance", "cashflow", "segment"}
+    ids = [value.fact_id for value in REPORT.values]
+    assert len(set(ids)) == len(ids)
+    assert REPORT.value("rev", "FY2024").fact_id == "rev-FY2024-1"
+    assert len({value.display.strip("()") for value in REPORT.values}) == len(REPORT.values)
+
+
+def test_statements_add_up():
+    """Derived lines equal the sums of their parts (in tenths, so exactly)."""
+    for period in REPORT.periods:
+        def tenths(key: str) -> int:
+            return round(REPORT.value(key, period).value * 10)
+        assert tenths("gp") == tenths("rev") + tenths("cos")
+        assert tenths("np") == tenths("pbt") + tenths("tax")
+        assert tenths("ta") == tenths("eq") + tenths("ltd") + tenths("pay") + tenths("ocl")
+        assert tenths("indrev") + tenths("medrev") + tenths("conrev") == tenths("rev")
+
+
+def test_lookup_errors_name_the_key():
+    """Asking for an unknown line item or period names it."""
+    with pytest.raises(KeyError, match="no line item with key 'nope'"):
+        REPORT.item("nope")
+    with pytest.raises(KeyError, match="no reported value for 'rev' in 'FY2019'"):
+        REPORT.value("rev", "FY2019")
+    assert REPORT.item("fcf").name == "Free cash flow"
+
+
+def test_key_figures_table_straddles_a_chunk_boundary(pages):
+    """No single 1000-character chunk holds the whole key-figures table."""
+    text = "\n".join(pages)
+    start = text.index("Key figures")
+    end = text.index(REPORT.item(REPORT.line_items[-1].key).name, start) + 1
+    assert not any(s <= start and end <= e for s, e in chunk_spans(len(text)))
+
+
+def test_bytes_are_identical_every_run():
+    """Two builds produce the same bytes (fixed creation date, seeded prose)."""
+    assert build_report_pdf() == report_pdf_bytes()
