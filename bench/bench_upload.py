@@ -1,0 +1,74 @@
+"""Print how long uploading the generated annual report takes (extract, summarise, chunk, index).
+
+    python bench/bench_upload.py        (from the repository root)
+
+Target: under 2 s. The figures are printed, never asserted.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+VENV_PYTHON = REPO_ROOT / ".venv" / "bin" / "python"
+
+try:
+    import fpdf  # noqa: F401  (only to learn whether this interpreter has the dependencies)
+    import pypdf  # noqa: F401
+except ImportError:
+    if VENV_PYTHON.exists() and Path(sys.prefix).resolve() != VENV_PYTHON.parents[1].resolve():
+        os.execv(str(VENV_PYTHON), [str(VENV_PYTHON), *sys.argv])
+    raise
+
+sys.path.insert(0, str(REPO_ROOT))
+
+from agentkit import REPORT, Mesh, extract_text, extractive_summary, report_pdf_bytes  # noqa: E402
+from agentkit._chunks import split_chunks  # noqa: E402
+
+RUNS = 5
+
+
+def timed(function):
+    start = time.perf_counter()
+    result = function()
+    return result, time.perf_counter() - start
+
+
+def one_upload(data: bytes) -> dict[str, float]:
+    """Time each stage on its own, then the whole upload as the collection does it."""
+    extracted, extract_s = timed(lambda: extract_text(REPORT.file_name, data)[0])
+    _, summary_s = timed(lambda: extractive_summary(extracted.text))
+    _, chunk_s = timed(lambda: split_chunks(extracted.text, collection_path="Acme/content", file_path=REPORT.file_name,
+                                            document_path="Acme/content/_Documents/x", page_starts=extracted.page_starts))
+    mesh = Mesh()
+    mesh.create({"id": "Acme", "name": "Acme", "nodeType": "Company"})
+    collection = mesh.add_collection("Acme")
+
+    def upload_and_index():
+        node = collection.upload(REPORT.file_name, data)
+        mesh.refresh_index()
+        return node
+
+    node, total_s = timed(upload_and_index)
+    return {"extract": extract_s, "summarise": summary_s, "chunk": chunk_s, "upload+index": total_s,
+            "chunks": node.content["chunkCount"]}
+
+
+def main() -> None:
+    data, generate_s = timed(report_pdf_bytes)
+    print(f"report: {REPORT.file_name!r}, {len(data):,} bytes (generate or read cache: {generate_s:.2f} s)")
+    runs = [one_upload(data) for _ in range(RUNS)]
+    print(f"chunks: {runs[0]['chunks']}; {RUNS} runs, median (best) in seconds:")
+    for stage in ("extract", "summarise", "chunk", "upload+index"):
+        figures = [run[stage] for run in runs]
+        print(f"  {stage:<13} {statistics.median(figures):7.3f}  ({min(figures):.3f})")
+    verdict = "under" if statistics.median(run["upload+index"] for run in runs) < 2.0 else "OVER"
+    print(f"upload of the report: {verdict} the 2 s target")
+
+
+if __name__ == "__main__":
+    main()
