@@ -10,7 +10,7 @@ estimated on its own and a context's token count is the sum of its parts.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence, Union
+from typing import Any, Mapping, Union
 
 ROLES = ("system", "user", "assistant")
 
@@ -51,6 +51,19 @@ ContextItem = Union[Message, ToolCall, ToolResult]
 
 
 @dataclass(frozen=True)
+class ToolDefinition:
+    """A tool as a model sees it: a name and a description, never the function behind it."""
+
+    name: str
+    description: str
+
+    @classmethod
+    def of(cls, tool: Any) -> "ToolDefinition":
+        """The definition of any tool-like object (anything with .name and .description)."""
+        return cls(tool.name, tool.description)
+
+
+@dataclass(frozen=True)
 class Reply:
     """What a model returns: text, tool calls, or both."""
 
@@ -68,7 +81,7 @@ class Context:
     """Everything one model call is shown, and so everything it is billed for."""
 
     instructions: str
-    tools: Sequence[Any]  # offered tools: anything with .name and .description
+    tools: tuple[ToolDefinition, ...]
     items: tuple[ContextItem, ...]
 
     @property

@@ -31,7 +31,7 @@ from ._config import DELEGATION_TOOL, AgentConfiguration
 from ._cost import EXAMPLE_PRICES, ModelPrice, TokenUsage, cost_of
 from ._errors import AgentkitError, ConfigurationError
 from ._mesh import Mesh
-from ._messages import Context, ContextItem, Reply, ToolCall, ToolResult
+from ._messages import Context, ContextItem, Reply, ToolCall, ToolDefinition, ToolResult
 from ._models import Model
 from ._plugins import Tool, chunk_plugin, mesh_plugin
 from ._threads import Thread
@@ -187,7 +187,8 @@ class Agent:
         try:
             for index in range(1, (cap or ITERATION_SAFETY_LIMIT) + 1):
                 offered = () if cap is not None and index == cap else self.offered
-                context = Context(self.config.round_instructions(), offered, tuple(items))
+                context = Context(self.config.round_instructions(),
+                                  tuple(ToolDefinition.of(tool) for tool in offered), tuple(items))
                 estimate = estimate_context(context)
                 reply = self.model.respond(context)
                 usage = self._bill(thread.path, context, estimate.total) + TokenUsage(output=reply_tokens(reply))

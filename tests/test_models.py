@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from agentkit._messages import Context, Message, Reply, ToolCall, ToolResult
+from agentkit._messages import Context, Message, Reply, ToolCall, ToolDefinition, ToolResult
 from agentkit._models import PlannedCalls, ScriptedModel, TextModel, progress_from, progress_marker
-from agentkit._plugins import Tool
 
-GET = Tool("Get", "Mesh", "Get(path)", lambda args: "{}")
+GET = ToolDefinition("Get", "Get(path)")
 CALLS = [ToolCall("Get", {"path": f"A/{i}"}) for i in range(5)]
 
 

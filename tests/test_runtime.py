@@ -10,7 +10,7 @@ import pytest
 from agentkit import ConfigurationError, Mesh, NodeNotFound
 from agentkit._config import AgentConfiguration
 from agentkit._cost import CallPattern, ModelPrice, TokenUsage
-from agentkit._messages import Context, Message, Reply, ToolCall, ToolResult
+from agentkit._messages import Context, Message, Reply, ToolCall, ToolDefinition, ToolResult
 from agentkit._models import PlannedCalls, ScriptedModel, TextModel
 from agentkit._plugins import Tool
 from agentkit._runtime import Agent, Interrupt
@@ -75,6 +75,14 @@ def test_billed_tokens_equal_the_closed_form(n, batch, caching, document):
         assert run.usage.input == (n + 1) * prefix + per_call * n * (n + 1) // 2
     if batch is None and n and not caching:
         assert run.usage.input == 2 * (stable + document_tokens) + n * (call + result)
+
+
+def test_the_model_is_shown_tool_definitions_not_functions():
+    """What a model is offered is names and descriptions: it cannot run a tool behind the runtime's back."""
+    model = Recording(TextModel("ok", key=MODEL))
+    _make(model).start(Thread("T"), "hi")
+    assert model.contexts[0].tools[0] == ToolDefinition("Lookup", "Lookup(id): one record.")
+    assert not any(hasattr(tool, "call") for tool in model.contexts[0].tools)
 
 
 def test_round_boundary_drops_tool_calls_and_results():

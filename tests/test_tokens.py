@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from agentkit import Tool
-from agentkit._messages import Context, Message, Reply, ToolCall, ToolResult
+from agentkit._messages import Context, Message, Reply, ToolCall, ToolDefinition, ToolResult
 from agentkit._tokens import (
     CHARS_PER_TOKEN,
     ITEM_OVERHEAD_TOKENS,
@@ -16,10 +15,6 @@ from agentkit._tokens import (
     text_tokens,
     tool_definition_tokens,
 )
-
-
-def _tool(name: str, description: str) -> Tool:
-    return Tool(name, "Test", description, lambda arguments: "")
 
 
 def test_text_tokens_round_up_four_characters_a_token():
@@ -49,7 +44,7 @@ def test_call_id_is_not_billed():
 
 def test_context_estimate_is_the_sum_of_its_parts():
     """Instructions, tool definitions and items add up to the context total."""
-    tools = [_tool("Get", "read a node"), _tool("Search", "find nodes")]
+    tools = (ToolDefinition("Get", "read a node"), ToolDefinition("Search", "find nodes"))
     items = (Message("user", "hello there"), ToolCall("Get", {"path": "a"}), ToolResult("c", "Get", "{}"))
     estimate = estimate_context(Context("Be brief.", tools, items))
     assert estimate.instructions == instructions_tokens("Be brief.") == ITEM_OVERHEAD_TOKENS + 3
