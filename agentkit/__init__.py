@@ -21,7 +21,7 @@ from ._report import REPORT, FinancialReport, LineItem, ReportedValue, build_rep
 
 # runtime and cost model: tokens, prices, configuration, threads, models, runtime, usage
 from ._errors import ConfigurationError, ThreadError, UnknownPluginWarning
-from ._messages import Message, ToolCall, ToolResult, Reply, Context
+from ._messages import Message, ToolCall, ToolResult, ToolDefinition, Reply, Context
 from ._tokens import (
     CHARS_PER_TOKEN, ITEM_OVERHEAD_TOKENS, ContextEstimate, estimate_context, text_tokens,
     item_tokens, items_tokens, reply_tokens, tool_definition_tokens, instructions_tokens,
