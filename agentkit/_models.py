@@ -1,8 +1,10 @@
 """The model seam, and deterministic scripted models.
 
 A model is anything with a ``key`` (the model name it bills under; None means
-the provider did not say) and ``respond(context) -> Reply``. A real provider
-client would plug in here; none is called in agentkit.
+the provider did not say) and ``respond(context) -> Reply``; an optional
+``reports_usage`` False models a provider that never reports usage, so its
+rounds record none. A real provider client would plug in here; none is called
+in agentkit.
 
 The scripted models decide only from the :class:`Context` they are handed:
 never from the mesh, the source file or their own memory. So what the runtime
@@ -35,6 +37,7 @@ class ScriptedModel:
 
     decide: Callable[[Context], Reply]
     key: str | None = DEFAULT_MODEL
+    reports_usage: bool = True
 
     def respond(self, context: Context) -> Reply:
         reply = self.decide(context)
@@ -73,6 +76,7 @@ class PlannedCalls:
     batch_size: int | None = 1
     key: str | None = DEFAULT_MODEL
     state_in_answer: bool = True
+    reports_usage: bool = True
 
     def __post_init__(self) -> None:
         if self.batch_size is not None and (isinstance(self.batch_size, bool) or self.batch_size < 1):
@@ -102,6 +106,7 @@ class TextModel:
 
     answer: str
     key: str | None = DEFAULT_MODEL
+    reports_usage: bool = True
 
     def respond(self, context: Context) -> Reply:
         return Reply(self.answer)

@@ -13,7 +13,8 @@ message and runs one round:
 ``max_tool_calls_per_round`` caps the iterations: the last allowed one is
 offered no tools, so the model must answer in text. When the round terminates
 (completed, cancelled, error) its usage is added to the thread's ``_Usage``
-satellite; a round that dies (``Interrupt(kind="died")``) records nothing.
+satellite; a round that dies (``Interrupt(kind="died")``), or whose model never
+reports usage (``reports_usage=False``), records nothing.
 
 Prompt caching (``caching=True``) bills each call as modelled in ``_cost``:
 the previous prompt of the same thread is read from the cache when the new
@@ -258,8 +259,9 @@ class Agent:
         if status == DIED:
             return run  # the process is gone: nothing is stored, nothing recorded
         run.thread.append("assistant", text if status == COMPLETED else f"[round {status}] {text}".rstrip())
-        record_usage(self.mesh, run.thread.path, usage_model, run.usage)
-        run.recorded = True
+        if getattr(self.model, "reports_usage", True):  # a provider that never reports leaves no record
+            record_usage(self.mesh, run.thread.path, usage_model, run.usage)
+            run.recorded = True
         return run
 
     # -- built-in tools -------------------------------------------------------------

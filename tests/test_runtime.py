@@ -211,6 +211,14 @@ def test_died_round_records_nothing_but_its_writes_stay():
     assert [m.role for m in thread.messages] == ["user"]
 
 
+def test_a_provider_that_never_reports_usage_records_nothing():
+    """A completed round whose model reports no usage is billed but leaves no _Usage satellite."""
+    mesh = Mesh()
+    run = _make(TextModel("ok", key=MODEL, reports_usage=False), mesh=mesh).start(Thread("T"), "hi")
+    assert run.status == "completed" and run.usage.total_input > 0 and not run.recorded
+    assert not mesh.exists(usage_path("T", MODEL))
+
+
 def test_interrupt_after_zero_calls_runs_none_and_counts_only_the_named_tool():
     """after_tool_calls=0 stops before the first matching call; other tools do not count."""
     ran = []
