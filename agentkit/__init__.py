@@ -16,7 +16,7 @@ from ._collections import ContentCollection, extractive_summary, SUMMARY_LIMIT
 from ._transformers import TRANSFORMERS, Transformer, find_transformer, extract_text
 from ._chunks import CHUNK_SIZE, CHUNK_OVERLAP, Chunk, chunk_spans, search_chunks, search_documents, get_chunk
 from ._plugins import Tool, mesh_plugin, chunk_plugin, tools_by_name, MESH_PLUGIN, CHUNK_PLUGIN, BULK_CREATE
-from ._report import REPORT, FinancialReport, LineItem, ReportedValue, build_report_pdf, report_pdf_path, report_pdf_bytes
+from ._report import REPORT, FinancialReport, LineItem, ReportedValue, build_report_pdf, report_pdf_path, report_pdf_bytes, upload_report
 # end content layer
 
 # runtime and cost model: tokens, prices, configuration, threads, models, runtime, usage

@@ -359,5 +359,17 @@ def report_pdf_bytes() -> bytes:
     return report_pdf_path().read_bytes()
 
 
+def upload_report(mesh, address: str = "Meridian", collection: str = "content"):
+    """Upload the generated report into ``{address}/{collection}`` and return its Document node.
+
+    Creates the company node and the collection when they are missing. The
+    index is not refreshed: searches see the report after ``mesh.refresh_index()``.
+    """
+    if not mesh.exists(address):
+        mesh.create({"id": address, "name": REPORT.company, "nodeType": "Company"})
+    target = mesh.collections.get(f"{address}/{collection}") or mesh.add_collection(address, collection)
+    return target.upload(REPORT.file_name, report_pdf_bytes())
+
+
 if __name__ == "__main__":
     print(report_pdf_path())

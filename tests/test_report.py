@@ -78,3 +78,15 @@ def test_key_figures_table_straddles_a_chunk_boundary(pages):
 def test_bytes_are_identical_every_run():
     """Two builds produce the same bytes (fixed creation date, seeded prose)."""
     assert build_report_pdf() == report_pdf_bytes()
+
+
+def test_upload_report_creates_company_collection_and_document():
+    """upload_report writes the company node, the collection and the report's Document node."""
+    from agentkit import Mesh, upload_report
+
+    mesh = Mesh()
+    node = upload_report(mesh)
+    assert node.path == "Meridian/content/_Documents/Annual-Report-2024.pdf"
+    assert mesh.get("Meridian").name == REPORT.company
+    assert node.content["chunkCount"] == 172
+    assert upload_report(mesh).version == 2  # a second upload replaces the first
