@@ -248,6 +248,9 @@ class Agent:
             names = ", ".join(t.name for t in offered) or "none (answer in text)"
             return ToolResult(call_id, call.name, f"Error: tool '{call.name}' is not offered to this agent; "
                                                   f"offered tools: {names}", refused=True)
+        if not isinstance(call.arguments, Mapping):
+            return ToolResult(call_id, call.name, "Error: tool arguments must be a JSON object, got "
+                                                  f"{type(call.arguments).__name__}")
         text = tool.call(dict(call.arguments))
         if not isinstance(text, str):
             raise TypeError(f"tool {call.name!r} returned {type(text).__name__}, not the text a model reads")

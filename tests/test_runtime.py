@@ -172,6 +172,13 @@ def test_tool_not_offered_is_refused_recorded_and_writes_nothing():
         mesh.get("x")
 
 
+def test_arguments_that_are_not_an_object_are_an_error_result():
+    """A call whose arguments are not a JSON object gets an error text; the tool is not run."""
+    run = _make(PlannedCalls([ToolCall("Lookup", ["item-000"])], key=MODEL)).start(Thread("T"), "Read.")
+    assert run.status == "completed"
+    assert run.turns[0].results[0].text == "Error: tool arguments must be a JSON object, got list"
+
+
 def test_completed_round_records_its_usage_once():
     """When a round completes, its billed usage is added to the thread's _Usage satellite."""
     mesh = Mesh()
