@@ -136,7 +136,7 @@ TRANSFORMERS: tuple[Transformer, ...] = (
         "xlsx",
         {".xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"},
         _read_xlsx,
-        "one `## Sheet: {name}` section per sheet with a `Row | A | B …` table, or `(No data)`",
+        "one `## Sheet: {name}` section per sheet with a Markdown table whose columns are Row, A, B …; `(No data)` for an empty sheet",
     ),
     Transformer(
         "docx",

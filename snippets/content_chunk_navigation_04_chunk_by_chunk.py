@@ -1,0 +1,103 @@
+"""Why extraction should not read chunk by chunk: the turns it costs and the table it breaks."""
+
+import json
+import math
+
+from agentkit import REPORT, Mesh, chunk_plugin, chunk_spans, file_path_from_document, mesh_plugin, tools_by_name, upload_report
+
+mesh = Mesh()
+document = upload_report(mesh)
+mesh.refresh_index()
+tools = tools_by_name(mesh_plugin(mesh) + chunk_plugin(mesh))
+FILE = {"collectionPath": "Meridian/content", "filePath": REPORT.file_name}
+PARALLEL = 10  # calls a model issues side by side in one turn when told to batch
+
+# --8<-- [start:count-turns]
+def read_with_one_get():
+    """search, then one Get on the file path: two turns."""
+    hit = json.loads(tools["search"].call({"query": "net profit"}))[0]
+    return [[hit]], tools["Get"].call({"path": file_path_from_document(hit)})
+
+
+def read_chunk_by_chunk(parallel):
+    """search, get_chunk 0 (to learn totalChunks), then the rest `parallel` calls per turn."""
+    turns = [[tools["search"].call({"query": "net profit"})]]
+    first = json.loads(tools["get_chunk"].call({**FILE, "chunkIndex": 0}))
+    turns.append([first])
+    rest = list(range(1, first["totalChunks"]))
+    for start in range(0, len(rest), parallel):
+        turns.append([json.loads(tools["get_chunk"].call({**FILE, "chunkIndex": i}))
+                      for i in rest[start:start + parallel]])
+    return turns
+# --8<-- [end:count-turns]
+
+one_get_turns = len(read_with_one_get()[0]) + 1
+batched = read_chunk_by_chunk(PARALLEL)
+sequential = read_chunk_by_chunk(1)
+total = document.content["chunkCount"]
+text = mesh.fetch("Meridian/content/Annual Report 2024.pdf").value
+
+# verifies: chunks.turns-counted
+assert (one_get_turns, len(batched), len(sequential)) == (2, 2 + math.ceil((total - 1) / PARALLEL), 1 + total)
+# verifies: chunks.turns-counted
+assert (PARALLEL, len(batched), len(batched) // one_get_turns) == (10, 20, 10)
+# verifies: chunks.chunks-reread-overlap
+assert sum(len(c["text"]) for turn in sequential[1:] for c in turn) == len(text) + 150 * (total - 1)
+
+
+def turns_table() -> str:
+    """Turns and characters returned for one report read three ways."""
+    read_chars = sum(len(c["text"]) for turn in sequential[1:] for c in turn)
+    rows = [
+        ("search, then Get on the file path", 2, 2, len(text)),
+        ("search, Get on the Document node (the old step 4), then Get on the file path", 3, 3,
+         len(text) + len(tools["Get"].call({"path": document.path}))),
+        (f"search, then get_chunk for every chunk, {PARALLEL} calls per turn", 1 + total, len(batched), read_chars),
+        ("search, then get_chunk following nextIndex, one call per turn", 1 + total, len(sequential), read_chars),
+    ]
+    lines = ["| How the agent reads the report | Tool calls | Turns | Characters returned |", "|---|---:|---:|---:|"]
+    lines += [f"| {how} | {calls} | {turns} | {chars:,} |" for how, calls, turns, chars in rows]
+    lines.append("")
+    lines.append(f"The report: {len(text):,} characters of extracted text, {total} chunks of "
+                 f"1,000 characters with 150 overlap.")
+    return "\n".join(lines)
+
+
+# --8<-- [start:broken-table]
+start = text.index("Key figures")
+end = text.index("Consumer Electronics operating profit", start)
+spans = chunk_spans(len(text))
+holding = [i for i, (s, e) in enumerate(spans) if s <= start and end <= e]
+cut = next(i for i, (s, e) in enumerate(spans) if s <= start < e)
+before, after = spans[cut][1], spans[cut + 1][0]
+print(holding)  # []: no single chunk holds the whole key-figures table
+# --8<-- [end:broken-table]
+
+# verifies: chunks.tables-break-at-boundaries
+assert holding == [] and start < before < end
+header = "Line item Unit FY2024 FY2023"
+next_chunk = json.loads(tools["get_chunk"].call({**FILE, "chunkIndex": cut + 1}))["text"]
+# verifies: chunks.tables-break-at-boundaries
+assert header in text[start:before] and header not in next_chunk and "Trade payables EUR m" in next_chunk
+last_row = text[:before].rsplit("\n", 1)[1]
+full_row = text[before - len(last_row):].split("\n", 1)[0]
+# verifies: chunks.boundary-cuts-a-value
+assert (last_row, full_row) == ("Other liabilities EUR m 593.3 356.", "Other liabilities EUR m 593.3 356.2")
+
+
+def boundary() -> str:
+    """The end of the chunk that starts the key-figures table, and the start of the next chunk."""
+    tail = text[spans[cut][1] - 330:spans[cut][1]]
+    head = text[spans[cut + 1][0]:spans[cut + 1][0] + 330]
+    return "\n".join([
+        f"```text title=\"get_chunk {cut}: its last 330 characters\"",
+        tail,
+        "```",
+        "",
+        f"```text title=\"get_chunk {cut + 1}: its first 330 characters\"",
+        head,
+        "```",
+    ])
+
+
+CAPTURES = {"chunk_reading_turns.md": turns_table, "chunk_boundary_table.md": boundary}
