@@ -251,6 +251,9 @@ class Mesh:
                 "only nodes and content collections are"
             )
         collection = self.collections.get(unified.collection_path or "")
+        if collection is None and unified.kind == "collection" and not path.rstrip().endswith("/"):
+            # 'Node/Word' is a missing child node as much as a missing collection; say the simpler one.
+            raise NodeNotFound(f"Node '{path}' not found")
         if collection is None:
             raise CollectionNotFound(f"Content collection '{unified.collection}' not found")
         if unified.kind == "collection":

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from agentkit import (
-    ContentType, CreateError, InvalidJson, MalformedNamespace, Mesh, MissingField, NodeExists,
+    CollectionNotFound, ContentType, CreateError, InvalidJson, MalformedNamespace, Mesh, MissingField, NodeExists,
     NodeNotFound, SchemaMismatch, StrictContentError, merge_patch,
 )
 
@@ -210,3 +210,12 @@ def test_content_type_refuses_unknown_kinds():
     """Declaring a field with an unknown JSON kind fails at registration."""
     with pytest.raises(ValueError, match="unknown field kind"):
         ContentType("Bad", {"x": "decimal"})
+
+
+def test_missing_child_or_collection_messages():
+    """'Node/Word' that is neither a node nor a collection is a missing node; 'Node/Word/' a missing collection."""
+    mesh = make_mesh()
+    with pytest.raises(NodeNotFound, match="^Node 'Acme/Facts' not found$"):
+        mesh.fetch("Acme/Facts")
+    with pytest.raises(CollectionNotFound, match="^Content collection 'Facts' not found$"):
+        mesh.fetch("Acme/Facts/")
