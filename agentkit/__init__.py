@@ -42,3 +42,17 @@ from ._usage import (
     UNKNOWN_MODEL,
 )
 # end runtime and cost model
+
+# fact/dimension write patterns and the guide's scenarios
+from ._errors import WorksheetError, MissingMasterData
+from ._facts import (
+    DIMENSION_TYPE, FACT_TYPE, Worksheet, DimensionRow, FactRow, Reconciliation, Unwritten, Verification, Grade,
+    register_types, fact_id, dimension_path, fact_path, read_tables, build_worksheet, parse_checklist,
+    checklist_text, list_dimensions, search_dimension_by_name, verify_by_get, reconcile, grade, facts_for,
+    invented_key,
+)
+from ._scenarios import (
+    ScenarioResult, Interrupted, ProhibitionOutcome, ProcedureModel, View, workspace, run_scenario, run_all,
+    interrupted, interrupted_sweep, prohibition, floor_usage, floor_cost, scenario_table,
+)
+# end fact/dimension write patterns and the guide's scenarios

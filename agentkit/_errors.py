@@ -24,7 +24,9 @@ Hierarchy::
     │   └── UnreadableDocument(ContentError) corrupt, truncated, empty or encrypted file
     ├── DocumentSlugCollision(ValueError)    two file names share one Document-node slug
     ├── ConfigurationError(ValueError)       malformed AgentConfiguration or Agent wiring
-    └── ThreadError(ValueError)              malformed thread path
+    ├── ThreadError(ValueError)              malformed thread path
+    └── WorksheetError(ValueError)           a worksheet that cannot be written as it stands
+        └── MissingMasterData(WorksheetError) a new dimension without name, statement or unit
 
 Warnings (``warnings.warn``, as the framework only logs)::
 
@@ -116,3 +118,11 @@ class ThreadError(AgentkitError, ValueError):
 
 class UnknownPluginWarning(UserWarning):
     """A plugins entry names a plugin (or method) the host does not have; it offers nothing."""
+
+
+class WorksheetError(AgentkitError, ValueError):
+    """A worksheet cannot be parsed or written as it stands; nothing was written."""
+
+
+class MissingMasterData(WorksheetError):
+    """A worksheet marks a dimension new but lacks its master data (name, statement, unit)."""

@@ -1,0 +1,510 @@
+"""Fact/dimension write patterns: typed nodes, deterministic ids, the worksheet, checks and reconciliation.
+
+The data model the guide's extraction agent writes into:
+
+* a **dimension** node per line item, ``$type`` ``LineItem``, at
+  ``{owner}/LineItems/{key}``: its id is the short key (``rev``), never a
+  long name invented from the label;
+* a **fact** node per reported value, ``$type`` ``Fact``, at
+  ``{owner}/Facts/{key}-{period}-{position}``, referencing its dimension by path.
+
+The **worksheet** is the checkpoint between the reading and the writing phase:
+a Markdown text an agent emits as its answer, a human reviews, and the writing
+phase parses. It must be self-sufficient, because the source is gone after the
+round boundary: a new dimension without its master data (name, statement,
+unit) is refused with :class:`MissingMasterData` before anything is written.
+
+Checks after writing go by direct Get on the expected paths (deterministic ids
+make them known in advance), not through the search index, which lags.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Mapping, Sequence
+
+from ._errors import CollectionNotFound, MissingMasterData, NodeNotFound, WorksheetError
+from ._mesh import ContentType, Mesh
+from ._paths import document_slug, is_valid_node_id
+from ._report import REPORT, STATEMENTS, FinancialReport
+
+DIMENSION_TYPE = ContentType("LineItem", {"key": "string", "name": "string", "statement": "string", "unit": "string"})
+FACT_TYPE = ContentType("Fact", {"lineItem": "string", "period": "string", "value": "number", "unit": "string"})
+DIMENSIONS = "LineItems"
+FACTS = "Facts"
+EXISTS, NEW = "exists", "new"
+MASTER_DATA = ("name", "statement", "unit")
+NOT_REPORTED = "not stated in the report"
+ALREADY_EXISTS = "dimension already exists"
+
+_ROW = re.compile(r"^(?P<name>\S.*?) (?P<unit>EUR m|EUR) (?P<values>\S+(?: \S+)*)$")
+_PERIOD_HEADER = re.compile(r"^Line item Unit (?P<periods>.+)$")
+_AMOUNT = re.compile(r"^\(?-?[0-9][0-9,]*(?:\.[0-9]+)?\)?$")
+
+
+def register_types(mesh: Mesh) -> None:
+    """Register the ``LineItem`` and ``Fact`` content types in ``mesh``."""
+    mesh.register_type(DIMENSION_TYPE)
+    mesh.register_type(FACT_TYPE)
+
+
+def fact_id(key: str, period: str, position: int) -> str:
+    """The deterministic fact id ``{shortKey}-{period}-{position}``; a retry of the same row gets the same id."""
+    if isinstance(position, bool) or not isinstance(position, int) or position < 1:
+        raise ValueError(f"position must be an int >= 1, got {position!r}")
+    made = f"{key}-{period}-{position}"
+    if not key or not period or not is_valid_node_id(made):
+        raise ValueError(f"fact id {made!r} is not a slug: key and period must be letters, digits, '-', '_' or '.'")
+    return made
+
+
+def dimension_path(owner: str, key: str) -> str:
+    return f"{owner}/{DIMENSIONS}/{key}"
+
+
+def fact_path(owner: str, identifier: str) -> str:
+    return f"{owner}/{FACTS}/{identifier}"
+
+
+def parse_amount(text: str) -> float:
+    """A printed amount as a number: ``4,812.3`` is 4812.3, ``(2,935.5)`` is -2935.5."""
+    if not _AMOUNT.match(text):
+        raise ValueError(f"not an amount: {text!r}")
+    negative = text.startswith("(") or text.startswith("-")
+    number = float(text.strip("()").lstrip("-").replace(",", ""))
+    return -number if negative else number
+
+
+@dataclass(frozen=True)
+class TableRow:
+    """One line of a statement table as the text shows it."""
+
+    statement: str
+    position: int
+    name: str
+    unit: str
+    values: Mapping[str, str]  # period -> the amount as printed
+
+
+def read_tables(text: str) -> list[TableRow]:
+    """Every row of every statement table in a report's full text (the key-figures overview is skipped).
+
+    A table opens with its title line, then ``Line item Unit {periods}``; its
+    rows follow until the first line that is not a row.
+    """
+    titles = set(STATEMENTS.values())
+    lines = text.splitlines()
+    rows: list[TableRow] = []
+    for number, line in enumerate(lines[:-1]):
+        header = _PERIOD_HEADER.match(lines[number + 1])
+        if line.strip() not in titles or not header:
+            continue
+        periods = header["periods"].split()
+        for position, row_line in enumerate(lines[number + 2:], start=1):
+            row = parse_row(row_line, periods)
+            if row is None:
+                break
+            name, unit, values = row
+            rows.append(TableRow(line.strip(), position, name, unit, values))
+    return rows
+
+
+def parse_row(line: str, periods: Sequence[str]) -> tuple[str, str, dict[str, str]] | None:
+    """``(name, unit, {period: amount})`` of one table line, or None when the line is no complete row."""
+    found = _ROW.match(line.strip())
+    if not found:
+        return None
+    amounts = found["values"].split()
+    if len(amounts) != len(periods) or not all(_AMOUNT.match(a) for a in amounts):
+        return None
+    return found["name"], found["unit"], dict(zip(periods, amounts))
+
+
+# -- the worksheet --------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DimensionRow:
+    """A dimension the facts reference: ``status`` says whether it exists or must be created."""
+
+    key: str
+    name: str
+    statement: str
+    unit: str
+    status: str
+
+    def missing_master_data(self) -> tuple[str, ...]:
+        return tuple(name for name in MASTER_DATA if not getattr(self, name).strip())
+
+
+@dataclass(frozen=True)
+class FactRow:
+    """A value to write, or (``value`` None) a requested value the source does not report, with the reason."""
+
+    id: str
+    key: str
+    period: str
+    value: float | None
+    unit: str
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class Worksheet:
+    """The phase-1 checkpoint: everything phase 2 needs to write, and nothing it must look up again."""
+
+    owner: str
+    source: str
+    dimensions: tuple[DimensionRow, ...]
+    facts: tuple[FactRow, ...]
+
+    @property
+    def new_dimensions(self) -> tuple[DimensionRow, ...]:
+        return tuple(row for row in self.dimensions if row.status == NEW)
+
+    @property
+    def writable_facts(self) -> tuple[FactRow, ...]:
+        return tuple(row for row in self.facts if row.value is not None)
+
+    def validate(self) -> None:
+        """Refuse a worksheet that cannot be written as it stands (nothing is written on refusal)."""
+        lacking = [(row.key, row.missing_master_data()) for row in self.new_dimensions if row.missing_master_data()]
+        if lacking:
+            detail = "; ".join(f"'{key}' lacks {', '.join(names)}" for key, names in lacking)
+            raise MissingMasterData(
+                f"Worksheet refused: new dimension(s) without master data: {detail}. The source is not "
+                "reachable in the writing phase, so the worksheet must carry name, statement and unit for "
+                "every dimension it marks new. Nothing was written.")
+        keys = {row.key for row in self.dimensions}
+        orphans = sorted({row.key for row in self.writable_facts if row.key not in keys})
+        if orphans:
+            raise WorksheetError(
+                f"Worksheet refused: fact rows reference dimension(s) {', '.join(orphans)} that have no dimension "
+                "row; add a row (status exists or new) for each. Nothing was written.")
+        seen: set[str] = set()
+        for row in self.writable_facts:
+            if row.id in seen:
+                raise WorksheetError(f"Worksheet refused: fact id '{row.id}' appears twice. Nothing was written.")
+            seen.add(row.id)
+
+    def dimension_node(self, row: DimensionRow) -> dict[str, Any]:
+        """The Create argument for a new dimension."""
+        return {"id": row.key, "namespace": f"{self.owner}/{DIMENSIONS}", "name": row.name, "nodeType": "LineItem",
+                "content": {"$type": "LineItem", "key": row.key, "name": row.name, "statement": row.statement,
+                            "unit": row.unit}}
+
+    def fact_node(self, row: FactRow, node_id: str | None = None) -> dict[str, Any]:
+        """The Create argument for a fact; ``node_id`` overrides the deterministic id (to show random ids)."""
+        return {"id": node_id or row.id, "namespace": f"{self.owner}/{FACTS}", "name": f"{row.key} {row.period}",
+                "nodeType": "Fact",
+                "content": {"$type": "Fact", "lineItem": dimension_path(self.owner, row.key), "period": row.period,
+                            "value": row.value, "unit": row.unit}}
+
+    def nodes_to_create(self, existing_keys: Iterable[str] = ()) -> list[dict[str, Any]]:
+        """New dimensions (those not in ``existing_keys``) first, then every writable fact. Validates first."""
+        self.validate()
+        present = set(existing_keys)
+        dimensions = [self.dimension_node(row) for row in self.new_dimensions if row.key not in present]
+        return dimensions + [self.fact_node(row) for row in self.writable_facts]
+
+    def expected_paths(self) -> list[str]:
+        """Every path that must hold a node once the worksheet is written."""
+        return ([dimension_path(self.owner, row.key) for row in self.dimensions]
+                + [fact_path(self.owner, row.id) for row in self.writable_facts])
+
+    def to_text(self) -> str:
+        """The worksheet as the Markdown answer a reviewer reads and phase 2 parses."""
+        lines = [f"# Worksheet: {self.source} -> {self.owner}", "", "## Dimensions (LineItem)", "",
+                 "| key | name | statement | unit | status |", "| --- | --- | --- | --- | --- |"]
+        lines += [f"| {r.key} | {r.name} | {r.statement} | {r.unit} | {r.status} |" for r in self.dimensions]
+        lines += ["", "## Facts (Fact)", "", "| id | lineItem | period | value | unit | note |",
+                  "| --- | --- | --- | --- | --- | --- |"]
+        for r in self.facts:
+            value = "" if r.value is None else _number(r.value)
+            lines.append(f"| {r.id} | {r.key} | {r.period} | {value} | {r.unit} | {r.reason} |")
+        return "\n".join(lines) + "\n"
+
+    @classmethod
+    def from_text(cls, text: str) -> "Worksheet":
+        """Parse a worksheet answer; a malformed one raises WorksheetError naming the line."""
+        lines = text.splitlines()
+        head = next((i for i, line in enumerate(lines) if line.startswith("# Worksheet: ")), None)
+        if head is None:
+            raise WorksheetError("No worksheet found: expected a line '# Worksheet: {source} -> {owner}'")
+        source, arrow, owner = lines[head][len("# Worksheet: "):].rpartition(" -> ")
+        if not arrow or not owner.strip():
+            raise WorksheetError(f"Worksheet line {head + 1}: expected '# Worksheet: {{source}} -> {{owner}}'")
+        sections: dict[str, list[tuple[int, list[str]]]] = {"dimensions": [], "facts": []}
+        current = None
+        for number, line in enumerate(lines[head + 1:], start=head + 2):
+            if line.startswith("## Dimensions"):
+                current = "dimensions"
+            elif line.startswith("## Facts"):
+                current = "facts"
+            elif line.startswith("## ") or line.startswith("# "):
+                current = None
+            elif current and line.startswith("|") and not line.startswith("| ---"):
+                sections[current].append((number, [cell.strip() for cell in line.strip().strip("|").split("|")]))
+        dimensions = tuple(_dimension_row(number, cells) for number, cells in sections["dimensions"][1:])
+        facts = tuple(_fact_row(number, cells) for number, cells in sections["facts"][1:])
+        if not dimensions and not facts:
+            raise WorksheetError("Worksheet has no dimension or fact rows")
+        return cls(owner.strip(), source.strip(), dimensions, facts)
+
+
+def _number(value: float) -> str:
+    return f"{value:.2f}".rstrip("0").rstrip(".") if value != int(value) else str(int(value))
+
+
+def _dimension_row(number: int, cells: list[str]) -> DimensionRow:
+    if len(cells) != 5:
+        raise WorksheetError(f"Worksheet line {number}: a dimension row has 5 cells (key, name, statement, unit, "
+                             f"status), got {len(cells)}")
+    key, name, statement, unit, status = cells
+    if status not in (EXISTS, NEW):
+        raise WorksheetError(f"Worksheet line {number}: status must be '{EXISTS}' or '{NEW}', got {status!r}")
+    if not is_valid_node_id(key):
+        raise WorksheetError(f"Worksheet line {number}: dimension key {key!r} is not a slug")
+    return DimensionRow(key, name, statement, unit, status)
+
+
+def _fact_row(number: int, cells: list[str]) -> FactRow:
+    if len(cells) != 6:
+        raise WorksheetError(f"Worksheet line {number}: a fact row has 6 cells (id, lineItem, period, value, unit, "
+                             f"note), got {len(cells)}")
+    identifier, key, period, value, unit, note = cells
+    if not is_valid_node_id(identifier):
+        raise WorksheetError(f"Worksheet line {number}: fact id {identifier!r} is not a slug")
+    if not value:
+        if not note:
+            raise WorksheetError(f"Worksheet line {number}: fact '{identifier}' has no value and no note saying why")
+        return FactRow(identifier, key, period, None, unit, note)
+    try:
+        number_value = float(value)
+    except ValueError:
+        raise WorksheetError(f"Worksheet line {number}: value {value!r} of fact '{identifier}' is not a number") from None
+    return FactRow(identifier, key, period, number_value, unit, note)
+
+
+@dataclass(frozen=True)
+class Requested:
+    """A line item the task asks for: its short key and the label the reader looks for."""
+
+    key: str
+    name: str
+
+
+def parse_checklist(text: str) -> list[Requested]:
+    """The ``- key: Name`` lines of a task message."""
+    return [Requested(m["key"], m["name"].strip()) for m in re.finditer(r"^- (?P<key>[a-z0-9]+): (?P<name>.+)$", text, re.M)]
+
+
+def checklist_text(report: FinancialReport = REPORT) -> str:
+    """The checklist lines for every line item of ``report``, reported or not, in report order."""
+    return "\n".join(f"- {item.key}: {item.name}" for item in report.line_items + report.unreported)
+
+
+def build_worksheet(owner: str, source: str, text: str, requested: Sequence[Requested],
+                    listed: Sequence[Mapping[str, Any]], periods: Sequence[str]) -> Worksheet:
+    """What a reading phase writes down: each requested item found in ``text``, its status, its values.
+
+    ``listed`` is the dimension listing (``{path, name}`` rows). A dimension
+    exists when a listed node has the key as its id or the same display name
+    (case-insensitive); matching both catches a label variant and a key variant.
+    """
+    by_name = {row.name.casefold(): row for row in read_tables(text)}
+    by_id = {str(row["path"]).rsplit("/", 1)[-1]: row for row in listed}
+    by_label = {str(row["name"]).casefold(): row for row in listed}
+    dimensions, facts = [], []
+    for item in requested:
+        row = by_name.get(item.name.casefold())
+        match = by_id.get(item.key) or by_label.get(item.name.casefold())
+        if row is None:
+            for period in periods:
+                facts.append(FactRow(f"{item.key}-{period}", item.key, period, None, "", NOT_REPORTED))
+            continue
+        key = str(match["path"]).rsplit("/", 1)[-1] if match else item.key
+        dimensions.append(DimensionRow(key, row.name, row.statement, row.unit, EXISTS if match else NEW))
+        for period in periods:
+            facts.append(FactRow(fact_id(key, period, row.position), key, period,
+                                 parse_amount(row.values[period]), row.unit))
+    return Worksheet(owner, source, tuple(dimensions), tuple(facts))
+
+
+# -- checks after writing ------------------------------------------------------------
+
+
+def list_dimensions(mesh: Mesh, owner: str) -> dict[str, Any]:
+    """The existence check as the guide recommends it: one search listing every dimension."""
+    return mesh.search("nodeType:LineItem", base_path=f"{owner}/{DIMENSIONS}", limit=200)
+
+
+def search_dimension_by_name(mesh: Mesh, owner: str, name: str) -> dict[str, Any]:
+    """The fragile existence check: a search for the label's words (a variant label finds nothing)."""
+    return mesh.search(f"nodeType:LineItem {name}", base_path=f"{owner}/{DIMENSIONS}", limit=200)
+
+
+@dataclass(frozen=True)
+class Verification:
+    """Direct Get on every expected path, beside what a search count says at the same moment."""
+
+    present: tuple[str, ...]
+    missing: tuple[str, ...]
+    search_count: int
+
+    @property
+    def complete(self) -> bool:
+        return not self.missing
+
+
+def verify_by_get(mesh: Mesh, worksheet: Worksheet) -> Verification:
+    """Get each expected path (deterministic ids make them known); also record the fact count Search sees now."""
+    present, missing = [], []
+    for path in worksheet.expected_paths():
+        try:
+            mesh.get(path)
+            present.append(path)
+        except (NodeNotFound, CollectionNotFound):
+            missing.append(path)
+    count = mesh.search("nodeType:Fact", base_path=f"{worksheet.owner}/{FACTS}", limit=200)["count"]
+    return Verification(tuple(present), tuple(missing), count)
+
+
+@dataclass(frozen=True)
+class Unwritten:
+    """A worksheet row that did not become a new node, and why."""
+
+    row: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class Reconciliation:
+    """Worksheet rows against what was written: every row not written is listed with its reason."""
+
+    rows: int
+    written: tuple[str, ...]
+    unwritten: tuple[Unwritten, ...]
+
+    @property
+    def unexplained(self) -> int:
+        """Rows neither written nor explained: the signature of silent under-creation (0 when reconciled)."""
+        return self.rows - len(self.written) - len(self.unwritten)
+
+    def to_text(self) -> str:
+        lines = [f"Reconciliation: {self.rows} worksheet rows, {len(self.written)} written, "
+                 f"{len(self.unwritten)} not written, {self.unexplained} unexplained."]
+        lines += [f"- {u.row}: {u.reason}" for u in self.unwritten]
+        return "\n".join(lines)
+
+
+def reconcile(worksheet: Worksheet, outcomes: Mapping[str, str], found_at_recheck: Iterable[str] = ()) -> Reconciliation:
+    """Match every worksheet row to the tool result its Create got (``outcomes``: path -> result text).
+
+    A row counts as written when its node was created, or when a re-create
+    collided with the node an earlier, interrupted round wrote (same id, so
+    the same row). ``found_at_recheck`` are the keys of dimensions the
+    worksheet marks new that the re-check before writing found standing.
+    Every other row is listed with its reason.
+    """
+    recheck = set(found_at_recheck)
+    written, unwritten = [], []
+    for row in worksheet.dimensions:
+        path = dimension_path(worksheet.owner, row.key)
+        result = outcomes.get(path, "")
+        if result.startswith("Created:"):
+            written.append(path)
+        elif row.status == EXISTS:
+            unwritten.append(Unwritten(path, ALREADY_EXISTS))
+        elif row.key in recheck:
+            unwritten.append(Unwritten(path, "marked new, but found standing at the re-check before writing"))
+        elif "already exists" in result:
+            unwritten.append(Unwritten(path, "created by an earlier round (re-create collided)"))
+        else:
+            unwritten.append(Unwritten(path, f"Create failed: {result}" if result else "no Create was issued"))
+    for row in worksheet.facts:
+        path = fact_path(worksheet.owner, row.id)
+        result = outcomes.get(path, "")
+        if row.value is None:
+            unwritten.append(Unwritten(f"{row.key} {row.period}", row.reason))
+        elif result.startswith("Created:") or "already exists" in result:
+            written.append(path)
+        else:
+            unwritten.append(Unwritten(path, f"Create failed: {result}" if result else "no Create was issued"))
+    return Reconciliation(len(worksheet.dimensions) + len(worksheet.facts), tuple(written), tuple(unwritten))
+
+
+@dataclass(frozen=True)
+class Grade:
+    """Written nodes against the report's ground truth."""
+
+    written: int
+    correct: int
+    duplicates: int
+    missing: tuple[str, ...]
+    wrong: tuple[str, ...] = field(default=())
+
+
+def expected_nodes(owner: str, report: FinancialReport = REPORT) -> dict[str, dict[str, Any]]:
+    """Ground truth: every dimension path with its master data, every fact path with its content."""
+    expected: dict[str, dict[str, Any]] = {}
+    for item in report.line_items:
+        expected[dimension_path(owner, item.key)] = {
+            "key": item.key, "name": item.name, "statement": STATEMENTS[item.statement], "unit": item.unit}
+    for value in report.values:
+        expected[fact_path(owner, value.fact_id)] = {
+            "lineItem": dimension_path(owner, value.item), "period": value.period, "value": value.value,
+            "unit": report.item(value.item).unit}
+    return expected
+
+
+def grade(mesh: Mesh, owner: str, before: Iterable[str], report: FinancialReport = REPORT) -> Grade:
+    """Judge the nodes written under ``owner`` since ``before`` (the paths that stood then) against the report.
+
+    A dimension is correct when it stands at its key's path with the report's
+    master data. A fact is correct by content, whatever its id: typed, and its
+    line-item reference, period, value and unit are the report's. A value
+    written twice (two facts for one line item and period) is a duplicate.
+    """
+    stood = set(before)
+    expected = expected_nodes(owner, report)
+    truth = {(c["lineItem"], c["period"]): c for p, c in expected.items() if p.startswith(f"{owner}/{FACTS}/")}
+    written, wrong, correct_pairs = [], [], set()
+    correct = 0
+    per_value: dict[tuple[str, str], int] = {}
+    for node in mesh.nodes():
+        if node.namespace not in (f"{owner}/{DIMENSIONS}", f"{owner}/{FACTS}"):
+            continue
+        content = node.content or {}
+        is_fact = node.namespace == f"{owner}/{FACTS}"
+        pair = (str(content.get("lineItem")), str(content.get("period")))
+        if is_fact:
+            per_value[pair] = per_value.get(pair, 0) + 1
+        if node.path in stood:
+            continue
+        written.append(node.path)
+        want = truth.get(pair) if is_fact else expected.get(node.path)
+        if node.typed and want is not None and all(content.get(k) == v for k, v in want.items()):
+            correct += 1
+            if is_fact:
+                correct_pairs.add(pair)
+        else:
+            wrong.append(node.path)
+    duplicates = sum(count - 1 for count in per_value.values() if count > 1)
+    missing = tuple(f"{line_item} {period}" for line_item, period in truth if (line_item, period) not in correct_pairs)
+    missing += tuple(path for path in expected if path.startswith(f"{owner}/{DIMENSIONS}/")
+                     and path not in stood and not mesh.exists(path))
+    return Grade(len(written), correct, duplicates, missing, tuple(wrong))
+
+
+def facts_for(mesh: Mesh, owner: str, key: str) -> list[str]:
+    """A view keyed on one dimension: the facts whose ``lineItem`` is ``{owner}/LineItems/{key}``."""
+    target = dimension_path(owner, key)
+    return [node.path for node in mesh.nodes()
+            if node.namespace == f"{owner}/{FACTS}" and (node.content or {}).get("lineItem") == target]
+
+
+def invented_key(name: str) -> str:
+    """The id a careless agent makes from a label (``Operating profit`` -> ``operating-profit``)."""
+    return document_slug(name).lower()

@@ -1,0 +1,588 @@
+"""The guide's six scenarios, run end to end on the generated annual report.
+
+Each scenario is an agent configuration plus a scripted model, run by the
+runtime against a fresh workspace (the report uploaded to ``Meridian/content``,
+part of the line-item dimensions already in the mesh). The scripted models are
+procedures replayed against the context they are handed: each call re-runs
+the procedure from the top, feeding it the tool results the context holds, and
+returns its next step. So they decide only from what they are shown; what the
+runtime drops at a round boundary they cannot use.
+
+1. ``naive``: one round; per value a chunk search and chunk reads; one Create a turn.
+2. ``reread``: two phases, but phase 2 reads the document again; one Create a turn.
+3. ``worksheet``: two phases; one Get on the file path; chunk tools not whitelisted;
+   creates in batches of 10; the worksheet is the only input of phase 2.
+4. ``bulk``: as 3 with ``BulkCreate`` (agentkit's extension; not in the framework).
+5. :func:`interrupted_sweep`: 3 killed after k creates for every k, then resumed.
+6. :func:`prohibition`: a model that reaches for a chunk tool the prompt forbids.
+
+The model's habits (reading a value per chunk, taking a label search's empty
+answer as "missing", re-reading the document) are scripted: they reproduce
+field observations, they are not measured. What is measured is what follows
+from them: turns, tokens, cost, and what ends up in the mesh.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+import re
+from dataclasses import dataclass
+from decimal import Decimal
+from functools import lru_cache
+from typing import Any, Callable, Generator, Iterable, Sequence
+
+from ._config import AgentConfiguration
+from ._cost import EXAMPLE_PRICES, ModelPrice, TokenUsage, cost_of
+from ._errors import WorksheetError
+from ._facts import (
+    DIMENSION_TYPE, DIMENSIONS, EXISTS, FACTS, Grade, Reconciliation, Worksheet, build_worksheet, checklist_text,
+    dimension_path, fact_path, grade, invented_key, parse_checklist, reconcile, register_types,
+)
+from ._mesh import Mesh, Node
+from ._messages import Context, Message, Reply, ToolCall, ToolResult
+from ._models import DEFAULT_MODEL
+from ._paths import file_path_from_document
+from ._plugins import chunk_plugin, mesh_plugin
+from ._report import REPORT, STATEMENTS, report_pdf_bytes
+from ._runtime import DIED, Agent, Interrupt, Run
+from ._threads import Thread
+from ._tokens import item_tokens
+from ._usage import usage_report
+
+OWNER = "Meridian"
+COLLECTION = f"{OWNER}/content"
+THREAD = f"{OWNER}/_Threads/extract-2024"
+BATCH = 10  # "every response in this step MUST contain at least 10 parallel create calls"
+CHUNK_HITS = 5
+# Dimensions already in the mesh before any run: the income statement and the balance sheet.
+# Two carry the labels another system gave them, so a search for the report's wording misses them.
+SEEDED_LABELS = {"ebit": "EBIT", "np": "Net income"}
+SEEDED_STATEMENTS = ("income", "balance")
+
+TASK = (f"Extract the values the annual report in {COLLECTION} states for {' and '.join(REPORT.periods)} "
+        f"and write them under {OWNER}: one LineItem dimension per line item (id = its short key) and one "
+        "Fact per value (id = {shortKey}-{period}-{position}). Line items:\n" + checklist_text())
+APPROVE = "Worksheet reviewed and approved. Write it now."
+RESUME = "continue"
+
+PROTOCOL_INSTRUCTIONS = (
+    "Phase 1 (reading): find the report with one Search, Get its Document node, then Get the file path "
+    "{collectionPath}/{filePath} once for the full text; if a Get returned only metadata you fetched the wrong "
+    "node. List all LineItem dimensions in one Search and match key and name. End phase 1 with the complete "
+    "worksheet as your answer, including master data for every new dimension.\n"
+    "Phase 2 (writing): write strictly from the worksheet. Re-check dimension existence once, immediately "
+    "before creating them. Every response in this step MUST contain at least 10 parallel Create calls. "
+    "Verify by Get on the expected paths, never by a search count, and reconcile against the worksheet.")
+NAIVE_INSTRUCTIONS = "Extract each requested value from the report and create a node for it."
+PROHIBITION = "Never call search_chunks or get_chunk: read the whole file with one Get on its file path."
+
+
+# -- the workspace -----------------------------------------------------------------
+
+
+@lru_cache(maxsize=1)
+def _pristine() -> Mesh:
+    mesh = Mesh()
+    register_types(mesh)
+    mesh.put_node(Node(OWNER, "", "Meridian Components Group", "Company"))
+    for folder in (DIMENSIONS, FACTS):
+        mesh.put_node(Node(folder, OWNER, folder, "Folder"))
+    mesh.add_collection(OWNER).upload(REPORT.file_name, report_pdf_bytes())
+    for item in REPORT.line_items:
+        if item.statement in SEEDED_STATEMENTS:
+            name = SEEDED_LABELS.get(item.key, item.name)
+            content = {"$type": DIMENSION_TYPE.name, "key": item.key, "name": name,
+                       "statement": STATEMENTS[item.statement], "unit": item.unit}
+            mesh.put_node(Node(item.key, f"{OWNER}/{DIMENSIONS}", name, "LineItem", content, typed=True))
+    mesh.refresh_index()
+    return mesh
+
+
+def workspace() -> Mesh:
+    """A fresh mesh: the report uploaded and indexed, the income and balance dimensions already there."""
+    return copy_mesh(_pristine())
+
+
+def copy_mesh(mesh: Mesh) -> Mesh:
+    """An independent copy of ``mesh`` that shares the stored files and chunks (frozen, and never written here)."""
+    memo: dict[int, Any] = {}
+    for collection in mesh.collections.values():
+        for stored in collection._files.values():
+            memo[id(stored)] = stored
+            memo[id(stored.chunks)] = stored.chunks
+    for chunks in mesh.index._chunks.values():
+        memo[id(chunks)] = chunks
+    return copy.deepcopy(mesh, memo)
+
+
+def report_text(mesh: Mesh) -> str:
+    """The full text of the report, as Get on its file path returns it."""
+    return mesh.fetch(f"{COLLECTION}/{REPORT.file_name}").value
+
+
+# -- scripted models: procedures replayed against their context ----------------------
+
+Procedure = Generator[list[ToolCall], tuple[ToolResult, ...], str]
+
+
+@dataclass(frozen=True)
+class View:
+    """What a procedure may look at: the instructions, the offered tool names and the text messages."""
+
+    instructions: str
+    offered: tuple[str, ...]
+    messages: tuple[Message, ...]
+
+    @property
+    def task(self) -> str:
+        users = [m.text for m in self.messages if m.role == "user"]
+        return users[0] if users else ""
+
+    @property
+    def rounds(self) -> int:
+        """How many user messages the context holds (the round number)."""
+        return sum(1 for m in self.messages if m.role == "user")
+
+    def worksheet_text(self) -> str | None:
+        """The newest assistant answer that holds a worksheet."""
+        for message in reversed(self.messages):
+            if message.role == "assistant" and "# Worksheet: " in message.text:
+                return message.text
+        return None
+
+
+def exchanges(context: Context) -> list[tuple[tuple[ToolCall, ...], tuple[ToolResult, ...]]]:
+    """This round's iterations as (calls, results) pairs, read from the context after the last user message."""
+    items = context.items
+    start = max((i for i, item in enumerate(items) if isinstance(item, Message) and item.role == "user"), default=-1)
+    pairs: list[tuple[list[ToolCall], list[ToolResult]]] = []
+    for item in items[start + 1:]:
+        if isinstance(item, ToolCall):
+            if not pairs or pairs[-1][1]:
+                pairs.append(([], []))
+            pairs[-1][0].append(item)
+        elif isinstance(item, ToolResult) and pairs:
+            pairs[-1][1].append(item)
+    return [(tuple(calls), tuple(results)) for calls, results in pairs]
+
+
+@dataclass
+class ProcedureModel:
+    """A model whose every reply is the next step of ``procedure(view)``, replayed against the context.
+
+    Replaying from the top on every call is quadratic in the turns of a
+    round, so the running procedure is kept while each new context extends
+    the one before it (same view, earlier iterations unchanged): the reply is
+    the one a full replay gives, only computed once.
+    """
+
+    procedure: Callable[[View], Procedure]
+    key: str | None = DEFAULT_MODEL
+
+    def __post_init__(self) -> None:
+        self._live: tuple[View, Procedure, list, list[ToolCall]] | None = None
+
+    def respond(self, context: Context) -> Reply:
+        view = View(context.instructions, context.tool_names, context.messages())
+        pairs = exchanges(context)
+        if self._live and self._live[0] == view and pairs[:len(self._live[2])] == self._live[2]:
+            _, steps, fed, batch = self._live
+        else:
+            steps, fed, batch = self.procedure(view), [], None
+        try:
+            if batch is None:
+                batch = next(steps)
+            for calls, results in pairs[len(fed):]:
+                if [(c.name, dict(c.arguments)) for c in batch] != [(c.name, dict(c.arguments)) for c in calls]:
+                    raise RuntimeError("the context holds calls this procedure would not have made")
+                batch = steps.send(results)
+                fed.append((calls, results))
+        except StopIteration as finished:
+            self._live = None
+            return Reply(text=finished.value or "")
+        self._live = (view, steps, fed, batch)
+        return Reply(tool_calls=tuple(batch))
+
+
+def _call(name: str, **arguments: Any) -> ToolCall:
+    return ToolCall(name, arguments)
+
+
+def _json(result: ToolResult) -> Any:
+    return json.loads(result.text)
+
+
+def read_phase(view: View, *, chunk_detour: bool = False) -> Procedure:
+    """Phase 1 of the protocol: find the report, Get its Document node, Get the file path, list dimensions."""
+    if chunk_detour:  # the habit scenario 6 shows: a chunk tool that is offered gets used
+        yield [_call("search_chunks", query=parse_checklist(view.task)[0].name, limit=CHUNK_HITS)]
+    found, listed = yield [_call("Search", query="nodeType:Document annual report", basePath=COLLECTION),
+                           _call("Search", query="nodeType:LineItem", basePath=f"{OWNER}/{DIMENSIONS}", limit=200)]
+    (document,) = yield [_call("Get", path=_json(found)["results"][0]["path"])]
+    path = file_path_from_document(_json(document)["content"])  # the Document node has no text
+    (text,) = yield [_call("Get", path=path)]
+    periods = tuple(re.findall(r"FY\d{4}", view.task.splitlines()[0]))
+    worksheet = build_worksheet(OWNER, path, text.text, parse_checklist(view.task), _json(listed)["results"], periods)
+    return worksheet.to_text()
+
+
+def create_outcomes(pairs: Iterable[tuple[Sequence[ToolCall], Sequence[ToolResult]]]) -> dict[str, str]:
+    """Path -> the result text its Create (or BulkCreate line) got; a later result for a path wins."""
+    outcomes: dict[str, str] = {}
+    for calls, results in pairs:
+        for call, result in zip(calls, results):
+            if call.name == "Create":
+                outcomes[_node_path(json.loads(call.arguments["node"]))] = result.text
+            elif call.name == "BulkCreate":
+                for node, line in zip(json.loads(call.arguments["nodes"]), result.text.splitlines()):
+                    outcomes[_node_path(node)] = line
+    return outcomes
+
+
+def _node_path(node: dict[str, Any]) -> str:
+    return f"{node['namespace']}/{node['id']}"
+
+
+def write_phase(view: View, *, batch_size: int | None = BATCH, bulk: bool = False, reread: bool = False,
+                random_ids: int | None = None) -> Procedure:
+    """Phase 2: write strictly from the worksheet in the history, verify by Get, reconcile.
+
+    ``reread`` reads the document again first (scenario 2's misreading of
+    "load the document once"); ``random_ids`` (a seed) gives facts random ids
+    instead of deterministic ones, fresh in every round.
+    """
+    text = view.worksheet_text()
+    if text is None:
+        return "Cannot write: there is no worksheet in this conversation. Run the reading phase first."
+    try:
+        worksheet = _parse_worksheet(text)
+        worksheet.validate()
+    except WorksheetError as refused:
+        return f"Cannot write: {refused}"
+    if reread:
+        yield [_call("Search", query="nodeType:Document annual report", basePath=COLLECTION)]
+        yield [_call("Get", path=worksheet.source)]
+    (listing,) = yield [_call("Get", path=f"{OWNER}/{DIMENSIONS}/*")]  # live, unlike the lagging index
+    existing = [row["path"].rsplit("/", 1)[-1] for row in _json(listing)]
+    nodes = worksheet.nodes_to_create(existing)
+    if random_ids is not None:
+        rng = random.Random(f"{random_ids}-{view.rounds}")
+        nodes = [node if node["nodeType"] != "Fact" else node | {"id": f"{node['id'].split('-')[0]}-{rng.getrandbits(32):08x}"}
+                 for node in nodes]
+    pairs = []
+    if bulk:
+        calls = [_call("BulkCreate", nodes=json.dumps(nodes))]
+        pairs.append((calls, (yield calls)))
+    else:
+        size = batch_size or len(nodes) or 1
+        for start in range(0, len(nodes), size):
+            calls = [_call("Create", node=json.dumps(node)) for node in nodes[start:start + size]]
+            pairs.append((calls, (yield calls)))
+    new = [row for row in worksheet.dimensions if row.status != EXISTS]
+    spot = [fact_path(OWNER, worksheet.writable_facts[0].id)] if worksheet.writable_facts else []
+    spot += [dimension_path(OWNER, new[0].key)] if new else []
+    checks = yield [_call("Get", path=f"{OWNER}/{DIMENSIONS}/*"), _call("Get", path=f"{OWNER}/{FACTS}/*")] \
+        + [_call("Get", path=path) for path in spot]
+    listed = {row["path"] for result in checks[:2] for row in _json(result)}
+    expected = set(worksheet.expected_paths()) if random_ids is None else set()
+    absent = sorted(expected - listed)
+    recon = reconcile(worksheet, create_outcomes(pairs), set(existing) & {row.key for row in new})
+    verdict = "all expected paths answer Get" if not absent else f"MISSING after writing: {', '.join(absent)}"
+    return f"Written from the worksheet; verification by Get: {verdict}.\n{recon.to_text()}"
+
+
+@lru_cache(maxsize=8)
+def _parse_worksheet(text: str) -> Worksheet:
+    # Replaying parses the same answer on every call of a round; the parse is a pure function of the text.
+    return Worksheet.from_text(text)
+
+
+def protocol(view: View, **write_options: Any) -> Procedure:
+    """The two-phase protocol: read and answer with the worksheet; after approval, write from it."""
+    if view.worksheet_text() is None:
+        return (yield from read_phase(view))
+    return (yield from write_phase(view, **write_options))
+
+
+def _lenient_amount(token: str) -> float | None:
+    # The careless reading: strip brackets and commas and take whatever float() makes of it ("356." is 356.0).
+    try:
+        number = float(token.strip("()").replace(",", ""))
+    except ValueError:
+        return None
+    return -number if token.startswith("(") else number
+
+
+def naive(view: View) -> Procedure:
+    """Scenario 1: per item a label search for the dimension, per value a chunk search and chunk reads, one Create a turn."""
+    periods = re.findall(r"FY\d{4}", view.task.splitlines()[0])
+    created = 0
+    for item in parse_checklist(view.task):
+        (found,) = yield [_call("Search", query=f"nodeType:LineItem {item.name}", basePath=f"{OWNER}/{DIMENSIONS}")]
+        hits = _json(found)["results"]
+        dimension = hits[0]["path"] if hits else None
+        for index, period in enumerate(periods):
+            (chunks,) = yield [_call("search_chunks", query=item.name, limit=CHUNK_HITS)]
+            value, unit = None, ""
+            for hit in _json(chunks):
+                (chunk,) = yield [_call("get_chunk", collectionPath=hit["collectionPath"], filePath=hit["filePath"],
+                                        chunkIndex=hit["chunkIndex"])]
+                for line in _json(chunk)["text"].splitlines():
+                    found_row = re.match(rf"^{re.escape(item.name)} (EUR m|EUR) (.+)$", line)
+                    tokens = found_row.group(2).split() if found_row else []
+                    if len(tokens) > index and _lenient_amount(tokens[index]) is not None:
+                        value, unit = _lenient_amount(tokens[index]), found_row.group(1)
+                        break
+                if value is not None:
+                    break
+            if value is None:
+                continue
+            if dimension is None:  # the label search said "missing": create one under a name-made id
+                key = invented_key(item.name)
+                node = {"id": key, "namespace": f"{OWNER}/{DIMENSIONS}", "name": item.name, "nodeType": "LineItem",
+                        "content": {"$type": "LineItem", "key": key, "name": item.name, "statement": "", "unit": unit}}
+                yield [_call("Create", node=json.dumps(node))]
+                dimension = dimension_path(OWNER, key)
+            created += 1
+            node = {"id": f"{dimension.rsplit('/', 1)[-1]}-{period}", "namespace": f"{OWNER}/{FACTS}",
+                    "name": f"{item.name} {period}", "nodeType": "Fact",
+                    "content": {"$type": "Fact", "lineItem": dimension, "period": period, "value": value, "unit": unit}}
+            yield [_call("Create", node=json.dumps(node))]
+    return f"Done: created {created} facts."
+
+
+# -- running scenarios ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ScenarioResult:
+    """One scenario run end to end: its rounds, tokens, cost and what it left in the mesh."""
+
+    key: str
+    title: str
+    runs: tuple[Run, ...]
+    grade: Grade
+    reconciliation: Reconciliation | None
+    recorded: TokenUsage  # what the thread's _Usage satellites hold
+    price: ModelPrice
+
+    @property
+    def turns(self) -> int:
+        return sum(len(run.turns) for run in self.runs)
+
+    @property
+    def usage(self) -> TokenUsage:
+        """What the provider billed, died rounds included."""
+        return sum((run.usage for run in self.runs), TokenUsage())
+
+    @property
+    def cost(self) -> Decimal:
+        return cost_of(self.usage, self.price)
+
+    @property
+    def recorded_cost(self) -> Decimal:
+        return cost_of(self.recorded, self.price)
+
+    def context_sizes(self) -> list[tuple[int, int]]:
+        """(round, input tokens) of every model call, in order: the context shown at each turn."""
+        return [(number, turn.context.total) for number, run in enumerate(self.runs, start=1) for turn in run.turns]
+
+
+def _agent(config: AgentConfiguration, procedure: Callable[[View], Procedure], mesh: Mesh, *,
+           bulk: bool = False, caching: bool = False) -> Agent:
+    tools = mesh_plugin(mesh, bulk_create=bulk) + chunk_plugin(mesh)
+    return Agent(config, ProcedureModel(procedure), mesh, tools=tools, caching=caching)
+
+
+def _finish(key: str, title: str, mesh: Mesh, before: set[str], runs: Sequence[Run], thread: Thread,
+            worksheet: Worksheet | None) -> ScenarioResult:
+    pairs = [(turn.reply.tool_calls, turn.results) for run in runs for turn in run.turns]
+    recon = None
+    if worksheet:
+        outcomes = create_outcomes(pairs)
+        standing = [row.key for row in worksheet.new_dimensions
+                    if dimension_path(OWNER, row.key) not in outcomes and mesh.exists(dimension_path(OWNER, row.key))]
+        recon = reconcile(worksheet, outcomes, standing)
+    price = EXAMPLE_PRICES[DEFAULT_MODEL]
+    return ScenarioResult(key, title, tuple(runs), grade(mesh, OWNER, before), recon,
+                          usage_report(mesh, thread).usage, price)
+
+
+def _worksheet_of(runs: Sequence[Run]) -> Worksheet | None:
+    for run in runs:
+        if "# Worksheet: " in run.answer:
+            return Worksheet.from_text(run.answer)
+    return None
+
+
+PROTOCOL_PLUGINS = ("Mesh:Get,Search,Create",)
+TITLES = {
+    "naive": "1. Naive: one phase, per-value chunk reads, one Create a turn",
+    "reread": "2. Two phases, document re-read in phase 2, one Create a turn",
+    "worksheet": "3. Worksheet protocol: one Get, chunk tools removed, batches of 10",
+    "bulk": "4. As 3 with BulkCreate (agentkit extension)",
+}
+
+
+def run_scenario(key: str, *, caching: bool = False) -> ScenarioResult:
+    """Run scenario ``naive``, ``reread``, ``worksheet`` or ``bulk`` on a fresh workspace."""
+    if key not in TITLES:
+        raise ValueError(f"unknown scenario {key!r}; choose one of {', '.join(TITLES)}")
+    mesh = workspace()
+    before = {node.path for node in mesh.nodes()}
+    thread = Thread(THREAD)
+    if key == "naive":
+        config = AgentConfiguration("extractor", NAIVE_INSTRUCTIONS, plugins=["Mesh", "ContentChunks"])
+        agent = _agent(config, naive, mesh, caching=caching)
+        runs = [agent.start(thread, TASK)]
+    else:
+        plugins = {"reread": ["Mesh", "ContentChunks"], "worksheet": list(PROTOCOL_PLUGINS),
+                   "bulk": ["Mesh:Get,Search,BulkCreate"]}[key]
+        options = {"reread": dict(batch_size=1, reread=True), "worksheet": {}, "bulk": dict(bulk=True)}[key]
+        config = AgentConfiguration("extractor", PROTOCOL_INSTRUCTIONS, plugins=plugins)
+        agent = _agent(config, lambda view: protocol(view, **options), mesh, bulk=key == "bulk", caching=caching)
+        runs = [agent.start(thread, TASK), agent.start(thread, APPROVE)]
+    return _finish(key, TITLES[key], mesh, before, runs, thread, _worksheet_of(runs))
+
+
+def run_all(caching: bool = False) -> list[ScenarioResult]:
+    """Scenarios 1 to 4, in order."""
+    return [run_scenario(key, caching=caching) for key in TITLES]
+
+
+# -- 5: interrupted and resumed ------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Interrupted:
+    """Scenario 3 killed after ``killed_after`` creates, then resumed with "continue"."""
+
+    killed_after: int
+    result: ScenarioResult
+
+    @property
+    def duplicates(self) -> int:
+        return self.result.grade.duplicates
+
+    @property
+    def missing(self) -> int:
+        return len(self.result.grade.missing)
+
+
+def creates_in_scenario_3() -> int:
+    """How many Create calls scenario 3's writing phase issues (new dimensions plus facts)."""
+    worksheet = _phase_one()[2]
+    return len(worksheet.nodes_to_create(row.key for row in worksheet.dimensions if row.status == EXISTS))
+
+
+@lru_cache(maxsize=1)
+def _phase_one() -> tuple[Mesh, Thread, Worksheet, Run]:
+    mesh = workspace()
+    thread = Thread(THREAD)
+    config = AgentConfiguration("extractor", PROTOCOL_INSTRUCTIONS, plugins=list(PROTOCOL_PLUGINS))
+    run = _agent(config, protocol, mesh).start(thread, TASK)
+    return mesh, thread, Worksheet.from_text(run.answer), run
+
+
+def interrupted(killed_after: int, *, random_ids: int | None = None) -> Interrupted:
+    """Scenario 3 whose writing round dies after ``killed_after`` creates, resumed by a "continue" round.
+
+    Phase 1 is run once and its state copied, so every k starts from the same
+    worksheet. ``random_ids`` (a seed) makes the model invent fact ids.
+    """
+    mesh0, thread0, worksheet, reading = _phase_one()
+    mesh = copy_mesh(mesh0)
+    thread = Thread(thread0.path, messages=list(thread0.messages), _steps=[thread0._steps[0]])
+    before = {node.path for node in _pristine().nodes()}
+    config = AgentConfiguration("extractor", PROTOCOL_INSTRUCTIONS, plugins=list(PROTOCOL_PLUGINS))
+    agent = _agent(config, lambda view: protocol(view, random_ids=random_ids), mesh)
+    killed = agent.start(thread, APPROVE, interrupt=Interrupt(killed_after, DIED, tool="Create"))
+    resumed = agent.start(thread, RESUME)
+    result = _finish("interrupted", f"5. Killed after {killed_after} creates, resumed", mesh, before,
+                     [reading, killed, resumed], thread, worksheet)
+    return Interrupted(killed_after, result)
+
+
+def interrupted_sweep(*, random_ids: int | None = None) -> list[Interrupted]:
+    """:func:`interrupted` for every k from 0 to all creates."""
+    return [interrupted(k, random_ids=random_ids) for k in range(creates_in_scenario_3() + 1)]
+
+
+# -- 6: a prohibition in the prompt against a tool in the whitelist ---------------------------
+
+
+@dataclass(frozen=True)
+class ProhibitionOutcome:
+    """What happened to the forbidden chunk tool under one configuration."""
+
+    plugins: tuple[str, ...]
+    offered: bool
+    executed: int  # forbidden calls that ran
+    refused: int   # forbidden calls the runtime refused
+
+
+def prohibition(plugins: Sequence[str], *, insist: bool = False) -> ProhibitionOutcome:
+    """Run phase 1 with the prohibition in the instructions and a model that reaches for ``search_chunks``.
+
+    The model calls it when it is offered (it ignores the prompt); with
+    ``insist`` it calls it even when it is not offered.
+    """
+    mesh = workspace()
+    config = AgentConfiguration("extractor", f"{PROHIBITION}\n{PROTOCOL_INSTRUCTIONS}", plugins=list(plugins))
+    offered = "search_chunks" in {tool.name for tool in _agent(config, protocol, mesh).offered}
+
+    def reader(view: View) -> Procedure:
+        return (yield from read_phase(view, chunk_detour=insist or "search_chunks" in view.offered))
+
+    run = _agent(config, reader, mesh).start(Thread(THREAD), TASK)
+    forbidden = [result for turn in run.turns for result in turn.results if result.name == "search_chunks"]
+    return ProhibitionOutcome(tuple(plugins), offered, sum(not r.refused for r in forbidden),
+                              sum(r.refused for r in forbidden))
+
+
+def stepwise_input_tokens(prefix: int, sizes: Sequence[int], batch_size: int | None = 1) -> int:
+    """Input tokens of a round that issues calls adding ``sizes`` tokens each, ``batch_size`` per response, then answers.
+
+    Response j is shown the prefix and every call before it, so the bill is
+    ``(k+1)*P + sum over responses j of (sizes of the calls before j)``. With
+    equal sizes d this is the closed form ``_cost.input_tokens``:
+    sequential ``(N+1)*P + d*N(N+1)/2``, batched ``2*P + N*d``.
+    """
+    size = len(sizes) or 1 if batch_size is None else batch_size
+    starts = range(0, len(sizes), size)
+    return (len(starts) + 1) * prefix + sum(sum(sizes[:start]) for start in starts) + sum(sizes)
+
+
+# -- the floor and the table ---------------------------------------------------------------
+
+
+def floor_usage() -> TokenUsage:
+    """The least any run can bill: the source read once, the worksheet written once, each node created once."""
+    mesh, _, worksheet, reading = _phase_one()
+    source = item_tokens(ToolResult("", "Get", report_text(mesh)))
+    existing = [row.key for row in worksheet.dimensions if row.status == EXISTS]
+    creates = sum(item_tokens(_call("Create", node=json.dumps(node))) for node in worksheet.nodes_to_create(existing))
+    return TokenUsage(input=source, output=item_tokens(Message("assistant", worksheet.to_text())) + creates)
+
+
+def floor_cost() -> Decimal:
+    return cost_of(floor_usage(), EXAMPLE_PRICES[DEFAULT_MODEL])
+
+
+def scenario_table(results: Sequence[ScenarioResult], floor: Decimal | None = None) -> str:
+    """The Markdown table the guide shows: one row per scenario, cost also as a multiple of the floor."""
+    floor = floor_cost() if floor is None else floor
+    lines = ["| scenario | turns | input tokens | output tokens | cost | × floor | nodes written | correct "
+             "| rows not written, explained |",
+             "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    for r in results:
+        u = r.usage
+        explained = "—" if r.reconciliation is None else (
+            f"{len(r.reconciliation.unwritten)} ({r.reconciliation.unexplained} unexplained)")
+        lines.append(f"| {r.title} | {r.turns} | {u.total_input:,} | {u.output:,} | ${r.cost:.2f} | "
+                     f"{r.cost / floor:.1f} | {r.grade.written} | {r.grade.correct} | {explained} |")
+    lines.append(f"| Floor: source read once, worksheet and nodes written once | | {floor_usage().total_input:,} | "
+                 f"{floor_usage().output:,} | ${floor:.2f} | 1.0 | | | |")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,193 @@
+"""Tests for agentkit/_scenarios.py: the six scenarios on the generated report, the floor and the table."""
+
+from __future__ import annotations
+
+import pytest
+
+from agentkit._config import AgentConfiguration
+from agentkit._cost import input_tokens
+from agentkit._facts import dimension_path
+from agentkit._messages import Context, Message, ToolCall, ToolResult
+from agentkit._report import REPORT
+from agentkit._runtime import Agent
+from agentkit._scenarios import (
+    APPROVE, OWNER, PROTOCOL_INSTRUCTIONS, TASK, THREAD, TITLES, ProcedureModel, _phase_one, copy_mesh,
+    creates_in_scenario_3,
+    floor_cost, floor_usage, interrupted, interrupted_sweep, prohibition, protocol, report_text, run_scenario,
+    scenario_table, stepwise_input_tokens, workspace,
+)
+from agentkit._threads import Thread
+from agentkit._tokens import item_tokens
+
+EXPECTED_NODES = 11 + len(REPORT.values)  # the new dimensions (cash flow, segments) and every reported value
+
+
+@pytest.fixture(scope="module")
+def results():
+    return {key: run_scenario(key) for key in TITLES}
+
+
+def test_worksheet_protocol_is_far_cheaper_than_naive_and_reread(results):
+    """Scenario 3 costs under a tenth of scenario 1 and of scenario 2; the bulk create costs no more than 3."""
+    naive, reread, worksheet, bulk = (results[k] for k in TITLES)
+    assert worksheet.cost * 10 < naive.cost and worksheet.cost * 10 < reread.cost
+    assert bulk.cost <= worksheet.cost and bulk.turns < worksheet.turns < reread.turns < naive.turns
+
+
+def test_protocol_scenarios_write_every_node_correctly_and_reconcile(results):
+    """Scenarios 2-4 write all 75 expected nodes, all correct, with every other worksheet row explained."""
+    for key in ("reread", "worksheet", "bulk"):
+        result = results[key]
+        assert (result.grade.written, result.grade.correct, result.grade.missing) == (EXPECTED_NODES, EXPECTED_NODES, ())
+        assert result.reconciliation.unexplained == 0
+        assert len(result.reconciliation.unwritten) == 21 + 2 * len(REPORT.unreported)
+
+
+def test_naive_scenario_writes_wrong_nodes_and_misses_values(results):
+    """Per-value chunk reads and label searches leave wrong and missing nodes, with no reconciliation."""
+    naive = results["naive"]
+    assert naive.grade.correct < naive.grade.written and naive.grade.missing
+    assert naive.reconciliation is None
+    assert dimension_path(OWNER, "operating-profit") in naive.grade.wrong  # the label search missed 'ebit'
+
+
+def test_naive_reads_a_value_cut_at_a_chunk_boundary(results):
+    """'Other liabilities' FY2023 is 356.2; the chunk that cuts its line after '356.' gives the naive reader 356.0."""
+    naive = results["naive"]
+    values = [call.arguments["node"] for run in naive.runs for turn in run.turns for call in turn.reply.tool_calls
+              if call.name == "Create" and "Other liabilities FY2023" in call.arguments["node"]]
+    assert len(values) == 1 and '"value": 356.0' in values[0]
+    assert REPORT.value("ocl", "FY2023").value == 356.2
+
+
+def test_round_boundary_drops_the_document_from_the_writing_phase(results):
+    """Scenario 3's last reading call carries the report; the first writing call is smaller than the report alone."""
+    document = item_tokens(ToolResult("", "Get", report_text(workspace())))
+    sizes = results["worksheet"].context_sizes()
+    last_read = max(tokens for number, tokens in sizes if number == 1)
+    first_write = next(tokens for number, tokens in sizes if number == 2)
+    assert last_read > document > first_write
+
+
+def test_reread_keeps_the_document_in_every_writing_call(results):
+    """Scenario 2's writing calls after its re-read are each larger than the report."""
+    document = item_tokens(ToolResult("", "Get", report_text(workspace())))
+    phase_two = [tokens for number, tokens in results["reread"].context_sizes() if number == 2]
+    assert len(phase_two) > EXPECTED_NODES and all(tokens > document for tokens in phase_two[2:])
+
+
+@pytest.mark.parametrize("key, batch", [("reread", 1), ("worksheet", 10)])
+def test_write_phase_bill_equals_the_closed_form(results, key, batch):
+    """The creates of phase 2 bill exactly (k+1)P + the sizes of the calls before each response."""
+    run = results[key].runs[1]
+    creating = [turn for turn in run.turns if turn.reply.tool_calls and turn.reply.tool_calls[0].name == "Create"]
+    first = run.turns.index(creating[0])
+    sizes = [item_tokens(call) + item_tokens(result) for turn in creating
+             for call, result in zip(turn.reply.tool_calls, turn.results)]
+    billed = sum(turn.usage.input for turn in run.turns[first:first + len(creating) + 1])
+    assert billed == stepwise_input_tokens(run.turns[first].context.total, sizes, batch)
+
+
+@pytest.mark.parametrize("n, batch", [(0, 1), (1, 1), (7, 1), (7, 3), (7, None)])
+def test_stepwise_bill_equals_the_cost_closed_form_for_equal_sizes(n, batch):
+    """With equal call sizes the stepwise bill is _cost.input_tokens: (N+1)P + dN(N+1)/2 sequential, 2P + Nd batched."""
+    assert stepwise_input_tokens(500, [30] * n, batch) == input_tokens(n, 500, 30, batch)
+
+
+def test_every_interruption_resumes_without_duplicate_or_missing_node():
+    """Killed after k creates for every k from 0 to all, the resumed run leaves each node exactly once."""
+    sweep = interrupted_sweep()
+    assert [i.killed_after for i in sweep] == list(range(creates_in_scenario_3() + 1))
+    assert creates_in_scenario_3() == EXPECTED_NODES
+    for run in sweep:
+        assert (run.duplicates, run.missing, run.result.grade.correct) == (0, 0, EXPECTED_NODES), run.killed_after
+
+
+def test_random_ids_duplicate_every_fact_written_before_the_kill():
+    """With invented ids the resumed run writes each fact again: duplicates equal the facts created before the kill."""
+    for k in (0, 11, 12, 40, EXPECTED_NODES):
+        run = interrupted(k, random_ids=7)
+        assert (run.duplicates, run.missing) == (max(0, k - 11), 0), k
+
+
+def test_a_died_round_is_billed_but_not_recorded():
+    """The killed round's tokens are in the bill and absent from the _Usage satellites."""
+    run = interrupted(30).result
+    killed = run.runs[1]
+    assert killed.status == "died" and killed.usage.total_input > 0
+    reading, _, resumed = run.runs
+    assert run.recorded == reading.usage + resumed.usage
+    assert run.recorded_cost < run.cost
+
+
+def test_prohibition_in_the_prompt_does_not_stop_an_offered_tool():
+    """With the chunk plugin whitelisted the forbidden call runs; without it the tool is not offered and never runs."""
+    prompt_only = prohibition(["Mesh:Get,Search,Create", "ContentChunks"])
+    whitelist = prohibition(["Mesh:Get,Search,Create"])
+    assert (prompt_only.offered, prompt_only.executed) == (True, 1)
+    assert (whitelist.offered, whitelist.executed, whitelist.refused) == (False, 0, 0)
+
+
+def test_a_call_to_a_tool_not_offered_is_refused_and_recorded():
+    """A model that asks for search_chunks anyway gets a refusal; the call is recorded, nothing runs."""
+    insisting = prohibition(["Mesh:Get,Search,Create"], insist=True)
+    assert (insisting.offered, insisting.executed, insisting.refused) == (False, 0, 1)
+
+
+def test_a_worksheet_without_master_data_writes_nothing():
+    """Phase 2 refuses a worksheet whose new dimension lacks a unit: the answer says why and no node is written."""
+    mesh0, thread0, worksheet, _ = _phase_one()
+    mesh = copy_mesh(mesh0)
+    before = {node.path for node in mesh.nodes()}
+    text = worksheet.to_text().replace("| Segment information | EUR m | new |", "| Segment information |  | new |", 1)
+    thread = Thread(THREAD)
+    thread.append("user", TASK)
+    thread.append("assistant", text)
+    config = AgentConfiguration("extractor", PROTOCOL_INSTRUCTIONS, plugins=["Mesh:Get,Search,Create"])
+    run = Agent(config, ProcedureModel(protocol), mesh).start(thread, APPROVE)
+    assert run.answer.startswith("Cannot write: Worksheet refused") and "'indrev' lacks unit" in run.answer
+    assert run.tool_calls == 0
+    added = {node.path for node in mesh.nodes()} - before
+    assert all("/_Usage/" in path for path in added)  # only the round's usage record
+
+
+def test_recheck_before_writing_skips_a_dimension_created_since_the_worksheet():
+    """A dimension created between the phases is found by the one re-check, not created again, and reconciled."""
+    mesh0, thread0, worksheet, _ = _phase_one()
+    mesh = copy_mesh(mesh0)
+    early = worksheet.new_dimensions[0]
+    mesh.create(worksheet.dimension_node(early))
+    thread = Thread(thread0.path, messages=list(thread0.messages), _steps=[thread0._steps[0]])
+    config = AgentConfiguration("extractor", PROTOCOL_INSTRUCTIONS, plugins=["Mesh:Get,Search,Create"])
+    run = Agent(config, ProcedureModel(protocol), mesh).start(thread, APPROVE)
+    created = [call for turn in run.turns for call in turn.reply.tool_calls if call.name == "Create"]
+    assert len(created) == EXPECTED_NODES - 1
+    assert f"{dimension_path(OWNER, early.key)}: marked new, but found standing at the re-check" in run.answer
+
+
+def test_floor_is_below_every_scenario_and_the_table_shows_multiples(results):
+    """The floor bills the report once as input and the worksheet and nodes once as output; every scenario costs more."""
+    floor = floor_usage()
+    assert floor.total_input == item_tokens(ToolResult("", "Get", report_text(workspace())))
+    assert all(result.cost > floor_cost() for result in results.values())
+    table = scenario_table(list(results.values()))
+    assert table.count("\n") == 2 + len(results) + 1
+    assert f"| {results['worksheet'].cost / floor_cost():.1f} |" in table
+
+
+def test_unknown_scenario_is_refused():
+    """run_scenario names the scenarios it knows."""
+    with pytest.raises(ValueError, match="choose one of naive, reread, worksheet, bulk"):
+        run_scenario("fast")
+
+
+def test_procedure_model_refuses_a_context_it_did_not_produce():
+    """A context holding calls the procedure would not make is an error, not a silent guess."""
+    mesh = workspace()
+    model = ProcedureModel(protocol)
+    config = AgentConfiguration("extractor", PROTOCOL_INSTRUCTIONS, plugins=["Mesh:Get,Search,Create"])
+    agent = Agent(config, model, mesh)
+    context = Context(config.instructions, agent.offered, (Message("user", TASK), ToolCall("Get", {"path": "x"}),
+                                                           ToolResult("c", "Get", "{}")))
+    with pytest.raises(RuntimeError, match="would not have made"):
+        model.respond(context)
