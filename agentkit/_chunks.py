@@ -85,6 +85,8 @@ def _score(text: str, terms: list[str]) -> int:
 def _in_scope(chunk: Chunk, scope: str | None) -> bool:
     if not scope:
         return True
+    if not isinstance(scope, str):
+        raise PathError(f"scope must be a path string, got {scope!r}")
     scope = "/".join(split_segments(scope.strip().strip("/")))
     full = f"{chunk.collection_path}/{chunk.file_path}"
     return full == scope or full.startswith(scope + "/") or chunk.collection_path == scope

@@ -123,6 +123,8 @@ class SearchIndex:
         Document node's summary). An empty query or ``*`` matches everything.
         """
         clamped = clamp_limit(limit, 50)
+        if base_path is not None and not isinstance(base_path, str):
+            raise PathError(f"basePath must be a path string, got {base_path!r}")
         base = (base_path or "").strip().strip("/")
         matches = [
             entry for entry in self.visible_nodes()

@@ -15,7 +15,7 @@ import json
 import re
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta, timezone
-from typing import TYPE_CHECKING, Any, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 from ._errors import (
     CollectionNotFound,
@@ -281,13 +281,13 @@ class Mesh:
         self._write(result.node)
         return result
 
-    def create_many(self, nodes: str | Iterable[Mapping[str, Any]], *, strict: bool | None = None) -> list[CreateResult | CreateError | StrictContentError]:
+    def create_many(self, nodes: str | list[Mapping[str, Any]], *, strict: bool | None = None) -> list[CreateResult | CreateError | StrictContentError]:
         """agentkit extension (the framework has no bulk create): create each node of a JSON array.
 
         Each item succeeds or fails on its own, exactly as the same items sent
         as parallel Create calls would; a failed item writes nothing.
         """
-        items = _parse_array(nodes, "nodes") if isinstance(nodes, str) else list(nodes)
+        items = _parse_array(nodes, "nodes")
         outcomes: list[CreateResult | CreateError | StrictContentError] = []
         for item in items:
             try:
@@ -296,9 +296,9 @@ class Mesh:
                 outcomes.append(error)
         return outcomes
 
-    def update(self, nodes: str | Iterable[Mapping[str, Any]], *, strict: bool | None = None) -> list[CreateResult]:
+    def update(self, nodes: str | list[Mapping[str, Any]], *, strict: bool | None = None) -> list[CreateResult]:
         """Replace whole nodes (content required). All items are checked before any is written."""
-        items = _parse_array(nodes, "nodes") if isinstance(nodes, str) else list(nodes)
+        items = _parse_array(nodes, "nodes")
         results = []
         for position, item in enumerate(items):
             if not isinstance(item, Mapping):
@@ -331,9 +331,9 @@ class Mesh:
         self._write(node)
         return replace(result, node=node)
 
-    def delete(self, paths: str | Iterable[str]) -> list[str]:
+    def delete(self, paths: str | list[str]) -> list[str]:
         """Delete each node and everything below it; returns every deleted path, parents first."""
-        targets = _parse_array(paths, "paths") if isinstance(paths, str) else list(paths)
+        targets = _parse_array(paths, "paths")
         resolved = []
         for target in targets:
             if not isinstance(target, str):
@@ -529,8 +529,10 @@ def _parse_object(value: str | Mapping[str, Any], label: str) -> Mapping[str, An
     return data
 
 
-def _parse_array(value: str, label: str) -> list[Any]:
-    data = _parse_json(value)
+def _parse_array(value: Any, label: str) -> list[Any]:
+    data = _parse_json(value) if isinstance(value, str) else value
+    if isinstance(data, tuple):
+        data = list(data)
     if not isinstance(data, list):
         raise InvalidJson(f"Invalid JSON: '{label}' must be a JSON array [...], got {_json_kind(data)}.")
     return data

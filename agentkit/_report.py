@@ -229,22 +229,18 @@ _CLOSERS = ["This remains a priority for the coming year.", "Progress is reviewe
             "Details are set out in the following sections.", "Targets for the next period have been agreed."]
 
 
-def _paragraph(rng: random.Random) -> str:
-    sentences = []
-    for _ in range(rng.randint(4, 6)):
-        sentence = f"{rng.choice(_SUBJECTS[_paragraph.theme])} {rng.choice(_VERBS)} {rng.choice(_OBJECTS)} {rng.choice(_CLAUSES)}."
-        sentences.append(sentence)
+def _paragraph(rng: random.Random, theme: str) -> str:
+    sentences = [
+        f"{rng.choice(_SUBJECTS[theme])} {rng.choice(_VERBS)} {rng.choice(_OBJECTS)} {rng.choice(_CLAUSES)}."
+        for _ in range(rng.randint(4, 6))
+    ]
     sentences.append(rng.choice(_CLOSERS))
     return " ".join(sentences)
 
 
-_paragraph.theme = "leadership"  # set per section by _prose
-
-
 def _prose(theme: str, count: int) -> list[str]:
     rng = random.Random(f"meridian-{theme}")  # a str seed is hashed with SHA-512: stable across runs
-    _paragraph.theme = theme
-    return [_paragraph(rng) for _ in range(count)]
+    return [_paragraph(rng, theme) for _ in range(count)]
 
 
 def _value_text(report: FinancialReport, key: str, period: str) -> str:

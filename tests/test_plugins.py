@@ -104,3 +104,23 @@ def test_chunk_tools_answer_json(mesh):
     assert chunk["text"] == "Revenue was 4,812.3." and chunk["nextIndex"] is None
     [document] = json.loads(tools["search"].call({"query": "revenue"}))
     assert document["documentPath"] == "Acme/content/_Documents/Annual-Report-2024.md"
+
+
+@pytest.mark.parametrize("tool, arguments, opening", [
+    ("Update", {"nodes": "[{"}, "Invalid JSON: "),
+    ("Update", {"nodes": {"id": "x"}}, "Invalid JSON: 'nodes' must be a JSON array"),
+    ("Delete", {"paths": 42}, "Invalid JSON: 'paths' must be a JSON array"),
+    ("Delete", {"paths": "Acme"}, "Invalid JSON: Expecting value"),
+    ("Patch", {"path": "Acme", "fields": "[1]"}, "Invalid JSON: 'fields' must be one JSON object"),
+    ("Search", {"query": "x", "basePath": 7}, "basePath must be a path string"),
+    ("Search", {"query": "x", "limit": "lots"}, "limit must be a whole number"),
+    ("search_chunks", {"query": "x", "scope": ["Acme"]}, "scope must be a path string"),
+    ("get_chunk", {"collectionPath": "Acme/content", "filePath": "a.md", "chunkIndex": 1.5}, "chunkIndex must be a whole number"),
+])
+def test_malformed_arguments_are_answered_precisely(mesh, tool, arguments, opening):
+    """Arguments of the wrong JSON shape get a precise answer and change nothing."""
+    mesh.refresh_index()
+    before = [node.to_json() for node in mesh.nodes()]
+    answer = tools_by_name(mesh_plugin(mesh) + chunk_plugin(mesh))[tool].call(arguments)
+    assert answer.startswith(opening), answer
+    assert [node.to_json() for node in mesh.nodes()] == before
