@@ -87,3 +87,16 @@ assert mesh_after.get("f").content == {"$type": "Fact", "unit": "EUR m", "lineIt
 assert not any(mesh.exists(f"Meridian/Facts/f-{n}") for n in range(3)) and mesh.exists("Meridian")
 # verifies: mesh.errors-are-text
 assert tools["Get"].call({"path": "Meridian/Facts"}) == "Node 'Meridian/Facts' not found"
+
+tools["Create"].call({"node": {"id": "Meridian/Drafts", "name": "Drafts", "nodeType": "Folder"}})
+tools["Create"].call({"node": {"id": "Meridian/Drafts/d-1", "name": "Draft 1", "nodeType": "Fact"}})
+# verifies: mesh.move-copy-navigate
+assert tools["Copy"].call({"source": "Meridian/Drafts", "target": "Meridian/Archive"}).splitlines() == [
+    "Copied: Meridian/Drafts -> Meridian/Archive", "Copied: Meridian/Drafts/d-1 -> Meridian/Archive/d-1"]
+# verifies: mesh.move-copy-navigate
+assert tools["Move"].call({"source": "Meridian/Drafts", "target": "Meridian/Archive"}).startswith(
+    "Error: cannot move: a node already exists at 'Meridian/Archive'")
+# verifies: mesh.move-copy-navigate
+assert tools["Move"].call({"source": "Meridian/Drafts", "target": "Meridian/Old"}).splitlines()[1] == "Moved: Meridian/Drafts/d-1 -> Meridian/Old/d-1"
+# verifies: mesh.move-copy-navigate
+assert tools["NavigateTo"].call({"path": "Meridian/Old/d-1"}) == "Navigated to Meridian/Old/d-1"

@@ -75,9 +75,11 @@ def test_embed_reference_and_leading_slash():
 def test_other_prefix_is_a_collection_name_once_the_address_is_known():
     """With the mesh's node lookup, a non-reserved word after the address names a collection."""
     parsed = parse_path("Acme/reports/Q1.pdf", is_node=lambda path: path == "Acme")
+    # verifies: unified-path.address-is-longest-node
     assert (parsed.kind, parsed.collection_path, parsed.file_path) == ("file", "Acme/reports", "Q1.pdf")
     without_lookup = parse_path("Acme/reports/Q1.pdf")
-    assert without_lookup.kind == "node"
+    # verifies: unified-path.address-is-longest-node
+    assert without_lookup.kind == "node" and parse_path("Acme/Sub/content/a.md").address == "Acme/Sub"
 
 
 def test_document_node_paths_parse_as_documents():
@@ -131,6 +133,7 @@ def test_string_rule_versus_document_fields():
     content = {"collectionPath": "Acme/content", "filePath": "Annual Report 2024.pdf"}
     assert file_path_from_document(content) == "Acme/content/Annual Report 2024.pdf"
     nested = {"collectionPath": "Acme/content", "filePath": "2024/Annual Report.pdf"}
+    # verifies: chunks.nested-file-path-is-doubled
     assert file_path_from_document(nested) == "Acme/content/content/2024/Annual Report.pdf"
     named = {"collectionPath": "Acme/reports", "filePath": "2024/Q1.pdf"}
     assert file_path_from_document(named) == "Acme/reports/2024/Q1.pdf"
