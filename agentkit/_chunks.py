@@ -133,7 +133,11 @@ def search_documents(mesh: "Mesh", query: str, scope: str | None = None, limit: 
     """``search``: one result per file, pointing at its Document node (that is what the index holds)."""
     terms = _terms(query)
     clamped = clamp_limit(limit, 20)
-    documents = {entry.path: entry for entry in mesh.index.visible_nodes() if entry.node_type == "Document"}
+    # The index may still list a Document node that was deleted since it last refreshed; skip those.
+    documents = {
+        entry.path: entry for entry in mesh.index.visible_nodes()
+        if entry.node_type == "Document" and mesh.exists(entry.path)
+    }
     totals: dict[str, int] = {}
     for chunk in mesh.index.visible_chunks():
         if chunk.document_path in documents and _in_scope(chunk, scope):

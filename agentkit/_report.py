@@ -12,6 +12,7 @@ Regenerate by hand with ``python -m agentkit._report`` (prints the path).
 from __future__ import annotations
 
 import hashlib
+import os
 import random
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -344,9 +345,11 @@ def report_pdf_path(cache_dir: Path | None = None) -> Path:
     path = base / source_hash / REPORT.file_name
     if not path.exists():
         path.parent.mkdir(parents=True, exist_ok=True)
-        partial = path.with_suffix(".partial")
+        # Write under a name of this process, then rename: a reader never sees a half-written PDF,
+        # and two processes building at once never write into the same file.
+        partial = path.with_name(f".{path.name}.{os.getpid()}.partial")
         partial.write_bytes(build_report_pdf())
-        partial.replace(path)  # never leave a half-written PDF under the real name
+        partial.replace(path)
     return path
 
 

@@ -110,3 +110,14 @@ def test_query_without_words_is_refused(mesh):
     """A query with no searchable words gets a precise error."""
     with pytest.raises(PathError, match="has no words"):
         search_chunks(mesh, "  ?! ")
+
+
+def test_search_skips_documents_deleted_before_the_index_refreshed():
+    """A Document node deleted since the last refresh is not offered as a search result."""
+    mesh = Mesh()
+    mesh.create({"id": "Acme", "name": "Acme", "nodeType": "Company"})
+    collection = mesh.add_collection("Acme")
+    collection.upload("a.md", b"quarterly figures")
+    mesh.refresh_index()
+    collection.delete("a.md")
+    assert search_documents(mesh, "quarterly") == []

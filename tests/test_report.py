@@ -90,3 +90,11 @@ def test_upload_report_creates_company_collection_and_document():
     assert mesh.get("Meridian").name == REPORT.company
     assert node.content["chunkCount"] == 172
     assert upload_report(mesh).version == 2  # a second upload replaces the first
+
+
+def test_cache_is_built_once_per_generator_version(tmp_path):
+    """The cached PDF lands under a hash of the generator, with no partial file left behind."""
+    path = report_pdf_path(cache_dir=tmp_path)
+    assert path.read_bytes() == report_pdf_bytes()
+    assert [p.name for p in path.parent.iterdir()] == [REPORT.file_name]
+    assert report_pdf_path(cache_dir=tmp_path) == path
