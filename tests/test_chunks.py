@@ -80,11 +80,15 @@ def test_search_chunks_shape_rank_and_duplicates(mesh):
     assert "profit" in hits[0]["snippet"].lower()
 
 
-def test_search_chunks_limit_is_clamped(mesh):
+def test_search_chunks_limit_is_clamped():
     """limit defaults to 20 and is clamped to 1..200."""
-    assert len(search_chunks(mesh, "the")) == 20
-    assert len(search_chunks(mesh, "the", limit=0)) == 1
-    assert len(search_chunks(mesh, "the", limit=10_000)) == 172  # every chunk of the report contains "the"
+    mesh = Mesh()
+    mesh.create({"id": "Acme", "name": "Acme", "nodeType": "Company"})
+    mesh.add_collection("Acme").upload("long.md", ("figure " * 30_000).encode())  # 250 chunks, all matching
+    mesh.refresh_index()
+    assert len(search_chunks(mesh, "figure")) == 20
+    assert len(search_chunks(mesh, "figure", limit=0)) == 1
+    assert len(search_chunks(mesh, "figure", limit=10_000)) == 200
 
 
 def test_search_returns_one_document_per_file(mesh):
