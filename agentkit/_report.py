@@ -6,7 +6,9 @@ period, and the line items the report does not report. :func:`build_report_pdf`
 writes the same bytes on every run (fixed creation date, seeded prose);
 :func:`report_pdf_path` caches them under ``build/report/``.
 
-Regenerate by hand with ``python -m agentkit._report`` (prints the path).
+Build it by hand (prints the path)::
+
+    .venv/bin/python -c "import agentkit; print(agentkit.report_pdf_path())"
 """
 
 from __future__ import annotations
@@ -368,7 +370,3 @@ def upload_report(mesh, address: str = "Meridian", collection: str = "content"):
         mesh.create({"id": address, "name": REPORT.company, "nodeType": "Company"})
     target = mesh.collections.get(f"{address}/{collection}") or mesh.add_collection(address, collection)
     return target.upload(REPORT.file_name, report_pdf_bytes())
-
-
-if __name__ == "__main__":
-    print(report_pdf_path())
