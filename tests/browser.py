@@ -1,0 +1,249 @@
+"""Drive the built site in Debian's headless Chromium, as a reader would, and record what each page does.
+
+The site is served by the standard library on 127.0.0.1; every request a page
+makes is routed through `Traffic`, which lets local requests through and
+blocks (and records) anything else, so a page that needs the network fails.
+"""
+
+from __future__ import annotations
+
+import functools
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path, PurePosixPath
+from urllib.parse import urlsplit
+
+import yaml
+
+CHROMIUM = Path("/usr/bin/chromium")
+SKIP_REASON = f"browser tests skipped: {CHROMIUM} not found; .ci/run installs it with apt-get"
+# Without the background-networking flags Chromium's own connections are refused on a
+# closed network and would be indistinguishable from a page's failed requests.
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
+
+
+@dataclass(frozen=True)
+class Viewport:
+    name: str
+    width: int
+    height: int
+    is_mobile: bool
+
+
+DESKTOP = Viewport("desktop", 1280, 800, is_mobile=False)
+PHONE = Viewport("phone", 390, 844, is_mobile=True)
+
+
+@dataclass(frozen=True)
+class NavPage:
+    """A page listed in mkdocs.yml's nav: its source under docs/ and the URL path it is built at."""
+
+    title: str
+    source: PurePosixPath
+    url_path: str  # relative to the site root: "" for the home page, "AI/AgentDesign/" otherwise
+
+    @property
+    def name(self) -> str:
+        """A short name for test ids and screenshot files."""
+        return self.url_path.strip("/").replace("/", "-") or "index"
+
+    @property
+    def is_notebook(self) -> bool:
+        return self.source.suffix in {".py", ".ipynb"}
+
+
+class _NavLoader(yaml.SafeLoader):
+    """Reads mkdocs.yml even when it holds tags such as !!python/name or !ENV, which the nav never needs."""
+
+
+_NavLoader.add_multi_constructor("", lambda loader, suffix, node: None)
+
+
+def nav_pages(mkdocs_yml: Path) -> list[NavPage]:
+    """Every page of the nav, in nav order; external links in the nav are not pages of the site."""
+    config = yaml.load(mkdocs_yml.read_text(encoding="utf-8"), Loader=_NavLoader)
+    directory_urls = config.get("use_directory_urls", True)
+    pages: list[NavPage] = []
+
+    def walk(entries) -> None:
+        for entry in entries:
+            title, target = next(iter(entry.items())) if isinstance(entry, dict) else (None, entry)
+            if isinstance(target, list):
+                walk(target)
+            elif isinstance(target, str) and not urlsplit(target).scheme:
+                source = PurePosixPath(target)
+                pages.append(NavPage(title or source.stem, source, _url_path(source, directory_urls)))
+
+    walk(config.get("nav") or [])
+    return pages
+
+
+def _url_path(source: PurePosixPath, directory_urls: bool) -> str:
+    # MkDocs' own rule: index.md and README.md stand for their folder.
+    if source.stem in {"index", "README"}:
+        folder = source.parent.as_posix()
+        return "" if folder == "." else f"{folder}/"
+    if not directory_urls:
+        return source.with_suffix(".html").as_posix()
+    return f"{source.with_suffix('').as_posix()}/"
+
+
+class _QuietHandler(SimpleHTTPRequestHandler):
+    def log_message(self, format, *args) -> None:  # noqa: A002 - the stdlib's signature
+        pass
+
+
+@contextmanager
+def serve(directory: Path) -> Iterator[str]:
+    """Serve a folder on 127.0.0.1 at a free port and yield its base URL; the server stops on exit."""
+    handler = functools.partial(_QuietHandler, directory=str(directory))
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, name="site-server", daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join()
+
+
+@dataclass
+class Traffic:
+    """What one page did on the network and in its console while we watched."""
+
+    origin: str
+    requested: list[str] = field(default_factory=list)
+    external: list[str] = field(default_factory=list)
+    failed: list[str] = field(default_factory=list)
+    console_errors: list[str] = field(default_factory=list)
+
+    def is_local(self, url: str) -> bool:
+        parts = urlsplit(url)
+        return parts.scheme in {"data", "blob", "about"} or f"{parts.scheme}://{parts.netloc}" == self.origin
+
+    def route(self, route) -> None:
+        url = route.request.url
+        if self.is_local(url):
+            route.continue_()
+        else:
+            self.external.append(url)
+            route.abort("blockedbyclient")
+
+    def watch(self, page) -> None:
+        # Page-level routes and events also see the requests of the page's workers (the search index).
+        page.route("**/*", self.route)
+        page.on("request", lambda request: self.requested.append(request.url))
+        page.on("requestfailed", self._on_failed)
+        page.on("response", self._on_response)
+        page.on("console", self._on_console)
+        page.on("pageerror", lambda error: self.console_errors.append(f"uncaught {error.name}: {error.message}"))
+
+    def _on_failed(self, request) -> None:
+        # A blocked external request is reported once, as external.
+        if self.is_local(request.url):
+            self.failed.append(f"{request.url}: {request.failure}")
+
+    def _on_response(self, response) -> None:
+        if response.status >= 400:
+            self.failed.append(f"{response.url}: HTTP {response.status}")
+
+    def _on_console(self, message) -> None:
+        if message.type == "error":
+            location = message.location.get("url", "")
+            self.console_errors.append(f"{message.text} ({location})" if location else message.text)
+
+
+@dataclass
+class Visit:
+    """A page opened in a browser tab, with what it did until it settled."""
+
+    page: object  # playwright.sync_api.Page
+    recorder: Traffic
+    settled_traffic: Traffic | None = None
+
+    @property
+    def traffic(self) -> Traffic:
+        """What the page did until it settled, not what tests did to it later."""
+        assert self.settled_traffic is not None, "the visit has not settled yet"
+        return self.settled_traffic
+
+    def settle(self) -> None:
+        # The search worker fetches its index after the load event; once the network has been
+        # idle for 500 ms every request the page makes by itself has been seen.
+        self.page.wait_for_load_state("networkidle")
+        recorded = self.recorder
+        self.settled_traffic = Traffic(
+            recorded.origin, list(recorded.requested), list(recorded.external),
+            list(recorded.failed), list(recorded.console_errors),
+        )
+
+
+class SiteBrowser:
+    """Opens the served site's pages in Chromium: one context per viewport, one tab per visit."""
+
+    # Loading this many pages at once lets their idle waits overlap without starving two cores.
+    CONCURRENT_LOADS = 8
+
+    def __init__(self, browser, base_url: str) -> None:
+        self.browser = browser
+        self.base_url = base_url
+        self.origin = base_url.rstrip("/")
+        self._contexts: dict[str, object] = {}
+        self._visits: dict[tuple[str, str], Visit] = {}
+
+    def url(self, page: NavPage) -> str:
+        return self.base_url + page.url_path
+
+    @contextmanager
+    def open(self, page: NavPage, viewport: Viewport = DESKTOP) -> Iterator[Visit]:
+        """A tab of its own, loaded but not settled, closed afterwards: for tests that click or type."""
+        visit = self._start(page, viewport)
+        try:
+            visit.page.wait_for_load_state("load")
+            yield visit
+        finally:
+            visit.page.close()
+
+    def preload(self, pages: list[NavPage], viewports: list[Viewport]) -> None:
+        """Load every page at every viewport, several at once, so their waits for an idle network overlap."""
+        wanted = [(page, viewport) for viewport in viewports for page in pages if (page.url_path, viewport.name) not in self._visits]
+        for first in range(0, len(wanted), self.CONCURRENT_LOADS):
+            batch = wanted[first:first + self.CONCURRENT_LOADS]
+            for page, viewport in batch:
+                self._visits[page.url_path, viewport.name] = self._start(page, viewport)
+            for page, viewport in batch:
+                self._visits[page.url_path, viewport.name].settle()
+
+    def visit(self, page: NavPage, viewport: Viewport = DESKTOP) -> Visit:
+        """The shared, settled visit of a page at a viewport, loaded once per run; tests only read it."""
+        self.preload([page], [viewport])
+        visit = self._visits[page.url_path, viewport.name]
+        # A tab in the background paints rarely: a screenshot of it waits for frames a second apart.
+        visit.page.bring_to_front()
+        return visit
+
+    def _context(self, viewport: Viewport):
+        if viewport.name not in self._contexts:
+            context = self.browser.new_context(
+                viewport={"width": viewport.width, "height": viewport.height},
+                is_mobile=viewport.is_mobile, has_touch=viewport.is_mobile, device_scale_factor=1,
+                # Requests must all pass our route; a service worker could answer them unseen.
+                service_workers="block",
+            )
+            context.grant_permissions(["clipboard-read", "clipboard-write"], origin=self.origin)
+            self._contexts[viewport.name] = context
+        return self._contexts[viewport.name]
+
+    def _start(self, page: NavPage, viewport: Viewport) -> Visit:
+        tab = self._context(viewport).new_page()
+        recorder = Traffic(self.origin)
+        recorder.watch(tab)
+        tab.goto(self.url(page), wait_until="commit")
+        return Visit(tab, recorder)

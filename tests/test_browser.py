@@ -1,0 +1,384 @@
+"""The published site in Debian's headless Chromium, offline, as a reader uses it (issue 5).
+
+Every page test is parametrized by mkdocs.yml's nav and by what each page's
+source holds (includes, claim markers, fences), so the suite grows with the
+pages. The site is built once (the `built_site` fixture), served on
+127.0.0.1, and every request that would leave it is blocked and reported.
+Screenshots land in build/screenshots/ for reviewers.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import textwrap
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.browser import CHROMIUM, CHROMIUM_ARGS, DESKTOP, PHONE, SKIP_REASON, NavPage, SiteBrowser, nav_pages, serve
+from tools.pages import MARKER_LIKE, read_page
+from tools.project import REPO_ROOT
+from tools.pysource import SECTION, read_sections
+
+if not CHROMIUM.exists():
+    pytest.skip(SKIP_REASON, allow_module_level=True)
+
+from PIL import Image  # noqa: E402 - only needed when the browser runs
+from playwright.sync_api import sync_playwright  # noqa: E402
+
+SCREENSHOTS = REPO_ROOT / "build" / "screenshots"
+NAV = nav_pages(REPO_ROOT / "mkdocs.yml")
+HOME = next(page for page in NAV if page.url_path == "")
+MARKDOWN_PAGES = {page: read_page(REPO_ROOT / "docs" / page.source, Path("docs") / page.source) for page in NAV if page.source.suffix == ".md"}
+NOTEBOOK_PAGES = [page for page in NAV if page.is_notebook]
+PAGES_WITH_INCLUDED_CODE = [page for page, source in MARKDOWN_PAGES.items() if any(fence.includes for fence in source.fences)]
+PAGES_WITH_MARKERS = [page for page, source in MARKDOWN_PAGES.items() if source.markers]
+# Notebook code cells carry their own copy button, so notebooks count as pages with code.
+PAGES_WITH_CODE = [page for page, source in MARKDOWN_PAGES.items() if source.fences] + NOTEBOOK_PAGES
+
+
+def listing(items: list[str]) -> str:
+    """Every item on its own line: pytest's list diff would cut the messages short."""
+    return "".join(f"\n  {item}" for item in items)
+
+
+def page_id(page: NavPage) -> str:
+    return page.name
+
+
+def nav_page(source: str) -> NavPage:
+    """The nav page built from a docs/ source path; fails if the nav no longer lists it."""
+    found = [page for page in NAV if page.source.as_posix() == source]
+    assert found, f"mkdocs.yml's nav lists no page built from docs/{source}"
+    return found[0]
+
+
+class _SuiteTime:
+    """Prints how long the browser suite took, after the build, in pytest's summary."""
+
+    def __init__(self, seconds: float, pages: int) -> None:
+        self.seconds, self.pages = seconds, pages
+
+    def pytest_terminal_summary(self, terminalreporter) -> None:
+        terminalreporter.write_line(f"browser suite: {self.pages} nav pages in {self.seconds:.1f} s after the build (budget 60 s)")
+
+
+@pytest.fixture(scope="module")
+def site(built_site: Path, request: pytest.FixtureRequest) -> Iterator[SiteBrowser]:
+    """The built site served on 127.0.0.1 and a headless Chromium to read it; both stop when the module ends."""
+    started = time.perf_counter()
+    # Stale screenshots of a removed page would mislead a reviewer.
+    shutil.rmtree(SCREENSHOTS, ignore_errors=True)
+    SCREENSHOTS.mkdir(parents=True)
+    with serve(built_site) as base_url, sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            site = SiteBrowser(browser, base_url)
+            site.preload(NAV, [DESKTOP, PHONE])
+            yield site
+        finally:
+            browser.close()
+    request.config.pluginmanager.register(_SuiteTime(time.perf_counter() - started, len(NAV)), "browser-suite-time")
+
+
+# --- every page: renders, offline, nothing raw -------------------------------------------------
+
+
+def test_rendered_navigation_lists_every_nav_page(site: SiteBrowser):
+    """The site's navigation links exactly the pages of mkdocs.yml's nav, so the tests below visit every page."""
+    visit = site.visit(HOME)
+    hrefs = visit.page.evaluate(
+        "() => [...document.querySelectorAll('.md-nav--primary a.md-nav__link[href]')]"
+        ".filter(a => !a.getAttribute('href').includes('#')).map(a => a.href)"
+    )
+    assert sorted(href.removeprefix(site.base_url) for href in hrefs) == sorted(page.url_path for page in NAV)
+
+
+@pytest.mark.parametrize("page", NAV, ids=page_id)
+def test_page_logs_no_console_error(site: SiteBrowser, page: NavPage):
+    """Loading the page logs no console error and throws no uncaught exception."""
+    traffic = site.visit(page).traffic
+    assert not traffic.console_errors, listing(traffic.console_errors)
+
+
+@pytest.mark.parametrize("page", NAV, ids=page_id)
+def test_page_requests_all_succeed(site: SiteBrowser, page: NavPage):
+    """Every request the page makes (styles, scripts, search index, images) is answered without error."""
+    traffic = site.visit(page).traffic
+    assert traffic.requested, "no request was recorded, so the recorder is not watching"
+    assert not traffic.failed, listing(traffic.failed)
+
+
+@pytest.mark.parametrize("page", NAV, ids=page_id)
+def test_page_makes_no_request_beyond_localhost(site: SiteBrowser, page: NavPage):
+    """The page works offline: it requests nothing from any host but the local server."""
+    traffic = site.visit(page).traffic
+    leaving = traffic.external + [url for url in traffic.requested if not traffic.is_local(url) and url not in traffic.external]
+    assert not leaving, listing(leaving)
+
+
+@pytest.mark.parametrize("page", NAV, ids=page_id)
+def test_page_shows_no_raw_include_or_marker_text(site: SiteBrowser, page: NavPage):
+    """The page has a title, and neither a raw `--8<--` include line nor a raw `{ #id .claim }` marker reaches the reader."""
+    text = site.visit(page).page.evaluate(
+        """() => {
+            const article = document.querySelector('article.md-content__inner');
+            if (!article) return null;
+            const copy = article.cloneNode(true);
+            // Prose may quote the syntax in inline code; a surviving include would be in a block or a paragraph.
+            const inline = [...copy.querySelectorAll('code')].filter(code => !code.closest('pre'));
+            const withInline = copy.textContent;
+            inline.forEach(code => code.remove());
+            const blocks = [...copy.querySelectorAll('pre')];
+            const withBlocks = copy.textContent;
+            blocks.forEach(pre => pre.remove());
+            return {title: article.querySelector('h1')?.textContent ?? '', withBlocks, prose: copy.textContent};
+        }"""
+    )
+    assert text is not None, "the page has no Material article"
+    assert text["title"].strip(), "the page renders no h1 title"
+    raw = [f"include line: {line.strip()}" for line in text["withBlocks"].splitlines() if "--8<--" in line]
+    raw += [f"claim marker: {match.group(0)}" for match in MARKER_LIKE.finditer(text["prose"])]
+    assert not raw, listing(raw)
+
+
+# --- included code ---------------------------------------------------------------------------------
+
+
+def shown_section(path: Path, section: str) -> str:
+    """The text pymdownx.snippets shows for a section: its lines without markers, dedented."""
+    found, _ = read_sections(path)
+    lines = path.read_text(encoding="utf-8").splitlines()[found[section].start:found[section].end - 1]
+    return normalized(textwrap.dedent("\n".join(line for line in lines if not SECTION.search(line))))
+
+
+def normalized(code: str) -> str:
+    return "\n".join(line.rstrip() for line in code.strip("\n").splitlines())
+
+
+@pytest.mark.parametrize("page", PAGES_WITH_INCLUDED_CODE, ids=page_id)
+def test_included_snippets_appear_as_code(site: SiteBrowser, page: NavPage):
+    """Every snippet section a page includes in a fence is shown, whole, inside a rendered code block."""
+    blocks = [normalized(text) for text in site.visit(page).page.evaluate(
+        "() => [...document.querySelectorAll('article pre > code')].map(code => code.textContent)"
+    )]
+    includes = [include for fence in MARKDOWN_PAGES[page].fences for include in fence.includes]
+    missing = [
+        f"{include.page}:{include.line} {include.path}:{include.section}"
+        for include in includes
+        if include.section and not any(shown_section(REPO_ROOT / include.path, include.section) in block for block in blocks)
+    ]
+    assert not missing, "not shown as code:" + listing(missing)
+
+
+# --- claim markers -----------------------------------------------------------------------------------
+
+MARKER_STYLES = """() => [...document.querySelectorAll('article .claim, article .observation')].map(element => {
+    const style = getComputedStyle(element);
+    return {
+        id: element.id,
+        kind: element.classList.contains('claim') ? 'claim' : 'observation',
+        look: {
+            rule: `${style.borderLeftWidth} ${style.borderLeftStyle} ${style.borderLeftColor}`,
+            ruleStyle: style.borderLeftStyle,
+            ruleWidth: parseFloat(style.borderLeftWidth),
+            ruleColor: style.borderLeftColor,
+            background: style.backgroundColor,
+            fontStyle: style.fontStyle,
+        },
+        label: getComputedStyle(element, '::after').content,
+    };
+})"""
+
+
+def home_marker_of_kind(site: SiteBrowser, kind: str) -> dict:
+    markers = [marker for marker in site.visit(HOME).page.evaluate(MARKER_STYLES) if marker["kind"] == kind]
+    assert markers, f"the home page shows no .{kind} marker; it is the reference for how one looks"
+    return markers[0]
+
+
+def test_claim_and_observation_markers_look_different(site: SiteBrowser):
+    """On the home page a checked claim has a solid rule and an observation a dashed one, in other colours, each labelled with its id."""
+    claim, observation = home_marker_of_kind(site, "claim"), home_marker_of_kind(site, "observation")
+    assert claim["look"]["ruleWidth"] > 0 and observation["look"]["ruleWidth"] > 0, "a marker has no visible rule"
+    assert (claim["look"]["ruleStyle"], observation["look"]["ruleStyle"]) == ("solid", "dashed")
+    assert claim["look"]["ruleColor"] != observation["look"]["ruleColor"]
+    assert claim["look"]["background"] != observation["look"]["background"]
+    assert claim["label"].strip('"').endswith(claim["id"]) and observation["label"].strip('"').endswith(observation["id"])
+    assert claim["label"].replace(claim["id"], "") != observation["label"].replace(observation["id"], "")
+
+
+@pytest.mark.parametrize("page", PAGES_WITH_MARKERS, ids=page_id)
+def test_claim_markers_render_as_designed(site: SiteBrowser, page: NavPage):
+    """Every marker in the page source renders with its id and kind, and looks like the home page's marker of that kind."""
+    rendered = site.visit(page).page.evaluate(MARKER_STYLES)
+    assert [(marker["id"], marker["kind"]) for marker in rendered] == [(marker.id, marker.kind) for marker in MARKDOWN_PAGES[page].markers]
+    reference = {kind: home_marker_of_kind(site, kind) for kind in ("claim", "observation")}
+    for marker in rendered:
+        expected = reference[marker["kind"]]
+        assert marker["look"] == expected["look"], f"#{marker['id']} does not look like a {marker['kind']}"
+        assert marker["label"].replace(marker["id"], "") == expected["label"].replace(expected["id"], ""), f"#{marker['id']} has the wrong label"
+        assert marker["label"].strip('"').endswith(marker["id"]), f"#{marker['id']}'s label does not name its id"
+
+
+# --- the copy button ------------------------------------------------------------------------------------
+
+# Material's button sits inside the <pre> it copies (9.8 names it md-code__button, older versions
+# md-clipboard); a notebook cell's sits next to its highlighted source.
+COPY_BUTTONS = "article pre button.md-code__button[data-md-type=copy], article pre button.md-clipboard, article clipboard-copy"
+SHOWN_CODE = """button => button.closest('pre')
+    ? button.closest('pre').querySelector('code').textContent
+    : button.closest('.jp-InputArea-editor').querySelector('.highlight-ipynb pre').textContent"""
+
+
+@pytest.mark.parametrize("page", PAGES_WITH_CODE, ids=page_id)
+def test_copy_button_copies_the_shown_code(site: SiteBrowser, page: NavPage):
+    """Each code block has a copy button, and clicking it puts exactly the code shown into the clipboard."""
+    with site.open(page) as visit:
+        tab = visit.page
+        blocks = tab.locator("article pre > code, article .jp-CodeCell .highlight-ipynb pre").count()
+        buttons = tab.locator(COPY_BUTTONS)
+        assert buttons.count() == blocks > 0, f"{blocks} code blocks but {buttons.count()} copy buttons"
+        wrong = []
+        for index in range(buttons.count()):
+            button = buttons.nth(index)
+            # A sentinel, so a click that copies nothing cannot pass on an earlier block's text.
+            tab.evaluate("navigator.clipboard.writeText('(nothing copied)')")
+            button.click()
+            copied = tab.evaluate("navigator.clipboard.readText()")
+            shown = button.evaluate(SHOWN_CODE)
+            if normalized(copied) != normalized(shown):
+                wrong.append(f"block {index + 1}: copied {copied[:80]!r}, shown {shown[:80]!r}")
+        assert not wrong, listing(wrong)
+
+
+# --- links ------------------------------------------------------------------------------------------------
+
+LINK_PROBLEMS = """async () => {
+    const here = location.origin + location.pathname + location.search;
+    const loaded = new Map();
+    const load = url => {
+        if (!loaded.has(url)) loaded.set(url, fetch(url).then(async response => ({
+            status: response.status,
+            doc: response.ok && (response.headers.get('content-type') || '').includes('html')
+                ? new DOMParser().parseFromString(await response.text(), 'text/html') : null,
+        })));
+        return loaded.get(url);
+    };
+    const problems = [];
+    let checked = 0;
+    for (const link of document.querySelectorAll('a[href]')) {
+        const href = link.getAttribute('href');
+        const url = new URL(link.href);
+        if (url.origin !== location.origin) continue;  // external: not followed, the site is read offline
+        checked += 1;
+        const page = url.origin + url.pathname + url.search;
+        let doc = document;
+        if (page !== here) {
+            const target = await load(page);
+            if (target.status >= 400) { problems.push(`${href}: HTTP ${target.status}`); continue; }
+            doc = target.doc;
+        }
+        const anchor = decodeURIComponent(url.hash.slice(1));
+        if (anchor && doc && !doc.getElementById(anchor) && doc.getElementsByName(anchor).length === 0)
+            problems.push(`${href}: the target has no element with id '${anchor}'`);
+    }
+    return {checked, problems};
+}"""
+
+
+@pytest.mark.parametrize("page", NAV, ids=page_id)
+def test_internal_links_and_anchors_land_on_targets(site: SiteBrowser, page: NavPage):
+    """Every same-site link on the page, as the browser resolves it, reaches a page that has the linked anchor."""
+    result = site.visit(page).page.evaluate(LINK_PROBLEMS)
+    assert result["checked"] > 0, "the page has no internal link at all, not even its navigation"
+    assert not result["problems"], listing(result["problems"])
+
+
+# --- search -----------------------------------------------------------------------------------------------
+
+
+def search(site: SiteBrowser, query: str) -> list[str]:
+    """Type a query into the site's search box and return the result pages' URL paths, best first."""
+    with site.open(HOME) as visit:
+        tab = visit.page
+        placeholder = tab.evaluate("JSON.parse(document.getElementById('__config').textContent).translations['search.result.placeholder']")
+        box = tab.locator("input.md-search__input")
+        box.click()
+        meta = tab.locator(".md-search-result__meta")
+        # The placeholder replaces "Initializing search" once the worker has loaded the index.
+        tab.wait_for_function("([meta, text]) => meta.textContent.trim() === text", arg=[meta.element_handle(), placeholder])
+        box.fill(query)
+        # Material searches on keyup; one key press runs the whole query once.
+        box.press("End")
+        tab.wait_for_function("([meta, text]) => meta.textContent.trim() !== text", arg=[meta.element_handle(), placeholder])
+        hrefs = tab.locator(".md-search-result__item > a.md-search-result__link").evaluate_all("links => links.map(link => link.href)")
+    return [href.removeprefix(site.base_url).split("?")[0].split("#")[0] for href in hrefs]
+
+
+@pytest.mark.parametrize(("query", "source", "within"), [
+    pytest.param("Document node", "Architecture/ContentChunkNavigation.md", 3, id="Document node"),
+])
+def test_search_lists_the_page_for_a_query(site: SiteBrowser, query: str, source: str, within: int):
+    """Typing the query into the search box lists the page among the first results."""
+    expected = nav_page(source).url_path
+    results = search(site, query)
+    assert expected in results[:within], f"{query!r}: results {results}"
+
+
+# --- notebooks ----------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("page", NOTEBOOK_PAGES, ids=page_id)
+def test_notebook_page_renders_as_executed_notebook(site: SiteBrowser, page: NavPage):
+    """The notebook page shows Jupyter cells, and every code cell carries the execution count of the build's run."""
+    cells = site.visit(page).page.evaluate(
+        "() => [...document.querySelectorAll('article .jupyter-wrapper .jp-Notebook .jp-CodeCell')]"
+        ".map(cell => cell.querySelector('.jp-InputPrompt')?.textContent.trim() ?? '')"
+    )
+    assert cells, "no Jupyter code cell on the page"
+    unexecuted = [f"cell {number}: prompt {prompt!r}" for number, prompt in enumerate(cells, start=1) if not re.fullmatch(r"In\s*\[\d+\]:", prompt)]
+    assert not unexecuted, listing(unexecuted)
+
+
+@pytest.mark.parametrize("page", NOTEBOOK_PAGES, ids=page_id)
+def test_notebook_page_has_no_error_output(site: SiteBrowser, page: NavPage):
+    """No cell of the notebook page shows an error, a traceback or other stderr output to the reader."""
+    errors = site.visit(page).page.evaluate(
+        "() => [...document.querySelectorAll('article .jp-OutputArea-output[data-mime-type=\"application/vnd.jupyter.stderr\"]')]"
+        ".map(output => output.textContent.trim().slice(0, 300))"
+    )
+    assert not errors, listing(errors)
+
+
+# --- screenshots --------------------------------------------------------------------------------------------
+
+
+def blank_reason(png: Path) -> str | None:
+    """Why a screenshot counts as blank, or None: a single colour, or one colour on nearly every pixel."""
+    with Image.open(png) as image:
+        pixels = image.convert("RGB")
+    colours = pixels.getcolors(maxcolors=pixels.width * pixels.height)
+    count, colour = max(colours)
+    share = count / (pixels.width * pixels.height)
+    if len(colours) == 1:
+        return f"the whole image is {colour}"
+    if share > 0.995:
+        return f"{share:.1%} of the image is {colour}"
+    return None
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=lambda viewport: viewport.name)
+@pytest.mark.parametrize("page", NAV, ids=page_id)
+def test_screenshot_is_not_blank(site: SiteBrowser, page: NavPage, viewport):
+    """A full-page screenshot at desktop and phone width is written under build/screenshots/, as wide as the screen, and shows something."""
+    path = SCREENSHOTS / f"{page.name}-{viewport.name}.png"
+    site.visit(page, viewport).page.screenshot(path=str(path), full_page=True)
+    with Image.open(path) as image:
+        # A full-page shot is as wide as the document: wider means the reader must scroll sideways.
+        assert image.width == viewport.width, f"the page is {image.width} px wide on a {viewport.width} px {viewport.name} screen"
+    reason = blank_reason(path)
+    assert reason is None, f"{path.relative_to(REPO_ROOT)} is blank: {reason}"
