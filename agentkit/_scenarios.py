@@ -28,7 +28,7 @@ import copy
 import json
 import random
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
 from functools import lru_cache
 from typing import Any, Callable, Generator, Iterable, Sequence
@@ -45,7 +45,7 @@ from ._messages import Context, Message, Reply, ToolCall, ToolResult
 from ._models import DEFAULT_MODEL
 from ._paths import file_path_from_document
 from ._plugins import chunk_plugin, mesh_plugin
-from ._report import REPORT, STATEMENTS, report_pdf_bytes
+from ._report import REPORT, STATEMENTS, upload_report
 from ._runtime import DIED, Agent, Interrupt, Run
 from ._threads import Thread
 from ._tokens import item_tokens
@@ -86,10 +86,9 @@ PROHIBITION = "Never call search_chunks or get_chunk: read the whole file with o
 def _pristine() -> Mesh:
     mesh = Mesh()
     register_types(mesh)
-    mesh.put_node(Node(OWNER, "", "Meridian Components Group", "Company"))
+    upload_report(mesh, OWNER)
     for folder in (DIMENSIONS, FACTS):
         mesh.put_node(Node(folder, OWNER, folder, "Folder"))
-    mesh.add_collection(OWNER).upload(REPORT.file_name, report_pdf_bytes())
     for item in REPORT.line_items:
         if item.statement in SEEDED_STATEMENTS:
             name = SEEDED_LABELS.get(item.key, item.name)
@@ -367,6 +366,7 @@ class ScenarioResult:
     reconciliation: Reconciliation | None
     recorded: TokenUsage  # what the thread's _Usage satellites hold
     price: ModelPrice
+    mesh: Mesh = field(repr=False, compare=False, default=None)  # the mesh the scenario ran on
 
     @property
     def turns(self) -> int:
@@ -407,7 +407,7 @@ def _finish(key: str, title: str, mesh: Mesh, before: set[str], runs: Sequence[R
         recon = reconcile(worksheet, outcomes, standing)
     price = EXAMPLE_PRICES[DEFAULT_MODEL]
     return ScenarioResult(key, title, tuple(runs), grade(mesh, OWNER, before), recon,
-                          usage_report(mesh, thread).usage, price)
+                          usage_report(mesh, thread).usage, price, mesh)
 
 
 def _worksheet_of(runs: Sequence[Run]) -> Worksheet | None:
@@ -571,18 +571,24 @@ def floor_cost() -> Decimal:
     return cost_of(floor_usage(), EXAMPLE_PRICES[DEFAULT_MODEL])
 
 
-def scenario_table(results: Sequence[ScenarioResult], floor: Decimal | None = None) -> str:
-    """The Markdown table the guide shows: one row per scenario, cost also as a multiple of the floor."""
-    floor = floor_cost() if floor is None else floor
-    lines = ["| scenario | turns | input tokens | output tokens | cost | × floor | nodes written | correct "
-             "| rows not written, explained |",
-             "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
-    for r in results:
-        u = r.usage
+def scenario_table(results: Sequence[ScenarioResult], cached: Sequence[ScenarioResult] = ()) -> str:
+    """The Markdown table the guide shows: one row per scenario, cost also as a multiple of the floor.
+
+    ``cached`` are the same scenarios run with prompt caching; given, they add a column.
+    """
+    floor, usage = floor_cost(), floor_usage()
+    caching = bool(cached)
+    if caching and [r.key for r in cached] != [r.key for r in results]:
+        raise ValueError("cached results must be the same scenarios, in the same order")
+    head = "| scenario | turns | input tokens | output tokens | cost | × floor |" + (" with caching |" if caching else "")
+    lines = [head + " nodes written | correct | rows not written (unexplained) |",
+             "| --- | ---: | ---: | ---: | ---: | ---: |" + (" ---: |" if caching else "") + " ---: | ---: | ---: |"]
+    for position, r in enumerate(results):
         explained = "—" if r.reconciliation is None else (
-            f"{len(r.reconciliation.unwritten)} ({r.reconciliation.unexplained} unexplained)")
-        lines.append(f"| {r.title} | {r.turns} | {u.total_input:,} | {u.output:,} | ${r.cost:.2f} | "
-                     f"{r.cost / floor:.1f} | {r.grade.written} | {r.grade.correct} | {explained} |")
-    lines.append(f"| Floor: source read once, worksheet and nodes written once | | {floor_usage().total_input:,} | "
-                 f"{floor_usage().output:,} | ${floor:.2f} | 1.0 | | | |")
+            f"{len(r.reconciliation.unwritten)} ({r.reconciliation.unexplained})")
+        extra = f" ${cached[position].cost:.2f} |" if caching else ""
+        lines.append(f"| {r.title} | {r.turns} | {r.usage.total_input:,} | {r.usage.output:,} | ${r.cost:.2f} | "
+                     f"{r.cost / floor:.1f} |{extra} {r.grade.written} | {r.grade.correct} | {explained} |")
+    lines.append(f"| Floor: report read once, worksheet and nodes written once | | {usage.total_input:,} | "
+                 f"{usage.output:,} | ${floor:.2f} | 1.0 |" + (" |" if caching else "") + " | | |")
     return "\n".join(lines) + "\n"

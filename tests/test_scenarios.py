@@ -85,12 +85,14 @@ def test_write_phase_bill_equals_the_closed_form(results, key, batch):
     sizes = [item_tokens(call) + item_tokens(result) for turn in creating
              for call, result in zip(turn.reply.tool_calls, turn.results)]
     billed = sum(turn.usage.input for turn in run.turns[first:first + len(creating) + 1])
+    # verifies: agent.simulator-matches-closed-forms
     assert billed == stepwise_input_tokens(run.turns[first].context.total, sizes, batch)
 
 
 @pytest.mark.parametrize("n, batch", [(0, 1), (1, 1), (7, 1), (7, 3), (7, None)])
 def test_stepwise_bill_equals_the_cost_closed_form_for_equal_sizes(n, batch):
     """With equal call sizes the stepwise bill is _cost.input_tokens: (N+1)P + dN(N+1)/2 sequential, 2P + Nd batched."""
+    # verifies: agent.simulator-matches-closed-forms
     assert stepwise_input_tokens(500, [30] * n, batch) == input_tokens(n, 500, 30, batch)
 
 
@@ -161,8 +163,16 @@ def test_recheck_before_writing_skips_a_dimension_created_since_the_worksheet():
     config = AgentConfiguration("extractor", PROTOCOL_INSTRUCTIONS, plugins=["Mesh:Get,Search,Create"])
     run = Agent(config, ProcedureModel(protocol), mesh).start(thread, APPROVE)
     created = [call for turn in run.turns for call in turn.reply.tool_calls if call.name == "Create"]
+    # verifies: agent.recheck-skips-standing-dimension
     assert len(created) == EXPECTED_NODES - 1
+    # verifies: agent.recheck-skips-standing-dimension
     assert f"{dimension_path(OWNER, early.key)}: marked new, but found standing at the re-check" in run.answer
+
+
+def test_table_refuses_cached_results_of_other_scenarios(results):
+    """Cached results must be the same scenarios in the same order, or the caching column would lie."""
+    with pytest.raises(ValueError, match="same scenarios"):
+        scenario_table([results["naive"]], [results["bulk"]])
 
 
 def test_floor_is_below_every_scenario_and_the_table_shows_multiples(results):

@@ -13,10 +13,108 @@
 # %% [markdown]
 # # Cost explorer
 #
-# This notebook runs on a real Jupyter kernel every time the site is built.
-# Its plots and tables are being written.
+# This notebook runs on a real Jupyter kernel every time the site is built, so
+# every plot and table below is what `agentkit` computes today. It explores the
+# cost model of [Designing agents](../../AI/AgentDesign/): every model call bills
+# its whole context, so cost is turns times context.
+#
+# Prices are the example prices of `agentkit` ($3 per million input tokens,
+# $15 per million output tokens); change `PRICE` to explore your own.
 
 # %%
-import sys
+import statistics
 
-print(f"Executed by Python {sys.version_info.major}.{sys.version_info.minor}")
+import matplotlib.pyplot as plt
+from IPython.display import Markdown, display
+
+from agentkit import EXAMPLE_PRICES, CallPattern, ToolResult, item_tokens, run_scenario, scenario_table
+from agentkit._scenarios import report_text, workspace
+
+PRICE = EXAMPLE_PRICES["example-large"]
+naive, reread, protocol, bulk = (run_scenario(key) for key in ("naive", "reread", "worksheet", "bulk"))
+DOCUMENT = item_tokens(ToolResult("", "Get", report_text(workspace())))
+print(f"The report's full text is {DOCUMENT:,} tokens as a tool result.")
+
+# %% [markdown]
+# ## Context size, turn by turn
+#
+# Each point is one model call and the tokens it was shown. The naive scenario
+# (one round) grows with every chunk it reads and every node it creates. The
+# worksheet protocol reads the whole report once, in round 1; at the round
+# boundary the history is rebuilt from message texts only, and the report is
+# gone from every call of round 2.
+
+# %%
+fig, axes = plt.subplots(1, 2, figsize=(11, 4), sharey=True)
+for axis, result in zip(axes, (naive, protocol)):
+    sizes = result.context_sizes()
+    for number in sorted({round_ for round_, _ in sizes}):
+        points = [(i, tokens) for i, (round_, tokens) in enumerate(sizes, start=1) if round_ == number]
+        axis.plot(*zip(*points), marker="." if len(points) < 40 else None, label=f"round {number}")
+        if number > 1:
+            axis.axvline(points[0][0] - 0.5, color="grey", linestyle=":", linewidth=1)
+    axis.axhline(DOCUMENT, color="tab:red", linestyle="--", linewidth=1, label="the report alone")
+    axis.set_title(result.title, fontsize=9)
+    axis.set_xlabel("model call")
+    axis.legend(fontsize=8)
+axes[0].set_ylabel("input tokens of the call")
+fig.tight_layout()
+plt.show()
+
+# %%
+round_one = [tokens for number, tokens in protocol.context_sizes() if number == 1]
+round_two = [tokens for number, tokens in protocol.context_sizes() if number == 2]
+# verifies: agent.document-dies-with-round
+assert round_one[-1] > DOCUMENT > max(round_two)
+print(f"Last call of round 1: {round_one[-1]:,} tokens; largest call of round 2: {max(round_two):,} tokens.")
+
+# %% [markdown]
+# ## Cost against the number of creates
+#
+# The closed forms, with the sizes of scenario 3's writing phase: a prefix of
+# *P* tokens, *N* creates that each add *d* tokens, issued one per turn
+# (sequential) or ten per turn (batched), with the report in context or gone,
+# billed without and with prompt caching.
+
+# %%
+writing = protocol.runs[1]
+creating = [t for t in writing.turns if t.reply.tool_calls and t.reply.tool_calls[0].name == "Create"]
+PREFIX = creating[0].context.total
+CALL = round(statistics.mean(item_tokens(c) for t in creating for c in t.reply.tool_calls))
+RESULT = round(statistics.mean(item_tokens(r) for t in creating for r in t.results))
+counts = range(1, 151)
+lines = [("sequential, report in context", DOCUMENT, 1, "tab:red"),
+         ("sequential, report gone", 0, 1, "tab:orange"),
+         ("batched by 10, report in context", DOCUMENT, 10, "tab:purple"),
+         ("batched by 10, report gone", 0, 10, "tab:green")]
+fig, axis = plt.subplots(figsize=(9, 5))
+for label, document, batch, colour in lines:
+    patterns = [CallPattern(n, PREFIX, CALL, RESULT, document_tokens=document, batch_size=batch) for n in counts]
+    axis.plot(counts, [float(p.cost(PRICE)) for p in patterns], color=colour, label=label)
+    axis.plot(counts, [float(p.cost(PRICE, caching=True)) for p in patterns], color=colour, linestyle="--",
+              label=f"{label}, caching")
+axis.set_yscale("log")
+axis.set_xlabel("creates in the writing phase (N)")
+axis.set_ylabel("dollars (log scale)")
+axis.set_title(f"P = {PREFIX:,} tokens, report = {DOCUMENT:,} tokens, d = {CALL} + {RESULT} tokens a create")
+axis.legend(fontsize=8, ncol=2)
+fig.tight_layout()
+plt.show()
+
+# %%
+at_75 = {label: CallPattern(75, PREFIX, CALL, RESULT, document_tokens=d, batch_size=b).cost(PRICE)
+         for label, d, b, _ in lines}
+# verifies: agent.worked-example-tenth
+assert at_75["batched by 10, report gone"] * 10 < at_75["sequential, report in context"]
+display(Markdown("\n".join(["| write phase, N = 75 | cost |", "| --- | ---: |"]
+                           + [f"| {label} | ${cost:.2f} |" for label, cost in at_75.items()])))
+
+# %% [markdown]
+# ## The scenarios
+#
+# The four scenarios of the guide, each run end to end on the generated report,
+# with their cost as a multiple of the floor (the report read once, the
+# worksheet and the nodes written once).
+
+# %%
+display(Markdown(scenario_table([naive, reread, protocol, bulk])))

@@ -1,0 +1,89 @@
+"""The cost model: every call bills its whole context; the closed forms; a worked example on the report."""
+
+import statistics
+
+from agentkit import (
+    EXAMPLE_PRICES, Agent, AgentConfiguration, CallPattern, Mesh, PlannedCalls, Thread, ToolCall, ToolResult,
+    estimate_context, item_tokens, mesh_plugin,
+)
+from agentkit._scenarios import report_text, run_scenario, workspace
+
+PRICE = EXAMPLE_PRICES["example-large"]
+
+# --8<-- [start:bill-per-call]
+mesh = Mesh()
+mesh.create({"id": "Acme", "name": "Acme", "nodeType": "Company"})
+reads = [ToolCall("Get", {"path": "Acme"}) for _ in range(3)]
+agent = Agent(AgentConfiguration("reader", "Read Acme three times.", plugins=["Mesh:Get"]),
+              PlannedCalls(reads, batch_size=1), mesh, tools=mesh_plugin(mesh))
+run = agent.start(Thread("Acme/_Threads/t1"), "Go.")
+for turn in run.turns:
+    print(turn.index, turn.context.total, turn.usage.input)
+# 1 96 96    instructions + tool definitions + the user message
+# 2 166 166  ... + the first call and its result
+# 3 236 236  ... + the second
+# 4 306 306  ... + the third; the model answers
+# --8<-- [end:bill-per-call]
+
+# verifies: agent.every-call-bills-whole-context
+assert [t.usage.input for t in run.turns] == [t.context.total for t in run.turns] == [96, 166, 236, 306]
+step = item_tokens(reads[0]) + item_tokens(run.turns[0].results[0])
+# verifies: agent.every-call-bills-whole-context
+assert all(b.context.total - a.context.total == step for a, b in zip(run.turns, run.turns[1:]))
+
+# The worked example takes its sizes from scenario 3's writing phase on the generated report.
+written = run_scenario("worksheet").runs[1]
+creating = [t for t in written.turns if t.reply.tool_calls and t.reply.tool_calls[0].name == "Create"]
+PREFIX = creating[0].context.total  # instructions, tools, task, worksheet, approval, the dimension listing
+DOCUMENT = item_tokens(ToolResult("", "Get", report_text(workspace())))
+CALL = round(statistics.mean(item_tokens(c) for t in creating for c in t.reply.tool_calls))
+RESULT = round(statistics.mean(item_tokens(r) for t in creating for r in t.results))
+N = sum(len(t.reply.tool_calls) for t in creating)
+
+# --8<-- [start:worked-example]
+def pattern(document: int, batch_size: int | None) -> CallPattern:
+    """N creates on a prefix of PREFIX tokens, each adding CALL + RESULT tokens."""
+    return CallPattern(N, PREFIX, CALL, RESULT, document_tokens=document, batch_size=batch_size)
+
+
+sequential_with_document = pattern(DOCUMENT, batch_size=1)
+batched_without_document = pattern(0, batch_size=10)
+print(sequential_with_document.cost(PRICE), batched_without_document.cost(PRICE))
+# 9.829452 0.258903      dollars, without caching
+print(sequential_with_document.cost(PRICE, caching=True), batched_without_document.cost(PRICE, caching=True))
+# 1.21660125 0.13393185  with caching
+# --8<-- [end:worked-example]
+
+ROWS = [("one Create a turn, document in context", DOCUMENT, 1),
+        ("one Create a turn, document gone", 0, 1),
+        ("10 Creates a turn, document in context", DOCUMENT, 10),
+        ("10 Creates a turn, document gone", 0, 10),
+        ("all Creates in one turn, document gone", 0, None)]
+
+
+def worked_example() -> str:
+    lines = [f"N = {N} creates, prefix P = {PREFIX:,} tokens, document D = {DOCUMENT:,} tokens, "
+             f"d = {CALL} + {RESULT} tokens a call (the averages of scenario 3), "
+             f"${PRICE.input_per_million}/${PRICE.output_per_million} per million input/output tokens.", "",
+             "| write phase | model calls | input tokens | cost | cost with caching |",
+             "| --- | ---: | ---: | ---: | ---: |"]
+    for label, document, batch in ROWS:
+        p = pattern(document, batch)
+        lines.append(f"| {label} | {p.model_calls} | {p.usage().total_input:,} | ${p.cost(PRICE):.2f} | "
+                     f"${p.cost(PRICE, caching=True):.2f} |")
+    return "\n".join(lines) + "\n"
+
+
+CAPTURES = {"agent_cost_worked_example.md": worked_example}
+
+P, d = PREFIX + DOCUMENT, CALL + RESULT
+# verifies: agent.closed-forms
+assert sequential_with_document.usage().total_input == (N + 1) * P + d * N * (N + 1) // 2
+# verifies: agent.closed-forms
+assert pattern(DOCUMENT, None).usage().total_input == 2 * P + N * d
+# verifies: agent.worked-example-tenth
+assert batched_without_document.cost(PRICE) * 10 < sequential_with_document.cost(PRICE)
+# verifies: agent.caching-narrows-not-closes
+assert sequential_with_document.cost(PRICE, caching=True) < sequential_with_document.cost(PRICE) / 5
+# verifies: agent.caching-narrows-not-closes
+assert sequential_with_document.cost(PRICE, caching=True) > 5 * batched_without_document.cost(PRICE, caching=True)

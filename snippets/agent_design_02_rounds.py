@@ -1,0 +1,83 @@
+"""Round semantics: what survives a round boundary, the history budget, and when usage is recorded."""
+
+from agentkit import (
+    HISTORY_BUDGET_CHARS, Agent, AgentConfiguration, Message, ProcedureModel, Thread, ToolResult, item_tokens,
+    trim_history, usage_report,
+)
+from agentkit._scenarios import APPROVE, PROTOCOL_INSTRUCTIONS, TASK, THREAD, interrupted, protocol, report_text, workspace
+
+mesh = workspace()  # the report uploaded to Meridian/content; income and balance dimensions already there
+protocol_model = ProcedureModel(protocol)
+seen = []  # every context the model is shown
+
+
+class Recorder:
+    """Wraps the scripted model and keeps each context it is handed."""
+
+    key = protocol_model.key
+
+    def respond(self, context):
+        seen.append(context)
+        return protocol_model.respond(context)
+
+
+# --8<-- [start:two-phase-run]
+config = AgentConfiguration(
+    "extractor", PROTOCOL_INSTRUCTIONS,
+    plugins=["Mesh:Get,Search,Create"],  # no ContentChunks: the chunk tools are not offered at all
+)
+agent = Agent(config, Recorder(), mesh)
+thread = Thread("Meridian/_Threads/extract-2024")
+reading = agent.start(thread, TASK)     # phase 1: Search, Get the Document node, Get the file, answer
+print(reading.answer.splitlines()[0])  # # Worksheet: Meridian/content/Annual Report 2024.pdf -> Meridian
+writing = agent.start(thread, APPROVE)  # phase 2: a new round, after a human read the worksheet
+print(writing.answer.splitlines()[0])  # Written from the worksheet; verification by Get: all expected ...
+# --8<-- [end:two-phase-run]
+
+# --8<-- [start:boundary]
+last_read, first_write = seen[len(reading.turns) - 1], seen[len(reading.turns)]
+print(len(last_read.tool_results()), reading.turns[-1].context.total)  # 4 38512: the report is in context
+print(len(first_write.tool_results()), writing.turns[0].context.total)  # 0 2397: only the texts came back
+print([(m.role, len(m.text)) for m in first_write.messages()])
+# [('user', 1351), ('assistant', 6703), ('user', 46)]: the task, the worksheet, the approval
+# --8<-- [end:boundary]
+
+DOCUMENT = item_tokens(ToolResult("", "Get", report_text(workspace())))
+# verifies: agent.boundary-keeps-texts-only
+assert first_write.items == tuple(first_write.messages()) and [m.role for m in first_write.messages()] == [
+    "user", "assistant", "user"]
+# verifies: agent.boundary-keeps-texts-only
+assert first_write.messages()[1].text == reading.answer and THREAD == thread.path and TASK == thread.messages[0].text
+# verifies: agent.document-dies-with-round
+assert reading.turns[-1].context.total > DOCUMENT > max(turn.context.total for turn in writing.turns)
+# verifies: agent.state-in-answer
+assert "Meridian/content/Annual Report 2024.pdf" in first_write.messages()[1].text and not any(
+    isinstance(item, ToolResult) for item in first_write.items)
+# verifies: agent.document-billed-in-phase-one
+assert all(turn.context.total < DOCUMENT / 2 for turn in writing.turns)
+
+# --8<-- [start:history-budget]
+history = thread.history()
+print(HISTORY_BUDGET_CHARS, sum(len(m.text) + 64 for m in history))  # 64000 and what the history uses
+oversized = [Message("user", TASK, 1), Message("assistant", "W" * 70_000, 2), Message("user", APPROVE, 3)]
+print([m.role for m in trim_history(oversized)])  # ['user']: a worksheet over the budget is cut away
+# --8<-- [end:history-budget]
+
+# verifies: agent.history-budget
+assert [m.role for m in trim_history(oversized)] == ["user"] and trim_history(history) == history
+# verifies: agent.history-budget
+assert sum(len(m.text) + 64 for m in history) * 6 < HISTORY_BUDGET_CHARS
+
+# --8<-- [start:died-round]
+killed = interrupted(30)  # scenario 3's writing round dies after 30 creates; "continue" resumes it
+reading_run, died, resumed = killed.result.runs
+print(died.status, died.usage.total_input > 0, died.recorded)  # died True False
+report = usage_report(killed.result.mesh, resumed.thread)
+print(report.usage == reading_run.usage + resumed.usage, report.is_floor)  # True True
+print(report.floor_reasons[0])  # ...: 1 round(s) recorded no end, so their usage was never written
+# --8<-- [end:died-round]
+
+# verifies: agent.died-round-records-nothing
+assert died.status == "died" and not died.recorded and report.usage == reading_run.usage + resumed.usage
+# verifies: agent.died-round-records-nothing
+assert report.is_floor and "recorded no end" in report.floor_reasons[0] and killed.result.recorded_cost < killed.result.cost

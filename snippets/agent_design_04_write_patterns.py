@@ -1,0 +1,97 @@
+"""Write-phase patterns for a fact/dimension model: ids, existence checks, verification, reconciliation."""
+
+from agentkit import (
+    REPORT, MissingMasterData, Worksheet, facts_for, fact_id, interrupted_sweep, invented_key, list_dimensions,
+    run_scenario, search_dimension_by_name, verify_by_get, workspace,
+)
+from agentkit._scenarios import creates_in_scenario_3
+
+# --8<-- [start:fact-id]
+print(fact_id("rev", "FY2024", 1))  # rev-FY2024-1: short key, period, row position in its statement
+# --8<-- [end:fact-id]
+
+# --8<-- [start:interrupted]
+deterministic = interrupted_sweep()              # killed after k creates, k = 0 .. 75, then "continue"
+invented = interrupted_sweep(random_ids=2024)    # the same, but the model makes up fact ids
+print(max(run.duplicates for run in deterministic), max(run.missing for run in deterministic))  # 0 0
+print([run.duplicates for run in invented][::15])  # [0, 4, 19, 34, 49, 64]: every fact written before the kill
+# --8<-- [end:interrupted]
+
+NEW_DIMENSIONS = 11
+# verifies: agent.deterministic-ids-resume
+assert [run.killed_after for run in deterministic] == list(range(creates_in_scenario_3() + 1)) == list(range(76))
+# verifies: agent.deterministic-ids-resume
+assert all(run.duplicates == run.missing == 0 and run.result.grade.correct == 75 for run in deterministic)
+# verifies: agent.random-ids-duplicate
+assert [run.duplicates for run in invented] == [max(0, k - NEW_DIMENSIONS) for k in range(76)]
+
+
+def interruption_table() -> str:
+    lines = ["| killed after k creates | duplicates (deterministic ids) | missing | duplicates (invented ids) "
+             "| billed cost | recorded in _Usage |", "| ---: | ---: | ---: | ---: | ---: | ---: |"]
+    for det, inv in list(zip(deterministic, invented))[::15] + [(deterministic[-1], invented[-1])]:
+        lines.append(f"| {det.killed_after} | {det.duplicates} | {det.missing} | {inv.duplicates} | "
+                     f"${det.result.cost:.2f} | ${det.result.recorded_cost:.2f} |")
+    return "\n".join(lines) + "\n"
+
+
+# --8<-- [start:label-search]
+mesh = workspace()  # 'ebit' and 'np' were created by another system as "EBIT" and "Net income"
+print(search_dimension_by_name(mesh, "Meridian", "Net profit")["count"])  # 0: "missing", says the label search
+listed = list_dimensions(mesh, "Meridian")["results"]  # one search, every dimension
+print(len(listed), [row["name"] for row in listed if row["path"].endswith("/np")])  # 21 ['Net income']
+# --8<-- [end:label-search]
+
+# verifies: agent.label-search-false-negative
+assert search_dimension_by_name(mesh, "Meridian", "Net profit")["count"] == 0
+# verifies: agent.label-search-false-negative
+assert "Meridian/LineItems/np" in {row["path"] for row in listed} and len(listed) == 21
+
+# --8<-- [start:two-spellings]
+naive = run_scenario("naive")  # its label search missed 'ebit', so it made 'operating-profit'
+print(invented_key("Operating profit"), len(facts_for(naive.mesh, "Meridian", "operating-profit")))  # operating-profit 2
+print(len(facts_for(naive.mesh, "Meridian", "ebit")))  # 0: the view keyed on 'ebit' shows none of them
+# --8<-- [end:two-spellings]
+
+# verifies: agent.two-spellings-split
+assert len(facts_for(naive.mesh, "Meridian", "operating-profit")) == 2 and facts_for(naive.mesh, "Meridian", "ebit") == []
+
+# --8<-- [start:verify]
+protocol = run_scenario("worksheet")
+worksheet = Worksheet.from_text(protocol.runs[0].answer)
+check = verify_by_get(protocol.mesh, worksheet)  # Get on each expected path, and a search count beside it
+print(len(check.present), len(check.missing), check.search_count)  # 96 0 0: all there; the index says none
+protocol.mesh.refresh_index()
+print(verify_by_get(protocol.mesh, worksheet).search_count)  # 64, once the index has caught up
+# --8<-- [end:verify]
+
+# verifies: agent.verify-by-get
+assert check.complete and len(check.present) == len(worksheet.expected_paths()) == 32 + 64
+# verifies: agent.search-count-lags
+assert check.search_count == 0 and verify_by_get(protocol.mesh, worksheet).search_count == len(REPORT.values)
+# verifies: agent.verify-by-get
+assert sum(c.name == "Get" for t in protocol.runs[1].turns[-2:] for c in t.reply.tool_calls) == 4
+
+
+def reconciliation() -> str:
+    return protocol.reconciliation.to_text() + "\n"
+
+
+# verifies: agent.reconciliation-explains-every-row
+assert protocol.reconciliation.unexplained == 0 and len(protocol.reconciliation.unwritten) == 21 + 8
+# verifies: agent.reconciliation-explains-every-row
+assert protocol.runs[1].answer.endswith(protocol.reconciliation.to_text())
+
+# --8<-- [start:master-data]
+incomplete = worksheet.to_text().replace("| Segment information | EUR m | new |", "| Segment information |  | new |")
+try:
+    Worksheet.from_text(incomplete).nodes_to_create()
+except MissingMasterData as refused:
+    message = str(refused)
+    print(message)  # Worksheet refused: new dimension(s) without master data: 'indrev' lacks unit; ...
+# --8<-- [end:master-data]
+
+# verifies: agent.worksheet-needs-master-data
+assert "'indrev' lacks unit" in message and "'conop' lacks unit" in message and "Nothing was written" in message
+
+CAPTURES = {"agent_interruptions.md": interruption_table, "agent_reconciliation.md": reconciliation}
