@@ -1,12 +1,10 @@
 """The cost model: every call bills its whole context; the closed forms; a worked example on the report."""
 
-import statistics
-
 from agentkit import (
     EXAMPLE_PRICES, Agent, AgentConfiguration, CallPattern, Mesh, PlannedCalls, Thread, ToolCall, ToolResult,
-    estimate_context, item_tokens, mesh_plugin,
+    item_tokens, mesh_plugin,
 )
-from agentkit._scenarios import report_text, run_scenario, workspace
+from agentkit._scenarios import report_text, run_scenario, workspace, write_phase_sizes
 
 PRICE = EXAMPLE_PRICES["example-large"]
 
@@ -31,14 +29,11 @@ step = item_tokens(reads[0]) + item_tokens(run.turns[0].results[0])
 # verifies: agent.every-call-bills-whole-context
 assert all(b.context.total - a.context.total == step for a, b in zip(run.turns, run.turns[1:]))
 
-# The worked example takes its sizes from scenario 3's writing phase on the generated report.
-written = run_scenario("worksheet").runs[1]
-creating = [t for t in written.turns if t.reply.tool_calls and t.reply.tool_calls[0].name == "Create"]
-PREFIX = creating[0].context.total  # instructions, tools, task, worksheet, approval, the dimension listing
+# The worked example takes its sizes from scenario 3's writing phase on the generated report:
+# the prefix is instructions, tools, task, worksheet, approval and the dimension listing.
+sizes = write_phase_sizes(run_scenario("worksheet"))
+PREFIX, N, CALL, RESULT = sizes.prefix, sizes.calls, sizes.call, sizes.result
 DOCUMENT = item_tokens(ToolResult("", "Get", report_text(workspace())))
-CALL = round(statistics.mean(item_tokens(c) for t in creating for c in t.reply.tool_calls))
-RESULT = round(statistics.mean(item_tokens(r) for t in creating for r in t.results))
-N = sum(len(t.reply.tool_calls) for t in creating)
 
 # --8<-- [start:worked-example]
 def pattern(document: int, batch_size: int | None) -> CallPattern:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from agentkit._config import AgentConfiguration
@@ -14,7 +16,7 @@ from agentkit._scenarios import (
     APPROVE, OWNER, PROTOCOL_INSTRUCTIONS, TASK, THREAD, TITLES, ProcedureModel, _phase_one, copy_mesh,
     creates_in_scenario_3,
     floor_cost, floor_usage, interrupted, interrupted_sweep, prohibition, protocol, report_text, run_scenario,
-    scenario_table, stepwise_input_tokens, workspace,
+    scenario_table, stepwise_input_tokens, workspace, write_phase_sizes,
 )
 from agentkit._threads import Thread
 from agentkit._tokens import item_tokens
@@ -183,6 +185,38 @@ def test_floor_is_below_every_scenario_and_the_table_shows_multiples(results):
     table = scenario_table(list(results.values()))
     assert table.count("\n") == 2 + len(results) + 1
     assert f"| {results['worksheet'].cost / floor_cost():.1f} |" in table
+
+
+def test_write_phase_sizes_average_the_create_calls(results):
+    """P is the first create call's context, N the creates, and call and result the rounded average item sizes."""
+    sizes = write_phase_sizes(results["reread"])
+    creating = [t for t in results["reread"].runs[1].turns if t.reply.tool_calls and t.reply.tool_calls[0].name == "Create"]
+    assert (sizes.prefix, sizes.calls) == (creating[0].context.total, EXPECTED_NODES)
+    assert sizes.call == round(sum(item_tokens(t.reply.tool_calls[0]) for t in creating) / EXPECTED_NODES)
+    with pytest.raises(ValueError, match="issues no Create calls"):
+        write_phase_sizes(replace(results["worksheet"], runs=results["worksheet"].runs[:1]))  # reading only
+
+
+def test_scripted_model_decides_from_the_context_alone():
+    """A fresh model handed any context recorded mid-round replies exactly as the running model did."""
+    contexts, replies = [], []
+    running = ProcedureModel(protocol)
+
+    class Recorder:
+        key = running.key
+
+        def respond(self, context):
+            contexts.append(context)
+            replies.append(running.respond(context))
+            return replies[-1]
+
+    config = AgentConfiguration("extractor", PROTOCOL_INSTRUCTIONS, plugins=["Mesh:Get,Search,Create"])
+    agent = Agent(config, Recorder(), workspace())
+    thread = Thread(THREAD)
+    agent.start(thread, TASK)
+    agent.start(thread, APPROVE)
+    assert len(contexts) == 15
+    assert [ProcedureModel(protocol).respond(context) for context in contexts] == replies
 
 
 def test_unknown_scenario_is_refused():

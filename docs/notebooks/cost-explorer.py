@@ -22,13 +22,11 @@
 # $15 per million output tokens); change `PRICE` to explore your own.
 
 # %%
-import statistics
-
 import matplotlib.pyplot as plt
 from IPython.display import Markdown, display
 
 from agentkit import EXAMPLE_PRICES, CallPattern, ToolResult, item_tokens, run_scenario, scenario_table
-from agentkit._scenarios import report_text, workspace
+from agentkit._scenarios import report_text, workspace, write_phase_sizes
 
 PRICE = EXAMPLE_PRICES["example-large"]
 naive, reread, protocol, bulk = (run_scenario(key) for key in ("naive", "reread", "worksheet", "bulk"))
@@ -54,7 +52,8 @@ for axis, result in zip(axes, (naive, protocol)):
         if number > 1:
             axis.axvline(points[0][0] - 0.5, color="grey", linestyle=":", linewidth=1)
     axis.axhline(DOCUMENT, color="tab:red", linestyle="--", linewidth=1, label="the report alone")
-    axis.set_title(result.title, fontsize=9)
+    rounds = "one round" if len(result.runs) == 1 else f"{len(result.runs)} rounds"
+    axis.set_title(f"{result.title}: {rounds}, {result.turns} model calls", fontsize=10)
     axis.set_xlabel("model call")
     axis.legend(fontsize=8)
 axes[0].set_ylabel("input tokens of the call")
@@ -77,11 +76,8 @@ print(f"Last call of round 1: {round_one[-1]:,} tokens; largest call of round 2:
 # billed without and with prompt caching.
 
 # %%
-writing = protocol.runs[1]
-creating = [t for t in writing.turns if t.reply.tool_calls and t.reply.tool_calls[0].name == "Create"]
-PREFIX = creating[0].context.total
-CALL = round(statistics.mean(item_tokens(c) for t in creating for c in t.reply.tool_calls))
-RESULT = round(statistics.mean(item_tokens(r) for t in creating for r in t.results))
+sizes = write_phase_sizes(protocol)
+PREFIX, CALL, RESULT = sizes.prefix, sizes.call, sizes.result
 counts = range(1, 151)
 lines = [("sequential, report in context", DOCUMENT, 1, "tab:red"),
          ("sequential, report gone", 0, 1, "tab:orange"),
