@@ -613,3 +613,13 @@ def scenario_table(results: Sequence[ScenarioResult], cached: Sequence[ScenarioR
     lines.append(f"| Floor | | {usage.total_input:,} | "
                  f"{usage.output:,} | ${floor:.2f} | 1.0 |" + (" |" if caching else "") + " | | |")
     return "\n".join(lines) + "\n"
+
+
+def caching_table(cached: Sequence[ScenarioResult]) -> str:
+    """The scenarios billed with prompt caching: plain input, cache reads and writes, output and cost."""
+    lines = ["| scenario (with caching) | plain input | cache read | cache write | output | cost |",
+             "| --- | ---: | ---: | ---: | ---: | ---: |"]
+    for r in cached:
+        u = r.usage
+        lines.append(f"| {r.title} | {u.input:,} | {u.cache_read:,} | {u.cache_write:,} | {u.output:,} | ${r.cost:.2f} |")
+    return "\n".join(lines) + "\n"

@@ -56,7 +56,10 @@ assert run.turns[-1].tools_offered == () and run.status == "completed" and run.a
 # verifies: agent.cap-budget-text
 assert agent.config.round_instructions() == "Read Acme.\n\n" + BUDGET_TEXT.format(n=3)
 # verifies: agent.cap-budget-text
-assert "at most 3 tool calls in this turn" in BUDGET_TEXT.format(n=3) and '"continue"' in BUDGET_TEXT
+assert BUDGET_TEXT.format(n="{N}") == (
+    "Tool-call budget: you may issue at most {N} tool calls in this turn. If you reach this budget before "
+    "finishing, stop, briefly summarise what you accomplished, and ask the user to reply \"continue\" to run "
+    "the next batch.")
 for bad in (0, -1, True, 2.5):
     try:
         AgentConfiguration("a", max_tool_calls_per_round=bad)

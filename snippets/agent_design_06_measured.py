@@ -1,6 +1,9 @@
 """Measured effect: the four scenarios on the generated report, against the floor."""
 
-from agentkit import floor_cost, run_all, scenario_table
+from pypdf import PdfReader
+
+from agentkit import REPORT, Worksheet, floor_cost, list_dimensions, read_tables, report_pdf_path, run_all, scenario_table
+from agentkit._scenarios import caching_table, report_text, workspace
 
 # --8<-- [start:table]
 results = run_all()                    # scenarios 1-4, each on a fresh workspace
@@ -15,7 +18,7 @@ def table() -> str:
     return scenario_table(results, with_caching)
 
 
-CAPTURES = {"agent_scenarios.md": table}
+CAPTURES = {"agent_scenarios.md": table, "agent_scenarios_caching.md": lambda: caching_table(with_caching)}
 
 # verifies: agent.protocol-far-cheaper
 assert protocol.cost * 10 < reread.cost and protocol.cost * 10 < naive.cost
@@ -31,3 +34,19 @@ assert bulk.turns < protocol.turns and bulk.cost < protocol.cost
 assert [r.key for r in sorted(with_caching, key=lambda r: r.cost, reverse=True)] == ["naive", "reread", "worksheet", "bulk"]
 # verifies: agent.caching-keeps-the-order
 assert all(c.cost < r.cost for c, r in zip(with_caching, results))
+# verifies: agent.caching-reads-most-input
+assert all(c.usage.cache_read > c.usage.cache_write > c.usage.input for c in with_caching[:2])
+# verifies: agent.caching-reads-most-input
+assert all(c.usage.total_input == r.usage.total_input for c, r in zip(with_caching, results))
+
+mesh = workspace()
+tables = {row.statement for row in read_tables(report_text(mesh))}
+# verifies: agent.report-shape
+assert len(PdfReader(str(report_pdf_path())).pages) == 62 and len(REPORT.values) == 64 and len(tables) == 4
+worksheet = Worksheet.from_text(protocol.runs[0].answer)
+# verifies: agent.workspace-shape
+assert (len(worksheet.new_dimensions), len(worksheet.writable_facts)) == (11, 64)
+# verifies: agent.workspace-shape
+assert list_dimensions(mesh, "Meridian")["count"] == 21 and len(REPORT.unreported) == 4
+# verifies: agent.workspace-shape
+assert {row.key for row in worksheet.facts if row.value is None} == {item.key for item in REPORT.unreported}

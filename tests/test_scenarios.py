@@ -13,7 +13,7 @@ from agentkit._messages import Context, Message, ToolCall, ToolResult
 from agentkit._report import REPORT
 from agentkit._runtime import Agent
 from agentkit._scenarios import (
-    APPROVE, OWNER, PROTOCOL_INSTRUCTIONS, TASK, THREAD, TITLES, ProcedureModel, _phase_one, copy_mesh,
+    APPROVE, OWNER, PROTOCOL_INSTRUCTIONS, caching_table, TASK, THREAD, TITLES, ProcedureModel, _phase_one, copy_mesh,
     creates_in_scenario_3,
     floor_cost, floor_usage, interrupted, interrupted_sweep, prohibition, protocol, report_text, run_scenario,
     scenario_table, stepwise_input_tokens, workspace, write_phase_sizes,
@@ -217,6 +217,15 @@ def test_scripted_model_decides_from_the_context_alone():
     agent.start(thread, APPROVE)
     assert len(contexts) == 15
     assert [ProcedureModel(protocol).respond(context) for context in contexts] == replies
+
+
+def test_caching_table_splits_input_by_how_it_was_billed():
+    """Each row shows plain input, cache read and cache write, which add up to the uncached input."""
+    cached = run_scenario("worksheet", caching=True)
+    row = caching_table([cached]).splitlines()[2]
+    u = cached.usage
+    assert row == f"| 3. Worksheet protocol | {u.input:,} | {u.cache_read:,} | {u.cache_write:,} | {u.output:,} | ${cached.cost:.2f} |"
+    assert u.total_input == run_scenario("worksheet").usage.total_input
 
 
 def test_unknown_scenario_is_refused():
