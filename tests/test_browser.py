@@ -10,7 +10,6 @@ Screenshots land in build/screenshots/ for reviewers.
 from __future__ import annotations
 
 import re
-import shutil
 import textwrap
 import time
 from collections.abc import Iterator
@@ -18,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser import CHROMIUM, CHROMIUM_ARGS, DESKTOP, PHONE, SKIP_REASON, NavPage, SiteBrowser, nav_pages, serve
+from tests.browser import CHROMIUM, CHROMIUM_ARGS, DESKTOP, PHONE, SKIP_REASON, NavPage, SiteBrowser, Viewport, nav_pages, serve
 from tools.pages import MARKER_LIKE, read_page
 from tools.project import REPO_ROOT
 from tools.pysource import SECTION, read_sections
@@ -56,6 +55,10 @@ def nav_page(source: str) -> NavPage:
     return found[0]
 
 
+def screenshot_path(page: NavPage, viewport: Viewport) -> Path:
+    return SCREENSHOTS / f"{page.name}-{viewport.name}.png"
+
+
 class _SuiteTime:
     """Prints how long the browser suite took, after the build, in pytest's summary."""
 
@@ -70,9 +73,11 @@ class _SuiteTime:
 def site(built_site: Path, request: pytest.FixtureRequest) -> Iterator[SiteBrowser]:
     """The built site served on 127.0.0.1 and a headless Chromium to read it; both stop when the module ends."""
     started = time.perf_counter()
-    # Stale screenshots of a removed page would mislead a reviewer.
-    shutil.rmtree(SCREENSHOTS, ignore_errors=True)
-    SCREENSHOTS.mkdir(parents=True)
+    # A screenshot of a page the nav no longer lists would mislead a reviewer.
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    current = {screenshot_path(page, viewport) for page in NAV for viewport in (DESKTOP, PHONE)}
+    for stale in set(SCREENSHOTS.glob("*.png")) - current:
+        stale.unlink()
     with serve(built_site) as base_url, sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         try:
@@ -229,9 +234,17 @@ def test_claim_markers_render_as_designed(site: SiteBrowser, page: NavPage):
 # Material's button sits inside the <pre> it copies (9.8 names it md-code__button, older versions
 # md-clipboard); a notebook cell's sits next to its highlighted source.
 COPY_BUTTONS = "article pre button.md-code__button[data-md-type=copy], article pre button.md-clipboard, article clipboard-copy"
-SHOWN_CODE = """button => button.closest('pre')
-    ? button.closest('pre').querySelector('code').textContent
-    : button.closest('.jp-InputArea-editor').querySelector('.highlight-ipynb pre').textContent"""
+NOTHING_COPIED = "(nothing copied)"
+# After a click: what the clipboard holds and what the reader sees next to the button, and then
+# a sentinel back into the clipboard, so a click that copies nothing cannot pass on old text.
+READ_COPY = """async (button, sentinel) => {
+    const copied = await navigator.clipboard.readText();
+    await navigator.clipboard.writeText(sentinel);
+    const shown = button.closest('pre')
+        ? button.closest('pre').querySelector('code').textContent
+        : button.closest('.jp-InputArea-editor').querySelector('.highlight-ipynb pre').textContent;
+    return {copied, shown};
+}"""
 
 
 @pytest.mark.parametrize("page", PAGES_WITH_CODE, ids=page_id)
@@ -242,16 +255,14 @@ def test_copy_button_copies_the_shown_code(site: SiteBrowser, page: NavPage):
         blocks = tab.locator("article pre > code, article .jp-CodeCell .highlight-ipynb pre").count()
         buttons = tab.locator(COPY_BUTTONS)
         assert buttons.count() == blocks > 0, f"{blocks} code blocks but {buttons.count()} copy buttons"
+        tab.evaluate("sentinel => navigator.clipboard.writeText(sentinel)", NOTHING_COPIED)
         wrong = []
         for index in range(buttons.count()):
             button = buttons.nth(index)
-            # A sentinel, so a click that copies nothing cannot pass on an earlier block's text.
-            tab.evaluate("navigator.clipboard.writeText('(nothing copied)')")
             button.click()
-            copied = tab.evaluate("navigator.clipboard.readText()")
-            shown = button.evaluate(SHOWN_CODE)
-            if normalized(copied) != normalized(shown):
-                wrong.append(f"block {index + 1}: copied {copied[:80]!r}, shown {shown[:80]!r}")
+            result = button.evaluate(READ_COPY, NOTHING_COPIED)
+            if normalized(result["copied"]) != normalized(result["shown"]):
+                wrong.append(f"block {index + 1}: copied {result['copied'][:80]!r}, shown {result['shown'][:80]!r}")
         assert not wrong, listing(wrong)
 
 
@@ -321,9 +332,10 @@ def search(site: SiteBrowser, query: str) -> list[str]:
 
 @pytest.mark.parametrize(("query", "source", "within"), [
     pytest.param("Document node", "Architecture/ContentChunkNavigation.md", 3, id="Document node"),
+    pytest.param("maxToolCallsPerRound", "AI/AgentDesign.md", None, id="maxToolCallsPerRound"),
 ])
-def test_search_lists_the_page_for_a_query(site: SiteBrowser, query: str, source: str, within: int):
-    """Typing the query into the search box lists the page among the first results."""
+def test_search_lists_the_page_for_a_query(site: SiteBrowser, query: str, source: str, within: int | None):
+    """Typing the query into the search box lists the page among the first results (or anywhere, when `within` is None)."""
     expected = nav_page(source).url_path
     results = search(site, query)
     assert expected in results[:within], f"{query!r}: results {results}"
@@ -354,6 +366,28 @@ def test_notebook_page_has_no_error_output(site: SiteBrowser, page: NavPage):
     assert not errors, listing(errors)
 
 
+NOTEBOOK_OUTPUTS = """() => {
+    const outputs = [...document.querySelectorAll('article .jupyter-wrapper .jp-OutputArea-output')];
+    return {
+        images: outputs.flatMap(output => [...output.querySelectorAll('img')]).map(image => ({
+            src: (image.getAttribute('src') || '').slice(0, 40),
+            decoded: image.complete && image.naturalWidth > 0,
+            shownWidth: image.getBoundingClientRect().width,
+        })),
+        tableRows: outputs.flatMap(output => [...output.querySelectorAll('table')]).map(table => table.rows.length),
+    };
+}"""
+
+
+def test_cost_explorer_shows_its_plots_and_table(site: SiteBrowser):
+    """The cost-explorer notebook page shows its plots as decoded, visible images and at least one table of data."""
+    outputs = site.visit(nav_page("notebooks/cost-explorer.py")).page.evaluate(NOTEBOOK_OUTPUTS)
+    assert outputs["images"], "no cell output holds an image"
+    broken = [image for image in outputs["images"] if not image["decoded"] or image["shownWidth"] < 100]
+    assert not broken, "images not decoded or not shown:" + listing([str(image) for image in broken])
+    assert [rows for rows in outputs["tableRows"] if rows >= 2], f"no cell output holds a table with a header and data (rows per table: {outputs['tableRows']})"
+
+
 # --- screenshots --------------------------------------------------------------------------------------------
 
 
@@ -373,9 +407,9 @@ def blank_reason(png: Path) -> str | None:
 
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=lambda viewport: viewport.name)
 @pytest.mark.parametrize("page", NAV, ids=page_id)
-def test_screenshot_is_not_blank(site: SiteBrowser, page: NavPage, viewport):
+def test_screenshot_is_not_blank(site: SiteBrowser, page: NavPage, viewport: Viewport):
     """A full-page screenshot at desktop and phone width is written under build/screenshots/, as wide as the screen, and shows something."""
-    path = SCREENSHOTS / f"{page.name}-{viewport.name}.png"
+    path = screenshot_path(page, viewport)
     site.visit(page, viewport).page.screenshot(path=str(path), full_page=True)
     with Image.open(path) as image:
         # A full-page shot is as wide as the document: wider means the reader must scroll sideways.
