@@ -254,7 +254,9 @@ class Worksheet:
 
 
 def _number(value: float) -> str:
-    return f"{value:.2f}".rstrip("0").rstrip(".") if value != int(value) else str(int(value))
+    # repr is the shortest text that reads back as the same float: no rounding in the checkpoint.
+    text = repr(float(value))
+    return text[:-2] if text.endswith(".0") else text
 
 
 def _dimension_row(number: int, cells: list[str]) -> DimensionRow:
@@ -283,7 +285,8 @@ def _fact_row(number: int, cells: list[str]) -> FactRow:
     try:
         number_value = float(value)
     except ValueError:
-        raise WorksheetError(f"Worksheet line {number}: value {value!r} of fact '{identifier}' is not a number") from None
+        raise WorksheetError(
+            f"Worksheet line {number}: value {value!r} of fact '{identifier}' is not a number") from None
     return FactRow(identifier, key, period, number_value, unit, note)
 
 
@@ -297,7 +300,8 @@ class Requested:
 
 def parse_checklist(text: str) -> list[Requested]:
     """The ``- key: Name`` lines of a task message."""
-    return [Requested(m["key"], m["name"].strip()) for m in re.finditer(r"^- (?P<key>[a-z0-9]+): (?P<name>.+)$", text, re.M)]
+    lines = re.finditer(r"^- (?P<key>[a-z0-9]+): (?P<name>.+)$", text, re.M)
+    return [Requested(m["key"], m["name"].strip()) for m in lines]
 
 
 def checklist_text(report: FinancialReport = REPORT) -> str:
@@ -399,7 +403,8 @@ class Reconciliation:
         return "\n".join(lines)
 
 
-def reconcile(worksheet: Worksheet, outcomes: Mapping[str, str], found_at_recheck: Iterable[str] = ()) -> Reconciliation:
+def reconcile(worksheet: Worksheet, outcomes: Mapping[str, str],
+              found_at_recheck: Iterable[str] = ()) -> Reconciliation:
     """Match every worksheet row to the tool result its Create got (``outcomes``: path -> result text).
 
     A row counts as written when its node was created, or when a re-create

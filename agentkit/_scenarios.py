@@ -268,8 +268,8 @@ def write_phase(view: View, *, batch_size: int | None = BATCH, bulk: bool = Fals
     nodes = worksheet.nodes_to_create(existing)
     if random_ids is not None:
         rng = random.Random(f"{random_ids}-{view.rounds}")
-        nodes = [node if node["nodeType"] != "Fact" else node | {"id": f"{node['id'].split('-')[0]}-{rng.getrandbits(32):08x}"}
-                 for node in nodes]
+        nodes = [node | {"id": f"{node['id'].split('-')[0]}-{rng.getrandbits(32):08x}"}
+                 if node["nodeType"] == "Fact" else node for node in nodes]
     pairs = []
     if bulk:
         calls = [_call("BulkCreate", nodes=json.dumps(nodes))]
@@ -315,7 +315,7 @@ def _lenient_amount(token: str) -> float | None:
 
 
 def naive(view: View) -> Procedure:
-    """Scenario 1: per item a label search for the dimension, per value a chunk search and chunk reads, one Create a turn."""
+    """Scenario 1: per item a label search for its dimension; per value a chunk search, chunk reads, one Create."""
     periods = re.findall(r"FY\d{4}", view.task.splitlines()[0])
     created = 0
     for item in parse_checklist(view.task):
@@ -564,7 +564,7 @@ def write_phase_sizes(result: ScenarioResult) -> WritePhaseSizes:
 
 
 def stepwise_input_tokens(prefix: int, sizes: Sequence[int], batch_size: int | None = 1) -> int:
-    """Input tokens of a round that issues calls adding ``sizes`` tokens each, ``batch_size`` per response, then answers.
+    """Input tokens of a round that issues calls of ``sizes`` tokens, ``batch_size`` per response, then answers.
 
     Response j is shown the prefix and every call before it, so the bill is
     ``(k+1)*P + sum over responses j of (sizes of the calls before j)``. With
@@ -601,7 +601,8 @@ def scenario_table(results: Sequence[ScenarioResult], cached: Sequence[ScenarioR
     caching = bool(cached)
     if caching and [r.key for r in cached] != [r.key for r in results]:
         raise ValueError("cached results must be the same scenarios, in the same order")
-    head = "| scenario | turns | input tokens | output tokens | cost | × floor |" + (" with caching |" if caching else "")
+    head = "| scenario | turns | input tokens | output tokens | cost | × floor |"
+    head += " with caching |" if caching else ""
     lines = [head + " nodes written | correct | rows not written (unexplained) |",
              "| --- | ---: | ---: | ---: | ---: | ---: |" + (" ---: |" if caching else "") + " ---: | ---: | ---: |"]
     for position, r in enumerate(results):
@@ -621,5 +622,6 @@ def caching_table(cached: Sequence[ScenarioResult]) -> str:
              "| --- | ---: | ---: | ---: | ---: | ---: |"]
     for r in cached:
         u = r.usage
-        lines.append(f"| {r.title} | {u.input:,} | {u.cache_read:,} | {u.cache_write:,} | {u.output:,} | ${r.cost:.2f} |")
+        lines.append(f"| {r.title} | {u.input:,} | {u.cache_read:,} | {u.cache_write:,} | {u.output:,} "
+                     f"| ${r.cost:.2f} |")
     return "\n".join(lines) + "\n"

@@ -4,7 +4,9 @@ from agentkit import (
     HISTORY_BUDGET_CHARS, Agent, AgentConfiguration, Message, ProcedureModel, Thread, ToolResult, item_tokens,
     trim_history, usage_report,
 )
-from agentkit._scenarios import APPROVE, PROTOCOL_INSTRUCTIONS, TASK, THREAD, interrupted, protocol, report_text, workspace
+from agentkit._scenarios import (
+    APPROVE, PROTOCOL_INSTRUCTIONS, TASK, THREAD, interrupted, protocol, report_text, workspace,
+)
 
 mesh = workspace()  # the report uploaded to Meridian/content; income and balance dimensions already there
 protocol_model = ProcedureModel(protocol)
@@ -80,4 +82,6 @@ print(report.floor_reasons[0])  # ...: 1 round(s) recorded no end, so their usag
 # verifies: agent.died-round-records-nothing
 assert died.status == "died" and not died.recorded and report.usage == reading_run.usage + resumed.usage
 # verifies: agent.died-round-records-nothing
-assert report.is_floor and "recorded no end" in report.floor_reasons[0] and killed.result.recorded_cost < killed.result.cost
+assert report.is_floor and "recorded no end" in report.floor_reasons[0]
+# verifies: agent.died-round-records-nothing
+assert killed.result.recorded_cost < killed.result.cost

@@ -49,12 +49,13 @@ assert "Meridian/LineItems/np" in {row["path"] for row in listed} and len(listed
 
 # --8<-- [start:two-spellings]
 naive = run_scenario("naive")  # its label search missed 'ebit', so it made 'operating-profit'
-print(invented_key("Operating profit"), len(facts_for(naive.mesh, "Meridian", "operating-profit")))  # operating-profit 2
+long_key = invented_key("Operating profit")
+print(long_key, len(facts_for(naive.mesh, "Meridian", long_key)))  # operating-profit 2
 print(len(facts_for(naive.mesh, "Meridian", "ebit")))  # 0: the view keyed on 'ebit' shows none of them
 # --8<-- [end:two-spellings]
 
 # verifies: agent.two-spellings-split
-assert len(facts_for(naive.mesh, "Meridian", "operating-profit")) == 2 and facts_for(naive.mesh, "Meridian", "ebit") == []
+assert len(facts_for(naive.mesh, "Meridian", long_key)) == 2 and facts_for(naive.mesh, "Meridian", "ebit") == []
 
 # --8<-- [start:verify]
 protocol = run_scenario("worksheet")

@@ -2,7 +2,9 @@
 
 from pypdf import PdfReader
 
-from agentkit import REPORT, Worksheet, floor_cost, list_dimensions, read_tables, report_pdf_path, run_all, scenario_table
+from agentkit import (
+    REPORT, Worksheet, floor_cost, list_dimensions, read_tables, report_pdf_path, run_all, scenario_table,
+)
 from agentkit._scenarios import caching_table, report_text, workspace
 
 # --8<-- [start:table]
@@ -31,7 +33,7 @@ assert all(r.grade.correct == r.grade.written == 75 and not r.grade.missing for 
 # verifies: agent.bulk-create-fewest-turns
 assert bulk.turns < protocol.turns and bulk.cost < protocol.cost
 # verifies: agent.caching-keeps-the-order
-assert [r.key for r in sorted(with_caching, key=lambda r: r.cost, reverse=True)] == ["naive", "reread", "worksheet", "bulk"]
+assert [r.key for r in sorted(with_caching, key=lambda r: r.cost, reverse=True)] == [r.key for r in results]
 # verifies: agent.caching-keeps-the-order
 assert all(c.cost < r.cost for c, r in zip(with_caching, results))
 # verifies: agent.caching-reads-most-input

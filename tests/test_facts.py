@@ -16,6 +16,7 @@ from agentkit._report import REPORT, STATEMENTS
 from agentkit._scenarios import OWNER, report_text, workspace
 
 SOURCE = f"{OWNER}/content/{REPORT.file_name}"
+FACTS_HEAD = "# Worksheet: a.pdf -> Acme\n## Facts\n| id | lineItem | period | value | unit | note |\n"
 
 
 @pytest.fixture(scope="module")
@@ -66,7 +67,7 @@ def test_read_tables_finds_every_reported_value_at_its_position(text):
 
 
 def test_worksheet_holds_deterministic_ids_status_and_unreported_rows(mesh, text):
-    """Fact ids equal the report's ids; seeded dimensions are 'exists', others 'new'; unreported items carry a reason."""
+    """Fact ids are the report's; seeded dimensions are 'exists', the rest 'new'; unreported items carry a reason."""
     worksheet = _worksheet(mesh, text)
     assert sorted(row.id for row in worksheet.writable_facts) == sorted(v.fact_id for v in REPORT.values)
     assert {row.key for row in worksheet.dimensions if row.status == "exists"} == {
@@ -98,10 +99,8 @@ def test_missing_master_data_is_refused_before_anything_is_written(mesh, text):
     ("no worksheet here", "No worksheet found"),
     ("# Worksheet: a.pdf -> Acme\n## Dimensions\n| key | name | statement | unit | status |\n| x | X | s | u | maybe |",
      "status must be 'exists' or 'new'"),
-    ("# Worksheet: a.pdf -> Acme\n## Facts\n| id | lineItem | period | value | unit | note |\n| x-1 | x | FY | abc | u | |",
-     "is not a number"),
-    ("# Worksheet: a.pdf -> Acme\n## Facts\n| id | lineItem | period | value | unit | note |\n| x-1 | x | FY |  | u | |",
-     "no value and no note"),
+    (FACTS_HEAD + "| x-1 | x | FY | abc | u | |", "is not a number"),
+    (FACTS_HEAD + "| x-1 | x | FY |  | u | |", "no value and no note"),
     ("# Worksheet: a.pdf -> Acme\n## Dimensions\n| key | name | statement | unit | status |\n| x | X | s | new |",
      "has 5 cells"),
 ])
@@ -157,7 +156,8 @@ def test_reconciliation_lists_every_row_not_written_with_its_reason(mesh, text):
 
 def test_a_second_spelling_of_a_dimension_splits_the_dataset(mesh):
     """A fact filed under an invented 'operating-profit' dimension is invisible in the view keyed on 'ebit'."""
-    for node_id, line_item in (("ebit-FY2024-7", "ebit"), ("operating-profit-FY2023", invented_key("Operating profit"))):
+    invented = invented_key("Operating profit")
+    for node_id, line_item in (("ebit-FY2024-7", "ebit"), (f"{invented}-FY2023", invented)):
         mesh.create({"id": node_id, "namespace": f"{OWNER}/Facts", "name": node_id, "nodeType": "Fact",
                      "content": {"$type": "Fact", "lineItem": dimension_path(OWNER, line_item), "period": "FY2024",
                                  "value": 1.0, "unit": "EUR m"}})

@@ -40,7 +40,8 @@ def test_protocol_scenarios_write_every_node_correctly_and_reconcile(results):
     """Scenarios 2-4 write all 75 expected nodes, all correct, with every other worksheet row explained."""
     for key in ("reread", "worksheet", "bulk"):
         result = results[key]
-        assert (result.grade.written, result.grade.correct, result.grade.missing) == (EXPECTED_NODES, EXPECTED_NODES, ())
+        grade = result.grade
+        assert (grade.written, grade.correct, grade.missing) == (EXPECTED_NODES, EXPECTED_NODES, ())
         assert result.reconciliation.unexplained == 0
         assert len(result.reconciliation.unwritten) == 21 + 2 * len(REPORT.unreported)
 
@@ -178,7 +179,7 @@ def test_table_refuses_cached_results_of_other_scenarios(results):
 
 
 def test_floor_is_below_every_scenario_and_the_table_shows_multiples(results):
-    """The floor bills the report once as input and the worksheet and nodes once as output; every scenario costs more."""
+    """The floor bills the report once as input, the worksheet and nodes once as output; every scenario costs more."""
     floor = floor_usage()
     assert floor.total_input == item_tokens(ToolResult("", "Get", report_text(workspace())))
     assert all(result.cost > floor_cost() for result in results.values())
@@ -190,7 +191,8 @@ def test_floor_is_below_every_scenario_and_the_table_shows_multiples(results):
 def test_write_phase_sizes_average_the_create_calls(results):
     """P is the first create call's context, N the creates, and call and result the rounded average item sizes."""
     sizes = write_phase_sizes(results["reread"])
-    creating = [t for t in results["reread"].runs[1].turns if t.reply.tool_calls and t.reply.tool_calls[0].name == "Create"]
+    creating = [t for t in results["reread"].runs[1].turns
+                if t.reply.tool_calls and t.reply.tool_calls[0].name == "Create"]
     assert (sizes.prefix, sizes.calls) == (creating[0].context.total, EXPECTED_NODES)
     assert sizes.call == round(sum(item_tokens(t.reply.tool_calls[0]) for t in creating) / EXPECTED_NODES)
     with pytest.raises(ValueError, match="issues no Create calls"):
@@ -224,7 +226,8 @@ def test_caching_table_splits_input_by_how_it_was_billed():
     cached = run_scenario("worksheet", caching=True)
     row = caching_table([cached]).splitlines()[2]
     u = cached.usage
-    assert row == f"| 3. Worksheet protocol | {u.input:,} | {u.cache_read:,} | {u.cache_write:,} | {u.output:,} | ${cached.cost:.2f} |"
+    assert row == (f"| 3. Worksheet protocol | {u.input:,} | {u.cache_read:,} | {u.cache_write:,} | {u.output:,} "
+                   f"| ${cached.cost:.2f} |")
     assert u.total_input == run_scenario("worksheet").usage.total_input
 
 
