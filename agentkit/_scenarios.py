@@ -219,7 +219,10 @@ def read_phase(view: View, *, chunk_detour: bool = False) -> Procedure:
         yield [_call("search_chunks", query=parse_checklist(view.task)[0].name, limit=CHUNK_HITS)]
     found, listed = yield [_call("Search", query="nodeType:Document annual report", basePath=COLLECTION),
                            _call("Search", query="nodeType:LineItem", basePath=f"{OWNER}/{DIMENSIONS}", limit=200)]
-    (document,) = yield [_call("Get", path=_json(found)["results"][0]["path"])]
+    hits = _json(found)["results"]
+    if not hits:
+        return f"Cannot read: Search found no Document node under {COLLECTION}; nothing was read or written."
+    (document,) = yield [_call("Get", path=hits[0]["path"])]
     path = file_path_from_document(_json(document)["content"])  # the Document node has no text
     (text,) = yield [_call("Get", path=path)]
     periods = tuple(re.findall(r"FY\d{4}", view.task.splitlines()[0]))

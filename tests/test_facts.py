@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import pytest
 
@@ -176,6 +177,14 @@ def test_grade_judges_facts_by_content_and_counts_duplicates(mesh):
     result = grade(mesh, OWNER, before)
     assert (result.written, result.correct, result.duplicates) == (2, 1, 1)
     assert f"{dimension_path(OWNER, 'rev')} FY2023" in result.missing
+
+
+def test_worksheet_values_round_trip_without_rounding():
+    """A value with more decimals than the report prints reads back as the same float."""
+    row = FactRow("x-FY-1", "x", "FY", 1234.5678, "EUR m")
+    worksheet = Worksheet("Acme", "a.pdf", (DimensionRow("x", "X", "s", "EUR m", "new"),), (row,))
+    assert Worksheet.from_text(worksheet.to_text()).facts[0].value == 1234.5678
+    assert "| x-FY-1 | x | FY | 2 | EUR m |" in replace(worksheet, facts=(replace(row, value=2.0),)).to_text()
 
 
 def test_dimension_rows_report_missing_master_data():

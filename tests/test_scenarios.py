@@ -13,7 +13,7 @@ from agentkit._messages import Context, Message, ToolCall, ToolResult
 from agentkit._report import REPORT
 from agentkit._runtime import Agent
 from agentkit._scenarios import (
-    APPROVE, OWNER, PROTOCOL_INSTRUCTIONS, caching_table, TASK, THREAD, TITLES, ProcedureModel, _phase_one, copy_mesh,
+    APPROVE, OWNER, PROTOCOL_INSTRUCTIONS, caching_table, exchanges, TASK, THREAD, TITLES, ProcedureModel, _phase_one, copy_mesh,
     creates_in_scenario_3,
     floor_cost, floor_usage, interrupted, interrupted_sweep, prohibition, protocol, report_text, run_scenario,
     scenario_table, stepwise_input_tokens, workspace, write_phase_sizes,
@@ -229,6 +229,26 @@ def test_caching_table_splits_input_by_how_it_was_billed():
     assert row == (f"| 3. Worksheet protocol | {u.input:,} | {u.cache_read:,} | {u.cache_write:,} | {u.output:,} "
                    f"| ${cached.cost:.2f} |")
     assert u.total_input == run_scenario("worksheet").usage.total_input
+
+
+def test_exchanges_pair_each_iteration_of_the_current_round():
+    """Calls and the results after them form one iteration; items before the last user message are not read."""
+    get = ToolCall("Get", {"path": "A"})
+    old = ToolResult("c0", "Get", "old")
+    items = (Message("user", "one"), get, old, Message("assistant", "done"), Message("user", "two"),
+             get, get, ToolResult("c1", "Get", "a"), ToolResult("c2", "Get", "b"), get, ToolResult("c3", "Get", "c"))
+    pairs = exchanges(Context("", (), items))
+    assert [(len(calls), [r.text for r in results]) for calls, results in pairs] == [(2, ["a", "b"]), (1, ["c"])]
+
+
+def test_reading_phase_without_the_report_says_so():
+    """When Search finds no Document node the model answers why, and writes nothing."""
+    mesh = workspace()
+    mesh.collections["Meridian/content"].delete(REPORT.file_name)
+    mesh.refresh_index()
+    config = AgentConfiguration("extractor", PROTOCOL_INSTRUCTIONS, plugins=["Mesh:Get,Search,Create"])
+    run = Agent(config, ProcedureModel(protocol), mesh).start(Thread(THREAD), TASK)
+    assert run.answer.startswith("Cannot read: Search found no Document node") and run.status == "completed"
 
 
 def test_unknown_scenario_is_refused():
