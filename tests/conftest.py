@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -11,7 +12,6 @@ import pytest
 
 from tools.project import REPO_ROOT
 
-SITE_DIR = REPO_ROOT / "build" / "site"
 
 
 @dataclass(frozen=True)
@@ -22,13 +22,18 @@ class Build:
 
 
 @pytest.fixture(scope="session")
-def site_build() -> Build:
-    """Build the site with `mkdocs build --strict` from the repository root (snippet paths are relative to it)."""
+def site_build(tmp_path_factory: pytest.TempPathFactory) -> Build:
+    """Build the site with `mkdocs build --strict` from the repository root (snippet paths are relative to it).
+
+    Each session builds into its own folder, so two test runs never clean each other's site.
+    """
+    site = tmp_path_factory.mktemp("site")
     result = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "--clean", "--site-dir", str(SITE_DIR)],
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site)],
         cwd=REPO_ROOT, capture_output=True, text=True,
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
     )
-    return Build(result.returncode, result.stdout + result.stderr, SITE_DIR)
+    return Build(result.returncode, result.stdout + result.stderr, site)
 
 
 @pytest.fixture(scope="session")
