@@ -105,8 +105,16 @@ def workspace() -> Mesh:
 
 
 def copy_mesh(mesh: Mesh) -> Mesh:
-    """An independent copy of ``mesh`` that shares the stored files and chunks (frozen, and never written here)."""
+    """An independent copy of ``mesh`` that shares what is frozen: nodes, index entries, stored files, chunks.
+
+    The mesh replaces a node on every write and never changes one in place,
+    so a shared node cannot leak a write from one copy into another.
+    """
     memo: dict[int, Any] = {}
+    for node in mesh.nodes():
+        memo[id(node)] = node
+    for entry in mesh.index.visible_nodes():
+        memo[id(entry)] = entry
     for collection in mesh.collections.values():
         for stored in collection._files.values():
             memo[id(stored)] = stored

@@ -251,6 +251,20 @@ def test_reading_phase_without_the_report_says_so():
     assert run.answer.startswith("Cannot read: Search found no Document node") and run.status == "completed"
 
 
+def test_copied_workspaces_do_not_share_writes():
+    """A node created, patched or deleted in one copy is unchanged in the original and in another copy."""
+    original = workspace()
+    first, second = copy_mesh(original), copy_mesh(original)
+    first.create({"id": "Meridian/Facts/x", "name": "x", "nodeType": "Fact"})
+    first.patch("Meridian/LineItems/rev", {"name": "Sales"})
+    first.delete(["Meridian/LineItems/cos"])
+    first.refresh_index()
+    for untouched in (original, second):
+        assert not untouched.exists("Meridian/Facts/x") and untouched.exists("Meridian/LineItems/cos")
+        assert untouched.get("Meridian/LineItems/rev").content["name"] == "Revenue"
+        assert untouched.search("nodeType:Fact")["count"] == 0
+
+
 def test_unknown_scenario_is_refused():
     """run_scenario names the scenarios it knows."""
     with pytest.raises(ValueError, match="choose one of naive, reread, worksheet, bulk"):
