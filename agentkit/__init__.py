@@ -52,7 +52,8 @@ from ._facts import (
     invented_key,
 )
 from ._scenarios import (
-    ScenarioResult, Interrupted, ProhibitionOutcome, ProcedureModel, View, workspace, run_scenario, run_all,
-    interrupted, interrupted_sweep, prohibition, floor_usage, floor_cost, scenario_table,
+    ScenarioResult, Interrupted, ProhibitionOutcome, ProcedureModel, View, WritePhaseSizes, workspace, copy_mesh,
+    report_text, run_scenario, run_all, interrupted, interrupted_sweep, prohibition, floor_usage, floor_cost,
+    scenario_table, caching_table, write_phase_sizes, stepwise_input_tokens,
 )
 # end fact/dimension write patterns and the guide's scenarios

@@ -2,9 +2,8 @@
 
 from agentkit import (
     EXAMPLE_PRICES, Agent, AgentConfiguration, CallPattern, Mesh, PlannedCalls, Thread, ToolCall, ToolResult,
-    item_tokens, mesh_plugin,
+    item_tokens, mesh_plugin, report_text, run_scenario, workspace, write_phase_sizes,
 )
-from agentkit._scenarios import report_text, run_scenario, workspace, write_phase_sizes
 
 PRICE = EXAMPLE_PRICES["example-large"]
 

@@ -2,9 +2,8 @@
 
 from agentkit import (
     Agent, AgentConfiguration, Mesh, PlannedCalls, TextModel, Thread, ToolCall, document_slug,
-    file_path_by_string_rule, file_path_from_document, usage_report,
+    file_path_by_string_rule, file_path_from_document, usage_report, workspace,
 )
-from agentkit._scenarios import workspace
 
 
 def delegating_agent(mesh: Mesh, *, before_fix_369: bool) -> Agent:

@@ -3,9 +3,9 @@
 from pypdf import PdfReader
 
 from agentkit import (
-    REPORT, Worksheet, floor_cost, list_dimensions, read_tables, report_pdf_path, run_all, scenario_table,
+    REPORT, Worksheet, caching_table, floor_cost, list_dimensions, read_tables, report_pdf_path, report_text,
+    run_all, scenario_table, workspace,
 )
-from agentkit._scenarios import caching_table, report_text, workspace
 
 # --8<-- [start:table]
 results = run_all()                    # scenarios 1-4, each on a fresh workspace

@@ -25,8 +25,10 @@
 import matplotlib.pyplot as plt
 from IPython.display import Markdown, display
 
-from agentkit import EXAMPLE_PRICES, CallPattern, ToolResult, item_tokens, run_scenario, scenario_table
-from agentkit._scenarios import report_text, workspace, write_phase_sizes
+from agentkit import (
+    EXAMPLE_PRICES, CallPattern, ToolResult, item_tokens, report_text, run_scenario, scenario_table, workspace,
+    write_phase_sizes,
+)
 
 PRICE = EXAMPLE_PRICES["example-large"]
 naive, reread, protocol, bulk = (run_scenario(key) for key in ("naive", "reread", "worksheet", "bulk"))
