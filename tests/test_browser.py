@@ -259,7 +259,8 @@ def test_copy_button_copies_the_shown_code(site: SiteBrowser, page: NavPage):
         wrong = []
         for index in range(buttons.count()):
             button = buttons.nth(index)
-            button.click()
+            # No actionability wait: a real mouse click at the button still lands on whatever covers it.
+            button.click(force=True)
             result = button.evaluate(READ_COPY, NOTHING_COPIED)
             if normalized(result["copied"]) != normalized(result["shown"]):
                 wrong.append(f"block {index + 1}: copied {result['copied'][:80]!r}, shown {result['shown'][:80]!r}")
@@ -410,7 +411,7 @@ def blank_reason(png: Path) -> str | None:
 def test_screenshot_is_not_blank(site: SiteBrowser, page: NavPage, viewport: Viewport):
     """A full-page screenshot at desktop and phone width is written under build/screenshots/, as wide as the screen, and shows something."""
     path = screenshot_path(page, viewport)
-    site.visit(page, viewport).page.screenshot(path=str(path), full_page=True)
+    site.visit(page, viewport).screenshot(path)
     with Image.open(path) as image:
         # A full-page shot is as wide as the document: wider means the reader must scroll sideways.
         assert image.width == viewport.width, f"the page is {image.width} px wide on a {viewport.width} px {viewport.name} screen"
