@@ -37,15 +37,17 @@ DOCUMENT = item_tokens(ToolResult("", "Get", report_text(workspace())))
 # --8<-- [start:worked-example]
 def pattern(document: int, batch_size: int | None) -> CallPattern:
     """N creates on a prefix of PREFIX tokens, each adding CALL + RESULT tokens."""
-    return CallPattern(N, PREFIX, CALL, RESULT, document_tokens=document, batch_size=batch_size)
+    return CallPattern(N, PREFIX, CALL, RESULT, document_tokens=document,
+                       batch_size=batch_size)
 
 
 sequential_with_document = pattern(DOCUMENT, batch_size=1)
 batched_without_document = pattern(0, batch_size=10)
-print(sequential_with_document.cost(PRICE), batched_without_document.cost(PRICE))
-# 9.829452 0.258903      dollars, without caching
-print(sequential_with_document.cost(PRICE, caching=True), batched_without_document.cost(PRICE, caching=True))
-# 1.21660125 0.13393185  with caching
+for caching in (False, True):
+    print(sequential_with_document.cost(PRICE, caching),
+          batched_without_document.cost(PRICE, caching))
+# 9.829452 0.258903       dollars, without caching
+# 1.21660125 0.13393185   with caching
 # --8<-- [end:worked-example]
 
 ROWS = [("one Create a turn, document in context", DOCUMENT, 1),

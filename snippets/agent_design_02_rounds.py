@@ -26,22 +26,30 @@ class Recorder:
 # --8<-- [start:two-phase-run]
 config = AgentConfiguration(
     "extractor", PROTOCOL_INSTRUCTIONS,
-    plugins=["Mesh:Get,Search,Create"],  # no ContentChunks: the chunk tools are not offered at all
+    plugins=["Mesh:Get,Search,Create"],  # no ContentChunks: the chunk tools are not offered
 )
 agent = Agent(config, Recorder(), mesh)
 thread = Thread("Meridian/_Threads/extract-2024")
-reading = agent.start(thread, TASK)     # phase 1: Search, Get the Document node, Get the file, answer
-print(reading.answer.splitlines()[0])  # # Worksheet: Meridian/content/Annual Report 2024.pdf -> Meridian
-writing = agent.start(thread, APPROVE)  # phase 2: a new round, after a human read the worksheet
-print(writing.answer.splitlines()[0])  # Written from the worksheet; verification by Get: all expected ...
+
+# Phase 1: Search, Get the Document node, Get the file path, answer with the worksheet.
+reading = agent.start(thread, TASK)
+print(reading.answer.splitlines()[0])
+# # Worksheet: Meridian/content/Annual Report 2024.pdf -> Meridian
+
+# Phase 2: a new round, after a person has read the worksheet.
+writing = agent.start(thread, APPROVE)
+print(writing.answer.splitlines()[0])
+# Written from the worksheet; verification by Get: all expected paths answer Get.
 # --8<-- [end:two-phase-run]
 
 # --8<-- [start:boundary]
 last_read, first_write = seen[len(reading.turns) - 1], seen[len(reading.turns)]
-print(len(last_read.tool_results()), reading.turns[-1].context.total)  # 4 38512: the report is in context
-print(len(first_write.tool_results()), writing.turns[0].context.total)  # 0 2397: only the texts came back
+print(len(last_read.tool_results()), reading.turns[-1].context.total)
+# 4 38512     four tool results, the report's full text among them
+print(len(first_write.tool_results()), writing.turns[0].context.total)
+# 0 2397      no tool result at all
 print([(m.role, len(m.text)) for m in first_write.messages()])
-# [('user', 1351), ('assistant', 6703), ('user', 46)]: the task, the worksheet, the approval
+# [('user', 1351), ('assistant', 6703), ('user', 46)]: task, worksheet, approval
 # --8<-- [end:boundary]
 
 DOCUMENT = item_tokens(ToolResult("", "Get", report_text(workspace())))
@@ -60,9 +68,12 @@ assert all(turn.context.total < DOCUMENT / 2 for turn in writing.turns)
 
 # --8<-- [start:history-budget]
 history = thread.history()
-print(HISTORY_BUDGET_CHARS, sum(len(m.text) + 64 for m in history))  # 64000 and what the history uses
-oversized = [Message("user", TASK, 1), Message("assistant", "W" * 70_000, 2), Message("user", APPROVE, 3)]
-print([m.role for m in trim_history(oversized)])  # ['user']: a worksheet over the budget is cut away
+print(HISTORY_BUDGET_CHARS, sum(len(m.text) + 64 for m in history))
+# 64000 9905
+oversized = [Message("user", TASK, 1), Message("assistant", "W" * 70_000, 2),
+             Message("user", APPROVE, 3)]
+print([m.role for m in trim_history(oversized)])
+# ['user']: a worksheet over the budget is cut away, and the task with it
 # --8<-- [end:history-budget]
 
 # verifies: agent.history-budget
@@ -71,12 +82,16 @@ assert [m.role for m in trim_history(oversized)] == ["user"] and trim_history(hi
 assert sum(len(m.text) + 64 for m in history) * 6 < HISTORY_BUDGET_CHARS
 
 # --8<-- [start:died-round]
-killed = interrupted(30)  # scenario 3's writing round dies after 30 creates; "continue" resumes it
+# Scenario 3's writing round dies after 30 creates; a "continue" round resumes it.
+killed = interrupted(30)
 reading_run, died, resumed = killed.result.runs
-print(died.status, died.usage.total_input > 0, died.recorded)  # died True False
+print(died.status, died.usage.total_input > 0, died.recorded)
+# died True False: billed, never recorded
 report = usage_report(killed.result.mesh, resumed.thread)
-print(report.usage == reading_run.usage + resumed.usage, report.is_floor)  # True True
-print(report.floor_reasons[0])  # ...: 1 round(s) recorded no end, so their usage was never written
+print(report.usage == reading_run.usage + resumed.usage, report.is_floor)
+# True True
+print(report.floor_reasons[0])
+# Meridian/_Threads/extract-2024: 1 round(s) recorded no end, so their usage was never written
 # --8<-- [end:died-round]
 
 # verifies: agent.died-round-records-nothing

@@ -18,9 +18,12 @@ def offered(plugins, **config):
 
 
 # --8<-- [start:whitelist]
-print(offered(["Mesh:Get,Search,Create"]))  # ['Get', 'Search', 'Create', 'store_plan', 'load_skill']
-print(offered(["Mesh", "ContentChunks:get_chunk"])[-3:])  # ['get_chunk', 'store_plan', 'load_skill']
-print(offered(None))  # ['Get', 'Search', 'NavigateTo', 'store_plan', 'load_skill']: read-only by default
+print(offered(["Mesh:Get,Search,Create"]))
+# ['Get', 'Search', 'Create', 'store_plan', 'load_skill']
+print(offered(["Mesh", "ContentChunks:get_chunk"])[-3:])
+# ['get_chunk', 'store_plan', 'load_skill']
+print(offered(None))
+# ['Get', 'Search', 'NavigateTo', 'store_plan', 'load_skill']: read-only by default
 # --8<-- [end:whitelist]
 
 # verifies: agent.whitelist-offers-only-listed
@@ -41,12 +44,15 @@ assert unknown == ["Get", "store_plan", "load_skill"] and [w.category for w in c
 
 # --8<-- [start:cap]
 calls = [ToolCall("Get", {"path": "Acme"}) for _ in range(12)]
-agent = Agent(AgentConfiguration("a", "Read Acme.", plugins=["Mesh:Get"], max_tool_calls_per_round=3),
-              PlannedCalls(calls, batch_size=4), mesh, tools=HOST_TOOLS)
+config = AgentConfiguration("a", "Read Acme.", plugins=["Mesh:Get"], max_tool_calls_per_round=3)
+agent = Agent(config, PlannedCalls(calls, batch_size=4), mesh, tools=HOST_TOOLS)
 run = agent.start(Thread("Acme/_Threads/t2"), "Go.")
-print([len(turn.reply.tool_calls) for turn in run.turns])  # [4, 4, 0]: three iterations, eight tool calls
-print([len(turn.tools_offered) for turn in run.turns])     # [3, 3, 0]: no tools on the last one
-print(run.status, run.answer.splitlines()[0])  # completed Stopped at the tool-call budget after 8 of 12 calls. ...
+print([len(turn.reply.tool_calls) for turn in run.turns])
+# [4, 4, 0]: three iterations, eight tool calls
+print([len(turn.tools_offered) for turn in run.turns])
+# [3, 3, 0]: no tools on the last one
+print(run.status, run.answer.splitlines()[0])
+# completed Stopped at the tool-call budget after 8 of 12 calls. Reply "continue" ...
 # --8<-- [end:cap]
 
 # verifies: agent.cap-counts-iterations
@@ -77,13 +83,13 @@ else:
     raise AssertionError("a malformed plugins entry was accepted")
 
 # --8<-- [start:prohibition]
-# The prompt forbids the chunk tools; the model reaches for search_chunks whenever it is offered.
+# The prompt forbids the chunk tools; the model reaches for search_chunks when offered.
 print(prohibition(["Mesh:Get,Search,Create", "ContentChunks"]))
-# ProhibitionOutcome(plugins=(...), offered=True, executed=1, refused=0): the forbidden call ran
+# ProhibitionOutcome(..., offered=True, executed=1, refused=0): the forbidden call ran
 print(prohibition(["Mesh:Get,Search,Create"]))
-# ProhibitionOutcome(plugins=(...), offered=False, executed=0, refused=0): nothing to reach for
+# ProhibitionOutcome(..., offered=False, executed=0, refused=0): nothing to reach for
 print(prohibition(["Mesh:Get,Search,Create"], insist=True))
-# ProhibitionOutcome(plugins=(...), offered=False, executed=0, refused=1): asked anyway, refused, recorded
+# ProhibitionOutcome(..., offered=False, executed=0, refused=1): asked anyway, refused
 # --8<-- [end:prohibition]
 
 prompt_only = prohibition(["Mesh:Get,Search,Create", "ContentChunks"])

@@ -7,14 +7,18 @@ from agentkit import (
 from agentkit._scenarios import creates_in_scenario_3
 
 # --8<-- [start:fact-id]
-print(fact_id("rev", "FY2024", 1))  # rev-FY2024-1: short key, period, row position in its statement
+print(fact_id("rev", "FY2024", 1))
+# rev-FY2024-1: short key, period, row position in its statement
 # --8<-- [end:fact-id]
 
 # --8<-- [start:interrupted]
-deterministic = interrupted_sweep()              # killed after k creates, k = 0 .. 75, then "continue"
-invented = interrupted_sweep(random_ids=2024)    # the same, but the model makes up fact ids
-print(max(run.duplicates for run in deterministic), max(run.missing for run in deterministic))  # 0 0
-print([run.duplicates for run in invented][::15])  # [0, 4, 19, 34, 49, 64]: every fact written before the kill
+# Killed after k creates, for k = 0 .. 75, then resumed with "continue":
+deterministic = interrupted_sweep()
+invented = interrupted_sweep(random_ids=2024)  # the same, but the model makes up fact ids
+print(max(run.duplicates for run in deterministic), max(run.missing for run in deterministic))
+# 0 0
+print([run.duplicates for run in invented][::15])
+# [0, 4, 19, 34, 49, 64]: every fact written before the kill, written twice
 # --8<-- [end:interrupted]
 
 NEW_DIMENSIONS = 11
@@ -29,17 +33,20 @@ assert [run.duplicates for run in invented] == [max(0, k - NEW_DIMENSIONS) for k
 def interruption_table() -> str:
     lines = ["| killed after k creates | duplicates (deterministic ids) | missing | duplicates (invented ids) "
              "| billed cost | recorded in _Usage |", "| ---: | ---: | ---: | ---: | ---: | ---: |"]
-    for det, inv in list(zip(deterministic, invented))[::15] + [(deterministic[-1], invented[-1])]:
+    shown = sorted(set(range(0, len(deterministic), 15)) | {len(deterministic) - 1})
+    for det, inv in ((deterministic[k], invented[k]) for k in shown):
         lines.append(f"| {det.killed_after} | {det.duplicates} | {det.missing} | {inv.duplicates} | "
                      f"${det.result.cost:.2f} | ${det.result.recorded_cost:.2f} |")
     return "\n".join(lines) + "\n"
 
 
 # --8<-- [start:label-search]
-mesh = workspace()  # 'ebit' and 'np' were created by another system as "EBIT" and "Net income"
-print(search_dimension_by_name(mesh, "Meridian", "Net profit")["count"])  # 0: "missing", says the label search
+mesh = workspace()  # another system created 'ebit' and 'np' as "EBIT" and "Net income"
+print(search_dimension_by_name(mesh, "Meridian", "Net profit")["count"])
+# 0: "missing", says the label search
 listed = list_dimensions(mesh, "Meridian")["results"]  # one search, every dimension
-print(len(listed), [row["name"] for row in listed if row["path"].endswith("/np")])  # 21 ['Net income']
+print(len(listed), [row["name"] for row in listed if row["path"].endswith("/np")])
+# 21 ['Net income']
 # --8<-- [end:label-search]
 
 # verifies: agent.label-search-false-negative
@@ -48,10 +55,12 @@ assert search_dimension_by_name(mesh, "Meridian", "Net profit")["count"] == 0
 assert "Meridian/LineItems/np" in {row["path"] for row in listed} and len(listed) == 21
 
 # --8<-- [start:two-spellings]
-naive = run_scenario("naive")  # its label search missed 'ebit', so it made 'operating-profit'
+naive = run_scenario("naive")  # its label search missed 'ebit', so it made a new dimension
 long_key = invented_key("Operating profit")
-print(long_key, len(facts_for(naive.mesh, "Meridian", long_key)))  # operating-profit 2
-print(len(facts_for(naive.mesh, "Meridian", "ebit")))  # 0: the view keyed on 'ebit' shows none of them
+print(long_key, len(facts_for(naive.mesh, "Meridian", long_key)))
+# operating-profit 2
+print(len(facts_for(naive.mesh, "Meridian", "ebit")))
+# 0: the view keyed on 'ebit' shows none of them
 # --8<-- [end:two-spellings]
 
 # verifies: agent.two-spellings-split
@@ -60,10 +69,12 @@ assert len(facts_for(naive.mesh, "Meridian", long_key)) == 2 and facts_for(naive
 # --8<-- [start:verify]
 protocol = run_scenario("worksheet")
 worksheet = Worksheet.from_text(protocol.runs[0].answer)
-check = verify_by_get(protocol.mesh, worksheet)  # Get on each expected path, and a search count beside it
-print(len(check.present), len(check.missing), check.search_count)  # 96 0 0: all there; the index says none
+check = verify_by_get(protocol.mesh, worksheet)  # Get every expected path; count by Search
+print(len(check.present), len(check.missing), check.search_count)
+# 96 0 0: every path answers Get; the index still counts no fact
 protocol.mesh.refresh_index()
-print(verify_by_get(protocol.mesh, worksheet).search_count)  # 64, once the index has caught up
+print(verify_by_get(protocol.mesh, worksheet).search_count)
+# 64, once the index has caught up
 # --8<-- [end:verify]
 
 # verifies: agent.verify-by-get
@@ -84,12 +95,15 @@ assert protocol.reconciliation.unexplained == 0 and len(protocol.reconciliation.
 assert protocol.runs[1].answer.endswith(protocol.reconciliation.to_text())
 
 # --8<-- [start:master-data]
-incomplete = worksheet.to_text().replace("| Segment information | EUR m | new |", "| Segment information |  | new |")
+# The same worksheet with the unit of every segment dimension left out:
+incomplete = worksheet.to_text().replace("| Segment information | EUR m | new |",
+                                         "| Segment information |  | new |")
 try:
     Worksheet.from_text(incomplete).nodes_to_create()
 except MissingMasterData as refused:
     message = str(refused)
-    print(message)  # Worksheet refused: new dimension(s) without master data: 'indrev' lacks unit; ...
+    print(message)
+# Worksheet refused: new dimension(s) without master data: 'indrev' lacks unit; ...
 # --8<-- [end:master-data]
 
 # verifies: agent.worksheet-needs-master-data

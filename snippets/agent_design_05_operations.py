@@ -16,9 +16,11 @@ def delegating_agent(mesh: Mesh, *, before_fix_369: bool) -> Agent:
 # --8<-- [start:usage-tree]
 for before_fix_369 in (False, True):
     mesh = Mesh()
-    run = delegating_agent(mesh, before_fix_369=before_fix_369).start(Thread("Acme/_Threads/t1"), "Revenue?")
-    report = usage_report(mesh, run.thread)  # every _Usage satellite at and below the thread
-    print([row.model for row in report.rows], report.cost == run.billed_cost(), report.is_floor)
+    agent = delegating_agent(mesh, before_fix_369=before_fix_369)
+    run = agent.start(Thread("Acme/_Threads/t1"), "Revenue?")
+    report = usage_report(mesh, run.thread)  # every _Usage node at and below the thread
+    print([row.model for row in report.rows], report.cost == run.billed_cost(),
+          report.is_floor)
 # ['example-large', 'example-small'] True False
 # ['example-large', '(unknown)'] False True: the sub-thread's tokens are priced $0
 # --8<-- [end:usage-tree]
@@ -37,10 +39,14 @@ assert old_report.rows[1].model == "(unknown)" and not old_report.rows[1].priced
 assert old_report.is_floor and "have no price and count as $0" in old_report.floor_reasons[0]
 
 # --8<-- [start:file-path]
-node = workspace().get("Meridian/content/_Documents/Annual-Report-2024.pdf")  # what search hits point at
-print(document_slug("Annual Report 2024.pdf"))  # Annual-Report-2024.pdf: the slug is lossy
-print(file_path_by_string_rule(node.path))       # Meridian/content/Annual-Report-2024.pdf: no such file
-print(file_path_from_document(node.content))     # Meridian/content/Annual Report 2024.pdf: the real one
+# The Document node a search hit points at:
+node = workspace().get("Meridian/content/_Documents/Annual-Report-2024.pdf")
+print(document_slug("Annual Report 2024.pdf"))
+# Annual-Report-2024.pdf: the slug is lossy
+print(file_path_by_string_rule(node.path))
+# Meridian/content/Annual-Report-2024.pdf: no such file
+print(file_path_from_document(node.content))
+# Meridian/content/Annual Report 2024.pdf: the file, and its full text
 # --8<-- [end:file-path]
 
 mesh = workspace()
