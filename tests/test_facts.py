@@ -9,7 +9,7 @@ import pytest
 
 from agentkit import MissingMasterData, WorksheetError
 from agentkit._facts import (
-    NOT_REPORTED, DimensionRow, FactRow, Worksheet, build_worksheet, checklist_text, dimension_path, fact_id,
+    NOT_REPORTED, DimensionRow, FactRow, Requested, Worksheet, build_worksheet, checklist_text, dimension_path, fact_id,
     fact_path, facts_for, grade, invented_key, list_dimensions, parse_amount, parse_checklist, read_tables,
     reconcile, search_dimension_by_name, verify_by_get,
 )
@@ -116,6 +116,15 @@ def test_fact_rows_need_a_dimension_row():
     worksheet = Worksheet("Acme", "a.pdf", (), (FactRow("x-FY-1", "x", "FY", 1.0, "EUR"),))
     with pytest.raises(WorksheetError, match="no dimension row"):
         worksheet.validate()
+
+
+def test_worksheet_matches_an_existing_dimension_by_label_and_uses_its_key(text):
+    """A listed node with another id but the report's label is the dimension: its id becomes the fact ids' key."""
+    listed = [{"path": f"{OWNER}/LineItems/sales", "name": "revenue"}, {"path": f"{OWNER}/LineItems/np", "name": "x"}]
+    worksheet = build_worksheet(OWNER, SOURCE, text, [Requested("rev", "Revenue"), Requested("np", "Net profit")],
+                                listed, REPORT.periods)
+    assert [(row.key, row.status) for row in worksheet.dimensions] == [("sales", "exists"), ("np", "exists")]
+    assert [row.id for row in worksheet.facts] == ["sales-FY2024-1", "sales-FY2023-1", "np-FY2024-11", "np-FY2023-11"]
 
 
 def test_listing_finds_a_dimension_that_a_label_search_misses(mesh):
