@@ -194,9 +194,9 @@ class Worksheet:
                 "content": {"$type": "LineItem", "key": row.key, "name": row.name, "statement": row.statement,
                             "unit": row.unit}}
 
-    def fact_node(self, row: FactRow, node_id: str | None = None) -> dict[str, Any]:
-        """The Create argument for a fact; ``node_id`` overrides the deterministic id (to show random ids)."""
-        return {"id": node_id or row.id, "namespace": f"{self.owner}/{FACTS}", "name": f"{row.key} {row.period}",
+    def fact_node(self, row: FactRow) -> dict[str, Any]:
+        """The Create argument for a fact, under its deterministic id."""
+        return {"id": row.id, "namespace": f"{self.owner}/{FACTS}", "name": f"{row.key} {row.period}",
                 "nodeType": "Fact",
                 "content": {"$type": "Fact", "lineItem": dimension_path(self.owner, row.key), "period": row.period,
                             "value": row.value, "unit": row.unit}}

@@ -127,6 +127,14 @@ def test_worksheet_matches_an_existing_dimension_by_label_and_uses_its_key(text)
     assert [row.id for row in worksheet.facts] == ["sales-FY2024-1", "sales-FY2023-1", "np-FY2024-11", "np-FY2023-11"]
 
 
+def test_a_fact_id_twice_is_refused():
+    """Two rows with one id would write one node and silently drop the other row: refused."""
+    row = FactRow("x-FY-1", "x", "FY", 1.0, "EUR")
+    worksheet = Worksheet("Acme", "a.pdf", (DimensionRow("x", "X", "s", "EUR", "exists"),), (row, row))
+    with pytest.raises(WorksheetError, match="fact id 'x-FY-1' appears twice"):
+        worksheet.nodes_to_create()
+
+
 def test_listing_finds_a_dimension_that_a_label_search_misses(mesh):
     """The seeded 'np' is labelled 'Net income': searching 'Net profit' finds nothing, the listing has it."""
     assert search_dimension_by_name(mesh, OWNER, "Net profit")["count"] == 0
