@@ -1,8 +1,9 @@
 """Collect the guide's executable documentation alongside tests/.
 
 - every ```pycon example in docs/**/*.md runs as a doctest (tools/doctests.py);
-- every snippets/*.py file runs as one test: its asserts are its checks, and the
-  captured output it declares must match the committed snippets/output/ file.
+- every snippets/*.py file runs as one test: its asserts are its checks, what it
+  prints must match its `#>` lines, and the captured output it declares must
+  match the committed snippets/output/ file.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tools import captures
+from tools import captures, outputs
 from tools.doctests import make_sybil
 from tools.project import REPO_ROOT
 
@@ -35,7 +36,10 @@ class SnippetRun(pytest.Item):
     """Run one snippet file as a script and compare its captured output with the committed files."""
 
     def runtest(self) -> None:
-        namespace = captures.run_snippet(self.path)
+        namespace, printed = captures.run_snippet(self.path)
+        difference = outputs.output_mismatch(self.path, printed)
+        if difference:
+            raise SnippetOutputStale(f"{self.path.relative_to(REPO_ROOT)}: what it prints differs from its '#>' lines; show the real output below each print\n{difference}")
         outdated = captures.stale(captures.render(namespace))
         if outdated:
             names = ", ".join(str(path.relative_to(REPO_ROOT)) for path in outdated)
@@ -51,4 +55,4 @@ class SnippetRun(pytest.Item):
 
 
 class SnippetOutputStale(AssertionError):
-    """A committed captured-output file differs from what its snippet renders now."""
+    """A snippet's shown or captured output differs from what it produces now."""

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from sybil.example import SybilFailure
 
-from tools import claims, contracts
+from tools import captures, claims, contracts, outputs
 from tools.doctests import make_sybil
 from tools.project import Project
 
@@ -94,3 +94,20 @@ class TestClaims:
     def test_malformed_marker(self):
         """A marker in any other form than `{ #id .claim }` is reported, not silently ignored."""
         assert "docs/claims.md:19: claim marker not in the form '{ #page.claim-id .claim }' (or .observation) alone on its line" in messages(contracts.page_problems(BROKEN))
+
+
+def test_snippet_whose_shown_output_differs_from_its_print_fails():
+    """A `#>` line that is not what the code prints is reported as a diff of shown against printed."""
+    snippet = BROKEN.root / "snippets" / "sample_03_prints.py"
+    _, printed = captures.run_snippet(snippet)
+    assert printed == "2\n"
+    difference = outputs.output_mismatch(snippet, printed)
+    assert difference == "Expected:\n    3\nGot:\n    2\n"
+
+
+def test_snippet_whose_shown_output_matches_passes(tmp_path):
+    """Matching `#>` lines pass, and `...` stands for any run of text."""
+    snippet = tmp_path / "ok.py"
+    snippet.write_text('print("a long line of output")\n#> a long ...\nprint()\n#>\n', encoding="utf-8")
+    _, printed = captures.run_snippet(snippet)
+    assert outputs.output_mismatch(snippet, printed) is None

@@ -7,15 +7,20 @@ with a fresh rendering, and `dev.py regen` rewrites it.
 
 from __future__ import annotations
 
+import contextlib
+import io
 import runpy
 from pathlib import Path
 
 from tools.project import CAPTURED_OUTPUT, REPO_ROOT
 
 
-def run_snippet(path: Path) -> dict:
-    """Run a snippet file as a script (its asserts are its checks) and return its namespace."""
-    return runpy.run_path(str(path), run_name="__main__")
+def run_snippet(path: Path) -> tuple[dict, str]:
+    """Run a snippet file as a script (its asserts are its checks); return its namespace and what it printed."""
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        namespace = runpy.run_path(str(path), run_name="__main__")
+    return namespace, printed.getvalue()
 
 
 def render(namespace: dict, root: Path = REPO_ROOT) -> dict[Path, str]:

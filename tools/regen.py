@@ -19,7 +19,7 @@ def main() -> int:
     project = Project()
     written = set()
     for snippet in project.snippet_paths:
-        for path, text in captures.render(captures.run_snippet(REPO_ROOT / snippet)).items():
+        for path, text in captures.render(captures.run_snippet(REPO_ROOT / snippet)[0]).items():
             path.parent.mkdir(parents=True, exist_ok=True)
             if not path.is_file() or path.read_text(encoding="utf-8") != text:
                 path.write_text(text, encoding="utf-8")

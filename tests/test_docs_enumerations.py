@@ -1,0 +1,85 @@
+"""The pages name what the code has: tool names, content types, the budget text, error messages.
+
+Like Pydantic's check that its docs list every error code: when agentkit gains
+a tool or a content type, or rewords a message the pages quote, this fails.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+import agentkit
+from agentkit import (
+    ALWAYS_OFFERED, BUDGET_TEXT, DELEGATION_TOOL, READ_ONLY_MESH_METHODS, Mesh, chunk_plugin, mesh_plugin,
+)
+from agentkit._facts import register_types
+from tools.project import REPO_ROOT
+
+
+def page(path: str) -> str:
+    """A page's Markdown with line breaks and runs of blanks folded, as a reader sees the prose."""
+    return re.sub(r"\s+", " ", (REPO_ROOT / "docs" / path).read_text(encoding="utf-8"))
+
+
+MESH_PAGE = "AI/Tools/MeshPlugin.md"
+CHUNKS_PAGE = "Architecture/ContentChunkNavigation.md"
+DESIGN_PAGE = "AI/AgentDesign.md"
+
+
+def unnamed(names, path: str) -> list[str]:
+    """The names that the page never shows as code, alone (`Get`) or called (`Get(path)`)."""
+    text = page(path)
+    return [name for name in names if f"`{name}`" not in text and f"`{name}(" not in text]
+
+
+def test_every_mesh_tool_is_named_on_the_mesh_plugin_page():
+    """Each tool of the Mesh plugin, the bulk-create extension included, appears as code on its page."""
+    assert unnamed([tool.name for tool in mesh_plugin(Mesh(), bulk_create=True)], MESH_PAGE) == []
+
+
+def test_every_chunk_tool_is_named_on_the_chunk_navigation_page():
+    """Each of the chunk tools appears as code on the content chunk navigation page."""
+    assert unnamed([tool.name for tool in chunk_plugin(Mesh())], CHUNKS_PAGE) == []
+
+
+def test_configuration_tool_names_are_named_on_the_agent_design_page():
+    """The always-offered tools and the read-only Mesh methods the page describes are the code's."""
+    assert unnamed([*ALWAYS_OFFERED, *READ_ONLY_MESH_METHODS], DESIGN_PAGE) == []
+
+
+def test_delegation_tool_is_named_on_the_agent_design_page():
+    """The delegation tool the runtime adds is the one the page names."""
+    assert unnamed([DELEGATION_TOOL], DESIGN_PAGE) == []
+
+
+def test_every_registered_content_type_is_named_on_a_page():
+    """Each `$type` agentkit registers (Document, and the fact model's types) is named on some page."""
+    mesh = Mesh()
+    register_types(mesh)
+    everything = " ".join(page(path.relative_to(REPO_ROOT / "docs").as_posix()) for path in (REPO_ROOT / "docs").rglob("*.md"))
+    assert [name for name in mesh.content_types if f"`{name}`" not in everything] == []
+
+
+def test_budget_text_is_quoted_word_for_word():
+    """The budget text the page quotes is the text agentkit appends, with {N} for the cap."""
+    assert BUDGET_TEXT.format(n="{N}") in page(DESIGN_PAGE)
+
+
+@pytest.mark.parametrize("path, template", [
+    ("Meridian/no-such-collection/report.pdf", "Content collection '{c}' not found"),
+    ("Meridian/content/no-such-file.pdf", "File '{f}' not found in collection '{c}'"),
+])
+def test_collection_errors_are_quoted_as_agentkit_words_them(path, template):
+    """The not-found messages the pages quote are the ones agentkit raises, names aside."""
+    mesh = Mesh()
+    agentkit.upload_report(mesh)
+    with pytest.raises(KeyError) as raised:
+        mesh.fetch(path)
+    *_, collection, file = path.split("/")
+    message = str(raised.value)
+    generic = message.replace(f"'{file}'", "'{f}'").replace(f"'{collection}'", "'{c}'")
+    # verifies: unified-path.not-found-messages
+    assert generic == template
+    assert f"`{template}`" in page(CHUNKS_PAGE) + page("DataMesh/UnifiedPath.md")
