@@ -14,12 +14,14 @@ reads = [ToolCall("Get", {"path": "Acme"}) for _ in range(3)]
 agent = Agent(AgentConfiguration("reader", "Read Acme three times.", plugins=["Mesh:Get"]),
               PlannedCalls(reads, batch_size=1), mesh, tools=mesh_plugin(mesh))
 run = agent.start(Thread("Acme/_Threads/t1"), "Go.")
+# Turn 1 is shown the instructions, the tool definitions and the user message; each later
+# turn adds the call before it and its result. On turn 4 the model answers.
 for turn in run.turns:
     print(turn.index, turn.context.total, turn.usage.input)
-# 1 96 96    instructions + tool definitions + the user message
-# 2 166 166  ... + the first call and its result
-# 3 236 236  ... + the second
-# 4 306 306  ... + the third; the model answers
+#> 1 96 96
+#> 2 166 166
+#> 3 236 236
+#> 4 306 306
 # --8<-- [end:bill-per-call]
 
 # verifies: agent.every-call-bills-whole-context
@@ -43,11 +45,11 @@ def pattern(document: int, batch_size: int | None) -> CallPattern:
 
 sequential_with_document = pattern(DOCUMENT, batch_size=1)
 batched_without_document = pattern(0, batch_size=10)
-for caching in (False, True):
+for caching in (False, True):  # dollars, without and then with caching
     print(sequential_with_document.cost(PRICE, caching),
           batched_without_document.cost(PRICE, caching))
-# 9.829452 0.258903       dollars, without caching
-# 1.21660125 0.13393185   with caching
+#> 9.829452 0.258903
+#> 1.21660125 0.13393185
 # --8<-- [end:worked-example]
 
 ROWS = [("one Create a turn, document in context", DOCUMENT, 1),

@@ -34,22 +34,24 @@ thread = Thread("Meridian/_Threads/extract-2024")
 # Phase 1: Search, Get the Document node, Get the file path, answer with the worksheet.
 reading = agent.start(thread, TASK)
 print(reading.answer.splitlines()[0])
-# # Worksheet: Meridian/content/Annual Report 2024.pdf -> Meridian
+#> # Worksheet: Meridian/content/Annual Report 2024.pdf -> Meridian
 
 # Phase 2: a new round, after a person has read the worksheet.
 writing = agent.start(thread, APPROVE)
 print(writing.answer.splitlines()[0])
-# Written from the worksheet; verification by Get: all expected paths answer Get.
+#> Written from the worksheet; verification by Get: all expected paths answer Get.
 # --8<-- [end:two-phase-run]
 
 # --8<-- [start:boundary]
 last_read, first_write = seen[len(reading.turns) - 1], seen[len(reading.turns)]
+# The last reading call holds four tool results, the report's full text among them.
 print(len(last_read.tool_results()), reading.turns[-1].context.total)
-# 4 38512     four tool results, the report's full text among them
+#> 4 38512
 print(len(first_write.tool_results()), writing.turns[0].context.total)
-# 0 2397      no tool result at all
+#> 0 2397
+# What the first writing call is shown: the task, the worksheet, the approval.
 print([(m.role, len(m.text)) for m in first_write.messages()])
-# [('user', 1351), ('assistant', 6703), ('user', 46)]: task, worksheet, approval
+#> [('user', 1351), ('assistant', 6703), ('user', 46)]
 # --8<-- [end:boundary]
 
 DOCUMENT = item_tokens(ToolResult("", "Get", report_text(workspace())))
@@ -69,11 +71,12 @@ assert all(turn.context.total < DOCUMENT / 2 for turn in writing.turns)
 # --8<-- [start:history-budget]
 history = thread.history()
 print(HISTORY_BUDGET_CHARS, sum(len(m.text) + 64 for m in history))
-# 64000 9905
+#> 64000 9905
 oversized = [Message("user", TASK, 1), Message("assistant", "W" * 70_000, 2),
              Message("user", APPROVE, 3)]
+# A worksheet over the budget is cut away, and the task with it:
 print([m.role for m in trim_history(oversized)])
-# ['user']: a worksheet over the budget is cut away, and the task with it
+#> ['user']
 # --8<-- [end:history-budget]
 
 # verifies: agent.history-budget
@@ -85,13 +88,14 @@ assert sum(len(m.text) + 64 for m in history) * 6 < HISTORY_BUDGET_CHARS
 # Scenario 3's writing round dies after 30 creates; a "continue" round resumes it.
 killed = interrupted(30)
 reading_run, died, resumed = killed.result.runs
+# The round that died was billed and never recorded:
 print(died.status, died.usage.total_input > 0, died.recorded)
-# died True False: billed, never recorded
+#> died True False
 report = usage_report(killed.result.mesh, resumed.thread)
 print(report.usage == reading_run.usage + resumed.usage, report.is_floor)
-# True True
+#> True True
 print(report.floor_reasons[0])
-# Meridian/_Threads/extract-2024: 1 round(s) recorded no end, so their usage was never written
+#> Meridian/_Threads/extract-2024: 1 round(s) recorded no end, so their usage was never written
 # --8<-- [end:died-round]
 
 # verifies: agent.died-round-records-nothing

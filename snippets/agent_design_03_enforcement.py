@@ -19,11 +19,12 @@ def offered(plugins, **config):
 
 # --8<-- [start:whitelist]
 print(offered(["Mesh:Get,Search,Create"]))
-# ['Get', 'Search', 'Create', 'store_plan', 'load_skill']
+#> ['Get', 'Search', 'Create', 'store_plan', 'load_skill']
 print(offered(["Mesh", "ContentChunks:get_chunk"])[-3:])
-# ['get_chunk', 'store_plan', 'load_skill']
+#> ['get_chunk', 'store_plan', 'load_skill']
+# No list at all: read-only by default.
 print(offered(None))
-# ['Get', 'Search', 'NavigateTo', 'store_plan', 'load_skill']: read-only by default
+#> ['Get', 'Search', 'NavigateTo', 'store_plan', 'load_skill']
 # --8<-- [end:whitelist]
 
 # verifies: agent.whitelist-offers-only-listed
@@ -47,12 +48,14 @@ calls = [ToolCall("Get", {"path": "Acme"}) for _ in range(12)]
 config = AgentConfiguration("a", "Read Acme.", plugins=["Mesh:Get"], max_tool_calls_per_round=3)
 agent = Agent(config, PlannedCalls(calls, batch_size=4), mesh, tools=HOST_TOOLS)
 run = agent.start(Thread("Acme/_Threads/t2"), "Go.")
+# The cap of 3 allows three iterations, not three calls: eight calls are made.
 print([len(turn.reply.tool_calls) for turn in run.turns])
-# [4, 4, 0]: three iterations, eight tool calls
+#> [4, 4, 0]
+# The last iteration is offered no tools.
 print([len(turn.tools_offered) for turn in run.turns])
-# [3, 3, 0]: no tools on the last one
+#> [3, 3, 0]
 print(run.status, run.answer.splitlines()[0])
-# completed Stopped at the tool-call budget after 8 of 12 calls. Reply "continue" ...
+#> completed Stopped at the tool-call budget after 8 of 12 calls. Reply "continue" ...
 # --8<-- [end:cap]
 
 # verifies: agent.cap-counts-iterations
@@ -84,12 +87,15 @@ else:
 
 # --8<-- [start:prohibition]
 # The prompt forbids the chunk tools; the model reaches for search_chunks when offered.
+# Offered, the forbidden tool is called and runs.
 print(prohibition(["Mesh:Get,Search,Create", "ContentChunks"]))
-# ProhibitionOutcome(..., offered=True, executed=1, refused=0): the forbidden call ran
+#> ProhibitionOutcome(plugins=(...), offered=True, executed=1, refused=0)
+# Not offered, there is nothing to reach for.
 print(prohibition(["Mesh:Get,Search,Create"]))
-# ProhibitionOutcome(..., offered=False, executed=0, refused=0): nothing to reach for
+#> ProhibitionOutcome(plugins=(...), offered=False, executed=0, refused=0)
+# Asked for anyway, the call is refused.
 print(prohibition(["Mesh:Get,Search,Create"], insist=True))
-# ProhibitionOutcome(..., offered=False, executed=0, refused=1): asked anyway, refused
+#> ProhibitionOutcome(plugins=(...), offered=False, executed=0, refused=1)
 # --8<-- [end:prohibition]
 
 prompt_only = prohibition(["Mesh:Get,Search,Create", "ContentChunks"])

@@ -7,8 +7,9 @@ from agentkit import (
 from agentkit._scenarios import creates_in_scenario_3
 
 # --8<-- [start:fact-id]
+# short key, period, row position in its statement
 print(fact_id("rev", "FY2024", 1))
-# rev-FY2024-1: short key, period, row position in its statement
+#> rev-FY2024-1
 # --8<-- [end:fact-id]
 
 # --8<-- [start:interrupted]
@@ -16,9 +17,10 @@ print(fact_id("rev", "FY2024", 1))
 deterministic = interrupted_sweep()
 invented = interrupted_sweep(random_ids=2024)  # the same, but the model makes up fact ids
 print(max(run.duplicates for run in deterministic), max(run.missing for run in deterministic))
-# 0 0
+#> 0 0
+# With invented ids, every fact written before the kill is written twice:
 print([run.duplicates for run in invented][::15])
-# [0, 4, 19, 34, 49, 64]: every fact written before the kill, written twice
+#> [0, 4, 19, 34, 49, 64]
 # --8<-- [end:interrupted]
 
 NEW_DIMENSIONS = 11
@@ -44,11 +46,12 @@ def interruption_table() -> str:
 
 # --8<-- [start:label-search]
 mesh = workspace()  # another system created 'ebit' and 'np' as "EBIT" and "Net income"
+# "missing", says the label search:
 print(search_dimension_by_name(mesh, "Meridian", "Net profit")["count"])
-# 0: "missing", says the label search
+#> 0
 listed = list_dimensions(mesh, "Meridian")["results"]  # one search, every dimension
 print(len(listed), [row["name"] for row in listed if row["path"].endswith("/np")])
-# 21 ['Net income']
+#> 21 ['Net income']
 # --8<-- [end:label-search]
 
 # verifies: agent.label-search-false-negative
@@ -60,9 +63,10 @@ assert "Meridian/LineItems/np" in {row["path"] for row in listed} and len(listed
 naive = run_scenario("naive")  # its label search missed 'ebit', so it made a new dimension
 long_key = invented_key("Operating profit")
 print(long_key, len(facts_for(naive.mesh, "Meridian", long_key)))
-# operating-profit 2
+#> operating-profit 2
+# The view keyed on 'ebit' shows none of them:
 print(len(facts_for(naive.mesh, "Meridian", "ebit")))
-# 0: the view keyed on 'ebit' shows none of them
+#> 0
 # --8<-- [end:two-spellings]
 
 # verifies: agent.two-spellings-split
@@ -72,11 +76,12 @@ assert len(facts_for(naive.mesh, "Meridian", long_key)) == 2 and facts_for(naive
 protocol = run_scenario("worksheet")
 worksheet = Worksheet.from_text(protocol.runs[0].answer)
 check = verify_by_get(protocol.mesh, worksheet)  # Get every expected path; count by Search
+# Every path answers Get; the index still counts no fact:
 print(len(check.present), len(check.missing), check.search_count)
-# 96 0 0: every path answers Get; the index still counts no fact
-protocol.mesh.refresh_index()
+#> 96 0 0
+protocol.mesh.refresh_index()  # once the index has caught up
 print(verify_by_get(protocol.mesh, worksheet).search_count)
-# 64, once the index has caught up
+#> 64
 # --8<-- [end:verify]
 
 # verifies: agent.verify-by-get
@@ -105,7 +110,7 @@ try:
 except MissingMasterData as refused:
     message = str(refused)
     print(message)
-# Worksheet refused: new dimension(s) without master data: 'indrev' lacks unit; ...
+#> Worksheet refused: new dimension(s) without master data: 'indrev' lacks unit; ...
 # --8<-- [end:master-data]
 
 # verifies: agent.worksheet-needs-master-data

@@ -14,6 +14,7 @@ def delegating_agent(mesh: Mesh, *, before_fix_369: bool) -> Agent:
 
 
 # --8<-- [start:usage-tree]
+# Before the fix the sub-thread's usage is recorded as '(unknown)': its tokens are priced $0.
 for before_fix_369 in (False, True):
     mesh = Mesh()
     agent = delegating_agent(mesh, before_fix_369=before_fix_369)
@@ -21,8 +22,8 @@ for before_fix_369 in (False, True):
     report = usage_report(mesh, run.thread)  # every _Usage node at and below the thread
     print([row.model for row in report.rows], report.cost == run.billed_cost(),
           report.is_floor)
-# ['example-large', 'example-small'] True False
-# ['example-large', '(unknown)'] False True: the sub-thread's tokens are priced $0
+#> ['example-large', 'example-small'] True False
+#> ['example-large', '(unknown)'] False True
 # --8<-- [end:usage-tree]
 
 fixed_mesh, old_mesh = Mesh(), Mesh()
@@ -41,12 +42,15 @@ assert old_report.is_floor and "have no price and count as $0" in old_report.flo
 # --8<-- [start:file-path]
 # The Document node a search hit points at:
 node = workspace().get("Meridian/content/_Documents/Annual-Report-2024.pdf")
+# the slug is lossy
 print(document_slug("Annual Report 2024.pdf"))
-# Annual-Report-2024.pdf: the slug is lossy
+#> Annual-Report-2024.pdf
+# the string rule builds a path where no file is
 print(file_path_by_string_rule(node.path))
-# Meridian/content/Annual-Report-2024.pdf: no such file
+#> Meridian/content/Annual-Report-2024.pdf
+# the node's fields give the file, and its full text
 print(file_path_from_document(node.content))
-# Meridian/content/Annual Report 2024.pdf: the file, and its full text
+#> Meridian/content/Annual Report 2024.pdf
 # --8<-- [end:file-path]
 
 mesh = workspace()

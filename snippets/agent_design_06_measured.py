@@ -10,7 +10,10 @@ from agentkit import (
 # --8<-- [start:table]
 results = run_all()                    # scenarios 1-4, each on a fresh workspace
 with_caching = run_all(caching=True)   # the same, billed with prompt caching
+# prints the table above
 print(scenario_table(results, with_caching))
+#> | scenario | turns | input tokens | output tokens | cost | × floor | with caching | ...
+#> ...
 # --8<-- [end:table]
 
 naive, reread, protocol, bulk = results

@@ -13,7 +13,7 @@ document = upload_report(mesh)  # "Annual Report 2024.pdf" into Meridian/content
 mesh.refresh_index()            # let the search index catch up
 tools = tools_by_name(mesh_plugin(mesh) + chunk_plugin(mesh))
 print(document.path)
-# Meridian/content/_Documents/Annual-Report-2024.pdf
+#> Meridian/content/_Documents/Annual-Report-2024.pdf
 # --8<-- [end:upload]
 
 # verifies: chunks.document-node-path
@@ -21,8 +21,10 @@ assert document.path == "Meridian/content/_Documents/" + document_slug(REPORT.fi
 
 # --8<-- [start:search-finds-the-document-node]
 hit = json.loads(tools["search"].call({"query": "net profit"}))[0]
-print(hit["documentPath"], "|", hit["collectionPath"], "|", hit["filePath"])
-# Meridian/content/_Documents/Annual-Report-2024.pdf | Meridian/content | Annual Report 2024.pdf
+print(hit["documentPath"])
+#> Meridian/content/_Documents/Annual-Report-2024.pdf
+print(hit["collectionPath"], "|", hit["filePath"])
+#> Meridian/content | Annual Report 2024.pdf
 # --8<-- [end:search-finds-the-document-node]
 
 # verifies: chunks.search-returns-document-node
@@ -30,10 +32,10 @@ assert hit["documentPath"] == document.path
 
 # --8<-- [start:get-document-node]
 node = json.loads(tools["Get"].call({"path": hit["documentPath"]}))
-print(sorted(node["content"]))
-# ['$type', 'chunkCount', 'collectionPath', 'contentHash', 'filePath', 'indexedAt',
-#  'mime', 'name', 'sizeBytes', 'summary']
+print(*sorted(node["content"]))
+#> $type chunkCount collectionPath contentHash filePath indexedAt mime name sizeBytes summary
 print(len(node["content"]["summary"]))
+#> 280
 # --8<-- [end:get-document-node]
 
 full_text = mesh.fetch("Meridian/content/Annual Report 2024.pdf").value
@@ -45,6 +47,7 @@ assert len(node["content"]["summary"]) <= 281 and node["content"]["summary"].end
 # --8<-- [start:get-file-path]
 text = tools["Get"].call({"path": "Meridian/content/Annual Report 2024.pdf"})
 print(len(text))
+#> 145624
 # --8<-- [end:get-file-path]
 
 # verifies: chunks.file-path-returns-text
@@ -53,10 +56,12 @@ assert text == full_text and all(value.display in text for value in REPORT.value
 # --8<-- [start:derive-file-path]
 by_string_rule = file_path_by_string_rule(hit["documentPath"])
 by_fields = file_path_from_document(node["content"])
-print(by_string_rule)  # Meridian/content/Annual-Report-2024.pdf
-print(by_fields)       # Meridian/content/Annual Report 2024.pdf
+print(by_string_rule)
+#> Meridian/content/Annual-Report-2024.pdf
+print(by_fields)
+#> Meridian/content/Annual Report 2024.pdf
 print(tools["Get"].call({"path": by_string_rule}))
-# File 'Annual-Report-2024.pdf' not found in collection 'content'
+#> File 'Annual-Report-2024.pdf' not found in collection 'content'
 # --8<-- [end:derive-file-path]
 
 # verifies: chunks.string-rule-is-lossy
@@ -68,7 +73,8 @@ assert tools["Get"].call({"path": by_fields}) == full_text
 safe = mesh.add_collection("Meridian", "filings")
 safe.upload("annual-report-2024.md", b"# Annual report\n")
 safe_document = safe.document_node("annual-report-2024.md")
-print(file_path_by_string_rule(safe_document.path))  # Meridian/filings/annual-report-2024.md
+print(file_path_by_string_rule(safe_document.path))
+#> Meridian/filings/annual-report-2024.md
 # --8<-- [end:slug-safe-names]
 
 # verifies: chunks.string-rule-works-for-slug-safe-names

@@ -81,7 +81,9 @@ spans = chunk_spans(len(text))
 holding = [i for i, (s, e) in enumerate(spans) if s <= start and end <= e]
 cut = next(i for i, (s, e) in enumerate(spans) if s <= start < e)
 before, after = spans[cut][1], spans[cut + 1][0]
-print(holding)  # []: no single chunk holds the whole key-figures table
+# no single chunk holds the whole key-figures table
+print(holding)
+#> []
 # --8<-- [end:broken-table]
 
 # verifies: chunks.tables-break-at-boundaries

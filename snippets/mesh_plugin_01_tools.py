@@ -30,9 +30,17 @@ for number in range(3):
 
 # --8<-- [start:get]
 node = json.loads(tools["Get"].call({"path": "Meridian"}))
-print(node["path"], node["nodeType"], node["version"])  # Meridian Company 1
+print(node["path"], node["nodeType"], node["version"])
+#> Meridian Company 1
 print(tools["Get"].call({"path": "Meridian/Facts/*"}))
-# [{"path": "Meridian/Facts/f-0", "name": "Fact 0", "nodeType": "Fact", "icon": null}, ...]
+#> [
+#>   {
+#>     "path": "Meridian/Facts/f-0",
+#>     "name": "Fact 0",
+#>     "nodeType": "Fact",
+#>     "icon": null
+#>   },
+#> ...
 # --8<-- [end:get]
 
 # verifies: mesh.get-children
@@ -44,9 +52,10 @@ assert set(node) >= {"id", "namespace", "path", "name", "nodeType", "category", 
 # --8<-- [start:search]
 mesh.refresh_index()  # the index has caught up with the writes above
 envelope = json.loads(tools["Search"].call({"query": "nodeType:Fact", "limit": 2}))
-print(envelope["count"], envelope["limit"], envelope["truncated"])  # 2 2 True
+print(envelope["count"], envelope["limit"], envelope["truncated"])
+#> 2 2 True
 print(envelope["hint"])
-# Showing 2 of 3 matches. Narrow the query (nodeType:X, a basePath) or raise limit (at most 200).
+#> Showing 2 of 3 matches. Narrow the query (nodeType:X, a basePath) or raise limit (at most 200).
 # --8<-- [end:search]
 
 # verifies: mesh.search-envelope
@@ -63,12 +72,16 @@ assert json.loads(tools["Search"].call({"query": "*"}))["limit"] == 50
 # --8<-- [start:update-patch-delete]
 fact = json.loads(tools["Get"].call({"path": "Meridian/Facts/f-0"}))
 fact["content"] = {"$type": "Fact", "lineItem": "rev", "period": "FY2024", "value": 4812.3}
-print(tools["Update"].call({"nodes": json.dumps([fact])}))  # Updated: Meridian/Facts/f-0
+print(tools["Update"].call({"nodes": json.dumps([fact])}))
+#> Updated: Meridian/Facts/f-0
 print(tools["Patch"].call({"path": "Meridian/Facts/f-0", "fields": {"unit": "EUR m", "period": None}}))
-# Patched: Meridian/Facts/f-0
+#> Patched: Meridian/Facts/f-0
+# Delete removes the node and every node below it:
 print(tools["Delete"].call({"paths": '["Meridian/Facts"]'}))
-# Deleted: Meridian/Facts
-# Deleted: Meridian/Facts/f-0 ... (every node below it)
+#> Deleted: Meridian/Facts
+#> Deleted: Meridian/Facts/f-0
+#> Deleted: Meridian/Facts/f-1
+#> Deleted: Meridian/Facts/f-2
 # --8<-- [end:update-patch-delete]
 
 # verifies: mesh.update-full-replacement

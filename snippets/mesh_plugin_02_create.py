@@ -52,7 +52,7 @@ print(create.call({"node": json.dumps({
     "nodeType": "Fact",
     "content": {"$type": "Fact", "lineItem": "rev", "period": "FY2024", "value": 4812.3, "unit": "EUR m"},
 })}))
-# Created: Meridian/rev-FY2024-1
+#> Created: Meridian/rev-FY2024-1
 # --8<-- [end:create]
 
 stored = mesh.get("Meridian/rev-FY2024-1")
@@ -63,13 +63,15 @@ assert create.call({"node": {"id": "Meridian/rev-FY2024-1", "name": "again", "no
     "Error: cannot create: a node already exists at 'Meridian/rev-FY2024-1'")
 
 # --8<-- [start:silent-drop]
+# No error, no warning:
 print(create.call({"node": json.dumps({
     "id": "Meridian/rev-FY2023-1", "name": "Revenue FY2023", "nodeType": "Fact",
     "content": {"$type": "Fact", "lineItem": "rev", "period": "FY2023", "amount": 4523.1, "currency": "EUR"},
 })}))
-# Created: Meridian/rev-FY2023-1        <- no error, no warning
+#> Created: Meridian/rev-FY2023-1
+# But 'amount' and 'currency' are gone:
 print(mesh.typed_view("Meridian/rev-FY2023-1"))
-# {'lineItem': 'rev', 'period': 'FY2023'}   <- 'amount' and 'currency' are gone
+#> {'lineItem': 'rev', 'period': 'FY2023'}
 # --8<-- [end:silent-drop]
 
 # verifies: mesh.create-silent-drop
@@ -78,13 +80,14 @@ assert mesh.typed_view("Meridian/rev-FY2023-1") == {"lineItem": "rev", "period":
 assert "amount" not in mesh.get("Meridian/rev-FY2023-1").content
 
 # --8<-- [start:type-discriminator]
+# Both are stored, but empty in every typed view:
 for content in ({"lineItem": "np", "value": 411.3},                    # no $type
                 {"$type": "fact", "lineItem": "np", "value": 411.3}):  # wrong case: not registered
     node = {"id": "Meridian/np-FY2024-11", "name": "Net profit FY2024", "nodeType": "Fact", "content": content}
     print(create.call({"node": node}), mesh.typed_view("Meridian/np-FY2024-11"))
     mesh.delete(["Meridian/np-FY2024-11"])
-# Created: Meridian/np-FY2024-11 {}    <- stored, but empty in every typed view
-# Created: Meridian/np-FY2024-11 {}
+#> Created: Meridian/np-FY2024-11 {}
+#> Created: Meridian/np-FY2024-11 {}
 # --8<-- [end:type-discriminator]
 
 for content in ({"lineItem": "np", "value": 411.3}, {"$type": "fact", "lineItem": "np", "value": 411.3}):
@@ -99,8 +102,7 @@ print(strict_create.call({"node": {
     "id": "Meridian/rev-FY2022-1", "name": "Revenue FY2022", "nodeType": "Fact",
     "content": {"$type": "Fact", "lineItem": "rev", "amount": 4100.0},
 }}))
-# Strict mode: field(s) 'amount' are not part of $type 'Fact' and would be dropped silently.
-# Known fields: lineItem, period, unit, value.
+#> Strict mode: field(s) 'amount' are not part of $type 'Fact' ... Known fields: lineItem, period, unit, value.
 # --8<-- [end:strict]
 
 # verifies: mesh.create-strict-extension

@@ -40,9 +40,10 @@ mesh.delete(["Meridian/Facts/guess"])
 
 # --8<-- [start:bulk-create]
 answer = tools["BulkCreate"].call({"nodes": json.dumps(nodes)})  # agentkit extension: one call, every node
-print(answer.splitlines()[0])  # Created: Meridian/Facts/rev-FY2024-1
+print(answer.splitlines()[0])
+#> Created: Meridian/Facts/rev-FY2024-1
 print([line for line in answer.splitlines() if not line.startswith("Created: ")])
-# ["[32] Error: cannot create: a node already exists at 'Meridian/Facts/rev-FY2023-1'. ..."]
+#> ["[32] Error: cannot create: a node already exists at 'Meridian/Facts/rev-FY2023-1'. ..."]
 # --8<-- [end:bulk-create]
 
 collided = REPORT.values.index(REPORT.value("rev", "FY2023"))
@@ -60,11 +61,14 @@ assert "BulkCreate" not in tools_by_name(mesh_plugin(mesh)) and "[agentkit exten
 
 # --8<-- [start:read-back]
 count = json.loads(tools["Search"].call({"query": "nodeType:Fact", "basePath": "Meridian/Facts"}))["count"]
-print(count)  # 1: only the template node; the index has not seen the batch yet
+# the index has not seen the batch yet: it counts only the template node
+print(count)
+#> 1
 checks = {"$type": "Fact", "lineItem": "eps", "period": "FY2024", "unit": "EUR"}
 read_back = json.loads(tools["Get"].call({"path": "Meridian/Facts/eps-FY2024-12"}))["content"]
 print(all(read_back[field] == expected for field, expected in checks.items()),
-      read_back["value"] == REPORT.value("eps", "FY2024").value)  # True True
+      read_back["value"] == REPORT.value("eps", "FY2024").value)
+#> True True
 # --8<-- [end:read-back]
 
 # verifies: mesh.search-not-for-verification

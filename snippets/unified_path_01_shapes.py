@@ -14,7 +14,7 @@ mesh.collections["Meridian/content"].upload("2024/notes.md", b"Nested notes.\n")
 # --8<-- [start:parse]
 path = parse_path("@Meridian/content/Annual Report 2024.pdf", is_node=mesh.exists)
 print(path.reference, path.address, path.prefix, path.collection_path, path.file_path, sep=" | ")
-# link | Meridian | content | Meridian/content | Annual Report 2024.pdf
+#> link | Meridian | content | Meridian/content | Annual Report 2024.pdf
 # --8<-- [end:parse]
 
 # verifies: unified-path.links-and-embeds
@@ -72,9 +72,12 @@ with pytest.raises(CollectionNotFound, match="^Content collection '2024' not fou
     mesh.fetch("Meridian/content/2024/notes.md")
 
 # --8<-- [start:relative]
-print(resolve_relative("Meridian/Facts", "rev-FY2024-1"))    # Meridian/Facts/rev-FY2024-1
-print(resolve_relative("Meridian/Facts", "../Dimensions"))   # Meridian/Dimensions
-print(resolve_relative("Meridian/Facts", "/Other/Company"))  # Other/Company
+print(resolve_relative("Meridian/Facts", "rev-FY2024-1"))
+#> Meridian/Facts/rev-FY2024-1
+print(resolve_relative("Meridian/Facts", "../Dimensions"))
+#> Meridian/Dimensions
+print(resolve_relative("Meridian/Facts", "/Other/Company"))
+#> Other/Company
 # --8<-- [end:relative]
 
 # verifies: unified-path.relative-forms

@@ -14,9 +14,15 @@ get = tools_by_name(mesh_plugin(mesh))["Get"]
 # --8<-- [start:canonical]
 typed_on_a_mac = unicodedata.normalize("NFD", "Übersicht 2024.md")  # U + combining diaeresis
 collection.upload(typed_on_a_mac, b"Overview.\n")
-print(canonical_segment("Annual%20Report%202024.pdf"))  # Annual Report 2024.pdf
-print(get.call({"path": "Meridian/content/%C3%9Cbersicht%202024.md"}))  # Overview.
-print(get.call({"path": "Meridian/content/Übersicht 2024.md"}))         # Overview.
+print(canonical_segment("Annual%20Report%202024.pdf"))
+#> Annual Report 2024.pdf
+# the file's text ends with a newline, hence the empty line after it
+print(get.call({"path": "Meridian/content/%C3%9Cbersicht%202024.md"}))
+#> Overview.
+#>
+print(get.call({"path": "Meridian/content/Übersicht 2024.md"}))
+#> Overview.
+#>
 # --8<-- [end:canonical]
 
 # verifies: unified-path.canonical-form
@@ -32,7 +38,9 @@ assert get.call({"path": "Meridian/content/%C3%9Cbersicht%202024.md"}) == get.ca
 for attempt in ("Meridian/content/../../secrets.txt", "Meridian/content/%2e%2e/%2E%2E/secrets.txt",
                 "Meridian/content/..%2Fsecrets.txt"):
     print(get.call({"path": attempt}))
-# Path 'Meridian/content/../../secrets.txt' would leave collection 'Meridian/content': '..' segments ...
+#> Path 'Meridian/content/../../secrets.txt' would leave collection 'Meridian/content': ...
+#> Path 'Meridian/content/%2e%2e/%2E%2E/secrets.txt' would leave collection ...
+#> Malformed path segment '..%2Fsecrets.txt': an encoded '/' or '\' would split ...
 # --8<-- [end:traversal]
 
 # verifies: unified-path.traversal-refused

@@ -37,16 +37,16 @@ buffer = io.BytesIO()
 workbook.save(buffer)
 collection.upload("figures.xlsx", buffer.getvalue())
 print(get.call({"path": "Meridian/content/figures.xlsx"}))
-# ## Sheet: Key figures
-#
-# | Row | A | B | C |
-# |---|---|---|---|
-# | 1 | Line item | FY2024 | FY2023 |
-# | 2 | Revenue | 4812.3 | 4523.1 |
-#
-# ## Sheet: Notes
-#
-# (No data)
+#> ## Sheet: Key figures
+#>
+#> | Row | A | B | C |
+#> |---|---|---|---|
+#> | 1 | Line item | FY2024 | FY2023 |
+#> | 2 | Revenue | 4812.3 | 4523.1 |
+#>
+#> ## Sheet: Notes
+#>
+#> (No data)
 # --8<-- [end:spreadsheet]
 
 # verifies: unified-path.xlsx-sheets
@@ -57,12 +57,18 @@ assert get.call({"path": "Meridian/content/figures.xlsx"}) == (
 # --8<-- [start:other-formats]
 collection.upload("logo.png", b"\x89PNG\r\n\x1a\n" + bytes(2040))
 collection.upload("readme.md", "# Readme\n\n  Kept *verbatim*.\n".encode())
-print(get.call({"path": "Meridian/content/logo.png"}))  # [Image: logo.png, image/png, 2048 bytes]
+print(get.call({"path": "Meridian/content/logo.png"}))
+#> [Image: logo.png, image/png, 2048 bytes]
 print(get.call({"path": "Meridian/content/readme.md"}))
+#> # Readme
+#>
+#>   Kept *verbatim*.
+#>
 try:
     collection.upload("backup.zip", b"PK\x05\x06" + bytes(18))
 except Exception as error:
-    print(error)  # No content transformer for extension '.zip' (file 'backup.zip'): ...
+    print(error)
+#> No content transformer for extension '.zip' (file 'backup.zip'): it cannot be read ...
 # --8<-- [end:other-formats]
 
 # verifies: unified-path.images-never-bytes
