@@ -12,19 +12,68 @@ from pathlib import Path
 
 import pytest
 
-from tools import captures, outputs
+from _pytest.assertion.rewrite import rewrite_asserts
+from sybil.example import SybilFailure
+
+from tools import captures, claims, outputs
 from tools.doctests import make_sybil
-from tools.project import REPO_ROOT
+from tools.project import REPO_ROOT, Project
 
 _collect_pycon = make_sybil(path=str(REPO_ROOT / "docs"), patterns=["*.md"]).pytest()
+
+
+def _is_snippet(path: Path) -> bool:
+    return path.suffix == ".py" and path.parent == REPO_ROOT / "snippets"
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector):
     if file_path.suffix == ".md":
         return _collect_pycon(file_path, parent)
-    if file_path.suffix == ".py" and file_path.parent == REPO_ROOT / "snippets":
+    if _is_snippet(file_path) and not parent.session.isinitpath(file_path):
         return SnippetFile.from_parent(parent, path=file_path)
     return None
+
+
+def pytest_pycollect_makemodule(module_path: Path, parent: pytest.Collector):
+    # A snippet named on the command line reaches the Python plugin, which would import it as a test module.
+    if _is_snippet(module_path):
+        return SnippetFile.from_parent(parent, path=module_path)
+    return None
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
+    """Name the claims a failure breaks, with where each is stated and checked, under the failure."""
+    report = yield
+    if report.failed and call.excinfo is not None:
+        broken = _broken_claims(call.excinfo)
+        if broken:
+            report.sections.append(("broken claims", "\n".join(broken)))
+    return report
+
+
+def _broken_claims(excinfo: pytest.ExceptionInfo) -> list[str]:
+    if isinstance(excinfo.value, SybilFailure):
+        places = [(Path(excinfo.value.example.path), excinfo.value.example.line)]
+    else:
+        places = [(Path(entry.path), entry.lineno + 1) for entry in excinfo.traceback]
+    project, collected = _claims()
+    broken: list[str] = []
+    for path, line in places:
+        if path.is_relative_to(REPO_ROOT):
+            broken += [text for text in claims.broken_by(project, collected, path, line) if text not in broken]
+    return broken
+
+
+_CLAIMS_CACHE: list = []
+
+
+def _claims() -> tuple[Project, claims.Claims]:
+    # Collected once, on the first failure: passing runs never pay for it.
+    if not _CLAIMS_CACHE:
+        project = Project()
+        _CLAIMS_CACHE.append((project, claims.collect(project)))
+    return _CLAIMS_CACHE[0]
 
 
 class SnippetFile(pytest.File):
@@ -36,7 +85,7 @@ class SnippetRun(pytest.Item):
     """Run one snippet file as a script and compare its captured output with the committed files."""
 
     def runtest(self) -> None:
-        namespace, printed = captures.run_snippet(self.path)
+        namespace, printed = captures.run_snippet(self.path, rewrite=self._rewrite_asserts)
         difference = outputs.output_mismatch(self.path, printed)
         if difference:
             raise SnippetOutputStale(f"{self.path.relative_to(REPO_ROOT)}: what it prints differs from its '#>' lines; show the real output below each print\n{difference}")
@@ -48,7 +97,17 @@ class SnippetRun(pytest.Item):
     def repr_failure(self, excinfo):
         if isinstance(excinfo.value, SnippetOutputStale):
             return str(excinfo.value)
-        return super().repr_failure(excinfo)
+        # A snippet is one module-level frame: the long style would print the whole file.
+        return super().repr_failure(excinfo, style="short")
+
+    def _rewrite_asserts(self, tree, source: bytes) -> None:
+        # The same rewriting pytest applies to test modules, so a failing check prints its values.
+        rewrite_asserts(tree, source, str(self.path), self.config)
+
+    def _traceback_filter(self, excinfo: pytest.ExceptionInfo):
+        # Show the snippet and agentkit frames, not pytest's and runpy's plumbing.
+        own = excinfo.traceback.filter(lambda entry: Path(entry.path) == self.path or "agentkit" in Path(entry.path).parts)
+        return own or excinfo.traceback
 
     def reportinfo(self):
         return self.path, 0, f"snippet {self.path.relative_to(REPO_ROOT)}"

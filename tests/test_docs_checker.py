@@ -111,3 +111,20 @@ def test_snippet_whose_shown_output_matches_passes(tmp_path):
     snippet.write_text('print("a long line of output")\n#> a long ...\nprint()\n#>\n', encoding="utf-8")
     _, printed = captures.run_snippet(snippet)
     assert outputs.output_mismatch(snippet, printed) is None
+
+
+def test_failing_assert_names_the_claim_it_breaks_and_where_it_is_stated():
+    """A failure inside a verified assert is traced to its claim id, the page line that states it and the check."""
+    collected = claims.collect(BROKEN)
+    assert claims.broken_by(BROKEN, collected, Path("snippets/sample_01_basics.py"), 7) == [
+        "sample.adds: stated at docs/claims.md:7, checked at snippets/sample_01_basics.py:7",
+    ]
+    assert claims.broken_by(BROKEN, collected, Path("snippets/sample_01_basics.py"), 3) == []
+
+
+def test_failing_pycon_example_names_the_claim_its_block_verifies():
+    """A failing example inside a verified pycon block is traced to the block's claim."""
+    collected = claims.collect(BROKEN)
+    assert claims.broken_by(BROKEN, collected, Path("docs/failing_pycon.md"), 8) == [
+        "sample.adds: stated at docs/claims.md:7, checked at docs/failing_pycon.md:8",
+    ]

@@ -7,20 +7,41 @@ with a fresh rendering, and `dev.py regen` rewrites it.
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import io
-import runpy
+import sys
+import types
+from collections.abc import Callable
 from pathlib import Path
 
 from tools.project import CAPTURED_OUTPUT, REPO_ROOT
 
 
-def run_snippet(path: Path) -> tuple[dict, str]:
-    """Run a snippet file as a script (its asserts are its checks); return its namespace and what it printed."""
+def run_snippet(path: Path, rewrite: Callable[[ast.Module, bytes], None] | None = None) -> tuple[dict, str]:
+    """Run a snippet file as a script (its asserts are its checks); return its namespace and what it printed.
+
+    `rewrite` may transform the parsed module before it runs: the test runner
+    passes pytest's assertion rewriting, so a failing check shows its values.
+    """
+    source = path.read_bytes()
+    tree = ast.parse(source, filename=str(path))
+    if rewrite:
+        rewrite(tree, source)
+    code = compile(tree, str(path), "exec")
+    # Run as __main__ in a module of its own, as `python snippets/x.py` would.
+    module = types.ModuleType("__main__")
+    module.__file__ = str(path)
     printed = io.StringIO()
-    with contextlib.redirect_stdout(printed):
-        namespace = runpy.run_path(str(path), run_name="__main__")
-    return namespace, printed.getvalue()
+    saved = sys.modules.get("__main__")
+    sys.modules["__main__"] = module
+    try:
+        with contextlib.redirect_stdout(printed):
+            exec(code, module.__dict__)
+    finally:
+        if saved is not None:
+            sys.modules["__main__"] = saved
+    return module.__dict__, printed.getvalue()
 
 
 def render(namespace: dict, root: Path = REPO_ROOT) -> dict[Path, str]:

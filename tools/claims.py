@@ -58,6 +58,30 @@ def collect(project: Project) -> Claims:
     return Claims(markers, dict(checks), problems)
 
 
+def broken_by(project: Project, claims: Claims, file: Path, line: int) -> list[str]:
+    """Describe the claims whose check spans `file:line` (a failing assert, with block or pycon example)."""
+    relative = project.relative(file) if file.is_absolute() else file
+    ids: tuple[str, ...] = ()
+    if relative.suffix == ".md":
+        page = next((p for p in project.pages if p.path == relative), None)
+        for check in page.checks if page else []:
+            if check.fence.line <= line <= check.fence.line + len(check.fence.body) + 1:
+                ids = check.ids
+    elif (project.root / relative).is_file():
+        found, _ = read_checks(project.root / relative, relative)
+        for check in found:
+            if check.statement[0] <= line <= check.statement[1]:
+                ids = check.ids
+    stated: dict[str, Marker] = {}
+    for marker in claims.markers:
+        stated.setdefault(marker.id, marker)
+    return [
+        f"{claim}: stated at {stated[claim].page.as_posix()}:{stated[claim].line}, checked at {relative.as_posix()}:{line}"
+        if claim in stated else f"{claim}: checked at {relative.as_posix()}:{line}, stated on no page"
+        for claim in ids
+    ]
+
+
 def _consistency_problems(markers: list[Marker], checks: dict[str, list[CheckSite]]) -> list[Problem]:
     problems = []
     first_seen: dict[str, Marker] = {}

@@ -34,6 +34,8 @@ class CodeCheck:
     file: Path
     line: int
     ids: tuple[str, ...]
+    # The first and last line of the assert or with statement: a failure inside them breaks the claims.
+    statement: tuple[int, int]
 
 
 def read_sections(path: Path, shown_as: Path | None = None) -> tuple[dict[str, Section], list[Problem]]:
@@ -88,7 +90,7 @@ def read_checks(path: Path, shown_as: Path | None = None) -> tuple[list[CodeChec
         if not isinstance(statement, CHECK_STATEMENTS):
             problems.append(Problem(name, number, f"'# verifies: {', '.join(ids)}' must stand directly above an assert or a with statement, the check that can fail"))
             continue
-        checks.append(CodeCheck(name, number, ids))
+        checks.append(CodeCheck(name, number, ids, (statement.lineno, statement.end_lineno or statement.lineno)))
     return checks, problems
 
 
