@@ -61,13 +61,14 @@ def collect(project: Project) -> Claims:
 def broken_by(project: Project, claims: Claims, file: Path, line: int) -> list[str]:
     """Describe the claims whose check spans `file:line` (a failing assert, with block or pycon example)."""
     relative = project.relative(file) if file.is_absolute() else file
+    # Only pages and the files that hold checks can name claims; a library frame names none.
     ids: tuple[str, ...] = ()
     if relative.suffix == ".md":
         page = next((p for p in project.pages if p.path == relative), None)
         for check in page.checks if page else []:
             if check.fence.line <= line <= check.fence.line + len(check.fence.body) + 1:
                 ids = check.ids
-    elif (project.root / relative).is_file():
+    elif relative in project.check_source_paths:
         found, _ = read_checks(project.root / relative, relative)
         for check in found:
             if check.statement[0] <= line <= check.statement[1]:
