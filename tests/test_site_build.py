@@ -19,7 +19,11 @@ def test_internal_links_and_anchors_resolve(built_site):
 
 def test_no_include_line_survives_rendering(built_site):
     """Snippet includes are expanded: no raw `--8<--` line reaches a reader."""
-    leftovers = [str(page.relative_to(built_site)) for page in built_site.rglob("*.html") if "--8&lt;--" in page.read_text(encoding="utf-8") or "--8<--" in page.read_text(encoding="utf-8")]
+    leftovers = []
+    for page in built_site.rglob("*.html"):
+        html = page.read_text(encoding="utf-8")
+        if "--8&lt;--" in html or "--8<--" in html:
+            leftovers.append(str(page.relative_to(built_site)))
     assert leftovers == []
 
 
