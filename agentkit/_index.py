@@ -31,7 +31,9 @@ def clamp_limit(limit: Any, default: int) -> int:
             limit = int(str(limit).strip())
         except ValueError:
             raise PathError(f"limit must be a whole number between 1 and 200, got {limit!r}") from None
-    return max(SEARCH_LIMIT_MIN, min(SEARCH_LIMIT_MAX, int(limit)))
+    if limit != limit:  # NaN (JSON from a model may carry it): no number to clamp
+        raise PathError(f"limit must be a whole number between 1 and 200, got {limit!r}")
+    return int(max(SEARCH_LIMIT_MIN, min(SEARCH_LIMIT_MAX, limit)))  # clamp first: int(inf) would fail
 
 
 @dataclass(frozen=True)

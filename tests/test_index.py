@@ -64,6 +64,13 @@ def test_non_numeric_limit_is_refused():
         clamp_limit("many", 50)
 
 
+def test_infinite_limit_is_clamped_and_nan_refused():
+    """A JSON 1e400 (infinity) clamps like any large or small number; NaN is refused, not a crash."""
+    assert (clamp_limit(float("inf"), 50), clamp_limit(float("-inf"), 50), clamp_limit(2.9, 50)) == (200, 1, 2)
+    with pytest.raises(PathError, match="limit must be a whole number"):
+        clamp_limit(float("nan"), 50)
+
+
 def test_query_terms_and_base_path():
     """Field terms filter exactly, bare words match name or path, basePath scopes the subtree."""
     mesh = mesh_with_facts(12)
