@@ -159,7 +159,8 @@ def search_documents(mesh: "Mesh", query: str, scope: str | None = None, limit: 
 
 def get_chunk(mesh: "Mesh", collection_path: str, file_path: str, chunk_index: Any) -> dict[str, Any]:
     """One chunk with its neighbours' indexes; an index out of range is an answer, not an error."""
-    if isinstance(chunk_index, bool) or not isinstance(chunk_index, (int, str)) or not str(chunk_index).strip().lstrip("-").isdigit():
+    if isinstance(chunk_index, bool) or not isinstance(chunk_index, (int, str)) \
+            or not re.fullmatch(r"-?[0-9]+", str(chunk_index).strip()):
         raise PathError(f"chunkIndex must be a whole number, got {chunk_index!r}")
     index = int(chunk_index)
     canonical = "/".join(split_segments(collection_path.strip().strip("/")))

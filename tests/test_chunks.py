@@ -62,8 +62,10 @@ def test_out_of_range_is_an_answer_not_an_error(mesh):
 
 def test_get_chunk_bad_arguments(mesh):
     """A non-numeric index, an unknown collection and an unknown file each get a precise error."""
-    with pytest.raises(PathError, match="chunkIndex must be a whole number"):
-        get_chunk(mesh, "Acme/content", REPORT.file_name, "first")
+    for bad in ("first", "--1", "\u00b2", "1.0"):  # '--1' and a superscript 2 once passed the check and crashed int()
+        with pytest.raises(PathError, match="chunkIndex must be a whole number"):
+            get_chunk(mesh, "Acme/content", REPORT.file_name, bad)
+    assert get_chunk(mesh, "Acme/content", REPORT.file_name, " 1 ")["chunkIndex"] == 1
     with pytest.raises(CollectionNotFound, match="Content collection 'Acme/nope' not found"):
         get_chunk(mesh, "Acme/nope", REPORT.file_name, 0)
     with pytest.raises(FileNotFound, match="File 'x.pdf' not found in collection 'content'"):
