@@ -374,6 +374,17 @@ class Mesh:
         if new_root == root or new_root.startswith(root + "/"):
             raise PathError(f"Error: cannot {verb}: target '{new_root}' lies inside source '{root}'")
         subtree = sorted(p for p in self._nodes if p == root or p.startswith(root + "/"))
+        held = sorted(c for c, collection in self.collections.items()
+                      if collection.address in subtree or (not keep_source and root.startswith(c + "/")))
+        if held:
+            # A collection's files, chunks and Document nodes are keyed by its path; carrying only the
+            # nodes would leave files readable under the old path and Document nodes pointing at it.
+            raise PathError(
+                f"Error: cannot {verb}: '{root}' "
+                f"{'belongs to' if root.startswith(held[0] + '/') else 'owns'} content collection '{held[0]}'; "
+                "agentkit does not model carrying a collection's files and Document nodes, so nothing was "
+                "changed. Upload the files to a collection at the target instead."
+            )
         pairs = [(old, new_root + old[len(root):]) for old in subtree]
         taken = [new for _, new in pairs if new in self._nodes]
         if taken:

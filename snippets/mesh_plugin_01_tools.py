@@ -113,3 +113,6 @@ assert tools["Move"].call({"source": "Meridian/Drafts", "target": "Meridian/Arch
 assert tools["Move"].call({"source": "Meridian/Drafts", "target": "Meridian/Old"}).splitlines()[1] == "Moved: Meridian/Drafts/d-1 -> Meridian/Old/d-1"
 # verifies: mesh.move-copy-navigate
 assert tools["NavigateTo"].call({"path": "Meridian/Old/d-1"}) == "Navigated to Meridian/Old/d-1"
+# verifies: mesh.move-copy-refuse-collections
+assert tools["Move"].call({"source": "Meridian", "target": "Acme"}).startswith(
+    "Error: cannot move: 'Meridian' owns content collection 'Meridian/content'") and mesh.exists("Meridian")

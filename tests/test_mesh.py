@@ -6,7 +6,7 @@ import pytest
 
 from agentkit import (
     CollectionNotFound, ContentType, CreateError, InvalidJson, MalformedNamespace, Mesh, MissingField, NodeExists,
-    NodeNotFound, SchemaMismatch, StrictContentError, merge_patch,
+    NodeNotFound, PathError, SchemaMismatch, StrictContentError, merge_patch,
 )
 
 FACT = ContentType("Fact", {"item": "string", "period": "string", "value": "number", "tags": "array"})
@@ -188,6 +188,22 @@ def test_move_and_copy_carry_the_subtree():
         mesh.move("Acme", "Beta")
     mesh.move("Gamma", "Beta/Gamma")
     assert not mesh.exists("Gamma") and mesh.exists("Beta/Gamma/rev-FY2024-1")
+
+
+def test_move_or_copy_of_a_collection_owner_is_refused_and_changes_nothing():
+    """Moving a collection's owner (or one of its Document nodes) or copying the owner is refused, all intact."""
+    mesh = make_mesh()
+    mesh.add_collection("Acme").upload("a.md", b"revenue")
+    mesh.refresh_index()
+    before = [node.to_json() for node in mesh.nodes()]
+    with pytest.raises(PathError, match="^Error: cannot move: 'Acme' owns content collection 'Acme/content'"):
+        mesh.move("Acme", "Beta")
+    with pytest.raises(PathError, match="cannot copy: 'Acme' owns content collection 'Acme/content'"):
+        mesh.copy("Acme", "Beta")
+    with pytest.raises(PathError, match="cannot move: 'Acme/content/_Documents/a.md' belongs to content collection"):
+        mesh.move("Acme/content/_Documents/a.md", "Acme/b")
+    assert [node.to_json() for node in mesh.nodes()] == before and mesh.index.pending == 0
+    assert mesh.fetch("Acme/content/a.md").value == "revenue"
 
 
 def test_bulk_create_is_per_item():
