@@ -3,7 +3,7 @@
 import json
 
 from agentkit import (
-    REPORT, Mesh, chunk_plugin, document_slug, file_path_by_string_rule, file_path_from_document,
+    REPORT, DocumentSlugCollision, Mesh, chunk_plugin, document_slug, file_path_by_string_rule, file_path_from_document,
     mesh_plugin, tools_by_name, upload_report,
 )
 
@@ -79,6 +79,15 @@ print(file_path_by_string_rule(safe_document.path))
 
 # verifies: chunks.string-rule-works-for-slug-safe-names
 assert tools["Get"].call({"path": file_path_by_string_rule(safe_document.path)}) == "# Annual report\n"
+
+try:
+    safe.upload("annual report 2024.md", b"another file")
+    collision = ""
+except DocumentSlugCollision as refused:
+    collision = str(refused)
+# verifies: chunks.slug-collision-refused
+assert "share the Document node 'Meridian/filings/_Documents/annual-report-2024.md' with 'annual-report-2024.md'" \
+    in collision and [f["filePath"] for f in safe.listing()] == ["annual-report-2024.md"]
 
 
 def path_shapes() -> str:
