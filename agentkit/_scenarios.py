@@ -62,8 +62,9 @@ SEEDED_LABELS = {"ebit": "EBIT", "np": "Net income"}
 SEEDED_STATEMENTS = ("income", "balance")
 
 TASK = (f"Extract the values the annual report in {COLLECTION} states for {' and '.join(REPORT.periods)} "
-        f"and write them under {OWNER}: one LineItem dimension per line item (id = its short key) and one "
-        "Fact per value (id = {shortKey}-{period}-{position}). Line items:\n" + checklist_text())
+        f"and write them under {OWNER}: one LineItem dimension per line item in {OWNER}/{DIMENSIONS} (id = its "
+        f"short key) and one Fact per value in {OWNER}/{FACTS} "
+        "(id = {shortKey}-{period}-{position}). Line items:\n" + checklist_text())
 APPROVE = "Worksheet reviewed and approved. Write it now."
 RESUME = "continue"
 

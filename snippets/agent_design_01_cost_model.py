@@ -48,8 +48,8 @@ batched_without_document = pattern(0, batch_size=10)
 for caching in (False, True):  # dollars, without and then with caching
     print(sequential_with_document.cost(PRICE, caching),
           batched_without_document.cost(PRICE, caching))
-#> 9.829452 0.258903
-#> 1.21660125 0.13393185
+#> 9.831732 0.259173
+#> 1.21686375 0.13399335
 # --8<-- [end:worked-example]
 
 ROWS = [("one Create a turn, document in context", DOCUMENT, 1),

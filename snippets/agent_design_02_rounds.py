@@ -46,12 +46,12 @@ print(writing.answer.splitlines()[0])
 last_read, first_write = seen[len(reading.turns) - 1], seen[len(reading.turns)]
 # The last reading call holds four tool results, the report's full text among them.
 print(len(last_read.tool_results()), reading.turns[-1].context.total)
-#> 4 38512
+#> 4 38522
 print(len(first_write.tool_results()), writing.turns[0].context.total)
-#> 0 2397
+#> 0 2407
 # What the first writing call is shown: the task, the worksheet, the approval.
 print([(m.role, len(m.text)) for m in first_write.messages()])
-#> [('user', 1351), ('assistant', 6703), ('user', 46)]
+#> [('user', 1391), ('assistant', 6703), ('user', 46)]
 # --8<-- [end:boundary]
 
 DOCUMENT = item_tokens(ToolResult("", "Get", report_text(workspace())))
@@ -71,7 +71,7 @@ assert all(turn.context.total < DOCUMENT / 2 for turn in writing.turns)
 # --8<-- [start:history-budget]
 history = thread.history()
 print(HISTORY_BUDGET_CHARS, sum(len(m.text) + 64 for m in history))
-#> 64000 9905
+#> 64000 9945
 oversized = [Message("user", TASK, 1), Message("assistant", "W" * 70_000, 2),
              Message("user", APPROVE, 3)]
 # A worksheet over the budget is cut away, and the task with it:

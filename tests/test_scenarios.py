@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 
 import pytest
@@ -13,9 +14,9 @@ from agentkit._messages import Context, Message, ToolCall, ToolResult
 from agentkit._report import REPORT
 from agentkit._runtime import Agent
 from agentkit._scenarios import (
-    APPROVE, OWNER, PROTOCOL_INSTRUCTIONS, caching_table, exchanges, TASK, THREAD, TITLES, ProcedureModel, _phase_one, copy_mesh,
+    APPROVE, NAIVE_INSTRUCTIONS, OWNER, PROTOCOL_INSTRUCTIONS, caching_table, exchanges, TASK, THREAD, TITLES, ProcedureModel, _phase_one, copy_mesh,
     creates_in_scenario_3,
-    floor_cost, floor_usage, interrupted, interrupted_sweep, prohibition, protocol, report_text, run_scenario,
+    floor_cost, floor_usage, interrupted, interrupted_sweep, naive, prohibition, protocol, report_text, run_scenario,
     scenario_table, stepwise_input_tokens, workspace, write_phase_sizes,
 )
 from agentkit._threads import Thread
@@ -219,6 +220,43 @@ def test_scripted_model_decides_from_the_context_alone():
     agent.start(thread, APPROVE)
     assert len(contexts) == 15
     assert [ProcedureModel(protocol).respond(context) for context in contexts] == replies
+
+
+@pytest.mark.parametrize("procedure, instructions, plugins", [
+    (protocol, PROTOCOL_INSTRUCTIONS, ["Mesh:Get,Search,Create"]),
+    (naive, NAIVE_INSTRUCTIONS, ["Mesh", "ContentChunks"]),
+])
+def test_scripted_models_address_only_places_their_context_names(procedure, instructions, plugins):
+    """Every folder a scripted model searches, lists or writes into is named in what it was shown, not taken from the source."""
+    shown = []
+    running = ProcedureModel(procedure)
+
+    class Recorder:
+        key = running.key
+
+        def respond(self, context):
+            reply = running.respond(context)
+            shown.append((context, reply))
+            return reply
+
+    agent = Agent(AgentConfiguration("extractor", instructions, plugins=plugins), Recorder(), workspace())
+    thread = Thread(THREAD)
+    agent.start(thread, TASK)
+    if procedure is protocol:
+        agent.start(thread, APPROVE)
+    for context, reply in shown:
+        seen = "\n".join([context.instructions] + [m.text for m in context.messages()]
+                         + [r.text for r in context.tool_results()])
+        for call in reply.tool_calls:
+            arguments = dict(call.arguments)
+            folders = [arguments["basePath"]] if "basePath" in arguments else []
+            if "path" in arguments:
+                path = arguments["path"]
+                folders.append(path[:-2] if path.endswith("/*") else path.rsplit("/", 1)[0])
+            if call.name == "Create":
+                folders.append(json.loads(arguments["node"])["namespace"])
+            unnamed = [folder for folder in folders if folder not in seen]
+            assert not unnamed, f"{call.name} addresses {unnamed}, which nothing the model was shown names"
 
 
 def test_caching_table_splits_input_by_how_it_was_billed():
