@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 import pytest
@@ -65,15 +66,11 @@ def _broken_claims(excinfo: pytest.ExceptionInfo) -> list[str]:
     return broken
 
 
-_CLAIMS_CACHE: list = []
-
-
+@functools.cache
 def _claims() -> tuple[Project, claims.Claims]:
     # Collected once, on the first failure: passing runs never pay for it.
-    if not _CLAIMS_CACHE:
-        project = Project()
-        _CLAIMS_CACHE.append((project, claims.collect(project)))
-    return _CLAIMS_CACHE[0]
+    project = Project()
+    return project, claims.collect(project)
 
 
 class SnippetFile(pytest.File):

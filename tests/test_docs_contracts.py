@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
+import pytest
+
 from tools import claims, contracts
 from tools.problems import report
 from tools.project import CLAIMS_PAGE, REPO_ROOT, Project
 
 PROJECT = Project()
+
+
+@pytest.fixture(scope="module")
+def collected() -> claims.Claims:
+    """Every claim and check of the tree, read once for the tests below."""
+    return claims.collect(PROJECT)
 
 
 def test_pages_read_cleanly():
@@ -33,22 +41,21 @@ def test_every_snippet_section_and_captured_output_is_shown():
     assert not problems, "\n" + report(problems)
 
 
-def test_every_claim_has_a_check_and_every_check_a_claim():
+def test_every_claim_has_a_check_and_every_check_a_claim(collected):
     """Claims without checks, checks without claims, duplicate ids and checked observations fail."""
-    problems = claims.collect(PROJECT).problems
+    problems = collected.problems
     assert not problems, "\n" + report(problems)
 
 
-def test_claims_page_is_current():
+def test_claims_page_is_current(collected):
     """docs/reference/claims.md equals what `python3 dev.py regen` would write."""
-    expected = claims.render_page(PROJECT, claims.collect(PROJECT))
+    expected = claims.render_page(PROJECT, collected)
     committed = (REPO_ROOT / CLAIMS_PAGE).read_text(encoding="utf-8")
     assert committed == expected, f"{CLAIMS_PAGE} is stale: run 'python3 dev.py regen' and review the diff"
 
 
-def test_claim_coverage_is_complete():
+def test_claim_coverage_is_complete(collected):
     """Every claim on every page is confirmed by at least one check (100% coverage)."""
-    collected = claims.collect(PROJECT)
     unchecked = [m.id for m in collected.markers if m.kind == "claim" and m.id not in collected.checks]
     assert collected.markers, "no page marks any claim: the claim scanner found nothing"
     assert unchecked == []

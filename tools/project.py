@@ -56,4 +56,4 @@ class Project:
 
     @cached_property
     def captured_output_paths(self) -> list[Path]:
-        return sorted(self.relative(path) for path in (self.root / CAPTURED_OUTPUT).glob("*.md"))
+        return sorted(self.relative(path) for path in (self.root / CAPTURED_OUTPUT).glob("*") if path.is_file())
