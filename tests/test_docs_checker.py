@@ -32,8 +32,10 @@ def test_missing_section_lists_the_sections_the_file_has():
 
 
 def test_line_range_include_is_rejected():
-    """Including by line numbers is refused in favour of named sections."""
-    assert "docs/broken_include.md:12: include 'snippets/sample_01_basics.py:2:3' selects lines by number; mark a named section and include it by name" in messages(contracts.include_problems(BROKEN))
+    """Including by line numbers, in any of the forms pymdownx.snippets reads, is refused in favour of named sections."""
+    found = messages(contracts.include_problems(BROKEN))
+    assert "docs/broken_include.md:12: include 'snippets/sample_01_basics.py:2:3' selects lines by number; mark a named section and include it by name" in found
+    assert "docs/broken_include.md:16: include 'snippets/sample_01_basics.py::5' selects lines by number; mark a named section and include it by name" in found
 
 
 def test_untested_inline_python_fails():

@@ -3,11 +3,15 @@ and no page holds code that no test runs."""
 
 from __future__ import annotations
 
+import re
+
 from tools.pages import Include
 from tools.problems import Problem
 from tools.project import CAPTURED_OUTPUT, Project
 from tools.pysource import read_sections
 
+# pymdownx.snippets' line selections: `:5`, `2:3`, `:1:5,10:`, `-3:`.
+LINE_RANGE = re.compile(r"^[-0-9:,]+$")
 # Doctest blocks are the only code typed into a page: Sybil runs them.
 TESTED_LANGUAGE = "pycon"
 
@@ -29,7 +33,7 @@ def include_problems(project: Project) -> list[Problem]:
 def _check_include(project: Project, include: Include) -> list[Problem]:
     where = (include.page, include.line)
     target = project.root / include.path
-    if include.section and include.section.lstrip("-").split(":")[0].isdigit():
+    if include.section and LINE_RANGE.match(include.section):
         return [Problem(*where, f"include '{include.path}:{include.section}' selects lines by number; mark a named section and include it by name")]
     if not target.is_file():
         return [Problem(*where, f"include '{include.path}' names no file; paths are relative to the repository root")]
