@@ -9,6 +9,7 @@ renders docs/reference/claims.md, the coverage table a reader and a reviewer see
 from __future__ import annotations
 
 import posixpath
+import re
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
@@ -140,13 +141,37 @@ def render_page(project: Project, claims: Claims) -> str:
         observed = len(markers) - len(claimed)
         lines.append(f"| [{titles[page]}]({link(page)}) | {len(claimed)} | {len(checked)} ({_percent(len(checked), len(claimed))}) | {observed} |")
     for page in sorted(by_page, key=lambda p: p.as_posix()):
-        lines += ["", f"## {titles[page]}", "", "| id | kind | checked by |", "| --- | --- | --- |"]
+        lines += ["", f"## {titles[page]}", "", "| id | what it says | kind | checked by |", "| --- | --- | --- | --- |"]
         for marker in by_page[page]:
-            sites = ", ".join(f"`{site}`" for site in claims.checks.get(marker.id, [])) or "—"
+            sites = _checking_files(claims.checks.get(marker.id, [])) or "—"
             if marker.kind == "observation":
                 sites = "not checkable: observation"
-            lines.append(f"| [`{marker.id}`]({link(page, marker.id)}) | {marker.kind} | {sites} |")
+            lines.append(f"| [`{marker.id}`]({link(page, marker.id)}) | {_excerpt(marker.text)} | {marker.kind} | {sites} |")
     return "\n".join(lines) + "\n"
+
+
+def _excerpt(text: str, limit: int = 110) -> str:
+    """The start of a claim's text, safe inside a table cell."""
+    short = text
+    if len(text) > limit:
+        short = text[:limit].rsplit(" ", 1)[0]
+        # Close a code span or bold run the cut left open, so the cell renders as text.
+        for mark in ("`", "**"):
+            if short.count(mark) % 2:
+                short += mark
+        short += " …"
+    # Links and marker syntax stay on the page; a cell shows plain words.
+    short = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", short)
+    return short.replace("|", "\\|")
+
+
+def _checking_files(sites: list[CheckSite]) -> str:
+    # Files, not lines: an edit above a check must not make the page stale. A failing
+    # check names its exact line in the test report ("broken claims").
+    counts: dict[str, int] = {}
+    for site in sites:
+        counts[site.file.as_posix()] = counts.get(site.file.as_posix(), 0) + 1
+    return ", ".join(f"`{file}`" + (f" ×{count}" if count > 1 else "") for file, count in counts.items())
 
 
 def _title(path: Path) -> str:

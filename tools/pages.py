@@ -19,6 +19,7 @@ MARKER_LIKE = re.compile(r"\{[^}]*\.(claim|observation)\b[^}]*\}")
 CLAIM_ID = re.compile(r"^[a-z0-9]+(?:[.-][a-z0-9]+)*$")
 VERIFIES_COMMENT = re.compile(r"^\s*<!--\s*verifies:\s*(?P<ids>[^>]*?)\s*-->\s*$")
 FENCE_OPEN = re.compile(r"^(?P<indent>\s*)(?P<fence>`{3,}|~{3,})\s*(?P<info>[^`\s]*)")
+LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+\.)\s+")
 INCLUDE = re.compile(r'^\s*-{1,}8<-{1,}\s+"(?P<target>[^"]+)"\s*$')
 
 
@@ -62,6 +63,7 @@ class Marker:
     line: int
     id: str
     kind: str  # "claim" or "observation"
+    text: str = ""  # the paragraph or list item the marker closes, as one line
 
 
 @dataclass
@@ -106,6 +108,19 @@ def parse_include(page: Path, line: int, text: str) -> Include | None:
         return None
     path, _, section = match["target"].partition(":")
     return Include(page, line, path, section or None)
+
+
+def _block_text(lines: list[str], marker_line: int) -> str:
+    """The text of the block a marker closes: the lines above it up to a blank line or a list bullet."""
+    block: list[str] = []
+    for text in reversed(lines[: marker_line - 1]):
+        if not text.strip():
+            break
+        block.insert(0, text.strip())
+        if LIST_ITEM.match(text):
+            block[0] = LIST_ITEM.sub("", text).strip()
+            break
+    return " ".join(block)
 
 
 def read_page(path: Path, shown_as: Path | None = None) -> Page:
@@ -165,7 +180,7 @@ def read_page(path: Path, shown_as: Path | None = None) -> Page:
         if marker:
             if not CLAIM_ID.match(marker["id"]):
                 problems.append(Problem(name, number, f"claim id {marker['id']!r} is malformed; use lowercase words joined by '.' and '-'", marker["id"]))
-            markers.append(Marker(name, number, marker["id"], marker["kind"]))
+            markers.append(Marker(name, number, marker["id"], marker["kind"], _block_text(lines, number)))
         elif MARKER_LIKE.search(text):
             problems.append(Problem(name, number, "claim marker not in the form '{ #page.claim-id .claim }' (or .observation) alone on its line"))
 
