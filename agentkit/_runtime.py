@@ -36,7 +36,7 @@ from ._messages import Context, ContextItem, Reply, ToolCall, ToolDefinition, To
 from ._models import Model
 from ._plugins import Tool, chunk_plugin, mesh_plugin
 from ._threads import Thread
-from ._tokens import ContextEstimate, estimate_context, reply_tokens
+from ._tokens import ContextEstimate, estimate_context, item_tokens, items_tokens, reply_tokens
 from ._usage import record_usage
 
 ITERATION_SAFETY_LIMIT = 1000  # "no small cap" when unset, but never an endless loop
@@ -181,6 +181,9 @@ class Agent:
         run = Run(self.config.id, self.model.key, thread)
         self._current, self._as_unknown_below = run, as_unknown_below
         items: list[ContextItem] = list(thread.history())
+        # The items' tokens as a running sum: each item is estimated once, as it joins, not on every turn.
+        items_total = items_tokens(items)
+        instructions = self.config.round_instructions()
         cap = self.config.max_tool_calls_per_round
         executed = 0
         in_flight: Turn | None = None
@@ -188,12 +191,13 @@ class Agent:
         try:
             for index in range(1, (cap or ITERATION_SAFETY_LIMIT) + 1):
                 offered = () if cap is not None and index == cap else self.offered
-                context = Context(self.config.round_instructions(),
-                                  tuple(ToolDefinition.of(tool) for tool in offered), tuple(items))
-                estimate = estimate_context(context)
+                context = Context(instructions, tuple(ToolDefinition.of(tool) for tool in offered), tuple(items))
+                estimate = estimate_context(context, messages=items_total)
                 reply = self.model.respond(context)
-                usage = self._bill(thread.path, context, estimate.total) + TokenUsage(output=reply_tokens(reply))
+                output = reply_tokens(reply)
+                usage = self._bill(thread.path, context, estimate.total) + TokenUsage(output=output)
                 items.extend(reply.items())
+                items_total += output  # a reply outputs exactly the items it adds
                 results = []
                 in_flight = Turn(index, tuple(t.name for t in offered), estimate, usage, reply, ())
                 stop = None
@@ -204,6 +208,7 @@ class Agent:
                         break
                     result = self._execute(call, offered, f"call-{index}-{number}")
                     items.append(result)
+                    items_total += item_tokens(result)
                     results.append(result)
                     if result.refused:
                         run.refused.append(call)

@@ -85,10 +85,15 @@ class ContextEstimate:
         return self.instructions + self.tools + self.messages
 
 
-def estimate_context(context: Context) -> ContextEstimate:
-    """Estimate what one model call shown ``context`` bills as input."""
+def estimate_context(context: Context, messages: int | None = None) -> ContextEstimate:
+    """Estimate what one model call shown ``context`` bills as input.
+
+    ``messages`` is ``items_tokens(context.items)`` when the caller already
+    has it: the runtime adds each item's estimate as the item joins, so a long
+    round is not re-estimated item by item on every turn.
+    """
     return ContextEstimate(
         instructions=instructions_tokens(context.instructions),
         tools=sum(tool_definition_tokens(tool) for tool in context.tools),
-        messages=items_tokens(context.items),
+        messages=items_tokens(context.items) if messages is None else messages,
     )

@@ -15,7 +15,7 @@ from agentkit._models import PlannedCalls, ScriptedModel, TextModel
 from agentkit._plugins import Tool
 from agentkit._runtime import Agent, Interrupt
 from agentkit._threads import Thread
-from agentkit._tokens import instructions_tokens, item_tokens, reply_tokens, tool_definition_tokens
+from agentkit._tokens import estimate_context, instructions_tokens, item_tokens, reply_tokens, tool_definition_tokens
 from agentkit._usage import recorded_usage, usage_path
 
 MODEL = "test-model"
@@ -75,6 +75,18 @@ def test_billed_tokens_equal_the_closed_form(n, batch, caching, document):
         assert run.usage.input == (n + 1) * prefix + per_call * n * (n + 1) // 2
     if batch is None and n and not caching:
         assert run.usage.input == 2 * (stable + document_tokens) + n * (call + result)
+
+
+def test_each_turn_records_the_estimate_of_the_context_it_showed():
+    """The runtime's running sum of item tokens equals a fresh estimate of every context, over rounds and refusals."""
+    stubborn = ToolCall("Create", {"node": "x"})
+    model = Recording(PlannedCalls(_lookups(5)[:2] + [stubborn] + _lookups(5)[2:], batch_size=2, key=MODEL))
+    agent = _make(model, max_tool_calls_per_round=3)
+    thread = Thread("T")
+    runs = [agent.start(thread, text) for text in ("Read them.", "continue", "continue")]
+    turns = [turn for run in runs for turn in run.turns]
+    assert len(turns) == len(model.contexts) > 3 and any(run.refused for run in runs)
+    assert [turn.context for turn in turns] == [estimate_context(context) for context in model.contexts]
 
 
 def test_the_model_is_shown_tool_definitions_not_functions():
