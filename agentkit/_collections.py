@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ._chunks import Chunk, split_chunks
-from ._errors import DocumentSlugCollision, FileNotFound, PathError, PathTraversal
-from ._paths import DOCUMENTS_SEGMENT, document_node_path, document_slug, split_segments
+from ._errors import DocumentSlugCollision, FileNotFound, PathError
+from ._paths import DOCUMENTS_SEGMENT, document_node_path, document_slug, refuse_dot_segments, split_segments
 from ._transformers import extract_text
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -66,12 +66,7 @@ class ContentCollection:
         if not isinstance(file_path, str):
             raise PathError(f"File path must be a string, got {file_path!r}")
         segments = split_segments(file_path.strip().strip("/"))
-        for segment in segments:
-            if segment in ("..", "."):
-                raise PathTraversal(
-                    f"Path '{file_path}' would leave collection '{self.path}': "
-                    f"'{segment}' segments (plain or percent-encoded) are not allowed inside a collection"
-                )
+        refuse_dot_segments(file_path, segments, self.path)
         if segments[0] == DOCUMENTS_SEGMENT:
             raise PathError(f"File path '{file_path}': '{DOCUMENTS_SEGMENT}' is reserved for Document nodes")
         return "/".join(segments)

@@ -131,13 +131,13 @@ def parse_path(text: str, *, is_node: Callable[[str], bool] | None = None) -> Un
     raw = raw.removeprefix("/")
     if raw.endswith("/*"):
         segments = split_segments(raw[:-2])
-        _refuse_dot_segments(text, segments)
+        refuse_dot_segments(text, segments)
         return UnifiedPath(text, "children", "/".join(segments), reference)
     listing = raw.endswith("/")
     segments = split_segments(raw[:-1] if listing else raw)
 
     address_length = _address_length(segments, is_node)
-    _refuse_dot_segments(text, segments[:address_length])
+    refuse_dot_segments(text, segments[:address_length])
     address = "/".join(segments[:address_length])
     rest = segments[address_length:]
     if not rest:
@@ -145,12 +145,12 @@ def parse_path(text: str, *, is_node: Callable[[str], bool] | None = None) -> Un
     if not address:
         raise PathError(f"Malformed path '{text}': '{rest[0]}' needs a node address before it")
     prefix = rest[0]
-    _refuse_dot_segments(text, [prefix])
+    refuse_dot_segments(text, [prefix])
     if prefix in RESERVED_PREFIXES and prefix != DEFAULT_COLLECTION:
         return UnifiedPath(text, "area", address, reference, prefix=prefix, file_path="/".join(rest[1:]) or None)
 
     if prefix == DEFAULT_COLLECTION:
-        _refuse_dot_segments(text, rest[1:], f"{address}/{DEFAULT_COLLECTION}")
+        refuse_dot_segments(text, rest[1:], f"{address}/{DEFAULT_COLLECTION}")
         if len(rest) == 1:
             collection, inner = DEFAULT_COLLECTION, []
         elif len(rest) == 2 and not listing:
@@ -163,8 +163,8 @@ def parse_path(text: str, *, is_node: Callable[[str], bool] | None = None) -> Un
         collection, inner = prefix, rest[1:]
     if collection in RESERVED_PREFIXES and collection != DEFAULT_COLLECTION:
         raise PathError(f"Malformed path '{text}': '{collection}' is a reserved prefix, not a collection name")
-    _refuse_dot_segments(text, [collection], f"{address}/{collection}")
-    _refuse_dot_segments(text, inner, f"{address}/{collection}")
+    refuse_dot_segments(text, [collection], f"{address}/{collection}")
+    refuse_dot_segments(text, inner, f"{address}/{collection}")
     if not inner:
         return UnifiedPath(text, "collection", address, reference, prefix=prefix, collection=collection)
     if inner[0] == DOCUMENTS_SEGMENT:
@@ -188,7 +188,8 @@ def _address_length(segments: list[str], is_node: Callable[[str], bool] | None) 
     return len(segments)
 
 
-def _refuse_dot_segments(text: str, segments: list[str], collection_path: str | None = None) -> None:
+def refuse_dot_segments(text: str, segments: list[str], collection_path: str | None = None) -> None:
+    """Refuse a '.' or '..' segment: as leaving ``collection_path`` when given, else as unresolved."""
     for segment in segments:
         if segment in ("..", "."):
             if collection_path:
