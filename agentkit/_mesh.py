@@ -278,7 +278,7 @@ class Mesh:
                 f"Error: cannot create: a node already exists at '{result.node.path}'. "
                 "Use Update to replace it, or choose another id."
             )
-        self._write(result.node)
+        self.put_node(result.node)
         return result
 
     def create_many(self, nodes: str | list[Mapping[str, Any]], *, strict: bool | None = None) -> list[CreateResult | CreateError | StrictContentError]:
@@ -316,7 +316,7 @@ class Mesh:
         for result in results:
             previous = self._nodes[result.node.path]
             node = replace(result.node, version=previous.version + 1)
-            self._write(node)
+            self.put_node(node)
             written.append(replace(result, node=node))
         return written
 
@@ -328,7 +328,7 @@ class Mesh:
         data = current.to_json() | {"content": merged}
         result = self._build(data, strict=self.strict if strict is None else strict, verb="patch")
         node = replace(result.node, version=current.version + 1)
-        self._write(node)
+        self.put_node(node)
         return replace(result, node=node)
 
     def delete(self, paths: str | list[str]) -> list[str]:
@@ -395,11 +395,11 @@ class Mesh:
             if not keep_source:
                 del self._nodes[old]
                 self.index.stage_remove(old)
-            self._write(replace(node, id=new_id, namespace=new_namespace, content=copy.deepcopy(node.content)))
+            self.put_node(replace(node, id=new_id, namespace=new_namespace, content=copy.deepcopy(node.content)))
         return pairs
 
     def put_node(self, node: Node) -> Node:
-        """Write a node built by agentkit itself (e.g. a Document node), bypassing Create's checks."""
+        """Write a node built by agentkit itself (e.g. a Document node), bypassing Create's checks; every write ends here."""
         stamped = replace(node, last_modified=self.clock.tick())
         self._nodes[stamped.path] = stamped
         self.index.stage_node(stamped)
@@ -433,11 +433,6 @@ class Mesh:
         return [self._nodes[p] for p in sorted(self._nodes)]
 
     # -- internals ------------------------------------------------------------
-    def _write(self, node: Node) -> None:
-        stamped = replace(node, last_modified=self.clock.tick())
-        self._nodes[stamped.path] = stamped
-        self.index.stage_node(stamped)
-
     def _build(self, data: Mapping[str, Any], *, strict: bool, verb: str) -> CreateResult:
         for key, example in (("id", '"id": "rev-FY2024-1"'), ("nodeType", '"nodeType": "Fact"'), ("name", '"name": "Revenue FY2024"')):
             value = data.get(key)
