@@ -67,6 +67,21 @@ def fact_path(owner: str, identifier: str) -> str:
     return f"{owner}/{FACTS}/{identifier}"
 
 
+def dimension_node(owner: str, key: str, name: str, statement: str, unit: str) -> dict[str, Any]:
+    """The Create argument for a ``LineItem`` dimension at ``{owner}/LineItems/{key}``."""
+    return {"id": key, "namespace": f"{owner}/{DIMENSIONS}", "name": name, "nodeType": DIMENSION_TYPE.name,
+            "content": {"$type": DIMENSION_TYPE.name, "key": key, "name": name, "statement": statement,
+                        "unit": unit}}
+
+
+def fact_node(owner: str, identifier: str, name: str, line_item: str, period: str, value: float | None,
+              unit: str) -> dict[str, Any]:
+    """The Create argument for a ``Fact`` at ``{owner}/Facts/{identifier}``; ``line_item`` is its dimension's path."""
+    return {"id": identifier, "namespace": f"{owner}/{FACTS}", "name": name, "nodeType": FACT_TYPE.name,
+            "content": {"$type": FACT_TYPE.name, "lineItem": line_item, "period": period, "value": value,
+                        "unit": unit}}
+
+
 def parse_amount(text: str) -> float:
     """A printed amount as a number: ``4,812.3`` is 4812.3, ``(2,935.5)`` is -2935.5."""
     if not _AMOUNT.match(text):
@@ -190,16 +205,12 @@ class Worksheet:
 
     def dimension_node(self, row: DimensionRow) -> dict[str, Any]:
         """The Create argument for a new dimension."""
-        return {"id": row.key, "namespace": f"{self.owner}/{DIMENSIONS}", "name": row.name, "nodeType": "LineItem",
-                "content": {"$type": "LineItem", "key": row.key, "name": row.name, "statement": row.statement,
-                            "unit": row.unit}}
+        return dimension_node(self.owner, row.key, row.name, row.statement, row.unit)
 
     def fact_node(self, row: FactRow) -> dict[str, Any]:
         """The Create argument for a fact, under its deterministic id."""
-        return {"id": row.id, "namespace": f"{self.owner}/{FACTS}", "name": f"{row.key} {row.period}",
-                "nodeType": "Fact",
-                "content": {"$type": "Fact", "lineItem": dimension_path(self.owner, row.key), "period": row.period,
-                            "value": row.value, "unit": row.unit}}
+        return fact_node(self.owner, row.id, f"{row.key} {row.period}", dimension_path(self.owner, row.key),
+                         row.period, row.value, row.unit)
 
     def nodes_to_create(self, existing_keys: Iterable[str] = ()) -> list[dict[str, Any]]:
         """New dimensions (those not in ``existing_keys``) first, then every writable fact. Validates first."""

@@ -38,7 +38,8 @@ from ._cost import EXAMPLE_PRICES, ModelPrice, TokenUsage, cost_of
 from ._errors import WorksheetError
 from ._facts import (
     DIMENSION_TYPE, DIMENSIONS, EXISTS, FACTS, Grade, Reconciliation, Worksheet, build_worksheet, checklist_text,
-    dimension_path, fact_path, grade, invented_key, parse_checklist, reconcile, register_types,
+    dimension_node, dimension_path, fact_node, fact_path, grade, invented_key, parse_checklist, reconcile,
+    register_types,
 )
 from ._mesh import Mesh, Node
 from ._messages import Context, Message, Reply, ToolCall, ToolResult
@@ -352,14 +353,11 @@ def naive(view: View) -> Procedure:
                 continue
             if dimension is None:  # the label search said "missing": create one under a name-made id
                 key = invented_key(item.name)
-                node = {"id": key, "namespace": f"{OWNER}/{DIMENSIONS}", "name": item.name, "nodeType": "LineItem",
-                        "content": {"$type": "LineItem", "key": key, "name": item.name, "statement": "", "unit": unit}}
-                yield [_call("Create", node=json.dumps(node))]
+                yield [_call("Create", node=json.dumps(dimension_node(OWNER, key, item.name, "", unit)))]
                 dimension = dimension_path(OWNER, key)
             created += 1
-            node = {"id": f"{dimension.rsplit('/', 1)[-1]}-{period}", "namespace": f"{OWNER}/{FACTS}",
-                    "name": f"{item.name} {period}", "nodeType": "Fact",
-                    "content": {"$type": "Fact", "lineItem": dimension, "period": period, "value": value, "unit": unit}}
+            node = fact_node(OWNER, f"{dimension.rsplit('/', 1)[-1]}-{period}", f"{item.name} {period}", dimension,
+                             period, value, unit)
             yield [_call("Create", node=json.dumps(node))]
     return f"Done: created {created} facts."
 
