@@ -272,7 +272,7 @@ class Mesh:
     def create(self, node: str | Mapping[str, Any], *, strict: bool | None = None) -> CreateResult:
         """Create one node from JSON text or a mapping; refuses with the framework's messages."""
         data = _parse_object(node, "node")
-        result = self._build(data, strict=self.strict if strict is None else strict, verb="create")
+        result = self._build(data, strict=strict, verb="create")
         if result.node.path in self._nodes:
             raise NodeExists(
                 f"Error: cannot create: a node already exists at '{result.node.path}'. "
@@ -308,7 +308,7 @@ class Mesh:
                     f"Error: cannot update: item {position} has no 'content'. Update replaces the whole node; "
                     "send the full content (use Patch to change single fields)."
                 )
-            result = self._build(item, strict=self.strict if strict is None else strict, verb="update")
+            result = self._build(item, strict=strict, verb="update")
             if result.node.path not in self._nodes:
                 raise NodeNotFound(f"Error: cannot update: no node at '{result.node.path}'. Use Create for new nodes.")
             results.append(result)
@@ -326,7 +326,7 @@ class Mesh:
         current = self.get(path)
         merged = merge_patch(current.content or {}, patch_doc)
         data = current.to_json() | {"content": merged}
-        result = self._build(data, strict=self.strict if strict is None else strict, verb="patch")
+        result = self._build(data, strict=strict, verb="patch")
         node = replace(result.node, version=current.version + 1)
         self.put_node(node)
         return replace(result, node=node)
@@ -433,7 +433,7 @@ class Mesh:
         return [self._nodes[p] for p in sorted(self._nodes)]
 
     # -- internals ------------------------------------------------------------
-    def _build(self, data: Mapping[str, Any], *, strict: bool, verb: str) -> CreateResult:
+    def _build(self, data: Mapping[str, Any], *, strict: bool | None, verb: str) -> CreateResult:
         for key, example in (("id", '"id": "rev-FY2024-1"'), ("nodeType", '"nodeType": "Fact"'), ("name", '"name": "Revenue FY2024"')):
             value = data.get(key)
             if not isinstance(value, str) or not value.strip():
@@ -457,7 +457,7 @@ class Mesh:
                 "(a '/' in the id splits it into namespace and id)."
             )
         raw_content = data.get("content")
-        content, typed, dropped = self._deserialize(raw_content, data["nodeType"], strict)
+        content, typed, dropped = self._deserialize(raw_content, data["nodeType"], self.strict if strict is None else strict)
         order = data.get("order")
         if order is not None and (isinstance(order, bool) or not isinstance(order, int)):
             raise CreateError(f"Error: cannot {verb}: 'order' must be an integer, got {json.dumps(order)}")
