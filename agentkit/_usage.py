@@ -38,9 +38,7 @@ def usage_path(thread_path: str, model: str | None) -> str:
 
 def record_usage(mesh: Mesh, thread_path: str, model: str | None, usage: TokenUsage) -> Node:
     """Add ``usage`` to the thread's satellite for ``model`` (created on first use) and return it."""
-    path = usage_path(thread_path, model)
-    if mesh.exists(path):
-        usage = TokenUsage.from_content(mesh.get(path).content or {}) + usage
+    usage = recorded_usage(mesh, thread_path, model) + usage
     content = {"$type": USAGE_NODE_TYPE, "model": model or UNKNOWN_MODEL, **usage.as_content()}
     return mesh.put_node(Node(id=usage_key(model), namespace=f"{thread_path}/{USAGE_SEGMENT}",
                               name=model or UNKNOWN_MODEL, node_type=USAGE_NODE_TYPE, content=content))
