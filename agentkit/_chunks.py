@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from ._errors import CollectionNotFound, PathError
 from ._index import clamp_limit
-from ._paths import split_segments
+from ._paths import is_within, split_segments
 
 if TYPE_CHECKING:  # pragma: no cover
     from ._mesh import Mesh
@@ -88,8 +88,7 @@ def _in_scope(chunk: Chunk, scope: str | None) -> bool:
     if not isinstance(scope, str):
         raise PathError(f"scope must be a path string, got {scope!r}")
     scope = "/".join(split_segments(scope.strip().strip("/")))
-    full = f"{chunk.collection_path}/{chunk.file_path}"
-    return full == scope or full.startswith(scope + "/") or chunk.collection_path == scope
+    return is_within(f"{chunk.collection_path}/{chunk.file_path}", scope)
 
 
 def _snippet(text: str, terms: list[str]) -> str:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ._errors import PathError
+from ._paths import is_within
 
 if TYPE_CHECKING:  # pragma: no cover
     from ._chunks import Chunk
@@ -130,7 +131,7 @@ class SearchIndex:
         base = (base_path or "").strip().strip("/")
         matches = [
             entry for entry in self.visible_nodes()
-            if (not base or entry.path == base or entry.path.startswith(base + "/")) and _matches(entry, query or "")
+            if (not base or is_within(entry.path, base)) and _matches(entry, query or "")
         ]
         shown = matches[:clamped]
         envelope: dict[str, Any] = {

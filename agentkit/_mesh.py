@@ -30,7 +30,7 @@ from ._errors import (
     StrictContentError,
 )
 from ._index import SearchIndex
-from ._paths import is_valid_node_id, parse_path, split_node_id
+from ._paths import is_valid_node_id, is_within, parse_path, split_node_id
 
 if TYPE_CHECKING:  # pragma: no cover
     from ._collections import ContentCollection
@@ -341,8 +341,7 @@ class Mesh:
             resolved.append(self.get(target).path)
         deleted: list[str] = []
         for root in resolved:
-            doomed = sorted(p for p in self._nodes if p == root or p.startswith(root + "/"))
-            for path in doomed:
+            for path in self._subtree(root):
                 del self._nodes[path]
                 self.index.stage_remove(path)
                 deleted.append(path)
@@ -371,9 +370,9 @@ class Mesh:
         namespace, node_id = split_node_id(new_root, None)
         if not is_valid_node_id(node_id):
             raise PathError(f"Error: cannot {verb}: target id '{node_id}' is not a slug")
-        if new_root == root or new_root.startswith(root + "/"):
+        if is_within(new_root, root):
             raise PathError(f"Error: cannot {verb}: target '{new_root}' lies inside source '{root}'")
-        subtree = sorted(p for p in self._nodes if p == root or p.startswith(root + "/"))
+        subtree = self._subtree(root)
         held = sorted(c for c, collection in self.collections.items()
                       if collection.address in subtree or (not keep_source and root.startswith(c + "/")))
         if held:
@@ -433,6 +432,10 @@ class Mesh:
         return [self._nodes[p] for p in sorted(self._nodes)]
 
     # -- internals ------------------------------------------------------------
+    def _subtree(self, root: str) -> list[str]:
+        """The paths of ``root`` and every node below it, parents first."""
+        return sorted(path for path in self._nodes if is_within(path, root))
+
     def _build(self, data: Mapping[str, Any], *, strict: bool | None, verb: str) -> CreateResult:
         for key, example in (("id", '"id": "rev-FY2024-1"'), ("nodeType", '"nodeType": "Fact"'), ("name", '"name": "Revenue FY2024"')):
             value = data.get(key)

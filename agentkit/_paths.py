@@ -66,6 +66,11 @@ def split_segments(path: str) -> list[str]:
     return [canonical_segment(part) for part in parts]
 
 
+def is_within(path: str, root: str) -> bool:
+    """True when ``path`` is ``root`` or lies below it: ``Acme/Sales`` is within ``Acme``, ``Acme2`` is not."""
+    return path == root or path.startswith(root + "/")
+
+
 def resolve_relative(base: str, reference: str) -> str:
     """Resolve a relative form against the node path ``base``.
 
