@@ -50,6 +50,13 @@ def _decimal(value: object, what: str) -> Decimal:
     return number
 
 
+def require_count(value: object, what: str, minimum: int = 0) -> int:
+    """``value`` when it is an int (not a bool) >= ``minimum``; otherwise ValueError naming ``what``."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+        raise ValueError(f"{what} must be an int >= {minimum}, got {value!r}")
+    return value
+
+
 @dataclass(frozen=True)
 class ModelPrice:
     """What one model charges, in dollars per million tokens, and how it caches."""
@@ -65,10 +72,7 @@ class ModelPrice:
         for name in ("input_per_million", "output_per_million",
                      "cache_write_multiplier", "cache_read_multiplier"):
             object.__setattr__(self, name, _decimal(getattr(self, name), f"{self.model}: {name}"))
-        if isinstance(self.min_cacheable_tokens, bool) or not isinstance(self.min_cacheable_tokens, int) \
-                or self.min_cacheable_tokens < 0:
-            raise ValueError(f"{self.model}: min_cacheable_tokens must be an int >= 0, "
-                             f"got {self.min_cacheable_tokens!r}")
+        require_count(self.min_cacheable_tokens, f"{self.model}: min_cacheable_tokens")
 
 
 # Example prices: configuration, not a quote; change them or pass your own table.
@@ -116,24 +120,18 @@ def cost_of(usage: TokenUsage, price: ModelPrice) -> Decimal:
             + usage.output * price.output_per_million) / PER_MILLION
 
 
-def _require_count(value: object, what: str, minimum: int = 0) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        raise ValueError(f"{what} must be an int >= {minimum}, got {value!r}")
-    return value
-
-
 def responses_needed(calls: int, batch_size: int | None) -> int:
     """k: how many responses carry the N calls, ``batch_size`` at a time (None: all at once)."""
-    _require_count(calls, "calls")
+    require_count(calls, "calls")
     if batch_size is None:
         return 1 if calls else 0
-    return math.ceil(calls / _require_count(batch_size, "batch_size", 1))
+    return math.ceil(calls / require_count(batch_size, "batch_size", 1))
 
 
 def input_tokens(calls: int, stable: int, per_call: int, batch_size: int | None = None) -> int:
     """Input tokens of a round of N calls in responses of ``batch_size``: (k+1)P + d(b k(k-1)/2 + N)."""
-    _require_count(stable, "stable")
-    _require_count(per_call, "per_call")
+    require_count(stable, "stable")
+    require_count(per_call, "per_call")
     k = responses_needed(calls, batch_size)
     b = calls if batch_size is None else batch_size
     return (k + 1) * stable + per_call * (b * k * (k - 1) // 2 + calls)
@@ -164,7 +162,7 @@ class CallPattern:
     def __post_init__(self) -> None:
         for name in ("calls", "stable_tokens", "call_tokens", "result_tokens",
                      "answer_tokens", "document_tokens"):
-            _require_count(getattr(self, name), name)
+            require_count(getattr(self, name), name)
         responses_needed(self.calls, self.batch_size)  # validates batch_size
 
     @property

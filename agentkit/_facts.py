@@ -24,6 +24,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, Sequence
 
+from ._cost import require_count
 from ._errors import CollectionNotFound, MissingMasterData, NodeNotFound, WorksheetError
 from ._mesh import ContentType, Mesh
 from ._paths import document_slug, is_valid_node_id
@@ -51,8 +52,7 @@ def register_types(mesh: Mesh) -> None:
 
 def fact_id(key: str, period: str, position: int) -> str:
     """The deterministic fact id ``{shortKey}-{period}-{position}``; a retry of the same row gets the same id."""
-    if isinstance(position, bool) or not isinstance(position, int) or position < 1:
-        raise ValueError(f"position must be an int >= 1, got {position!r}")
+    require_count(position, "position", 1)
     made = f"{key}-{period}-{position}"
     if not key or not period or not is_valid_node_id(made):
         raise ValueError(f"fact id {made!r} is not a slug: key and period must be letters, digits, '-', '_' or '.'")

@@ -29,7 +29,7 @@ from decimal import Decimal
 from typing import Any, Mapping, Sequence
 
 from ._config import DELEGATION_TOOL, AgentConfiguration
-from ._cost import EXAMPLE_PRICES, ModelPrice, TokenUsage, cost_of
+from ._cost import EXAMPLE_PRICES, ModelPrice, TokenUsage, cost_of, require_count
 from ._errors import AgentkitError, ConfigurationError
 from ._mesh import Mesh
 from ._messages import Context, ContextItem, Reply, ToolCall, ToolDefinition, ToolResult
@@ -57,9 +57,7 @@ class Interrupt:
     tool: str | None = None
 
     def __post_init__(self) -> None:
-        if isinstance(self.after_tool_calls, bool) or not isinstance(self.after_tool_calls, int) \
-                or self.after_tool_calls < 0:
-            raise ValueError(f"after_tool_calls must be an int >= 0, got {self.after_tool_calls!r}")
+        require_count(self.after_tool_calls, "after_tool_calls")
         if self.kind not in INTERRUPT_KINDS:
             raise ValueError(f"kind must be one of {', '.join(INTERRUPT_KINDS)}, got {self.kind!r}")
 
