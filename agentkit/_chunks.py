@@ -8,13 +8,14 @@ stored file directly.
 from __future__ import annotations
 
 import bisect
+import functools
 import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ._errors import CollectionNotFound, PathError
 from ._index import clamp_limit
-from ._paths import is_within, split_segments
+from ._paths import canonical_path, is_within
 
 if TYPE_CHECKING:  # pragma: no cover
     from ._mesh import Mesh
@@ -87,8 +88,11 @@ def _in_scope(chunk: Chunk, scope: str | None) -> bool:
         return True
     if not isinstance(scope, str):
         raise PathError(f"scope must be a path string, got {scope!r}")
-    scope = "/".join(split_segments(scope.strip().strip("/")))
-    return is_within(f"{chunk.collection_path}/{chunk.file_path}", scope)
+    return is_within(f"{chunk.collection_path}/{chunk.file_path}", _canonical_scope(scope))
+
+
+# A search tests every visible chunk against one scope: canonicalize it once, not once per chunk.
+_canonical_scope = functools.lru_cache(maxsize=64)(canonical_path)
 
 
 def _snippet(text: str, terms: list[str]) -> str:
@@ -162,8 +166,7 @@ def get_chunk(mesh: "Mesh", collection_path: str, file_path: str, chunk_index: A
             or not re.fullmatch(r"-?[0-9]+", str(chunk_index).strip()):
         raise PathError(f"chunkIndex must be a whole number, got {chunk_index!r}")
     index = int(chunk_index)
-    canonical = "/".join(split_segments(collection_path.strip().strip("/")))
-    collection = mesh.collections.get(canonical)
+    collection = mesh.collections.get(canonical_path(collection_path))
     if collection is None:
         raise CollectionNotFound(f"Content collection '{collection_path}' not found")
     stored = collection.stored(file_path)

@@ -66,6 +66,11 @@ def split_segments(path: str) -> list[str]:
     return [canonical_segment(part) for part in parts]
 
 
+def canonical_path(path: str) -> str:
+    """A slash-separated path with outer blanks and slashes trimmed and every segment canonical."""
+    return "/".join(split_segments(path.strip().strip("/")))
+
+
 def is_within(path: str, root: str) -> bool:
     """True when ``path`` is ``root`` or lies below it: ``Acme/Sales`` is within ``Acme``, ``Acme2`` is not."""
     return path == root or path.startswith(root + "/")
