@@ -101,8 +101,3 @@ class Context:
             item for item in self.items
             if isinstance(item, ToolResult) and (name is None or item.name == name)
         )
-
-    def last_user_text(self) -> str:
-        """The newest user message's text ('' when there is none)."""
-        users = self.messages("user")
-        return users[-1].text if users else ""

@@ -30,7 +30,7 @@ from typing import Any, Mapping, Sequence
 
 from ._config import DELEGATION_TOOL, AgentConfiguration
 from ._cost import EXAMPLE_PRICES, ModelPrice, TokenUsage, cost_of, require_count
-from ._errors import AgentkitError, ConfigurationError
+from ._errors import ConfigurationError
 from ._mesh import Mesh
 from ._messages import Context, ContextItem, Reply, ToolCall, ToolDefinition, ToolResult
 from ._models import Model
