@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import copy
 import json
-import re
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta, timezone
 from typing import TYPE_CHECKING, Any, Mapping
@@ -30,7 +29,7 @@ from ._errors import (
     StrictContentError,
 )
 from ._index import SearchIndex
-from ._paths import is_valid_node_id, is_within, parse_path, split_node_id
+from ._paths import SLUG_SEGMENT, is_valid_node_id, is_within, parse_path, split_node_id
 
 if TYPE_CHECKING:  # pragma: no cover
     from ._collections import ContentCollection
@@ -43,7 +42,6 @@ _JSON_KINDS: dict[str, tuple[type, ...]] = {
     "array": (list,),
     "object": (dict,),
 }
-_NAMESPACE_SEGMENT = re.compile(r"^[A-Za-z0-9._-]+$")
 
 
 class StepClock:
@@ -448,7 +446,7 @@ class Mesh:
         if namespace is not None and not isinstance(namespace, str):
             raise MalformedNamespace(f"Error: cannot {verb}: namespace {json.dumps(namespace)} is malformed: it must be a string path")
         namespace, node_id = split_node_id(data["id"].strip(), (namespace or "").strip("/") or None)
-        bad = [s for s in namespace.split("/") if not _NAMESPACE_SEGMENT.match(s)] if namespace else []
+        bad = [s for s in namespace.split("/") if not SLUG_SEGMENT.match(s)] if namespace else []
         if bad:
             raise MalformedNamespace(
                 f"Error: cannot {verb}: namespace '{namespace}' is malformed: segment '{bad[0]}' must be "

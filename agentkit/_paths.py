@@ -25,7 +25,7 @@ DOCUMENTS_SEGMENT = "_Documents"
 
 _BAD_PERCENT = re.compile(r"%(?![0-9A-Fa-f]{2})")
 _SLUG_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
-_NODE_ID = re.compile(r"^[A-Za-z0-9._-]+$")
+SLUG_SEGMENT = re.compile(r"^[A-Za-z0-9._-]+$")  # a node id or one namespace segment
 
 
 def canonical_segment(segment: str) -> str:
@@ -265,4 +265,4 @@ def split_node_id(node_id: str, namespace: str | None) -> tuple[str, str]:
 
 def is_valid_node_id(node_id: str) -> bool:
     """A node id is a slug (letters, digits, ``-``, ``_``, ``.``; no slashes), never ``.`` or ``..``."""
-    return bool(_NODE_ID.match(node_id)) and node_id not in (".", "..")
+    return bool(SLUG_SEGMENT.match(node_id)) and node_id not in (".", "..")
