@@ -37,7 +37,7 @@ from ._config import AgentConfiguration
 from ._cost import EXAMPLE_PRICES, ModelPrice, TokenUsage, cost_of
 from ._errors import WorksheetError
 from ._facts import (
-    DIMENSION_TYPE, DIMENSIONS, EXISTS, FACTS, Grade, Reconciliation, Worksheet, build_worksheet, checklist_text,
+    DIMENSION_TYPE, DIMENSIONS, FACTS, Grade, Reconciliation, Worksheet, build_worksheet, checklist_text,
     dimension_node, dimension_path, fact_node, fact_path, grade, invented_key, parse_checklist, reconcile,
     register_types,
 )
@@ -292,7 +292,7 @@ def write_phase(view: View, *, batch_size: int | None = BATCH, bulk: bool = Fals
         for start in range(0, len(nodes), size):
             calls = [_call("Create", node=json.dumps(node)) for node in nodes[start:start + size]]
             pairs.append((calls, (yield calls)))
-    new = [row for row in worksheet.dimensions if row.status != EXISTS]
+    new = worksheet.new_dimensions
     spot = [fact_path(OWNER, worksheet.writable_facts[0].id)] if worksheet.writable_facts else []
     spot += [dimension_path(OWNER, new[0].key)] if new else []
     checks = yield [_call("Get", path=f"{OWNER}/{DIMENSIONS}/*"), _call("Get", path=f"{OWNER}/{FACTS}/*")] \
@@ -483,8 +483,7 @@ class Interrupted:
 
 def creates_in_scenario_3() -> int:
     """How many Create calls scenario 3's writing phase issues (new dimensions plus facts)."""
-    worksheet = _phase_one()[2]
-    return len(worksheet.nodes_to_create(row.key for row in worksheet.dimensions if row.status == EXISTS))
+    return len(_phase_one()[2].nodes_to_create())
 
 
 @lru_cache(maxsize=1)
@@ -593,8 +592,7 @@ def floor_usage() -> TokenUsage:
     """The least any run can bill: the source read once, the worksheet written once, each node created once."""
     mesh, _, worksheet, reading = _phase_one()
     source = item_tokens(ToolResult("", "Get", report_text(mesh)))
-    existing = [row.key for row in worksheet.dimensions if row.status == EXISTS]
-    creates = sum(item_tokens(_call("Create", node=json.dumps(node))) for node in worksheet.nodes_to_create(existing))
+    creates = sum(item_tokens(_call("Create", node=json.dumps(node))) for node in worksheet.nodes_to_create())
     return TokenUsage(input=source, output=item_tokens(Message("assistant", worksheet.to_text())) + creates)
 
 
