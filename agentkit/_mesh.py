@@ -29,7 +29,7 @@ from ._errors import (
     StrictContentError,
 )
 from ._index import SearchIndex
-from ._paths import SLUG_SEGMENT, is_valid_node_id, is_within, parse_path, split_node_id
+from ._paths import SLUG_SEGMENT, UnifiedPath, is_valid_node_id, is_within, parse_path, split_node_id
 
 if TYPE_CHECKING:  # pragma: no cover
     from ._collections import ContentCollection
@@ -219,17 +219,12 @@ class Mesh:
 
     def get(self, path: str) -> Node:
         """The node at ``path``; the path is canonicalized first (percent-decode, NFC)."""
-        unified = parse_path(path, is_node=self.exists)
-        if unified.kind != "node" or unified.address not in self._nodes:
-            raise NodeNotFound(f"Node '{path}' not found")
-        return self._nodes[unified.address]
+        return self._node(parse_path(path, is_node=self.exists), path)
 
     def children(self, path: str) -> list[dict[str, Any]]:
         """The direct children of a node as ``{path, name, nodeType, icon}``, ordered by order then path."""
-        parent = parse_path(path.rstrip("*").rstrip("/") or path, is_node=self.exists)
-        if parent.kind != "node" or parent.address not in self._nodes:
-            raise NodeNotFound(f"Node '{path}' not found")
-        kids = [node for node in self._nodes.values() if node.namespace == parent.address]
+        parent = self._node(parse_path(path.rstrip("*").rstrip("/") or path, is_node=self.exists), path)
+        kids = [node for node in self._nodes.values() if node.namespace == parent.path]
         kids.sort(key=lambda node: (node.order if node.order is not None else 0, node.path))
         return [{"path": n.path, "name": n.name, "nodeType": n.node_type, "icon": n.icon} for n in kids]
 
@@ -239,7 +234,7 @@ class Mesh:
         if unified.kind == "children":
             return Fetched("children", self.children(unified.address))
         if unified.kind == "node":
-            return Fetched("node", self.get(path))
+            return Fetched("node", self._node(unified, path))
         if unified.kind == "document":
             # A Document node path whose node does not exist (never uploaded, or a wrong slug).
             raise NodeNotFound(f"Node '{path}' not found")
@@ -430,6 +425,13 @@ class Mesh:
         return [self._nodes[p] for p in sorted(self._nodes)]
 
     # -- internals ------------------------------------------------------------
+    def _node(self, unified: UnifiedPath, path: str) -> Node:
+        """The node a parsed path names; ``path`` is the path as the caller wrote it, for the refusal."""
+        node = self._nodes.get(unified.address) if unified.kind == "node" else None
+        if node is None:
+            raise NodeNotFound(f"Node '{path}' not found")
+        return node
+
     def _subtree(self, root: str) -> list[str]:
         """The paths of ``root`` and every node below it, parents first."""
         return sorted(path for path in self._nodes if is_within(path, root))
