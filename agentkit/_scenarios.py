@@ -107,23 +107,15 @@ def workspace() -> Mesh:
 
 
 def copy_mesh(mesh: Mesh) -> Mesh:
-    """An independent copy of ``mesh`` that shares what is frozen: nodes, index entries, stored files, chunks.
+    """An independent copy of ``mesh`` that shares what is frozen: nodes, index entries and chunks.
 
     The mesh replaces a node on every write and never changes one in place,
-    so a shared node cannot leak a write from one copy into another.
+    so a shared node cannot leak a write from one copy into another. A stored
+    file is a new record holding the same bytes, text and chunks (a tuple
+    whose items are all shared is itself shared), so nothing large is copied.
     """
-    memo: dict[int, Any] = {}
-    for node in mesh.nodes():
-        memo[id(node)] = node
-    for entry in mesh.index.visible_nodes():
-        memo[id(entry)] = entry
-    for collection in mesh.collections.values():
-        for stored in collection._files.values():
-            memo[id(stored)] = stored
-            memo[id(stored.chunks)] = stored.chunks
-    for chunks in mesh.index._chunks.values():
-        memo[id(chunks)] = chunks
-    return copy.deepcopy(mesh, memo)
+    frozen = [*mesh.nodes(), *mesh.index.visible_nodes(), *mesh.index.visible_chunks()]
+    return copy.deepcopy(mesh, {id(item): item for item in frozen})
 
 
 def report_text(mesh: Mesh) -> str:

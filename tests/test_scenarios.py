@@ -303,6 +303,16 @@ def test_copied_workspaces_do_not_share_writes():
         assert untouched.search("nodeType:Fact")["count"] == 0
 
 
+def test_copied_workspaces_share_the_report_instead_of_copying_it():
+    """A copy holds the very text and chunks of the original's stored report: copying a workspace copies no document."""
+    original = workspace()
+    copied = copy_mesh(original)
+    stored, kept = (mesh.collections["Meridian/content"].stored(REPORT.file_name) for mesh in (original, copied))
+    assert kept.text is stored.text and kept.data is stored.data and kept.chunks is stored.chunks
+    assert copied.index.visible_chunks() == original.index.visible_chunks()
+    assert all(a is b for a, b in zip(copied.index.visible_chunks(), original.index.visible_chunks()))
+
+
 def test_unknown_scenario_is_refused():
     """run_scenario names the scenarios it knows."""
     with pytest.raises(ValueError, match="choose one of naive, reread, worksheet, bulk"):
