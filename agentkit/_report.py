@@ -13,6 +13,7 @@ Build it by hand (prints the path)::
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import random
@@ -336,15 +337,20 @@ def build_report_pdf(report: FinancialReport = REPORT) -> bytes:
     return bytes(pdf.output())
 
 
+@functools.cache
+def _source_hash() -> str:
+    # The generator that runs is the one imported: hash its source once, not on every upload.
+    return hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:12]
+
+
 def report_pdf_path(cache_dir: Path | None = None) -> Path:
     """The generated PDF on disk, built on first use into ``build/report/`` (git-ignored).
 
     The cache key is a hash of this module's source, so a changed generator
     never serves a stale file.
     """
-    source_hash = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:12]
     base = cache_dir if cache_dir is not None else Path(__file__).resolve().parents[1] / "build" / "report"
-    path = base / source_hash / REPORT.file_name
+    path = base / _source_hash() / REPORT.file_name
     if not path.exists():
         path.parent.mkdir(parents=True, exist_ok=True)
         # Write under a name of this process, then rename: a reader never sees a half-written PDF,
