@@ -24,8 +24,8 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
 from ._errors import ConfigurationError, UnknownPluginWarning
+from ._plugins import MESH_PLUGIN
 
-MESH_PLUGIN = "Mesh"
 READ_ONLY_MESH_METHODS = ("Get", "Search", "NavigateTo")
 ALWAYS_OFFERED = ("store_plan", "load_skill")
 DELEGATION_TOOL = "delegate_to_agent"
