@@ -176,28 +176,31 @@ class CallPattern:
         return self.call_tokens + self.result_tokens
 
     @property
+    def calls_per_response(self) -> int:
+        """b: the calls one response carries (all N when ``batch_size`` is None)."""
+        return self.calls if self.batch_size is None else self.batch_size
+
+    @property
     def model_calls(self) -> int:
         return responses_needed(self.calls, self.batch_size) + 1
 
     def _context(self, j: int) -> int:
         # Input of model call j: the prefix plus every call issued before it.
-        b = self.calls if self.batch_size is None else self.batch_size
-        return self.prefix_tokens + self.per_call_tokens * min(j * b, self.calls)
+        return self.prefix_tokens + self.per_call_tokens * min(j * self.calls_per_response, self.calls)
 
     def _sum_contexts(self, first: int, stop: int) -> int:
         # Sum of _context(j) for first <= j < stop, all j < k (so min() is j*b), in closed form.
         if stop <= first:
             return 0
-        b = self.calls if self.batch_size is None else self.batch_size
         index_sum = (stop * (stop - 1) - first * (first - 1)) // 2
-        return (stop - first) * self.prefix_tokens + self.per_call_tokens * b * index_sum
+        return (stop - first) * self.prefix_tokens + self.per_call_tokens * self.calls_per_response * index_sum
 
     def _first_cached_call(self, min_cacheable: int) -> int:
         # The first call whose prompt is long enough to cache (model_calls if none is).
         k = self.model_calls - 1
         if self.prefix_tokens >= min_cacheable:
             return 0
-        step = self.per_call_tokens * (self.calls if self.batch_size is None else self.batch_size)
+        step = self.per_call_tokens * self.calls_per_response
         if step and k:
             j = math.ceil((min_cacheable - self.prefix_tokens) / step)
             if j < k:
