@@ -27,14 +27,17 @@ def clamp_limit(limit: Any, default: int) -> int:
     """Clamp a requested limit to 1..200; ``None`` means the default; non-numbers are refused."""
     if limit is None:
         return default
+    number = limit
     if isinstance(limit, bool) or not isinstance(limit, (int, float)):
         try:
-            limit = int(str(limit).strip())
+            number = int(str(limit).strip())
         except ValueError:
-            raise PathError(f"limit must be a whole number between 1 and 200, got {limit!r}") from None
-    if limit != limit:  # NaN (JSON from a model may carry it): no number to clamp
-        raise PathError(f"limit must be a whole number between 1 and 200, got {limit!r}")
-    return int(max(SEARCH_LIMIT_MIN, min(SEARCH_LIMIT_MAX, limit)))  # clamp first: int(inf) would fail
+            number = None
+    if number is None or number != number:  # not a number, or NaN (JSON from a model may carry it)
+        raise PathError(
+            f"limit must be a whole number between {SEARCH_LIMIT_MIN} and {SEARCH_LIMIT_MAX}, got {limit!r}"
+        )
+    return int(max(SEARCH_LIMIT_MIN, min(SEARCH_LIMIT_MAX, number)))  # clamp first: int(inf) would fail
 
 
 @dataclass(frozen=True)
