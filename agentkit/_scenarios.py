@@ -495,7 +495,7 @@ def interrupted(killed_after: int, *, random_ids: int | None = None) -> Interrup
     """
     mesh0, thread0, worksheet, reading = _phase_one()
     mesh = copy_mesh(mesh0)
-    thread = Thread(thread0.path, messages=list(thread0.messages), _steps=[thread0._steps[0]])
+    thread = thread0.fork()
     before = {node.path for node in _pristine().nodes()}
     config = AgentConfiguration("extractor", PROTOCOL_INSTRUCTIONS, plugins=list(PROTOCOL_PLUGINS))
     agent = _agent(config, lambda view: protocol(view, random_ids=random_ids), mesh)

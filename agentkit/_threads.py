@@ -98,6 +98,13 @@ class Thread:
         self.children.append(child)
         return child
 
+    def fork(self) -> "Thread":
+        """A new thread at this path holding a copy of the stored messages, the plan and the step count.
+
+        Rounds run on the fork leave this thread unchanged; sub-threads are not carried.
+        """
+        return Thread(self.path, messages=list(self.messages), plan=self.plan, _steps=[self._steps[0]])
+
     def walk(self) -> Iterator["Thread"]:
         """This thread and every sub-thread below it, depth first."""
         yield self

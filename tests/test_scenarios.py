@@ -163,7 +163,7 @@ def test_recheck_before_writing_skips_a_dimension_created_since_the_worksheet():
     mesh = copy_mesh(mesh0)
     early = worksheet.new_dimensions[0]
     mesh.create(worksheet.dimension_node(early))
-    thread = Thread(thread0.path, messages=list(thread0.messages), _steps=[thread0._steps[0]])
+    thread = thread0.fork()
     config = AgentConfiguration("extractor", PROTOCOL_INSTRUCTIONS, plugins=["Mesh:Get,Search,Create"])
     run = Agent(config, ProcedureModel(protocol), mesh).start(thread, APPROVE)
     created = [call for turn in run.turns for call in turn.reply.tool_calls if call.name == "Create"]

@@ -82,3 +82,17 @@ def test_malformed_thread_path_is_refused(path):
     """An empty segment or a space in a thread path raises ThreadError naming the segment."""
     with pytest.raises(ThreadError, match="is malformed: segment"):
         Thread(path)
+
+
+def test_a_fork_continues_the_steps_and_leaves_the_original_unchanged():
+    """A fork holds the stored messages and plan, stamps its next message after them, and writes nothing back."""
+    thread = Thread("Acme/_Threads/t1")
+    thread.append("user", "read")
+    thread.append("assistant", "worksheet")
+    thread.plan = "1. read 2. write"
+    fork = thread.fork()
+    added = fork.append("user", "write it")
+    assert (fork.path, fork.plan, added.timestamp) == (thread.path, thread.plan, 3)
+    assert [m.text for m in fork.messages] == ["read", "worksheet", "write it"]
+    assert [m.text for m in thread.messages] == ["read", "worksheet"]
+    assert thread.append("user", "again").timestamp == 3
