@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from ._chunks import Chunk, split_chunks
 from ._errors import DocumentSlugCollision, FileNotFound, PathError
-from ._paths import DOCUMENTS_SEGMENT, document_node_path, document_slug, refuse_dot_segments, split_segments
+from ._paths import DOCUMENTS_SEGMENT, document_node_path, refuse_dot_segments, split_node_id, split_segments
 from ._transformers import extract_text
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -85,11 +85,12 @@ class ContentCollection:
         data = bytes(data)
         extracted, mime = extract_text(canonical, data, description)
         document_path = document_node_path(self.path, canonical)
+        namespace, slug = split_node_id(document_path, None)
         owner = next((f for f in self._files.values() if f.document_path == document_path), None)
         if owner is not None and owner.file_path != canonical:
             raise DocumentSlugCollision(
                 f"File '{canonical}' would share the Document node '{document_path}' with '{owner.file_path}' "
-                f"(both slug to '{document_slug(canonical)}'); rename one of them"
+                f"(both slug to '{slug}'); rename one of them"
             )
         chunks = split_chunks(
             extracted.text, collection_path=self.path, file_path=canonical,
@@ -109,8 +110,8 @@ class ContentCollection:
         }
         previous = self.mesh.exists(document_path) and self.mesh.get(document_path)
         node = Node(
-            id=document_slug(canonical),
-            namespace=f"{self.path}/{DOCUMENTS_SEGMENT}",
+            id=slug,
+            namespace=namespace,
             name=content["name"],
             node_type="Document",
             content=content,
