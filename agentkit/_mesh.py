@@ -398,7 +398,7 @@ class Mesh:
         return stamped
 
     def remove_node(self, path: str) -> None:
-        """Remove one node written with :meth:`put_node` (used to undo a half-finished upload)."""
+        """Remove one node written with :meth:`put_node`, without Delete's subtree walk (a deleted file's Document node)."""
         if self._nodes.pop(path, None) is not None:
             self.index.stage_remove(path)
 
