@@ -142,6 +142,11 @@ class View:
         return users[0] if users else ""
 
     @property
+    def periods(self) -> tuple[str, ...]:
+        """The periods the task's first line names (``FY2024``, ...)."""
+        return tuple(re.findall(r"FY\d{4}", self.task.splitlines()[0]))
+
+    @property
     def rounds(self) -> int:
         """How many user messages the context holds (the round number)."""
         return sum(1 for m in self.messages if m.role == "user")
@@ -227,8 +232,8 @@ def read_phase(view: View, *, chunk_detour: bool = False) -> Procedure:
     (document,) = yield [_call("Get", path=hits[0]["path"])]
     path = file_path_from_document(_json(document)["content"])  # the Document node has no text
     (text,) = yield [_call("Get", path=path)]
-    periods = tuple(re.findall(r"FY\d{4}", view.task.splitlines()[0]))
-    worksheet = build_worksheet(OWNER, path, text.text, parse_checklist(view.task), _json(listed)["results"], periods)
+    worksheet = build_worksheet(OWNER, path, text.text, parse_checklist(view.task), _json(listed)["results"],
+                                view.periods)
     return worksheet.to_text()
 
 
@@ -321,8 +326,7 @@ def _lenient_amount(token: str) -> float | None:
 
 def naive(view: View) -> Procedure:
     """Scenario 1: per item a label search for its dimension; per value a chunk search, chunk reads, one Create."""
-    periods = re.findall(r"FY\d{4}", view.task.splitlines()[0])
-    created = 0
+    periods, created = view.periods, 0
     for item in parse_checklist(view.task):
         (found,) = yield [_call("Search", query=f"nodeType:LineItem {item.name}", basePath=f"{OWNER}/{DIMENSIONS}")]
         hits = _json(found)["results"]
