@@ -305,13 +305,7 @@ class Mesh:
             if result.node.path not in self._nodes:
                 raise NodeNotFound(f"Error: cannot update: no node at '{result.node.path}'. Use Create for new nodes.")
             results.append(result)
-        written = []
-        for result in results:
-            previous = self._nodes[result.node.path]
-            node = replace(result.node, version=previous.version + 1)
-            self.put_node(node)
-            written.append(replace(result, node=node))
-        return written
+        return [self._overwrite(self._nodes[result.node.path], result) for result in results]
 
     def patch(self, path: str, fields: str | Mapping[str, Any], *, strict: bool | None = None) -> CreateResult:
         """Merge ``fields`` into the node's content as RFC 7396 JSON Merge Patch (null deletes)."""
@@ -319,10 +313,7 @@ class Mesh:
         current = self.get(path)
         merged = merge_patch(current.content or {}, patch_doc)
         data = current.to_json() | {"content": merged}
-        result = self._build(data, strict=strict, verb="patch")
-        node = replace(result.node, version=current.version + 1)
-        self.put_node(node)
-        return replace(result, node=node)
+        return self._overwrite(current, self._build(data, strict=strict, verb="patch"))
 
     def delete(self, paths: str | list[str]) -> list[str]:
         """Delete each node and everything below it; returns every deleted path, parents first."""
@@ -435,6 +426,12 @@ class Mesh:
     def _subtree(self, root: str) -> list[str]:
         """The paths of ``root`` and every node below it, parents first."""
         return sorted(path for path in self._nodes if is_within(path, root))
+
+    def _overwrite(self, previous: Node, result: CreateResult) -> CreateResult:
+        """Write ``result``'s node over ``previous``, one version later."""
+        node = replace(result.node, version=previous.version + 1)
+        self.put_node(node)
+        return replace(result, node=node)
 
     def _build(self, data: Mapping[str, Any], *, strict: bool | None, verb: str) -> CreateResult:
         for key, example in (("id", '"id": "rev-FY2024-1"'), ("nodeType", '"nodeType": "Fact"'), ("name", '"name": "Revenue FY2024"')):
