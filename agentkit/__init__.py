@@ -53,7 +53,7 @@ from ._facts import (
 )
 from ._scenarios import (
     ScenarioResult, Interrupted, ProhibitionOutcome, ProcedureModel, View, WritePhaseSizes, workspace, copy_mesh,
-    report_text, run_scenario, run_all, interrupted, interrupted_sweep, prohibition, floor_usage, floor_cost,
-    scenario_table, caching_table, write_phase_sizes, stepwise_input_tokens,
+    report_text, report_tokens, run_scenario, run_all, interrupted, interrupted_sweep, prohibition, floor_usage,
+    floor_cost, scenario_table, caching_table, write_phase_sizes, stepwise_input_tokens,
 )
 # end fact/dimension write patterns and the guide's scenarios

@@ -123,6 +123,11 @@ def report_text(mesh: Mesh) -> str:
     return mesh.fetch(f"{COLLECTION}/{REPORT.file_name}").value
 
 
+def report_tokens() -> int:
+    """The report's full text as the result of one Get, in tokens: what reading it once adds to the context."""
+    return item_tokens(ToolResult("", "Get", report_text(_pristine())))
+
+
 # -- scripted models: procedures replayed against their context ----------------------
 
 Procedure = Generator[list[ToolCall], tuple[ToolResult, ...], str]
@@ -586,8 +591,8 @@ def stepwise_input_tokens(prefix: int, sizes: Sequence[int], batch_size: int | N
 
 def floor_usage() -> TokenUsage:
     """The least any run can bill: the source read once, the worksheet written once, each node created once."""
-    mesh, _, worksheet, reading = _phase_one()
-    source = item_tokens(ToolResult("", "Get", report_text(mesh)))
+    worksheet = _phase_one()[2]
+    source = report_tokens()
     creates = sum(item_tokens(_call("Create", node=json.dumps(node))) for node in worksheet.nodes_to_create())
     return TokenUsage(input=source, output=item_tokens(Message("assistant", worksheet.to_text())) + creates)
 

@@ -25,14 +25,11 @@
 import matplotlib.pyplot as plt
 from IPython.display import Markdown, display
 
-from agentkit import (
-    EXAMPLE_PRICES, CallPattern, ToolResult, item_tokens, report_text, run_scenario, scenario_table, workspace,
-    write_phase_sizes,
-)
+from agentkit import EXAMPLE_PRICES, CallPattern, report_tokens, run_scenario, scenario_table, write_phase_sizes
 
 PRICE = EXAMPLE_PRICES["example-large"]
 naive, reread, protocol, bulk = (run_scenario(key) for key in ("naive", "reread", "worksheet", "bulk"))
-DOCUMENT = item_tokens(ToolResult("", "Get", report_text(workspace())))
+DOCUMENT = report_tokens()
 print(f"The report's full text is {DOCUMENT:,} tokens as a tool result.")
 
 # %% [markdown]
