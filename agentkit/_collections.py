@@ -52,7 +52,8 @@ class ContentCollection:
 
     def __init__(self, mesh: "Mesh", address: str, name: str) -> None:
         segments = split_segments(name)
-        if len(segments) != 1 or name in ("..", ".", DOCUMENTS_SEGMENT):
+        # Judge the decoded name: '%2e%2e' is '..' and '%5fDocuments' is '_Documents'.
+        if len(segments) != 1 or segments[0] in ("..", ".", DOCUMENTS_SEGMENT):
             raise PathError(f"Collection name '{name}' must be one path segment (not '.', '..' or '{DOCUMENTS_SEGMENT}')")
         self.mesh = mesh
         self.address = address

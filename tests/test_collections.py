@@ -8,7 +8,7 @@ import unicodedata
 import pytest
 
 from agentkit import (
-    SUMMARY_LIMIT, CollectionNotFound, DocumentSlugCollision, FileNotFound, Mesh, NoTransformer, NodeNotFound,
+    SUMMARY_LIMIT, CollectionNotFound, DocumentSlugCollision, FileNotFound, Mesh, NoTransformer, NodeNotFound, PathError,
     PathTraversal, UnreadableDocument, extractive_summary,
 )
 
@@ -149,3 +149,13 @@ def test_missing_document_node_is_not_found():
     mesh, _ = make_collection()
     with pytest.raises(NodeNotFound, match="Node 'Acme/content/_Documents/x.md' not found"):
         mesh.fetch("Acme/content/_Documents/x.md")
+
+
+@pytest.mark.parametrize("name", ["..", "%2e%2e", "_Documents", "%5fDocuments", "a/b"])
+def test_collection_name_is_judged_after_decoding(name):
+    """A collection name that decodes to '..', '_Documents' or two segments is refused, and no collection is added."""
+    mesh = Mesh()
+    mesh.create({"id": "Acme", "name": "Acme", "nodeType": "Company"})
+    with pytest.raises(PathError, match="must be one path segment"):
+        mesh.add_collection("Acme", name)
+    assert mesh.collections == {}
