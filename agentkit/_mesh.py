@@ -271,8 +271,7 @@ class Mesh:
                 f"Error: cannot create: a node already exists at '{result.node.path}'. "
                 "Use Update to replace it, or choose another id."
             )
-        self.put_node(result.node)
-        return result
+        return replace(result, node=self.put_node(result.node))
 
     def create_many(self, nodes: str | list[Mapping[str, Any]], *, strict: bool | None = None) -> list[CreateResult | CreateError | StrictContentError]:
         """agentkit extension (the framework has no bulk create): create each node of a JSON array.
@@ -429,9 +428,7 @@ class Mesh:
 
     def _overwrite(self, previous: Node, result: CreateResult) -> CreateResult:
         """Write ``result``'s node over ``previous``, one version later."""
-        node = replace(result.node, version=previous.version + 1)
-        self.put_node(node)
-        return replace(result, node=node)
+        return replace(result, node=self.put_node(replace(result.node, version=previous.version + 1)))
 
     def _build(self, data: Mapping[str, Any], *, strict: bool | None, verb: str) -> CreateResult:
         for key, example in (("id", '"id": "rev-FY2024-1"'), ("nodeType", '"nodeType": "Fact"'), ("name", '"name": "Revenue FY2024"')):

@@ -218,8 +218,19 @@ def test_bulk_create_is_per_item():
 def test_clock_is_deterministic():
     """lastModified comes from a step clock, so two identical runs stamp identical times."""
     first, second = make_mesh(), make_mesh()
-    assert first.create(fact()).node.last_modified == second.create(fact()).node.last_modified
-    assert first.get("Acme/rev-FY2024-1").last_modified == "2025-01-01T00:00:02Z"
+    created = first.create(fact()).node
+    assert created.last_modified == second.create(fact()).node.last_modified == "2025-01-01T00:00:02Z"
+    assert first.get("Acme/rev-FY2024-1") == created
+
+
+def test_update_and_patch_return_the_node_as_stored():
+    """The node an Update or Patch returns carries the stored version and timestamp, not a pre-write draft."""
+    mesh = make_mesh()
+    mesh.create(fact())
+    updated = mesh.update([fact(value=1.0)])[0].node
+    assert updated == mesh.get("Acme/rev-FY2024-1") and updated.version == 2 and updated.last_modified
+    patched = mesh.patch("Acme/rev-FY2024-1", {"value": 2.0}).node
+    assert patched == mesh.get("Acme/rev-FY2024-1") and patched.version == 3
 
 
 def test_content_type_refuses_unknown_kinds():
