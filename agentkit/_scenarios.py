@@ -539,14 +539,13 @@ def prohibition(plugins: Sequence[str], *, insist: bool = False) -> ProhibitionO
     The model calls it when it is offered (it ignores the prompt); with
     ``insist`` it calls it even when it is not offered.
     """
-    mesh = workspace()
-    config = AgentConfiguration("extractor", f"{PROHIBITION}\n{PROTOCOL_INSTRUCTIONS}", plugins=list(plugins))
-    offered = "search_chunks" in {tool.name for tool in _agent(config, protocol, mesh).offered}
-
     def reader(view: View) -> Procedure:
         return (yield from read_phase(view, chunk_detour=insist or "search_chunks" in view.offered))
 
-    run = _agent(config, reader, mesh).start(Thread(THREAD), TASK)
+    config = AgentConfiguration("extractor", f"{PROHIBITION}\n{PROTOCOL_INSTRUCTIONS}", plugins=list(plugins))
+    agent = _agent(config, reader, workspace())
+    offered = "search_chunks" in {tool.name for tool in agent.offered}
+    run = agent.start(Thread(THREAD), TASK)
     forbidden = [result for turn in run.turns for result in turn.results if result.name == "search_chunks"]
     return ProhibitionOutcome(tuple(plugins), offered, sum(not r.refused for r in forbidden),
                               sum(r.refused for r in forbidden))
