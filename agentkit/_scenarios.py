@@ -37,7 +37,7 @@ from ._config import AgentConfiguration
 from ._cost import EXAMPLE_PRICES, ModelPrice, TokenUsage, cost_of
 from ._errors import WorksheetError
 from ._facts import (
-    DIMENSION_TYPE, DIMENSIONS, FACTS, Grade, Reconciliation, Worksheet, build_worksheet, checklist_text,
+    DIMENSIONS, FACTS, Grade, Reconciliation, Worksheet, build_worksheet, checklist_text,
     dimension_node, dimension_path, fact_node, fact_path, grade, invented_key, parse_checklist, reconcile,
     register_types,
 )
@@ -94,8 +94,7 @@ def _pristine() -> Mesh:
     for item in REPORT.line_items:
         if item.statement in SEEDED_STATEMENTS:
             name = SEEDED_LABELS.get(item.key, item.name)
-            content = {"$type": DIMENSION_TYPE.name, "key": item.key, "name": name,
-                       "statement": STATEMENTS[item.statement], "unit": item.unit}
+            content = dimension_node(OWNER, item.key, name, STATEMENTS[item.statement], item.unit)["content"]
             mesh.put_node(Node(item.key, f"{OWNER}/{DIMENSIONS}", name, "LineItem", content, typed=True))
     mesh.refresh_index()
     return mesh
