@@ -308,7 +308,8 @@ def write_phase(view: View, *, batch_size: int | None = BATCH, bulk: bool = Fals
 
 @lru_cache(maxsize=8)
 def _parse_worksheet(text: str) -> Worksheet:
-    # Replaying parses the same answer on every call of a round; the parse is a pure function of the text.
+    # Each writing round parses the worksheet it starts from, and the interrupted sweep starts some 150 rounds
+    # from one worksheet; the parse is a pure function of the text.
     return Worksheet.from_text(text)
 
 
