@@ -19,6 +19,7 @@ from typing import Mapping
 
 from ._cost import EXAMPLE_PRICES, ModelPrice, TokenUsage, cost_of
 from ._mesh import Mesh, Node
+from ._paths import is_within
 from ._threads import Thread
 
 USAGE_SEGMENT = "_Usage"
@@ -115,7 +116,7 @@ def usage_report(mesh: Mesh, thread: Thread | str,
         owner, _, segment = node.namespace.rpartition("/")
         if segment != USAGE_SEGMENT or node.node_type != USAGE_NODE_TYPE:
             continue
-        if owner != root and not owner.startswith(root + "/"):
+        if not is_within(owner, root):
             continue
         usage = TokenUsage.from_content(node.content or {})
         model = str((node.content or {}).get("model", node.name))
