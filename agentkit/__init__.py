@@ -57,3 +57,36 @@ from ._scenarios import (
     floor_cost, scenario_table, caching_table, write_phase_sizes, stepwise_input_tokens,
 )
 # end fact/dimension write patterns and the guide's scenarios
+
+# The public surface: everything above, and nothing else, is agentkit's API.
+__all__ = [
+    "AgentkitError", "PathError", "PathTraversal", "NodeNotFound", "CollectionNotFound", "FileNotFound",
+    "CreateError", "InvalidJson", "MissingField", "MalformedNamespace", "NodeExists", "SchemaMismatch",
+    "StrictContentError", "ContentError", "NoTransformer", "UnreadableDocument", "DocumentSlugCollision",
+    "RESERVED_PREFIXES", "UnifiedPath", "parse_path", "canonical_segment", "resolve_relative",
+    "document_slug", "document_node_path", "file_path_by_string_rule", "file_path_from_document", "Mesh",
+    "Node", "ContentType", "CreateResult", "StepClock", "merge_patch", "DOCUMENT_TYPE", "SearchIndex",
+    "ContentCollection", "extractive_summary", "SUMMARY_LIMIT", "TRANSFORMERS", "Transformer",
+    "find_transformer", "extract_text", "CHUNK_SIZE", "CHUNK_OVERLAP", "Chunk", "chunk_spans",
+    "search_chunks", "search_documents", "get_chunk", "Tool", "mesh_plugin", "chunk_plugin", "tools_by_name",
+    "MESH_PLUGIN", "CHUNK_PLUGIN", "BULK_CREATE", "REPORT", "FinancialReport", "LineItem", "ReportedValue",
+    "build_report_pdf", "report_pdf_path", "report_pdf_bytes", "upload_report", "ConfigurationError",
+    "ThreadError", "UnknownPluginWarning", "Message", "ToolCall", "ToolResult", "ToolDefinition", "Reply",
+    "Context", "CHARS_PER_TOKEN", "ITEM_OVERHEAD_TOKENS", "ContextEstimate", "estimate_context",
+    "text_tokens", "item_tokens", "items_tokens", "reply_tokens", "tool_definition_tokens",
+    "instructions_tokens", "ModelPrice", "EXAMPLE_PRICES", "TokenUsage", "CallPattern", "cost_of",
+    "input_tokens", "sequential_input_tokens", "batched_input_tokens", "CACHE_WRITE_5_MINUTES",
+    "CACHE_WRITE_1_HOUR", "CACHE_READ", "AgentConfiguration", "PluginGrant", "parse_plugin_entry",
+    "BUDGET_TEXT", "READ_ONLY_MESH_METHODS", "ALWAYS_OFFERED", "DELEGATION_TOOL", "Thread", "rebuild_history",
+    "trim_history", "HISTORY_BUDGET_CHARS", "Model", "ScriptedModel", "PlannedCalls", "TextModel",
+    "DEFAULT_MODEL", "Agent", "Run", "Turn", "Interrupt", "COMPLETED", "CANCELLED", "ERROR", "DIED",
+    "UsageReport", "UsageRow", "usage_report", "record_usage", "recorded_usage", "usage_key", "usage_path",
+    "UNKNOWN_MODEL", "WorksheetError", "MissingMasterData", "DIMENSION_TYPE", "FACT_TYPE", "Worksheet",
+    "DimensionRow", "FactRow", "Reconciliation", "Unwritten", "Verification", "Grade", "register_types",
+    "fact_id", "dimension_path", "fact_path", "read_tables", "build_worksheet", "parse_checklist",
+    "checklist_text", "list_dimensions", "search_dimension_by_name", "verify_by_get", "reconcile", "grade",
+    "facts_for", "invented_key", "ScenarioResult", "Interrupted", "ProhibitionOutcome", "ProcedureModel",
+    "View", "WritePhaseSizes", "workspace", "copy_mesh", "report_text", "report_tokens", "run_scenario",
+    "run_all", "interrupted", "interrupted_sweep", "prohibition", "floor_usage", "floor_cost",
+    "scenario_table", "caching_table", "write_phase_sizes", "stepwise_input_tokens",
+]

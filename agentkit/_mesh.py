@@ -105,7 +105,7 @@ def _matches(value: Any, kind: str) -> bool:
 
 
 def _json_kind(value: Any) -> str:
-    for kind, types in _JSON_KINDS.items():
+    for kind in _JSON_KINDS:
         if _matches(value, kind) and kind != "integer":
             return kind
     return type(value).__name__
