@@ -25,7 +25,7 @@ INCLUDE = re.compile(r'^\s*-{1,}8<-{1,}\s+"(?P<target>[^"]+)"\s*$')
 
 @dataclass(frozen=True)
 class Include:
-    """One `--8<-- "path:section"` line inside a fence."""
+    """One `--8<-- "path:section"` line: inside a fence (code) or in the page body (captured Markdown)."""
 
     page: Path
     line: int

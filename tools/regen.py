@@ -19,12 +19,13 @@ def main() -> int:
     project = Project()
     written = set()
     for snippet in project.snippet_paths:
-        for path, text in captures.render(captures.run_snippet(REPO_ROOT / snippet)[0]).items():
+        rendered = captures.render(captures.run_snippet(REPO_ROOT / snippet)[0])
+        # The same staleness test the snippet's own test applies.
+        for path in captures.stale(rendered):
             path.parent.mkdir(parents=True, exist_ok=True)
-            if not path.is_file() or path.read_text(encoding="utf-8") != text:
-                path.write_text(text, encoding="utf-8")
-                print(f"wrote {path.relative_to(REPO_ROOT)}")
-            written.add(path)
+            path.write_text(rendered[path], encoding="utf-8")
+            print(f"wrote {path.relative_to(REPO_ROOT)}")
+        written |= rendered.keys()
     for orphan in set((REPO_ROOT / CAPTURED_OUTPUT).glob("*")) - written:
         orphan.unlink()
         print(f"removed {orphan.relative_to(REPO_ROOT)} (no snippet captures it)")
