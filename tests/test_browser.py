@@ -185,44 +185,47 @@ def test_included_snippets_appear_as_code(site: SiteBrowser, page: NavPage):
 
 # --- claim markers -----------------------------------------------------------------------------------
 
-MARKER_STYLES = """() => [...document.querySelectorAll('article .claim, article .observation')].map(element => {
+CLAIM_KINDS = ("framework", "model", "extension", "observation")
+MARKER_STYLES = """() => [...document.querySelectorAll('article :is(.framework, .model, .extension, .observation)[id]')].map(element => {
     const style = getComputedStyle(element);
+    const label = element.querySelector(':scope > a.claim-mark');
     return {
         id: element.id,
-        kind: element.classList.contains('claim') ? 'claim' : 'observation',
+        kind: ['framework', 'model', 'extension', 'observation'].find(kind => element.classList.contains(kind)),
         look: {
-            rule: `${style.borderLeftWidth} ${style.borderLeftStyle} ${style.borderLeftColor}`,
             ruleStyle: style.borderLeftStyle,
             ruleWidth: parseFloat(style.borderLeftWidth),
             ruleColor: style.borderLeftColor,
-            background: style.backgroundColor,
             fontStyle: style.fontStyle,
         },
-        label: getComputedStyle(element, '::after').content,
+        label: label ? label.textContent : null,
+        href: label ? label.getAttribute('href') : null,
+        labelClipped: label ? label.scrollWidth > label.clientWidth + 1 : null,
     };
 })"""
+# The look of the first marker of each kind the suite meets; every later marker of that kind must match it.
+REFERENCE_LOOKS: dict[str, dict] = {}
 
 
-def home_marker_of_kind(site: SiteBrowser, kind: str) -> dict:
-    markers = [marker for marker in site.visit(HOME).page.evaluate(MARKER_STYLES) if marker["kind"] == kind]
-    assert markers, f"the home page shows no .{kind} marker; it is the reference for how one looks"
-    return markers[0]
-
-
-def test_claim_and_observation_markers_look_different(site: SiteBrowser):
-    """On the home page a checked claim has a solid rule and an observation a dashed one, in other colours, each labelled with its id."""
-    claim, observation = home_marker_of_kind(site, "claim"), home_marker_of_kind(site, "observation")
-    assert claim["look"]["ruleWidth"] > 0 and observation["look"]["ruleWidth"] > 0, "a marker has no visible rule"
-    assert (claim["look"]["ruleStyle"], observation["look"]["ruleStyle"]) == ("solid", "dashed")
-    assert claim["look"]["ruleColor"] != observation["look"]["ruleColor"]
-    assert claim["look"]["background"] != observation["look"]["background"]
-    assert claim["label"].strip('"').endswith(claim["id"]) and observation["label"].strip('"').endswith(observation["id"])
-    assert claim["label"].replace(claim["id"], "") != observation["label"].replace(observation["id"], "")
+def test_claim_kinds_look_different(site: SiteBrowser):
+    """The four kinds of statement differ at a glance: each pair differs in rule colour, rule style or font style."""
+    looks: dict[str, dict] = {}
+    for page in PAGES_WITH_MARKERS:
+        for marker in site.visit(page).page.evaluate(MARKER_STYLES):
+            looks.setdefault(marker["kind"], marker["look"])
+    kinds_on_pages = {marker.kind for page in PAGES_WITH_MARKERS for marker in MARKDOWN_PAGES[page].markers}
+    assert set(looks) == kinds_on_pages, f"kinds written {sorted(kinds_on_pages)} but rendered {sorted(looks)}"
+    assert all(look["ruleWidth"] > 0 for look in looks.values()), "a marker has no visible rule"
+    shapes = {kind: (look["ruleColor"], look["ruleStyle"], look["fontStyle"]) for kind, look in looks.items()}
+    for kind, shape in shapes.items():
+        same = [other for other, other_shape in shapes.items() if other != kind and other_shape[0] == shape[0]]
+        assert not same, f"{kind} and {same} share a rule colour"
 
 
 @pytest.mark.parametrize("page", PAGES_WITH_MARKERS, ids=page_id)
 def test_claim_markers_render_as_designed(site: SiteBrowser, page: NavPage):
-    """Every marker in the page source renders with its id and kind, and looks like the home page's marker of that kind."""
+    """Every marker in the page source renders with its id and kind, looks like every other of its kind,
+    and carries a whole, unclipped label naming kind and id that links to the claim's row on the claims page."""
     rendered = site.visit(page).page.evaluate(MARKER_STYLES)
     shown = [(marker["id"], marker["kind"]) for marker in rendered]
     written = [(marker.id, marker.kind) for marker in MARKDOWN_PAGES[page].markers]
@@ -230,12 +233,13 @@ def test_claim_markers_render_as_designed(site: SiteBrowser, page: NavPage):
         f"written but not rendered: {[marker for marker in written if marker not in shown]}; "
         f"rendered but not written: {[marker for marker in shown if marker not in written]}"
     )
-    reference = {kind: home_marker_of_kind(site, kind) for kind in ("claim", "observation")}
     for marker in rendered:
-        expected = reference[marker["kind"]]
-        assert marker["look"] == expected["look"], f"#{marker['id']} does not look like a {marker['kind']}"
-        assert marker["label"].replace(marker["id"], "") == expected["label"].replace(expected["id"], ""), f"#{marker['id']} has the wrong label"
-        assert marker["label"].strip('"').endswith(marker["id"]), f"#{marker['id']}'s label does not name its id"
+        expected = REFERENCE_LOOKS.setdefault(marker["kind"], marker["look"])
+        assert marker["look"] == expected, f"#{marker['id']} does not look like a {marker['kind']}"
+        assert marker["label"] is not None, f"#{marker['id']} has no label"
+        assert marker["id"] in marker["label"], f"#{marker['id']}'s label does not name its id"
+        assert marker["href"].endswith(f"reference/claims/#claim-{marker['id']}"), f"#{marker['id']}'s label links to {marker['href']}"
+        assert not marker["labelClipped"], f"#{marker['id']}'s label is cut off"
 
 
 # --- the copy button ------------------------------------------------------------------------------------

@@ -87,7 +87,7 @@ class TestClaims:
 
     def test_check_of_observation(self):
         """An observation cannot be checked: a check naming one is an error."""
-        assert "docs/claims.md:12: 'sample.field-figure' is an observation, which no code can confirm; mark it .claim on docs/claims.md:10 or drop the check" in self.problems
+        assert "docs/claims.md:12: 'sample.field-figure' is an observation, which no code can confirm; mark it .framework, .model or .extension on docs/claims.md:10 or drop the check" in self.problems
 
     def test_check_that_is_not_an_assert(self):
         """A verifies comment above a statement that cannot fail is rejected, and its claim stays unchecked."""
@@ -95,8 +95,25 @@ class TestClaims:
         assert "docs/claims.md:22: claim 'sample.prints' has no check; add '# verifies: sample.prints' above an assert in a snippet or test, or mark it .observation if no code can confirm it" in self.problems
 
     def test_malformed_marker(self):
-        """A marker in any other form than `{ #id .claim }` is reported, not silently ignored."""
-        assert "docs/claims.md:19: claim marker not in the form '{ #page.claim-id .claim }' (or .observation) alone on its line" in messages(contracts.page_problems(BROKEN))
+        """A marker in any other form than `{ #id .KIND }` is reported, not silently ignored."""
+        assert "docs/claims.md:19: claim marker not in the form '{ #page.claim-id .KIND }' alone on its line, KIND one of framework (with cite=\"FACT\"), model, extension, observation" in messages(contracts.page_problems(BROKEN))
+
+    def test_framework_claim_without_citation(self):
+        """A framework claim must cite its source; the problem names page:line and the id."""
+        assert "docs/claims.md:25: framework claim 'sample.uncited' cites no source; add cite=\"FACT\" naming a fact of framework/citations.toml (path:line at the pinned commit)" in self.problems
+
+    def test_citation_of_unknown_or_sourceless_fact(self):
+        """A cited fact must exist and, for a framework claim, carry a source line."""
+        assert "docs/claims.md:28: claim 'sample.unknown-fact' cites fact 'Q9', which framework/citations.toml does not hold; cite an existing fact or add it with its path:line and evidence" in self.problems
+        assert "docs/claims.md:31: claim 'sample.sourceless-fact' cites fact 'X1', which has no source line in the framework; a framework claim needs a fact with path:line" in self.problems
+
+    def test_observation_cannot_cite_source(self):
+        """A cited behaviour is a framework claim with a check, not an observation."""
+        assert "docs/claims.md:34: observation 'sample.cited-observation' cites framework source; a cited behaviour is a .framework claim with a check" in self.problems
+
+    def test_cited_and_checked_framework_claim_is_clean(self):
+        """The well-formed framework claim raises no problem."""
+        assert not [problem for problem in self.problems if "'sample.cited'" in problem]
 
 
 def test_snippet_whose_shown_output_differs_from_its_print_fails():

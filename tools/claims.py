@@ -14,6 +14,8 @@ from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
+from tools import facts
+from tools.facts import CITATIONS_FILE, Fact
 from tools.pages import Marker
 from tools.problems import Problem
 from tools.project import CLAIMS_PAGE, Project
@@ -55,7 +57,7 @@ def collect(project: Project) -> Claims:
         for check in found:
             for claim in check.ids:
                 checks[claim].append(CheckSite(check.file, check.line))
-    problems += _consistency_problems(markers, checks)
+    problems += _consistency_problems(markers, checks, facts.load(project.root).facts)
     return Claims(markers, dict(checks), problems)
 
 
@@ -84,7 +86,7 @@ def broken_by(project: Project, claims: Claims, file: Path, line: int) -> list[s
     ]
 
 
-def _consistency_problems(markers: list[Marker], checks: dict[str, list[CheckSite]]) -> list[Problem]:
+def _consistency_problems(markers: list[Marker], checks: dict[str, list[CheckSite]], known_facts: dict[str, Fact]) -> list[Problem]:
     problems = []
     first_seen: dict[str, Marker] = {}
     for marker in markers:
@@ -93,11 +95,20 @@ def _consistency_problems(markers: list[Marker], checks: dict[str, list[CheckSit
             problems.append(Problem(marker.page, marker.line, f"claim id '{marker.id}' is used twice (first at {first.page}:{first.line}); give each claim its own id", marker.id))
             continue
         first_seen[marker.id] = marker
-        if marker.kind == "claim" and marker.id not in checks:
+        if marker.checked and marker.id not in checks:
             problems.append(Problem(marker.page, marker.line, f"claim '{marker.id}' has no check; add '# verifies: {marker.id}' above an assert in a snippet or test, or mark it .observation if no code can confirm it", marker.id))
         if marker.kind == "observation" and marker.id in checks:
             site = checks[marker.id][0]
-            problems.append(Problem(site.file, site.line, f"'{marker.id}' is an observation, which no code can confirm; mark it .claim on {marker.page}:{marker.line} or drop the check", marker.id))
+            problems.append(Problem(site.file, site.line, f"'{marker.id}' is an observation, which no code can confirm; mark it .framework, .model or .extension on {marker.page}:{marker.line} or drop the check", marker.id))
+        if marker.kind == "framework" and not marker.cites:
+            problems.append(Problem(marker.page, marker.line, f"framework claim '{marker.id}' cites no source; add cite=\"FACT\" naming a fact of {CITATIONS_FILE} (path:line at the pinned commit)", marker.id))
+        if marker.kind == "observation" and marker.cites:
+            problems.append(Problem(marker.page, marker.line, f"observation '{marker.id}' cites framework source; a cited behaviour is a .framework claim with a check", marker.id))
+        for fact_id in marker.cites:
+            if fact_id not in known_facts:
+                problems.append(Problem(marker.page, marker.line, f"claim '{marker.id}' cites fact '{fact_id}', which {CITATIONS_FILE} does not hold; cite an existing fact or add it with its path:line and evidence", marker.id))
+            elif marker.kind == "framework" and not known_facts[fact_id].citations:
+                problems.append(Problem(marker.page, marker.line, f"claim '{marker.id}' cites fact '{fact_id}', which has no source line in the framework; a framework claim needs a fact with path:line", marker.id))
     for claim, sites in checks.items():
         if claim not in first_seen:
             for site in sites:
@@ -105,8 +116,22 @@ def _consistency_problems(markers: list[Marker], checks: dict[str, list[CheckSit
     return problems
 
 
+KIND_LABELS = {
+    "framework": "framework",
+    "model": "guide's model",
+    "extension": "agentkit extension",
+    "observation": "observation",
+}
+
+
+def row_anchor(claim_id: str) -> str:
+    """The id of a claim's row on the claims page; a page's claim label links to it."""
+    return "claim-" + claim_id
+
+
 def render_page(project: Project, claims: Claims) -> str:
     """The Markdown of docs/reference/claims.md."""
+    known = facts.load(project.root)
     by_page: dict[Path, list[Marker]] = defaultdict(list)
     for marker in claims.markers:
         by_page[marker.page].append(marker)
@@ -117,37 +142,64 @@ def render_page(project: Project, claims: Claims) -> str:
         target = posixpath.relpath(page.relative_to("docs").as_posix(), here)
         return f"{target}#{anchor}" if anchor else target
 
-    total_claims = sum(1 for m in claims.markers if m.kind == "claim")
-    total_checked = sum(1 for m in claims.markers if m.kind == "claim" and m.id in claims.checks)
+    checked = [m for m in claims.markers if m.checked]
+    total_checked = sum(1 for m in checked if m.id in claims.checks)
+    framework = [m for m in claims.markers if m.kind == "framework"]
+    cited = sum(1 for m in framework if m.cites)
+    pin = known.framework
     lines = [
         "# Claims",
         "",
         "Every behaviour this guide states carries an id, and the code that confirms it names that id.",
-        "An observation is what no code can confirm (a production figure, a model's habit); it is marked",
-        "as such on its page. This page is generated by `python3 dev.py regen`; the test suite fails when",
-        "it is stale, when a claim has no check, or when a check names an id that no page has.",
+        "A claim is one of four kinds:",
         "",
-        f"**{total_checked} of {total_claims} claims checked ({_percent(total_checked, total_claims)}).**",
+        "- **framework**: how the framework behaves, cited to its source at the pinned commit and checked against agentkit's model of it;",
+        "- **guide's model**: the guide's own cost model and scenarios, checked;",
+        "- **agentkit extension**: a behaviour agentkit adds beyond the framework, off by default, checked;",
+        "- **observation**: what no code can confirm (a production figure, a model's habit).",
+        "",
+        f"Framework sources are pinned to [`{pin.name}` @ `{pin.commit[:12]}`](https://github.com/{pin.name}/tree/{pin.commit}).",
+        "This page is generated by `python3 dev.py regen`; the test suite fails when it is stale, when a",
+        "claim has no check, when a framework claim cites no source, or when a check names an id that no page has.",
+        "",
+        f"**{total_checked} of {len(checked)} claims checked ({_percent(total_checked, len(checked))}); "
+        f"{cited} of {len(framework)} framework claims cited ({_percent(cited, len(framework))}).**",
         "",
         "## Coverage",
         "",
-        "| page | claims | checked | observations |",
-        "| --- | ---: | ---: | ---: |",
+        "| page | framework | model | extension | checked | observations |",
+        "| --- | ---: | ---: | ---: | ---: | ---: |",
     ]
     for page in sorted(by_page, key=lambda p: p.as_posix()):
         markers = by_page[page]
-        claimed = [m for m in markers if m.kind == "claim"]
-        checked = [m for m in claimed if m.id in claims.checks]
-        observed = len(markers) - len(claimed)
-        lines.append(f"| [{titles[page]}]({link(page)}) | {len(claimed)} | {len(checked)} ({_percent(len(checked), len(claimed))}) | {observed} |")
+        count = {kind: sum(1 for m in markers if m.kind == kind) for kind in KIND_LABELS}
+        claimed = [m for m in markers if m.checked]
+        done = [m for m in claimed if m.id in claims.checks]
+        lines.append(
+            f"| [{titles[page]}]({link(page)}) | {count['framework']} | {count['model']} | {count['extension']} "
+            f"| {len(done)} of {len(claimed)} ({_percent(len(done), len(claimed))}) | {count['observation']} |"
+        )
     for page in sorted(by_page, key=lambda p: p.as_posix()):
-        lines += ["", f"## {titles[page]}", "", "| id | what it says | kind | checked by |", "| --- | --- | --- | --- |"]
+        lines += ["", f"## {titles[page]}", "", "| id | what it says | kind | source | checked by |", "| --- | --- | --- | --- | --- |"]
         for marker in by_page[page]:
             sites = _checking_files(claims.checks.get(marker.id, [])) or "—"
             if marker.kind == "observation":
                 sites = "not checkable: observation"
-            lines.append(f"| [`{marker.id}`]({link(page, marker.id)}) | {_excerpt(marker.text)} | {marker.kind} | {sites} |")
+            lines.append(
+                f'| <span id="{row_anchor(marker.id)}"></span>[`{marker.id}`]({link(page, marker.id)}) '
+                f"| {_excerpt(marker.text)} | {KIND_LABELS[marker.kind]} | {_sources(marker, known)} | {sites} |"
+            )
     return "\n".join(lines) + "\n"
+
+
+def _sources(marker: Marker, known: facts.Facts) -> str:
+    """Each cited fact id with permalinks to its source lines at the pinned commit."""
+    parts = []
+    for fact_id in marker.cites:
+        fact = known.facts.get(fact_id)
+        links = [f"[{citation.path.rsplit('/', 1)[-1]}:{citation.line}]({citation.permalink})" for citation in (fact.citations if fact else ())]
+        parts.append(f"{fact_id}" + (f" ({', '.join(links)})" if links else ""))
+    return "; ".join(parts) or "—"
 
 
 def _excerpt(text: str, limit: int = 110) -> str:

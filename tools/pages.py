@@ -13,9 +13,16 @@ from pathlib import Path
 from tools.problems import Problem
 
 # A claim or observation marker: an attribute list alone on the last line of a paragraph or list item.
-MARKER = re.compile(r"^\s*\{\s*#(?P<id>[^\s}]+)\s+\.(?P<kind>claim|observation)\s*\}\s*$")
+# The four kinds of statement: framework behaviour (cited and checked), the guide's own model (checked),
+# an agentkit extension (checked, off by default), and an observation that no code can confirm.
+KINDS = ("framework", "model", "extension", "observation")
+CHECKED_KINDS = ("framework", "model", "extension")
+MARKER = re.compile(
+    r"^\s*\{\s*#(?P<id>[^\s}]+)\s+\.(?P<kind>" + "|".join(KINDS) + r")"
+    r"(?:\s+cite=\"(?P<cite>[^\"]*)\")?\s*\}\s*$"
+)
 # Anything that looks like a marker but is not in the one accepted form.
-MARKER_LIKE = re.compile(r"\{[^}]*\.(claim|observation)\b[^}]*\}")
+MARKER_LIKE = re.compile(r"\{[^}]*\.(claim|" + "|".join(KINDS) + r")\b[^}]*\}")
 CLAIM_ID = re.compile(r"^[a-z0-9]+(?:[.-][a-z0-9]+)*$")
 VERIFIES_COMMENT = re.compile(r"^\s*<!--\s*verifies:\s*(?P<ids>[^>]*?)\s*-->\s*$")
 FENCE_OPEN = re.compile(r"^(?P<indent>\s*)(?P<fence>`{3,}|~{3,})\s*(?P<info>[^`\s]*)")
@@ -62,8 +69,13 @@ class Marker:
     page: Path
     line: int
     id: str
-    kind: str  # "claim" or "observation"
+    kind: str  # one of KINDS
     text: str = ""  # the paragraph or list item the marker closes, as one line
+    cites: tuple[str, ...] = ()  # fact ids of framework/citations.toml
+
+    @property
+    def checked(self) -> bool:
+        return self.kind in CHECKED_KINDS
 
 
 @dataclass
@@ -180,9 +192,10 @@ def read_page(path: Path, shown_as: Path | None = None) -> Page:
         if marker:
             if not CLAIM_ID.match(marker["id"]):
                 problems.append(Problem(name, number, f"claim id {marker['id']!r} is malformed; use lowercase words joined by '.' and '-'", marker["id"]))
-            markers.append(Marker(name, number, marker["id"], marker["kind"], _block_text(lines, number)))
+            cites = tuple((marker["cite"] or "").replace(",", " ").split())
+            markers.append(Marker(name, number, marker["id"], marker["kind"], _block_text(lines, number), cites))
         elif MARKER_LIKE.search(text):
-            problems.append(Problem(name, number, "claim marker not in the form '{ #page.claim-id .claim }' (or .observation) alone on its line"))
+            problems.append(Problem(name, number, "claim marker not in the form '{ #page.claim-id .KIND }' alone on its line, KIND one of framework (with cite=\"FACT\"), model, extension, observation"))
 
     if open_fence:
         problems.append(Problem(name, open_fence[1].line, "code fence is never closed"))
