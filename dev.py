@@ -5,6 +5,7 @@
     python3 dev.py test    the whole gate (pytest: tests, snippets, pages, strict build, browser)
     python3 dev.py regen   rewrite the generated files (claims page, captured output)
     python3 dev.py bench   print the speed figures measured by bench/*.py
+    python3 dev.py upstream --source DIR [--ref REF]   check the framework citations against its source
 
 Every command first makes sure `.venv/` exists and holds exactly the pins of
 requirements.txt; it reinstalls only when that file changed.
@@ -66,6 +67,7 @@ def main(argv: list[str]) -> int:
         "test": lambda rest: run(str(PYTHON), "-m", "pytest", *rest),
         "regen": lambda rest: run(str(PYTHON), "-m", "tools.regen", *rest),
         "bench": lambda rest: run(str(PYTHON), "-m", "tools.bench", *rest),
+        "upstream": lambda rest: run(str(PYTHON), "-m", "tools.upstream", *rest),
     }
     if not argv or argv[0] not in commands:
         print(__doc__.strip(), file=sys.stderr)
