@@ -1,0 +1,319 @@
+"""Tests for tools/upstream.py, the drift check of the framework citations (`python3 dev.py upstream`).
+
+A small framework repository is built on the fly with two commits: the second
+changes one cited line, pushes another cited line out of its window, deletes a
+cited file and renames one. A tmp guide (docs/guide.md + framework/citations.toml)
+cites it; the checks run against it in-process, once through the command line.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from tools import facts, upstream
+from tools.facts import CITATIONS_FILE, import_facts_markdown
+from tools.project import REPO_ROOT
+from tools.upstream import EXIT_BAD_INPUT, EXIT_DRIFT, EXIT_OK, check
+
+GIT_ENV = {
+    **os.environ,
+    "GIT_AUTHOR_NAME": "test", "GIT_AUTHOR_EMAIL": "test@example.org",
+    "GIT_COMMITTER_NAME": "test", "GIT_COMMITTER_EMAIL": "test@example.org",
+    "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1",
+}
+
+FIRST = {
+    "src/Sum.cs": "namespace Example;\n\npublic static class Sum\n{\n    public static int Add(int a, int b)\n    {\n        return a + b;\n    }\n}\n",
+    "src/Names.cs": "public static class Names\n{\n    public const string Greeting = \"hello\";\n}\n",
+    "src/Old.cs": "public const int Limit = 40;\n",
+    "src/Kept.cs": "public static class Kept\n{\n    public const int Value = 1;\n}\n",
+}
+# The second commit: Add's body changes, Greeting moves 10 lines down, Old.cs goes, Kept.cs is renamed unchanged.
+SECOND = {
+    "src/Sum.cs": FIRST["src/Sum.cs"].replace("return a + b;", "return checked(a + b);"),
+    "src/Names.cs": "// note\n" * 10 + FIRST["src/Names.cs"],
+    "src/Moved/Kept.cs": FIRST["src/Kept.cs"],
+}
+
+CITATIONS = """[pin]
+repo = "Example/Framework"
+commit = "{pin}"
+
+[repos.MEAI]
+repo = "Example/Library"
+commit = "{library}"
+
+[facts.F1]
+text = "Add returns the sum."
+cites = [
+  {{ path = "src/Sum.cs", line = 7, symbol = "Add", evidence = "return a + b;" }},
+]
+
+[facts.F2]
+text = "The greeting is hello."
+cites = [
+  {{ path = "src/Names.cs", line = 3, symbol = "Greeting", evidence = "Greeting = \\"hello\\"" }},
+]
+
+[facts.F3]
+text = "The limit is 40."
+cites = [
+  {{ path = "src/Old.cs", line = 1, symbol = "Limit", evidence = "Limit = 40;" }},
+]
+
+[facts.F4]
+text = "A library behaviour."
+cites = [
+  {{ repo = "MEAI", path = "src/Kept.cs", line = 3, symbol = "Value", evidence = "Value = 1;" }},
+]
+
+[facts.R1]
+text = "Kept's value is 1."
+origin = "own reading"
+cites = [
+  {{ path = "src/Kept.cs", line = 3, symbol = "Value", evidence = "Value = 1;" }},
+]
+"""
+
+PAGE = """# Guide
+
+Add returns the sum of its arguments.
+{ #guide.adds .framework cite="F1" }
+
+The greeting is hello, and kept values stay.
+{ #guide.greets .framework cite="F2 R1" }
+"""
+
+
+def _git(cwd: Path, *args: str) -> str:
+    return subprocess.run(["git", *args], cwd=cwd, env=GIT_ENV, check=True, capture_output=True, text=True).stdout.strip()
+
+
+def _commit(tree: Path, files: dict[str, str], message: str) -> str:
+    for path in tree.rglob("*.cs"):
+        path.unlink()
+    for path, text in files.items():
+        (tree / path).parent.mkdir(parents=True, exist_ok=True)
+        (tree / path).write_text(text)
+    _git(tree, "add", "-A")
+    _git(tree, "commit", "-q", "-m", message)
+    return _git(tree, "rev-parse", "HEAD")
+
+
+@pytest.fixture(scope="module")
+def framework(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str, str]:
+    """A framework work tree with two commits (tagged `second`): its path, the pinned commit and the second."""
+    tree = tmp_path_factory.mktemp("framework")
+    _git(tree, "init", "-q", "-b", "main")
+    pin = _commit(tree, FIRST, "first")
+    second = _commit(tree, SECOND, "second")
+    _git(tree, "tag", "second")
+    return tree, pin, second
+
+
+def _guide(root: Path, pin: str, citations: str = CITATIONS) -> Path:
+    (root / "docs").mkdir(parents=True)
+    (root / "docs" / "guide.md").write_text(PAGE)
+    (root / "framework").mkdir()
+    (root / CITATIONS_FILE).write_text(citations.format(pin=pin, library=pin))
+    return root
+
+
+@pytest.fixture()
+def guide(tmp_path: Path, framework) -> Path:
+    return _guide(tmp_path / "guide", framework[1])
+
+
+def _toml_line(root: Path, fragment: str) -> int:
+    lines = (root / CITATIONS_FILE).read_text().splitlines()
+    return next(number for number, text in enumerate(lines, start=1) if fragment in text)
+
+
+def test_every_citation_holds_at_the_pin(guide, framework):
+    """All four framework citations hold at the pin; the MEAI one is counted as another repository's."""
+    outcome = check(guide, {"": framework[0]})
+    assert (outcome.findings, outcome.exit_status) == ([], EXIT_OK)
+    assert outcome.summary.startswith("upstream: 4 citations of Example/Framework checked at the pin; all hold; "
+                                      "1 not checked: other repository (MEAI 1;")
+
+
+@pytest.mark.parametrize("where", ["work tree", ".git", "bare clone"])
+def test_the_source_is_a_work_tree_or_a_git_directory(guide, framework, tmp_path, where):
+    """DIR may be the top of a work tree, its .git folder or a bare clone: each gives the same result."""
+    tree = framework[0]
+    source = {"work tree": tree, ".git": tree / ".git", "bare clone": tmp_path / "bare.git"}[where]
+    if where == "bare clone":
+        _git(tmp_path, "clone", "-q", "--bare", str(tree), str(source))
+    outcome = check(guide, {"": source}, "second")
+    assert outcome.exit_status == EXIT_DRIFT and len(outcome.findings) == 3
+
+
+def test_ref_lists_each_claim_whose_evidence_changed_moved_or_lost_its_file(guide, framework):
+    """At `second`: F1's evidence is gone, F2's moved (new line given), F3's file is gone; R1 followed its rename."""
+    outcome = check(guide, {"": framework[0]}, "second")
+    at = f"second ({framework[2][:12]})"
+    assert outcome.exit_status == EXIT_DRIFT
+    assert outcome.findings == [
+        f"docs/guide.md:4: claim 'guide.adds' cites F1: src/Sum.cs:7: gone at {at}: evidence `return a + b;` is no "
+        "longer in src/Sum.cs; re-check against the source there and correct [facts.F1]",
+        f"docs/guide.md:7: claim 'guide.greets' cites F2: src/Names.cs:3: moved to src/Names.cs:13 at {at}: evidence "
+        "`Greeting = \"hello\"`; re-check against the source there, then set line = 13 in [facts.F2]",
+        f"framework/citations.toml:{_toml_line(guide, 'Old.cs')}: fact F3 (cited by no claim): src/Old.cs:1: file gone "
+        f"at {at}; re-check against the source there and cite where the behaviour lives now in [facts.F3]",
+    ]
+    assert "3 citation(s) moved or changed" in outcome.summary
+
+
+def test_ref_equal_to_the_pin_lists_nothing(guide, framework):
+    outcome = check(guide, {"": framework[0]}, framework[1])
+    assert (outcome.findings, outcome.exit_status) == ([], EXIT_OK)
+    assert "no evidence moved or changed" in outcome.summary
+
+
+@pytest.mark.parametrize("line, holds", [(2, True), (1, False)])
+def test_evidence_must_stand_within_the_window(tmp_path, framework, line, holds):
+    """Line 7 holds the evidence: a citation of line 2 (5 away) holds, of line 1 (6 away) does not."""
+    assert facts.EVIDENCE_WINDOW == 5
+    guide = _guide(tmp_path, framework[1], CITATIONS.replace("line = 7,", f"line = {line},"))
+    outcome = check(guide, {"": framework[0]})
+    if holds:
+        assert outcome.findings == []
+    else:
+        assert outcome.findings == [
+            "docs/guide.md:4: claim 'guide.adds' cites F1: src/Sum.cs:1: evidence `return a + b;` is not within ±5 lines "
+            f"of line 1 at the pin {framework[1][:12]}; it stands at line 7: set line = 7 in {CITATIONS_FILE} [facts.F1]"]
+
+
+@pytest.mark.parametrize("wrong, right, message", [
+    ('path = "src/Sum.cs"', 'path = "src/Gone.cs"', "src/Gone.cs does not exist at the pin {pin}; correct the path"),
+    ("line = 7,", "line = 99,", "line 99 is past the end of src/Sum.cs (9 lines) at the pin {pin}; correct the line"),
+    ('evidence = "return a + b;"', 'evidence = "return a - b;"',
+     "evidence `return a - b;` is not in src/Sum.cs at the pin {pin}; re-read the source and correct the evidence"),
+])
+def test_a_wrong_citation_at_the_pin_is_one_line_naming_the_claim(tmp_path, framework, wrong, right, message):
+    """A missing file, a line past the end, evidence not found: one line each, page:line and claim id, status 2."""
+    guide = _guide(tmp_path, framework[1], CITATIONS.replace(wrong, right, 1))
+    outcome = check(guide, {"": framework[0]})
+    assert outcome.exit_status == EXIT_BAD_INPUT
+    assert len(outcome.findings) == 1
+    line = outcome.findings[0]
+    assert line.startswith("docs/guide.md:4: claim 'guide.adds' cites F1: src/")
+    assert message.format(pin=framework[1][:12]) in line and line.endswith(f"in {CITATIONS_FILE} [facts.F1]")
+
+
+def test_an_unknown_ref_is_one_line(guide, framework):
+    outcome = check(guide, {"": framework[0]}, "v9")
+    assert (len(outcome.findings), outcome.summary, outcome.exit_status) == (1, None, EXIT_BAD_INPUT)
+    assert outcome.findings[0].startswith("unknown ref 'v9': ")
+
+
+@pytest.mark.parametrize("where", ["a plain folder", "a folder inside a work tree"])
+def test_a_source_that_is_not_a_git_repository_is_one_line(guide, framework, tmp_path, where):
+    """A folder inside a work tree is refused too: git must not climb to the enclosing repository."""
+    source = tmp_path / "plain" if where == "a plain folder" else framework[0] / "src"
+    source.mkdir(exist_ok=True)
+    outcome = check(guide, {"": source}, None)
+    assert (outcome.findings, outcome.exit_status) == (
+        [f"{source} is not a git repository; {upstream.SOURCE_HINT}"], EXIT_BAD_INPUT)
+
+
+def test_a_repository_without_the_pinned_commit_is_one_line(guide, tmp_path):
+    other = tmp_path / "other"
+    other.mkdir()
+    _git(other, "init", "-q")
+    _commit(other, FIRST, "unrelated")
+    outcome = check(guide, {"": other})
+    assert outcome.exit_status == EXIT_BAD_INPUT and len(outcome.findings) == 1
+    assert "does not hold the pinned commit" in outcome.findings[0]
+
+
+def test_a_malformed_citation_is_one_line_naming_its_fact(tmp_path, framework):
+    guide = _guide(tmp_path, framework[1], CITATIONS.replace(', evidence = "Limit = 40;"', ""))
+    outcome = check(guide, {"": framework[0]})
+    assert outcome.exit_status == EXIT_BAD_INPUT
+    assert outcome.findings == [f"{CITATIONS_FILE}:{_toml_line(guide, '[facts.F3]')}: a citation of fact F3 lacks "
+                                "evidence; give path, line = N and evidence"]
+
+
+def test_another_repository_is_checked_when_given(guide, framework):
+    """--repo MEAI=DIR checks the MEAI citation too (here the fixture repository stands in for it)."""
+    outcome = check(guide, {"": framework[0], "MEAI": framework[0]})
+    assert outcome.exit_status == EXIT_OK
+    assert outcome.summary.startswith("upstream: 5 citations of Example/Framework, Example/Library checked at the pin; all hold;")
+    assert "not checked" not in outcome.summary
+
+
+def test_each_commit_is_read_in_one_git_run(guide, framework, monkeypatch):
+    """The files of a commit come from one `git cat-file --batch`, however many citations name them."""
+    runs = []
+    real_run = subprocess.run
+
+    def counting(command, *args, **kwargs):
+        runs.append(command)
+        return real_run(command, *args, **kwargs)
+
+    monkeypatch.setattr(upstream.subprocess, "run", counting)
+    check(guide, {"": framework[0]}, "second")
+    assert sum("cat-file" in command for command in runs) == 2
+
+
+def test_the_command_line_answers_bad_input_with_one_line_and_status_2(guide, tmp_path):
+    """Through `python -m tools.upstream`: no traceback, one line on stderr, exit status 2."""
+    result = subprocess.run(
+        [sys.executable, "-m", "tools.upstream", "--root", str(guide), "--source", str(tmp_path / "missing")],
+        cwd=REPO_ROOT, capture_output=True, text=True)
+    assert result.returncode == EXIT_BAD_INPUT
+    assert result.stderr.splitlines() == [f"{tmp_path / 'missing'} is not a directory; {upstream.SOURCE_HINT}"]
+    assert result.stdout == ""
+
+
+def test_the_command_line_prints_findings_then_the_summary(guide, framework, capsys):
+    status = upstream.main(["--root", str(guide), "--source", str(framework[0]), "--ref", "second"])
+    printed = capsys.readouterr().out.splitlines()
+    assert status == EXIT_DRIFT and len(printed) == 4
+    assert printed[0].startswith("docs/guide.md:4: claim 'guide.adds'") and printed[-1].startswith("upstream: 4 citations")
+
+
+# ---- the guide's own citations ----
+
+MESHWEAVER_SOURCE = os.environ.get("MESHWEAVER_SOURCE", "")
+PIN = facts.load().framework
+
+
+@pytest.mark.skipif(not MESHWEAVER_SOURCE, reason=(
+    f"set MESHWEAVER_SOURCE to a MeshWeaver checkout or git dir (a clone of {PIN.name} holding {PIN.commit[:12]}) "
+    "to check every citation against the framework's source"))
+def test_every_citation_of_the_guide_holds_in_the_framework_source():
+    """The gate's drift check: every framework citation of framework/citations.toml holds at the pin."""
+    outcome = check(REPO_ROOT, {"": Path(MESHWEAVER_SOURCE)})
+    assert outcome.exit_status == EXIT_OK, "\n".join(outcome.findings)
+
+
+SHARED_FACTS = REPO_ROOT.parent / "shared" / "reference" / "framework-facts.md"
+
+
+@pytest.mark.skipif(not SHARED_FACTS.exists(), reason=f"{SHARED_FACTS} is absent: nothing to compare framework/citations.toml with")
+def test_citations_toml_holds_every_fact_of_the_shared_facts_file():
+    """Every fact of framework-facts.md is vendored with the same citations; any other fact is 'own reading'."""
+    shared = import_facts_markdown(SHARED_FACTS.read_text(encoding="utf-8"))
+    vendored = tomllib.loads((REPO_ROOT / CITATIONS_FILE).read_text(encoding="utf-8"))
+    assert vendored["pin"] == shared["pin"] and vendored.get("repos", {}) == shared["repos"]
+
+    def cites(fact: dict) -> list[dict]:
+        return [{"repo": "", "symbol": ""} | cite for cite in fact.get("cites", [])]
+
+    differ = [f"{fact_id}: {CITATIONS_FILE} lacks it" if fact_id not in vendored["facts"]
+              else f"{fact_id}: citations differ from {SHARED_FACTS.name}"
+              for fact_id, fact in shared["facts"].items()
+              if fact_id not in vendored["facts"] or cites(vendored["facts"][fact_id]) != cites(fact)]
+    own = [f"{fact_id}: not in {SHARED_FACTS.name}, so it needs origin = \"own reading\""
+           for fact_id, fact in vendored["facts"].items()
+           if fact_id not in shared["facts"] and fact.get("origin") != "own reading"]
+    assert differ + own == []
+    assert shared["facts"], "the facts file's reader found no fact"
