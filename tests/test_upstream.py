@@ -160,12 +160,12 @@ def test_ref_lists_each_claim_whose_evidence_changed_moved_or_lost_its_file(guid
     at = f"second ({framework[2][:12]})"
     assert outcome.exit_status == EXIT_DRIFT
     assert outcome.findings == [
-        f"docs/guide.md:4: claim 'guide.adds' cites F1: src/Sum.cs:7: gone at {at}: evidence `return a + b;` is no "
-        "longer in src/Sum.cs; re-check against the source there and correct [facts.F1]",
-        f"docs/guide.md:7: claim 'guide.greets' cites F2: src/Names.cs:3: moved to src/Names.cs:13 at {at}: evidence "
-        "`Greeting = \"hello\"`; re-check against the source there, then set line = 13 in [facts.F2]",
-        f"framework/citations.toml:{_toml_line(guide, 'Old.cs')}: fact F3 (cited by no claim): src/Old.cs:1: file gone "
-        f"at {at}; re-check against the source there and cite where the behaviour lives now in [facts.F3]",
+        (f"docs/guide.md:4: claim 'guide.adds' cites F1: src/Sum.cs:7: gone at {at}: evidence `return a + b;` is no "
+        "longer in src/Sum.cs; re-check against the source there and correct [facts.F1]"),
+        (f"docs/guide.md:7: claim 'guide.greets' cites F2: src/Names.cs:3: moved to src/Names.cs:13 at {at}: evidence "
+        "`Greeting = \"hello\"`; re-check against the source there, then set line = 13 in [facts.F2]"),
+        (f"framework/citations.toml:{_toml_line(guide, 'Old.cs')}: fact F3 (cited by no claim): src/Old.cs:1: file gone "
+        f"at {at}; re-check against the source there and cite where the behaviour lives now in [facts.F3]"),
     ]
     assert "3 citation(s) moved or changed" in outcome.summary
 
@@ -186,8 +186,8 @@ def test_evidence_must_stand_within_the_window(tmp_path, framework, line, holds)
         assert outcome.findings == []
     else:
         assert outcome.findings == [
-            "docs/guide.md:4: claim 'guide.adds' cites F1: src/Sum.cs:1: evidence `return a + b;` is not within ±5 lines "
-            f"of line 1 at the pin {framework[1][:12]}; it stands at line 7: set line = 7 in {CITATIONS_FILE} [facts.F1]"]
+            ("docs/guide.md:4: claim 'guide.adds' cites F1: src/Sum.cs:1: evidence `return a + b;` is not within ±5 lines "
+            f"of line 1 at the pin {framework[1][:12]}; it stands at line 7: set line = 7 in {CITATIONS_FILE} [facts.F1]")]
 
 
 @pytest.mark.parametrize("wrong, right, message", [
@@ -237,8 +237,8 @@ def test_a_malformed_citation_is_one_line_naming_its_fact(tmp_path, framework):
     guide = _guide(tmp_path, framework[1], CITATIONS.replace(', evidence = "Limit = 40;"', ""))
     outcome = check(guide, {"": framework[0]})
     assert outcome.exit_status == EXIT_BAD_INPUT
-    assert outcome.findings == [f"{CITATIONS_FILE}:{_toml_line(guide, '[facts.F3]')}: a citation of fact F3 lacks "
-                                "evidence; give path, line = N and evidence"]
+    assert outcome.findings == [(f"{CITATIONS_FILE}:{_toml_line(guide, '[facts.F3]')}: a citation of fact F3 lacks "
+                                "evidence; give path, line = N and evidence")]
 
 
 def test_another_repository_is_checked_when_given(guide, framework):
@@ -247,6 +247,12 @@ def test_another_repository_is_checked_when_given(guide, framework):
     assert outcome.exit_status == EXIT_OK
     assert outcome.summary.startswith("upstream: 5 citations of Example/Framework, Example/Library checked at the pin; all hold;")
     assert "not checked" not in outcome.summary
+
+
+def test_an_unknown_repository_key_is_one_line(guide, framework):
+    outcome = check(guide, {"": framework[0], "XYZ": framework[0]})
+    assert (outcome.findings, outcome.exit_status) == (
+        [f"--repo XYZ=…: {CITATIONS_FILE} defines no repository 'XYZ'; use one of MEAI"], EXIT_BAD_INPUT)
 
 
 def test_each_commit_is_read_in_one_git_run(guide, framework, monkeypatch):
@@ -267,7 +273,7 @@ def test_the_command_line_answers_bad_input_with_one_line_and_status_2(guide, tm
     """Through `python -m tools.upstream`: no traceback, one line on stderr, exit status 2."""
     result = subprocess.run(
         [sys.executable, "-m", "tools.upstream", "--root", str(guide), "--source", str(tmp_path / "missing")],
-        cwd=REPO_ROOT, capture_output=True, text=True)
+        cwd=REPO_ROOT, capture_output=True, text=True, check=False)
     assert result.returncode == EXIT_BAD_INPUT
     assert result.stderr.splitlines() == [f"{tmp_path / 'missing'} is not a directory; {upstream.SOURCE_HINT}"]
     assert result.stdout == ""

@@ -44,7 +44,7 @@ class GitRepository:
     git_dir: Path
 
     def _git(self, *args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess:
-        return subprocess.run(["git", "--git-dir", str(self.git_dir), *args], input=stdin, capture_output=True)
+        return subprocess.run(["git", "--git-dir", str(self.git_dir), *args], input=stdin, capture_output=True, check=False)
 
     def commit(self, ref: str) -> str | None:
         """The full hash of the commit `ref` names, or None when it names none."""
@@ -81,8 +81,9 @@ class GitRepository:
         moved, index = {}, 0
         while index < len(fields) - 1:
             status = fields[index]
-            if status.startswith(("R", "C")):
-                moved[fields[index + 1]] = fields[index + 2]
+            if status.startswith(("R", "C")):  # two paths follow; a copy leaves the old file in place
+                if status.startswith("R"):
+                    moved[fields[index + 1]] = fields[index + 2]
                 index += 3
             else:
                 index += 2
@@ -105,7 +106,7 @@ def open_repository(directory: Path) -> GitRepository | str:
     # Name the repository exactly: `git -C` would climb to an enclosing repository, such as this guide's.
     where = ["-C", str(directory)] if (directory / ".git").exists() else ["--git-dir", str(directory)]
     try:
-        result = subprocess.run(["git", *where, "rev-parse", "--absolute-git-dir"], capture_output=True)
+        result = subprocess.run(["git", *where, "rev-parse", "--absolute-git-dir"], capture_output=True, check=False)
     except FileNotFoundError:
         return "git is not installed; install git to run the upstream check"
     if result.returncode != 0:
@@ -337,7 +338,7 @@ def _summary(known: Facts, checked: list, skipped: dict[str, int], problems: lis
         per_repo = ", ".join(f"{key} {count}" for key, count in sorted(skipped.items()))
         parts.append(f"{sum(skipped.values())} not checked: other repository ({per_repo}; pass --repo KEY=DIR to check them)")
     if target is not None:
-        parts.append(f"compared with {ref} ({target[:12]}): " + (f"{drifted_citations} citation(s) moved or changed, to re-check at {len(drifted)} place(s)" if drifted else "no evidence moved or changed"))
+        parts.append(f"compared with {ref} ({target[:12]}): " + (f"{drifted_citations} citation(s) moved or changed, listed above" if drifted else "no evidence moved or changed"))
     return "; ".join(parts) + f"; {elapsed:.2f} s"
 
 
@@ -357,7 +358,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repo", action="append", default=[], type=_repo_option, metavar="KEY=DIR",
                         help="also check the citations of another repository of citations.toml (MEAI, MCPSDK)")
     parser.add_argument("--root", type=Path, default=REPO_ROOT, help="the guide's checkout (default: this one)")
-    arguments = parser.parse_args(argv)  # argparse answers a bad option with one line and status 2
+    arguments = parser.parse_args(argv)  # a bad option: argparse prints the usage and exits with 2
     sources = {"": arguments.source} | dict(arguments.repo)
     outcome = check(arguments.root, sources, arguments.ref)
     for line in outcome.findings:
