@@ -1,19 +1,33 @@
 """AgentConfiguration: which tools an agent is offered, and its tool-call budget.
 
-The enforcement surface of the framework, modelled as it behaves:
+The enforcement surface of the framework, modelled as it behaves at the pinned
+commit (facts A1-A8):
 
-* ``plugins`` entries read ``"Name"`` (the whole plugin) or
-  ``"Name:Method1,Method2"`` (only those methods): split on the first ``:``,
-  then on ``,``, each part trimmed, methods matched case-insensitively. A
-  non-empty list offers only those tools; an empty or absent list offers the
-  read-only Mesh tools (``Get``, ``Search``, ``NavigateTo``), because write
-  access is an explicit grant. An unknown plugin name only warns.
-* ``store_plan`` and ``load_skill`` are always offered; the delegation tool is
-  offered when the agent has delegations.
-* ``max_tool_calls_per_round`` caps model *iterations* in a round (one
-  iteration may carry several parallel calls), appends the framework's budget
-  text to the instructions, and offers no tools on the last allowed iteration,
-  so the model must answer in text. Nothing is thrown when the cap is reached.
+* A ``plugins`` entry reads ``"Name"`` (the whole plugin) or
+  ``"Name:Method1,Method2"``: split at the first ``:``, the name trimmed, the
+  rest split on ``,`` and each part trimmed. Nothing is validated, so
+  ``"Mesh:"`` names the method ``""`` and offers no tool (A1).
+* The built-in plugin names (``Mesh``, ``Version``, ``Collaboration``,
+  ``ContentCollection``, ``Lsp``, ``AgentFiles``) match case-sensitively; any
+  other name is looked up among the host's own plugins ignoring case, and an
+  unknown one only logs ``Plugin '{PluginName}' not found for agent
+  {AgentName}``. Method names ignore case; an unknown method is silently
+  filtered out (A2).
+* An empty or absent list offers the read-only Mesh tools (``Get``,
+  ``Search``, ``NavigateTo``, ``GetDiagnostics``); a list without ``Mesh``
+  offers no Mesh tool at all (A3).
+* ``store_plan`` and ``load_skill`` are always offered; an agent with
+  delegations is offered ``delegate_to_agent``, ``list_sub_threads`` and
+  ``send_to_sub_thread`` (A4). Order: delegation tools, the plugins' tools
+  in entry order, then ``store_plan`` and ``load_skill``.
+* ``max_tool_calls_per_round`` > 0 appends ``"\\n\\n---\\n"`` and the budget
+  text to the instructions and sets the iteration cap; 0, a negative number
+  or None leaves the default of 40 iterations and adds no text (A6, A7).
+* Markdown front matter cannot set ``maxToolCallsPerRound`` (unknown keys are
+  ignored); an agent node's JSON content can (A8).
+
+Extension (off by default): ``strict_plugins=True`` refuses a malformed
+entry when the configuration is built, instead of letting it offer nothing.
 """
 
 from __future__ import annotations
@@ -23,17 +37,24 @@ import warnings
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
+import yaml
+
 from ._errors import ConfigurationError, UnknownPluginWarning
 from ._plugins import MESH_PLUGIN
 
-READ_ONLY_MESH_METHODS = ("Get", "Search", "NavigateTo")
+BUILT_IN_PLUGINS = ("Mesh", "Version", "Collaboration", "ContentCollection", "Lsp", "AgentFiles")
+READ_ONLY_MESH_METHODS = ("Get", "Search", "NavigateTo", "GetDiagnostics")
 ALWAYS_OFFERED = ("store_plan", "load_skill")
 DELEGATION_TOOL = "delegate_to_agent"
+DELEGATION_TOOLS = (DELEGATION_TOOL, "list_sub_threads", "send_to_sub_thread")
+DEFAULT_MAXIMUM_ITERATIONS = 40  # Microsoft.Extensions.AI's MaximumIterationsPerRequest when no cap is set
+BUDGET_SEPARATOR = "\n\n---\n"
 BUDGET_TEXT = (
     "Tool-call budget: you may issue at most {n} tool calls in this turn. If you reach this "
     "budget before finishing, stop, briefly summarise what you accomplished, and ask the user "
     'to reply "continue" to run the next batch.'
 )
+PLUGIN_NOT_FOUND = "Plugin '{PluginName}' not found for agent {AgentName}"
 
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _ENTRY_FORMS = "write 'Name' for a whole plugin or 'Name:Method1,Method2' for some of its methods"
@@ -47,53 +68,52 @@ class PluginGrant:
     methods: tuple[str, ...] | None = None  # None: every method of the plugin
 
     def allows(self, method: str) -> bool:
-        return self.methods is None or method.casefold() in {m.casefold() for m in self.methods}
+        """Whether ``method`` passes the filter; methods ignore case, and an empty name matches none."""
+        return not self.methods or method.casefold() in {m.casefold() for m in self.methods}
 
 
-def parse_plugin_entry(entry: object, position: int = 0) -> PluginGrant:
-    """Parse one ``plugins`` entry; a malformed one raises ConfigurationError saying why."""
+def parse_plugin_entry(entry: str) -> PluginGrant:
+    """Parse one ``plugins`` entry as the framework does: first ``:``, then ``,``, every part trimmed."""
+    name, colon, methods_text = entry.partition(":")
+    if not colon:
+        return PluginGrant(entry.strip())
+    return PluginGrant(name.strip(), tuple(part.strip() for part in methods_text.split(",")))
+
+
+def check_plugin_entry(entry: object, position: int = 0) -> None:
+    """Extension (``strict_plugins=True``): refuse a malformed entry, saying which one and why."""
     where = f"plugins[{position}] = {entry!r}"
     if not isinstance(entry, str):
         raise ConfigurationError(f"{where}: an entry must be a string; {_ENTRY_FORMS}")
-    name, colon, methods_text = entry.partition(":")
-    name = name.strip()
-    if not name:
+    grant = parse_plugin_entry(entry)
+    if not grant.plugin:
         raise ConfigurationError(f"{where}: the plugin name is empty; {_ENTRY_FORMS}")
-    if not _NAME.match(name):
+    if not _NAME.match(grant.plugin):
         raise ConfigurationError(
-            f"{where}: plugin name {name!r} must be letters, digits and '_'; {_ENTRY_FORMS}")
-    if not colon:
-        return PluginGrant(name)
-    methods = tuple(part.strip() for part in methods_text.split(","))
-    for index, method in enumerate(methods, start=1):
+            f"{where}: plugin name {grant.plugin!r} must be letters, digits and '_'; {_ENTRY_FORMS}")
+    for index, method in enumerate(grant.methods or (), start=1):
         if not method:
-            raise ConfigurationError(
-                f"{where}: method {index} after ':' is empty; {_ENTRY_FORMS}")
+            raise ConfigurationError(f"{where}: method {index} after ':' is empty; {_ENTRY_FORMS}")
         if not _NAME.match(method):
             raise ConfigurationError(
                 f"{where}: method {method!r} must be letters, digits and '_'; {_ENTRY_FORMS}")
-    return PluginGrant(name, methods)
 
 
 def _check_cap(cap: object) -> None:
-    if cap is None:
-        return
-    if isinstance(cap, bool) or not isinstance(cap, int):
+    # A Python type check only: the framework's cap is an int? by type; its value is not validated.
+    if cap is not None and (isinstance(cap, bool) or not isinstance(cap, int)):
         raise ConfigurationError(
-            f"max_tool_calls_per_round must be a whole number >= 1 or None (no cap), got {cap!r}")
-    if cap < 1:
-        raise ConfigurationError(
-            f"max_tool_calls_per_round must be >= 1, got {cap}: a cap of {cap} would leave the model "
-            "no iteration to answer in; leave it unset for no cap")
+            f"max_tool_calls_per_round must be a whole number or None, got {cap!r}")
 
 
 @dataclass(frozen=True)
 class AgentConfiguration:
-    """An agent as the framework configures it. Validated when built; nothing is half-set.
+    """An agent as the framework configures it.
 
     ``model`` is the model key the agent bills under (a key of the price table);
     ``delegations`` name the agents it may hand work to; ``skills`` are texts
-    ``load_skill`` returns by name.
+    ``load_skill`` returns by name. ``strict_plugins`` is agentkit's extension
+    (off by default) that refuses malformed ``plugins`` entries.
     """
 
     id: str
@@ -103,6 +123,7 @@ class AgentConfiguration:
     delegations: Sequence[str] = ()
     skills: Mapping[str, str] = field(default_factory=dict)
     model: str | None = None
+    strict_plugins: bool = False
 
     def __post_init__(self) -> None:
         if not isinstance(self.id, str) or not re.match(r"^[A-Za-z0-9-]+$", self.id):
@@ -112,59 +133,95 @@ class AgentConfiguration:
             raise ConfigurationError(
                 f"plugins must be a list of entries, got the string {self.plugins!r}; "
                 f"write [{self.plugins!r}]")
-        grants = tuple(parse_plugin_entry(entry, i) for i, entry in enumerate(self.plugins or ()))
+        entries = tuple(self.plugins or ())
+        if self.strict_plugins:
+            for position, entry in enumerate(entries):
+                check_plugin_entry(entry, position)
+        elif not all(isinstance(entry, str) for entry in entries):
+            raise ConfigurationError(f"plugins entries must be strings, got {list(entries)!r}")
         _check_cap(self.max_tool_calls_per_round)
-        object.__setattr__(self, "plugins", None if self.plugins is None else tuple(self.plugins))
+        object.__setattr__(self, "plugins", None if self.plugins is None else entries)
         object.__setattr__(self, "delegations", tuple(self.delegations))
         object.__setattr__(self, "skills", dict(self.skills))
-        object.__setattr__(self, "_grants", grants)
+        object.__setattr__(self, "_grants", tuple(parse_plugin_entry(entry) for entry in entries))
 
+    # -- reading an agent definition --------------------------------------------------
+    @classmethod
+    def from_markdown(cls, agent_id: str, text: str) -> "AgentConfiguration":
+        """An agent from a Markdown file with YAML front matter (``nodeType: Agent``); the body is the instructions.
+
+        Front matter knows ``description``, ``plugins``, ``delegations`` and a
+        few display keys; every other key, ``maxToolCallsPerRound`` among them,
+        is ignored (A8).
+        """
+        found = re.match(r"\A---\r?\n(.*?)\r?\n---\r?\n?(.*)\Z", text, re.DOTALL)
+        front = yaml.safe_load(found.group(1)) if found else None
+        if not isinstance(front, dict) or str(front.get("nodeType", "")).casefold() != "agent":
+            raise ConfigurationError(
+                f"{agent_id!r} is not an agent file: it needs YAML front matter with 'nodeType: Agent'")
+        delegations = [d.get("agentPath", "") for d in front.get("delegations") or () if isinstance(d, dict)]
+        return cls(agent_id, found.group(2).strip(), plugins=front.get("plugins"), delegations=delegations)
+
+    @classmethod
+    def from_node_content(cls, content: Mapping[str, Any]) -> "AgentConfiguration":
+        """An agent from its node's JSON content: ``plugins`` as ``{name, methods}``, and ``maxToolCallsPerRound``."""
+        plugins = content.get("plugins")
+        entries = None if plugins is None else [
+            p["name"] + (":" + ",".join(p["methods"]) if p.get("methods") else "") for p in plugins]
+        delegations = [d.get("agentPath", "") for d in content.get("delegations") or ()]
+        return cls(content["id"], content.get("instructions") or "", plugins=entries,
+                   max_tool_calls_per_round=content.get("maxToolCallsPerRound"), delegations=delegations)
+
+    # -- what the round is given ----------------------------------------------------------
     @property
     def grants(self) -> tuple[PluginGrant, ...]:
         """The parsed ``plugins`` entries, in order."""
         return self._grants  # type: ignore[attr-defined]
 
+    @property
+    def iteration_cap(self) -> int:
+        """The cap on tool batches in a round: ``max_tool_calls_per_round`` when > 0, else the default 40."""
+        cap = self.max_tool_calls_per_round
+        return cap if cap is not None and cap > 0 else DEFAULT_MAXIMUM_ITERATIONS
+
     def round_instructions(self) -> str:
-        """The instructions the model is shown: with the budget text when a cap is set."""
-        if self.max_tool_calls_per_round is None:
+        """The instructions the model is shown: with the separator and the budget text when a cap > 0 is set."""
+        cap = self.max_tool_calls_per_round
+        if cap is None or cap <= 0:
             return self.instructions
-        budget = BUDGET_TEXT.format(n=self.max_tool_calls_per_round)
-        return f"{self.instructions}\n\n{budget}" if self.instructions else budget
+        return self.instructions + BUDGET_SEPARATOR + BUDGET_TEXT.format(n=cap)
 
     def offered_tools(self, available: Sequence[Any], builtins: Sequence[Any] = ()) -> tuple[Any, ...]:
-        """The tools offered to the model, from ``available`` plugin tools and the runtime's ``builtins``.
+        """The tools offered to the model, from the host's plugin tools and the runtime's ``builtins``.
 
         ``available`` holds every plugin tool the host has (each with ``.name``
         and ``.plugin``); ``builtins`` the always-offered tools and the
-        delegation tool, which are kept when their condition holds. Unknown
-        plugins and methods warn (UnknownPluginWarning) and offer nothing.
+        delegation tools, kept when their condition holds. An entry naming no
+        plugin warns (UnknownPluginWarning, the framework's log line) and
+        offers nothing.
         """
+        by_name = {tool.name: tool for tool in builtins}
+        chosen = [by_name[name] for name in DELEGATION_TOOLS if self.delegations and name in by_name]
         if self.grants:
-            chosen = [tool for tool in available if self._granted(tool)]
-            self._warn_unknown(available)
+            for grant in self.grants:
+                tools = self._resolve(grant, available)
+                if tools is None:
+                    warnings.warn(UnknownPluginWarning(
+                        PLUGIN_NOT_FOUND.format(PluginName=grant.plugin, AgentName=self.id)), stacklevel=3)
+                    continue
+                chosen += [tool for tool in tools if grant.allows(tool.name)]
         else:
-            chosen = [tool for tool in available
-                      if tool.plugin == MESH_PLUGIN and tool.name in READ_ONLY_MESH_METHODS]
-        wanted = set(ALWAYS_OFFERED) | ({DELEGATION_TOOL} if self.delegations else set())
-        chosen += [tool for tool in builtins if tool.name in wanted]
+            chosen += [tool for tool in available
+                       if tool.plugin == MESH_PLUGIN and tool.name in READ_ONLY_MESH_METHODS]
+        chosen += [by_name[name] for name in ALWAYS_OFFERED if name in by_name]
         return tuple(chosen)
 
-    def _granted(self, tool: Any) -> bool:
-        return any(grant.plugin == tool.plugin and grant.allows(tool.name) for grant in self.grants)
-
-    def _warn_unknown(self, available: Sequence[Any]) -> None:
-        methods: dict[str, set[str]] = {}
-        for tool in available:
-            methods.setdefault(tool.plugin, set()).add(tool.name.casefold())
-        for grant in self.grants:
-            if grant.plugin not in methods:
-                known = ", ".join(sorted(methods)) or "none"
-                warnings.warn(UnknownPluginWarning(
-                    f"agent {self.id!r}: unknown plugin {grant.plugin!r} in plugins; it offers "
-                    f"nothing (known plugins: {known})"), stacklevel=3)
-                continue
-            for method in grant.methods or ():
-                if method.casefold() not in methods[grant.plugin]:
-                    warnings.warn(UnknownPluginWarning(
-                        f"agent {self.id!r}: plugin {grant.plugin!r} has no method {method!r}; "
-                        "it offers nothing"), stacklevel=3)
+    @staticmethod
+    def _resolve(grant: PluginGrant, available: Sequence[Any]) -> list[Any] | None:
+        # Built-in names match exactly (a built-in agentkit does not model offers nothing, as it has
+        # no tools here, but is never "not found"); other names find a host plugin ignoring case.
+        if grant.plugin in BUILT_IN_PLUGINS:
+            return [tool for tool in available if tool.plugin == grant.plugin]
+        custom = [tool.plugin for tool in available if tool.plugin not in BUILT_IN_PLUGINS]
+        match = next((name for name in custom if name.casefold() == grant.plugin.casefold()), None)
+        return None if match is None else [tool for tool in available if tool.plugin == match]

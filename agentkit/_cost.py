@@ -101,14 +101,15 @@ class TokenUsage:
         return self.input + self.cache_read + self.cache_write
 
     def as_content(self) -> dict[str, int]:
-        """The framework's JSON keys, as stored in a ``_Usage`` node."""
-        return {"input": self.input, "output": self.output,
-                "cacheRead": self.cache_read, "cacheWrite": self.cache_write}
+        """The framework's ``TokenUsage`` fields: ``inputTokens`` counts every input token, cache ones included."""
+        return {"inputTokens": self.total_input, "outputTokens": self.output,
+                "cacheReadTokens": self.cache_read, "cacheWriteTokens": self.cache_write}
 
     @classmethod
     def from_content(cls, content: Mapping[str, object]) -> "TokenUsage":
-        return cls(int(content.get("input", 0)), int(content.get("output", 0)),
-                   int(content.get("cacheRead", 0)), int(content.get("cacheWrite", 0)))
+        """Read what :meth:`as_content` wrote (cache reads and writes are part of ``inputTokens``)."""
+        read, write = int(content.get("cacheReadTokens", 0)), int(content.get("cacheWriteTokens", 0))
+        return cls(int(content.get("inputTokens", 0)) - read - write, int(content.get("outputTokens", 0)), read, write)
 
 
 def cost_of(usage: TokenUsage, price: ModelPrice) -> Decimal:

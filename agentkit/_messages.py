@@ -1,8 +1,10 @@
 """What a model is shown and what it answers: context items, the context, the reply.
 
 A context is the instructions, the tool definitions offered, and an ordered
-sequence of items. An item is a text message (role ``system``, ``user`` or
-``assistant``), a tool call the assistant made, or the result of one. Parallel
+sequence of items. An item is a text message (role ``user`` or ``assistant``
+once the history is rebuilt), a tool call the assistant made, or the result of
+one. A message stored in a thread may carry any role text, as the framework's
+stored messages do; the history rebuild maps it (see ``_threads``). Parallel
 tool calls are separate items, as providers send them, so every item is
 estimated on its own and a context's token count is the sum of its parts.
 """
@@ -12,20 +14,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Union
 
-ROLES = ("system", "user", "assistant")
-
-
 @dataclass(frozen=True)
 class Message:
-    """A text message; ``timestamp`` comes from the thread's step clock."""
+    """A text message; ``timestamp`` comes from the thread's step clock; ``role`` is any non-empty text."""
 
     role: str
     text: str
     timestamp: int = 0
 
     def __post_init__(self) -> None:
-        if self.role not in ROLES:
-            raise ValueError(f"message role {self.role!r} is not one of {', '.join(ROLES)}")
+        if not isinstance(self.role, str) or not self.role:
+            raise ValueError(f"message role must be a non-empty text, got {self.role!r}")
 
 
 @dataclass(frozen=True)

@@ -1,20 +1,24 @@
 """The agent runtime: rounds, model iterations, tool calls, billing and usage records.
 
 ``Agent(config, model, mesh).start(thread, text)`` stores ``text`` as a user
-message and runs one round:
+message and runs one round, as the framework's function-invoking loop does:
 
-1. The history is rebuilt from the thread's stored texts and cut to budget.
-2. The model is shown the context (instructions, offered tools, items) and
-   billed for all of it as input; its reply is billed as output.
-3. Each tool call in the reply runs (a call to a tool not offered this
-   iteration is refused and recorded) and its result joins the context.
-4. A reply without tool calls ends the round; its text is stored.
+1. The history is rebuilt from the thread's stored texts (T1) and, with the
+   system message of instructions first, cut to the character budget once (T2).
+2. Iterations 0 .. N-1 (N = the iteration cap, default 40, A7) call the model
+   with the offered tools; the call is shown everything so far, this round's
+   tool calls and results included (T3), and billed for all of it as input;
+   its reply is billed as output. Every tool call in the reply runs; a call to
+   a tool that is not offered gets ``Error: Requested function "{name}" not
+   found.`` as its result and the round goes on (A5).
+3. A reply without tool calls ends the round. After N tool batches, iteration
+   N calls the model once more without tools, and its text ends the round:
+   at most N + 1 model calls, nothing thrown.
 
-``max_tool_calls_per_round`` caps the iterations: the last allowed one is
-offered no tools, so the model must answer in text. When the round terminates
-(completed, cancelled, error) its usage is added to the thread's ``_Usage``
-satellite; a round that dies (``Interrupt(kind="died")``), or whose model never
-reports usage (``reports_usage=False``), records nothing.
+When the round ends completed, cancelled or error, its usage is added to the
+thread's ``_Usage`` satellite (T4, T5); a round that dies
+(``Interrupt(kind="died")``), or whose model never reports usage
+(``reports_usage=False``), records nothing.
 
 Prompt caching (``caching=True``) bills each call as modelled in ``_cost``:
 the previous prompt of the same thread is read from the cache when the new
@@ -32,15 +36,15 @@ from ._config import DELEGATION_TOOL, AgentConfiguration
 from ._cost import EXAMPLE_PRICES, ModelPrice, TokenUsage, cost_of, require_count
 from ._errors import ConfigurationError
 from ._mesh import Mesh
-from ._messages import Context, ContextItem, Reply, ToolCall, ToolDefinition, ToolResult
+from ._messages import Context, ContextItem, Message, Reply, ToolCall, ToolDefinition, ToolResult
 from ._models import Model
 from ._plugins import Tool, chunk_plugin, mesh_plugin
-from ._threads import Thread
+from ._threads import MAXIMUM_DELEGATION_DEPTH, Thread, delegation_depth, trim_history
 from ._tokens import ContextEstimate, estimate_context, item_tokens, items_tokens, reply_tokens
 from ._usage import record_usage
 
-ITERATION_SAFETY_LIMIT = 1000  # "no small cap" when unset, but never an endless loop
 COMPLETED, CANCELLED, ERROR, DIED = "completed", "cancelled", "error", "died"
+REQUESTED_FUNCTION_NOT_FOUND = 'Error: Requested function "{name}" not found.'
 INTERRUPT_KINDS = (CANCELLED, ERROR, DIED)
 
 
@@ -87,6 +91,7 @@ class Run:
     refused: list[ToolCall] = field(default_factory=list)
     delegations: list["Run"] = field(default_factory=list)
     recorded: bool = False  # True once its usage is in the thread's _Usage satellite
+    response_id: str = ""  # the id of the round's response message; sub-threads live under it
 
     @property
     def usage(self) -> TokenUsage:
@@ -129,11 +134,12 @@ class Agent:
     """An agent: its configuration, its model, the mesh its tools work on.
 
     ``tools`` are the plugin tools the host has (default: the ``Mesh`` and
-    ``ContentChunks`` plugins over ``mesh``); the configuration picks what is
-    offered. ``delegates`` maps each name in ``config.delegations`` to its
+    ``ContentCollection`` plugins over ``mesh``); the configuration picks what
+    is offered. ``delegates`` maps each name in ``config.delegations`` to its
     Agent. ``caching`` bills prompt caching by the model's entry in ``prices``.
-    ``record_subthread_usage_as_unknown`` reproduces framework issue #369:
-    usage of delegation sub-threads is recorded under ``(unknown)``.
+    ``record_subthread_usage_as_unknown`` reproduces the framework before fix
+    3a0c9a9a0 (#369, T6): usage of delegation sub-threads was recorded under
+    ``(unknown)``. Off by default, as at the pinned commit.
     """
 
     def __init__(self, config: AgentConfiguration, model: Model, mesh: Mesh, *,
@@ -175,20 +181,22 @@ class Agent:
                usage_model: str | None, as_unknown_below: bool) -> Run:
         if not isinstance(message, str) or not message.strip():
             raise ValueError("a round starts with a non-empty user message")
-        thread.append("user", message)
-        run = Run(self.config.id, self.model.key, thread)
+        asked = thread.append("user", message)
+        run = Run(self.config.id, self.model.key, thread, response_id=f"response-{asked.timestamp}")
         self._current, self._as_unknown_below = run, as_unknown_below
-        items: list[ContextItem] = list(thread.history())
+        instructions = self.config.round_instructions()
+        system = [Message("system", instructions)] if instructions else []
+        # The one budget cut of the round (T2); the system message travels as the context's instructions.
+        items: list[ContextItem] = [m for m in trim_history(system + list(thread.history())) if m.role != "system"]
         # The items' tokens as a running sum: each item is estimated once, as it joins, not on every turn.
         items_total = items_tokens(items)
-        instructions = self.config.round_instructions()
-        cap = self.config.max_tool_calls_per_round
+        cap = self.config.iteration_cap
         executed = 0
         in_flight: Turn | None = None
         results: list[ToolResult] = []
         try:
-            for index in range(1, (cap or ITERATION_SAFETY_LIMIT) + 1):
-                offered = () if cap is not None and index == cap else self.offered
+            for iteration in range(cap + 1):
+                offered = self.offered if iteration < cap else ()  # iteration N: no tools, the model must answer
                 context = Context(instructions, tuple(ToolDefinition.of(tool) for tool in offered), tuple(items))
                 estimate = estimate_context(context, messages=items_total)
                 reply = self.model.respond(context)
@@ -197,14 +205,18 @@ class Agent:
                 items.extend(reply.items())
                 items_total += output  # a reply outputs exactly the items it adds
                 results = []
-                in_flight = Turn(index, tuple(t.name for t in offered), estimate, usage, reply, ())
+                in_flight = Turn(iteration + 1, tuple(t.name for t in offered), estimate, usage, reply, ())
+                if iteration >= cap or not reply.tool_calls:  # calls asked for without tools are not run
+                    run.turns.append(in_flight)
+                    in_flight = None
+                    return self._terminate(run, COMPLETED, usage_model, reply.text)
                 stop = None
                 for number, call in enumerate(reply.tool_calls, start=1):
                     counts = interrupt is not None and interrupt.tool in (None, call.name)
                     if counts and executed >= interrupt.after_tool_calls:
                         stop = interrupt.kind  # only when after_tool_calls is 0: stop before the first
                         break
-                    result = self._execute(call, offered, f"call-{index}-{number}")
+                    result = self._execute(call, offered, f"call-{iteration + 1}-{number}")
                     items.append(result)
                     items_total += item_tokens(result)
                     results.append(result)
@@ -219,10 +231,7 @@ class Agent:
                 in_flight = None
                 if stop:
                     return self._terminate(run, stop, usage_model, reply.text)
-                if not reply.tool_calls or not offered:
-                    return self._terminate(run, COMPLETED, usage_model, reply.text)
-            return self._terminate(run, ERROR, usage_model,
-                                   f"the model did not answer within {ITERATION_SAFETY_LIMIT} iterations")
+            raise AssertionError("unreachable: iteration N always ends the round")
         except Exception as failure:
             if not run.status:  # a model or tool bug: the round ends in error, then the bug surfaces
                 if in_flight is not None:  # the call that was billed before the tool failed
@@ -247,10 +256,8 @@ class Agent:
 
     def _execute(self, call: ToolCall, offered: Sequence[Tool], call_id: str) -> ToolResult:
         tool = next((t for t in offered if t.name == call.name), None)
-        if tool is None:
-            names = ", ".join(t.name for t in offered) or "none (answer in text)"
-            return ToolResult(call_id, call.name, f"Error: tool '{call.name}' is not offered to this agent; "
-                                                  f"offered tools: {names}", refused=True)
+        if tool is None:  # the framework's answer to a call it cannot match (A5); the round goes on
+            return ToolResult(call_id, call.name, REQUESTED_FUNCTION_NOT_FOUND.format(name=call.name), refused=True)
         if not isinstance(call.arguments, Mapping):
             return ToolResult(call_id, call.name, "Error: tool arguments must be a JSON object, got "
                                                   f"{type(call.arguments).__name__}")
@@ -266,19 +273,24 @@ class Agent:
             return run  # the process is gone: nothing is stored, nothing recorded
         run.thread.append("assistant", text if status == COMPLETED else f"[round {status}] {text}".rstrip())
         if getattr(self.model, "reports_usage", True):  # a provider that never reports leaves no record
-            record_usage(self.mesh, run.thread.path, usage_model, run.usage)
-            run.recorded = True
+            run.recorded = record_usage(self.mesh, run.thread.path, usage_model, run.usage) is not None
         return run
 
     # -- built-in tools -------------------------------------------------------------
     def _builtins(self) -> list[Tool]:
+        agents = ", ".join(self.config.delegations) or "none"
         return [
+            Tool(DELEGATION_TOOL, "Agent",
+                 f"{DELEGATION_TOOL}(agentName, task, context?): run another agent on a task in a sub-thread; "
+                 f"returns its answer. Available agents: {agents}.", self._delegate),
+            Tool("list_sub_threads", "Agent",
+                 "list_sub_threads(): the sub-threads spawned via delegate_to_agent that are still running.",
+                 lambda arguments: "[]"),  # agentkit's delegations finish inside their call: none is running
+            Tool("send_to_sub_thread", "Agent",
+                 "send_to_sub_thread(threadPath, message): push a follow-up into a running sub-thread.",
+                 lambda arguments: "Queued"),
             Tool("store_plan", "Agent", "store_plan(plan): keep the plan for this thread.", self._store_plan),
             Tool("load_skill", "Agent", "load_skill(name): the text of a named skill.", self._load_skill),
-            Tool(DELEGATION_TOOL, "Agent",
-                 f"{DELEGATION_TOOL}(agentId, task): run another agent on a task in a sub-thread; "
-                 f"returns its answer. Agents: {', '.join(self.config.delegations) or 'none'}.",
-                 self._delegate),
         ]
 
     def _store_plan(self, arguments: dict[str, Any]) -> str:
@@ -297,18 +309,25 @@ class Agent:
         return self.config.skills[name]
 
     def _delegate(self, arguments: dict[str, Any]) -> str:
-        name, task = arguments.get("agentId"), arguments.get("task")
-        if name not in self.delegates:
-            return (f"Error: no delegation named {name!r}; this agent may delegate to: "
-                    f"{', '.join(self.config.delegations) or 'nobody'}")
+        name, task = arguments.get("agentName"), arguments.get("task")
+        target = name.split("/")[-1] if isinstance(name, str) else None
+        if target not in self.delegates:
+            return f"Agent '{name}' not found"
         if not isinstance(task, str) or not task.strip():
             return "Error: delegate_to_agent needs 'task', a non-empty text"
         parent, as_unknown = self._current, self._as_unknown_below
         assert parent is not None
-        delegate = self.delegates[name]
-        sub = delegate._round(parent.thread.subthread(name), task, None,
+        depth = delegation_depth(parent.thread.path)
+        if depth >= MAXIMUM_DELEGATION_DEPTH:
+            return f"Maximum delegation depth reached ({depth}). Handle this task directly."
+        delegate = self.delegates[target]
+        sub = delegate._round(parent.thread.subthread(target, parent.response_id), task, None,
                               usage_model=None if as_unknown else delegate.model.key,
                               as_unknown_below=as_unknown)
         self._current, self._as_unknown_below = parent, as_unknown  # a delegate may be this very agent
         parent.delegations.append(sub)
-        return sub.answer if sub.status == COMPLETED else f"Error: the delegated round ended {sub.status}: {sub.answer}"
+        if sub.status == COMPLETED:
+            return sub.answer
+        if sub.status == CANCELLED:
+            return f"Error: delegation to {name} was cancelled before completing — the sub-agent did not finish."
+        return f"Error: delegation to {name} failed — the delegated round ended {sub.status}."

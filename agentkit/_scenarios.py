@@ -54,8 +54,12 @@ from ._usage import usage_report
 
 OWNER = "Meridian"
 COLLECTION = f"{OWNER}/content"
-THREAD = f"{OWNER}/_Threads/extract-2024"
+THREAD = f"{OWNER}/_Thread/extract-2024"
 BATCH = 10  # "every response in this step MUST contain at least 10 parallel create calls"
+# Scenarios 1 and 2 run hundreds of one-call iterations in a round. Under the framework's default cap of 40
+# (A7) their rounds would stop after 40 tool batches, so their agents set maxToolCallsPerRound in the agent
+# node's JSON (A8: front matter cannot) high enough for the whole round.
+LONG_ROUND_CAP = 400
 CHUNK_HITS = 5
 # Dimensions already in the mesh before any run: the income statement and the balance sheet.
 # Two carry the labels another system gave them, so a search for the report's wording misses them.
@@ -428,7 +432,7 @@ def _worksheet_of(runs: Sequence[Run]) -> Worksheet | None:
     return None
 
 
-PROTOCOL_PLUGINS = ("Mesh:Get,Search,Create",)
+PROTOCOL_PLUGINS = ("Mesh:Get,Search,Create,Update,Patch",)  # the request's whitelist: no chunk tools
 TITLES = {
     "naive": "1. Naive",
     "reread": "2. Re-read",
@@ -445,14 +449,16 @@ def run_scenario(key: str, *, caching: bool = False) -> ScenarioResult:
     before = {node.path for node in mesh.nodes()}
     thread = Thread(THREAD)
     if key == "naive":
-        config = AgentConfiguration("extractor", NAIVE_INSTRUCTIONS, plugins=["Mesh", "ContentChunks"])
+        config = AgentConfiguration("extractor", NAIVE_INSTRUCTIONS, plugins=["Mesh", "ContentChunks"],
+                                    max_tool_calls_per_round=LONG_ROUND_CAP)
         agent = _agent(config, naive, mesh, caching=caching)
         runs = [agent.start(thread, TASK)]
     else:
         plugins = {"reread": ["Mesh", "ContentChunks"], "worksheet": list(PROTOCOL_PLUGINS),
-                   "bulk": ["Mesh:Get,Search,BulkCreate"]}[key]
+                   "bulk": [PROTOCOL_PLUGINS[0] + ",BulkCreate"]}[key]
         options = {"reread": dict(batch_size=1, reread=True), "worksheet": {}, "bulk": dict(bulk=True)}[key]
-        config = AgentConfiguration("extractor", PROTOCOL_INSTRUCTIONS, plugins=plugins)
+        config = AgentConfiguration("extractor", PROTOCOL_INSTRUCTIONS, plugins=plugins,
+                                    max_tool_calls_per_round=LONG_ROUND_CAP if key == "reread" else None)
         agent = _agent(config, lambda view: protocol(view, **options), mesh, bulk=key == "bulk", caching=caching)
         runs = [agent.start(thread, TASK), agent.start(thread, APPROVE)]
     return _finish(key, TITLES[key], mesh, before, runs, thread, _worksheet_of(runs))

@@ -1,14 +1,21 @@
 """Threads: the stored messages of a conversation, and what survives a round boundary.
 
-A thread stores text messages only. A new user message starts a round; the
-history the model is shown at the start of a round is rebuilt from the stored
-message texts (roles ``user`` and ``assistant``), ordered by timestamp, so tool
-calls and tool results of earlier rounds are gone. The rebuilt history is then
-cut to the framework's character budget: each message counts its length plus
-64, system messages are kept, and the newest messages are kept, always the
-newest one.
+A thread stores text messages only, as the framework's thread cells do. A new
+user message starts a round, and the history the model is shown is rebuilt
+from the stored texts (T1): ordered by timestamp, empty texts skipped, role
+``user`` in any case becomes ``user`` and every other role ``assistant``. Tool
+calls and tool results of earlier rounds are not stored, so they are gone.
 
-Delegation runs in a sub-thread, a child of the thread in the thread tree.
+The round's messages (the one system message of instructions first, then the
+history) are then cut to the framework's character budget once (T2): each
+message counts its length plus 64; when the whole does not fit, the system
+message is kept and counted first, then whole messages are kept newest-first
+until the first one that does not fit (the newest is always kept), and tool
+messages at the start of the kept window are dropped.
+
+Threads live at ``{contextPath}/_Thread/{id}``; a delegation sub-thread lives
+under the parent's response message, ``{threadPath}/{responseMessageId}/{id}``
+(A4), and delegation stops at depth 2.
 """
 
 from __future__ import annotations
@@ -22,6 +29,8 @@ from ._messages import Message
 
 HISTORY_BUDGET_CHARS = 64_000
 MESSAGE_OVERHEAD_CHARS = 64
+THREAD_PARTITION = "_Thread"
+MAXIMUM_DELEGATION_DEPTH = 2
 _PATH_SEGMENT = re.compile(r"^[A-Za-z0-9._-]+$")
 
 
@@ -31,31 +40,44 @@ def message_chars(message: Message) -> int:
 
 
 def rebuild_history(stored: Sequence[Message]) -> tuple[Message, ...]:
-    """The user and assistant messages of ``stored``, ordered by timestamp (stable for ties)."""
-    return tuple(sorted((m for m in stored if m.role in ("user", "assistant")),
-                        key=lambda m: m.timestamp))
+    """The stored texts as the framework replays them: by timestamp (stable), empty ones skipped, roles mapped."""
+    ordered = sorted((m for m in stored if m.text), key=lambda m: m.timestamp)
+    return tuple(Message("user" if m.role.casefold() == "user" else "assistant", m.text, m.timestamp)
+                 for m in ordered)
 
 
 def trim_history(messages: Sequence[Message], budget: int = HISTORY_BUDGET_CHARS) -> tuple[Message, ...]:
-    """Cut ``messages`` to ``budget`` characters: keep system messages and the newest, always the newest one.
+    """Cut a round's ``messages`` to ``budget`` characters as the framework does (T2).
 
-    Walking back from the newest, a message is kept while the running total
-    (system messages counted first) stays within the budget; the first one that
-    does not fit ends the walk, so what is kept is a contiguous newest tail.
+    Unchanged when everything fits. Otherwise the system messages are kept
+    (and moved first), the rest is walked back from the newest and kept while
+    it fits, stopping at the first message that does not (the newest is kept
+    whatever its size), and tool messages that would open the kept window are
+    dropped.
     """
-    system_cost = sum(message_chars(m) for m in messages if m.role == "system")
-    kept: set[int] = set()
-    used = system_cost
-    for position in range(len(messages) - 1, -1, -1):
-        message = messages[position]
-        if message.role == "system":
-            continue
+    if sum(message_chars(m) for m in messages) <= budget:
+        return tuple(messages)
+    system = [m for m in messages if m.role == "system"]
+    rest = [m for m in messages if m.role != "system"]
+    left = budget - sum(message_chars(m) for m in system)
+    kept: list[Message] = []
+    used = 0
+    for message in reversed(rest):
         cost = message_chars(message)
-        if kept and used + cost > budget:
+        if used + cost > left and kept:
             break
-        kept.add(position)
+        kept.insert(0, message)
         used += cost
-    return tuple(m for i, m in enumerate(messages) if m.role == "system" or i in kept)
+    while kept and kept[0].role == "tool":
+        kept.pop(0)
+    return tuple(system + kept)
+
+
+def delegation_depth(thread_path: str) -> int:
+    """How deep ``thread_path`` is in delegation: two segments per level below ``/_Thread/``."""
+    marker = f"/{THREAD_PARTITION}/"
+    at = thread_path.find(marker)
+    return 0 if at < 0 else (len(thread_path[at + len(marker):].split("/")) - 1) // 2
 
 
 @dataclass
@@ -78,7 +100,7 @@ class Thread:
         if bad:
             raise ThreadError(
                 f"thread path {self.path!r} is malformed: segment {bad[0]!r} must be letters, digits, "
-                "'.', '_' or '-' (write e.g. 'Acme/_Threads/extract-2024')")
+                f"'.', '_' or '-' (write e.g. 'Acme/{THREAD_PARTITION}/extract-2024')")
 
     def append(self, role: str, text: str) -> Message:
         """Store a message stamped with the next step."""
@@ -87,13 +109,13 @@ class Thread:
         self.messages.append(message)
         return message
 
-    def history(self, budget: int = HISTORY_BUDGET_CHARS) -> tuple[Message, ...]:
-        """What a new round starts from: the stored texts rebuilt, then cut to the budget."""
-        return trim_history(rebuild_history(self.messages), budget)
+    def history(self) -> tuple[Message, ...]:
+        """The stored texts rebuilt for a new round (T1), before the round's budget cut."""
+        return rebuild_history(self.messages)
 
-    def subthread(self, name: str) -> "Thread":
-        """A new child thread for a delegation; ``name`` is made unique among the children."""
-        path = f"{self.path}/{name}-{len(self.children) + 1}"
+    def subthread(self, name: str, response_id: str) -> "Thread":
+        """A new child thread for a delegation, under the parent's response message ``response_id``."""
+        path = f"{self.path}/{response_id}/{name}-{len(self.children) + 1}"
         child = Thread(path, _steps=self._steps)
         self.children.append(child)
         return child

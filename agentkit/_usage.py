@@ -1,18 +1,26 @@
 """Usage satellites and the cost report over a thread tree.
 
 The framework stores token usage per thread and model as a satellite node
-``{threadPath}/_Usage/{modelKey}`` (every non-alphanumeric character of the
-model name becomes ``_``; a missing model is ``(unknown)``, key ``_unknown_``),
-written when a round terminates. A round whose process dies first records
-nothing, and usage under a model the price table does not know is priced $0,
-so a thread's recorded cost is a floor. :func:`usage_report` sums every
-``_Usage`` node across the thread tree and says when, and why, its total is
-only a floor.
+``{threadPath}/_Usage/{key}`` of node type ``TokenUsage`` (T4). The key is
+the model id with every character that is not a Unicode letter or digit
+replaced by ``_`` (per UTF-16 unit, as .NET's ``char.IsLetterOrDigit`` sees
+it); a missing or blank model id is ``(unknown)``, key ``_unknown_``. The
+content holds ``model``, ``userId``, ``threadId``, ``inputTokens`` (every
+input token, cache reads and writes included), ``outputTokens``,
+``cacheReadTokens`` and ``cacheWriteTokens``, summed over the thread's rounds.
+
+A round's usage is added when it ends Completed, Cancelled or Error; an
+all-zero round writes nothing, and a round whose process dies first records
+nothing (T5). Usage under a model the price table does not know is priced $0
+(before framework fix 3a0c9a9a0 for #369 that was every delegation
+sub-thread, T6). So a thread's recorded cost is a floor: :func:`usage_report`
+sums every ``_Usage`` node across the thread tree and says when, and why, its
+total is only a floor.
 """
 
 from __future__ import annotations
 
-import re
+import unicodedata
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Mapping
@@ -23,13 +31,25 @@ from ._paths import is_within
 from ._threads import Thread
 
 USAGE_SEGMENT = "_Usage"
-USAGE_NODE_TYPE = "Usage"
+USAGE_NODE_TYPE = "TokenUsage"
 UNKNOWN_MODEL = "(unknown)"
+_LETTER_OR_DIGIT = {"Lu", "Ll", "Lt", "Lm", "Lo", "Nd"}  # .NET char.IsLetterOrDigit
+
+
+def usage_model(model: str | None) -> str:
+    """The model name a usage record carries: ``(unknown)`` when missing or blank."""
+    return model if model and model.strip() else UNKNOWN_MODEL
+
+
+def _key_char(character: str) -> str:
+    if ord(character) > 0xFFFF:  # a surrogate pair in .NET: two chars, neither a letter
+        return "__"
+    return character if unicodedata.category(character) in _LETTER_OR_DIGIT else "_"
 
 
 def usage_key(model: str | None) -> str:
-    """The satellite id of ``model``: non-alphanumerics become '_'; None is '(unknown)', key '_unknown_'."""
-    return re.sub(r"[^A-Za-z0-9]", "_", model or UNKNOWN_MODEL)
+    """The satellite id of ``model``: each non-letter, non-digit (Unicode) becomes '_'; no model is '_unknown_'."""
+    return "".join(_key_char(c) for c in usage_model(model))
 
 
 def usage_path(thread_path: str, model: str | None) -> str:
@@ -37,12 +57,16 @@ def usage_path(thread_path: str, model: str | None) -> str:
     return f"{thread_path}/{USAGE_SEGMENT}/{usage_key(model)}"
 
 
-def record_usage(mesh: Mesh, thread_path: str, model: str | None, usage: TokenUsage) -> Node:
-    """Add ``usage`` to the thread's satellite for ``model`` (created on first use) and return it."""
+def record_usage(mesh: Mesh, thread_path: str, model: str | None, usage: TokenUsage,
+                 user_id: str | None = None) -> Node | None:
+    """Add one round's ``usage`` to the thread's satellite for ``model`` and return it; all-zero writes nothing."""
+    if usage == TokenUsage():
+        return None
     usage = recorded_usage(mesh, thread_path, model) + usage
-    content = {"$type": USAGE_NODE_TYPE, "model": model or UNKNOWN_MODEL, **usage.as_content()}
+    content = {"$type": USAGE_NODE_TYPE, **({"userId": user_id} if user_id else {}), "threadId": thread_path,
+               "model": usage_model(model), **usage.as_content()}  # JSON omits a null userId
     return mesh.put_node(Node(id=usage_key(model), namespace=f"{thread_path}/{USAGE_SEGMENT}",
-                              name=model or UNKNOWN_MODEL, node_type=USAGE_NODE_TYPE, content=content))
+                              name=usage_model(model), node_type=USAGE_NODE_TYPE, content=content))
 
 
 def recorded_usage(mesh: Mesh, thread_path: str, model: str | None) -> TokenUsage:

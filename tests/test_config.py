@@ -1,4 +1,4 @@
-"""Tests for agentkit/_config.py: the plugin whitelist and the tool-call budget settings."""
+"""Tests for agentkit/_config.py: the plugins whitelist, the tool budget and agent definitions (facts A1-A8)."""
 
 from __future__ import annotations
 
@@ -6,9 +6,13 @@ import warnings
 
 import pytest
 
-from agentkit import ConfigurationError, Mesh, UnknownPluginWarning, chunk_plugin, mesh_plugin
+from agentkit import ConfigurationError, Mesh, UnknownPluginWarning, mesh_plugin
 from agentkit._config import (
+    BUDGET_SEPARATOR,
     BUDGET_TEXT,
+    BUILT_IN_PLUGINS,
+    DEFAULT_MAXIMUM_ITERATIONS,
+    READ_ONLY_MESH_METHODS,
     AgentConfiguration,
     PluginGrant,
     parse_plugin_entry,
@@ -16,89 +20,106 @@ from agentkit._config import (
 from agentkit._plugins import Tool
 
 BUILTINS = [Tool(name, "Agent", name, lambda arguments: "") for name in
-            ("store_plan", "load_skill", "delegate_to_agent")]
+            ("delegate_to_agent", "list_sub_threads", "send_to_sub_thread", "store_plan", "load_skill")]
+
+
+def _tool(name: str, plugin: str) -> Tool:
+    return Tool(name, plugin, name, lambda arguments: "")
 
 
 @pytest.fixture
 def available() -> list[Tool]:
-    mesh = Mesh()
-    return mesh_plugin(mesh) + chunk_plugin(mesh)
+    """The host: the Mesh tools, a ContentCollection plugin and a custom (DI) plugin named WebSearch."""
+    return (mesh_plugin(Mesh()) + [_tool(n, "ContentCollection") for n in ("UploadContent", "SearchChunks", "GetChunk")]
+            + [_tool("Find", "WebSearch")])
 
 
 def _offered(config: AgentConfiguration, available: list[Tool]) -> list[str]:
     return [tool.name for tool in config.offered_tools(available, BUILTINS)]
 
 
-def test_entry_forms_split_on_first_colon_then_commas_trimmed():
-    """'Name' grants a whole plugin; 'Name: A , B' grants the trimmed methods."""
+def test_entry_splits_at_the_first_colon_then_on_commas_every_part_trimmed():
+    """A1: 'Name' grants a whole plugin; ' Name : A , B ' grants the trimmed methods; nothing is validated."""
     assert parse_plugin_entry("Mesh") == PluginGrant("Mesh")
     assert parse_plugin_entry("  Mesh : Get , search ") == PluginGrant("Mesh", ("Get", "search"))
+    assert parse_plugin_entry("Mesh:Get:Create") == PluginGrant("Mesh", ("Get:Create",))
+    assert parse_plugin_entry("Mesh:") == PluginGrant("Mesh", ("",))
+    assert parse_plugin_entry("Mesh:Get,,Search") == PluginGrant("Mesh", ("Get", "", "Search"))
 
 
-def test_no_plugins_list_offers_read_only_mesh_tools(available):
-    """Absent or empty, the list offers Get, Search and NavigateTo (plus the always-added tools)."""
-    expected = ["Get", "Search", "NavigateTo", "store_plan", "load_skill"]
+def test_malformed_entries_are_accepted_and_offer_what_their_parts_match(available):
+    """A1: 'Mesh:' offers no Mesh tool; an empty method between commas matches nothing; no error is raised."""
+    assert _offered(AgentConfiguration("a", plugins=["Mesh:"]), available) == ["store_plan", "load_skill"]
+    assert _offered(AgentConfiguration("a", plugins=["Mesh:Get,,Search"]), available)[:2] == ["Get", "Search"]
+
+
+def test_no_plugins_list_offers_the_read_only_mesh_tools(available):
+    """A3: absent or empty, the list offers Get, Search, NavigateTo and GetDiagnostics (M1's read-only set)."""
+    expected = [*READ_ONLY_MESH_METHODS, "store_plan", "load_skill"]
+    assert READ_ONLY_MESH_METHODS == ("Get", "Search", "NavigateTo", "GetDiagnostics")
     assert _offered(AgentConfiguration("a"), available) == expected
     assert _offered(AgentConfiguration("a", plugins=[]), available) == expected
 
 
-def test_methods_are_matched_case_insensitively(available):
-    """'Mesh:get,CREATE' offers Get and Create and nothing else of the Mesh plugin."""
-    config = AgentConfiguration("a", plugins=["Mesh:get,CREATE"])
+def test_a_list_without_mesh_offers_no_mesh_tool(available):
+    """A3: the Mesh tools are not 'always loaded': a list naming another plugin leaves them out."""
+    assert _offered(AgentConfiguration("a", plugins=["ContentCollection"]), available) == [
+        "UploadContent", "SearchChunks", "GetChunk", "store_plan", "load_skill"]
+
+
+def test_methods_ignore_case_and_keep_the_plugins_order(available):
+    """A2: 'Mesh:create,GET' offers Get and Create, in the plugin's order, and nothing else of it."""
+    config = AgentConfiguration("a", plugins=["Mesh:create,GET"])
     assert _offered(config, available) == ["Get", "Create", "store_plan", "load_skill"]
 
 
-def test_whitelisting_the_mesh_removes_the_chunk_tools(available):
-    """Chunk tools are offered only when their plugin is listed."""
-    only_mesh = _offered(AgentConfiguration("a", plugins=["Mesh:Get,Search,Create"]), available)
-    both = _offered(AgentConfiguration("a", plugins=["Mesh:Get", "ContentChunks"]), available)
-    assert "search_chunks" not in only_mesh and "get_chunk" not in only_mesh
-    assert both == ["Get", "search", "search_chunks", "get_chunk", "store_plan", "load_skill"]
+def test_built_in_plugin_names_match_case_sensitively(available):
+    """A2: 'mesh' is not the built-in Mesh; no host plugin has that name, so it warns and offers nothing."""
+    assert "Mesh" in BUILT_IN_PLUGINS and len(BUILT_IN_PLUGINS) == 6
+    with pytest.warns(UnknownPluginWarning) as caught:
+        assert _offered(AgentConfiguration("a", plugins=["mesh:get"]), available) == ["store_plan", "load_skill"]
+    assert [str(w.message) for w in caught] == ["Plugin 'mesh' not found for agent a"]
 
 
-def test_delegation_tool_is_offered_only_with_delegations(available):
-    """delegate_to_agent appears exactly when the agent has delegations."""
-    assert "delegate_to_agent" not in _offered(AgentConfiguration("a"), available)
-    assert "delegate_to_agent" in _offered(AgentConfiguration("a", delegations=["reader"]), available)
+def test_host_plugins_match_ignoring_case(available):
+    """A2: a plugin that is not built in is found by name ignoring case."""
+    assert _offered(AgentConfiguration("a", plugins=["websearch"]), available) == ["Find", "store_plan", "load_skill"]
 
 
-def test_unknown_plugin_only_warns(available):
-    """An unknown plugin name warns, names the known plugins, and offers nothing from it."""
+def test_unknown_plugin_logs_the_framework_warning_and_offers_nothing(available):
+    """A2: the warning is the framework's log line, verbatim; the other entries still apply."""
     config = AgentConfiguration("a", plugins=["Mesh:Get", "Charts"])
-    with pytest.warns(UnknownPluginWarning, match=r"unknown plugin 'Charts'.*known plugins: ContentChunks, Mesh"):
+    with pytest.warns(UnknownPluginWarning) as caught:
         offered = _offered(config, available)
     assert offered == ["Get", "store_plan", "load_skill"]
+    assert [str(w.message) for w in caught] == ["Plugin 'Charts' not found for agent a"]
 
 
-def test_unknown_method_of_a_known_plugin_warns(available):
-    """A misspelt method warns instead of silently offering nothing."""
-    config = AgentConfiguration("a", plugins=["Mesh:Get,Craete"])
-    with pytest.warns(UnknownPluginWarning, match="plugin 'Mesh' has no method 'Craete'"):
-        assert _offered(config, available) == ["Get", "store_plan", "load_skill"]
-
-
-def test_known_plugins_do_not_warn(available):
-    """A correct whitelist raises no warning at all."""
+def test_unknown_method_is_filtered_out_silently(available):
+    """A2: a misspelt method offers nothing and warns about nothing."""
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        _offered(AgentConfiguration("a", plugins=["Mesh:Get,Create", "ContentChunks"]), available)
+        assert _offered(AgentConfiguration("a", plugins=["Mesh:Get,Craete"]), available) == [
+            "Get", "store_plan", "load_skill"]
 
 
-@pytest.mark.parametrize("entry, message", [
-    ("", "plugin name is empty"),
-    ("   ", "plugin name is empty"),
-    (":Get", "plugin name is empty"),
-    ("Mesh:", "method 1 after ':' is empty"),
-    ("Mesh:Get,,Create", "method 2 after ':' is empty"),
-    ("Mesh:Get:Create", "method 'Get:Create' must be letters"),
-    ("Me sh", "plugin name 'Me sh' must be letters"),
-    (42, "an entry must be a string"),
-])
-def test_malformed_entry_is_a_clear_error(entry, message):
-    """A malformed entry raises ConfigurationError naming the entry, the fault and the two valid forms."""
-    with pytest.raises(ConfigurationError, match=message) as raised:
-        AgentConfiguration("a", plugins=["Mesh", entry])
-    assert "plugins[1]" in str(raised.value) and "Name:Method1,Method2" in str(raised.value)
+def test_delegation_tools_come_first_and_only_with_delegations(available):
+    """A4: delegate_to_agent, list_sub_threads, send_to_sub_thread lead the list when the agent delegates."""
+    assert _offered(AgentConfiguration("a", plugins=["Mesh:Get"]), available) == ["Get", "store_plan", "load_skill"]
+    assert _offered(AgentConfiguration("a", plugins=["Mesh:Get"], delegations=["reader"]), available) == [
+        "delegate_to_agent", "list_sub_threads", "send_to_sub_thread", "Get", "store_plan", "load_skill"]
+
+
+def test_strict_plugins_extension_refuses_malformed_entries():
+    """Extension, off by default: strict_plugins=True names the entry, the fault and the two valid forms."""
+    AgentConfiguration("a", plugins=["Mesh:Get,,Create"])  # the framework's behaviour: accepted
+    for entry, message in [("", "plugin name is empty"), (":Get", "plugin name is empty"),
+                           ("Mesh:", "method 1 after ':' is empty"), ("Mesh:Get,,Create", "method 2 after ':' is empty"),
+                           ("Mesh:Get:Create", "method 'Get:Create' must be letters"),
+                           ("Me sh", "plugin name 'Me sh' must be letters"), (42, "an entry must be a string")]:
+        with pytest.raises(ConfigurationError, match=message) as raised:
+            AgentConfiguration("a", plugins=["Mesh", entry], strict_plugins=True)
+        assert "plugins[1]" in str(raised.value) and "Name:Method1,Method2" in str(raised.value)
 
 
 def test_a_bare_string_is_not_a_plugins_list():
@@ -107,29 +128,52 @@ def test_a_bare_string_is_not_a_plugins_list():
         AgentConfiguration("a", plugins="Mesh")
 
 
-@pytest.mark.parametrize("cap", [0, -1, -100])
-def test_zero_or_negative_cap_is_a_clear_error(cap):
-    """A cap below 1 is refused: it would leave no iteration to answer in."""
-    with pytest.raises(ConfigurationError, match=f"max_tool_calls_per_round must be >= 1, got {cap}"):
-        AgentConfiguration("a", max_tool_calls_per_round=cap)
+def test_budget_text_follows_the_separator_verbatim():
+    """A6: a cap > 0 appends '\\n\\n---\\n' and the budget sentence, word for word, even to empty instructions."""
+    config = AgentConfiguration("a", "Extract the facts.", max_tool_calls_per_round=12)
+    assert config.round_instructions() == (
+        "Extract the facts.\n\n---\nTool-call budget: you may issue at most 12 tool calls in this turn. "
+        "If you reach this budget before finishing, stop, briefly summarise what you accomplished, "
+        'and ask the user to reply "continue" to run the next batch.')
+    assert AgentConfiguration("a", max_tool_calls_per_round=2).round_instructions() == (
+        BUDGET_SEPARATOR + BUDGET_TEXT.format(n=2))
+    assert AgentConfiguration("a", "Extract the facts.").round_instructions() == "Extract the facts."
+
+
+@pytest.mark.parametrize("cap", [None, 0, -1])
+def test_no_positive_cap_means_the_default_forty_and_no_text(cap):
+    """A6, A7: a cap of None, 0 or less adds no text and leaves the default of 40 iterations."""
+    config = AgentConfiguration("a", "Go.", max_tool_calls_per_round=cap)
+    assert (config.iteration_cap, config.round_instructions()) == (DEFAULT_MAXIMUM_ITERATIONS, "Go.") == (40, "Go.")
+    assert AgentConfiguration("a", max_tool_calls_per_round=7).iteration_cap == 7
 
 
 @pytest.mark.parametrize("cap", [True, 2.5, "3"])
-def test_non_integer_cap_is_a_clear_error(cap):
-    """The cap must be a whole number (a bool is not one)."""
+def test_non_integer_cap_is_a_type_error(cap):
+    """Python's side of the cap's type (an int? in the framework): a bool, a fraction or a text is refused."""
     with pytest.raises(ConfigurationError, match="whole number"):
         AgentConfiguration("a", max_tool_calls_per_round=cap)
 
 
-def test_budget_text_is_appended_verbatim():
-    """With a cap the framework's budget sentence follows the instructions, word for word."""
-    config = AgentConfiguration("a", "Extract the facts.", max_tool_calls_per_round=12)
-    assert config.round_instructions() == (
-        "Extract the facts.\n\nTool-call budget: you may issue at most 12 tool calls in this turn. "
-        "If you reach this budget before finishing, stop, briefly summarise what you accomplished, "
-        'and ask the user to reply "continue" to run the next batch.')
-    assert BUDGET_TEXT.format(n=12) in config.round_instructions()
-    assert AgentConfiguration("a", "Extract the facts.").round_instructions() == "Extract the facts."
+def test_front_matter_cannot_set_the_cap_but_node_json_can():
+    """A8: front matter ignores maxToolCallsPerRound like any unknown key; the node's JSON content sets it."""
+    markdown = ("---\nnodeType: Agent\nplugins:\n  - Mesh:Get,Search\nmaxToolCallsPerRound: 5\nfavouriteColour: red\n"
+                "---\n\nRead the report.\n")
+    from_file = AgentConfiguration.from_markdown("extractor", markdown)
+    assert (from_file.instructions, from_file.plugins) == ("Read the report.", ("Mesh:Get,Search",))
+    assert from_file.max_tool_calls_per_round is None and from_file.iteration_cap == 40
+    from_json = AgentConfiguration.from_node_content({
+        "id": "extractor", "instructions": "Read the report.", "maxToolCallsPerRound": 5,
+        "plugins": [{"name": "Mesh", "methods": ["Get", "Search"]}, {"name": "ContentCollection"}]})
+    assert from_json.max_tool_calls_per_round == from_json.iteration_cap == 5
+    assert from_json.plugins == ("Mesh:Get,Search", "ContentCollection")
+
+
+def test_a_markdown_file_without_node_type_agent_is_not_an_agent():
+    """Only front matter with nodeType: Agent (any case) defines an agent."""
+    assert AgentConfiguration.from_markdown("a", "---\nnodeType: agent\n---\nHi").instructions == "Hi"
+    with pytest.raises(ConfigurationError, match="not an agent file"):
+        AgentConfiguration.from_markdown("a", "---\nnodeType: Markdown\n---\nHi")
 
 
 def test_agent_id_must_be_a_slug():

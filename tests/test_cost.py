@@ -103,10 +103,11 @@ def test_caching_cuts_a_sequential_round_and_batching_cuts_further():
 
 
 def test_token_usage_adds_and_round_trips_the_framework_keys():
-    """TokenUsage sums field by field and reads back what as_content wrote."""
+    """TokenUsage sums field by field; as_content writes T4's fields, inputTokens including the cache ones."""
     total = TokenUsage(1, 2, 3, 4) + TokenUsage(10, 20, 30, 40)
     assert total == TokenUsage(11, 22, 33, 44)
-    assert total.as_content() == {"input": 11, "output": 22, "cacheRead": 33, "cacheWrite": 44}
+    assert total.as_content() == {"inputTokens": 11 + 33 + 44, "outputTokens": 22, "cacheReadTokens": 33,
+                                  "cacheWriteTokens": 44}
     assert TokenUsage.from_content(total.as_content()) == total
     assert total.total_input == 11 + 33 + 44
 

@@ -58,7 +58,7 @@ def test_billed_tokens_equal_the_closed_form(n, batch, caching, document):
     model = PlannedCalls(calls, answer="All records read.", batch_size=batch, key=MODEL, state_in_answer=False)
     agent = _make(model, caching=caching)
     message = "Read the records." + document
-    run = agent.start(Thread("Acme/_Threads/t1"), message)
+    run = agent.start(Thread("Acme/_Thread/t1"), message)
 
     stable = (instructions_tokens(INSTRUCTIONS) + sum(tool_definition_tokens(t) for t in agent.offered)
               + item_tokens(Message("user", "Read the records.")))
@@ -112,8 +112,8 @@ def test_round_boundary_drops_tool_calls_and_results():
 
 def test_state_only_in_tool_results_is_lost_at_the_boundary():
     """A model that keeps its progress only in tool results starts over after a round boundary."""
-    model = PlannedCalls(_lookups(4), key=MODEL, state_in_answer=False)
-    agent = _make(model, max_tool_calls_per_round=3)
+    model = PlannedCalls(_lookups(5), key=MODEL, state_in_answer=False)
+    agent = _make(model, max_tool_calls_per_round=2)
     thread = Thread("T")
     first = agent.start(thread, "Read them.")
     second = agent.start(thread, "continue")
@@ -131,31 +131,42 @@ def test_state_written_into_the_answer_survives_the_boundary():
     assert "[progress: 4/4 calls done]" in runs[-1].answer
 
 
-def test_cap_counts_iterations_and_strips_tools_on_the_last():
-    """With a cap of 3 the model is called 3 times, the third time with no tools; it answers in text."""
+def test_cap_n_runs_n_tool_batches_then_one_call_without_tools():
+    """A7: with a cap of 3 the model is called 4 times, the fourth with no tools; it answers in text."""
     model = Recording(PlannedCalls(_lookups(10), key=MODEL))
     run = _make(model, max_tool_calls_per_round=3).start(Thread("T"), "Read them.")
-    assert [len(t.tools_offered) > 0 for t in run.turns] == [True, True, False]
+    assert [len(t.tools_offered) > 0 for t in run.turns] == [True, True, True, False]
     assert model.contexts[-1].tools == ()
-    assert run.status == "completed" and run.tool_calls == 2
-    assert run.answer.startswith("Stopped at the tool-call budget after 2 of 10 calls")
-    assert "Tool-call budget: you may issue at most 3 tool calls" in model.contexts[0].instructions
+    assert run.status == "completed" and run.tool_calls == 3
+    assert run.answer.startswith("Stopped at the tool-call budget after 3 of 10 calls")
+    assert "\n\n---\nTool-call budget: you may issue at most 3 tool calls" in model.contexts[0].instructions
+
+
+def test_without_a_cap_the_default_is_forty_tool_batches():
+    """A7: no cap (or a cap of 0) stops a one-call-a-turn model after 40 batches and a 41st call without tools."""
+    for cap in (None, 0):
+        run = _make(PlannedCalls(_lookups(100), key=MODEL), max_tool_calls_per_round=cap).start(Thread("T"), "Go.")
+        assert (len(run.turns), run.tool_calls, run.turns[-1].tools_offered) == (41, 40, ())
+        assert run.status == "completed" and "after 40 of 100 calls" in run.answer
 
 
 def test_cap_does_not_limit_parallel_calls_in_one_iteration():
-    """One iteration may carry many calls: a cap of 2 still lets 10 batched calls run."""
+    """A7: one iteration may carry many calls: a cap of 2 still lets 10 batched calls run."""
     run = _make(PlannedCalls(_lookups(10), batch_size=None, key=MODEL), max_tool_calls_per_round=2) \
         .start(Thread("T"), "Read them.")
     assert len(run.turns) == 2 and run.tool_calls == 10 and not run.refused
 
 
-def test_cap_never_throws_when_the_model_ignores_the_stripped_tools():
-    """A model that calls a tool on the tool-less last iteration is refused and the round still completes."""
+def test_calls_asked_for_on_the_tool_less_last_iteration_are_not_run():
+    """A7: a model that still asks for tools on iteration N gets nothing run; the round completes, nothing thrown."""
+    ran = []
+    tool = Tool("Lookup", "Test", "Lookup(id)", lambda args: ran.append(args["id"]) or "ok")
     stubborn = ScriptedModel(lambda context: Reply("still going", (ToolCall("Lookup", {"id": "x"}),)), key=MODEL)
-    run = _make(stubborn, max_tool_calls_per_round=2).start(Thread("T"), "Read.")
+    agent = Agent(AgentConfiguration("reader", plugins=["Test"], max_tool_calls_per_round=2), stubborn, Mesh(),
+                  tools=[tool], prices=PRICES)
+    run = agent.start(Thread("T"), "Read.")
     assert run.status == "completed" and run.answer == "still going"
-    assert [c.name for c in run.refused] == ["Lookup"]
-    assert "offered tools: none (answer in text)" in run.turns[-1].results[0].text
+    assert (len(run.turns), ran, run.turns[-1].results, run.refused) == (3, ["x", "x"], (), [])
 
 
 def test_stripping_tools_loses_the_prompt_cache():
@@ -167,21 +178,35 @@ def test_stripping_tools_loses_the_prompt_cache():
     assert last.usage.cache_read == 0 and last.usage.cache_write == last.context.total
 
 
-def test_tool_not_offered_is_refused_recorded_and_writes_nothing():
-    """A scripted model asking for Create under the read-only default is refused; the mesh is unchanged."""
+def test_tool_not_offered_gets_the_framework_error_and_the_round_goes_on():
+    """A5: Create under the read-only default gets 'Error: Requested function "Create" not found.'; nothing written."""
     mesh = Mesh()
     create = ToolCall("Create", {"node": {"id": "x", "name": "X", "nodeType": "Fact"}})
-    model = PlannedCalls([create], answer="Tried.", key=MODEL)
+    model = PlannedCalls([create, ToolCall("Get", {"path": "x"})], answer="Tried.", key=MODEL)
     agent = Agent(AgentConfiguration("writer"), model, mesh, prices=PRICES)
     before = [node.path for node in mesh.nodes()]
     run = agent.start(Thread("T"), "Create x.")
     assert [call.name for call in run.refused] == ["Create"]
     result = run.turns[0].results[0]
-    assert result.refused and result.text.startswith("Error: tool 'Create' is not offered to this agent")
-    assert "offered tools: Get, Search, NavigateTo, store_plan, load_skill" in result.text
+    assert result.refused and result.text == 'Error: Requested function "Create" not found.'
+    assert len(run.turns) == 3 and run.turns[1].results[0].name == "Get" and run.status == "completed"
     assert [node.path for node in mesh.nodes() if not node.namespace.endswith("_Usage")] == before
     with pytest.raises(NodeNotFound):
         mesh.get("x")
+
+
+def test_round_start_cuts_the_history_once_with_the_instructions_counted_first():
+    """T2: a long system message leaves room for the newest messages only; the cut happens once, at round start."""
+    model = Recording(PlannedCalls(_lookups(3), key=MODEL, state_in_answer=False))
+    thread = Thread("T")
+    for role, text in (("user", "old task " + "o" * 20_000), ("assistant", "old answer " + "a" * 20_000)):
+        thread.append(role, text)
+    agent = Agent(AgentConfiguration("reader", "I" * 30_000, plugins=["Test"]), model, Mesh(), tools=[LOOKUP],
+                  prices=PRICES)
+    agent.start(thread, "new task")
+    first, last = model.contexts[0], model.contexts[-1]
+    assert [m.text[:10] for m in first.messages()] == ["old answer", "new task"]
+    assert last.items[:2] == first.items and len(last.tool_results()) == 3  # within the round nothing is cut
 
 
 def test_arguments_that_are_not_an_object_are_an_error_result():
@@ -195,12 +220,12 @@ def test_completed_round_records_its_usage_once():
     """When a round completes, its billed usage is added to the thread's _Usage satellite."""
     mesh = Mesh()
     agent = _make(PlannedCalls(_lookups(2), key=MODEL), mesh=mesh)
-    thread = Thread("Acme/_Threads/t1")
+    thread = Thread("Acme/_Thread/t1")
     first = agent.start(thread, "Read.")
     assert first.recorded and recorded_usage(mesh, thread.path, MODEL) == first.usage
     second = agent.start(thread, "Again.")
     assert recorded_usage(mesh, thread.path, MODEL) == first.usage + second.usage
-    assert usage_path(thread.path, MODEL) == "Acme/_Threads/t1/_Usage/test_model"
+    assert usage_path(thread.path, MODEL) == "Acme/_Thread/t1/_Usage/test_model"
 
 
 @pytest.mark.parametrize("kind", ["cancelled", "error"])
@@ -270,25 +295,25 @@ def test_delegation_runs_in_a_subthread_with_its_own_usage():
     """The delegate answers in a sub-thread whose usage is recorded under the delegate's model."""
     mesh = Mesh()
     reader = Agent(AgentConfiguration("reader"), TextModel("Revenue 2024: 1,234", key="example-small"), mesh)
-    lead_model = PlannedCalls([ToolCall("delegate_to_agent", {"agentId": "reader", "task": "Find revenue."})],
+    lead_model = PlannedCalls([ToolCall("delegate_to_agent", {"agentName": "reader", "task": "Find revenue."})],
                               answer="Done.", key=MODEL)
     lead = Agent(AgentConfiguration("lead", delegations=["reader"]), lead_model, mesh,
                  delegates={"reader": reader}, prices=PRICES)
-    thread = Thread("Acme/_Threads/t1")
+    thread = Thread("Acme/_Thread/t1")
     run = lead.start(thread, "What was revenue?")
     assert run.turns[0].results[0].text == "Revenue 2024: 1,234"
     sub = run.delegations[0]
-    assert sub.thread.path == "Acme/_Threads/t1/reader-1" and sub.status == "completed"
+    assert sub.thread.path == "Acme/_Thread/t1/response-1/reader-1" and sub.status == "completed"
     assert recorded_usage(mesh, sub.thread.path, "example-small") == sub.usage
     assert run.billed_usage() == run.usage + sub.usage
 
 
 def test_pre_fix_delegation_records_subthread_usage_as_unknown():
-    """On request the sub-thread's usage lands under (unknown), as before framework issue #369."""
+    """T6: on request the sub-thread's usage lands under (unknown), as before fix 3a0c9a9a0 (#369)."""
     mesh = Mesh()
     reader = Agent(AgentConfiguration("reader"), TextModel("42", key="example-small"), mesh)
     lead = Agent(AgentConfiguration("lead", delegations=["reader"]),
-                 PlannedCalls([ToolCall("delegate_to_agent", {"agentId": "reader", "task": "t"})], key=MODEL),
+                 PlannedCalls([ToolCall("delegate_to_agent", {"agentName": "reader", "task": "t"})], key=MODEL),
                  mesh, delegates={"reader": reader}, prices=PRICES, record_subthread_usage_as_unknown=True)
     run = lead.start(Thread("T"), "go")
     sub_path = run.delegations[0].thread.path
@@ -299,16 +324,31 @@ def test_pre_fix_delegation_records_subthread_usage_as_unknown():
 
 
 def test_delegation_errors_are_tool_results():
-    """An unknown delegate name or an empty task comes back as an error text, not an exception."""
+    """A4: an unknown agent name or an empty task comes back as a text, not an exception."""
     mesh = Mesh()
     reader = Agent(AgentConfiguration("reader"), TextModel("x", key=MODEL), mesh, prices=PRICES)
-    calls = [ToolCall("delegate_to_agent", {"agentId": "writer", "task": "t"}),
-             ToolCall("delegate_to_agent", {"agentId": "reader", "task": " "})]
+    calls = [ToolCall("delegate_to_agent", {"agentName": "writer", "task": "t"}),
+             ToolCall("delegate_to_agent", {"agentName": "reader", "task": " "})]
     lead = Agent(AgentConfiguration("lead", delegations=["reader"]), PlannedCalls(calls, batch_size=None, key=MODEL),
                  mesh, delegates={"reader": reader}, prices=PRICES)
     results = lead.start(Thread("T"), "go").turns[0].results
-    assert results[0].text == "Error: no delegation named 'writer'; this agent may delegate to: reader"
+    assert results[0].text == "Agent 'writer' not found"
     assert results[1].text == "Error: delegate_to_agent needs 'task', a non-empty text"
+
+
+def test_delegation_stops_at_depth_two():
+    """A4: an agent that delegates to itself reaches depth 2 and is told to handle the task directly."""
+    mesh = Mesh()
+    call = ToolCall("delegate_to_agent", {"agentName": "lead", "task": "dig deeper"})
+    stand_in = Agent(AgentConfiguration("lead"), TextModel("x", key=MODEL), mesh, prices=PRICES)
+    lead = Agent(AgentConfiguration("lead", delegations=["lead"]), PlannedCalls([call], key=MODEL), mesh,
+                 delegates={"lead": stand_in}, prices=PRICES)
+    lead.delegates["lead"] = lead
+    run = lead.start(Thread("Acme/_Thread/t1"), "go")
+    deepest = run.delegations[0].delegations[0]
+    assert deepest.thread.path == "Acme/_Thread/t1/response-1/lead-1/response-2/lead-1"
+    assert deepest.turns[0].results[0].text == "Maximum delegation depth reached (2). Handle this task directly."
+    assert deepest.delegations == []
 
 
 def test_store_plan_and_load_skill():

@@ -16,39 +16,51 @@ from agentkit._usage import UNKNOWN_MODEL, record_usage, recorded_usage, usage_k
 
 def _delegating(mesh: Mesh, *, pre_fix: bool) -> Agent:
     reader = Agent(AgentConfiguration("reader"), TextModel("Revenue: 1,234", key="example-small"), mesh)
-    task = ToolCall("delegate_to_agent", {"agentId": "reader", "task": "Find revenue."})
+    task = ToolCall("delegate_to_agent", {"agentName": "reader", "task": "Find revenue."})
     return Agent(AgentConfiguration("lead", delegations=["reader"]), PlannedCalls([task], key="example-large"),
                  mesh, delegates={"reader": reader}, record_subthread_usage_as_unknown=pre_fix)
 
 
-def test_usage_key_replaces_every_non_alphanumeric():
-    """Each non-alphanumeric character becomes '_'; a missing model is '(unknown)', key '_unknown_'."""
+def test_usage_key_replaces_every_character_that_is_not_a_unicode_letter_or_digit():
+    """T4: '.', '-', '/' and ':' become '_'; Unicode letters and digits stay; no model is '(unknown)', '_unknown_'."""
     assert usage_key("gpt-4.1-mini") == "gpt_4_1_mini"
-    assert usage_key(None) == "_unknown_" == usage_key(UNKNOWN_MODEL)
+    assert usage_key("azure/claude:opus") == "azure_claude_opus"
+    assert usage_key("modèle-ü") == "modèle_ü"
+    assert usage_key("x²") == "x_"  # a superscript is a number, not a decimal digit, in .NET
+    assert usage_key("a\U0001D400") == "a__"  # outside the BMP: two UTF-16 units, neither a letter
+    assert usage_key(None) == usage_key("  ") == "_unknown_" == usage_key(UNKNOWN_MODEL)
 
 
-def test_record_usage_accumulates_in_one_satellite():
-    """Two records for one thread and model add up in the same node, with the framework's keys."""
+def test_record_usage_accumulates_in_one_satellite_with_the_framework_fields():
+    """T4: two rounds add up in one TokenUsage node; inputTokens counts cache reads and writes too."""
     mesh = Mesh()
-    record_usage(mesh, "Acme/_Threads/t1", "example-large", TokenUsage(100, 10, 5, 1))
-    node = record_usage(mesh, "Acme/_Threads/t1", "example-large", TokenUsage(1, 2, 3, 4))
-    assert node.path == "Acme/_Threads/t1/_Usage/example_large"
-    assert node.content == {"$type": "Usage", "model": "example-large", "input": 101, "output": 12,
-                            "cacheRead": 8, "cacheWrite": 5}
-    assert recorded_usage(mesh, "Acme/_Threads/t1", "example-large") == TokenUsage(101, 12, 8, 5)
+    assert record_usage(mesh, "Acme/_Thread/t1", "example-large", TokenUsage(100, 10, 5, 1)) is not None
+    node = record_usage(mesh, "Acme/_Thread/t1", "example-large", TokenUsage(1, 2, 3, 4))
+    assert (node.path, node.node_type) == ("Acme/_Thread/t1/_Usage/example_large", "TokenUsage")
+    assert node.content == {"$type": "TokenUsage", "threadId": "Acme/_Thread/t1", "model": "example-large",
+                            "inputTokens": 101 + 8 + 5, "outputTokens": 12, "cacheReadTokens": 8,
+                            "cacheWriteTokens": 5}
+    assert recorded_usage(mesh, "Acme/_Thread/t1", "example-large") == TokenUsage(101, 12, 8, 5)
+
+
+def test_an_all_zero_round_writes_nothing():
+    """T5: a round with no tokens is a no-op: no satellite appears."""
+    mesh = Mesh()
+    assert record_usage(mesh, "T", "example-large", TokenUsage()) is None
+    assert not mesh.exists("T/_Usage/example_large")
 
 
 def test_report_sums_every_satellite_across_the_thread_tree():
     """The report covers the thread and its delegation sub-thread, each priced at its own model."""
     mesh = Mesh()
-    run = _delegating(mesh, pre_fix=False).start(Thread("Acme/_Threads/t1"), "What was revenue?")
+    run = _delegating(mesh, pre_fix=False).start(Thread("Acme/_Thread/t1"), "What was revenue?")
     report = usage_report(mesh, run.thread)
     assert [(row.thread, row.model) for row in report.rows] == [
-        ("Acme/_Threads/t1", "example-large"), ("Acme/_Threads/t1/reader-1", "example-small")]
+        ("Acme/_Thread/t1", "example-large"), ("Acme/_Thread/t1/response-1/reader-1", "example-small")]
     assert report.usage == run.billed_usage()
     assert report.cost == run.billed_cost() > 0
     assert not report.is_floor
-    assert usage_report(mesh, "Acme/_Threads/t1").cost == report.cost  # the path alone finds the same nodes
+    assert usage_report(mesh, "Acme/_Thread/t1").cost == report.cost  # the path alone finds the same nodes
 
 
 def test_report_leaves_out_other_threads():
