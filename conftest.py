@@ -20,6 +20,9 @@ from tools import captures, claims, outputs
 from tools.doctests import make_sybil
 from tools.project import REPO_ROOT, Project
 
+# The gate's running order and its background jobs (the strict build): tools/gate.py.
+pytest_plugins = ["tools.gate"]
+
 _collect_pycon = make_sybil(path=str(REPO_ROOT / "docs"), patterns=["*.md"]).pytest()
 
 
@@ -61,7 +64,7 @@ def _broken_claims(excinfo: pytest.ExceptionInfo) -> list[str]:
     project, collected = _claims()
     broken: list[str] = []
     for path, line in places:
-        if path.is_relative_to(REPO_ROOT):
+        if path.resolve().is_relative_to(REPO_ROOT):
             broken += [text for text in claims.broken_by(project, collected, path, line) if text not in broken]
     return broken
 

@@ -2,7 +2,10 @@
 """Set up and run the guide with nothing but python3.
 
     python3 dev.py serve   build and serve the site on http://127.0.0.1:8000
-    python3 dev.py test    the whole gate (pytest: tests, snippets, pages, strict build, browser)
+    python3 dev.py test    the whole gate (pytest: tests, snippets, pages, strict build, browser);
+                           pytest arguments pass through: dev.py test -x -k chunks tests/test_mesh.py
+    python3 dev.py check   the fast loop (under 10 s): contracts, claims, snippets and pages' pycon
+                           examples, without the strict build or the browser
     python3 dev.py regen   rewrite the generated files (claims page, captured output)
     python3 dev.py bench   print the speed figures measured by bench/*.py
     python3 dev.py upstream --source DIR [--ref REF]   check the framework citations against its source
@@ -61,8 +64,16 @@ def run(*command: str) -> int:
     return subprocess.run(command, cwd=ROOT).returncode
 
 
+def check(rest: list[str]) -> int:
+    """The docs checks without the build or the browser: tests/test_docs_*.py, snippets/, docs/."""
+    contracts = sorted(str(path.relative_to(ROOT)) for path in (ROOT / "tests").glob("test_docs_*.py"))
+    return run(str(PYTHON), "-m", "pytest", "-q", "-m", "not build and not browser",
+               *(rest or [*contracts, "snippets", "docs"]))
+
+
 def main(argv: list[str]) -> int:
     commands = {
+        "check": check,
         "serve": lambda rest: run(str(BIN / "mkdocs"), "serve", "--dev-addr", "127.0.0.1:8000", *rest),
         "test": lambda rest: run(str(PYTHON), "-m", "pytest", *rest),
         "regen": lambda rest: run(str(PYTHON), "-m", "tools.regen", *rest),

@@ -1,44 +1,49 @@
-"""Shared fixtures: the strictly built site, built once per test session."""
+"""Shared fixtures: the strictly built site, built once per test session, in the background.
+
+The build starts when collection ends (tools/gate.py), so it runs on the second core while the
+cheap checks run; the first test that needs the site waits for it.
+"""
 
 from __future__ import annotations
 
-import os
-import subprocess
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
 
-from tools.project import REPO_ROOT
-
+from tools.background import JobResult
+from tools.gate import background_fixture, require_success
 
 
 @dataclass(frozen=True)
 class Build:
     returncode: int
-    output: str
-    site: Path
+    # Kept out of the repr: a failed assert on the build shows its log once, not again inside the repr.
+    output: str = field(repr=False)
+    site: Path = field(repr=False)
+    job: JobResult = field(repr=False)
+
+    @property
+    def ok(self) -> bool:
+        return self.returncode == 0
 
 
-@pytest.fixture(scope="session")
-def site_build(tmp_path_factory: pytest.TempPathFactory) -> Build:
-    """Build the site with `mkdocs build --strict` from the repository root (snippet paths are relative to it).
+def _strict_build(workdir: Path) -> list[str]:
+    # From the repository root (snippet paths are relative to it), into the job's own folder,
+    # so two test runs never clean each other's site.
+    return [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(workdir / "site")]
 
-    Each session builds into its own folder, so two test runs never clean each other's site.
-    """
-    site = tmp_path_factory.mktemp("site")
-    result = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site)],
-        cwd=REPO_ROOT, capture_output=True, text=True,
-        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
-    )
-    return Build(result.returncode, result.stdout + result.stderr, site)
+
+site_build = background_fixture(
+    "site_build", _strict_build, env={"NO_MKDOCS_2_WARNING": "1"},
+    wrap=lambda result: Build(result.returncode, result.output, result.workdir / "site", result),
+)
 
 
 @pytest.fixture(scope="session")
 def built_site(site_build: Build) -> Path:
-    """The built site's folder; tests that need it fail at once when the build failed."""
-    if site_build.returncode != 0:
-        pytest.fail(f"the strict build failed:\n{site_build.output}", pytrace=False)
+    """The built site's folder. When the build failed, tests that read the site skip with a pointer:
+    test_strict_build_succeeds shows the build log once."""
+    require_success(site_build.job, "the strict build (`mkdocs build --strict`)")
     return site_build.site

@@ -1,0 +1,85 @@
+"""tools/gate.py: the gate runs the cheap checks first, and a failed background job is reported once."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+from types import SimpleNamespace
+
+from tools import gate
+from tools.project import REPO_ROOT
+
+FAILING_JOB = '''
+import sys
+import pytest
+from tools.gate import background_fixture, require_success
+
+# A "build" that fails with a recognisable log.
+slow_build = background_fixture("slow_build", lambda workdir: [sys.executable, "-c", "print('BUILD-LOG-LINE'); raise SystemExit(3)"])
+
+
+@pytest.fixture(scope="session")
+def built(slow_build):
+    require_success(slow_build, "the slow build")
+    return slow_build.workdir
+'''
+
+
+def run_session(tmp_path: Path, tests: str) -> subprocess.CompletedProcess:
+    (tmp_path / "conftest.py").write_text(FAILING_JOB, encoding="utf-8")
+    (tmp_path / "test_it.py").write_text(textwrap.dedent(tests), encoding="utf-8")
+    return subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-rs", "-p", "tools.gate", "-p", "no:cacheprovider", str(tmp_path)],
+        cwd=tmp_path, capture_output=True, text=True,
+        env={**os.environ, "PYTHONPATH": str(REPO_ROOT)},
+    )
+
+
+def test_failed_job_log_is_shown_once_and_dependents_skip_with_a_pointer(tmp_path):
+    """The test that checks the job shows its log; each dependent test skips in one line naming that test."""
+    result = run_session(tmp_path, """
+        def test_build_succeeds(slow_build):
+            assert slow_build.ok, slow_build.output
+
+        def test_reads_site_1(built): pass
+        def test_reads_site_2(built): pass
+        def test_reads_site_3(built): pass
+    """)
+    assert result.returncode == 1
+    assert result.stdout.count("BUILD-LOG-LINE") == 1, result.stdout
+    assert "1 failed, 3 skipped" in result.stdout
+    assert "its log is shown once, by test_it.py::test_build_succeeds" in result.stdout
+
+
+def test_failed_job_that_no_test_reports_still_fails_the_session(tmp_path):
+    """When only dependents ran, they skip, and the summary shows the log once and the exit code is 1."""
+    result = run_session(tmp_path, """
+        def test_reads_site_1(built): pass
+        def test_reads_site_2(built): pass
+    """)
+    assert result.returncode == 1, result.stdout
+    assert "2 skipped" in result.stdout
+    assert "background job 'slow_build' failed (exit 3)" in result.stdout
+    assert result.stdout.count("BUILD-LOG-LINE") == 1, result.stdout
+
+
+def test_tiers_put_contracts_first_and_the_browser_last():
+    """Contracts, then snippets and pages, then unit tests, then tests of the build, then the browser suite."""
+    def item(path: str, *fixtures: str):
+        return SimpleNamespace(path=REPO_ROOT / path, fixturenames=list(fixtures))
+
+    items = [
+        item("tests/test_browser.py", "site"),
+        item("tests/test_site_build.py", "site_build"),
+        item("tests/test_mesh.py"),
+        item("snippets/mesh_plugin_01_tools.py"),
+        item("docs/AI/AgentDesign.md"),
+        item("tests/test_docs_contracts.py"),
+    ]
+    ordered = sorted(items, key=gate.tier)
+    assert [Path(i.path).name for i in ordered] == [
+        "test_docs_contracts.py", "mesh_plugin_01_tools.py", "AgentDesign.md", "test_mesh.py", "test_site_build.py", "test_browser.py",
+    ]

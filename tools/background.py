@@ -1,0 +1,113 @@
+"""Slow commands the gate needs (the strict build, a second build, a conformance run), started in the
+background as soon as pytest knows it will need them, so they overlap the cheap checks on a second core.
+
+A job writes its output to a file, never to a pipe: a chatty build cannot fill a pipe and stall.
+The gate asks for a job's result only when a test needs it; by then the job has usually finished.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from tools.project import REPO_ROOT
+
+
+@dataclass
+class JobResult:
+    """How a background command ended: its exit code, its whole output, and the folder it worked in."""
+
+    name: str
+    returncode: int
+    output: str = field(repr=False)
+    seconds: float
+    workdir: Path
+    # The test that showed this job's failure with its log; later tests point at it in one line.
+    reported_by: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.returncode == 0
+
+
+@dataclass
+class BackgroundJob:
+    """One command run once per test session, from the repository root, output to a file."""
+
+    name: str
+    argv: list[str]
+    workdir: Path
+    env: dict[str, str] = field(default_factory=dict)
+    _process: subprocess.Popen | None = None
+    _log: Path | None = None
+    _started: float = 0.0
+    _result: JobResult | None = None
+
+    def start(self) -> None:
+        if self._process is not None or self._result is not None:
+            return
+        self._log = self.workdir / f"{self.name}.log"
+        self._started = time.perf_counter()
+        with self._log.open("wb") as log:
+            self._process = subprocess.Popen(
+                self.argv, cwd=REPO_ROOT, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                env={**os.environ, **self.env},
+            )
+
+    def result(self) -> JobResult:
+        """Wait for the job (starting it first if nobody has) and return how it ended."""
+        if self._result is None:
+            self.start()
+            assert self._process is not None and self._log is not None
+            returncode = self._process.wait()
+            self._result = JobResult(
+                self.name, returncode, self._log.read_text(encoding="utf-8", errors="replace"),
+                time.perf_counter() - self._started, self.workdir,
+            )
+        return self._result
+
+    @property
+    def finished(self) -> JobResult | None:
+        """The result, once somebody has waited for it; None before."""
+        return self._result
+
+    def stop(self) -> None:
+        """End a job nobody waited for (an interrupted session), so no build outlives its test run."""
+        if self._process is not None and self._process.poll() is None:
+            self._process.kill()
+            self._process.wait()
+
+
+class Jobs:
+    """The session's background jobs by name; each gets a fresh folder under one temporary root."""
+
+    def __init__(self, root: Path | None = None) -> None:
+        self.root = root or Path(tempfile.mkdtemp(prefix="gate-jobs-"))
+        self.jobs: dict[str, BackgroundJob] = {}
+
+    def define(self, name: str, argv_in: Callable[[Path], list[str]], env: dict[str, str] | None = None) -> BackgroundJob:
+        if name not in self.jobs:
+            workdir = self.root / name
+            workdir.mkdir(parents=True, exist_ok=True)
+            self.jobs[name] = BackgroundJob(name, argv_in(workdir), workdir, env or {})
+        return self.jobs[name]
+
+    def unreported_failures(self) -> list[JobResult]:
+        """Jobs that failed while no test showed their log: the session must still fail."""
+        return [
+            job.finished for job in self.jobs.values()
+            if job.finished is not None and not job.finished.ok and job.finished.reported_by is None
+        ]
+
+    def stop_all(self) -> None:
+        for job in self.jobs.values():
+            job.stop()
+
+    def remove_files(self) -> None:
+        shutil.rmtree(self.root, ignore_errors=True)

@@ -1,0 +1,146 @@
+"""The gate's running order and its background jobs: a pytest plugin (the root conftest.py loads it).
+
+Order: the cheap checks first, so a cheap failure surfaces in seconds:
+
+    0  the docs contracts (tests/test_docs_*.py): static, a few seconds
+    1  the snippets and the pages' pycon examples
+    2  agentkit's unit tests and everything not named below
+    3  tests that wait for a background job (the strict build and what reads the built site)
+    4  the browser suite (tests/test_browser.py): last, it is the slowest
+
+A background job is a slow command (`mkdocs build --strict`, a second build, a conformance run)
+that starts when collection ends, if any collected test needs it, and runs on the second core
+while tiers 0-2 run here. Declare one in tests/conftest.py:
+
+    site_build = background_fixture("site_build", lambda workdir: [sys.executable, "-m", "mkdocs", ...])
+
+A test that asks for the fixture waits for the job and gets its `JobResult` (or what `wrap` makes
+of it). Its tests are marked `build`, so `pytest -m "not build and not browser"` runs without any.
+
+A failed job is reported once: the first failing test that asked for it shows its log; tests that
+merely depend on its success skip with a one-line pointer (`require_success`); and if no test
+showed the log, the session still fails and the summary prints it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from tools.background import Jobs, JobResult
+from tools.project import REPO_ROOT
+
+JOBS = pytest.StashKey[Jobs]()
+# fixture name -> (command from the job's folder, extra environment)
+COMMANDS: dict[str, tuple[Callable[[Path], list[str]], dict[str, str]]] = {}
+BROWSER_SUITE = REPO_ROOT / "tests" / "test_browser.py"
+DOCS_CONTRACTS = "test_docs_"
+TIERS = {"contracts": 0, "examples": 1, "unit": 2, "build": 3, "browser": 4}
+
+
+def background_fixture(name: str, argv_in: Callable[[Path], list[str]], *, env: dict[str, str] | None = None,
+                       wrap: Callable[[JobResult], object] | None = None):
+    """A session fixture named `name` whose value is the result of a command run in the background."""
+    COMMANDS[name] = (argv_in, env or {})
+
+    @pytest.fixture(scope="session", name=name)
+    def fixture(request: pytest.FixtureRequest):
+        result = job(request.config, name).result()
+        return wrap(result) if wrap else result
+
+    return fixture
+
+
+def job(config: pytest.Config, name: str):
+    argv_in, env = COMMANDS[name]
+    return config.stash[JOBS].define(name, argv_in, env)
+
+
+def require_success(result: JobResult, what: str) -> None:
+    """Skip a test that needs a job's output when the job failed; the failure itself is reported once."""
+    if not result.ok:
+        where = result.reported_by or "the summary at the end of this run"
+        pytest.skip(f"{what} failed (exit {result.returncode}); its log is shown once, by {where}")
+
+
+def tier(item: pytest.Item) -> int:
+    path = Path(str(item.path))
+    if path == BROWSER_SUITE:
+        return TIERS["browser"]
+    if COMMANDS.keys() & set(getattr(item, "fixturenames", ())):
+        return TIERS["build"]
+    if path.name.startswith(DOCS_CONTRACTS):
+        return TIERS["contracts"]
+    if path.suffix == ".md" or path.parent == REPO_ROOT / "snippets":
+        return TIERS["examples"]
+    return TIERS["unit"]
+
+
+# --- the plugin's hooks ------------------------------------------------------------------------------------
+
+_UNREPORTED = pytest.StashKey[list]()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.stash[JOBS] = Jobs()
+    # Set from what a test needs (pytest_collection_modifyitems); `python3 dev.py check` runs neither.
+    config.addinivalue_line("markers", "build: waits for a background job such as the strict build (tools/gate.py)")
+    config.addinivalue_line("markers", "browser: the browser suite, tests/test_browser.py")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Sort the items by tier (stable: files keep their order inside a tier) and mark build and browser tests."""
+    items.sort(key=tier)
+    for item in items:
+        level = tier(item)
+        if level == TIERS["build"]:
+            item.add_marker(pytest.mark.build)
+        elif level == TIERS["browser"]:
+            item.add_marker(pytest.mark.browser)
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Start every job a selected test needs, now, so it runs while the cheap tiers do."""
+    if session.config.option.collectonly:
+        return
+    needed = {name for item in session.items for name in getattr(item, "fixturenames", ()) if name in COMMANDS}
+    for name in sorted(needed):
+        job(session.config, name).start()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
+    """A failing test that asked for a failed job has shown that job's failure: later ones only point at it."""
+    report = yield
+    if report.failed:
+        jobs = item.config.stash[JOBS].jobs
+        for name in getattr(item, "fixturenames", ()):
+            result = jobs[name].finished if name in jobs else None
+            if result is not None and not result.ok and result.reported_by is None:
+                result.reported_by = item.nodeid
+    return report
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """Stop jobs nobody waited for; a failure no test reported fails the session (and the summary shows it)."""
+    jobs = session.config.stash[JOBS]
+    jobs.stop_all()
+    unreported = jobs.unreported_failures()
+    session.config.stash[_UNREPORTED] = unreported
+    if unreported and session.exitstatus == pytest.ExitCode.OK:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+def pytest_terminal_summary(terminalreporter, config: pytest.Config) -> None:
+    for result in config.stash.get(_UNREPORTED, []):
+        terminalreporter.write_sep("=", f"background job {result.name!r} failed (exit {result.returncode})", red=True)
+        terminalreporter.write_line(result.output.rstrip())
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    if JOBS in config.stash:
+        config.stash[JOBS].stop_all()
+        config.stash[JOBS].remove_files()
