@@ -95,20 +95,50 @@ def _url_path(source: PurePosixPath, directory_urls: bool) -> str:
     return f"{source.with_suffix('').as_posix()}/"
 
 
-class _QuietHandler(SimpleHTTPRequestHandler):
+class _SiteHandler(SimpleHTTPRequestHandler):
+    """Serves the built site under its root path and answers a missing file with its 404.html, as a static host does."""
+
+    def __init__(self, *args, root_path: str = "/", **kwargs) -> None:
+        self.root_path = root_path  # set first: the base class handles the request inside __init__
+        super().__init__(*args, **kwargs)
+
+    def translate_path(self, path: str) -> str:
+        request_path = urlsplit(path).path
+        if request_path + "/" == self.root_path:
+            return self.directory  # the root without its slash: the base class redirects to it
+        if not request_path.startswith(self.root_path):
+            return str(Path(self.directory) / "\u2205 outside the root path")
+        return super().translate_path("/" + path[len(self.root_path):])
+
+    def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
+        not_found_page = Path(self.directory) / "404.html"
+        if code != 404 or not not_found_page.is_file():
+            super().send_error(code, message, explain)
+            return
+        body = not_found_page.read_bytes()
+        self.send_response(404, message)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(body)
+
     def log_message(self, format, *args) -> None:  # noqa: A002 - the stdlib's signature
         pass
 
 
 @contextmanager
-def serve(directory: Path) -> Iterator[str]:
-    """Serve a folder on 127.0.0.1 at a free port and yield its base URL; the server stops on exit."""
-    handler = functools.partial(_QuietHandler, directory=str(directory))
+def serve(directory: Path, root_path: str = "/") -> Iterator[str]:
+    """Serve a built site on 127.0.0.1 at a free port under `root_path` (site_url's path) and yield its base URL.
+
+    The server stops on exit.
+    """
+    handler = functools.partial(_SiteHandler, directory=str(directory), root_path=root_path)
     server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, name="site-server", daemon=True)
     thread.start()
     try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/"
+        yield f"http://127.0.0.1:{server.server_address[1]}{root_path}"
     finally:
         server.shutdown()
         server.server_close()
@@ -210,7 +240,8 @@ class SiteBrowser:
     def __init__(self, browser, base_url: str) -> None:
         self.browser = browser
         self.base_url = base_url
-        self.origin = base_url.rstrip("/")
+        # The site may be served under a path (site_url's); requests count as local by scheme, host and port.
+        self.origin = "{0.scheme}://{0.netloc}".format(urlsplit(base_url))
         self._contexts: dict[str, object] = {}
         self._visits: dict[tuple[str, str], Visit] = {}
 

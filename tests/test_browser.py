@@ -17,7 +17,9 @@ from pathlib import Path
 
 import pytest
 
+from hooks.generated_pages import GENERATED_PAGES
 from tests.browser import CHROMIUM, CHROMIUM_ARGS, DESKTOP, PHONE, SKIP_REASON, NavPage, SiteBrowser, Viewport, nav_pages, serve
+from tools import siteconfig
 from tools.pages import MARKER_LIKE, read_page
 from tools.project import REPO_ROOT
 from tools.pysource import SECTION, read_sections
@@ -82,7 +84,7 @@ def site(built_site: Path, request: pytest.FixtureRequest) -> Iterator[SiteBrows
     current = {screenshot_path(page, viewport) for page in NAV for viewport in (DESKTOP, PHONE)}
     for stale in set(SCREENSHOTS.glob("*.png")) - current:
         stale.unlink()
-    with serve(built_site) as base_url, sync_playwright() as playwright:
+    with serve(built_site, siteconfig.root_path()) as base_url, sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         try:
             site = SiteBrowser(browser, base_url)
@@ -152,6 +154,86 @@ def test_page_shows_no_raw_include_or_marker_text(site: SiteBrowser, page: NavPa
     raw = [f"include line: {line.strip()}" for line in text["withBlocks"].splitlines() if "--8<--" in line]
     raw += [f"claim marker: {match.group(0)}" for match in MARKER_LIKE.finditer(text["prose"])]
     assert not raw, listing(raw)
+
+
+# --- site conventions: sitemap, edit link, last update, footer, search suggestions, 404 (issue 13) -----------
+# Each reads the page visits the tests above already made; only suggestions and the 404 page open a tab.
+
+SITE_CONFIG = siteconfig.load()
+
+
+def test_sitemap_lists_every_nav_page_at_its_published_address(site: SiteBrowser):
+    """sitemap.xml, which MkDocs writes from site_url, lists the published address of every nav page."""
+    addresses = site.visit(HOME).page.evaluate("""async () => {
+        const xml = await (await fetch('sitemap.xml')).text();
+        return [...new DOMParser().parseFromString(xml, 'application/xml').querySelectorAll('url > loc')].map(loc => loc.textContent.trim());
+    }""")
+    assert sorted(addresses) == sorted(SITE_CONFIG["site_url"] + page.url_path for page in NAV)
+
+
+@pytest.mark.parametrize("page", NAV, ids=page_id)
+def test_page_links_its_source_for_editing(site: SiteBrowser, page: NavPage):
+    """The page's "edit this page" link opens its source under edit_uri; a generated page, rewritten by regen, has none."""
+    links = site.visit(page).page.evaluate("() => [...document.querySelectorAll('article a[rel=edit]')].map(link => link.href)")
+    expected = [] if page.source.as_posix() in GENERATED_PAGES else [SITE_CONFIG["edit_uri"] + page.source.as_posix()]
+    assert links == expected
+
+
+@pytest.mark.parametrize("page", NAV, ids=page_id)
+def test_page_shows_the_date_of_its_last_update(site: SiteBrowser, page: NavPage):
+    """The page shows one "last update" date (from git, or the build date outside a clone), as a calendar date."""
+    dates = site.visit(page).page.evaluate(
+        "() => [...document.querySelectorAll('article .git-revision-date-localized-plugin-date')].map(date => date.textContent.trim())"
+    )
+    assert len(dates) == 1, f"{len(dates)} last-update dates on the page"
+    assert re.fullmatch(r"[A-Z][a-z]+ \d{1,2}, \d{4}", dates[0]), dates[0]
+
+
+@pytest.mark.parametrize("page", NAV, ids=page_id)
+def test_footer_links_the_previous_and_next_nav_pages(site: SiteBrowser, page: NavPage):
+    """The footer links the pages before and after this one in the nav's order (none before the first, none after the last)."""
+    found = site.visit(page).page.evaluate("""() => ({
+        previous: document.querySelector('footer a.md-footer__link--prev')?.href ?? null,
+        next: document.querySelector('footer a.md-footer__link--next')?.href ?? null,
+    })""")
+    position = NAV.index(page)
+    expected = {
+        "previous": site.url(NAV[position - 1]) if position > 0 else None,
+        "next": site.url(NAV[position + 1]) if position + 1 < len(NAV) else None,
+    }
+    assert found == expected
+
+
+def test_search_suggests_the_completion_of_a_typed_word(site: SiteBrowser):
+    """Typing the start of a word the site uses shows its completion in the search box (search.suggest)."""
+    with site.open(HOME) as visit:
+        tab = visit.page
+        box = tab.locator("input.md-search__input")
+        box.click()
+        # "Content chunk navigation" is a page title; any word of the index that starts so will do.
+        typed = "navig"
+        box.fill(typed)
+        box.press("End")
+        suggestion = tab.locator(".md-search__suggest")
+        tab.wait_for_function("element => element.textContent.trim().length > 0", arg=suggestion.element_handle())
+        completed = suggestion.text_content().strip()
+        assert completed.startswith(typed) and len(completed) > len(typed), f"typed {typed!r}, suggested {completed!r}"
+
+
+def test_missing_page_shows_a_working_404_page_at_any_depth(site: SiteBrowser):
+    """A missing address deep in the site answers 404 with the site's 404 page, whose styles, scripts and links all work offline."""
+    missing = NavPage("missing page", HOME.source, "no/such/page/at/depth/")
+    with site.open(missing) as visit:
+        visit.settle()
+        tab, traffic = visit.page, visit.traffic
+        assert tab.locator("article h1").text_content().strip() == "404 - Not found"
+        # The address itself answers 404; every asset and the search index must load from the root path.
+        assert traffic.failed == [f"{site.url(missing)}: HTTP 404"]
+        # Chromium logs the 404 of the address itself as a console error; nothing else may log one.
+        errors = [error for error in traffic.console_errors if not error.endswith(f"({site.url(missing)})")]
+        assert not traffic.external and not errors, listing(traffic.external + errors)
+        links = tab.evaluate(LINK_PROBLEMS)
+        assert links["checked"] > 0 and not links["problems"], listing(links["problems"])
 
 
 # --- included code ---------------------------------------------------------------------------------

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from tools import siteconfig
 from tools.problems import report
 from tools.sitelinks import link_problems
 
@@ -13,7 +14,7 @@ def test_strict_build_succeeds(site_build):
 
 def test_internal_links_and_anchors_resolve(built_site):
     """Every internal link in the built HTML lands on an existing file and anchor."""
-    problems = link_problems(built_site)
+    problems = link_problems(built_site, siteconfig.root_path())
     assert not problems, "\n" + report(problems)
 
 

@@ -33,13 +33,15 @@ def _read(path: Path) -> _Anchors:
     return parser
 
 
-def _target(site: Path, page: Path, href: str) -> tuple[Path, str] | None:
+def _target(site: Path, page: Path, href: str, root_path: str) -> tuple[Path, str] | None:
     """The file and anchor an internal href points at, or None for an external or special link."""
     parts = urlsplit(href)
     if parts.scheme or parts.netloc or href.startswith(("mailto:", "javascript:")):
         return None
     url, anchor = urldefrag(href)
-    # The 404 page links from the site root, as it is served from any depth.
+    # The 404 page links from the site's root path (site_url's path), as it is served from any depth.
+    if url.startswith("/"):
+        url = "/" if url + "/" == root_path else "/" + url.removeprefix(root_path)
     base = site.resolve() if url.startswith("/") else page.parent
     path = page if not url else (base / unquote(url).lstrip("/")).resolve()
     if path.is_dir() or url.endswith("/"):
@@ -47,13 +49,24 @@ def _target(site: Path, page: Path, href: str) -> tuple[Path, str] | None:
     return path, unquote(anchor)
 
 
-def link_problems(site: Path) -> list[Problem]:
+def served_root_path(site_url: str | None) -> str:
+    """The path the site is served under, from its `site_url`: "/" when it has none."""
+    path = urlsplit(site_url or "/").path or "/"
+    return path if path.endswith("/") else path + "/"
+
+
+def link_problems(site: Path, root_path: str = "/") -> list[Problem]:
+    """Broken links of a built site; `root_path` is where the site is served (see `served_root_path`)."""
     pages = {path.resolve(): _read(path) for path in site.rglob("*.html")}
     problems = []
     for page, parsed in pages.items():
         shown = page.relative_to(site.resolve())
         for line, href in parsed.links:
-            target = _target(site, page, href)
+            root_relative = href.startswith("/") and not href.startswith("//")
+            if root_relative and not (href + "/").startswith(root_path):
+                problems.append(Problem(shown, line, f"link '{href}' points outside the site's root path {root_path}"))
+                continue
+            target = _target(site, page, href, root_path)
             if target is None:
                 continue
             path, anchor = target
