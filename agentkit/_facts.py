@@ -362,11 +362,12 @@ def search_dimension_by_name(mesh: Mesh, owner: str, name: str) -> dict[str, Any
 
 @dataclass(frozen=True)
 class Verification:
-    """Direct Get on every expected path, beside what a search count says at the same moment."""
+    """Direct Get on every expected path, beside what a search count and a listing say at the same moment."""
 
     present: tuple[str, ...]
     missing: tuple[str, ...]
     search_count: int
+    listed_count: int  # the facts Get on '{owner}/Facts/*' lists, a query that lags like Search (M2)
 
     @property
     def complete(self) -> bool:
@@ -374,7 +375,7 @@ class Verification:
 
 
 def verify_by_get(mesh: Mesh, worksheet: Worksheet) -> Verification:
-    """Get each expected path (deterministic ids make them known); also record the fact count Search sees now."""
+    """Get each expected path (deterministic ids make them known); also record what Search and a listing count now."""
     present, missing = [], []
     for path in worksheet.expected_paths():
         try:
@@ -383,7 +384,8 @@ def verify_by_get(mesh: Mesh, worksheet: Worksheet) -> Verification:
         except (NodeNotFound, CollectionNotFound):
             missing.append(path)
     count = mesh.search("nodeType:Fact", base_path=f"{worksheet.owner}/{FACTS}", limit=200)["count"]
-    return Verification(tuple(present), tuple(missing), count)
+    listed = len(mesh.fetch(f"{worksheet.owner}/{FACTS}/*").value)
+    return Verification(tuple(present), tuple(missing), count, listed)
 
 
 @dataclass(frozen=True)

@@ -281,8 +281,11 @@ def write_phase(view: View, *, batch_size: int | None = BATCH, bulk: bool = Fals
     if reread:
         yield [_call("Search", query="nodeType:Document annual report", basePath=COLLECTION)]
         yield [_call("Get", path=worksheet.source)]
-    (listing,) = yield [_call("Get", path=f"{OWNER}/{DIMENSIONS}/*")]  # live, unlike the lagging index
-    existing = [row["path"].rsplit("/", 1)[-1] for row in _json(listing)]
+    # The one re-check, right before creating: Get each new dimension's path. A listing ('.../*') would not
+    # do: it is a query and lags like Search (M2); a single-path Get reads the live node.
+    new = worksheet.new_dimensions
+    answers = (yield [_call("Get", path=dimension_path(OWNER, row.key)) for row in new]) if new else ()
+    existing = [row.key for row, answer in zip(new, answers) if _is_node(answer)]
     nodes = worksheet.nodes_to_create(existing)
     if random_ids is not None:
         rng = random.Random(f"{random_ids}-{view.rounds}")
@@ -297,17 +300,21 @@ def write_phase(view: View, *, batch_size: int | None = BATCH, bulk: bool = Fals
         for start in range(0, len(nodes), size):
             calls = [_call("Create", node=json.dumps(node)) for node in nodes[start:start + size]]
             pairs.append((calls, (yield calls)))
-    new = worksheet.new_dimensions
-    spot = [fact_path(OWNER, worksheet.writable_facts[0].id)] if worksheet.writable_facts else []
-    spot += [dimension_path(OWNER, new[0].key)] if new else []
-    checks = yield [_call("Get", path=f"{OWNER}/{DIMENSIONS}/*"), _call("Get", path=f"{OWNER}/{FACTS}/*")] \
-        + [_call("Get", path=path) for path in spot]
-    listed = {row["path"] for result in checks[:2] for row in _json(result)}
-    expected = set(worksheet.expected_paths()) if random_ids is None else set()
-    absent = sorted(expected - listed)
-    recon = reconcile(worksheet, create_outcomes(pairs), set(existing) & {row.key for row in new})
+    # Verification: Get every expected path, all in one response (deterministic ids make them known).
+    expected = worksheet.expected_paths() if random_ids is None else ()
+    checks = (yield [_call("Get", path=path) for path in expected]) if expected else ()
+    absent = sorted(path for path, answer in zip(expected, checks) if not _is_node(answer))
+    recon = reconcile(worksheet, create_outcomes(pairs), existing)
     verdict = "all expected paths answer Get" if not absent else f"MISSING after writing: {', '.join(absent)}"
     return f"Written from the worksheet; verification by Get: {verdict}.\n{recon.to_text()}"
+
+
+def _is_node(result: ToolResult) -> bool:
+    # Get answers a node as a JSON object, a miss as a line of text.
+    try:
+        return isinstance(json.loads(result.text), dict)
+    except ValueError:
+        return False
 
 
 @lru_cache(maxsize=8)
