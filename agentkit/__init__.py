@@ -5,17 +5,23 @@ from ._errors import (
     AgentkitError, PathError, PathTraversal, NodeNotFound, CollectionNotFound, FileNotFound,
     CreateError, InvalidJson, MissingField, MalformedNamespace, NodeExists, SchemaMismatch,
     StrictContentError, ContentError, NoTransformer, UnreadableDocument, DocumentSlugCollision,
+    UnregisteredDiscriminator, NotPatchable,
 )
 from ._paths import (
     RESERVED_PREFIXES, UnifiedPath, parse_path, canonical_segment, resolve_relative,
     document_slug, document_node_path, file_path_by_string_rule, file_path_from_document,
+    resolve_tool_path, resolve_context_path, get_path_of_file, reference_kind,
 )
-from ._mesh import Mesh, Node, ContentType, CreateResult, StepClock, merge_patch, DOCUMENT_TYPE
+from ._mesh import Mesh, Node, ContentType, CreateResult, StepClock, merge_patch, repair_json, DOCUMENT_TYPE, PATCHABLE_FIELDS
 from ._index import SearchIndex
 from ._collections import ContentCollection, extractive_summary, SUMMARY_LIMIT
-from ._transformers import TRANSFORMERS, Transformer, find_transformer, extract_text
-from ._chunks import CHUNK_SIZE, CHUNK_OVERLAP, Chunk, chunk_spans, search_chunks, search_documents, get_chunk
-from ._plugins import Tool, mesh_plugin, chunk_plugin, tools_by_name, MESH_PLUGIN, CHUNK_PLUGIN, BULK_CREATE
+from ._transformers import TRANSFORMERS, Transformer, find_transformer, get_text, index_text
+from ._chunks import CHUNK_SIZE, CHUNK_OVERLAP, Chunk, chunk_spans, search_chunks, search_documents, get_chunk, snippet
+from ._plugins import (
+    Tool, Parameter, mesh_plugin, content_collection_plugin, mcp_tools, tools_by_name, snake_case,
+    unoffered_tool_answer, MESH_PLUGIN, CONTENT_COLLECTION_PLUGIN, MCP_SERVER, BULK_CREATE, MESH_METHODS,
+    MESH_READ_ONLY_METHODS, CONTENT_COLLECTION_METHODS, UNOFFERED_TOOL_TEXT,
+)
 from ._report import REPORT, FinancialReport, LineItem, ReportedValue, build_report_pdf, report_pdf_path, report_pdf_bytes, upload_report
 # end content layer
 
@@ -65,11 +71,15 @@ __all__ = [
     "StrictContentError", "ContentError", "NoTransformer", "UnreadableDocument", "DocumentSlugCollision",
     "RESERVED_PREFIXES", "UnifiedPath", "parse_path", "canonical_segment", "resolve_relative",
     "document_slug", "document_node_path", "file_path_by_string_rule", "file_path_from_document", "Mesh",
+    "resolve_tool_path", "resolve_context_path", "get_path_of_file", "reference_kind",
     "Node", "ContentType", "CreateResult", "StepClock", "merge_patch", "DOCUMENT_TYPE", "SearchIndex",
     "ContentCollection", "extractive_summary", "SUMMARY_LIMIT", "TRANSFORMERS", "Transformer",
-    "find_transformer", "extract_text", "CHUNK_SIZE", "CHUNK_OVERLAP", "Chunk", "chunk_spans",
-    "search_chunks", "search_documents", "get_chunk", "Tool", "mesh_plugin", "chunk_plugin", "tools_by_name",
-    "MESH_PLUGIN", "CHUNK_PLUGIN", "BULK_CREATE", "REPORT", "FinancialReport", "LineItem", "ReportedValue",
+    "find_transformer", "get_text", "index_text", "snippet", "CHUNK_SIZE", "CHUNK_OVERLAP", "Chunk", "chunk_spans",
+    "search_chunks", "search_documents", "get_chunk", "Tool", "Parameter", "mesh_plugin",
+    "content_collection_plugin", "mcp_tools", "tools_by_name", "snake_case", "unoffered_tool_answer",
+    "MESH_PLUGIN", "CONTENT_COLLECTION_PLUGIN", "MCP_SERVER", "BULK_CREATE", "MESH_METHODS",
+    "MESH_READ_ONLY_METHODS", "CONTENT_COLLECTION_METHODS", "UNOFFERED_TOOL_TEXT",
+    "UnregisteredDiscriminator", "NotPatchable", "repair_json", "PATCHABLE_FIELDS", "REPORT", "FinancialReport", "LineItem", "ReportedValue",
     "build_report_pdf", "report_pdf_path", "report_pdf_bytes", "upload_report", "ConfigurationError",
     "ThreadError", "UnknownPluginWarning", "Message", "ToolCall", "ToolResult", "ToolDefinition", "Reply",
     "Context", "CHARS_PER_TOKEN", "ITEM_OVERHEAD_TOKENS", "ContextEstimate", "estimate_context",

@@ -16,9 +16,11 @@ Hierarchy::
     │   ├── InvalidJson(CreateError)         "Invalid JSON: ..."
     │   ├── MissingField(CreateError)        "Error: cannot create: 'id' is not set..."
     │   ├── MalformedNamespace(CreateError)  "Error: cannot create: namespace '...' is malformed..."
-    │   ├── NodeExists(CreateError)          a node already stands at the path
-    │   └── SchemaMismatch(CreateError)      "Content does not match the schema for NodeType '...'"
-    ├── StrictContentError(ValueError)       strict mode only: dropped fields or unknown $type
+    │   ├── NodeExists(CreateError)          "Error creating node: Node already exists: {path}"
+    │   ├── SchemaMismatch(CreateError)      "Error: Content does not match the schema for NodeType '...'"
+    │   ├── UnregisteredDiscriminator(CreateError)  an unregistered '$type' on a built-in node type (M8)
+    │   └── NotPatchable(CreateError)        Patch named a key it cannot apply (M11)
+    ├── StrictContentError(ValueError)       strict mode (an agentkit extension): dropped fields or unknown $type
     ├── ContentError(ValueError)             a file cannot become text
     │   ├── NoTransformer(ContentError)      no transformer registered for the extension
     │   └── UnreadableDocument(ContentError) corrupt, truncated, empty or encrypted file
@@ -86,6 +88,14 @@ class NodeExists(CreateError):
 
 class SchemaMismatch(CreateError):
     """A known content field holds a value of the wrong JSON shape."""
+
+
+class UnregisteredDiscriminator(CreateError):
+    """Content carries a string '$type' no registry resolves, on a built-in node type (refused since e298c8cf8)."""
+
+
+class NotPatchable(CreateError):
+    """Patch named a key outside the patchable node-level fields; nothing was written."""
 
 
 class StrictContentError(AgentkitError, ValueError):

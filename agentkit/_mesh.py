@@ -1,11 +1,18 @@
 """The mesh: typed nodes, the content-type registry and the node operations.
 
-Content is deserialized into the type its ``$type`` names, as the framework
-does: unknown fields are dropped without an error, a missing or unregistered
-``$type`` leaves untyped content (empty in typed views), and only a known
-field holding the wrong JSON shape fails. ``strict=True`` is agentkit's
-opt-in guard that refuses what the framework would drop; every
-:class:`CreateResult` also reports the dropped field names.
+Modelled on the framework's MeshOperations at the pinned commit (facts M2-M14):
+Create repairs JSON and checks identity in the framework's order, with its
+texts; content is deserialized into the type its ``$type`` names, unknown
+fields dropped without an error (M7); a string ``$type`` that resolves in no
+registry is refused on a built-in node type (M8, ``Mesh.builtin_node_types``)
+and stored untyped otherwise; Update replaces whole nodes one by one; Patch
+changes node-level keys and merge-patches only ``content``; Move and Copy read
+the subtree from the index, which lags.
+
+Extensions (agentkit only, off by default): ``strict=True`` refuses content
+the framework would store with fields dropped or untyped; ``create_many``
+backs the ``BulkCreate`` tool. Every :class:`CreateResult` reports the
+dropped field names.
 """
 
 from __future__ import annotations
@@ -17,19 +24,27 @@ from datetime import datetime, timedelta, timezone
 from typing import TYPE_CHECKING, Any, Mapping
 
 from ._errors import (
+    AgentkitError,
     CollectionNotFound,
     CreateError,
+    FileNotFound,
     InvalidJson,
     MalformedNamespace,
     MissingField,
     NodeExists,
     NodeNotFound,
+    NotPatchable,
     PathError,
     SchemaMismatch,
     StrictContentError,
+    UnregisteredDiscriminator,
+    UnreadableDocument,
 )
-from ._index import SearchIndex
-from ._paths import SLUG_SEGMENT, UnifiedPath, is_valid_node_id, is_within, parse_path, split_node_id
+from ._index import SearchIndex, clamp_limit
+from ._index import _matches as index_matches
+from ._paths import DEFAULT_COLLECTION, DOCUMENTS_SEGMENT, UnifiedPath, document_node_path, is_within, parse_path, split_node_id
+from ._paths import resolve_tool_path as resolve_path  # MeshOperations.ResolvePath (N4)
+from ._transformers import IMAGE_MEDIA_TYPES, extension_of
 
 if TYPE_CHECKING:  # pragma: no cover
     from ._collections import ContentCollection
@@ -78,7 +93,7 @@ class ContentType:
         if unknown:
             raise ValueError(f"ContentType '{self.name}': unknown field kind(s) {unknown}; use {sorted(_JSON_KINDS)}")
 
-    def deserialize(self, raw: Mapping[str, Any], node_type: str) -> tuple[dict[str, Any], tuple[str, ...]]:
+    def deserialize(self, raw: Mapping[str, Any], node_type: str, schema_suffix: str = "") -> tuple[dict[str, Any], tuple[str, ...]]:
         """Keep the known fields (checking their JSON kind); return them and the dropped names."""
         typed: dict[str, Any] = {"$type": self.name}
         dropped = []
@@ -90,9 +105,11 @@ class ContentType:
                 dropped.append(key)
                 continue
             if value is not None and not _matches(value, kind):
+                # M6: the opening is the framework's; the detail stands in for .NET's JsonException text.
                 raise SchemaMismatch(
-                    f"Content does not match the schema for NodeType '{node_type}': field '{key}' "
-                    f"of $type '{self.name}' expects {kind}, got {_json_kind(value)} {json.dumps(value)}"
+                    f"Error: Content does not match the schema for NodeType '{node_type}'. Field '{key}' "
+                    f"of $type '{self.name}' expects {kind}, got {_json_kind(value)} {json.dumps(value)}."
+                    + schema_suffix
                 )
             typed[key] = copy.deepcopy(value)
         return typed, tuple(dropped)
@@ -135,13 +152,16 @@ class Node:
     namespace: str
     name: str
     node_type: str
-    content: dict[str, Any] | None = None
+    content: Any = None  # a JSON object as a rule; any JSON value is accepted, as in the framework
     category: str | None = None
     icon: str | None = None
     order: int | None = None
     version: int = 1
     last_modified: str = ""
     typed: bool = False  # True when content was deserialized into a registered $type
+    description: str | None = None
+    pre_rendered_html: str | None = None
+    main_node: str | None = None
 
     @property
     def path(self) -> str:
@@ -161,7 +181,8 @@ class Node:
             "version": self.version,
             "lastModified": self.last_modified,
             "content": copy.deepcopy(self.content),
-        }
+        } | {key: value for key, value in (("description", self.description), ("preRenderedHtml", self.pre_rendered_html),
+                                           ("mainNode", self.main_node)) if value is not None}
 
 
 @dataclass(frozen=True)
@@ -197,11 +218,15 @@ class Mesh:
     fields are dropped silently. ``strict=True`` refuses them, naming them.
     """
 
-    strict: bool = False
+    strict: bool = False  # agentkit extension: refuse what the framework would drop silently
+    canonical_paths: bool = False  # agentkit extension: content keys percent-decoded and NFC-composed (C6: the framework does neither)
     clock: StepClock = field(default_factory=StepClock)
     index: SearchIndex = field(default_factory=SearchIndex)
     content_types: dict[str, ContentType] = field(default_factory=dict)
     collections: dict[str, "ContentCollection"] = field(default_factory=dict)
+    # Node types the host registers in-process (the framework's built-ins, no compile source): on them an
+    # unregistered '$type' is refused (M8). Any other node type counts as DB-defined or compiled.
+    builtin_node_types: set[str] = field(default_factory=set)
     _nodes: dict[str, Node] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -222,112 +247,338 @@ class Mesh:
         return self._node(parse_path(path, is_node=self.exists), path)
 
     def children(self, path: str) -> list[dict[str, Any]]:
-        """The direct children of a node as ``{path, name, nodeType, icon}``, ordered by order then path."""
-        parent = self._node(parse_path(path.rstrip("*").rstrip("/") or path, is_node=self.exists), path)
-        kids = [node for node in self._nodes.values() if node.namespace == parent.path]
-        kids.sort(key=lambda node: (node.order if node.order is not None else 0, node.path))
-        return [{"path": n.path, "name": n.name, "nodeType": n.node_type, "icon": n.icon} for n in kids]
+        """``Get("X/*")`` (N6, M2): the query ``namespace:X`` over the index, which lags like Search.
+
+        A bare array of ``{path, name, nodeType, icon}``, no limit; a parent
+        that does not exist (or is not indexed yet) simply has no children.
+        """
+        parent = path[:-2] if path.endswith("/*") else path
+        icons = {n.path: n.icon for n in self._nodes.values()}
+        kids = [entry for entry in self.index.visible_nodes() if entry.namespace == parent]
+        return [{"path": e.path, "name": e.name, "nodeType": e.node_type, "icon": icons.get(e.path)} for e in kids]
 
     def fetch(self, path: str) -> Fetched:
-        """Get on any unified path: a node, ``path/*`` children, a collection listing or a file's text."""
-        unified = parse_path(path, is_node=self.exists)
+        """Get on a tool path, resolved as the framework's Get resolves it (N2-N4, C1-C6).
+
+        The path is cleaned as a tool path (blanks, every quote, one leading ``@``; nothing decoded),
+        then split at its first reserved word. ``path/*`` lists children. Without a reserved word the
+        path is a node path (``Not found: {path}``). After ``content`` it names a file, a folder or a
+        collection as C1 says; an image in collection ``content`` is answered by its Document node
+        when indexing wrote one (C5). A content error falls back to a node at the whole path (a
+        Document node under ``content/_Documents``) before it is answered, prefixed ``Error: ``.
+        """
+        unified = parse_path(path)
+        resolved = unified.path
         if unified.kind == "children":
             return Fetched("children", self.children(unified.address))
+        node = self._nodes.get(resolved)
         if unified.kind == "node":
-            return Fetched("node", self._node(unified, path))
-        if unified.kind == "document":
-            # A Document node path whose node does not exist (never uploaded, or a wrong slug).
-            raise NodeNotFound(f"Node '{path}' not found")
-        if unified.kind == "area":
-            raise PathError(
-                f"Path '{path}': the '{unified.prefix}/' prefix is not modelled by agentkit; "
-                "only nodes and content collections are"
-            )
-        collection = self.collections.get(unified.collection_path or "")
-        if collection is None and unified.kind == "collection" and not path.rstrip().endswith("/"):
-            # 'Node/Word' is a missing child node as much as a missing collection; say the simpler one.
-            raise NodeNotFound(f"Node '{path}' not found")
+            if node is None:
+                raise NodeNotFound(f"Not found: {resolved}")
+            return Fetched("node", node)
+        if unified.kind != "content" or not unified.address:
+            if node is not None:
+                return Fetched("node", node)
+            raise PathError(f"Error: agentkit models node and content paths only, not '{unified.prefix}' ('{resolved}')")
+        image_document = self._image_document(resolved)
+        if image_document is not None:
+            return Fetched("node", image_document)
+        try:
+            return self._read_content(unified.address, unified.content_key or "")
+        except (CollectionNotFound, FileNotFound, UnreadableDocument) as error:
+            if node is not None:
+                return Fetched("node", node)  # the node namespace is authoritative (D4)
+            raise type(error)(f"Error: {error}") from None
+
+    def _image_document(self, resolved: str) -> Node | None:
+        """C5: an image read through ``{node}/content/{file}`` is answered by the Document node of
+        ``{node}/content`` + ``{file}`` when it exists (the framework waits 3 s for it)."""
+        marker = resolved.find("/content/")
+        if marker <= 0:
+            return None
+        file_path = resolved[marker + len("/content/"):].lstrip("/")
+        if not file_path or file_path.startswith(DOCUMENTS_SEGMENT + "/") or extension_of(file_path) not in IMAGE_MEDIA_TYPES:
+            return None
+        return self._nodes.get(document_node_path(f"{resolved[:marker]}/{DEFAULT_COLLECTION}", file_path))
+
+    def _read_content(self, address: str, key: str) -> Fetched:
+        """The content route (C1): ``content/`` lists collection ``content``; one segment is a file of
+        ``content``, else the collection of that name; more segments are a key of ``content`` (file, then
+        folder), else collection ``A`` with key ``B…``; when both miss, the ``content`` error is raised."""
+        default = self.collections.get(f"{address}/{DEFAULT_COLLECTION}")
+        if not key:
+            if default is None:
+                raise CollectionNotFound(f"Content collection '{DEFAULT_COLLECTION}' not found")
+            return Fetched("collection", default.listing())
+        if "/" not in key:
+            try:
+                return self._read_file(default, DEFAULT_COLLECTION, key)
+            except (CollectionNotFound, FileNotFound, UnreadableDocument):
+                named = self.collections.get(f"{address}/{key}")
+                if named is not None:
+                    return Fetched("collection", named.listing())
+                raise
+        try:
+            return self._read_file_or_folder(default, DEFAULT_COLLECTION, key)
+        except (CollectionNotFound, FileNotFound, UnreadableDocument) as default_error:
+            name, _, inner = key.partition("/")
+            try:
+                return self._read_file_or_folder(self.collections.get(f"{address}/{name}"), name, inner)
+            except (CollectionNotFound, FileNotFound, UnreadableDocument):
+                raise default_error from None
+
+    @staticmethod
+    def _read_file(collection: "ContentCollection | None", name: str, key: str) -> Fetched:
         if collection is None:
-            raise CollectionNotFound(f"Content collection '{unified.collection}' not found")
-        if unified.kind == "collection":
-            return Fetched("collection", collection.listing())
-        return Fetched("file", collection.read_text(unified.file_path or ""))
+            raise CollectionNotFound(f"Content collection '{name}' not found")
+        return Fetched("file", collection.read_text(key))
+
+    def _read_file_or_folder(self, collection: "ContentCollection | None", name: str, key: str) -> Fetched:
+        try:
+            return self._read_file(collection, name, key)
+        except FileNotFound:
+            if collection is not None and collection.has_folder(key):
+                return Fetched("collection", collection.listing(key))
+            raise
 
     def search(self, query: str = "", base_path: str | None = None, limit: Any = 50) -> dict[str, Any]:
-        """Search the index (not the live nodes): the framework's envelope, limit clamped to 1..200."""
-        return self.index.search_nodes(query, base_path, limit)
+        """Search as the framework does (M3): over the index (which lags), ``{count, limit, truncated, results, hint?}``.
+
+        ``limit`` is clamped to 1..200. A ``base_path`` turns the query into
+        ``namespace:{base_path} …`` (its own ``namespace:`` words dropped): the
+        direct children of ``base_path``, or its subtree when the query names a
+        ``scope:``. ``truncated`` is ``count >= limit``; ``hint`` appears only then.
+        """
+        clamped = clamp_limit(limit, 50)
+        base = resolve_path(base_path) if isinstance(base_path, str) else None
+        words = (query or "").split()
+        if base:
+            words = [w.replace("namespace:", "") for w in words]
+            words = [w for w in words if w]
+        scoped = any(w.startswith("scope:") for w in words)
+        terms = " ".join(w for w in words if not w.startswith("scope:"))
+        matches = [
+            entry.row() for entry in self.index.visible_nodes()
+            if (not base or (is_within(entry.path, base) and entry.path != base if scoped else entry.namespace == base))
+            and index_matches(entry, terms)
+        ]
+        if getattr(self.index, "content_rows", False):  # a PostgreSQL-backed mesh adds Document rows (K8)
+            matches += self.index._content_rows(terms)
+        shown = matches[:clamped]
+        envelope: dict[str, Any] = {
+            "count": len(shown),
+            "limit": clamped,
+            "truncated": len(shown) >= clamped,
+            "results": shown,
+        }
+        if envelope["truncated"]:
+            envelope["hint"] = SEARCH_TRUNCATED_HINT
+        return envelope
+
+    def indexed_subtree(self, root: str) -> list[str]:
+        """The paths the index shows at ``root`` and below (``path:{root} scope:subtree``): it lags like Search (M2)."""
+        return sorted(entry.path for entry in self.index.visible_nodes() if is_within(entry.path, root))
 
     def refresh_index(self) -> int:
         """Make every pending write visible to Search; returns how many were applied."""
         return self.index.refresh()
 
-    # -- writes -------------------------------------------------------------
+    # -- writes (MeshOperations.Create/Update/Patch/EditContent/Delete/Move/Copy) --
     def create(self, node: str | Mapping[str, Any], *, strict: bool | None = None) -> CreateResult:
-        """Create one node from JSON text or a mapping; refuses with the framework's messages."""
-        data = _parse_object(node, "node")
-        result = self._build(data, strict=strict, verb="create")
-        if result.node.path in self._nodes:
-            raise NodeExists(
-                f"Error: cannot create: a node already exists at '{result.node.path}'. "
-                "Use Update to replace it, or choose another id."
-            )
-        return replace(result, node=self.put_node(result.node))
+        """Create one node from JSON text or a mapping, as the framework's Create (M4-M9).
+
+        Refusals raise a :class:`CreateError` whose text is the framework's
+        answer; nothing is written then.
+        """
+        data = _node_json(node, invalid_tip=True)
+        candidate = self._identified(data, "create")
+        built = self._build(data, candidate, strict=strict)
+        self._refuse_discriminator(built.node, existing=None, prefix="Error creating node: ")
+        if built.node.path in self._nodes:
+            raise NodeExists(f"Error creating node: Node already exists: {built.node.path}")
+        return replace(built, node=self.put_node(built.node))
 
     def create_many(self, nodes: str | list[Mapping[str, Any]], *, strict: bool | None = None) -> list[CreateResult | CreateError | StrictContentError]:
-        """agentkit extension (the framework has no bulk create): create each node of a JSON array.
+        """agentkit extension (M14: the framework has no bulk create): create each node of a JSON array.
 
         Each item succeeds or fails on its own, exactly as the same items sent
-        as parallel Create calls would; a failed item writes nothing.
+        as separate Create calls would; a failed item writes nothing.
         """
         items = _parse_array(nodes, "nodes")
         outcomes: list[CreateResult | CreateError | StrictContentError] = []
         for item in items:
             try:
-                outcomes.append(self.create(item, strict=strict))
+                outcomes.append(self.create(item if isinstance(item, Mapping) else json.dumps(item), strict=strict))
             except (CreateError, StrictContentError) as error:
                 outcomes.append(error)
         return outcomes
 
-    def update(self, nodes: str | list[Mapping[str, Any]], *, strict: bool | None = None) -> list[CreateResult]:
-        """Replace whole nodes (content required). All items are checked before any is written."""
-        items = _parse_array(nodes, "nodes")
-        results = []
-        for position, item in enumerate(items):
-            if not isinstance(item, Mapping):
-                raise CreateError(f"Error: cannot update: item {position} is not a JSON object")
-            if "content" not in item or item["content"] is None:
-                raise MissingField(
-                    f"Error: cannot update: item {position} has no 'content'. Update replaces the whole node; "
-                    "send the full content (use Patch to change single fields)."
-                )
-            result = self._build(item, strict=strict, verb="update")
-            if result.node.path not in self._nodes:
-                raise NodeNotFound(f"Error: cannot update: no node at '{result.node.path}'. Use Create for new nodes.")
-            results.append(result)
-        return [self._overwrite(self._nodes[result.node.path], result) for result in results]
+    def update(self, nodes: str | list[Mapping[str, Any]], *, strict: bool | None = None) -> list[CreateResult | AgentkitError]:
+        """Replace whole nodes (M10): one outcome per node, in input order; each node stands alone.
+
+        A whole-input refusal (``Invalid JSON: …``, ``No nodes provided.``)
+        raises; a refused node is an outcome and leaves that node as it was.
+        """
+        items = _parse_array(nodes, "nodes", repair=True)
+        if not items:
+            raise CreateError("No nodes provided.")
+        outcomes: list[CreateResult | CreateError | StrictContentError] = []
+        for item in items:
+            try:
+                outcomes.append(self._update_one(item, strict=strict))
+            except AgentkitError as error:
+                outcomes.append(error)
+        return outcomes
+
+    def _update_one(self, item: Any, *, strict: bool | None) -> CreateResult:
+        if item is None:
+            raise CreateError("Error: array contained a null entry. Each array element must be a complete MeshNode JSON object.")
+        data = _node_json(item, invalid_tip=False)
+        candidate = self._identified(data, "update")
+        if data.get("content") is None:
+            raise MissingField(self._null_content_error(candidate.path, candidate.node_type))
+        built = self._build(data, candidate, strict=strict)
+        existing = self._nodes.get(built.node.path)
+        if existing is None:
+            raise NodeNotFound(f"Error updating {built.node.path}: Node not found: {built.node.path}")
+        self._refuse_discriminator(built.node, existing=existing, prefix=f"Error updating {built.node.path}: ")
+        return self._overwrite(existing, built)
 
     def patch(self, path: str, fields: str | Mapping[str, Any], *, strict: bool | None = None) -> CreateResult:
-        """Merge ``fields`` into the node's content as RFC 7396 JSON Merge Patch (null deletes)."""
-        patch_doc = _parse_object(fields, "fields")
-        current = self.get(path)
-        merged = merge_patch(current.content or {}, patch_doc)
-        data = current.to_json() | {"content": merged}
-        return self._overwrite(current, self._build(data, strict=strict, verb="patch"))
+        """Patch one node (M11): node-level keys; only ``content`` is merge-patched (RFC 7396).
+
+        Patchable keys: ``name``, ``description``, ``icon``, ``category``,
+        ``order``, ``content``, ``preRenderedHtml``, ``mainNode``; any other key
+        is refused, naming it. ``content: null`` and an empty ``name`` are
+        refused. Refusals raise with the framework's text and write nothing.
+        """
+        if not isinstance(path, str) or not path.strip():
+            raise PathError("Error: path is required.")
+        resolved = resolve_path(path)
+        if not resolved.strip():
+            raise PathError("Error: path is required.")
+        patch_doc = _parse_patch(fields)
+        if "name" in patch_doc and (patch_doc["name"] is None or not str(patch_doc["name"]).strip()):
+            raise MissingField(
+                f"Error: cannot patch {resolved}: 'name' is empty. "
+                "Provide a non-empty human-readable display name, or omit the 'name' key."
+            )
+        existing = self._nodes.get(resolved)
+        if existing is None:
+            raise NodeNotFound(
+                f"Error: node not found at {resolved}. The path must be the node's exact 'path' property "
+                "(never its display name). Locate it with Search (e.g. Search('name:\"…the name…\"')) and "
+                "retry with the 'path' value from the match; to create a new node instead, use Create."
+            )
+        if "content" in patch_doc and patch_doc["content"] is None:
+            raise MissingField(self._null_content_error(existing.path, existing.node_type))
+        unpatchable = [key for key in patch_doc if key.lower() not in _PATCHABLE_LOWER]
+        if unpatchable:
+            names = ", ".join(f"'{key}'" for key in unpatchable)
+            raise NotPatchable(
+                f"Error: cannot patch {resolved}: {names} {'is' if len(unpatchable) == 1 else 'are'} not patchable. "
+                f"Patchable fields: {', '.join(sorted(PATCHABLE_FIELDS, key=str.lower))}. "
+                "Identity and audit fields (id, path, namespace, version, created*, lastModified*) are "
+                "owned by the mesh; to change a node's shape beyond these, use Update with the full node."
+            )
+        content = existing.content
+        if isinstance(patch_doc.get("content"), Mapping):
+            content = merge_patch(existing.content if isinstance(existing.content, Mapping) else {}, patch_doc["content"])
+        elif "content" in patch_doc:
+            content = copy.deepcopy(patch_doc["content"])  # a non-object replaces (RFC 7396)
+        # Keys are applied exactly as spelled; a key matching only case-insensitively passes the check
+        # above and changes nothing, as in the framework.
+        def chosen(key: str, current: Any) -> Any:
+            return patch_doc[key] if key in patch_doc else current
+        order = chosen("order", existing.order)
+        if order is not None and (isinstance(order, bool) or not isinstance(order, int)):
+            raise InvalidJson(f"Invalid JSON: 'order' must be an integer, got {json.dumps(order)}")
+        merged_content, typed, dropped = self._deserialize(
+            content, existing.node_type, self.strict if strict is None else strict, check_schema="content" in patch_doc)
+        merged = replace(
+            existing,
+            name=chosen("name", existing.name),
+            description=chosen("description", existing.description),
+            icon=chosen("icon", existing.icon),
+            category=chosen("category", existing.category),
+            order=order,
+            pre_rendered_html=chosen("preRenderedHtml", existing.pre_rendered_html),
+            main_node=chosen("mainNode", existing.main_node),
+            content=merged_content,
+            typed=typed,
+        )
+        return self._overwrite(existing, CreateResult(merged, dropped))
+
+    def edit_content(self, path: str, old_text: str, new_text: str, replace_all: bool = False) -> tuple[CreateResult, int]:
+        """EditContent: replace an exact snippet in a Markdown body, a Code source or string content.
+
+        Returns the written node and the number of replacements. Markdown
+        re-rendering (pre-rendered HTML) is not modelled.
+        """
+        if not isinstance(path, str) or not path.strip():
+            raise PathError("Error: path is required.")
+        if not old_text:
+            raise CreateError("Error: oldText is required — Get the node and copy the exact text to replace, including whitespace.")
+        if old_text == new_text:
+            raise CreateError("Error: oldText and newText are identical — nothing to change.")
+        resolved = resolve_path(path)
+        existing = self._nodes.get(resolved)
+        if existing is None:
+            raise NodeNotFound(
+                f"Error: node not found at {resolved}. The path must be the node's exact 'path' property — "
+                "locate it with Search and retry with the 'path' value from the match."
+            )
+        content = existing.content
+        text_key = _EDITABLE_TEXT_KEYS.get(content.get("$type")) if isinstance(content, Mapping) else None
+        text = content if isinstance(content, str) else content.get(text_key) if text_key else None
+        if not isinstance(text, str):
+            kind = ("empty" if content is None else
+                    content.get("$type") if isinstance(content, Mapping) and existing.typed else "JsonElement")
+            raise CreateError(
+                f"Error: cannot edit {resolved}: its content is {kind}, not editable text. EditContent works on "
+                "Markdown and Code nodes; for structured content use Patch with the full 'content' object."
+            )
+        count = _count_occurrences(text, old_text)
+        if count == 0:
+            raise CreateError(
+                f"Error: the text to replace was not found in {resolved}. Get the node and copy the "
+                "exact text — including whitespace and line breaks — then retry. "
+                f"(Current content is {len(text)} chars.)"
+            )
+        if count > 1 and not replace_all:
+            raise CreateError(
+                f"Error: the text to replace occurs {count} times in {resolved}. Include more "
+                "surrounding context to make the match unique, or set replaceAll=true to change every occurrence."
+            )
+        replaced = text.replace(old_text, new_text)
+        new_content = replaced if isinstance(content, str) else {**content, text_key: replaced}
+        return self._overwrite(existing, CreateResult(replace(existing, content=new_content))), count
 
     def delete(self, paths: str | list[str]) -> list[str]:
-        """Delete each node and everything below it; returns every deleted path, parents first."""
+        """Delete each node and everything below it (M12); returns every deleted path, parents first.
+
+        The Python API refuses a missing path before deleting anything; the
+        Delete tool answers one line per requested path, as the framework does.
+        """
         targets = _parse_array(paths, "paths")
         resolved = []
         for target in targets:
             if not isinstance(target, str):
-                raise PathError(f"Delete expects paths as strings, got {json.dumps(target)}")
-            resolved.append(self.get(target).path)
+                raise InvalidJson(f"Invalid JSON: Delete expects paths as strings, got {json.dumps(target)}")
+            path = resolve_path(target)
+            if path not in self._nodes:
+                raise NodeNotFound(f"Error deleting {path}: Node not found: {path}")
+            resolved.append(path)
         deleted: list[str] = []
         for root in resolved:
-            for path in self._subtree(root):
-                del self._nodes[path]
-                self.index.stage_remove(path)
-                deleted.append(path)
+            deleted += self._delete_subtree(root)
+        return deleted
+
+    def _delete_subtree(self, root: str) -> list[str]:
+        deleted = self._subtree(root)
+        for path in deleted:
+            del self._nodes[path]
+            self.index.stage_remove(path)
         gone = set(deleted)
         for collection_path in [p for p, c in self.collections.items() if c.address in gone]:
             self.collections.pop(collection_path).drop_from_index()
@@ -335,50 +586,85 @@ class Mesh:
             self.clock.tick()
         return deleted
 
-    def move(self, source: str, target: str) -> list[tuple[str, str]]:
-        """Move a node and its subtree so that it stands at ``target``; returns (old, new) pairs."""
-        return self._relocate(source, target, keep_source=False)
+    def move(self, source_path: str, target_path: str) -> int:
+        """Move a node and its subtree to ``target_path`` (M12); returns how many nodes were written.
 
-    def copy(self, source: str, target: str) -> list[tuple[str, str]]:
-        """Copy a node and its subtree to ``target``; returns (old, new) pairs."""
-        return self._relocate(source, target, keep_source=True)
+        As in the framework, the nodes to carry are read from the index (it
+        lags: a node not yet indexed is not carried), the target root must not
+        exist, and then the source subtree is deleted from the live mesh.
+        """
+        for value, name in ((source_path, "sourcePath"), (target_path, "targetPath")):
+            if not isinstance(value, str) or not value.strip():
+                raise PathError(f"Error: {name} is required.")
+        source, target = resolve_path(source_path), resolve_path(target_path)
+        if source == target:
+            raise PathError(f"Error: target path is the same as source ({source}).")
+        failure = f"Error moving {source} -> {target}: "
+        indexed = self.indexed_subtree(source)
+        if source not in indexed or source not in self._nodes:
+            raise NodeNotFound(f"{failure}Source node not found: {source} (SourceNotFound)")
+        self._refuse_collections(source, "move")
+        if target in self._nodes:
+            raise NodeExists(f"{failure}Node already exists: {target} (TargetAlreadyExists)")
+        taken = [p for p in indexed if target + p[len(source):] in self._nodes]
+        if taken:
+            raise NodeExists(f"{failure}Node already exists: {target + taken[0][len(source):]} (TargetAlreadyExists)")
+        written = [self._place(self._nodes[p], target + p[len(source):]) for p in indexed if p in self._nodes]
+        self._delete_subtree(source)
+        return len(written)
 
-    def _relocate(self, source: str, target: str, *, keep_source: bool) -> list[tuple[str, str]]:
-        root = self.get(source).path
-        verb = "copy" if keep_source else "move"
-        destination = parse_path(target)
-        if destination.kind != "node":
-            raise PathError(f"Error: cannot {verb}: target '{target}' is not a node path")
-        new_root = destination.address
-        namespace, node_id = split_node_id(new_root, None)
-        if not is_valid_node_id(node_id):
-            raise PathError(f"Error: cannot {verb}: target id '{node_id}' is not a slug")
-        if is_within(new_root, root):
-            raise PathError(f"Error: cannot {verb}: target '{new_root}' lies inside source '{root}'")
-        subtree = self._subtree(root)
+    def copy(self, source_path: str, target_namespace: str, force: bool = False) -> int:
+        """Copy a node and its subtree under ``target_namespace`` (M13); returns how many nodes were written.
+
+        Ids are kept; a path is rewritten relative to the source's namespace.
+        The subtree is read from the index (it lags, M2). An existing target
+        node is skipped (not counted) unless ``force``; Copy carries name,
+        nodeType, icon, category and content (not order).
+        """
+        for value, name in ((source_path, "sourcePath"), (target_namespace, "targetNamespace")):
+            if not isinstance(value, str) or not value.strip():
+                raise PathError(f"Error: {name} is required.")
+        source, target = resolve_path(source_path), resolve_path(target_namespace)
+        indexed = [p for p in self.indexed_subtree(source) if p in self._nodes]
+        if source not in indexed:
+            raise NodeNotFound(f"Error: Source node not found: {source}")
+        self._refuse_collections(source, "copy")
+        source_namespace = self._nodes[source].namespace
+        copied = 0
+        for path in indexed:
+            relative = path[len(source_namespace) + 1:] if source_namespace else path
+            new_path = f"{target}/{relative}" if target else relative
+            existing = self._nodes.get(new_path)
+            if existing is not None and not force:
+                continue
+            node = self._nodes[path]
+            namespace, node_id = split_node_id(new_path, None)
+            fresh = Node(id=node_id, namespace=namespace, name=node.name, node_type=node.node_type,
+                         content=copy.deepcopy(node.content), category=node.category, icon=node.icon,
+                         pre_rendered_html=node.pre_rendered_html, typed=node.typed)
+            if existing is not None:
+                self.put_node(replace(fresh, version=existing.version + 1))
+            else:
+                self.put_node(fresh)
+            copied += 1
+        return copied
+
+    def _place(self, node: Node, new_path: str) -> Node:
+        namespace, node_id = split_node_id(new_path, None)
+        return self.put_node(replace(node, id=node_id, namespace=namespace, content=copy.deepcopy(node.content)))
+
+    def _refuse_collections(self, root: str, verb: str) -> None:
+        """agentkit does not model carrying a collection's files, chunks and Document nodes: refuse instead."""
+        subtree = set(self._subtree(root))
         held = sorted(c for c, collection in self.collections.items()
-                      if collection.address in subtree or (not keep_source and root.startswith(c + "/")))
+                      if collection.address in subtree or (verb == "move" and root.startswith(c + "/")))
         if held:
-            # A collection's files, chunks and Document nodes are keyed by its path; carrying only the
-            # nodes would leave files readable under the old path and Document nodes pointing at it.
             raise PathError(
                 f"Error: cannot {verb}: '{root}' "
                 f"{'belongs to' if root.startswith(held[0] + '/') else 'owns'} content collection '{held[0]}'; "
                 "agentkit does not model carrying a collection's files and Document nodes, so nothing was "
                 "changed. Upload the files to a collection at the target instead."
             )
-        pairs = [(old, new_root + old[len(root):]) for old in subtree]
-        taken = [new for _, new in pairs if new in self._nodes]
-        if taken:
-            raise NodeExists(f"Error: cannot {verb}: a node already exists at '{taken[0]}'")
-        for old, new in pairs:
-            node = self._nodes[old]
-            new_namespace, new_id = split_node_id(new, None)
-            if not keep_source:
-                del self._nodes[old]
-                self.index.stage_remove(old)
-            self.put_node(replace(node, id=new_id, namespace=new_namespace, content=copy.deepcopy(node.content)))
-        return pairs
 
     def put_node(self, node: Node) -> Node:
         """Write a node built by agentkit itself (e.g. a Document node), bypassing Create's checks; every write ends here."""
@@ -417,7 +703,7 @@ class Mesh:
     # -- internals ------------------------------------------------------------
     def _node(self, unified: UnifiedPath, path: str) -> Node:
         """The node a parsed path names; ``path`` is the path as the caller wrote it, for the refusal."""
-        node = self._nodes.get(unified.address) if unified.kind == "node" else None
+        node = self._nodes.get(unified.path) if unified.kind != "children" else None  # the node namespace is authoritative (D4)
         if node is None:
             raise NodeNotFound(f"Node '{path}' not found")
         return node
@@ -430,59 +716,126 @@ class Mesh:
         """Write ``result``'s node over ``previous``, one version later."""
         return replace(result, node=self.put_node(replace(result.node, version=previous.version + 1)))
 
-    def _build(self, data: Mapping[str, Any], *, strict: bool | None, verb: str) -> CreateResult:
-        for key, example in (("id", '"id": "rev-FY2024-1"'), ("nodeType", '"nodeType": "Fact"'), ("name", '"name": "Revenue FY2024"')):
+    def _identified(self, data: Mapping[str, Any], operation: str) -> Node:
+        """The node's identity as the framework settles it: SanitizeNodeId, NormalizeNamespace, ValidateNodeIdentity (M5)."""
+        for key in ("id", "namespace", "name", "nodeType"):
             value = data.get(key)
-            if not isinstance(value, str) or not value.strip():
-                raise MissingField(
-                    f"Error: cannot {verb}: '{key}' is not set. Every node needs a non-empty string "
-                    f"'{key}', e.g. {example}."
-                )
-        namespace = data.get("namespace")
-        if namespace is not None and not isinstance(namespace, str):
-            raise MalformedNamespace(f"Error: cannot {verb}: namespace {json.dumps(namespace)} is malformed: it must be a string path")
-        namespace, node_id = split_node_id(data["id"].strip(), (namespace or "").strip("/") or None)
-        bad = [s for s in namespace.split("/") if not SLUG_SEGMENT.match(s)] if namespace else []
-        if bad:
+            if value is not None and not isinstance(value, str):
+                raise InvalidJson(f"Invalid JSON: '{key}' must be a JSON string, got {_json_kind(value)}.")
+        node_id = data.get("id") or ""
+        namespace = data.get("namespace") or ""
+        if "/" in node_id:  # SanitizeNodeId: split at the last '/'
+            head, node_id = node_id.rsplit("/", 1)
+            namespace = f"{namespace}/{head}" if namespace else head
+        if namespace:  # NormalizeNamespace: ResolvePath, then a leading '/' dropped
+            namespace = resolve_path(namespace).lstrip("/")
+        node_type, name = data.get("nodeType") or "", data.get("name") or ""
+        path = f"{namespace}/{node_id}" if namespace else node_id
+        if not node_id.strip():
+            raise MissingField(
+                f"Error: cannot {operation}: 'id' is not set. The id is the node's own slug — the final path segment, "
+                "no slashes (e.g. \"PricingTool\"). Put the parent path in 'namespace' (e.g. \"ACME/Projects\"); "
+                "the node's path is derived as {namespace}/{id}."
+            )
+        if not node_type.strip():
+            raise MissingField(
+                f"Error: cannot {operation} '{path}': 'nodeType' is not set. Every node must declare a nodeType — "
+                "it is the path of the type definition that gives the node its shape, views, and behaviour "
+                "(e.g. \"Markdown\", \"Code\", \"Organization\"). Discover available types with "
+                "Search('nodeType:NodeType') and retry with nodeType set."
+                + (" If you only meant to change a few fields, use Patch instead — it preserves all fields you don't mention."
+                   if operation == "update" else "")
+            )
+        if not name.strip():
+            raise MissingField(
+                f"Error: cannot {operation} '{path}': 'name' is not set. Provide a non-empty, human-readable "
+                "display name — it is shown as the node's title in the navigator and page heading."
+            )
+        if namespace and (namespace.endswith("/") or "//" in namespace):
             raise MalformedNamespace(
-                f"Error: cannot {verb}: namespace '{namespace}' is malformed: segment '{bad[0]}' must be "
-                "letters, digits, '-', '_' or '.', with single '/' between segments."
+                f"Error: cannot {operation} '{node_id}': namespace '{namespace}' is malformed. The namespace is the parent "
+                "path, segments separated by single slashes, no trailing slash (e.g. \"ACME/Projects\", \"User/rbuergi\")."
             )
-        if not is_valid_node_id(node_id):
-            raise CreateError(
-                f"Error: cannot {verb}: id '{node_id}' is not a slug: use letters, digits, '-', '_' and '.' "
-                "(a '/' in the id splits it into namespace and id)."
-            )
-        raw_content = data.get("content")
-        content, typed, dropped = self._deserialize(raw_content, data["nodeType"], self.strict if strict is None else strict)
+        return Node(id=node_id, namespace=namespace, name=name, node_type=node_type)
+
+    def _build(self, data: Mapping[str, Any], identity: Node, *, strict: bool | None) -> CreateResult:
         order = data.get("order")
         if order is not None and (isinstance(order, bool) or not isinstance(order, int)):
-            raise CreateError(f"Error: cannot {verb}: 'order' must be an integer, got {json.dumps(order)}")
-        node = Node(
-            id=node_id,
-            namespace=namespace,
-            name=data["name"].strip(),
-            node_type=data["nodeType"].strip(),
-            content=content,
-            category=data.get("category"),
-            icon=data.get("icon"),
-            order=order,
-            typed=typed,
+            raise InvalidJson(f"Invalid JSON: 'order' must be an integer, got {json.dumps(order)}.")
+        content, typed, dropped = self._deserialize(
+            data.get("content"), identity.node_type, self.strict if strict is None else strict, check_schema=True)
+        node = replace(
+            identity, content=content, typed=typed, category=data.get("category"), icon=data.get("icon"),
+            order=order, description=data.get("description"), pre_rendered_html=data.get("preRenderedHtml"),
+            main_node=data.get("mainNode"),
         )
         return CreateResult(node, dropped)
 
-    def _deserialize(self, raw: Any, node_type: str, strict: bool) -> tuple[dict[str, Any] | None, bool, tuple[str, ...]]:
+    def _schema_text(self, node_type: str) -> str:
+        """The JSON schema the framework appends to content errors, when the node type registers a type of its name."""
+        own = self.content_types.get(node_type)
+        if own is None:
+            return ""
+        schema = {"type": "object", "properties": {name: {"type": kind} for name, kind in own.fields.items()}}
+        return f" Expected content schema for NodeType '{node_type}': {json.dumps(schema, separators=(',', ':'))}"
+
+    def _null_content_error(self, path: str, node_type: str) -> str:
+        return (f"Error: cannot write {path}: 'content' is null. "
+                "Fetch the node first with Get, modify the returned content in-place, "
+                "and resend the complete node. Never send null content." + self._schema_text(node_type))
+
+    def _refuse_discriminator(self, node: Node, *, existing: Node | None, prefix: str) -> None:
+        """M8 (since e298c8cf8): an unregistered string ``$type`` on a built-in node type is refused.
+
+        Accepted: no ``$type``; a ``$type`` that resolves (also ``A.B.T`` as
+        ``T``); a node type that is not built in (DB-defined or compiled); an
+        Update keeping the ``$type`` the stored node already has.
+        """
+        content = node.content
+        discriminator = content.get("$type") if isinstance(content, Mapping) else None
+        if not isinstance(discriminator, str) or not discriminator or self._resolves(discriminator):
+            return
+        if existing is not None and isinstance(existing.content, Mapping) and existing.content.get("$type") == discriminator:
+            return
+        if node.node_type not in self.builtin_node_types:
+            return
+        raise UnregisteredDiscriminator(
+            f"{prefix}Content of '{node.path}' carries the polymorphic discriminator '$type': '{discriminator}', "
+            f"which is not a registered content type for the built-in NodeType '{node.node_type}' — it would "
+            "persist as an untyped blob that renders empty and cannot be edited. Use the NodeType's declared "
+            f"content shape (check '@{node.node_type}/schema/'); for Markdown nodes the content is "
+            "{\"$type\": \"MarkdownContent\", \"content\": \"<markdown text>\"}."
+        )
+
+    def _resolves(self, discriminator: str) -> bool:
+        return discriminator in self.content_types or (
+            "." in discriminator and discriminator.rsplit(".", 1)[1] in self.content_types)
+
+    def _content_type(self, discriminator: Any) -> ContentType | None:
+        if not isinstance(discriminator, str):
+            return None
+        found = self.content_types.get(discriminator)
+        if found is None and "." in discriminator:
+            found = self.content_types.get(discriminator.rsplit(".", 1)[1])
+        return found
+
+    def _deserialize(self, raw: Any, node_type: str, strict: bool, *, check_schema: bool = True) -> tuple[Any, bool, tuple[str, ...]]:
+        """Content as the framework stores it: typed by a registered ``$type`` (unknown fields dropped, M7), else untyped.
+
+        ``check_schema``: M6, where the node type registers a content type of
+        its own name, a known field of the wrong JSON kind is refused.
+        """
         if raw is None:
             return None, False, ()
+        own = self.content_types.get(node_type)
+        if check_schema and own is not None and isinstance(raw, Mapping):
+            own.deserialize(raw, node_type, schema_suffix=self._schema_text(node_type))
         if not isinstance(raw, Mapping):
-            raise SchemaMismatch(
-                f"Content does not match the schema for NodeType '{node_type}': content must be a JSON object, "
-                f"got {_json_kind(raw)}"
-            )
+            return copy.deepcopy(raw), False, ()
         type_name = raw.get("$type")
-        content_type = self.content_types.get(type_name) if isinstance(type_name, str) else None
+        content_type = self._content_type(type_name)
         if content_type is None:
-            if strict:
+            if strict:  # agentkit extension
                 known = ", ".join(sorted(self.content_types))
                 stated = "is missing" if type_name is None else f"'{type_name}' is not registered"
                 raise StrictContentError(
@@ -490,8 +843,8 @@ class Mesh:
                     f"empty in typed views. Registered types: {known}."
                 )
             return copy.deepcopy(dict(raw)), False, ()
-        typed, dropped = content_type.deserialize(raw, node_type)
-        if dropped and strict:
+        typed, dropped = content_type.deserialize(raw, node_type, schema_suffix=self._schema_text(node_type))
+        if dropped and strict:  # agentkit extension
             names = ", ".join(f"'{name}'" for name in dropped)
             known = ", ".join(sorted(content_type.fields))
             raise StrictContentError(
@@ -499,6 +852,17 @@ class Mesh:
                 f"silently. Known fields: {known}."
             )
         return typed, True, dropped
+
+
+PATCHABLE_FIELDS = ("name", "description", "icon", "category", "order", "content", "preRenderedHtml", "mainNode")
+_PATCHABLE_LOWER = {key.lower() for key in PATCHABLE_FIELDS}
+SEARCH_TRUNCATED_HINT = (
+    "Result set hit the limit — there may be more matches. Narrow the query (namespace:/nodeType:/name:) "
+    "or raise 'limit' (max 200)."
+)
+INVALID_JSON_TIP = "Tip: ensure all quotes and special characters in markdown content are properly escaped for JSON strings."
+# EditContent's editable text: MarkdownContent.content, CodeConfiguration.code (or content that is a string).
+_EDITABLE_TEXT_KEYS = {"MarkdownContent": "content", "CodeConfiguration": "code"}
 
 
 def merge_patch(target: Any, patch: Any) -> Any:
@@ -514,28 +878,69 @@ def merge_patch(target: Any, patch: Any) -> Any:
     return result
 
 
-def _parse_json(text: str) -> Any:
+def repair_json(text: str) -> str:
+    """MeshOperations.RepairJson (M4): unparseable text is cut to its longest parseable prefix ending in ``}`` or ``]``."""
+    if not text:
+        return text
     try:
-        return json.loads(text)
+        json.loads(text)
+        return text
+    except json.JSONDecodeError:
+        pass
+    for end in range(len(text) - 1, 0, -1):
+        if text[end] in "}]":
+            candidate = text[: end + 1]
+            try:
+                json.loads(candidate)
+                return candidate
+            except json.JSONDecodeError:
+                continue
+    return text
+
+
+def _parse_json(text: str, *, tip: bool) -> Any:
+    try:
+        return json.loads(repair_json(text))
     except json.JSONDecodeError as error:
-        raise InvalidJson(
-            f"Invalid JSON: {error.msg} at line {error.lineno} column {error.colno}. "
-            "Tip: send one JSON value with double-quoted keys and strings; escape a quote inside a string as \\\" "
-            "and do not wrap the JSON in quotes or code fences."
-        ) from None
+        detail = f"{error.msg} at line {error.lineno} column {error.colno}"
+        raise InvalidJson(f"Invalid JSON: {detail}." + (f" {INVALID_JSON_TIP}" if tip else "")) from None
 
 
-def _parse_object(value: str | Mapping[str, Any], label: str) -> Mapping[str, Any]:
-    data = _parse_json(value) if isinstance(value, str) else value
+def _node_json(value: Any, *, invalid_tip: bool) -> Mapping[str, Any]:
+    data = _parse_json(value, tip=invalid_tip) if isinstance(value, str) else value
+    if data is None:
+        raise CreateError("Invalid node: deserialized to null.")
     if not isinstance(data, Mapping):
-        raise InvalidJson(f"Invalid JSON: '{label}' must be one JSON object {{...}}, got {_json_kind(data)}.")
+        raise InvalidJson(f"Invalid JSON: a node must be one JSON object {{...}}, got {_json_kind(data)}."
+                          + (f" {INVALID_JSON_TIP}" if invalid_tip else ""))
     return data
 
 
-def _parse_array(value: Any, label: str) -> list[Any]:
-    data = _parse_json(value) if isinstance(value, str) else value
+def _parse_patch(value: Any) -> Mapping[str, Any]:
+    data = _parse_json(value, tip=False) if isinstance(value, str) else value
+    if not isinstance(data, Mapping):
+        raise InvalidJson("Error: fields must be a JSON object")
+    return data
+
+
+def _parse_array(value: Any, label: str, *, repair: bool = False) -> list[Any]:
+    if isinstance(value, str):
+        try:
+            data = json.loads(repair_json(value) if repair else value)
+        except json.JSONDecodeError as error:
+            raise InvalidJson(f"Invalid JSON: {error.msg} at line {error.lineno} column {error.colno}.") from None
+    else:
+        data = value
     if isinstance(data, tuple):
         data = list(data)
     if not isinstance(data, list):
         raise InvalidJson(f"Invalid JSON: '{label}' must be a JSON array [...], got {_json_kind(data)}.")
     return data
+
+
+def _count_occurrences(text: str, needle: str) -> int:
+    count = start = 0
+    while (found := text.find(needle, start)) >= 0:
+        count += 1
+        start = found + len(needle)
+    return count

@@ -1,49 +1,348 @@
-"""The agent-facing tool layer: what a model sees is names, descriptions and strings.
+"""The tool surface as the framework spells it: agent plugins and MCP tools, in one registry.
 
-``mesh_plugin(mesh)`` returns the framework's ``Mesh`` tools (``Get``,
-``Search``, ``Create``, ``Update``, ``Patch``, ``Delete``, ``Move``, ``Copy``,
-``NavigateTo``); ``chunk_plugin(mesh)`` returns the three chunk tools
-(``search``, ``search_chunks``, ``get_chunk``) under the plugin name
-``ContentChunks``. Each tool takes the arguments as the model sends them (a
-JSON-like dict) and returns the text the model reads. A refusal is returned
-as text too, never raised: the model reads the error and may correct itself.
+Three lists of :class:`Tool` over one :class:`~agentkit.Mesh`:
+
+* ``mesh_plugin(mesh)``: the agent plugin ``Mesh`` (MeshPlugin.cs): ``Get``,
+  ``Search``, ``NavigateTo``, ``Create``, ``Update``, ``Patch``,
+  ``EditContent``, ``Delete``, ``Move``, ``Copy``, ``GetDiagnostics``,
+  ``Recycle`` (M1). ``RunTests`` exists only where the framework's source repo
+  does, so agentkit leaves it out. Agent tools resolve paths against the chat
+  ``context`` (N4).
+* ``content_collection_plugin(mesh)``: the agent plugin ``ContentCollection``:
+  ``UploadContent`` (which does not index, C7), ``SearchChunks``, ``GetChunk``
+  (K2).
+* ``mcp_tools(mesh)``: the MCP server's tools, snake_case (P1), with the same
+  parameters and no chat context; an argument the tool does not declare is
+  refused before the tool runs (P2).
+
+Each tool carries its parameters, the framework's own description texts
+(verbatim, ``_tool_texts``), and its read-only/destructive annotations. A tool
+takes the arguments as the model sends them (a JSON-like dict) and returns the
+text the model reads; it never raises, and a refusal leaves the mesh as it was.
+
+Extensions (agentkit only, off by default, never presented as framework):
+``BulkCreate`` (``bulk_create=True``; the framework has no bulk create, M14)
+and strict content checks (``strict=True``).
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
 import json
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from ._chunks import get_chunk, search_chunks, search_documents
+from ._chunks import get_chunk, search_chunks
 from ._errors import AgentkitError
-from ._mesh import CreateResult, Mesh
+from ._mesh import CreateResult, Mesh, resolve_path
+from ._paths import resolve_context_path  # N4: which agent paths the chat context prefixes
+from ._tool_texts import CONTENT_COLLECTION_TEXTS, MCP_TEXTS, MESH_TEXTS, ToolText
 
 MESH_PLUGIN = "Mesh"
-CHUNK_PLUGIN = "ContentChunks"
+CONTENT_COLLECTION_PLUGIN = "ContentCollection"
+MCP_SERVER = "mcp"  # the plugin name agentkit gives the MCP server's tools
 BULK_CREATE = "BulkCreate"
+
+# M1: CreateAllTools' order; the read-only set is CreateTools'.
+MESH_METHODS = ("Get", "Search", "NavigateTo", "Create", "Update", "Patch", "EditContent", "Delete", "Move", "Copy",
+                "GetDiagnostics", "Recycle")
+MESH_READ_ONLY_METHODS = ("Get", "Search", "NavigateTo", "GetDiagnostics")
+CONTENT_COLLECTION_METHODS = ("UploadContent", "SearchChunks", "GetChunk")  # K2
+# P1: the MCP tools agentkit models, in McpMeshPlugin.cs's order (autocomplete and the rest are not modelled).
+MCP_METHODS = ("Get", "Upload", "Search", "SearchChunks", "GetChunk", "Create", "Update", "Patch", "EditContent",
+               "Delete", "Move", "Copy", "NavigateTo", "GetDiagnostics", "Recycle")
+
+# The [McpServerTool] annotations of McpMeshPlugin.cs: (ReadOnly, Destructive); an unset Destructive is False here.
+_MCP_ANNOTATIONS = {
+    "Get": (True, False), "Upload": (False, False), "Search": (True, False), "SearchChunks": (True, False),
+    "GetChunk": (True, False), "Create": (False, False), "Update": (False, True), "Patch": (False, True),
+    "EditContent": (False, True), "Delete": (False, True), "Move": (False, True), "Copy": (False, False),
+    "NavigateTo": (True, False), "GetDiagnostics": (True, False), "Recycle": (False, True),
+}
+_AGENT_TO_MCP = {"UploadContent": "Upload"}  # the agent method whose MCP counterpart has another name
+
+# A5: Microsoft.Extensions.AI's answer to a call of a tool the agent was not offered; the round continues.
+UNOFFERED_TOOL_TEXT = 'Error: Requested function "{name}" not found.'
+
+
+def unoffered_tool_answer(name: str) -> str:
+    """What the model reads after calling a tool it was not offered (A5)."""
+    return UNOFFERED_TOOL_TEXT.format(name=name)
+
+
+@dataclass(frozen=True)
+class Parameter:
+    """One parameter of a tool as the framework declares it."""
+
+    name: str
+    type: str  # "string" | "integer" | "boolean" | "object" | "array"
+    required: bool
+    default: Any = None
+    description: str = ""
 
 
 @dataclass(frozen=True)
 class Tool:
-    """One tool as offered to a model."""
+    """One tool as offered to a model (or an MCP client)."""
 
     name: str
     plugin: str
     description: str
     call: Callable[[dict], str]
+    parameters: tuple[Parameter, ...] = ()
+    read_only: bool = False
+    destructive: bool = False
+
+    @property
+    def signature(self) -> str:
+        """``name(a, b=default)`` as the facts write it."""
+        return f"{self.name}({', '.join(_signature_part(p) for p in self.parameters)})"
+
+
+def _signature_part(parameter: Parameter) -> str:
+    if parameter.required:
+        return parameter.name
+    return f"{parameter.name}={json.dumps(parameter.default)}"
+
+
+def snake_case(method: str) -> str:
+    """The MCP SDK's name for a method (JsonNamingPolicy.SnakeCaseLower, P1): ``GetChunk`` → ``get_chunk``."""
+    out = []
+    for position, char in enumerate(method):
+        if char.isupper() and position and (method[position - 1].islower() or
+                                            (position + 1 < len(method) and method[position + 1].islower())):
+            out.append("_")
+        out.append(char.lower())
+    return "".join(out)
 
 
 def to_text(value: Any) -> str:
-    """Render a tool result value as the JSON text a model reads."""
+    """Render a tool result value as the JSON text a model reads (agentkit indents it; the framework does not)."""
     return json.dumps(value, ensure_ascii=False, indent=2)
 
 
-def _guarded(function: Callable[[dict], str], required: tuple[str, ...]) -> Callable[[dict], str]:
+def _compact(value: Any) -> str:
+    """A JSON envelope the framework serializes itself (upload, diagnostics, recycle): compact."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+# -- parameters from the framework's declarations ---------------------------------------------------
+_CS_TYPES = {"string": "string", "string?": "string", "int": "integer", "long": "integer", "bool": "boolean"}
+_CS_CONSTANTS = {"ContentCollectionsExtensions.DefaultCollectionName": "content"}
+
+
+def _default(cs_default: str | None) -> Any:
+    if cs_default is None or cs_default == "null":
+        return None
+    if cs_default in ("true", "false"):
+        return cs_default == "true"
+    if cs_default.lstrip("-").isdigit():
+        return int(cs_default)
+    if cs_default.startswith('"'):
+        return json.loads(cs_default)
+    return _CS_CONSTANTS[cs_default]
+
+
+def _parameters(text: ToolText) -> tuple[Parameter, ...]:
+    """A parameter is required when the C# signature gives it no default (AIFunctionFactory's rule)."""
+    return tuple(
+        Parameter(name, _CS_TYPES[cs_type], cs_default is None, _default(cs_default), description)
+        for name, (cs_type, cs_default, description) in text[1].items()
+    )
+
+
+# -- the operations (MeshOperations), shared by agent and MCP tools ----------------------------------
+def _text_arg(value: Any) -> str:
+    """A JSON-text parameter (node, nodes, fields, paths) as text; agentkit also takes the decoded value."""
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+
+
+class _Operations:
+    """MeshOperations over one mesh: each method returns the text the framework answers."""
+
+    def __init__(self, mesh: Mesh, strict: bool | None = None) -> None:
+        self.mesh = mesh
+        self.strict = strict
+
+    def get(self, path: Any) -> str:
+        if not isinstance(path, str) or not path.strip():
+            return "Error: path is required."
+        resolved = resolve_path(path)
+        if not resolved.strip():
+            return "Error: path is required."
+        if resolved.endswith("/*"):  # N6: a query over the index, which lags (M2)
+            return to_text(self.mesh.children(resolved))
+        fetched = self.mesh.fetch(resolved)
+        if fetched.kind == "node":
+            return to_text(fetched.value.to_json())
+        if isinstance(fetched.value, str):
+            return fetched.value
+        return to_text(fetched.value)
+
+    def search(self, query: Any, base_path: Any, limit: Any) -> str:
+        return to_text(self.mesh.search(str(query or ""), base_path, limit))
+
+    def create(self, node: Any) -> str:
+        return self.mesh.create(_text_arg(node), strict=self.strict).message
+
+    def bulk_create(self, nodes: Any) -> str:
+        """agentkit extension: one line per node, each as Create would answer."""
+        lines = [outcome.message if isinstance(outcome, CreateResult) else f"[{position}] {outcome}"
+                 for position, outcome in enumerate(self.mesh.create_many(_text_arg(nodes), strict=self.strict))]
+        return "\n".join(lines) if lines else "Nothing to create: the array is empty."
+
+    def update(self, nodes: Any) -> str:
+        outcomes = self.mesh.update(_text_arg(nodes), strict=self.strict)
+        return "\n".join(f"Updated: {o.path}" if isinstance(o, CreateResult) else str(o) for o in outcomes)
+
+    def patch(self, path: Any, fields: Any) -> str:
+        before = self.mesh._nodes.get(resolve_path(path)) if isinstance(path, str) else None
+        result = self.mesh.patch(path, _text_arg(fields), strict=self.strict)
+        version = f" (v{before.version} → v{result.node.version})" if before and result.node.version > before.version else ""
+        return f"Patched: {result.path}{version}"
+
+    def edit_content(self, path: Any, old_text: Any, new_text: Any, replace_all: Any) -> str:
+        result, count = self.mesh.edit_content(path, old_text or "", new_text or "", bool(replace_all))
+        return f"Edited: {result.path} ({count} replacement{'' if count == 1 else 's'})"
+
+    def delete(self, paths: Any) -> str:
+        """One line per requested path (M12): ``Deleted: {path}`` or the path's error; each stands alone."""
+        try:
+            requested = json.loads(_text_arg(paths))
+        except json.JSONDecodeError as error:
+            return f"Invalid JSON: {error.msg} at line {error.lineno} column {error.colno}."
+        if not isinstance(requested, list) or not all(isinstance(p, str) or p is None for p in requested):
+            return "Invalid JSON: 'paths' must be a JSON array of path strings."
+        if not requested:
+            return "No paths provided."
+        lines = []
+        for raw in requested:
+            if raw is None or not raw.strip():
+                lines.append("Error deleting: empty path")
+                continue
+            path = resolve_path(raw)
+            if not self.mesh.exists(path):
+                lines.append(f"Error deleting {path}: Node not found: {path}")
+                continue
+            self.mesh.delete([path])
+            lines.append(f"Deleted: {path}")
+        return "\n".join(lines)
+
+    def move(self, source: Any, target: Any) -> str:
+        self.mesh.move(source, target)
+        return f"Moved: {resolve_path(source)} -> {resolve_path(target)}"
+
+    def copy(self, source: Any, target: Any, force: Any) -> str:
+        copied = self.mesh.copy(source, target, bool(force))
+        return f"Copied {copied} node(s): {resolve_path(source)} -> {resolve_path(target)}"
+
+    def get_diagnostics(self, path: Any) -> str:
+        """Modelled: a missing node, and a node whose type is built in (the static fast path answers Ok)."""
+        if not isinstance(path, str) or not path.strip():
+            return _compact({"status": "Error", "message": "path is required"})
+        resolved = resolve_path(path)
+        node = self.mesh._nodes.get(resolved)
+        if node is None:
+            return _compact({"status": "Unknown", "message": f"Not found: {resolved}"})
+        if node.node_type in self.mesh.builtin_node_types:
+            return _compact({"status": "Ok", "nodeTypePath": node.node_type,
+                             "message": "Compile SUCCEEDED at . The NodeType assembly was built without errors and is loaded."})
+        return (f"Error: agentkit does not model NodeType compilation; GetDiagnostics answers only for a missing "
+                f"node or a built-in node type, and '{node.node_type}' is neither.")
+
+    def recycle(self, path: Any) -> str:
+        """The framework disposes the node's hub; agentkit has no hubs, so only the answer is modelled."""
+        if not isinstance(path, str) or not path.strip() or not resolve_path(path).strip():
+            return _compact({"status": "Error", "message": "path is required"})
+        return _compact({"status": "Recycled", "path": resolve_path(path),
+                         "message": "DisposeRequest posted + cache invalidation broadcast via MeshChangeFeed. "
+                                    "Wait ~100ms before the next access."})
+
+    def navigate_to(self, path: Any, context: str | None) -> str:
+        """Modelled: a direct path to an existing node (case-insensitive), or a bare segment under the context.
+
+        The framework's fallbacks (URL correction, a search for the closest
+        node, free-text phrases and skills) are not modelled: where agentkit
+        finds no node it answers M14's "Couldn't find anywhere" text.
+        """
+        row = path.strip() if isinstance(path, str) else ""
+        if not row:
+            return "Nothing to navigate to."
+        node_path = resolve_path(row).strip("/")
+        candidates = [node_path]
+        if context and "/" not in node_path and not row.startswith("@/"):
+            candidates.append(f"{context.strip('/')}/{node_path}")
+        live = {p.lower(): p for p in self.mesh._nodes}
+        for candidate in candidates:
+            if candidate.lower() in live:
+                return f"Navigating to: {live[candidate.lower()]}."
+        return f'Couldn\'t find anywhere matching "{path}".'
+
+    def upload_content(self, node_path: Any, file_path: Any, content: Any, collection_name: Any, context: str | None) -> str:
+        """Agent UploadContent: saves text into a collection and does NOT index it (C7)."""
+        resolved = resolve_path(resolve_context_path(context, str(node_path or "")))
+        collection = self.mesh.collections.get(f"{resolved}/{collection_name}")
+        if not self.mesh.exists(resolved):
+            return (f"Error uploading to {resolved}: no node at '{resolved}'. "
+                    f"Check that '{node_path}' resolves to an existing node — pass the MeshNode's "
+                    "`path` property, not its `name`.")
+        if collection is None:
+            return f"Error: Content collection '{collection_name}' not found"
+        collection.upload(str(file_path), str(content or "").encode("utf-8"), index=False)
+        return f"Uploaded `{file_path}` to @{resolved}/{collection_name}/{file_path}"
+
+    def upload(self, path: Any, base64_content: Any) -> str:
+        """MCP upload (C7): ``{node}/{collection}/{filePath}``, base64; indexed eventually (on the index's refresh)."""
+        if not base64_content:
+            return "Error: base64Content is required."
+        try:
+            data = base64.b64decode(str(base64_content), validate=True)
+        except (binascii.Error, ValueError):
+            return ("Error: invalid base64 content: The input is not a valid Base-64 string as it contains a "
+                    "non-base 64 character, more than two padding characters, or an illegal character among the "
+                    "padding characters.")
+        if not isinstance(path, str) or not path.strip():
+            return "Error: path is required."
+        if not data:
+            return "Error: content is required."
+        resolved = resolve_path(path).lstrip("/")
+        segments = resolved.split("/")
+        prefix = next(("/".join(segments[:n]) for n in range(len(segments), 0, -1)
+                       if self.mesh.exists("/".join(segments[:n]))), None)
+        if prefix is None:
+            return f"Error: no matching node for path '{resolved}'"
+        remainder = resolved[len(prefix):].lstrip("/")
+        if not remainder:
+            return ("Error: path must include '{collection}/{filePath}' after the node path "
+                    "(e.g. 'Systemorph/content/logo.png').")
+        parts = remainder.split("/")
+        if len(parts) < 2:
+            return f"Error: expected '{{collection}}/{{filePath}}' in remainder '{remainder}'."
+        collection_name, file_path = parts[0], "/".join(parts[1:])
+        if not file_path.rsplit("/", 1)[-1]:
+            return f"Error: missing filename in path '{file_path}'."
+        collection = self.mesh.collections.get(f"{prefix}/{collection_name}")
+        if collection is None:
+            return f"Error: collection '{collection_name}' not found on '{prefix}'."
+        collection.upload(file_path, data, index=True)
+        return _compact({"status": "Uploaded", "path": f"{prefix}/{collection_name}/{file_path}", "bytes": len(data)})
+
+    def search_chunks(self, query: Any, scope: Any, limit: Any) -> str:
+        result = search_chunks(self.mesh, str(query or ""), scope, limit)
+        return to_text(result)
+
+    def get_chunk(self, collection_path: Any, file_path: Any, chunk_index: Any) -> str:
+        return to_text(get_chunk(self.mesh, str(collection_path or ""), str(file_path or ""), chunk_index))
+
+
+def _answering(function: Callable[[dict], str], parameters: tuple[Parameter, ...]) -> Callable[[dict], str]:
+    """Wrap a tool body so that it always answers text: refusals become their message, never an exception."""
+
     def call(arguments: dict) -> str:
         if not isinstance(arguments, dict):
             return f"Error: tool arguments must be a JSON object, got {type(arguments).__name__}"
-        missing = [name for name in required if arguments.get(name) in (None, "")]
+        missing = [p.name for p in parameters if p.required and arguments.get(p.name) is None]
         if missing:
             return f"Error: missing required argument '{missing[0]}'"
         try:
@@ -54,119 +353,216 @@ def _guarded(function: Callable[[dict], str], required: tuple[str, ...]) -> Call
     return call
 
 
-def mesh_plugin(mesh: Mesh, *, bulk_create: bool = False, strict: bool | None = None) -> list[Tool]:
-    """The ``Mesh`` plugin's tools over ``mesh``.
+def _tool(name: str, plugin: str, text: ToolText, body: Callable[[dict], str], annotations: tuple[bool, bool]) -> Tool:
+    parameters = _parameters(text)
+    return Tool(name, plugin, text[0], _answering(body, parameters), parameters, *annotations)
 
-    ``bulk_create=True`` adds ``BulkCreate``, an agentkit extension the
-    framework does not have. ``strict`` overrides the mesh's strict mode for
+
+def _agent_annotations(method: str) -> tuple[bool, bool]:
+    """Agent tools declare no annotations; they are their MCP counterparts' (which agree with M1's read-only set)."""
+    return _MCP_ANNOTATIONS[_AGENT_TO_MCP.get(method, method)]
+
+
+# -- the agent plugins ---------------------------------------------------------------------------------
+def mesh_plugin(mesh: Mesh, *, context: str | None = None, bulk_create: bool = False,
+                strict: bool | None = None) -> list[Tool]:
+    """The agent plugin ``Mesh``: its twelve tools over ``mesh`` (M1), paths resolved against ``context`` (N4).
+
+    Extensions, off by default: ``bulk_create=True`` adds ``BulkCreate``
+    (after ``Create``); ``strict`` overrides the mesh's strict mode for
     Create, Update and Patch.
     """
+    ops = _Operations(mesh, strict)
 
-    def get(args: dict) -> str:
-        fetched = mesh.fetch(str(args["path"]))
-        if fetched.kind == "node":
-            return to_text(fetched.value.to_json())
-        if fetched.kind == "file":
-            return fetched.value
-        return to_text(fetched.value)
+    def in_context(path: Any) -> Any:
+        return resolve_context_path(context, path) if isinstance(path, str) else path
 
-    def search(args: dict) -> str:
-        return to_text(mesh.search(str(args.get("query") or ""), args.get("basePath"), args.get("limit")))
-
-    def create(args: dict) -> str:
-        return mesh.create(args["node"], strict=strict).message
-
-    def bulk(args: dict) -> str:
-        lines = []
-        for position, outcome in enumerate(mesh.create_many(args["nodes"], strict=strict)):
-            lines.append(outcome.message if isinstance(outcome, CreateResult) else f"[{position}] {outcome}")
-        return "\n".join(lines) if lines else "Nothing to create: the array is empty."
-
-    def update(args: dict) -> str:
-        return "\n".join(f"Updated: {result.path}" for result in mesh.update(args["nodes"], strict=strict))
-
-    def patch(args: dict) -> str:
-        return f"Patched: {mesh.patch(str(args['path']), args['fields'], strict=strict).path}"
-
-    def delete(args: dict) -> str:
-        deleted = mesh.delete(args["paths"])
-        return "\n".join(f"Deleted: {path}" for path in deleted) if deleted else "Nothing to delete."
-
-    def move(args: dict) -> str:
-        return "\n".join(f"Moved: {old} -> {new}" for old, new in mesh.move(str(args["source"]), str(args["target"])))
-
-    def copy(args: dict) -> str:
-        return "\n".join(f"Copied: {old} -> {new}" for old, new in mesh.copy(str(args["source"]), str(args["target"])))
-
-    def navigate(args: dict) -> str:
-        mesh.fetch(str(args["path"]))  # refuses a path that does not resolve
-        return f"Navigated to {args['path']}"
-
-    tools = [
-        Tool("Get", MESH_PLUGIN,
-             "Get(path): a node as JSON; 'path/*' lists children as {path, name, nodeType, icon}; "
-             "a file path {collectionPath}/{filePath} returns the file's full text.",
-             _guarded(get, ("path",))),
-        Tool("Search", MESH_PLUGIN,
-             "Search(query, basePath?, limit=50): nodes from the search index, limit clamped to 1..200; "
-             "returns {count, limit, truncated, results, hint?}. The index lags behind writes.",
-             _guarded(search, ())),
-        Tool("Create", MESH_PLUGIN,
-             "Create(node): one node as JSON with id, name, nodeType and content carrying the exact $type "
-             "and field names of the registered type (unknown fields are dropped silently). Returns 'Created: {path}'.",
-             _guarded(create, ("node",))),
-        Tool("Update", MESH_PLUGIN,
-             "Update(nodes): JSON array of whole nodes to replace; content is required.",
-             _guarded(update, ("nodes",))),
-        Tool("Patch", MESH_PLUGIN,
-             "Patch(path, fields): merge fields into the node's content (RFC 7396; null removes a field).",
-             _guarded(patch, ("path", "fields"))),
-        Tool("Delete", MESH_PLUGIN,
-             "Delete(paths): JSON array of node paths; each is deleted with everything below it.",
-             _guarded(delete, ("paths",))),
-        Tool("Move", MESH_PLUGIN, "Move(source, target): move a node and its subtree to the target path.",
-             _guarded(move, ("source", "target"))),
-        Tool("Copy", MESH_PLUGIN, "Copy(source, target): copy a node and its subtree to the target path.",
-             _guarded(copy, ("source", "target"))),
-        Tool("NavigateTo", MESH_PLUGIN, "NavigateTo(path): show the path to the user.",
-             _guarded(navigate, ("path",))),
-    ]
+    bodies: dict[str, Callable[[dict], str]] = {
+        "Get": lambda a: ops.get(in_context(a["path"])),
+        "Search": lambda a: ops.search(a["query"], in_context(a.get("basePath")), a.get("limit", 50)),
+        "NavigateTo": lambda a: ops.navigate_to(a["path"], context),
+        "Create": lambda a: ops.create(a["node"]),
+        "Update": lambda a: ops.update(a["nodes"]),
+        "Patch": lambda a: ops.patch(in_context(a["path"]), a["fields"]),
+        "EditContent": lambda a: ops.edit_content(in_context(a["path"]), a["oldText"], a["newText"],
+                                                  a.get("replaceAll", False)),
+        "Delete": lambda a: ops.delete(a["paths"]),
+        "Move": lambda a: ops.move(in_context(a["sourcePath"]), in_context(a["targetPath"])),
+        "Copy": lambda a: ops.copy(in_context(a["sourcePath"]), in_context(a["targetNamespace"]), a.get("force", False)),
+        "GetDiagnostics": lambda a: ops.get_diagnostics(in_context(a["path"])),
+        "Recycle": lambda a: ops.recycle(in_context(a["path"])),
+    }
+    tools = [_tool(method, MESH_PLUGIN, MESH_TEXTS[method], bodies[method], _agent_annotations(method))
+             for method in MESH_METHODS]
     if bulk_create:
-        tools.insert(3, Tool(
-            BULK_CREATE, MESH_PLUGIN,
-            "BulkCreate(nodes) [agentkit extension, not in the framework]: a JSON array of nodes, each created "
-            "as Create would; one result line per node.",
-            _guarded(bulk, ("nodes",)),
-        ))
+        bulk_text: ToolText = (
+            "[agentkit extension, not in the framework] Creates each node of a JSON array as Create would; "
+            "one result line per node.",
+            {"nodes": ("string", None, "JSON array of MeshNode objects, each as Create takes it")},
+        )
+        tools.insert(MESH_METHODS.index("Create") + 1,
+                     _tool(BULK_CREATE, MESH_PLUGIN, bulk_text, lambda a: ops.bulk_create(a["nodes"]), (False, False)))
     return tools
 
 
-def chunk_plugin(mesh: Mesh) -> list[Tool]:
-    """The three chunk tools (plugin ``ContentChunks``) over every collection of ``mesh``."""
+def content_collection_plugin(mesh: Mesh, *, context: str | None = None) -> list[Tool]:
+    """The agent plugin ``ContentCollection`` (K2): ``UploadContent``, ``SearchChunks``, ``GetChunk``.
 
-    def search(args: dict) -> str:
-        return to_text(search_documents(mesh, str(args["query"]), args.get("scope"), args.get("limit")))
+    ``SearchChunks`` without a ``scope`` anchors at the chat ``context`` (K4);
+    ``UploadContent`` saves without indexing (C7).
+    """
+    ops = _Operations(mesh)
 
-    def chunks(args: dict) -> str:
-        return to_text(search_chunks(mesh, str(args["query"]), args.get("scope"), args.get("limit")))
+    def scope_of(arguments: dict) -> str | None:
+        scope = arguments.get("scope")
+        if isinstance(scope, str) and scope.strip():
+            return resolve_path(resolve_context_path(context, scope))
+        return context
 
-    def chunk(args: dict) -> str:
-        return to_text(get_chunk(mesh, str(args["collectionPath"]), str(args["filePath"]), args["chunkIndex"]))
+    bodies: dict[str, Callable[[dict], str]] = {
+        "UploadContent": lambda a: ops.upload_content(a["nodePath"], a["filePath"], a["content"],
+                                                      a.get("collectionName") or "content", context),
+        "SearchChunks": lambda a: ops.search_chunks(a["query"], scope_of(a), a.get("limit", 20)),
+        "GetChunk": lambda a: ops.get_chunk(a["collectionPath"], a["filePath"], a["chunkIndex"]),
+    }
+    return [_tool(method, CONTENT_COLLECTION_PLUGIN, CONTENT_COLLECTION_TEXTS[method], bodies[method],
+                  _agent_annotations(method)) for method in CONTENT_COLLECTION_METHODS]
 
-    return [
-        Tool("search", CHUNK_PLUGIN,
-             "search(query, scope?, limit=20): documents (their Document nodes), one result per file.",
-             _guarded(search, ("query",))),
-        Tool("search_chunks", CHUNK_PLUGIN,
-             "search_chunks(query, scope?, limit=20): matching chunks {documentPath, collectionPath, filePath, "
-             "chunkIndex, rank, snippet, page?}, best first, limit clamped to 1..200.",
-             _guarded(chunks, ("query",))),
-        Tool("get_chunk", CHUNK_PLUGIN,
-             "get_chunk(collectionPath, filePath, chunkIndex): one chunk with prevIndex/nextIndex and totalChunks.",
-             _guarded(chunk, ("collectionPath", "filePath", "chunkIndex"))),
-    ]
+
+# -- the MCP server -----------------------------------------------------------------------------------
+def mcp_tools(mesh: Mesh, *, base_url: str = "") -> list[Tool]:
+    """The MCP tools over ``mesh`` (P1, P2): snake_case names, the agent tools' parameters, no chat context.
+
+    Every call first passes McpArgumentValidation: an argument name the tool
+    does not declare, a missing required one, or a value of the wrong JSON type
+    is refused with the framework's text. ``navigate_to`` returns
+    ``{base_url}/{path}`` (M14).
+    """
+    ops = _Operations(mesh)
+
+    def navigate(arguments: dict) -> str:
+        path = arguments.get("path")
+        if not isinstance(path, str) or not path.strip():
+            return base_url.rstrip("/")
+        return f"{base_url.rstrip('/')}/{resolve_path(path).lstrip('/')}"
+
+    def chunk_scope(arguments: dict) -> str | None:
+        scope = arguments.get("scope")
+        return resolve_path(scope) if isinstance(scope, str) and scope.strip() else None
+
+    bodies: dict[str, Callable[[dict], str]] = {
+        "Get": lambda a: ops.get(a["path"]),
+        "Upload": lambda a: ops.upload(a["path"], a["base64Content"]),
+        "Search": lambda a: ops.search(a["query"], a.get("basePath"), a.get("limit", 50)),
+        "SearchChunks": lambda a: ops.search_chunks(a["query"], chunk_scope(a), a.get("limit", 20)),
+        "GetChunk": lambda a: ops.get_chunk(resolve_path(str(a["collectionPath"])), a["filePath"], a["chunkIndex"]),
+        "Create": lambda a: ops.create(a["node"]),
+        "Update": lambda a: ops.update(a["nodes"]),
+        "Patch": lambda a: ops.patch(a["path"], a["fields"]),
+        "EditContent": lambda a: ops.edit_content(a["path"], a["oldText"], a["newText"], a.get("replaceAll", False)),
+        "Delete": lambda a: ops.delete(a["paths"]),
+        "Move": lambda a: ops.move(a["sourcePath"], a["targetPath"]),
+        "Copy": lambda a: ops.copy(a["sourcePath"], a["targetNamespace"], a.get("force", False)),
+        "NavigateTo": navigate,
+        "GetDiagnostics": lambda a: ops.get_diagnostics(a["path"]),
+        "Recycle": lambda a: ops.recycle(a["path"]),
+    }
+    tools = []
+    for method in MCP_METHODS:
+        name = snake_case(method)
+        text = MCP_TEXTS[method]
+        parameters = _parameters(text)
+        body = _answering(bodies[method], parameters)
+        tools.append(Tool(name, MCP_SERVER, text[0], _validated(name, parameters, body), parameters,
+                          *_MCP_ANNOTATIONS[method]))
+    return tools
+
+
+def _validated(tool: str, parameters: tuple[Parameter, ...], body: Callable[[dict], str]) -> Callable[[dict], str]:
+    """McpArgumentValidation.CallToolFilter: refuse what the binder would drop or choke on, naming the argument."""
+
+    def call(arguments: dict) -> str:
+        error = mcp_argument_error(tool, parameters, arguments if isinstance(arguments, dict) else {})
+        return error if error is not None else body(arguments)
+
+    return call
+
+
+def mcp_argument_error(tool: str, parameters: tuple[Parameter, ...], arguments: dict) -> str | None:
+    """McpArgumentValidation.Validate: unknown name, then missing required, then wrong type; ``None`` when the call binds."""
+    expected = [p.name for p in parameters]
+    for key in arguments:
+        if key not in expected:
+            suggestion = _closest_match(key, expected)
+            return (f"Error: unknown argument '{key}' for tool '{tool}' — expected one of: {', '.join(expected)}."
+                    + (f" Did you mean '{suggestion}'?" if suggestion else "")
+                    + " (Tool schemas change between releases — call tools/list for the current shape.)")
+    required = [p.name for p in parameters if p.required]
+    for name in required:
+        if name not in arguments:
+            return f"Error: missing required argument '{name}' for tool '{tool}' — required: {', '.join(required)}."
+    by_name = {p.name: p for p in parameters}
+    for key, value in arguments.items():
+        declared = by_name[key].type
+        if value is not None and not _accepts(declared, value):
+            return f"Error: argument '{key}' for tool '{tool}' expects {declared}, got {_describe(value)}."
+    return None
+
+
+def _accepts(declared: str, value: Any) -> bool:
+    if declared == "string":
+        return isinstance(value, str)
+    if declared == "integer":  # NumberHandling = AllowReadingFromString: a numeric string binds
+        if isinstance(value, bool):
+            return False
+        return isinstance(value, (int, float)) or (isinstance(value, str) and value.strip().lstrip("+-").isdigit())
+    if declared == "boolean":
+        return isinstance(value, bool)
+    if declared == "array":
+        return isinstance(value, list)
+    if declared == "object":
+        return isinstance(value, dict)
+    return True
+
+
+def _describe(value: Any) -> str:
+    kind = ("string" if isinstance(value, str) else "boolean" if isinstance(value, bool) else
+            "number" if isinstance(value, (int, float)) else "array" if isinstance(value, list) else
+            "object" if isinstance(value, dict) else "null")
+    raw = json.dumps(value, ensure_ascii=False, separators=(",", ":")).replace("\n", " ")
+    return f"{kind} ({raw})" if len(raw) <= 60 else f"{kind} ({raw[:59]}…)"
+
+
+def _closest_match(supplied: str, expected: list[str]) -> str | None:
+    normalized = supplied.replace("_", "").lower()
+    best, best_distance = None, None
+    for candidate in expected:
+        distance = _edit_distance(normalized, candidate.replace("_", "").lower())
+        if best_distance is None or distance < best_distance:
+            best, best_distance = candidate, distance
+    if best is None or best_distance is None:
+        return None
+    return best if best_distance <= max(2, len(best.replace("_", "").lower()) // 3) else None
+
+
+def _edit_distance(left: str, right: str) -> int:
+    previous = list(range(len(right) + 1))
+    for i, a in enumerate(left, 1):
+        current = [i]
+        for j, b in enumerate(right, 1):
+            current.append(min(current[j - 1] + 1, previous[j] + 1, previous[j - 1] + (a != b)))
+        previous = current
+    return previous[-1]
 
 
 def tools_by_name(tools: list[Tool]) -> dict[str, Tool]:
     """Index a tool list by tool name."""
     return {tool.name: tool for tool in tools}
+
+
+def chunk_plugin(mesh: Mesh) -> list[Tool]:
+    """Deprecated, to be removed: the framework has no ``ContentChunks`` plugin and no document ``search`` (K2).
+
+    Kept only while the scenarios move to :func:`content_collection_plugin`, which it returns.
+    """
+    return content_collection_plugin(mesh)
