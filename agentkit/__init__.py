@@ -16,7 +16,7 @@ from ._mesh import Mesh, Node, ContentType, CreateResult, StepClock, merge_patch
 from ._index import SearchIndex
 from ._collections import ContentCollection, extractive_summary, SUMMARY_LIMIT
 from ._transformers import TRANSFORMERS, Transformer, find_transformer, get_text, index_text
-from ._chunks import CHUNK_SIZE, CHUNK_OVERLAP, Chunk, chunk_spans, search_chunks, search_documents, get_chunk, snippet
+from ._chunks import CHUNK_SIZE, CHUNK_OVERLAP, Chunk, chunk_spans, search_chunks, get_chunk, snippet
 from ._plugins import (
     Tool, Parameter, mesh_plugin, content_collection_plugin, mcp_tools, tools_by_name, snake_case,
     unoffered_tool_answer, MESH_PLUGIN, CONTENT_COLLECTION_PLUGIN, MCP_SERVER, BULK_CREATE, MESH_METHODS,
@@ -75,7 +75,7 @@ __all__ = [
     "Node", "ContentType", "CreateResult", "StepClock", "merge_patch", "DOCUMENT_TYPE", "SearchIndex",
     "ContentCollection", "extractive_summary", "SUMMARY_LIMIT", "TRANSFORMERS", "Transformer",
     "find_transformer", "get_text", "index_text", "snippet", "CHUNK_SIZE", "CHUNK_OVERLAP", "Chunk", "chunk_spans",
-    "search_chunks", "search_documents", "get_chunk", "Tool", "Parameter", "mesh_plugin",
+    "search_chunks", "get_chunk", "Tool", "Parameter", "mesh_plugin",
     "content_collection_plugin", "mcp_tools", "tools_by_name", "snake_case", "unoffered_tool_answer",
     "MESH_PLUGIN", "CONTENT_COLLECTION_PLUGIN", "MCP_SERVER", "BULK_CREATE", "MESH_METHODS",
     "MESH_READ_ONLY_METHODS", "CONTENT_COLLECTION_METHODS", "UNOFFERED_TOOL_TEXT",

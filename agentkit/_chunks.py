@@ -1,21 +1,26 @@
-"""Chunks: 1000-character windows with 150 overlap, and the three chunk tools' logic.
+"""Chunks and the chunk tools' logic, as the framework's indexing and ChunkNavigation behave.
 
-``search`` and ``search_chunks`` read the search index (so they lag behind
-uploads until the index refreshes, like Search); ``get_chunk`` reads the
-stored file directly.
+Indexing cuts its own text (D5) into 1,000-character windows that overlap by 150 (K1); a PDF chunk
+carries the 1-based page its first word is on and the box of its words there. ``search_chunks``
+answers ``{count, results, message?}`` (K3), scoped as K4 says; ``get_chunk`` reads one chunk or
+answers a miss (K5, K6). Both read the chunk store (the index), so they see a file only after it was
+indexed and the index refreshed.
+
+Ranking: the framework ranks by the cosine similarity of embeddings and always returns up to
+``limit`` chunks; agentkit ranks by how often the query's words occur (ties in file and chunk order)
+and, like a vector search, also returns chunks that match no word, after those that do.
 """
 
 from __future__ import annotations
 
-import bisect
-import functools
 import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ._errors import CollectionNotFound, PathError
+from ._errors import PathError
 from ._index import clamp_limit
-from ._paths import canonical_path, is_within
+from ._paths import document_node_path
+from ._transformers import Box, IndexText
 
 if TYPE_CHECKING:  # pragma: no cover
     from ._mesh import Mesh
@@ -23,166 +28,225 @@ if TYPE_CHECKING:  # pragma: no cover
 CHUNK_SIZE = 1000
 CHUNK_OVERLAP = 150
 SNIPPET_LENGTH = 160
+SEARCH_CHUNKS_DEFAULT_LIMIT = 20
 _WORD = re.compile(r"[0-9A-Za-z\u00c0-\uffff]+")
+
+NO_STORE = "Content chunk indexing is not enabled in this host — no chunk store is configured."
+NO_ANCHORED_QUERY = "Pass a non-empty 'query' to search content chunks."
+NO_TARGETED_TEXT = "Pass query text (free-text terms) to search content chunks."
+NO_SCOPE = (
+    "No scope to search. Pass 'scope' as the node path whose content (and ancestors') chunks to search "
+    "— e.g. 'ACME/Reports' — or use 'namespace:<node>/<collection>' in the query."
+)
+NO_NAMESPACE = (
+    "No namespace to search. Add 'namespace:<node>/<collection>' to the query "
+    "(e.g. 'namespace:ACME/content laptop pricing')."
+)
 
 
 @dataclass(frozen=True)
 class Chunk:
-    """One window of a file's text. ``page`` is 1-based and set for PDF chunks (the page the chunk starts on)."""
+    """One window of a file's indexing text; ``page`` (1-based) and ``box`` only for PDF chunks."""
 
     collection_path: str
     file_path: str
-    document_path: str
     index: int
     start: int
     end: int
     text: str
     page: int | None = None
+    box: Box | None = None
+
+    @property
+    def document_path(self) -> str:
+        """``{collectionPath}/_Documents/{slug}``, whether or not a Document node was written."""
+        return document_node_path(self.collection_path, self.file_path)
 
 
 def chunk_spans(length: int, size: int = CHUNK_SIZE, overlap: int = CHUNK_OVERLAP) -> list[tuple[int, int]]:
-    """The (start, end) offsets of every window over a text of ``length`` characters."""
-    if size <= overlap:
-        raise ValueError(f"chunk size {size} must exceed the overlap {overlap}")
+    """The (start, end) offsets of every window over a text of ``length`` characters (K1).
+
+    A text of at most ``size`` characters is one chunk; otherwise windows start every
+    ``size - overlap`` characters until one reaches the end.
+    """
+    if size < 1:
+        raise ValueError(f"chunk size {size} must be positive")
+    overlap = min(max(overlap, 0), size - 1)  # the framework clamps, so the stride is at least 1
+    if length <= 0:
+        return []
+    if length <= size:
+        return [(0, length)]
     spans = []
-    start = 0
-    while start < length:
+    for start in range(0, length, size - overlap):
         end = min(start + size, length)
         spans.append((start, end))
-        if end == length:
+        if end >= length:
             break
-        start += size - overlap
     return spans
 
 
-def split_chunks(
-    text: str,
-    *,
-    collection_path: str,
-    file_path: str,
-    document_path: str,
-    page_starts: tuple[int, ...] | None = None,
-) -> tuple[Chunk, ...]:
-    """Cut ``text`` into chunks; ``page_starts`` (offsets where each page begins) adds page numbers."""
+def split_chunks(indexed: IndexText, *, collection_path: str, file_path: str) -> tuple[Chunk, ...]:
+    """Cut the indexing text into chunks; a chunk's page and box come from the first word it overlaps."""
     chunks = []
-    for index, (start, end) in enumerate(chunk_spans(len(text))):
-        page = bisect.bisect_right(page_starts, start) if page_starts else None
-        chunks.append(Chunk(collection_path, file_path, document_path, index, start, end, text[start:end], page))
+    spans = indexed.spans
+    cursor = 0
+    for number, (start, end) in enumerate(chunk_spans(len(indexed.text))):
+        while cursor < len(spans) and spans[cursor].end <= start:
+            cursor += 1
+        page, box = None, None
+        for span in spans[cursor:]:
+            if span.start >= end:
+                break
+            if page is None:
+                page, box = span.page, span.box
+            elif span.page == page:
+                box = box.union(span.box)
+        chunks.append(Chunk(collection_path, file_path, number, start, end, indexed.text[start:end], page, box))
     return tuple(chunks)
 
 
-def _terms(query: str) -> list[str]:
-    terms = [term.lower() for term in _WORD.findall(query)]
-    if not terms:
-        raise PathError(f"query {query!r} has no words to search for")
-    return terms
+def snippet(text: str) -> str:
+    """The hit's one-line preview: newlines to spaces, runs of spaces to one; over 160 → 160 + ``…``."""
+    one_line = " ".join(part for part in text.replace("\r", " ").replace("\n", " ").strip().split(" ") if part)
+    return one_line if len(one_line) <= SNIPPET_LENGTH else one_line[:SNIPPET_LENGTH].rstrip() + "…"
 
 
-def _score(text: str, terms: list[str]) -> int:
-    lowered = text.lower()
-    return sum(lowered.count(term) for term in terms)
+def _normalize(path: str | None) -> str | None:
+    """The engine's path clean-up: blanks, a leading ``@`` and outer ``/`` trimmed; ``None`` when empty."""
+    if path is None or not str(path).strip():
+        return None
+    cleaned = str(path).strip().lstrip("@").strip().strip("/")
+    return cleaned or None
 
 
-def _in_scope(chunk: Chunk, scope: str | None) -> bool:
-    if not scope:
-        return True
-    if not isinstance(scope, str):
-        raise PathError(f"scope must be a path string, got {scope!r}")
-    return is_within(f"{chunk.collection_path}/{chunk.file_path}", _canonical_scope(scope))
+def _ancestors_and_self(path: str | None) -> list[str]:
+    """``A/B/C`` → ``[A/B/C, A/B, A]``: the collection paths an anchored search reads, each exactly."""
+    path = _normalize(path)
+    scope: list[str] = []
+    while path:
+        scope.append(path)
+        slash = path.rfind("/")
+        if slash <= 0:
+            break
+        path = path[:slash]
+    return scope
 
 
-# A search tests every visible chunk against one scope: canonicalize it once, not once per chunk.
-_canonical_scope = functools.lru_cache(maxsize=64)(canonical_path)
+def _parse_targeted(query: str) -> tuple[str | None, str | None, str]:
+    """``namespace:`` and ``scope:`` tokens out of a query; returns (namespace, scope, free text)."""
+    namespace, scope, words = None, None, []
+    for token in query.split():
+        key, sep, value = token.partition(":")
+        if sep and key.lower() == "namespace":
+            namespace = value
+        elif sep and key.lower() == "scope":
+            scope = value.lower()
+        else:
+            words.append(token)
+    return namespace, scope, " ".join(words)
 
 
-def _snippet(text: str, terms: list[str]) -> str:
-    lowered = text.lower()
-    positions = [lowered.find(term) for term in terms if term in lowered]
-    first = min(positions) if positions else 0
-    start = max(0, first - 60)
-    piece = " ".join(text[start:start + SNIPPET_LENGTH].split())
-    return ("…" if start > 0 else "") + piece + ("…" if start + SNIPPET_LENGTH < len(text) else "")
+def _ranked(chunks: list[Chunk], text: str, limit: int) -> list[Chunk]:
+    """Best first: more occurrences of the query's words first, then file and chunk order."""
+    terms = [term.lower() for term in _WORD.findall(text)]
+    order = sorted(range(len(chunks)),
+                   key=lambda i: -sum(chunks[i].text.lower().count(term) for term in terms))
+    return [chunks[i] for i in order][:limit]
 
 
-def search_chunks(mesh: "Mesh", query: str, scope: str | None = None, limit: Any = 20) -> list[dict[str, Any]]:
-    """Hits ``{documentPath, collectionPath, filePath, chunkIndex, rank, snippet, page?}``, best first.
-
-    Hits are not de-duplicated: several chunks of one file may all appear.
-    """
-    terms = _terms(query)
-    clamped = clamp_limit(limit, 20)
-    scored = [
-        (score, chunk) for chunk in mesh.index.visible_chunks()
-        if _in_scope(chunk, scope) and (score := _score(chunk.text, terms)) > 0
-    ]
-    scored.sort(key=lambda pair: (-pair[0], pair[1].document_path, pair[1].index))
-    hits = []
-    for rank, (_, chunk) in enumerate(scored[:clamped]):
+def _envelope(chunks: list[Chunk], message: str | None = None) -> dict[str, Any]:
+    results = []
+    for rank, chunk in enumerate(chunks):
         hit: dict[str, Any] = {
             "documentPath": chunk.document_path,
             "collectionPath": chunk.collection_path,
             "filePath": chunk.file_path,
             "chunkIndex": chunk.index,
             "rank": rank,
-            "snippet": _snippet(chunk.text, terms),
+            "snippet": snippet(chunk.text),
         }
         if chunk.page is not None:
             hit["page"] = chunk.page
-        hits.append(hit)
-    return hits
+        if chunk.box is not None:
+            hit["bbox"] = chunk.box.to_json()
+        results.append(hit)
+    envelope: dict[str, Any] = {"count": len(results), "results": results}
+    if message:
+        envelope["message"] = message
+    return envelope
 
 
-def search_documents(mesh: "Mesh", query: str, scope: str | None = None, limit: Any = 20) -> list[dict[str, Any]]:
-    """``search``: one result per file, pointing at its Document node (that is what the index holds)."""
-    terms = _terms(query)
-    clamped = clamp_limit(limit, 20)
-    # The index may still list a Document node that was deleted since it last refreshed; skip those.
-    documents = {
-        entry.path: entry for entry in mesh.index.visible_nodes()
-        if entry.node_type == "Document" and mesh.exists(entry.path)
-    }
-    totals: dict[str, int] = {}
-    for chunk in mesh.index.visible_chunks():
-        if chunk.document_path in documents and _in_scope(chunk, scope):
-            totals[chunk.document_path] = totals.get(chunk.document_path, 0) + _score(chunk.text, terms)
-    ranked = sorted((path for path, total in totals.items() if total > 0), key=lambda p: (-totals[p], p))
-    results = []
-    for rank, path in enumerate(ranked[:clamped]):
-        content = mesh.get(path).content or {}
-        results.append({
-            "documentPath": path,
-            "name": content.get("name"),
-            "collectionPath": content.get("collectionPath"),
-            "filePath": content.get("filePath"),
-            "summary": content.get("summary"),
-            "rank": rank,
-        })
-    return results
+def search_chunks(mesh: "Mesh", query: str, scope: str | None = None, limit: Any = SEARCH_CHUNKS_DEFAULT_LIMIT) -> dict[str, Any]:
+    """SearchChunks: ``{count, results, message?}``; each hit ``{documentPath, collectionPath, filePath,
+    chunkIndex, rank, snippet}`` + ``page``/``bbox`` for PDFs; ``rank`` 0-based; no de-duplication.
+
+    A query with ``namespace:<node>/<collection>`` is targeted (``scope:subtree`` by default, ``exact``,
+    ``ancestorsandself``) and ``scope`` is ignored. Otherwise the search is anchored at ``scope``: that
+    path and each ancestor prefix, each compared exactly with a chunk's ``collectionPath``, so a bare
+    node path such as ``Meridian`` finds nothing.
+    """
+    query = query or ""
+    clamped = clamp_limit(limit, SEARCH_CHUNKS_DEFAULT_LIMIT)
+    store = mesh.index.visible_chunks()
+    if "namespace:" in query.lower():
+        namespace, scope_word, text = _parse_targeted(query)
+        namespace = _normalize(namespace) or _normalize(scope)
+        text = text.strip()
+        if not text:
+            return _envelope([], NO_TARGETED_TEXT)
+        if not namespace:
+            return _envelope([], NO_NAMESPACE)
+        if scope_word == "exact":
+            pool = [c for c in store if c.collection_path == namespace]
+        elif scope_word in ("ancestors", "ancestorsandself"):
+            pool = [c for collection in _ancestors_and_self(namespace) for c in store if c.collection_path == collection]
+        else:  # subtree, the default, and every other scope word
+            pool = [c for c in store if c.collection_path == namespace or c.collection_path.startswith(namespace + "/")]
+        return _envelope(_ranked(pool, text, clamped))
+    text = query.strip()
+    if not text:
+        return _envelope([], NO_ANCHORED_QUERY)
+    collections = _ancestors_and_self(scope)
+    if not collections:
+        return _envelope([], NO_SCOPE)
+    # Each collection is searched on its own and the lists are joined in scope order, then capped.
+    merged = [chunk for collection in collections
+              for chunk in _ranked([c for c in store if c.collection_path == collection], text, clamped)]
+    return _envelope(merged[:clamped])
 
 
 def get_chunk(mesh: "Mesh", collection_path: str, file_path: str, chunk_index: Any) -> dict[str, Any]:
-    """One chunk with its neighbours' indexes; an index out of range is an answer, not an error."""
+    """GetChunk: the chunk with ``prevIndex``/``nextIndex`` (null at the ends) and ``totalChunks``, or a miss.
+
+    A miss is an answer, never an error: ``{found: false, collectionPath, filePath, chunkIndex,
+    totalChunks, message}``. The paths are compared exactly, as the chunk store keys them.
+    """
     if isinstance(chunk_index, bool) or not isinstance(chunk_index, (int, str)) \
             or not re.fullmatch(r"-?[0-9]+", str(chunk_index).strip()):
         raise PathError(f"chunkIndex must be a whole number, got {chunk_index!r}")
     index = int(chunk_index)
-    collection = mesh.collections.get(canonical_path(collection_path))
-    if collection is None:
-        raise CollectionNotFound(f"Content collection '{collection_path}' not found")
-    stored = collection.stored(file_path)
-    total = len(stored.chunks)
+    if not collection_path or not str(collection_path).strip():
+        return {"count": 0, "results": [], "message": "'collectionPath' is required."}
+    if not file_path or not str(file_path).strip():
+        return {"count": 0, "results": [], "message": "'filePath' is required."}
+    chunks = mesh.index.chunks_of(collection_path, file_path)
+    total = len(chunks)
     if not 0 <= index < total:
         return {
             "found": False,
+            "collectionPath": collection_path,
+            "filePath": file_path,
+            "chunkIndex": index,
             "totalChunks": total,
-            "message": f"No chunk at index {index}; valid range is 0..{total - 1}.",
+            "message": (f"No chunks indexed for '{file_path}' in '{collection_path}'." if total == 0
+                        else f"No chunk at index {index}; valid range is 0..{total - 1}."),
         }
-    chunk = stored.chunks[index]
+    chunk = chunks[index]
     result: dict[str, Any] = {
         "found": True,
         "collectionPath": chunk.collection_path,
         "filePath": chunk.file_path,
-        "chunkIndex": index,
+        "chunkIndex": chunk.index,
         "text": chunk.text,
         "prevIndex": index - 1 if index > 0 else None,
         "nextIndex": index + 1 if index < total - 1 else None,
@@ -190,4 +254,7 @@ def get_chunk(mesh: "Mesh", collection_path: str, file_path: str, chunk_index: A
     }
     if chunk.page is not None:
         result["page"] = chunk.page
+    if chunk.box is not None:
+        result["bbox"] = chunk.box.to_json()
     return result
+

@@ -1,9 +1,11 @@
-"""Content collections: stored files, their Document nodes, their text and chunks.
+"""Content collections: stored files, and the indexing that turns a file into chunks and a Document node.
 
-Upload reads the file through its transformer first; only when that works
-does it store the file, write the Document node at
-``{collectionPath}/_Documents/{slug}`` and stage the chunks for the index.
-A file that cannot be read leaves nothing behind.
+Storing and indexing are two steps, as in the framework. :meth:`ContentCollection.upload` stores the
+bytes, which is all the agent tool ``UploadContent`` does: the file is readable by Get at once but is
+not indexed (C7). :meth:`ContentCollection.index` is the indexing pipeline that MCP ``upload`` starts in
+the background: it extracts the indexing text (D5), stages its chunks (K1) and, when the host has a
+summarizer or an image caption (D6), upserts the Document node at ``{collectionPath}/_Documents/{slug}``
+(D1-D4). ``upload(..., index=True)`` does both.
 """
 
 from __future__ import annotations
@@ -12,10 +14,10 @@ import hashlib
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ._chunks import Chunk, split_chunks
-from ._errors import DocumentSlugCollision, FileNotFound, PathError
-from ._paths import DOCUMENTS_SEGMENT, document_node_path, refuse_dot_segments, split_node_id, split_segments
-from ._transformers import extract_text
+from ._chunks import split_chunks
+from ._errors import DocumentSlugCollision, FileNotFound, PathError, UnreadableDocument
+from ._paths import DOCUMENTS_SEGMENT, canonical_path, document_node_path, document_slug, split_node_id
+from ._transformers import IMAGE_MEDIA_TYPES, IndexText, extension_of, get_text, index_text
 
 if TYPE_CHECKING:  # pragma: no cover
     from ._mesh import Mesh, Node
@@ -24,112 +26,162 @@ SUMMARY_LIMIT = 280
 ELLIPSIS = "…"
 
 
-def extractive_summary(text: str, limit: int = SUMMARY_LIMIT) -> str:
-    """At most ``limit`` characters of the text (whitespace collapsed), then ``…`` when cut."""
-    flat = " ".join(text.split())
-    if len(flat) <= limit:
-        return flat
-    cut = flat[:limit]
-    if flat[limit] != " " and " " in cut:
-        cut = cut[: cut.rindex(" ")]  # end on a word boundary
-    return cut.rstrip() + ELLIPSIS
+def extractive_summary(text: str, file_name: str = "") -> str:
+    """The framework's ExtractiveSummarizer (D7), which memex wires in: leading prose, one line.
+
+    Each line is trimmed and stripped of leading ``#``, ``>``, ``-``, ``*`` and blanks; empty lines are
+    skipped; lines are joined by spaces until the text reaches 280 characters; whitespace runs collapse.
+    Over 280 characters: the first 280, end-trimmed, then ``…``.
+    """
+    if not text or not text.strip():
+        return ""
+    parts: list[str] = []
+    length = 0
+    for raw in text.split("\n"):
+        line = raw.strip().lstrip("#>-* \t").strip()
+        if not line:
+            continue
+        if parts:
+            length += 1
+        parts.append(line)
+        length += len(line)
+        if length >= SUMMARY_LIMIT:
+            break
+    one_line = " ".join(" ".join(parts).split())
+    return one_line if len(one_line) <= SUMMARY_LIMIT else one_line[:SUMMARY_LIMIT].rstrip() + ELLIPSIS
 
 
 @dataclass(frozen=True)
 class StoredFile:
-    """A file as the collection keeps it: its bytes, its text and its chunks."""
+    """A file as the collection keeps it: its path in the collection and its bytes."""
 
     file_path: str
     data: bytes
-    mime: str
-    text: str
-    chunks: tuple[Chunk, ...]
-    document_path: str
 
 
 class ContentCollection:
     """A named collection of files attached to a node; its path is ``{node}/{name}``."""
 
     def __init__(self, mesh: "Mesh", address: str, name: str) -> None:
-        segments = split_segments(name)
-        # Judge the decoded name: '%2e%2e' is '..' and '%5fDocuments' is '_Documents'.
-        if len(segments) != 1 or segments[0] in ("..", ".", DOCUMENTS_SEGMENT):
+        if not isinstance(name, str) or not name or "/" in name or name in (".", "..", DOCUMENTS_SEGMENT):
             raise PathError(f"Collection name '{name}' must be one path segment (not '.', '..' or '{DOCUMENTS_SEGMENT}')")
         self.mesh = mesh
         self.address = address
-        self.name = segments[0]
-        self.path = f"{address}/{self.name}"
+        self.name = name
+        self.path = f"{address}/{name}"
         self._files: dict[str, StoredFile] = {}
 
     # -- paths ----------------------------------------------------------------
-    def canonical_file_path(self, file_path: str) -> str:
-        """Canonical form of a path inside this collection; '..' (plain or encoded) is refused."""
-        if not isinstance(file_path, str):
-            raise PathError(f"File path must be a string, got {file_path!r}")
-        segments = split_segments(file_path.strip().strip("/"))
-        refuse_dot_segments(file_path, segments, self.path)
+    def file_key(self, file_path: str) -> str:
+        """The key a file is stored and looked up under: the path as given, outer ``/`` trimmed.
+
+        The framework compares names exactly (no decoding, no Unicode normalisation, C6). With the
+        agentkit extension ``Mesh(canonical_paths=True)`` every segment is percent-decoded and NFC-composed.
+        """
+        if not isinstance(file_path, str) or not file_path.strip("/").strip():
+            raise PathError(f"File path must be a non-empty string, got {file_path!r}")
+        key = file_path.strip("/")
+        if getattr(self.mesh, "canonical_paths", False):
+            key = canonical_path(key)
+        return key
+
+    def _upload_key(self, file_path: str) -> str:
+        key = self.file_key(file_path)
+        segments = key.split("/")
+        # Not modelled: what a storage backend does with '.', '..' or empty segments; agentkit refuses them.
+        if any(segment in ("", ".", "..") for segment in segments):
+            raise PathError(f"File path '{file_path}': agentkit does not store '.', '..' or empty segments")
         if segments[0] == DOCUMENTS_SEGMENT:
             raise PathError(f"File path '{file_path}': '{DOCUMENTS_SEGMENT}' is reserved for Document nodes")
-        return "/".join(segments)
+        return key
 
     # -- writes ---------------------------------------------------------------
-    def upload(self, file_path: str, data: bytes, *, description: str | None = None) -> "Node":
-        """Store a file and write its Document node; returns the Document node.
+    def upload(self, file_path: str, data: bytes, *, index: bool = False) -> StoredFile:
+        """Store a file (any extension, any bytes) as ``UploadContent`` does; replaces a file at that path.
 
-        Re-uploading the same path replaces the file and bumps the node's version.
+        ``index=True`` also runs :meth:`index`, as MCP ``upload`` does after storing.
+        """
+        key = self._upload_key(file_path)
+        if not isinstance(data, (bytes, bytearray)):
+            raise PathError(f"Upload of '{key}' needs bytes, got {type(data).__name__}")
+        stored = StoredFile(key, bytes(data))
+        if index:
+            self._refuse_slug_collision(key)  # before anything is written
+        self._files[key] = stored
+        if index:
+            self.index(key)
+        return stored
+
+    def index(self, file_path: str) -> "Node | None":
+        """Index one stored file; returns its Document node, or ``None`` when none is written.
+
+        The chunks are replaced (visible to chunk search after the index refreshes). A Document node is
+        upserted only when the file has indexing text and the host has a summarizer, or an image
+        describer captioned it (D5, D6); a second file with the same slug overwrites it (D3).
         """
         from ._mesh import Node
 
-        canonical = self.canonical_file_path(file_path)
-        if not isinstance(data, (bytes, bytearray)):
-            raise PathError(f"Upload of '{canonical}' needs bytes, got {type(data).__name__}")
-        data = bytes(data)
-        extracted, mime = extract_text(canonical, data, description)
-        document_path = document_node_path(self.path, canonical)
+        stored = self.stored(file_path)
+        self._refuse_slug_collision(stored.file_path)
+        pipeline = self.mesh.index
+        caption = None
+        if pipeline.image_describer is not None and extension_of(stored.file_path) in IMAGE_MEDIA_TYPES:
+            caption = pipeline.image_describer(stored.data, stored.file_path.rsplit("/", 1)[-1]) or ""
+            indexed = IndexText(caption)
+        else:
+            indexed = index_text(stored.file_path, stored.data)
+        chunks = split_chunks(indexed, collection_path=self.path, file_path=stored.file_path)
+        self.mesh.index.stage_chunks(self.path, stored.file_path, chunks)
+        if not chunks:
+            return None
+        name = stored.file_path.rsplit("/", 1)[-1]
+        if caption:
+            summary = caption
+        elif pipeline.summarizer is not None:
+            summary = pipeline.summarizer(indexed.text, name)
+        else:
+            return None
+        document_path = document_node_path(self.path, stored.file_path)
         namespace, slug = split_node_id(document_path, None)
-        owner = next((f for f in self._files.values() if f.document_path == document_path), None)
-        if owner is not None and owner.file_path != canonical:
-            raise DocumentSlugCollision(
-                f"File '{canonical}' would share the Document node '{document_path}' with '{owner.file_path}' "
-                f"(both slug to '{slug}'); rename one of them"
-            )
-        chunks = split_chunks(
-            extracted.text, collection_path=self.path, file_path=canonical,
-            document_path=document_path, page_starts=extracted.page_starts,
-        )
-        content = {
+        content: dict[str, Any] = {  # mime is always null, so it never appears (D4)
             "$type": "Document",
-            "name": canonical.rsplit("/", 1)[-1],
-            "summary": extractive_summary(extracted.text),
+            "name": name,
+            "summary": summary,
             "collectionPath": self.path,
-            "filePath": canonical,
-            "mime": mime,
-            "sizeBytes": len(data),
-            "contentHash": hashlib.sha256(data).hexdigest(),
+            "filePath": stored.file_path,
+            "sizeBytes": len(stored.data),
+            "contentHash": hashlib.sha256(stored.data).hexdigest(),
             "chunkCount": len(chunks),
             "indexedAt": self.mesh.clock.now(),
         }
         previous = self.mesh.exists(document_path) and self.mesh.get(document_path)
         node = Node(
-            id=slug,
-            namespace=namespace,
-            name=content["name"],
-            node_type="Document",
-            content=content,
-            icon="Document",
-            version=previous.version + 1 if previous else 1,
-            typed=True,
+            id=slug, namespace=namespace, name=name, node_type="Document", content=content, icon="Document",
+            version=previous.version + 1 if previous else 1, typed=True,
         )
-        self._files[canonical] = StoredFile(canonical, data, mime, extracted.text, chunks, document_path)
-        written = self.mesh.put_node(node)
-        self.mesh.index.stage_chunks(self.path, canonical, chunks)
-        return written
+        return self.mesh.put_node(node)
+
+    def _refuse_slug_collision(self, key: str) -> None:
+        """agentkit extension, on with ``SearchIndex(refuse_slug_collisions=True)``: refuse to index a file
+        whose Document node another stored file of the collection already owns (the framework overwrites)."""
+        if not self.mesh.index.refuse_slug_collisions:
+            return
+        document_path = document_node_path(self.path, key)
+        node = self.mesh.exists(document_path) and self.mesh.get(document_path)
+        owner = (node.content or {}).get("filePath") if node else None
+        if owner is not None and owner != key:
+            raise DocumentSlugCollision(
+                f"File '{key}' would share the Document node '{document_path}' with '{owner}' "
+                f"(both slug to '{document_slug(key)}'); rename one of them"
+            )
 
     def delete(self, file_path: str) -> None:
-        """Remove a file, its Document node and its chunks."""
+        """Remove a file, its chunks and the Document node that describes it."""
         stored = self.stored(file_path)
         del self._files[stored.file_path]
-        self.mesh.remove_node(stored.document_path)
+        document_path = document_node_path(self.path, stored.file_path)
+        if self.mesh.exists(document_path) and (self.mesh.get(document_path).content or {}).get("filePath") == stored.file_path:
+            self.mesh.remove_node(document_path)
         self.mesh.index.unstage_chunks(self.path, stored.file_path)
 
     def drop_from_index(self) -> None:
@@ -138,26 +190,42 @@ class ContentCollection:
             self.mesh.index.unstage_chunks(self.path, file_path)
 
     # -- reads ----------------------------------------------------------------
-    def stored(self, file_path: str) -> StoredFile:
-        """The stored file at ``file_path`` (canonicalized first)."""
-        canonical = self.canonical_file_path(file_path)
+    def has_file(self, file_path: str) -> bool:
+        """True when a file is stored under exactly this key."""
         try:
-            return self._files[canonical]
-        except KeyError:
+            return self.file_key(file_path) in self._files
+        except PathError:
+            return False
+
+    def stored(self, file_path: str) -> StoredFile:
+        """The stored file at ``file_path``; the framework's message when there is none (C2)."""
+        try:
+            return self._files[self.file_key(file_path)]
+        except (KeyError, PathError):
             raise FileNotFound(f"File '{file_path}' not found in collection '{self.name}'") from None
 
     def read_text(self, file_path: str) -> str:
-        """What Get on ``{collectionPath}/{filePath}`` returns: the transformer's full text."""
-        return self.stored(file_path).text
+        """What Get on the file returns: its transformer's text, an image placeholder, or UTF-8 (C3-C5)."""
+        stored = self.stored(file_path)
+        try:
+            return get_text(stored.file_path, stored.data)
+        except UnreadableDocument as error:
+            raise UnreadableDocument(
+                f"Error accessing file '{file_path}' from collection '{self.name}': {error}"
+            ) from None
 
-    def listing(self) -> list[dict[str, Any]]:
-        """The files of the collection, as Get on ``Node/content/`` lists them."""
+    def listing(self, folder: str = "") -> list[dict[str, Any]]:
+        """The files of the collection (or of one folder in it), as Get lists them."""
+        prefix = folder.strip("/") + "/" if folder.strip("/") else ""
         return [
-            {"filePath": f.file_path, "mime": f.mime, "sizeBytes": len(f.data), "documentPath": f.document_path}
-            for f in (self._files[p] for p in sorted(self._files))
+            {"filePath": f.file_path, "sizeBytes": len(f.data)}
+            for f in (self._files[p] for p in sorted(self._files)) if f.file_path.startswith(prefix)
         ]
 
-    def document_node(self, file_path: str) -> "Node":
-        """The Document node of a stored file."""
-        return self.mesh.get(self.stored(file_path).document_path)
+    def has_folder(self, folder: str) -> bool:
+        """True when some stored file lies below ``folder``."""
+        return bool(folder.strip("/")) and bool(self.listing(folder))
 
+    def document_node(self, file_path: str) -> "Node":
+        """The Document node at the stored file's Document path (written by indexing)."""
+        return self.mesh.get(document_node_path(self.path, self.stored(file_path).file_path))

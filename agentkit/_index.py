@@ -10,7 +10,7 @@ index catches up (``auto_refresh=True`` makes every write visible at once).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from ._errors import PathError
 from ._paths import is_within
@@ -65,9 +65,21 @@ class IndexedNode:
 
 @dataclass
 class SearchIndex:
-    """Staged writes plus the visible state that searches read."""
+    """Staged writes plus the visible state that searches read, and the host's indexing pipeline.
+
+    The pipeline settings are the host's: ``summarizer(text, file_name)`` writes Document summaries
+    (the framework registers none, D6, so by default indexing writes chunks but no Document node);
+    ``image_describer(data, file_name)`` captions images. ``content_rows=True`` models a
+    PostgreSQL-backed mesh, whose Search adds one synthetic Document row per file whose chunk text
+    holds the query's free text (K8). ``refuse_slug_collisions=True`` is an agentkit extension (the
+    framework overwrites, D3): indexing refuses a file whose slug another file of its collection owns.
+    """
 
     auto_refresh: bool = False
+    summarizer: Callable[[str, str], str] | None = None
+    image_describer: Callable[[bytes, str], str] | None = None
+    content_rows: bool = False
+    refuse_slug_collisions: bool = False
     _nodes: dict[str, IndexedNode] = field(default_factory=dict)
     _chunks: dict[tuple[str, str], tuple["Chunk", ...]] = field(default_factory=dict)
     _pending: list[tuple[str, Any, Any]] = field(default_factory=list)
@@ -118,7 +130,12 @@ class SearchIndex:
         return [self._nodes[path] for path in sorted(self._nodes)]
 
     def visible_chunks(self) -> list["Chunk"]:
+        """Every visible chunk, file by file (collection path, then file path), in chunk order."""
         return [chunk for key in sorted(self._chunks) for chunk in self._chunks[key]]
+
+    def chunks_of(self, collection_path: str, file_path: str) -> tuple["Chunk", ...]:
+        """The visible chunks of one file, keyed exactly as indexing stored them (none when unindexed)."""
+        return self._chunks.get((collection_path, file_path), ())
 
     def search_nodes(self, query: str = "", base_path: str | None = None, limit: Any = 50) -> dict[str, Any]:
         """The Search envelope ``{count, limit, truncated, results, hint?}`` over visible nodes.
@@ -133,15 +150,17 @@ class SearchIndex:
             raise PathError(f"basePath must be a path string, got {base_path!r}")
         base = (base_path or "").strip().strip("/")
         matches = [
-            entry for entry in self.visible_nodes()
+            entry.row() for entry in self.visible_nodes()
             if (not base or is_within(entry.path, base)) and _matches(entry, query or "")
         ]
+        if self.content_rows:
+            matches += self._content_rows(query or "")
         shown = matches[:clamped]
         envelope: dict[str, Any] = {
             "count": len(shown),
             "limit": clamped,
             "truncated": len(matches) > clamped,
-            "results": [entry.row() for entry in shown],
+            "results": shown,
         }
         if envelope["truncated"]:
             envelope["hint"] = (
@@ -149,6 +168,31 @@ class SearchIndex:
                 f"or raise limit (at most {SEARCH_LIMIT_MAX})."
             )
         return envelope
+
+
+    def _content_rows(self, query: str) -> list[dict[str, Any]]:
+        """K8: one synthetic Document row per file whose chunk text holds the free text (any case).
+
+        The row is a node row built from the chunk store alone: no ``collectionPath``, no
+        ``filePath``, version 0, whether or not a Document node exists.
+        """
+        from ._paths import document_node_path
+
+        words = [term for term in query.split() if ":" not in term and term != "*"]
+        phrase = " ".join(words).lower()
+        if not phrase:
+            return []
+        rows = []
+        for (collection_path, file_path), chunks in sorted(self._chunks.items()):
+            if any(phrase in chunk.text.lower() for chunk in chunks):
+                rows.append({
+                    "path": document_node_path(collection_path, file_path),
+                    "name": file_path.rsplit("/", 1)[-1],
+                    "nodeType": "Document",
+                    "version": 0,
+                    "lastModified": "",
+                })
+        return rows
 
 
 def _matches(entry: IndexedNode, query: str) -> bool:

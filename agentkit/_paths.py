@@ -1,12 +1,11 @@
-"""Unified paths: parsing, canonical segments, Document-node slugs.
+"""Unified paths as the framework's Get reads them: tool-path cleaning, the split at a reserved word,
+Markdown's relative forms, Document-node slugs.
 
-A unified path reads ``{address}/{prefix}/{path}``. The address is a node
-path; the prefix is one of the reserved words in :data:`RESERVED_PREFIXES`
-or, if it is any other word, the name of a content collection. Under the
-``content`` prefix a single segment is a root file of the collection named
-``content``; with more segments the first one is read as the collection name,
-which is why a nested file needs the doubled form
-``Node/content/content/Sub/file.ext``.
+Get splits a path at its first reserved word (``content``, ``data``, ``schema``, ``model``, ``menu`` in
+any case, and ``layoutAreas``): what stands before it is the node address, the rest is read by that node
+(N2). Any other word is part of a node path, never a collection name (N3). Get decodes nothing and
+normalises nothing (C6); :func:`canonical_segment` (percent-decoding, then NFC) is an agentkit extension,
+used only by a mesh built with ``canonical_paths=True``.
 """
 
 from __future__ import annotations
@@ -19,7 +18,10 @@ from urllib.parse import unquote
 
 from ._errors import PathError, PathTraversal
 
-RESERVED_PREFIXES = ("data", "schema", "model", "area", "content", "menu")
+RESERVED_WORDS = ("content", "data", "schema", "model", "menu")  # matched in any case (N2)
+LAYOUT_AREAS = "layoutAreas"  # matched exactly, like the framework's listing route
+RESERVED_PREFIXES = (*RESERVED_WORDS, LAYOUT_AREAS)  # every word Get splits a path at
+AREA_ROUTE = "area"  # `{node}/area/{Name}` is a route of its own, not a split word
 DEFAULT_COLLECTION = "content"
 DOCUMENTS_SEGMENT = "_Documents"
 
@@ -28,12 +30,138 @@ _SLUG_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 SLUG_SEGMENT = re.compile(r"^[A-Za-z0-9._-]+$")  # a node id or one namespace segment
 
 
-def canonical_segment(segment: str) -> str:
-    """Return the canonical form of one path segment: percent-decoded, then NFC.
+def is_reserved_word(segment: str) -> bool:
+    """True for a word Get splits a path at: a UCR prefix in any case, or exactly ``layoutAreas``."""
+    return segment.lower() in RESERVED_WORDS or segment == LAYOUT_AREAS
 
-    ``my%20report.md`` becomes ``my report.md``; a name typed in decomposed
-    Unicode (as macOS stores it) becomes the composed form, so both find the
-    same file.
+
+# -- tool paths (N4) ----------------------------------------------------------------------------------
+def resolve_tool_path(path: str) -> str:
+    """The framework's ResolvePath: trim blanks, drop every ``"`` and ``'``, then one leading ``@``.
+
+    Nothing else changes: ``..`` stays a literal segment, ``%20`` stays three characters, and a file
+    whose name holds an apostrophe cannot be named at all.
+    """
+    if not path:
+        return path
+    path = path.strip().replace('"', "").replace("'", "")
+    return path[1:] if path.startswith("@") else path
+
+
+def resolve_context_path(context: str | None, path: str) -> str:
+    """The framework's ResolveContextPath: which paths an agent tool prefixes with its chat context.
+
+    A single segment (``Child``) or a path that starts with a reserved word (``content/f.md``) is
+    prefixed; a path with a ``/`` elsewhere is taken as absolute; a leading ``/`` is absolute. The
+    result keeps the ``@`` the framework adds; :func:`resolve_tool_path` removes it.
+    """
+    if not path:
+        return path
+    if len(path) >= 2 and path[0] == '"' and path[-1] == '"':
+        path = path[1:-1]
+    raw = path[1:] if path.startswith("@") else path
+    if raw.startswith("/"):
+        return "@" + raw[1:]
+    colon = raw.find(":")
+    if colon > 0:
+        if "/" in raw[:colon]:
+            return path
+    elif "/" in raw:
+        slash = raw.find("/")
+        if slash > 0 and raw[:slash].lower() in RESERVED_WORDS:
+            return f"@{context}/{raw}" if context else path
+        return path  # "OrgA/Doc": taken as absolute
+    return f"@{context}/{raw}" if context else path
+
+
+# -- Markdown references (N5) -------------------------------------------------------------------------
+def resolve_relative(base: str, reference: str) -> str:
+    """A Markdown reference resolved against the node path ``base``, as the framework's PathUtils does.
+
+    ``Child`` is below ``base``, each leading ``../`` climbs one level (clamped at the root), ``./`` is
+    dropped, and ``/Absolute`` is returned unchanged. Only Markdown resolves ``..``; tool paths do not.
+    """
+    if not reference or reference.startswith("/") or not base:
+        return reference
+    if reference == base or reference.startswith(base + "/"):
+        return reference  # already the full path
+    while reference.startswith("../"):
+        base = base.rpartition("/")[0]
+        reference = reference[3:]
+    if reference.startswith("./"):
+        reference = reference[2:]
+    if not reference:
+        return base
+    return f"{base}/{reference}" if base else reference
+
+
+def reference_kind(text: str) -> str | None:
+    """``embed`` for ``@@x``, ``link`` for ``@x`` in Markdown, else ``None``."""
+    if text.startswith("@@"):
+        return "embed"
+    return "link" if text.startswith("@") else None
+
+
+# -- the split Get makes (N2, N3) ---------------------------------------------------------------------
+@dataclass(frozen=True)
+class UnifiedPath:
+    """A tool path as Get reads it, after :func:`resolve_tool_path`.
+
+    ``kind`` is ``node`` (no reserved word: a node path, N3), ``children`` (``path/*``), ``area``
+    (``{node}/area/{Name}``), ``unified`` (a reserved word other than ``content``) or ``content``.
+    ``address`` is everything before the first reserved word; ``remainder`` is what the node reads,
+    starting with the word itself (``content/Sub/f.md``).
+    """
+
+    text: str
+    kind: str
+    address: str
+    prefix: str | None = None
+    remainder: str | None = None
+
+    @property
+    def path(self) -> str:
+        """The whole path after :func:`resolve_tool_path`: what Get's node read falls back to."""
+        return resolve_tool_path(self.text)
+
+    @property
+    def content_key(self) -> str | None:
+        """For a ``content`` path: the part after ``content/``, trailing ``/`` trimmed ('' lists ``content``)."""
+        if self.kind != "content":
+            return None
+        return (self.remainder or "").partition("/")[2].rstrip("/")
+
+
+def parse_path(text: str, *, is_node: Callable[[str], bool] | None = None) -> UnifiedPath:
+    """Split a tool path as Get does: at the first reserved word, without looking any node up.
+
+    ``is_node`` is accepted for older callers and ignored: the framework splits by words, so
+    ``Meridian/filings/x.md`` is a node path whether or not a collection ``filings`` exists.
+    """
+    if not isinstance(text, str):
+        raise PathError(f"Malformed path {text!r}: a path is a string")
+    path = resolve_tool_path(text)
+    if not path:
+        raise PathError("Error: path is required.")
+    if path.endswith("/*"):
+        return UnifiedPath(text, "children", path[:-2])
+    segments = path.split("/")
+    if AREA_ROUTE in segments[1:-1]:
+        at = segments.index(AREA_ROUTE, 1)
+        return UnifiedPath(text, "area", "/".join(segments[:at]), AREA_ROUTE, "/".join(segments[at:]))
+    for position, segment in enumerate(segments):
+        if is_reserved_word(segment):
+            kind = "content" if segment.lower() == DEFAULT_COLLECTION else "unified"
+            return UnifiedPath(text, kind, "/".join(segments[:position]), segment, "/".join(segments[position:]))
+    return UnifiedPath(text, "node", path)
+
+
+# -- the agentkit extension: canonical segments -------------------------------------------------------
+def canonical_segment(segment: str) -> str:
+    """agentkit extension (the framework decodes nothing, C6): percent-decode one segment, then NFC.
+
+    Used only by a mesh built with ``canonical_paths=True``. ``my%20report.md`` becomes
+    ``my report.md``; a decomposed name (as macOS stores it) becomes the composed form.
     """
     if _BAD_PERCENT.search(segment):
         raise PathError(
@@ -51,24 +179,12 @@ def canonical_segment(segment: str) -> str:
             f"Malformed path segment '{segment}': an encoded '/' or '\\' would split the segment; "
             "address each folder as its own segment"
         )
-    if any(unicodedata.category(ch) == "Cc" for ch in decoded):
-        raise PathError(f"Malformed path segment '{segment}': control characters are not allowed")
     return unicodedata.normalize("NFC", decoded)
 
 
-def split_segments(path: str) -> list[str]:
-    """Split a slash-separated path into canonical segments, refusing empty ones."""
-    if not path or not path.strip():
-        raise PathError("Malformed path '': a path needs at least one segment")
-    parts = path.split("/")
-    if any(part == "" for part in parts):
-        raise PathError(f"Malformed path '{path}': empty segment (doubled or stray '/')")
-    return [canonical_segment(part) for part in parts]
-
-
 def canonical_path(path: str) -> str:
-    """A slash-separated path with outer blanks and slashes trimmed and every segment canonical."""
-    return "/".join(split_segments(path.strip().strip("/")))
+    """agentkit extension: every segment of ``path`` through :func:`canonical_segment`."""
+    return "/".join(canonical_segment(part) for part in path.split("/"))
 
 
 def is_within(path: str, root: str) -> bool:
@@ -76,161 +192,27 @@ def is_within(path: str, root: str) -> bool:
     return path == root or path.startswith(root + "/")
 
 
-def resolve_relative(base: str, reference: str) -> str:
-    """Resolve a relative form against the node path ``base``.
-
-    ``Child`` is below ``base``, ``../Sibling`` is beside it, ``/Absolute``
-    starts at the mesh root.
-    """
-    if reference.startswith("/"):
-        return "/".join(split_segments(reference[1:]))
-    segments = split_segments(base) if base else []
-    for segment in split_segments(reference):
-        if segment == "..":
-            if not segments:
-                raise PathTraversal(f"Path '{reference}' from '{base}' climbs above the mesh root")
-            segments.pop()
-        elif segment != ".":
-            segments.append(segment)
-    if not segments:
-        raise PathError(f"Path '{reference}' from '{base}' resolves to the mesh root, which is not a node")
-    return "/".join(segments)
-
-
-@dataclass(frozen=True)
-class UnifiedPath:
-    """A parsed unified path.
-
-    ``kind`` is one of ``node``, ``children`` (``path/*``), ``area`` (a
-    reserved prefix other than ``content``), ``collection`` (listing a
-    collection), ``file`` (a file inside a collection) and ``document`` (a
-    file's Document node, ``{collectionPath}/_Documents/{slug}``).
-    """
-
-    text: str
-    kind: str
-    address: str
-    reference: str | None = None  # "link" for @, "embed" for @@
-    prefix: str | None = None
-    collection: str | None = None
-    file_path: str | None = None
-
-    @property
-    def collection_path(self) -> str | None:
-        """``{node}/{collection}`` when the path points into a collection."""
-        return f"{self.address}/{self.collection}" if self.collection else None
-
-
-def parse_path(text: str, *, is_node: Callable[[str], bool] | None = None) -> UnifiedPath:
-    """Parse a unified path.
-
-    Without ``is_node`` the address ends at the first reserved prefix (a
-    collection name that is not reserved cannot be told from a child node by
-    the string alone). With ``is_node`` (the mesh passes its own lookup) the
-    address is the longest prefix that is an existing node, and a following
-    word that is not reserved is a collection name.
-    """
-    if not isinstance(text, str):
-        raise PathError(f"Malformed path {text!r}: a path is a string")
-    raw = text.strip()
-    reference = None
-    if raw.startswith("@@"):
-        reference, raw = "embed", raw[2:]
-    elif raw.startswith("@"):
-        reference, raw = "link", raw[1:]
-    raw = raw.removeprefix("/")
-    if raw.endswith("/*"):
-        segments = split_segments(raw[:-2])
-        refuse_dot_segments(text, segments)
-        return UnifiedPath(text, "children", "/".join(segments), reference)
-    listing = raw.endswith("/")
-    segments = split_segments(raw[:-1] if listing else raw)
-
-    address_length = _address_length(segments, is_node)
-    refuse_dot_segments(text, segments[:address_length])
-    address = "/".join(segments[:address_length])
-    rest = segments[address_length:]
-    if not rest:
-        return UnifiedPath(text, "node", address, reference)
-    if not address:
-        raise PathError(f"Malformed path '{text}': '{rest[0]}' needs a node address before it")
-    prefix = rest[0]
-    refuse_dot_segments(text, [prefix])
-    if prefix in RESERVED_PREFIXES and prefix != DEFAULT_COLLECTION:
-        return UnifiedPath(text, "area", address, reference, prefix=prefix, file_path="/".join(rest[1:]) or None)
-
-    if prefix == DEFAULT_COLLECTION:
-        refuse_dot_segments(text, rest[1:], f"{address}/{DEFAULT_COLLECTION}")
-        if len(rest) == 1:
-            collection, inner = DEFAULT_COLLECTION, []
-        elif len(rest) == 2 and not listing:
-            collection, inner = DEFAULT_COLLECTION, rest[1:]
-        else:
-            collection, inner = rest[1], rest[2:]
-        if collection == DOCUMENTS_SEGMENT:  # Node/content/_Documents/slug
-            collection, inner = DEFAULT_COLLECTION, [DOCUMENTS_SEGMENT, *inner]
-    else:
-        collection, inner = prefix, rest[1:]
-    if collection in RESERVED_PREFIXES and collection != DEFAULT_COLLECTION:
-        raise PathError(f"Malformed path '{text}': '{collection}' is a reserved prefix, not a collection name")
-    refuse_dot_segments(text, [collection], f"{address}/{collection}")
-    refuse_dot_segments(text, inner, f"{address}/{collection}")
-    if not inner:
-        return UnifiedPath(text, "collection", address, reference, prefix=prefix, collection=collection)
-    if inner[0] == DOCUMENTS_SEGMENT:
-        if len(inner) != 2:
-            raise PathError(
-                f"Malformed path '{text}': a Document node path is "
-                f"'{address}/{collection}/{DOCUMENTS_SEGMENT}/{{slug}}'"
-            )
-        return UnifiedPath(text, "document", address, reference, prefix=prefix, collection=collection, file_path=inner[1])
-    return UnifiedPath(text, "file", address, reference, prefix=prefix, collection=collection, file_path="/".join(inner))
-
-
-def _address_length(segments: list[str], is_node: Callable[[str], bool] | None) -> int:
-    if is_node is not None:
-        for length in range(len(segments), 0, -1):
-            if is_node("/".join(segments[:length])):
-                return length
-    for position, segment in enumerate(segments):
-        if segment in RESERVED_PREFIXES:
-            return position
-    return len(segments)
-
-
-def refuse_dot_segments(text: str, segments: list[str], collection_path: str | None = None) -> None:
-    """Refuse a '.' or '..' segment: as leaving ``collection_path`` when given, else as unresolved."""
-    for segment in segments:
-        if segment in ("..", "."):
-            if collection_path:
-                raise PathTraversal(
-                    f"Path '{text}' would leave collection '{collection_path}': "
-                    f"'{segment}' segments (plain or percent-encoded) are not allowed inside a collection"
-                )
-            raise PathError(
-                f"Malformed path '{text}': '{segment}' is only meaningful in a relative reference; "
-                "resolve it against the current node first"
-            )
-
-
+# -- Document nodes (D1, D2) --------------------------------------------------------------------------
 def document_slug(file_path: str) -> str:
-    """The framework's slug: keep ASCII letters, digits, ``-``, ``_``, ``.``;
-    every other run of characters becomes one ``-``; trimmed; empty gives ``document``."""
-    slug = _SLUG_UNSAFE.sub("-", file_path).strip("-")
+    """The framework's slug: trim; keep ASCII letters, digits, ``-``, ``_``, ``.`` (case kept); every
+    other run of characters becomes one ``-`` (not merged with a kept ``-``); trim ``-``; empty gives
+    ``document``. Lossy: ``Annual Report 2024.pdf`` and ``Annual-Report 2024.pdf`` share a slug."""
+    if not file_path or not file_path.strip():
+        raise PathError("File path is required.")
+    slug = _SLUG_UNSAFE.sub("-", file_path.strip()).strip("-")
     return slug or "document"
 
 
 def document_node_path(collection_path: str, file_path: str) -> str:
-    """Where upload writes the Document node of a file."""
-    return f"{collection_path}/{DOCUMENTS_SEGMENT}/{document_slug(file_path)}"
+    """Where indexing writes a file's Document node: ``{collectionPath}/_Documents/{slug}``."""
+    return f"{collection_path.rstrip('/')}/{DOCUMENTS_SEGMENT}/{document_slug(file_path)}"
 
 
 def file_path_by_string_rule(document_path: str) -> str:
-    """The documented shortcut: replace ``/_Documents/`` with ``/``.
+    """A shortcut some guides give: replace ``/_Documents/`` with ``/``.
 
-    Correct only when the file name is already slug-safe; for
-    ``Annual Report 2024.pdf`` it yields ``.../Annual-Report-2024.pdf``, a file
-    that does not exist.
+    Correct only for collection ``content`` and a slug-safe file name; for ``Annual Report 2024.pdf``
+    it yields ``.../Annual-Report-2024.pdf``, a file that does not exist.
     """
     marker = f"/{DOCUMENTS_SEGMENT}/"
     if document_path.count(marker) != 1:
@@ -238,22 +220,32 @@ def file_path_by_string_rule(document_path: str) -> str:
     return document_path.replace(marker, "/")
 
 
-def file_path_from_document(content: Mapping[str, object]) -> str:
-    """The robust readable path of a file: the Document node's ``collectionPath`` + ``filePath``.
+def get_path_of_file(collection_path: str, file_path: str) -> str:
+    """The path Get reads a stored file at (C1).
 
-    A nested file of the collection named ``content`` needs the doubled form,
-    because after the ``content`` prefix the first segment names the collection.
+    Collection ``content``: ``{node}/content/{filePath}`` (nested paths work as they are). A named
+    collection ``{node}/{coll}``: ``{node}/content/{coll}/{filePath}``, because Get reads only words
+    after ``content`` as collections; ``{node}/{coll}/{filePath}`` is a node path (N3).
     """
+    address, _, collection = collection_path.rstrip("/").rpartition("/")
+    if not address or not collection or not file_path:
+        raise PathError(f"'{collection_path}' + '{file_path}' is not a collection path and a file path")
+    if collection == DEFAULT_COLLECTION:
+        return f"{address}/{DEFAULT_COLLECTION}/{file_path}"
+    return f"{address}/{DEFAULT_COLLECTION}/{collection}/{file_path}"
+
+
+def file_path_from_document(content: Mapping[str, object]) -> str:
+    """The Get path of the file a Document node (or a SearchChunks hit) describes, from its
+    ``collectionPath`` and ``filePath`` fields (see :func:`get_path_of_file`)."""
     collection_path = content.get("collectionPath")
     file_path = content.get("filePath")
     if not isinstance(collection_path, str) or not isinstance(file_path, str) or not collection_path or not file_path:
         raise PathError("Document content needs the strings 'collectionPath' and 'filePath'")
-    address, _, collection = collection_path.rpartition("/")
-    if collection == DEFAULT_COLLECTION and "/" in file_path:
-        return f"{address}/{DEFAULT_COLLECTION}/{collection}/{file_path}"
-    return f"{collection_path}/{file_path}"
+    return get_path_of_file(collection_path, file_path)
 
 
+# -- node ids -------------------------------------------------------------------------------------------
 def split_node_id(node_id: str, namespace: str | None) -> tuple[str, str]:
     """Split an id with slashes into (namespace, id), as Create does."""
     if "/" in node_id:

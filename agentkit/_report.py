@@ -367,12 +367,20 @@ def report_pdf_bytes() -> bytes:
 
 
 def upload_report(mesh, address: str = "Meridian", collection: str = "content"):
-    """Upload the generated report into ``{address}/{collection}`` and return its Document node.
+    """Upload the generated report into ``{address}/{collection}``, index it, and return its Document node.
 
-    Creates the company node and the collection when they are missing. The
-    index is not refreshed: searches see the report after ``mesh.refresh_index()``.
+    The guide's examples run on a host wired like memex: when the mesh's indexing has no summarizer,
+    this sets the framework's ExtractiveSummarizer (:func:`extractive_summary`), because without one
+    indexing writes no Document node (D6). The upload is indexed as MCP ``upload`` indexes it (C7).
+    Creates the company node and the collection when they are missing. The index is not refreshed:
+    searches see the report after ``mesh.refresh_index()``.
     """
+    from ._collections import extractive_summary
+
+    if mesh.index.summarizer is None:
+        mesh.index.summarizer = extractive_summary
     if not mesh.exists(address):
         mesh.create({"id": address, "name": REPORT.company, "nodeType": "Company"})
     target = mesh.collections.get(f"{address}/{collection}") or mesh.add_collection(address, collection)
-    return target.upload(REPORT.file_name, report_pdf_bytes())
+    target.upload(REPORT.file_name, report_pdf_bytes(), index=True)
+    return target.document_node(REPORT.file_name)

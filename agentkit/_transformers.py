@@ -1,107 +1,136 @@
-"""Content transformers: how a stored file becomes the text that Get returns.
+"""From stored bytes to text, twice: what Get returns (C3-C5) and what indexing reads (D5).
 
-The registry is an ordered list; the first transformer whose extension
-matches wins. A file whose extension no transformer claims cannot be read
-(``NoTransformer``). A transformer that cannot read the bytes raises
-``UnreadableDocument`` naming the file and the reason.
+Get: the first transformer whose extension set holds the lower-cased extension makes the text
+(``.docx`` → Markdown, ``.pdf`` → page texts joined by ``\\n``, ``.xlsx``/``.xls`` → one table per
+sheet); an image without a transformer answers a fixed placeholder; every other file is read as
+UTF-8, so a binary comes back garbled (C4). Nothing is refused at upload: a file that cannot be read
+fails when Get reads it (``Error accessing file …``).
+
+Indexing has its own extractor (D5): ``.pdf`` as words joined by spaces (pages by ``\\n``), ``.docx``,
+and the text formats of :data:`INDEXED_TEXT_EXTENSIONS`; any other extension (``.xlsx`` too) gives no
+text, and a file without text gets no chunks and no Document node.
 """
 
 from __future__ import annotations
 
 import io
 import logging
+import math
 import posixpath
 import zipfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable
 from xml.etree import ElementTree
 
-from ._errors import NoTransformer, UnreadableDocument
+from ._errors import UnreadableDocument
 
-
-@dataclass(frozen=True)
-class Extracted:
-    """Text from a file; ``page_starts`` holds each page's offset in ``text`` (PDF only)."""
-
-    text: str
-    page_starts: tuple[int, ...] | None = None
+IMAGE_MEDIA_TYPES = {
+    ".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".gif": "image/gif",
+    ".webp": "image/webp", ".bmp": "image/bmp", ".tiff": "image/tiff", ".tif": "image/tiff",
+}
+INDEXED_TEXT_EXTENSIONS = (".md", ".markdown", ".txt", ".csv", ".json", ".html", ".htm", ".xml")
 
 
 @dataclass(frozen=True)
 class Transformer:
-    """A content transformer: the extensions it claims, their media types, and the reader."""
+    """A content transformer: the extensions it claims and the reader that makes Get's text."""
 
     name: str
-    media_types: dict[str, str]  # extension (with dot, lower case) -> media type
-    read: Callable[[str, bytes, str], Extracted]  # (file name, bytes, media type) -> text
+    extensions: tuple[str, ...]  # with dot, lower case
+    read: Callable[[str, bytes], str]  # (file name, bytes) -> text
     returns: str  # one line for the docs: what Get on such a file returns
 
 
-def _read_pdf(name: str, data: bytes, media_type: str) -> Extracted:
+def extension_of(file_path: str) -> str:
+    """The lower-case extension of a file path, with its dot ('' when there is none)."""
+    return posixpath.splitext(file_path)[1].lower()
+
+
+def _quiet_pypdf():
+    """pypdf warns on every damaged file; the error raised says it once."""
+    logger = logging.getLogger("pypdf")
+    previous = logger.level
+    logger.setLevel(logging.ERROR)
+    return logger, previous
+
+
+def _pdf_reader(name: str, data: bytes):
     from pypdf import PdfReader
 
-    pypdf_logger = logging.getLogger("pypdf")
-    previous = pypdf_logger.level
-    pypdf_logger.setLevel(logging.ERROR)  # pypdf warns on every damaged file; the error below says it once
+    logger, previous = _quiet_pypdf()
     try:
         reader = PdfReader(io.BytesIO(data))
         if reader.is_encrypted:
-            raise UnreadableDocument(f"PDF '{name}' is encrypted; upload a copy without a password")
-        pages = [page.extract_text() or "" for page in reader.pages]
+            raise UnreadableDocument(f"PDF '{name}' is encrypted")
+        reader.pages[0] if len(reader.pages) else None  # parse the page tree now, inside the guard
+        return reader
     except UnreadableDocument:
         raise
     except Exception as error:  # pypdf raises many types on damaged input; all mean "cannot read"
-        raise UnreadableDocument(f"PDF '{name}' cannot be read (corrupt or truncated): {error}") from None
+        raise UnreadableDocument(f"PDF '{name}' cannot be read: {error}") from None
     finally:
-        pypdf_logger.setLevel(previous)
-    if not any(page.strip() for page in pages):
-        raise UnreadableDocument(f"PDF '{name}' has {len(pages)} page(s) but no extractable text (damaged or scanned)")
-    starts, offset = [], 0
-    for page in pages:
-        starts.append(offset)
-        offset += len(page) + 1  # the newline that joins pages
-    return Extracted("\n".join(pages), tuple(starts))
+        logger.setLevel(previous)
 
 
-def _read_xlsx(name: str, data: bytes, media_type: str) -> Extracted:
+def _read_pdf(name: str, data: bytes) -> str:
+    """The page texts joined by newlines (agentkit reads them with pypdf where the framework uses PdfPig)."""
+    reader = _pdf_reader(name, data)
+    logger, previous = _quiet_pypdf()
+    try:
+        return "\n".join(page.extract_text() or "" for page in reader.pages)
+    except Exception as error:
+        raise UnreadableDocument(f"PDF '{name}' cannot be read: {error}") from None
+    finally:
+        logger.setLevel(previous)
+
+
+def _read_workbook(name: str, data: bytes) -> str:
+    """One ``## Sheet: {name}`` section per sheet: a table ``Row | A | B …`` with ``---:`` separators over
+    the used rows, or ``(No data)``; as ClosedXML, agentkit's openpyxl reads ``.xlsx`` only, so ``.xls`` fails."""
     from openpyxl import load_workbook
     from openpyxl.utils import get_column_letter
 
     try:
         workbook = load_workbook(io.BytesIO(data), read_only=True, data_only=True)
-    except Exception as error:  # openpyxl raises zip, xml and key errors on damaged files
-        raise UnreadableDocument(f"Workbook '{name}' cannot be read (corrupt or not .xlsx): {error}") from None
-    sections = []
+    except Exception as error:  # zip, xml and key errors on damaged or non-xlsx files
+        raise UnreadableDocument(f"Workbook '{name}' cannot be read: {error}") from None
+    out: list[str] = []
     for sheet in workbook.worksheets:
-        rows = [row for row in sheet.iter_rows(values_only=True)]
-        width = max((len(row) for row in rows), default=0)
-        sections.append(f"## Sheet: {sheet.title}")
-        if not rows or width == 0 or all(all(v is None for v in row) for row in rows):
-            sections.append("(No data)")
+        out += [f"## Sheet: {sheet.title}", ""]
+        used = [(number, row) for number, row in enumerate(sheet.iter_rows(values_only=True), start=1)
+                if any(_cell(value) for value in row)]
+        if not used:
+            out += ["(No data)", ""]
             continue
+        width = max(max((i + 1 for i, value in enumerate(row) if _cell(value)), default=0) for _, row in used)
         header = ["Row"] + [get_column_letter(i + 1) for i in range(width)]
-        lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-        for number, row in enumerate(rows, start=1):
-            cells = [_cell(value) for value in row] + [""] * (width - len(row))
-            lines.append("| " + " | ".join([str(number), *cells]) + " |")
-        sections.append("\n".join(lines))
+        out.append("| " + " | ".join(header) + " |")
+        out.append("|" + "---:|" * len(header))
+        for number in range(used[0][0], used[-1][0] + 1):
+            row = dict(used).get(number, ())
+            cells = [_cell(row[i]) if i < len(row) else "" for i in range(width)]
+            out.append("| " + " | ".join([str(number), *cells]) + " |")
+        out.append("")
     workbook.close()
-    return Extracted("\n\n".join(sections))
+    return "\n".join(out) + "\n"
 
 
 def _cell(value: object) -> str:
-    return "" if value is None else str(value).replace("|", "\\|").replace("\n", " ")
+    if value is None:
+        return ""
+    return str(value).replace("\n", " ").replace("\r", " ").replace("|", "\\|").strip()
 
 
 _WORD_NS = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
 
 
-def _read_docx(name: str, data: bytes, media_type: str) -> Extracted:
+def _read_docx(name: str, data: bytes) -> str:
+    """Markdown: paragraphs, Heading styles as ``#`` headings (agentkit's reading; the framework uses DocSharp)."""
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
             root = ElementTree.fromstring(archive.read("word/document.xml"))
     except Exception as error:  # zip or XML damage, or no document part
-        raise UnreadableDocument(f"Document '{name}' cannot be read (corrupt or not .docx): {error}") from None
+        raise UnreadableDocument(f"Document '{name}' cannot be read: {error}") from None
     lines = []
     for paragraph in root.iter(f"{_WORD_NS}p"):
         text = "".join(node.text or "" for node in paragraph.iter(f"{_WORD_NS}t"))
@@ -110,74 +139,158 @@ def _read_docx(name: str, data: bytes, media_type: str) -> Extracted:
         if level.startswith("Heading") and level[7:].isdigit() and text:
             text = "#" * int(level[7:]) + " " + text
         lines.append(text)
-    return Extracted("\n\n".join(line for line in lines if line))
+    return "\n\n".join(line for line in lines if line)
 
 
-def _read_text(name: str, data: bytes, media_type: str) -> Extracted:
-    try:
-        return Extracted(data.decode("utf-8-sig"))
-    except UnicodeDecodeError as error:
-        raise UnreadableDocument(f"Text file '{name}' is not valid UTF-8 (byte {error.start})") from None
+def decode_utf8(data: bytes) -> str:
+    """UTF-8 as .NET's StreamReader reads it: a BOM is honoured, invalid bytes become U+FFFD."""
+    return data.decode("utf-8-sig", errors="replace")
 
-
-def _image_placeholder(name: str, data: bytes, media_type: str) -> Extracted:
-    return Extracted(f"[Image: {posixpath.basename(name)}, {media_type}, {len(data)} bytes]")
-
-
-_TEXT_TYPES = {
-    ".md": "text/markdown", ".txt": "text/plain", ".csv": "text/csv", ".json": "application/json",
-    ".yaml": "application/yaml", ".yml": "application/yaml", ".xml": "application/xml", ".html": "text/html",
-    ".py": "text/x-python", ".cs": "text/x-csharp", ".js": "text/javascript", ".ts": "text/typescript",
-}
 
 TRANSFORMERS: tuple[Transformer, ...] = (
-    Transformer("pdf", {".pdf": "application/pdf"}, _read_pdf, "the page texts joined with newlines"),
+    Transformer("docx", (".docx",), _read_docx, "Markdown: paragraphs, headings as `#`"),
+    Transformer("pdf", (".pdf",), _read_pdf, "the page texts joined by newlines"),
     Transformer(
-        "xlsx",
-        {".xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"},
-        _read_xlsx,
-        "one `## Sheet: {name}` section per sheet with a Markdown table whose columns are Row, A, B …; `(No data)` for an empty sheet",
-    ),
-    Transformer(
-        "docx",
-        {".docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document"},
-        _read_docx,
-        "Markdown: paragraphs, headings as `#`",
-    ),
-    Transformer("text", _TEXT_TYPES, _read_text, "the text verbatim"),
-    Transformer(
-        "image",
-        {".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".gif": "image/gif", ".webp": "image/webp"},
-        _image_placeholder,
-        "never the bytes: a placeholder line naming the file, media type and size (or the stored description)",
+        "xlsx", (".xlsx", ".xls"), _read_workbook,
+        "per sheet `## Sheet: {name}` and a table `Row | A | B …` (separators `---:`), or `(No data)`; "
+        "`.xls` is not an .xlsx file and fails to open",
     ),
 )
 
 
-def extension_of(file_path: str) -> str:
-    """The lower-case extension of a file path, with its dot ('' when there is none)."""
-    return posixpath.splitext(file_path)[1].lower()
-
-
-def find_transformer(file_path: str) -> tuple[Transformer, str]:
-    """The first transformer claiming the file's extension, and the media type it assigns."""
+def find_transformer(file_path: str) -> Transformer | None:
+    """The first transformer claiming the file's extension, or ``None`` (the file is read as UTF-8 text)."""
     extension = extension_of(file_path)
-    for transformer in TRANSFORMERS:
-        if extension in transformer.media_types:
-            return transformer, transformer.media_types[extension]
-    known = ", ".join(ext for transformer in TRANSFORMERS for ext in transformer.media_types)
-    shown = extension or "(none)"
-    raise NoTransformer(
-        f"No content transformer for extension '{shown}' (file '{file_path}'): it cannot be read as text. "
-        f"Readable extensions: {known}."
+    return next((t for t in TRANSFORMERS if extension in t.extensions), None)
+
+
+def image_placeholder(file_path: str, size: int) -> str:
+    """What Get answers for an image outside a transformer: never its bytes (C5)."""
+    media_type = IMAGE_MEDIA_TYPES[extension_of(file_path)]
+    return (
+        f"[image: {posixpath.basename(file_path)} ({media_type}, {size} bytes)] "
+        "Binary image content is not returned as text. When content indexing is enabled, an "
+        "AI-generated description is available on the file's Document node."
     )
 
 
-def extract_text(file_path: str, data: bytes, description: str | None = None) -> tuple[Extracted, str]:
-    """Run the matching transformer on ``data``; returns the text and the media type."""
-    transformer, media_type = find_transformer(file_path)
-    if not data:
-        raise UnreadableDocument(f"File '{file_path}' is empty (0 bytes); there is nothing to read")
-    if transformer.name == "image" and description:
-        return Extracted(description), media_type
-    return transformer.read(file_path, data, media_type), media_type
+def get_text(file_path: str, data: bytes) -> str:
+    """The text Get returns for a stored file (C3-C5); raises UnreadableDocument when a transformer fails."""
+    transformer = find_transformer(file_path)
+    if transformer is not None:
+        return transformer.read(file_path, data)
+    if extension_of(file_path) in IMAGE_MEDIA_TYPES:
+        return image_placeholder(file_path, len(data))
+    return decode_utf8(data)
+
+
+# -- indexing's extractor (D5) ----------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Box:
+    """A region of a page as fractions of its size, origin top-left (the framework's ChunkPosition)."""
+
+    x: float
+    y: float
+    w: float
+    h: float
+
+    def union(self, other: "Box") -> "Box":
+        left, top = min(self.x, other.x), min(self.y, other.y)
+        right, bottom = max(self.x + self.w, other.x + other.w), max(self.y + self.h, other.y + other.h)
+        return Box(left, top, right - left, bottom - top)
+
+    def to_json(self) -> dict[str, float]:
+        return {"x": round(self.x, 4), "y": round(self.y, 4), "w": round(self.w, 4), "h": round(self.h, 4)}
+
+
+@dataclass(frozen=True)
+class Span:
+    """One PDF word in the indexing text: where it starts, its length, its 1-based page and its box."""
+
+    start: int
+    length: int
+    page: int
+    box: Box
+
+    @property
+    def end(self) -> int:
+        return self.start + self.length
+
+
+@dataclass(frozen=True)
+class IndexText:
+    """The text indexing chunks, with word positions for a PDF (empty otherwise)."""
+
+    text: str
+    spans: tuple[Span, ...] = field(default=())
+
+
+def _pdf_words(name: str, data: bytes) -> IndexText:
+    """Words joined by spaces within a page, pages joined by ``\\n``, one span per word.
+
+    The framework lays out words with PdfPig; agentkit takes pypdf's text runs and estimates each
+    word's box from the run's position and font size (half an em per character), which is enough to
+    say on which page and roughly where a chunk starts.
+    """
+    reader = _pdf_reader(name, data)
+    logger, previous = _quiet_pypdf()
+    text, spans = [], []
+    length = 0
+    try:
+        for number, page in enumerate(reader.pages, start=1):
+            width, height = float(page.mediabox.width), float(page.mediabox.height)
+            if length > 0:
+                text.append("\n")
+                length += 1
+            runs: list[tuple[str, float, float, float]] = []
+
+            def visit(run, cm, tm, font, size, runs=runs):
+                scale = math.hypot(tm[0] * cm[0] + tm[1] * cm[2], tm[0] * cm[1] + tm[1] * cm[3]) or 1.0
+                x = tm[4] * cm[0] + tm[5] * cm[2] + cm[4]
+                y = tm[4] * cm[1] + tm[5] * cm[3] + cm[5]
+                runs.append((run, x, y, (size or 10) * scale))
+
+            page.extract_text(visitor_text=visit)
+            first = True
+            for run, x, y, size in runs:
+                offset = 0
+                for word in run.split(" "):
+                    if word.strip():
+                        for piece in word.split():
+                            if not first:
+                                text.append(" ")
+                                length += 1
+                            first = False
+                            box = Box(
+                                _clamp01((x + offset * size * 0.5) / width) if width else 0.0,
+                                _clamp01(1 - (y + size) / height) if height else 0.0,
+                                _clamp01(len(piece) * size * 0.5 / width) if width else 0.0,
+                                _clamp01(size / height) if height else 0.0,
+                            )
+                            spans.append(Span(length, len(piece), number, box))
+                            text.append(piece)
+                            length += len(piece)
+                    offset += len(word) + 1
+    except UnreadableDocument:
+        raise
+    except Exception as error:
+        raise UnreadableDocument(f"PDF '{name}' cannot be read: {error}") from None
+    finally:
+        logger.setLevel(previous)
+    return IndexText("".join(text), tuple(spans))
+
+
+def _clamp01(value: float) -> float:
+    return min(1.0, max(0.0, value))
+
+
+def index_text(file_path: str, data: bytes) -> IndexText:
+    """The text indexing extracts (D5); empty for every extension it has no extractor for (``.xlsx`` too)."""
+    extension = extension_of(file_path)
+    if extension == ".pdf":
+        return _pdf_words(file_path, data)
+    if extension == ".docx":
+        return IndexText(_read_docx(file_path, data))
+    if extension in INDEXED_TEXT_EXTENSIONS:
+        return IndexText(decode_utf8(data))
+    return IndexText("")
