@@ -38,7 +38,7 @@ from ._errors import ConfigurationError
 from ._mesh import Mesh
 from ._messages import Context, ContextItem, Message, Reply, ToolCall, ToolDefinition, ToolResult
 from ._models import Model
-from ._plugins import Tool, chunk_plugin, mesh_plugin
+from ._plugins import Tool, content_collection_plugin, mesh_plugin
 from ._threads import MAXIMUM_DELEGATION_DEPTH, Thread, delegation_depth, trim_history
 from ._tokens import ContextEstimate, estimate_context, item_tokens, items_tokens, reply_tokens
 from ._usage import record_usage
@@ -163,7 +163,7 @@ class Agent:
         self.prices = prices
         self.caching = caching
         self.record_subthread_usage_as_unknown = record_subthread_usage_as_unknown
-        available = list(mesh_plugin(mesh) + chunk_plugin(mesh)) if tools is None else list(tools)
+        available = list(mesh_plugin(mesh) + content_collection_plugin(mesh)) if tools is None else list(tools)
         self.offered = config.offered_tools(available, self._builtins())
         self._caches: dict[str, _PromptCache] = {}
         self._current: Run | None = None  # the round the built-in tools act for

@@ -10,9 +10,10 @@ runtime drops at a round boundary they cannot use.
 
 1. ``naive``: one round; per value a chunk search and chunk reads; one Create a turn.
 2. ``reread``: two phases, but phase 2 reads the document again; one Create a turn.
-3. ``worksheet``: two phases; one Get on the file path; chunk tools not whitelisted;
+3. ``worksheet``: two phases; one Get on the file path; the ContentCollection plugin not whitelisted;
    creates in batches of 10; the worksheet is the only input of phase 2.
-4. ``bulk``: as 3 with ``BulkCreate`` (agentkit's extension; not in the framework).
+4. ``bulk``: as 3 with ``BulkCreate`` (agentkit's extension, off by default; the framework has no bulk
+   create, M14).
 5. :func:`interrupted_sweep`: 3 killed after k creates for every k, then resumed.
 6. :func:`prohibition`: a model that reaches for a chunk tool the prompt forbids.
 
@@ -45,7 +46,7 @@ from ._mesh import Mesh, Node
 from ._messages import Context, Message, Reply, ToolCall, ToolResult
 from ._models import DEFAULT_MODEL
 from ._paths import file_path_from_document
-from ._plugins import chunk_plugin, mesh_plugin
+from ._plugins import content_collection_plugin, mesh_plugin
 from ._report import REPORT, STATEMENTS, upload_report
 from ._runtime import DIED, Agent, Interrupt, Run
 from ._threads import Thread
@@ -54,19 +55,21 @@ from ._usage import usage_report
 
 OWNER = "Meridian"
 COLLECTION = f"{OWNER}/content"
+DOCUMENTS = f"{COLLECTION}/_Documents"  # Search's basePath lists direct children only (M3)
 THREAD = f"{OWNER}/_Thread/extract-2024"
 BATCH = 10  # "every response in this step MUST contain at least 10 parallel create calls"
 # Scenarios 1 and 2 run hundreds of one-call iterations in a round. Under the framework's default cap of 40
 # (A7) their rounds would stop after 40 tool batches, so their agents set maxToolCallsPerRound in the agent
 # node's JSON (A8: front matter cannot) high enough for the whole round.
-LONG_ROUND_CAP = 400
+LONG_ROUND_CAP = 1000
 CHUNK_HITS = 5
 # Dimensions already in the mesh before any run: the income statement and the balance sheet.
 # Two carry the labels another system gave them, so a search for the report's wording misses them.
 SEEDED_LABELS = {"ebit": "EBIT", "np": "Net income"}
 SEEDED_STATEMENTS = ("income", "balance")
 
-TASK = (f"Extract the values the annual report in {COLLECTION} states for {' and '.join(REPORT.periods)} "
+TASK = (f"Extract the values the annual report in {COLLECTION} (Document nodes under {DOCUMENTS}) states for "
+        f"{' and '.join(REPORT.periods)} "
         f"and write them under {OWNER}: one LineItem dimension per line item in {OWNER}/{DIMENSIONS} (id = its "
         f"short key) and one Fact per value in {OWNER}/{FACTS} "
         "(id = {shortKey}-{period}-{position}). Line items:\n" + checklist_text())
@@ -82,7 +85,7 @@ PROTOCOL_INSTRUCTIONS = (
     "before creating them. Every response in this step MUST contain at least 10 parallel Create calls. "
     "Verify by Get on the expected paths, never by a search count, and reconcile against the worksheet.")
 NAIVE_INSTRUCTIONS = "Extract each requested value from the report and create a node for it."
-PROHIBITION = "Never call search_chunks or get_chunk: read the whole file with one Get on its file path."
+PROHIBITION = "Never call SearchChunks or GetChunk: read the whole file with one Get on its file path."
 
 
 # -- the workspace -----------------------------------------------------------------
@@ -114,8 +117,7 @@ def copy_mesh(mesh: Mesh) -> Mesh:
 
     The mesh replaces a node on every write and never changes one in place,
     so a shared node cannot leak a write from one copy into another. A stored
-    file is a new record holding the same bytes, text and chunks (a tuple
-    whose items are all shared is itself shared), so nothing large is copied.
+    file is a new record holding the same bytes, so nothing large is copied.
     """
     frozen = [*mesh.nodes(), *mesh.index.visible_nodes(), *mesh.index.visible_chunks()]
     return copy.deepcopy(mesh, {id(item): item for item in frozen})
@@ -231,8 +233,8 @@ def _json(result: ToolResult) -> Any:
 def read_phase(view: View, *, chunk_detour: bool = False) -> Procedure:
     """Phase 1 of the protocol: find the report, Get its Document node, Get the file path, list dimensions."""
     if chunk_detour:  # the habit scenario 6 shows: a chunk tool that is offered gets used
-        yield [_call("search_chunks", query=parse_checklist(view.task)[0].name, limit=CHUNK_HITS)]
-    found, listed = yield [_call("Search", query="nodeType:Document annual report", basePath=COLLECTION),
+        yield [_call("SearchChunks", query=parse_checklist(view.task)[0].name, scope=COLLECTION, limit=CHUNK_HITS)]
+    found, listed = yield [_call("Search", query="nodeType:Document annual report", basePath=DOCUMENTS),
                            _call("Search", query="nodeType:LineItem", basePath=f"{OWNER}/{DIMENSIONS}", limit=200)]
     hits = _json(found)["results"]
     if not hits:
@@ -279,7 +281,7 @@ def write_phase(view: View, *, batch_size: int | None = BATCH, bulk: bool = Fals
     except WorksheetError as refused:
         return f"Cannot write: {refused}"
     if reread:
-        yield [_call("Search", query="nodeType:Document annual report", basePath=COLLECTION)]
+        yield [_call("Search", query="nodeType:Document annual report", basePath=DOCUMENTS)]
         yield [_call("Get", path=worksheet.source)]
     # The one re-check, right before creating: Get each new dimension's path. A listing ('.../*') would not
     # do: it is a query and lags like Search (M2); a single-path Get reads the live node.
@@ -348,14 +350,18 @@ def naive(view: View) -> Procedure:
         hits = _json(found)["results"]
         dimension = hits[0]["path"] if hits else None
         for index, period in enumerate(periods):
-            (chunks,) = yield [_call("search_chunks", query=item.name, limit=CHUNK_HITS)]
+            # The scope names the collection: anchored at the bare node (the chat context) it finds nothing (K4).
+            (chunks,) = yield [_call("SearchChunks", query=item.name, scope=COLLECTION, limit=CHUNK_HITS)]
             value, unit = None, ""
-            for hit in _json(chunks):
-                (chunk,) = yield [_call("get_chunk", collectionPath=hit["collectionPath"], filePath=hit["filePath"],
+            for hit in _json(chunks)["results"]:
+                (chunk,) = yield [_call("GetChunk", collectionPath=hit["collectionPath"], filePath=hit["filePath"],
                                         chunkIndex=hit["chunkIndex"])]
-                for line in _json(chunk)["text"].splitlines():
-                    found_row = re.match(rf"^{re.escape(item.name)} (EUR m|EUR) (.+)$", line)
-                    tokens = found_row.group(2).split() if found_row else []
+                # A chunk's text is the indexer's, words joined by spaces (D5): the row is the label, the unit
+                # and the figures that follow it, wherever the chunk happens to end.
+                words = " ".join(_json(chunk)["text"].split())
+                for found_row in re.finditer(rf"(?:^|(?<= )){re.escape(item.name)} (EUR m|EUR) ((?:\S+ ?){{1,2}})",
+                                             words):
+                    tokens = found_row.group(2).split()
                     if len(tokens) > index and _lenient_amount(tokens[index]) is not None:
                         value, unit = _lenient_amount(tokens[index]), found_row.group(1)
                         break
@@ -414,7 +420,8 @@ class ScenarioResult:
 
 def _agent(config: AgentConfiguration, procedure: Callable[[View], Procedure], mesh: Mesh, *,
            bulk: bool = False, caching: bool = False) -> Agent:
-    tools = mesh_plugin(mesh, bulk_create=bulk) + chunk_plugin(mesh)
+    # The host's plugins, in the chat context of the thread's main node (N4, K4); BulkCreate is the extension.
+    tools = mesh_plugin(mesh, context=OWNER, bulk_create=bulk) + content_collection_plugin(mesh, context=OWNER)
     return Agent(config, ProcedureModel(procedure), mesh, tools=tools, caching=caching)
 
 
@@ -456,12 +463,12 @@ def run_scenario(key: str, *, caching: bool = False) -> ScenarioResult:
     before = {node.path for node in mesh.nodes()}
     thread = Thread(THREAD)
     if key == "naive":
-        config = AgentConfiguration("extractor", NAIVE_INSTRUCTIONS, plugins=["Mesh", "ContentChunks"],
+        config = AgentConfiguration("extractor", NAIVE_INSTRUCTIONS, plugins=["Mesh", "ContentCollection"],
                                     max_tool_calls_per_round=LONG_ROUND_CAP)
         agent = _agent(config, naive, mesh, caching=caching)
         runs = [agent.start(thread, TASK)]
     else:
-        plugins = {"reread": ["Mesh", "ContentChunks"], "worksheet": list(PROTOCOL_PLUGINS),
+        plugins = {"reread": ["Mesh", "ContentCollection"], "worksheet": list(PROTOCOL_PLUGINS),
                    "bulk": [PROTOCOL_PLUGINS[0] + ",BulkCreate"]}[key]
         options = {"reread": dict(batch_size=1, reread=True), "worksheet": {}, "bulk": dict(bulk=True)}[key]
         config = AgentConfiguration("extractor", PROTOCOL_INSTRUCTIONS, plugins=plugins,
@@ -547,19 +554,19 @@ class ProhibitionOutcome:
 
 
 def prohibition(plugins: Sequence[str], *, insist: bool = False) -> ProhibitionOutcome:
-    """Run phase 1 with the prohibition in the instructions and a model that reaches for ``search_chunks``.
+    """Run phase 1 with the prohibition in the instructions and a model that reaches for ``SearchChunks``.
 
     The model calls it when it is offered (it ignores the prompt); with
     ``insist`` it calls it even when it is not offered.
     """
     def reader(view: View) -> Procedure:
-        return (yield from read_phase(view, chunk_detour=insist or "search_chunks" in view.offered))
+        return (yield from read_phase(view, chunk_detour=insist or "SearchChunks" in view.offered))
 
     config = AgentConfiguration("extractor", f"{PROHIBITION}\n{PROTOCOL_INSTRUCTIONS}", plugins=list(plugins))
     agent = _agent(config, reader, workspace())
-    offered = "search_chunks" in {tool.name for tool in agent.offered}
+    offered = "SearchChunks" in {tool.name for tool in agent.offered}
     run = agent.start(Thread(THREAD), TASK)
-    forbidden = [result for turn in run.turns for result in turn.results if result.name == "search_chunks"]
+    forbidden = [result for turn in run.turns for result in turn.results if result.name == "SearchChunks"]
     return ProhibitionOutcome(tuple(plugins), offered, sum(not r.refused for r in forbidden),
                               sum(r.refused for r in forbidden))
 

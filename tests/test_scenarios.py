@@ -128,15 +128,15 @@ def test_a_died_round_is_billed_but_not_recorded():
 
 def test_prohibition_in_the_prompt_does_not_stop_an_offered_tool():
     """With the chunk plugin whitelisted the forbidden call runs; without it the tool is not offered and never runs."""
-    prompt_only = prohibition(["Mesh:Get,Search,Create", "ContentChunks"])
-    whitelist = prohibition(["Mesh:Get,Search,Create"])
+    prompt_only = prohibition(["Mesh:Get,Search,Create", "ContentCollection"])
+    whitelist = prohibition(["Mesh:Get,Search,Create,Update,Patch"])
     assert (prompt_only.offered, prompt_only.executed) == (True, 1)
     assert (whitelist.offered, whitelist.executed, whitelist.refused) == (False, 0, 0)
 
 
 def test_a_call_to_a_tool_not_offered_is_refused_and_recorded():
-    """A model that asks for search_chunks anyway gets a refusal; the call is recorded, nothing runs."""
-    insisting = prohibition(["Mesh:Get,Search,Create"], insist=True)
+    """A model that asks for SearchChunks anyway gets a refusal; the call is recorded, nothing runs."""
+    insisting = prohibition(["Mesh:Get,Search,Create,Update,Patch"], insist=True)
     assert (insisting.offered, insisting.executed, insisting.refused) == (False, 0, 1)
 
 
@@ -149,7 +149,7 @@ def test_a_worksheet_without_master_data_writes_nothing():
     thread = Thread(THREAD)
     thread.append("user", TASK)
     thread.append("assistant", text)
-    config = AgentConfiguration("extractor", PROTOCOL_INSTRUCTIONS, plugins=["Mesh:Get,Search,Create"])
+    config = AgentConfiguration("extractor", PROTOCOL_INSTRUCTIONS, plugins=["Mesh:Get,Search,Create,Update,Patch"])
     run = Agent(config, ProcedureModel(protocol), mesh).start(thread, APPROVE)
     assert run.answer.startswith("Cannot write: Worksheet refused") and "'indrev' lacks unit" in run.answer
     assert run.tool_calls == 0
@@ -164,7 +164,7 @@ def test_recheck_before_writing_skips_a_dimension_created_since_the_worksheet():
     early = worksheet.new_dimensions[0]
     mesh.create(worksheet.dimension_node(early))
     thread = thread0.fork()
-    config = AgentConfiguration("extractor", PROTOCOL_INSTRUCTIONS, plugins=["Mesh:Get,Search,Create"])
+    config = AgentConfiguration("extractor", PROTOCOL_INSTRUCTIONS, plugins=["Mesh:Get,Search,Create,Update,Patch"])
     run = Agent(config, ProcedureModel(protocol), mesh).start(thread, APPROVE)
     created = [call for turn in run.turns for call in turn.reply.tool_calls if call.name == "Create"]
     # verifies: agent.recheck-skips-standing-dimension
@@ -213,7 +213,7 @@ def test_scripted_model_decides_from_the_context_alone():
             replies.append(running.respond(context))
             return replies[-1]
 
-    config = AgentConfiguration("extractor", PROTOCOL_INSTRUCTIONS, plugins=["Mesh:Get,Search,Create"])
+    config = AgentConfiguration("extractor", PROTOCOL_INSTRUCTIONS, plugins=["Mesh:Get,Search,Create,Update,Patch"])
     agent = Agent(config, Recorder(), workspace())
     thread = Thread(THREAD)
     agent.start(thread, TASK)
@@ -223,8 +223,8 @@ def test_scripted_model_decides_from_the_context_alone():
 
 
 @pytest.mark.parametrize("procedure, instructions, plugins", [
-    (protocol, PROTOCOL_INSTRUCTIONS, ["Mesh:Get,Search,Create"]),
-    (naive, NAIVE_INSTRUCTIONS, ["Mesh", "ContentChunks"]),
+    (protocol, PROTOCOL_INSTRUCTIONS, ["Mesh:Get,Search,Create,Update,Patch"]),
+    (naive, NAIVE_INSTRUCTIONS, ["Mesh", "ContentCollection"]),
 ])
 def test_scripted_models_address_only_places_their_context_names(procedure, instructions, plugins):
     """Every folder a scripted model searches, lists or writes into is named in what it was shown, not taken from the source."""
@@ -284,7 +284,7 @@ def test_reading_phase_without_the_report_says_so():
     mesh = workspace()
     mesh.collections["Meridian/content"].delete(REPORT.file_name)
     mesh.refresh_index()
-    config = AgentConfiguration("extractor", PROTOCOL_INSTRUCTIONS, plugins=["Mesh:Get,Search,Create"])
+    config = AgentConfiguration("extractor", PROTOCOL_INSTRUCTIONS, plugins=["Mesh:Get,Search,Create,Update,Patch"])
     run = Agent(config, ProcedureModel(protocol), mesh).start(Thread(THREAD), TASK)
     assert run.answer.startswith("Cannot read: Search found no Document node") and run.status == "completed"
 
@@ -304,11 +304,11 @@ def test_copied_workspaces_do_not_share_writes():
 
 
 def test_copied_workspaces_share_the_report_instead_of_copying_it():
-    """A copy holds the very text and chunks of the original's stored report: copying a workspace copies no document."""
+    """A copy holds the very bytes and chunks of the original's stored report: copying a workspace copies no document."""
     original = workspace()
     copied = copy_mesh(original)
     stored, kept = (mesh.collections["Meridian/content"].stored(REPORT.file_name) for mesh in (original, copied))
-    assert kept.text is stored.text and kept.data is stored.data and kept.chunks is stored.chunks
+    assert kept.data is stored.data
     assert copied.index.visible_chunks() == original.index.visible_chunks()
     assert all(a is b for a, b in zip(copied.index.visible_chunks(), original.index.visible_chunks()))
 
@@ -323,7 +323,7 @@ def test_procedure_model_refuses_a_context_it_did_not_produce():
     """A context holding calls the procedure would not make is an error, not a silent guess."""
     mesh = workspace()
     model = ProcedureModel(protocol)
-    config = AgentConfiguration("extractor", PROTOCOL_INSTRUCTIONS, plugins=["Mesh:Get,Search,Create"])
+    config = AgentConfiguration("extractor", PROTOCOL_INSTRUCTIONS, plugins=["Mesh:Get,Search,Create,Update,Patch"])
     agent = Agent(config, model, mesh)
     context = Context(config.instructions, agent.offered, (Message("user", TASK), ToolCall("Get", {"path": "x"}),
                                                            ToolResult("c", "Get", "{}")))
