@@ -1,13 +1,31 @@
-"""Tests for agentkit/_plugins.py: the tools a model sees and the strings they return."""
+"""Tests for agentkit/_plugins.py: the tool registry against the facts, and the texts the tools answer."""
 
 from __future__ import annotations
 
+import base64
 import dataclasses
 import json
+import re
+import tomllib
+from pathlib import Path
 
 import pytest
 
-from agentkit import BULK_CREATE, CHUNK_PLUGIN, MESH_PLUGIN, ContentType, Mesh, Tool, chunk_plugin, mesh_plugin, tools_by_name
+from agentkit import (
+    BULK_CREATE, CONTENT_COLLECTION_PLUGIN, MCP_SERVER, MESH_PLUGIN, ContentType, Mesh, Parameter, Tool,
+    content_collection_plugin, mcp_tools, mesh_plugin, snake_case, tools_by_name, unoffered_tool_answer,
+)
+
+FACTS = tomllib.loads((Path(__file__).resolve().parents[1] / "framework" / "citations.toml").read_text())["facts"]
+
+
+def fact_text(fact_id: str) -> str:
+    return FACTS[fact_id]["text"]
+
+
+def ticked(text: str) -> list[str]:
+    """The `backticked` words of a fact's text, in order."""
+    return re.findall(r"`([^`]+)`", text)
 
 
 @pytest.fixture
@@ -15,69 +33,113 @@ def mesh() -> Mesh:
     mesh = Mesh()
     mesh.register_type(ContentType("Fact", {"item": "string", "value": "number"}))
     mesh.create({"id": "Acme", "name": "Acme", "nodeType": "Company"})
-    mesh.add_collection("Acme").upload("Annual Report 2024.md", b"Revenue was 4,812.3.")
+    mesh.add_collection("Acme").upload("Annual Report 2024.md", b"Revenue was 4,812.3.", index=True)
     return mesh
 
 
-def test_tool_names_and_plugins(mesh):
-    """The Mesh plugin offers the framework's tools; the chunk tools come as plugin ContentChunks."""
-    assert [(t.name, t.plugin) for t in mesh_plugin(mesh)] == [
-        (name, MESH_PLUGIN) for name in ("Get", "Search", "Create", "Update", "Patch", "Delete", "Move", "Copy", "NavigateTo")]
-    assert [(t.name, t.plugin) for t in chunk_plugin(mesh)] == [
-        ("search", CHUNK_PLUGIN), ("search_chunks", CHUNK_PLUGIN), ("get_chunk", CHUNK_PLUGIN)]
+# -- the registry against framework/citations.toml -------------------------------------------------
+def test_mesh_plugin_offers_the_twelve_tools_of_m1(mesh):
+    """M1: the Mesh plugin's tools and its read-only set, as the fact names them (RunTests needs a source repo)."""
+    granted, read_only = fact_text("M1").split(";")[:2]
+    names = [name for name in ticked(granted) if name != "Mesh"]
+    tools = mesh_plugin(mesh)
+    assert [t.name for t in tools] == names and len(names) == 12
+    assert [t.name for t in tools if t.read_only] == ticked(read_only)
+    assert {t.plugin for t in tools} == {MESH_PLUGIN}
+
+
+def test_content_collection_plugin_and_mcp_chunk_tools_follow_k2(mesh):
+    """K2: plugin ContentCollection with UploadContent, SearchChunks, GetChunk; MCP search_chunks, get_chunk."""
+    plugin, *methods = ticked(fact_text("K2").split("(method names)")[0])
+    tools = content_collection_plugin(mesh)
+    assert (tools[0].plugin, [t.name for t in tools]) == (plugin, methods) == (CONTENT_COLLECTION_PLUGIN, methods)
+    mcp_names = [t.name for t in mcp_tools(mesh)]
+    assert all(name in mcp_names for name in ticked(fact_text("K2").split("MCP")[1])[:2])
+    assert "search" not in [t.name for t in tools] and "ContentChunks" not in {t.plugin for t in tools}
+
+
+def test_mcp_tool_names_are_the_snake_case_names_of_p1(mesh):
+    """P1: every MCP name the fact lists is in the registry (autocomplete is not modelled), snake_case of a method."""
+    registry = [t.name for t in mcp_tools(mesh)]
+    listed = [name for name in ticked(fact_text("P1")) if name != "autocomplete"]
+    assert listed == [name for name in registry if name in listed] and set(listed) <= set(registry)
+    assert [snake_case(m) for m in ("GetChunk", "SearchChunks", "NavigateTo", "EditContent", "Get")] == [
+        "get_chunk", "search_chunks", "navigate_to", "edit_content", "get"]
+    assert {t.plugin for t in mcp_tools(mesh)} == {MCP_SERVER}
+
+
+def _signatures_in(text: str) -> list[str]:
+    return [s for s in ticked(text) if re.fullmatch(r"[A-Za-z_]+\([^)]*\)", s)]
+
+
+def _normal(signature: str) -> str:
+    """`x?` in a fact means an optional argument whose default is null."""
+    return re.sub(r"(\w+)\?", r"\1=null", signature)
+
+
+@pytest.mark.parametrize("fact_id", ["M3", "M4", "M10", "M11", "M12", "M13", "M14", "K3", "K5", "P2", "C7"])
+def test_signatures_stated_in_the_facts_are_the_registry_s(mesh, fact_id):
+    """Every `Tool(params)` a fact states (M, K, P2, C7) is the signature of the registry's tool of that name."""
+    registry = {t.name: t.signature for t in mesh_plugin(mesh) + content_collection_plugin(mesh) + mcp_tools(mesh)}
+    stated = _signatures_in(fact_text(fact_id))
+    assert stated, f"{fact_id} states no signature"
+    for signature in stated:
+        name = signature.split("(")[0]
+        if fact_id == "C7" and name == "upload":  # C7 names the MCP upload's two required arguments
+            assert registry[name] == signature
+            continue
+        assert registry[name] == _normal(signature), (fact_id, signature)
+
+
+def test_every_tool_carries_parameters_annotations_and_a_frozen_shape(mesh):
+    """A Tool is frozen; parameters have the declared JSON types; read-only tools are never destructive."""
+    tools = mesh_plugin(mesh) + content_collection_plugin(mesh) + mcp_tools(mesh)
+    for tool in tools:
+        assert all(isinstance(p, Parameter) and p.type in ("string", "integer", "boolean", "object", "array")
+                   for p in tool.parameters), tool.name
+        assert not (tool.read_only and tool.destructive), tool.name
+        assert tool.description, tool.name
     with pytest.raises(dataclasses.FrozenInstanceError):
-        mesh_plugin(mesh)[0].name = "Other"  # type: ignore[misc]
-    assert isinstance(mesh_plugin(mesh)[0], Tool)
+        tools[0].name = "Other"  # type: ignore[misc]
+    annotations = {t.name: (t.read_only, t.destructive) for t in mcp_tools(mesh)}
+    assert annotations["get"] == (True, False) and annotations["delete"] == (False, True)
+    assert annotations["create"] == (False, False) and annotations["copy"] == (False, False)
+    upload = tools_by_name(content_collection_plugin(mesh))["UploadContent"]
+    assert [(p.name, p.required, p.default) for p in upload.parameters] == [
+        ("nodePath", True, None), ("filePath", True, None), ("content", True, None), ("collectionName", False, "content")]
 
 
+def test_descriptions_are_the_framework_s_own_texts(mesh):
+    """K7: both chunk-search descriptions tell the model to Get the Document for whole-document reads."""
+    agent = tools_by_name(content_collection_plugin(mesh))["SearchChunks"].description
+    mcp = tools_by_name(mcp_tools(mesh))["search_chunks"].description
+    assert "use Get on the Document for whole-document reads" in agent
+    assert "for whole-document reads (e.g. table extraction) use `Get` on the Document" in mcp
+    assert tools_by_name(mesh_plugin(mesh))["Create"].description == (
+        "Creates a new node in the mesh. ALWAYS set the 'name' property to a human-readable display name.")
+
+
+def test_unoffered_tool_answer_is_the_a5_text():
+    """A5: the text a model reads after calling a tool it was not offered."""
+    assert unoffered_tool_answer("Delete") == 'Error: Requested function "Delete" not found.'
+    assert ticked(fact_text("A5"))[0] == 'Error: Requested function "{name}" not found.'
+
+
+# -- extensions ------------------------------------------------------------------------------------------
 def test_bulk_create_is_an_opt_in_marked_extension(mesh):
-    """BulkCreate appears only on request and its description says it is not the framework's."""
+    """BulkCreate appears only on request (M14: the framework has none) and says it is not the framework's."""
     assert BULK_CREATE not in tools_by_name(mesh_plugin(mesh))
     bulk = tools_by_name(mesh_plugin(mesh, bulk_create=True))[BULK_CREATE]
-    assert "[agentkit extension, not in the framework]" in bulk.description
+    assert bulk.description.startswith("[agentkit extension, not in the framework]")
     nodes = [{"id": f"Acme/v-{n}", "name": f"V{n}", "nodeType": "Fact", "content": {"$type": "Fact", "value": n}} for n in range(2)]
     nodes.append({"id": "Acme/v-x", "nodeType": "Fact"})
-    assert bulk.call({"nodes": json.dumps(nodes)}).splitlines() == [
-        "Created: Acme/v-0", "Created: Acme/v-1",
-        "[2] Error: cannot create: 'name' is not set. Every node needs a non-empty string 'name', e.g. \"name\": \"Revenue FY2024\"."]
+    lines = bulk.call({"nodes": json.dumps(nodes)}).splitlines()
+    assert lines[:2] == ["Created: Acme/v-0", "Created: Acme/v-1"]
+    assert lines[2].startswith("[2] Error: cannot create 'Acme/v-x': 'name' is not set.")
     assert bulk.call({"nodes": "[]"}) == "Nothing to create: the array is empty."
 
 
-def test_get_returns_node_json_file_text_or_an_error_text(mesh):
-    """Get answers with JSON for a node, the text for a file, and an error as text."""
-    tools = tools_by_name(mesh_plugin(mesh))
-    node = json.loads(tools["Get"].call({"path": "Acme/content/_Documents/Annual-Report-2024.md"}))
-    assert node["content"]["summary"] == "Revenue was 4,812.3."
-    assert tools["Get"].call({"path": "Acme/content/Annual%20Report%202024.md"}) == "Revenue was 4,812.3."
-    assert tools["Get"].call({"path": "Acme/content/Annual-Report-2024.md"}) == \
-        "File 'Annual-Report-2024.md' not found in collection 'content'"
-    assert tools["Get"].call({"path": "Acme/data/x"}).startswith("Path 'Acme/data/x': the 'data/' prefix is not modelled")
-
-
-def test_create_update_patch_delete_texts(mesh):
-    """Each write tool answers with the framework's one-line results."""
-    tools = tools_by_name(mesh_plugin(mesh))
-    node = {"id": "Acme/rev", "name": "Revenue", "nodeType": "Fact", "content": {"$type": "Fact", "value": 1}}
-    assert tools["Create"].call({"node": json.dumps(node)}) == "Created: Acme/rev"
-    assert tools["Create"].call({"node": "{not json"}).startswith("Invalid JSON: ")
-    node["content"]["value"] = 2
-    assert tools["Update"].call({"nodes": [node]}) == "Updated: Acme/rev"
-    assert tools["Patch"].call({"path": "Acme/rev", "fields": '{"value": 3}'}) == "Patched: Acme/rev"
-    assert tools["Copy"].call({"source": "Acme/rev", "target": "Acme/rev2"}) == "Copied: Acme/rev -> Acme/rev2"
-    assert tools["Move"].call({"source": "Acme/rev2", "target": "Acme/rev3"}) == "Moved: Acme/rev2 -> Acme/rev3"
-    assert tools["Delete"].call({"paths": '["Acme/rev", "Acme/rev3"]'}) == "Deleted: Acme/rev\nDeleted: Acme/rev3"
-    assert tools["NavigateTo"].call({"path": "Acme"}) == "Navigated to Acme"
-
-
-def test_search_tool_envelope(mesh):
-    """Search answers with the JSON envelope, lagging until the index refreshes."""
-    search = tools_by_name(mesh_plugin(mesh))["Search"]
-    assert json.loads(search.call({"query": "nodeType:Company"}))["count"] == 0
-    mesh.refresh_index()
-    assert json.loads(search.call({"query": "nodeType:Company", "limit": 500}))["limit"] == 200
-
-
-def test_strict_plugin_refuses_what_the_framework_drops(mesh):
+def test_strict_plugin_extension_refuses_what_the_framework_drops(mesh):
     """A strict plugin answers with the dropped field names instead of 'Created:'."""
     create = tools_by_name(mesh_plugin(mesh, strict=True))["Create"]
     answer = create.call({"node": {"id": "Acme/x", "name": "X", "nodeType": "Fact", "content": {"$type": "Fact", "amount": 1}}})
@@ -85,42 +147,127 @@ def test_strict_plugin_refuses_what_the_framework_drops(mesh):
     assert not mesh.exists("Acme/x")
 
 
-def test_missing_and_malformed_arguments(mesh):
-    """A missing argument or a non-object argument list is answered, not raised."""
-    tools = tools_by_name(mesh_plugin(mesh) + chunk_plugin(mesh))
-    assert tools["Get"].call({}) == "Error: missing required argument 'path'"
-    assert tools["get_chunk"].call({"collectionPath": "Acme/content", "filePath": "a"}) == \
-        "Error: missing required argument 'chunkIndex'"
-    assert tools["Create"].call(["x"]) == "Error: tool arguments must be a JSON object, got list"  # type: ignore[arg-type]
+# -- agent tools: context, answers -------------------------------------------------------------------
+def test_agent_paths_resolve_against_the_chat_context(mesh):
+    """N4: a single segment or a reserved-word path gets the context in front; 'A/B' and '@/x' are absolute."""
+    tools = tools_by_name(mesh_plugin(mesh, context="Acme"))
+    tools["Create"].call({"node": {"id": "Acme/rev", "name": "Revenue", "nodeType": "Fact"}})
+    assert json.loads(tools["Get"].call({"path": "rev"}))["path"] == "Acme/rev"
+    assert json.loads(tools["Get"].call({"path": '"@/Acme/rev"'}))["path"] == "Acme/rev"  # surrounding quotes dropped
+    # Single quotes are dropped only after the context check, so '@/…' turns into the path '/Acme/rev':
+    assert tools["Get"].call({"path": "'@/Acme/rev'"}) == "Not found: /Acme/rev"
+    assert tools["Get"].call({"path": "content/Annual Report 2024.md"}) == "Revenue was 4,812.3."
+    assert json.loads(tools_by_name(mcp_tools(mesh))["get"].call({"path": "@Acme/rev"}))["path"] == "Acme/rev"
+    assert "rev" not in tools_by_name(mcp_tools(mesh))["get"].call({"path": "rev"})[:2]  # MCP: no context
 
 
-def test_chunk_tools_answer_json(mesh):
-    """The chunk tools return JSON texts with the framework's shapes."""
+def test_write_tools_answer_the_framework_texts(mesh):
+    """M9-M13: Created, Updated, Patched with versions, Copied n node(s), Moved, one Deleted line per path."""
+    tools = tools_by_name(mesh_plugin(mesh))
+    node = {"id": "Acme/rev", "name": "Revenue", "nodeType": "Fact", "content": {"$type": "Fact", "value": 1}}
+    assert tools["Create"].call({"node": json.dumps(node)}) == "Created: Acme/rev"
+    assert tools["Create"].call({"node": json.dumps(node)}) == "Error creating node: Node already exists: Acme/rev"
+    node["content"]["value"] = 2
+    assert tools["Update"].call({"nodes": [node]}) == "Updated: Acme/rev"
+    assert tools["Patch"].call({"path": "Acme/rev", "fields": '{"content": {"value": 3}}'}) == "Patched: Acme/rev (v2 → v3)"
     mesh.refresh_index()
-    tools = tools_by_name(chunk_plugin(mesh))
-    [hit] = json.loads(tools["search_chunks"].call({"query": "revenue"}))
-    assert hit["filePath"] == "Annual Report 2024.md" and hit["rank"] == 0
-    chunk = json.loads(tools["get_chunk"].call({"collectionPath": hit["collectionPath"], "filePath": hit["filePath"], "chunkIndex": 0}))
-    assert chunk["text"] == "Revenue was 4,812.3." and chunk["nextIndex"] is None
-    [document] = json.loads(tools["search"].call({"query": "revenue"}))
-    assert document["documentPath"] == "Acme/content/_Documents/Annual-Report-2024.md"
+    assert tools["Copy"].call({"sourcePath": "Acme/rev", "targetNamespace": "Archive"}) == \
+        "Copied 1 node(s): Acme/rev -> Archive"
+    mesh.refresh_index()
+    assert tools["Move"].call({"sourcePath": "Archive/rev", "targetPath": "Old/rev"}) == "Moved: Archive/rev -> Old/rev"
+    assert tools["Delete"].call({"paths": '["Old/rev", "Acme/none"]'}) == \
+        "Deleted: Old/rev\nError deleting Acme/none: Node not found: Acme/none"
+    assert tools["Delete"].call({"paths": "[]"}) == "No paths provided."
 
 
+def test_navigate_diagnostics_recycle_and_edit_answers(mesh):
+    """M14 NavigateTo; the modelled parts of GetDiagnostics, Recycle and EditContent."""
+    tools = tools_by_name(mesh_plugin(mesh, context="Acme"))
+    assert tools["NavigateTo"].call({"path": "@/acme"}) == "Navigating to: Acme."
+    assert tools["NavigateTo"].call({"path": "Nowhere/x"}) == 'Couldn\'t find anywhere matching "Nowhere/x".'
+    assert json.loads(tools["GetDiagnostics"].call({"path": "@/Nope"})) == {"status": "Unknown", "message": "Not found: Nope"}
+    assert json.loads(tools["Recycle"].call({"path": "@/Acme"}))["status"] == "Recycled"
+    tools["Create"].call({"node": {"id": "Acme/doc", "name": "Doc", "nodeType": "Markdown",
+                                   "content": {"$type": "MarkdownContent", "content": "draft text"}}})
+    assert tools["EditContent"].call({"path": "doc", "oldText": "draft", "newText": "final"}) == \
+        "Edited: Acme/doc (1 replacement)"
+    assert tools_by_name(mcp_tools(mesh, base_url="https://mesh.example/"))["navigate_to"].call({"path": "@Acme/doc"}) == \
+        "https://mesh.example/Acme/doc"
+
+
+def test_get_children_lags_and_single_get_is_live(mesh):
+    """M2, N6: 'X/*' lists what the index shows (a bare array); a single-path Get sees the write at once."""
+    get = tools_by_name(mesh_plugin(mesh))["Get"]
+    tools_by_name(mesh_plugin(mesh))["Create"].call({"node": {"id": "Acme/rev", "name": "Revenue", "nodeType": "Fact"}})
+    assert json.loads(get.call({"path": "Acme/rev"}))["name"] == "Revenue"
+    assert "Acme/rev" not in [row["path"] for row in json.loads(get.call({"path": "Acme/*"}))]
+    mesh.refresh_index()
+    assert {"path": "Acme/rev", "name": "Revenue", "nodeType": "Fact", "icon": None} in json.loads(get.call({"path": "Acme/*"}))
+
+
+# -- uploads (C7) -------------------------------------------------------------------------------------
+def test_upload_content_saves_without_indexing_and_mcp_upload_indexes(mesh):
+    """C7: agent UploadContent is not indexed; MCP upload answers {"status":"Uploaded",…} and is indexed eventually."""
+    agent = tools_by_name(content_collection_plugin(mesh, context="Acme"))
+    assert agent["UploadContent"].call({"nodePath": "@/Acme", "filePath": "notes.md", "content": "quarterly margin"}) == \
+        "Uploaded `notes.md` to @Acme/content/notes.md"
+    mesh.refresh_index()
+
+    def files_found() -> list[str]:
+        answer = json.loads(agent["SearchChunks"].call({"query": "namespace:Acme/content quarterly margin"}))
+        return [hit["filePath"] for hit in answer["results"]]
+
+    assert "notes.md" not in files_found()
+    upload = tools_by_name(mcp_tools(mesh))["upload"]
+    answer = upload.call({"path": "@Acme/content/q.md", "base64Content": base64.b64encode(b"quarterly margin").decode()})
+    assert json.loads(answer) == {"status": "Uploaded", "path": "Acme/content/q.md", "bytes": 16}
+    assert "q.md" not in files_found()  # indexed eventually: once the index refreshes
+    mesh.refresh_index()
+    assert "q.md" in files_found()
+    assert upload.call({"path": "Acme/content/q.md", "base64Content": ""}) == "Error: base64Content is required."
+    assert upload.call({"path": "Acme/files/q.md", "base64Content": "eA=="}) == "Error: collection 'files' not found on 'Acme'."
+
+
+# -- MCP argument validation (P2) ---------------------------------------------------------------------
+def test_mcp_refuses_unknown_missing_and_mistyped_arguments_before_running(mesh):
+    """P2: McpArgumentValidation's texts; nothing is written."""
+    tools = tools_by_name(mcp_tools(mesh))
+    before = [n.to_json() for n in mesh.nodes()]
+    assert tools["create"].call({"nodes": "[]"}) == (
+        "Error: unknown argument 'nodes' for tool 'create' — expected one of: node. Did you mean 'node'? "
+        "(Tool schemas change between releases — call tools/list for the current shape.)")
+    assert tools["copy"].call({"sourcePath": "Acme"}) == \
+        "Error: missing required argument 'targetNamespace' for tool 'copy' — required: sourcePath, targetNamespace."
+    assert tools["create"].call({"node": {"id": "x"}}) == \
+        "Error: argument 'node' for tool 'create' expects string, got object ({\"id\":\"x\"})."
+    assert json.loads(tools["search"].call({"query": "", "limit": "3"}))["limit"] == 3  # a numeric string binds
+    assert [n.to_json() for n in mesh.nodes()] == before
+
+
+# -- never raise ----------------------------------------------------------------------------------------
 @pytest.mark.parametrize("tool, arguments, opening", [
     ("Update", {"nodes": "[{"}, "Invalid JSON: "),
     ("Update", {"nodes": {"id": "x"}}, "Invalid JSON: 'nodes' must be a JSON array"),
     ("Delete", {"paths": 42}, "Invalid JSON: 'paths' must be a JSON array"),
     ("Delete", {"paths": "Acme"}, "Invalid JSON: Expecting value"),
-    ("Patch", {"path": "Acme", "fields": "[1]"}, "Invalid JSON: 'fields' must be one JSON object"),
-    ("Search", {"query": "x", "basePath": 7}, "basePath must be a path string"),
+    ("Patch", {"path": "Acme", "fields": "[1]"}, "Error: fields must be a JSON object"),
+    ("Get", {"path": ""}, "Error: path is required."),
+    ("Move", {"sourcePath": "Acme", "targetPath": " "}, "Error: targetPath is required."),
+    ("Copy", {"sourcePath": "Nope", "targetNamespace": "X"}, "Error: Source node not found: Nope"),
     ("Search", {"query": "x", "limit": "lots"}, "limit must be a whole number"),
-    ("search_chunks", {"query": "x", "scope": ["Acme"]}, "scope must be a path string"),
-    ("get_chunk", {"collectionPath": "Acme/content", "filePath": "a.md", "chunkIndex": 1.5}, "chunkIndex must be a whole number"),
+    ("GetChunk", {"collectionPath": "Acme/content", "filePath": "a.md", "chunkIndex": 1.5}, "chunkIndex must be a whole number"),
 ])
-def test_malformed_arguments_are_answered_precisely(mesh, tool, arguments, opening):
-    """Arguments of the wrong JSON shape get a precise answer and change nothing."""
+def test_malformed_arguments_are_answered_and_change_nothing(mesh, tool, arguments, opening):
+    """Arguments of the wrong shape get an answer, never an exception, and the mesh stays as it was."""
     mesh.refresh_index()
     before = [node.to_json() for node in mesh.nodes()]
-    answer = tools_by_name(mesh_plugin(mesh) + chunk_plugin(mesh))[tool].call(arguments)
+    answer = tools_by_name(mesh_plugin(mesh) + content_collection_plugin(mesh))[tool].call(arguments)
     assert answer.startswith(opening), answer
     assert [node.to_json() for node in mesh.nodes()] == before
+
+
+def test_non_object_arguments_are_answered(mesh):
+    """A non-object argument list is answered, not raised."""
+    assert tools_by_name(mesh_plugin(mesh))["Create"].call(["x"]) == \
+        "Error: tool arguments must be a JSON object, got list"  # type: ignore[arg-type]
+    assert isinstance(mesh_plugin(mesh)[0], Tool)
