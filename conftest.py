@@ -85,10 +85,15 @@ class SnippetRun(pytest.Item):
     """Run one snippet file as a script and compare its captured output with the committed files."""
 
     def runtest(self) -> None:
-        namespace, printed = captures.run_snippet(self.path, rewrite=self._rewrite_asserts)
-        difference = outputs.output_mismatch(self.path, printed)
+        namespace, recorder = captures.run_snippet_recorded(self.path, rewrite=self._rewrite_asserts)
+        difference = outputs.output_mismatch(self.path, recorder.getvalue())
         if difference:
-            raise SnippetOutputStale(f"{self.path.relative_to(REPO_ROOT)}: what it prints differs from its '#>' lines; show the real output below each print\n{difference}")
+            project = Project()
+            located = outputs.mismatch_report(project, project.relative(self.path), outputs.attribute(self.path, recorder.writes))
+            raise SnippetOutputStale(
+                f"{located or difference}\n"
+                "Show the real output below each print: 'python3 dev.py regen --outputs' rewrites the '#>' lines; review the diff."
+            )
         outdated = captures.stale(captures.render(namespace))
         if outdated:
             names = ", ".join(str(path.relative_to(REPO_ROOT)) for path in outdated)

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import ast
 import contextlib
-import io
 import sys
 import types
 from collections.abc import Callable
 from pathlib import Path
 
+from tools.outputs import LineRecorder
 from tools.project import CAPTURED_OUTPUT, REPO_ROOT
 
 
@@ -24,6 +24,12 @@ def run_snippet(path: Path, rewrite: Callable[[ast.Module, bytes], None] | None 
     `rewrite` may transform the parsed module before it runs: the test runner
     passes pytest's assertion rewriting, so a failing check shows its values.
     """
+    namespace, recorder = run_snippet_recorded(path, rewrite)
+    return namespace, recorder.getvalue()
+
+
+def run_snippet_recorded(path: Path, rewrite: Callable[[ast.Module, bytes], None] | None = None) -> tuple[dict, LineRecorder]:
+    """Like run_snippet, but what it printed comes with the snippet line that printed each piece."""
     source = path.read_bytes()
     tree = ast.parse(source, filename=str(path))
     if rewrite:
@@ -32,7 +38,7 @@ def run_snippet(path: Path, rewrite: Callable[[ast.Module, bytes], None] | None 
     # Run as __main__ in a module of its own, as `python snippets/x.py` would.
     module = types.ModuleType("__main__")
     module.__file__ = str(path)
-    printed = io.StringIO()
+    printed = LineRecorder(path)
     saved = sys.modules.get("__main__")
     sys.modules["__main__"] = module
     try:
@@ -41,7 +47,7 @@ def run_snippet(path: Path, rewrite: Callable[[ast.Module, bytes], None] | None 
     finally:
         if saved is not None:
             sys.modules["__main__"] = saved
-    return module.__dict__, printed.getvalue()
+    return module.__dict__, printed
 
 
 def render(namespace: dict, root: Path = REPO_ROOT) -> dict[Path, str]:

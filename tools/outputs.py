@@ -13,8 +13,12 @@ shown on a page can never drift from the output the code produces.
 
 from __future__ import annotations
 
+import ast
 import doctest
+import io
 import re
+import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 SHOWN_LINE = re.compile(r"^\s*#>(?: (?P<text>.*))?$")
@@ -39,3 +43,169 @@ def output_mismatch(path: Path, printed: str) -> str | None:
         return None
     example = doctest.Example(source="", want=shown)
     return _CHECKER.output_difference(example, printed, _OPTIONS | doctest.REPORT_UDIFF)
+
+
+# --- where each line of output comes from, and rewriting the `#>` lines ------------------------------------
+
+
+@dataclass
+class ShownBlock:
+    """A run of `#>` lines in a file: where it stands, its indentation and the text it promises."""
+
+    start: int  # first `#>` line, 1-based
+    end: int  # last `#>` line
+    indent: str
+    text: str  # joined like shown_output: each line ends with a newline
+
+
+@dataclass
+class Attributed:
+    """What a snippet printed, line of the printing statement by line: which block each output belongs to."""
+
+    blocks: list[ShownBlock]
+    # block start line -> what the statements above it printed; None key: output no block stands below
+    printed: dict[int | None, str]
+    # for output no block stands below: the line after which a new block would go, and its indentation
+    orphans: list[tuple[int, str, str]]
+
+    def mismatches(self) -> list[tuple[ShownBlock | None, str]]:
+        """Blocks whose text differs from what their statements printed, with the printed text."""
+        found: list[tuple[ShownBlock | None, str]] = []
+        for block in self.blocks:
+            got = self.printed.get(block.start, "")
+            if not _CHECKER.check_output(block.text, got, _OPTIONS):
+                found.append((block, got))
+        for _, _, text in self.orphans:
+            found.append((None, text))
+        return found
+
+
+def shown_blocks(path: Path) -> list[ShownBlock]:
+    blocks: list[ShownBlock] = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        match = SHOWN_LINE.match(line)
+        if not match:
+            continue
+        text = (match["text"] or "") + "\n"
+        if blocks and blocks[-1].end == number - 1:
+            blocks[-1].end = number
+            blocks[-1].text += text
+        else:
+            blocks.append(ShownBlock(number, number, line[: len(line) - len(line.lstrip())], text))
+    return blocks
+
+
+class LineRecorder(io.TextIOBase):
+    """A stdout that notes, for every write, the line of the running snippet's module code that made it."""
+
+    def __init__(self, path: Path) -> None:
+        self.filename = str(path)
+        self.writes: list[tuple[int, str]] = []
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        frame = sys._getframe(1)
+        line = 0
+        while frame is not None:
+            # The outermost frame of the snippet itself: its module-level statement printed this.
+            if frame.f_code.co_filename == self.filename:
+                line = frame.f_lineno
+            frame = frame.f_back
+        self.writes.append((line, text))
+        return len(text)
+
+    def getvalue(self) -> str:
+        return "".join(text for _, text in self.writes)
+
+
+def attribute(path: Path, writes: list[tuple[int, str]]) -> Attributed:
+    """Give each printed text to the `#>` block under the statement that printed it.
+
+    The statement is the innermost one around the printing line that has a block right below it;
+    output of a statement with no block below goes to an orphan, placed after its top-level statement.
+    """
+    source = path.read_text(encoding="utf-8")
+    lines = source.splitlines()
+    blocks = shown_blocks(path)
+    block_after = {}
+    for block in blocks:
+        # The statement a block belongs to ends on the last code line above it (comments are not statements).
+        above = block.start - 1
+        while above > 0 and lines[above - 1].strip().startswith("#") and not SHOWN_LINE.match(lines[above - 1]):
+            above -= 1
+        block_after[above] = block
+    statements = [node for node in ast.walk(ast.parse(source)) if isinstance(node, ast.stmt)]
+    printed: dict[int | None, str] = {}
+    orphan_text: dict[int, tuple[str, str]] = {}
+    for line, text in writes:
+        around = sorted(
+            (node for node in statements if node.lineno <= line <= (node.end_lineno or node.lineno)),
+            key=lambda node: (node.end_lineno or node.lineno) - node.lineno,
+        )
+        target = next((block_after[node.end_lineno] for node in around if node.end_lineno in block_after), None)
+        if target is not None:
+            printed[target.start] = printed.get(target.start, "") + text
+        elif around:
+            outer = around[-1]
+            indent = " " * outer.col_offset
+            after = outer.end_lineno or outer.lineno
+            previous = orphan_text.get(after, (indent, ""))
+            orphan_text[after] = (indent, previous[1] + text)
+        else:
+            orphan_text[0] = ("", orphan_text.get(0, ("", ""))[1] + text)
+    orphans = [(after, indent, text) for after, (indent, text) in sorted(orphan_text.items())]
+    return Attributed(blocks, printed, orphans)
+
+
+def rewritten(path: Path, attributed: Attributed) -> str:
+    """The file with each differing `#>` block replaced by what its statement printed (and new blocks added)."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    edits: list[tuple[int, int, list[str]]] = []  # replace lines [first, last] (1-based) with new lines
+    for block, got in attributed.mismatches():
+        if block is not None:
+            edits.append((block.start, block.end, _as_shown(got, block.indent)))
+    for after, indent, text in attributed.orphans:
+        edits.append((after + 1, after, _as_shown(text, indent)))
+    for first, last, new in sorted(edits, key=lambda edit: edit[0], reverse=True):
+        lines[first - 1:last] = new
+    return "\n".join(lines) + "\n"
+
+
+def _as_shown(text: str, indent: str) -> list[str]:
+    return [f"{indent}#> {line}".rstrip() if line else f"{indent}#>" for line in text.rstrip("\n").split("\n")] if text else []
+
+
+def where_shown(project, snippet: Path, line: int) -> list[str]:
+    """The page lines that show `snippet:line`: each include of a section that holds the line."""
+    from tools.pysource import read_sections
+
+    sections, _ = read_sections(project.root / snippet, snippet)
+    holding = {name for name, section in sections.items() if section.start < line < section.end}
+    return [
+        f"{include.page.as_posix()}:{include.line} (section '{include.section}')"
+        for page in project.pages for include in page.includes
+        if include.path == snippet.as_posix() and include.section in holding
+    ]
+
+
+def mismatch_report(project, snippet: Path, attributed: Attributed) -> str:
+    """One paragraph per differing block: the snippet line, the page lines that show it, expected and got."""
+    parts = []
+    for block, got in attributed.mismatches():
+        if block is None:
+            parts.append(f"{snippet.as_posix()}: prints output that no '#>' lines show:\n{_indented(got)}")
+            continue
+        shown = where_shown(project, snippet, block.start)
+        place = f"shown on {', '.join(shown)}" if shown else "in no section a page shows"
+        example = doctest.Example(source="", want=block.text)
+        parts.append(
+            f"{snippet.as_posix()}:{block.start}: the '#>' lines differ from what the code above them prints ({place})\n"
+            + _CHECKER.output_difference(example, got, _OPTIONS)
+        )
+    return "\n".join(parts)
+
+
+def _indented(text: str) -> str:
+    return "".join(f"    {line}\n" for line in text.rstrip("\n").split("\n"))

@@ -1,21 +1,34 @@
-"""Rewrite every generated file: captured snippet output, then the claims page.
+"""Rewrite every generated file: captured snippet output, the claims page, the claims lock.
 
-    python3 dev.py regen
+    python3 dev.py regen                   captured output, claims page, claims lock
+    python3 dev.py regen --outputs         first rewrite the `#>` lines of snippets and the expected
+                                           output of the pages' pycon examples from real runs
+    python3 dev.py regen --confirm ID ...  accept the new wording of claims whose checks did not change
 
-A reviewer then sees in the diff only what really changed.
+A reviewer then sees in the diff only what really changed. regen never accepts a reworded claim
+whose checks stayed the same: it keeps the old wording in docs/reference/claims.lock.json, names
+the claim and exits 1, until `--confirm ID` says a person read the new text.
 """
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 
-from tools import captures, claims
+from tools import captures, claimlock, claims, outputs, pycon
 from tools.project import CAPTURED_OUTPUT, CLAIMS_PAGE, REPO_ROOT, Project
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="dev.py regen", description="Rewrite the generated files.")
+    parser.add_argument("--outputs", action="store_true", help="rewrite '#>' lines and pycon outputs from real runs")
+    parser.add_argument("--confirm", nargs="+", default=[], metavar="ID", help="accept the new wording of these claims")
+    parser.add_argument("--init-lock", action="store_true", help=f"write {claimlock.LOCK_FILE} when it does not exist yet")
+    options = parser.parse_args(argv)
     os.chdir(REPO_ROOT)
+    if options.outputs:
+        rewrite_shown_output(Project())
     project = Project()
     written = set()
     for snippet in project.snippet_paths:
@@ -29,13 +42,45 @@ def main() -> int:
     for orphan in set((REPO_ROOT / CAPTURED_OUTPUT).glob("*")) - written:
         orphan.unlink()
         print(f"removed {orphan.relative_to(REPO_ROOT)} (no snippet captures it)")
-    page = REPO_ROOT / CLAIMS_PAGE
-    text = claims.render_page(project, claims.collect(project))
-    if not page.is_file() or page.read_text(encoding="utf-8") != text:
-        page.parent.mkdir(parents=True, exist_ok=True)
-        page.write_text(text, encoding="utf-8")
-        print(f"wrote {CLAIMS_PAGE}")
-    return 0
+    collected = claims.collect(project)
+    write_if_changed(CLAIMS_PAGE, claims.render_page(project, collected))
+    return update_lock(project, collected, set(options.confirm), options.init_lock)
+
+
+def rewrite_shown_output(project: Project) -> None:
+    for snippet in project.snippet_paths:
+        path = REPO_ROOT / snippet
+        _, recorder = captures.run_snippet_recorded(path)
+        attributed = outputs.attribute(path, recorder.writes)
+        if attributed.mismatches():
+            write_if_changed(snippet, outputs.rewritten(path, attributed))
+    for page in project.page_paths:
+        text = pycon.rewritten(REPO_ROOT / page)
+        if text is not None:
+            write_if_changed(page, text)
+
+
+def update_lock(project: Project, collected: claims.Claims, confirm: set[str], create: bool) -> int:
+    lock = REPO_ROOT / claimlock.LOCK_FILE
+    if not lock.is_file() and not create:
+        print(f"no {claimlock.LOCK_FILE}: create it once with 'python3 dev.py regen --init-lock'", file=sys.stderr)
+        return 0
+    unknown = confirm - {marker.id for marker in collected.markers}
+    for claim in sorted(unknown):
+        print(f"--confirm {claim}: no page has this claim", file=sys.stderr)
+    entries, refused = claimlock.updated(project, collected, confirm)
+    write_if_changed(claimlock.LOCK_FILE, claimlock.render(entries))
+    for item in refused:
+        print(item, file=sys.stderr)
+    return 1 if refused or unknown else 0
+
+
+def write_if_changed(relative, text: str) -> None:
+    path = REPO_ROOT / relative
+    if not path.is_file() or path.read_text(encoding="utf-8") != text:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+        print(f"wrote {relative}")
 
 
 if __name__ == "__main__":

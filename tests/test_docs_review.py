@@ -1,0 +1,116 @@
+"""What a doc reviewer relies on, tried on tests/fixtures/minidocs, a small tree shaped like the guide:
+the claims lock (a reworded claim is a review event), regen --outputs, and the review report."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tools import captures, claimlock, claims, outputs, pycon
+from tools.project import Project
+
+MINIDOCS = Path(__file__).parent / "fixtures" / "minidocs"
+
+
+@pytest.fixture
+def mini(tmp_path: Path) -> Project:
+    """A fresh copy of the mini tree, with its claims lock written as regen would."""
+    shutil.copytree(MINIDOCS, tmp_path / "mini")
+    project = Project(tmp_path / "mini")
+    write_lock(project)
+    return Project(project.root)
+
+
+def write_lock(project: Project, confirm: frozenset[str] = frozenset()) -> list[claimlock.Reworded]:
+    entries, refused = claimlock.updated(project, claims.collect(project), set(confirm))
+    (project.root / claimlock.LOCK_FILE).parent.mkdir(parents=True, exist_ok=True)
+    (project.root / claimlock.LOCK_FILE).write_text(claimlock.render(entries), encoding="utf-8")
+    return refused
+
+
+def edit(project: Project, path: str, old: str, new: str) -> Project:
+    file = project.root / path
+    text = file.read_text(encoding="utf-8")
+    assert old in text, f"{old!r} not in {path}"
+    file.write_text(text.replace(old, new, 1), encoding="utf-8")
+    return Project(project.root)  # a Project caches its pages
+
+
+class TestClaimsLock:
+    def test_untouched_tree_has_no_reworded_claim(self, mini):
+        """Right after regen wrote the lock, nothing is reported."""
+        assert claimlock.reworded(mini, claims.collect(mini)) == []
+
+    def test_rewording_with_the_same_checks_is_refused_with_page_line_and_checks(self, mini):
+        """A new number in the prose, with the check left alone, names the claim, its page line and its check."""
+        project = edit(mini, "docs/guide.md", "gives 5.", "gives 6.")
+        found = claimlock.reworded(project, claims.collect(project))
+        assert [str(item).splitlines()[0] for item in found] == [
+            "claim mini.adds's wording changed at docs/guide.md:10; its checks at snippets/mini_01_sum.py:14 are unchanged: "
+            "confirm with `python3 dev.py regen --confirm mini.adds` or change the check",
+        ]
+        assert "was: Adding 2 and 3 gives 5." in str(found[0]) and "now: Adding 2 and 3 gives 6." in str(found[0])
+
+    def test_regen_keeps_the_old_wording_until_confirmed(self, mini):
+        """regen alone refuses (the lock keeps the old text); --confirm accepts exactly the named claim."""
+        project = edit(mini, "docs/guide.md", "gives 5.", "gives 6.")
+        assert [item.marker.id for item in write_lock(project)] == ["mini.adds"]
+        assert claimlock.load(project)["mini.adds"].text == "Adding 2 and 3 gives 5."
+        assert write_lock(project, frozenset({"mini.adds"})) == []
+        assert claimlock.load(project)["mini.adds"].text == "Adding 2 and 3 gives 6."
+        assert claimlock.reworded(project, claims.collect(project)) == []
+
+    def test_rewording_together_with_its_check_needs_no_confirmation(self, mini):
+        """When the check changes with the wording, the diff shows both: regen accepts it."""
+        project = edit(mini, "docs/guide.md", "Adding 2 and 3 gives 5.", "Adding 2 and 4 gives 6.")
+        project = edit(project, "snippets/mini_01_sum.py", "assert add(2, 3) == 5", "assert add(2, 4) == 6")
+        assert claimlock.reworded(project, claims.collect(project)) == []
+        assert write_lock(project) == []
+
+    def test_rewrapping_a_claim_is_no_rewording(self, mini):
+        """Only words count: a claim broken over two lines reads the same."""
+        project = edit(mini, "docs/guide.md", "Adding 2 and 3 gives 5.", "Adding 2 and 3\ngives 5.")
+        assert claimlock.reworded(project, claims.collect(project)) == []
+
+
+class TestOutputUpdate:
+    def test_shown_output_mismatch_names_snippet_line_page_and_page_line(self, mini):
+        """A `#>` line that differs names its own line and the page line that shows its section."""
+        project = edit(mini, "snippets/mini_01_sum.py", "#> 5", "#> 7")
+        snippet = project.root / "snippets" / "mini_01_sum.py"
+        _, recorder = captures.run_snippet_recorded(snippet)
+        report = outputs.mismatch_report(project, Path("snippets/mini_01_sum.py"), outputs.attribute(snippet, recorder.writes))
+        assert report.splitlines()[0] == (
+            "snippets/mini_01_sum.py:9: the '#>' lines differ from what the code above them prints "
+            "(shown on docs/guide.md:6 (section 'add'))"
+        )
+        assert "Expected:\n    7\nGot:\n    5" in report
+
+    def test_rewrite_replaces_only_the_differing_block_and_adds_missing_ones(self, tmp_path):
+        """A stale block gets the real output, a matching `...` block stays, a print without block gets one."""
+        snippet = tmp_path / "shown.py"
+        snippet.write_text(
+            'print("kept: a long line")\n#> kept: ...\n'
+            "for n in range(2):\n    print(n * 10)\n#> 0\n#> 99\n"
+            'print("new")\n',
+            encoding="utf-8",
+        )
+        _, recorder = captures.run_snippet_recorded(snippet)
+        assert outputs.rewritten(snippet, outputs.attribute(snippet, recorder.writes)) == (
+            'print("kept: a long line")\n#> kept: ...\n'
+            "for n in range(2):\n    print(n * 10)\n#> 0\n#> 10\n"
+            'print("new")\n#> new\n'
+        )
+
+    def test_pycon_expected_output_is_rewritten_from_a_real_run(self, tmp_path):
+        """A pycon example with a wrong expected output gets the real one; a right one is kept as written."""
+        page = tmp_path / "page.md"
+        page.write_text("# P\n\n```pycon\n>>> x = 2\n>>> x + 1\n4\n>>> 'a ' * 2\n'a ...'\n```\n", encoding="utf-8")
+        assert pycon.rewritten(page) == "# P\n\n```pycon\n>>> x = 2\n>>> x + 1\n3\n>>> 'a ' * 2\n'a ...'\n```\n"
+
+
+def git(root: Path, *args: str) -> str:
+    return subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", *args], cwd=root, check=True, capture_output=True, text=True).stdout
