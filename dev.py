@@ -9,6 +9,8 @@
     python3 dev.py regen   rewrite the generated files (claims page, captured output)
     python3 dev.py bench   print the speed figures measured by bench/*.py
     python3 dev.py upstream --source DIR [--ref REF]   check the framework citations against its source
+    python3 dev.py mcp [--port N] [--stdio]            serve agentkit over MCP on http://127.0.0.1:8765/mcp
+    python3 dev.py conform --url URL [--header H] [--namespace NS]   check the tool claims over MCP
 
 Every command first makes sure `.venv/` exists and holds exactly the pins of
 requirements.txt; it reinstalls only when that file changed.
@@ -71,6 +73,13 @@ def check(rest: list[str]) -> int:
                *(rest or [*contracts, "snippets", "docs"]))
 
 
+def replace_with(*command: str) -> int:
+    """Become the command (same process id), so Ctrl-C and SIGTERM reach a long-running server directly."""
+    os.chdir(ROOT)
+    os.execv(command[0], list(command))
+    return 0  # not reached
+
+
 def main(argv: list[str]) -> int:
     commands = {
         "check": check,
@@ -79,11 +88,24 @@ def main(argv: list[str]) -> int:
         "regen": lambda rest: run(str(PYTHON), "-m", "tools.regen", *rest),
         "bench": lambda rest: run(str(PYTHON), "-m", "tools.bench", *rest),
         "upstream": lambda rest: run(str(PYTHON), "-m", "tools.upstream", *rest),
+        "mcp": lambda rest: replace_with(str(PYTHON), "-m", "mcp_server", *rest),
+        "conform": lambda rest: run(str(PYTHON), "-m", "conformance", *rest),
     }
     if not argv or argv[0] not in commands:
         print(__doc__.strip(), file=sys.stderr)
         return 2
-    ensure_environment()
+    if argv[0] == "mcp":
+        # `mcp --stdio` speaks MCP on stdout: setup messages (and pip's) go to stderr instead.
+        saved = os.dup(1)
+        os.dup2(2, 1)
+        try:
+            ensure_environment()
+        finally:
+            sys.stdout.flush()
+            os.dup2(saved, 1)
+            os.close(saved)
+    else:
+        ensure_environment()
     return commands[argv[0]](argv[1:])
 
 

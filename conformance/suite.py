@@ -1,0 +1,274 @@
+"""The checks' registry, their fixtures and the run that turns them into a pass, fail or skip per claim.
+
+A check is an async function registered with `@check("claim.id", needs={tools})`.
+It receives a `Fixtures` (the connection, the namespace, what the run made) and
+states its expectation in asserts, each under `# verifies: claim.id`. An
+`AssertionError` fails the claim with the assert's message; `Skip` (raised when
+a fixture cannot be set up, or a behaviour needs what the target does not
+have) skips it with a reason and never counts as a pass.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import secrets
+import time
+import traceback
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import anyio
+
+from conformance.session import BadTarget, Connection
+
+# Fixture files go to this folder of the namespace's `content` collection; their names are fixed, so
+# repeated runs overwrite the same files (an upload is an upsert) instead of piling up new ones.
+FIXTURE_FOLDER = "conformance"
+# How long a check waits for the target's index to show what a fixture wrote (the framework indexes
+# uploads in the background and its queries lag behind writes).
+SETTLE_TIMEOUT_SECONDS = 20.0
+SETTLE_INTERVAL_SECONDS = 0.05
+
+
+class Skip(Exception):
+    """The claim cannot be checked on this target; the message says why."""
+
+
+CheckFunction = Callable[["Fixtures"], Awaitable[None]]
+
+
+@dataclass(frozen=True)
+class Check:
+    claim: str
+    function: CheckFunction
+    needs: frozenset[str]
+
+    @property
+    def name(self) -> str:
+        return self.function.__name__
+
+    @property
+    def module(self) -> str:
+        return self.function.__module__
+
+
+CHECKS: list[Check] = []
+
+
+def check(claim: str, *, needs: set[str] | frozenset[str] = frozenset()) -> Callable[[CheckFunction], CheckFunction]:
+    """Register an async check of `claim` that calls the tools in `needs`."""
+
+    def register(function: CheckFunction) -> CheckFunction:
+        CHECKS.append(Check(claim, function, frozenset(needs)))
+        return function
+
+    return register
+
+
+@dataclass
+class Outcome:
+    check: Check
+    status: str  # "pass", "fail" or "skip"
+    reason: str = ""
+    seconds: float = 0.0
+
+
+@dataclass
+class ClaimResult:
+    claim: str
+    outcomes: list[Outcome]
+
+    @property
+    def status(self) -> str:
+        # Conservative: one failing check fails the claim, one skipped check leaves it unconfirmed.
+        statuses = {outcome.status for outcome in self.outcomes}
+        return "fail" if "fail" in statuses else "skip" if "skip" in statuses else "pass"
+
+    @property
+    def reason(self) -> str:
+        return "; ".join(f"{o.check.name}: {o.reason}" for o in self.outcomes if o.status == self.status and o.reason)
+
+
+@dataclass
+class Run:
+    target: str
+    namespace: str
+    claims: list[ClaimResult]
+    leftovers: list[str]
+    seconds: float
+    calls: int
+
+    def count(self, status: str) -> int:
+        return sum(1 for claim in self.claims if claim.status == status)
+
+
+def encode(data: bytes) -> str:
+    return base64.b64encode(data).decode("ascii")
+
+
+def short(value: Any, limit: int = 120) -> str:
+    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+@dataclass
+class Fixtures:
+    """What a check works with: the connection, the namespace, and what the run made there."""
+
+    mcp: Connection
+    namespace: str
+    run_id: str = field(default_factory=lambda: secrets.token_hex(3))
+    created_nodes: list[str] = field(default_factory=list)
+    uploaded_files: list[str] = field(default_factory=list)
+    _memo: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def collection(self) -> str:
+        """The collection fixtures are uploaded to: the namespace node's `content` collection."""
+        return f"{self.namespace}/content"
+
+    @property
+    def node_root(self) -> str:
+        """The node this run creates its nodes under; deleting it removes them all."""
+        return f"{self.namespace}/conformance-{self.run_id}"
+
+    async def call(self, tool: str, arguments: dict[str, Any]) -> str:
+        return await self.mcp.call(tool, arguments)
+
+    async def call_json(self, tool: str, arguments: dict[str, Any]) -> Any:
+        return await self.mcp.call_json(tool, arguments)
+
+    async def once(self, key: str, make: Callable[[], Awaitable[Any]]) -> Any:
+        """Set a fixture up once per run; a setup that skipped skips every later check that needs it."""
+        if key not in self._memo:
+            try:
+                self._memo[key] = ("ok", await make())
+            except Skip as skip:
+                self._memo[key] = ("skip", str(skip))
+        kind, value = self._memo[key]
+        if kind == "skip":
+            raise Skip(value)
+        return value
+
+    async def upload(self, name: str, data: bytes) -> str:
+        """Upload `data` as `conformance/{name}` into the namespace's collection; return its file path there."""
+        file_path = f"{FIXTURE_FOLDER}/{name}"
+        path = f"{self.collection}/{file_path}"
+        answer = await self.call("upload", {"path": path, "base64Content": encode(data)})
+        try:
+            uploaded = json.loads(answer)
+        except ValueError:
+            uploaded = None
+        if not isinstance(uploaded, dict) or uploaded.get("status") != "Uploaded":
+            raise Skip(f"cannot upload the fixture {path}: upload answered {short(answer)}")
+        if path not in self.uploaded_files:
+            self.uploaded_files.append(path)
+        return file_path
+
+    async def indexed_chunks(self, file_path: str) -> int:
+        """Wait until the target has indexed `file_path`; return its number of chunks."""
+        arguments = {"collectionPath": self.collection, "filePath": file_path, "chunkIndex": 0}
+
+        async def probe() -> int | None:
+            answer = await self.call_json("get_chunk", arguments)
+            return answer.get("totalChunks") if isinstance(answer, dict) and answer.get("found") is True else None
+
+        return await self.eventually(probe, f"chunks of {self.collection}/{file_path}")
+
+    async def searchable(self, path: str) -> None:
+        """Wait until `path` shows in `search` under its parent: Search, Move and Copy read the lagging index."""
+        parent = path.rsplit("/", 1)[0]
+
+        async def probe() -> bool | None:
+            found = await self.call_json("search", {"query": "", "basePath": parent, "limit": 200})
+            rows = found.get("results", []) if isinstance(found, dict) else []
+            return True if any(row.get("path") == path for row in rows) else None
+
+        await self.eventually(probe, f"{path} in search")
+
+    async def root_node(self) -> str:
+        """Create the run's root node (once): `{namespace}/conformance-{run}`."""
+
+        async def make() -> str:
+            answer = await self.call("create", {"node": json.dumps({
+                "id": f"conformance-{self.run_id}", "namespace": self.namespace,
+                "name": "Conformance fixtures", "nodeType": "Markdown"})})
+            if not answer.startswith("Created"):
+                raise Skip(f"cannot create the fixture node {self.node_root}: create answered {short(answer)}")
+            self.created_nodes.append(self.node_root)
+            return self.node_root
+
+        return await self.once("root-node", make)
+
+    async def eventually(self, probe: Callable[[], Awaitable[Any]], what: str,
+                         timeout: float = SETTLE_TIMEOUT_SECONDS) -> Any:
+        """Poll `probe` until it returns something other than None; skip when the target never settles."""
+        deadline = time.monotonic() + timeout
+        while True:
+            value = await probe()
+            if value is not None:
+                return value
+            if time.monotonic() >= deadline:
+                raise Skip(f"the target did not show {what} within {timeout:.0f} s")
+            await anyio.sleep(SETTLE_INTERVAL_SECONDS)
+
+    async def clean_up(self) -> list[str]:
+        """Delete what the run created; return what is left, each with why."""
+        leftovers = []
+        if self.created_nodes:
+            answer = await self.call("delete", {"paths": json.dumps(self.created_nodes)})
+            for path in self.created_nodes:
+                if f"Deleted: {path}" not in answer:
+                    leftovers.append(f"{path} (delete answered {short(answer, 80)})")
+        # No MCP tool of the framework deletes a file from a collection; the fixture files keep fixed
+        # names, so the next run overwrites them.
+        leftovers += [f"{path} (no MCP tool deletes a file; the next run overwrites it)" for path in self.uploaded_files]
+        return leftovers
+
+
+async def run_checks(mcp: Connection, namespace: str, checks: list[Check] | None = None,
+                     progress: Callable[[Outcome], None] | None = None) -> Run:
+    """Run `checks` (all by default) in order against an open connection."""
+    selected = list(CHECKS if checks is None else checks)
+    mcp.require(set().union(*(c.needs for c in selected)) | {"delete"})
+    fixtures = Fixtures(mcp, namespace)
+    started = time.perf_counter()
+    outcomes: list[Outcome] = []
+    try:
+        for item in selected:
+            outcome = await _run_one(item, fixtures)
+            outcomes.append(outcome)
+            if progress:
+                progress(outcome)
+    finally:
+        leftovers = await fixtures.clean_up()
+    by_claim: dict[str, list[Outcome]] = {}
+    for outcome in outcomes:
+        by_claim.setdefault(outcome.check.claim, []).append(outcome)
+    claims = [ClaimResult(claim, found) for claim, found in by_claim.items()]
+    return Run(mcp.target.describe(), namespace, claims, leftovers, time.perf_counter() - started, mcp.calls)
+
+
+async def _run_one(item: Check, fixtures: Fixtures) -> Outcome:
+    started = time.perf_counter()
+    try:
+        await item.function(fixtures)
+    except Skip as skip:
+        return Outcome(item, "skip", str(skip), time.perf_counter() - started)
+    except AssertionError as failure:
+        return Outcome(item, "fail", _failure_text(failure), time.perf_counter() - started)
+    except BadTarget:
+        raise
+    return Outcome(item, "pass", "", time.perf_counter() - started)
+
+
+def _failure_text(failure: AssertionError) -> str:
+    message = " ".join(str(failure).split())
+    if message:
+        return message
+    # A bare assert: name its line, so the reader finds the expectation that broke.
+    frame = traceback.extract_tb(failure.__traceback__)[-1]
+    return f"assertion failed at {frame.filename.rsplit('/', 2)[-2]}/{frame.filename.rsplit('/', 1)[-1]}:{frame.lineno}: {frame.line}"

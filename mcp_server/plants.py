@@ -1,0 +1,55 @@
+"""Test-only divergences: each changes one behaviour the guide states, so the gate can prove conform catches it.
+
+Never used unless `--plant NAME` is passed (a hidden option of `dev.py mcp`);
+the server logs the plant on start.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+PLANTS = {
+    "not-found-text": "get answers a missing node with 'No node at: {path}' instead of 'Not found: {path}'",
+    "chunk-overlap": "get_chunk drops the first 50 characters of every chunk after the first, so neighbours overlap by 100, not 150",
+}
+
+
+@dataclass(frozen=True)
+class _Planted:
+    """A tool with the same name, description and parameters whose answer is rewritten."""
+
+    original: Any
+    rewrite: Callable[[dict, str], str]
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.original, name)
+
+    def call(self, arguments: dict) -> str:
+        return self.rewrite(arguments, self.original.call(arguments))
+
+
+def _not_found_text(arguments: dict, answer: str) -> str:
+    return "No node at: " + answer[len("Not found: "):] if answer.startswith("Not found: ") else answer
+
+
+def _chunk_overlap(arguments: dict, answer: str) -> str:
+    import json
+
+    try:
+        chunk = json.loads(answer)
+    except ValueError:
+        return answer
+    if isinstance(chunk, dict) and chunk.get("found") and chunk.get("chunkIndex"):
+        chunk["text"] = chunk["text"][50:]
+        return json.dumps(chunk, ensure_ascii=False, indent=2)
+    return answer
+
+
+_REWRITES = {"not-found-text": ("get", _not_found_text), "chunk-overlap": ("get_chunk", _chunk_overlap)}
+
+
+def plant(name: str, tools: list) -> list:
+    tool_name, rewrite = _REWRITES[name]
+    return [_Planted(tool, rewrite) if tool.name == tool_name else tool for tool in tools]
