@@ -6,7 +6,11 @@
                            pytest arguments pass through: dev.py test -x -k chunks tests/test_mesh.py
     python3 dev.py check   the fast loop (under 10 s): contracts, claims, snippets and pages' pycon
                            examples, without the strict build or the browser
-    python3 dev.py regen   rewrite the generated files (claims page, captured output)
+    python3 dev.py regen   rewrite the generated files (claims page, captured output, claims lock);
+                           --outputs also rewrites '#>' lines and pycon outputs, --confirm ID accepts
+                           a reworded claim
+    python3 dev.py review [BASE]   Markdown review report of a doc change (default: merge base with main)
+    python3 dev.py mutate [PAGE ...]   docs mutation testing: change each number and name in checked claims
     python3 dev.py bench   print the speed figures measured by bench/*.py
     python3 dev.py upstream --source DIR [--ref REF]   check the framework citations against its source
     python3 dev.py mcp [--port N] [--stdio]            serve agentkit over MCP on http://127.0.0.1:8765/mcp
@@ -86,6 +90,8 @@ def main(argv: list[str]) -> int:
         "serve": lambda rest: run(str(BIN / "mkdocs"), "serve", "--dev-addr", "127.0.0.1:8000", *rest),
         "test": lambda rest: run(str(PYTHON), "-m", "pytest", *rest),
         "regen": lambda rest: run(str(PYTHON), "-m", "tools.regen", *rest),
+        "review": lambda rest: run(str(PYTHON), "-m", "tools.review", *rest),
+        "mutate": lambda rest: run(str(PYTHON), "-m", "tools.mutate", *rest),
         "bench": lambda rest: run(str(PYTHON), "-m", "tools.bench", *rest),
         "upstream": lambda rest: run(str(PYTHON), "-m", "tools.upstream", *rest),
         "mcp": lambda rest: replace_with(str(PYTHON), "-m", "mcp_server", *rest),

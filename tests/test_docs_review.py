@@ -114,3 +114,36 @@ class TestOutputUpdate:
 
 def git(root: Path, *args: str) -> str:
     return subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", *args], cwd=root, check=True, capture_output=True, text=True).stdout
+
+
+def test_review_report_lists_claims_numbers_and_unmarked_behaviour(tmp_path):
+    """On a two-commit history: a reworded claim (old and new text, its unchanged check), an added one,
+    a changed number, and a new sentence that promises behaviour without a marker."""
+    root = tmp_path / "repo"
+    shutil.copytree(MINIDOCS, root)
+    git(root, "init", "-q", "-b", "main")
+    git(root, "add", ".")
+    git(root, "commit", "-q", "-m", "base")
+    page = root / "docs" / "guide.md"
+    text = page.read_text(encoding="utf-8")
+    text = text.replace("Input is cut at 1,000 characters.", "Input is cut at 1,200 characters.")
+    text += "\nThe sum is never negative for `add(2, 3)`.\n{ #mini.never-negative .model }\n\nThe `add` function always returns an int.\n"
+    page.write_text(text, encoding="utf-8")
+    snippet = root / "snippets" / "mini_01_sum.py"
+    snippet.write_text(snippet.read_text(encoding="utf-8") + "# verifies: mini.never-negative\nassert add(2, 3) >= 0\n", encoding="utf-8")
+    git(root, "commit", "-q", "-am", "change")
+
+    from tools import review
+
+    assert review.default_base(root) == "HEAD~1"
+    report = review.build(root, review.default_base(root)).markdown()
+    assert "- **added** `mini.never-negative` (model) at docs/guide.md:22: The sum is never negative for `add(2, 3)`." in report
+    assert "  - checks: `snippets/mini_01_sum.py:20`" in report
+    assert "- **reworded** `mini.limit` (model) at docs/guide.md:16" in report
+    assert "  - was: Input is cut at 1,000 characters." in report
+    assert "  - now: Input is cut at 1,200 characters." in report
+    assert "**unchanged**: the new wording needs `python3 dev.py regen --confirm mini.limit` or a changed check" in report
+    assert "| docs/guide.md:15 | 1,000 | 1,200 |" in report
+    assert "- docs/guide.md:24: The `add` function always returns an int. _(`add`, always, returns)_" in report
+    # The claimed sentence is a claim, not an unmarked promise.
+    assert "docs/guide.md:21: The sum" not in report
