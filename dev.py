@@ -12,6 +12,7 @@
     python3 dev.py review [BASE]   Markdown review report of a doc change (default: merge base with main)
     python3 dev.py mutate [PAGE ...]   docs mutation testing: change each number and name in checked claims
     python3 dev.py bench   print the speed figures measured by bench/*.py
+    python3 dev.py export --meshweaver OUT   write the pages in the framework's documentation format under OUT
     python3 dev.py upstream --source DIR [--ref REF]   check the framework citations against its source
     python3 dev.py mcp [--port N] [--stdio]            serve agentkit over MCP on http://127.0.0.1:8765/mcp
     python3 dev.py conform --url URL [--header H] [--namespace NS]   check the tool claims over MCP
@@ -24,6 +25,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import signal
 import subprocess
 import sys
 import venv
@@ -45,9 +47,11 @@ def ensure_environment() -> None:
     wanted = hashlib.sha256(REQUIREMENTS.read_bytes()).hexdigest()
     if STAMP.exists() and STAMP.read_text().strip() == wanted:
         return
-    print("dev.py: installing requirements.txt into .venv/", flush=True)
+    pins = [line for line in REQUIREMENTS.read_text().splitlines() if line.strip() and not line.startswith("#")]
+    print(f"dev.py: installing the {len(pins)} pins of requirements.txt into .venv/ (a minute or two the first time)", flush=True)
+    # pip's own lines (Collecting / Installing / Successfully installed) are the progress report.
     subprocess.run(
-        [str(PYTHON), "-m", "pip", "install", "-qq", "--disable-pip-version-check",
+        [str(PYTHON), "-m", "pip", "install", "--disable-pip-version-check", "--progress-bar", "off",
          "-r", str(REQUIREMENTS)],
         check=True,
     )
@@ -77,6 +81,43 @@ def check(rest: list[str]) -> int:
                *(rest or [*contracts, "snippets", "docs"]))
 
 
+# The kernel that executes the notebook warns on every build that it talks TCP to nbclient on
+# 127.0.0.1; the message names no action for a reader of the guide, so serve drops that one line.
+KERNEL_TCP_WARNING = "Kernel is running over TCP without encryption"
+FORWARDED_SIGNALS = (signal.SIGINT, signal.SIGTERM) + ((signal.SIGHUP,) if hasattr(signal, "SIGHUP") else ())
+
+
+def serve(rest: list[str]) -> int:
+    """`mkdocs serve` as a child that gets every stop signal dev.py gets, with the kernel's TCP warning filtered out.
+
+    The child runs in its own process group, so Ctrl-C reaches it once (forwarded by dev.py), and on
+    Linux it is also told to stop when dev.py dies without a chance to forward (SIGKILL).
+    """
+    command = [str(BIN / "mkdocs"), "serve", "--dev-addr", "127.0.0.1:8000", *rest]
+    # Material's "MkDocs 2.0" end-of-life box, as the tests silence it.
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    child = subprocess.Popen(
+        command, cwd=ROOT, env=env, stderr=subprocess.PIPE, text=True, errors="replace", bufsize=1,
+        preexec_fn=_stop_with_parent if sys.platform == "linux" else None,
+        **({"process_group": 0} if os.name == "posix" else {}),
+    )
+    for number in FORWARDED_SIGNALS:
+        signal.signal(number, lambda received, frame: child.send_signal(received))
+    assert child.stderr is not None
+    for line in child.stderr:
+        if KERNEL_TCP_WARNING not in line:
+            sys.stderr.write(line)
+            sys.stderr.flush()
+    return child.wait()
+
+
+def _stop_with_parent() -> None:
+    import ctypes
+
+    PR_SET_PDEATHSIG = 1
+    ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+
+
 def replace_with(*command: str) -> int:
     """Become the command (same process id), so Ctrl-C and SIGTERM reach a long-running server directly."""
     os.chdir(ROOT)
@@ -87,7 +128,8 @@ def replace_with(*command: str) -> int:
 def main(argv: list[str]) -> int:
     commands = {
         "check": check,
-        "serve": lambda rest: run(str(BIN / "mkdocs"), "serve", "--dev-addr", "127.0.0.1:8000", *rest),
+        "serve": serve,
+        "export": lambda rest: run(str(PYTHON), "-m", "tools.export", *rest),
         "test": lambda rest: run(str(PYTHON), "-m", "pytest", *rest),
         "regen": lambda rest: run(str(PYTHON), "-m", "tools.regen", *rest),
         "review": lambda rest: run(str(PYTHON), "-m", "tools.review", *rest),

@@ -1,0 +1,152 @@
+"""`dev.py export --meshweaver OUT` writes the pages in the framework's documentation format (issue 13).
+
+The output is read back with a CommonMark parser (markdown-it), independently of how the
+exporter wrote it: what the framework's Markdig would see is what is checked.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+from markdown_it import MarkdownIt
+
+from tools import export
+from tools.pages import read_page
+from tools.project import REPO_ROOT
+
+FRONT_MATTER = re.compile(r"\A---\n(?P<yaml>.*?)\n---\n", re.S)
+FRONT_MATTER_KEYS = ["NodeType", "Name", "Abstract", "Icon", "Authors", "Tags"]
+HTML_LINK = re.compile(r"""\b(?:href|src)\s*=\s*["'](?P<target>[^"']*)["']""")
+# Syntax of the site's Markdown extensions that Markdig would print as text.
+SITE_ONLY_SYNTAX = re.compile(r"^\s*(?:!!!|\?\?\?|===)\s|<!--\s*verifies:|\{\s*[#.:]")
+
+
+@pytest.fixture(scope="module")
+def exported(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    """The exported pages by their path under Data/, written by the command a maintainer runs."""
+    out = tmp_path_factory.mktemp("meshweaver")
+    assert export.main(["--meshweaver", str(out)]) == 0
+    return {path.relative_to(out).as_posix(): path.read_text(encoding="utf-8") for path in sorted(out.rglob("*.md"))}
+
+
+def split(text: str) -> tuple[dict, str]:
+    match = FRONT_MATTER.match(text)
+    assert match, "the page does not start with YAML front matter between --- lines"
+    return yaml.safe_load(match["yaml"]), text[match.end():]
+
+
+def tokens(body: str) -> list:
+    parser = MarkdownIt("commonmark").enable("table")
+    found = []
+
+    def walk(items) -> None:
+        for token in items:
+            found.append(token)
+            walk(token.children or [])
+
+    walk(parser.parse(body))
+    return found
+
+
+def links(body: str) -> list[str]:
+    """Every link and image target Markdown or inline HTML in the page points at."""
+    targets = []
+    for token in tokens(body):
+        if token.type == "link_open":
+            targets.append(token.attrGet("href"))
+        elif token.type == "image":
+            targets.append(token.attrGet("src"))
+        elif token.type in {"html_block", "html_inline"}:
+            targets += [match["target"] for match in HTML_LINK.finditer(token.content)]
+    return targets
+
+
+def test_every_exported_page_is_written_at_its_path_in_the_framework_docs(exported):
+    """One file per exported page, at the path the framework's Data/ folder has for it."""
+    assert sorted(exported) == sorted(export.EXPORTED_PAGES)
+
+
+@pytest.mark.parametrize("page", export.EXPORTED_PAGES)
+def test_front_matter_parses_with_the_framework_fields(exported, page):
+    """The front matter is YAML with NodeType Markdown, a Name, an Abstract, an SVG Icon, Authors and Tags."""
+    meta, body = split(exported[page])
+    assert list(meta) == FRONT_MATTER_KEYS
+    assert meta["NodeType"] == "Markdown"
+    assert meta["Name"].strip() and meta["Abstract"].strip()
+    assert meta["Icon"].startswith("<svg") and meta["Icon"].endswith("</svg>")
+    assert meta["Authors"] and all(isinstance(author, str) and author for author in meta["Authors"])
+    assert meta["Tags"] and all(isinstance(tag, str) and tag for tag in meta["Tags"])
+    # The Name is the title; the body does not repeat it as a heading.
+    assert not [token for token in tokens(body) if token.type == "heading_open" and token.tag == "h1"]
+
+
+@pytest.mark.parametrize("page", export.EXPORTED_PAGES)
+def test_no_include_line_or_attribute_list_survives(exported, page):
+    """No `--8<--` include, no `{ #` attribute list, no admonition, tab or verifies comment: Markdig would show them as text."""
+    _, body = split(exported[page])
+    assert "--8<--" not in body
+    assert "{ #" not in body
+    leftovers = [f"line {number}: {line}" for number, line in enumerate(body.splitlines(), start=1) if SITE_ONLY_SYNTAX.search(line)]
+    assert not leftovers, "\n".join(leftovers)
+
+
+@pytest.mark.parametrize("page", export.EXPORTED_PAGES)
+def test_every_link_is_a_doc_path_or_an_external_url(exported, page):
+    """Links to the exported pages are /Doc/ paths; everything else points at a full URL (the guide's own site)."""
+    _, body = split(exported[page])
+    found = links(body)
+    assert found, "the page has no link at all, so the check would check nothing"
+    bad = [target for target in found if not (target.startswith(export.DOC_ROOT) or re.match(r"https?://", target))]
+    assert not bad, bad
+
+
+def test_doc_links_land_on_an_exported_page_and_one_of_its_headings(exported):
+    """A /Doc/ link names an exported page, and its anchor is an id Markdig gives one of that page's headings."""
+    headings = {}
+    for page, text in exported.items():
+        _, body = split(text)
+        found = tokens(body)
+        names = [found[index + 1].content for index, token in enumerate(found) if token.type == "heading_open"]
+        seen: dict[str, int] = {}
+        headings[export.DOC_ROOT + page.removesuffix(".md")] = {export._unique(export.markdig_slug(export.heading_text(name)), seen, "-") for name in names}
+    broken = []
+    for page, text in exported.items():
+        for target in links(split(text)[1]):
+            if not target.startswith(export.DOC_ROOT):
+                continue
+            path, _, anchor = target.partition("#")
+            if path not in headings or (anchor and anchor not in headings[path]):
+                broken.append(f"{page}: {target}")
+    assert not broken, "\n".join(broken)
+
+
+@pytest.mark.parametrize("page", export.EXPORTED_PAGES)
+def test_every_included_listing_is_inlined_as_python_and_every_claim_keeps_its_link(exported, page):
+    """Each include fence of the page becomes a ```python block, and each claim a "checked by" link to its claims-page row."""
+    source = read_page(REPO_ROOT / "docs" / page, Path("docs") / page)
+    _, body = split(exported[page])
+    python_blocks = [token for token in tokens(body) if token.type == "fence" and token.info == "python"]
+    include_fences = [fence for fence in source.fences if fence.includes]
+    assert len(python_blocks) == len(include_fences)
+    assert all(block.content.strip() for block in python_blocks)
+    for marker in source.markers:
+        assert f"reference/claims/#claim-{marker.id})" in body, f"{marker.id}: no link to its claims-page row"
+
+
+def test_a_tool_call_is_shown_in_the_form_the_model_issues_it():
+    """`tools["Get"].call({...})` and an alias of a tool become `Get(path=...)`; other code is left as it is."""
+    code = 'node = json.loads(tools["Get"].call({"path": "Meridian"}))\nprint(get.call(arguments))\nx = other.call({"a": 1})'
+    assert export.tool_call_form(code, {"get": "Get"}) == 'node = json.loads(Get(path="Meridian"))\nprint(Get(**arguments))\nx = other.call({"a": 1})'
+
+
+@pytest.mark.parametrize(("heading", "markdig_id"), [
+    ("1. The cost model: turns × context", "the-cost-model-turns-context"),
+    ("Source provenance (page + position)", "source-provenance-page-position"),
+    ("`Get` on a file path", "get-on-a-file-path"),
+])
+def test_heading_ids_follow_markdig_default_auto_identifiers(heading, markdig_id):
+    """Markdig (UseAdvancedExtensions) drops what precedes the first letter and joins words with one '-'."""
+    assert export.markdig_slug(export.heading_text(heading)) == markdig_id

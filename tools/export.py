@@ -1,0 +1,617 @@
+"""Export pages of the guide in the framework's documentation format (MeshWeaver's `Doc` namespace).
+
+    python3 dev.py export --meshweaver OUT
+
+writes OUT/Architecture/ContentChunkNavigation.md and the other exported pages, laid out as the
+framework's `src/MeshWeaver.Documentation/Data/` folder is, each in the form the framework's pages
+have at the pinned commit:
+
+- YAML front matter: NodeType, Name, Abstract, Icon, Authors, Tags;
+- every `--8<--` include inlined as the reader sees it on the site: a snippet section as a
+  ```python block (with `tools["Get"].call({...})` shown in its tool-call form, `Get(path=...)`),
+  captured output as its Markdown;
+- claim markers replaced by a trailing "Checked by" line linking the claim's row on the guide's
+  claims page; `<!-- verifies: -->` comments dropped;
+- links to exported pages as `/Doc/...` paths, in-page anchors as the framework's Markdig names
+  them; every other link points at the guide's published site (site_url);
+- nothing the framework's Markdig pipeline (src/MeshWeaver.Markdown/MarkdownExtensions.cs) would
+  show as text: no attribute lists, admonitions become block quotes, content tabs become bold labels.
+
+The exporter reads whatever the pages contain; it knows the page syntax (tools/pages.py), not the pages.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import json
+import posixpath
+import re
+import subprocess
+import sys
+import textwrap
+import unicodedata
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+from urllib.parse import urlsplit
+
+from markdown.extensions.toc import slugify as mkdocs_slugify
+
+from tools import siteconfig
+from tools.pages import FENCE_OPEN, INCLUDE, MARKER, VERIFIES_COMMENT
+from tools.project import REPO_ROOT
+
+# The guide's pages that the framework's documentation has a page for, at the same path under Data/.
+EXPORTED_PAGES = (
+    "Architecture/ContentChunkNavigation.md",
+    "AI/Tools/MeshPlugin.md",
+    "AI/AgentDesign.md",
+    "DataMesh/UnifiedPath.md",
+)
+DOC_ROOT = "/Doc/"
+# The framework's page icons are 24x24 outline SVGs drawn in currentColor; this one is a checked page.
+ICON = (
+    '<svg xmlns="http://www.w3.org/2000/svg" width="24" height="24" viewBox="0 0 24 24" fill="none" '
+    'stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round">'
+    '<path d="M14 2H6a2 2 0 0 0-2 2v16a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2V8z"/><path d="M14 2v6h6"/>'
+    '<path d="m9 15 2 2 4-4"/></svg>'
+)
+GUIDE_TAG = "Executable guide"
+ABSTRACT_LIMIT = 300
+# What stands behind a claim, in the words of the site's claim labels (hooks/claim_marks.py).
+CHECKED_BY = {
+    "framework": "\u2713 Checked by code (framework behaviour, cited from its source)",
+    "model": "\u2713 Checked by code (the guide's model)",
+    "extension": "\u2713 Checked by code (an agentkit extension, off by default)",
+    "observation": "\u25cb Observation from production runs, not checked by code",
+}
+
+SECTION_MARKER = re.compile(r"-{1,}8<-{1,}\s+\[\s*(?P<type>start|end)\s*:\s*(?P<name>[^\]\s]+)\s*\]", re.I)
+HEADING = re.compile(r"^(?P<hashes>#{1,6})\s+(?P<text>.*?)\s*$")
+# attr_list: `{ #id .class key="value" }` or `{: ...}`, after a heading, a link or alone on a line.
+ATTR_LIST = re.compile(r"\s*\{:?\s*(?:[#.][^\s{}]+|[\w-]+=(?:\"[^\"]*\"|'[^']*'|[^\s{}]+))(?:\s+(?:[#.][^\s{}]+|[\w-]+=(?:\"[^\"]*\"|'[^']*'|[^\s{}]+)))*\s*\}")
+EXPLICIT_ID = re.compile(r"#(?P<id>[^\s{}.]+(?:\.[^\s{}.]+)*)")
+ADMONITION = re.compile(r"^(?P<indent>\s*)(?:!!!|\?\?\?\+?)\s+(?P<kind>[\w-]+)(?:\s+\"(?P<title>[^\"]*)\")?\s*$")
+TAB = re.compile(r"^(?P<indent>\s*)===\+?\s+\"(?P<title>[^\"]*)\"\s*$")
+INLINE_LINK = re.compile(r"(?P<open>!?\[(?:[^\[\]]|\[[^\]]*\])*\]\()(?P<target><[^>]*>|[^\s()]*(?:\([^\s()]*\)[^\s()]*)*)(?P<title>\s+\"[^\"]*\")?\)")
+REFERENCE_DEFINITION = re.compile(r"^(?P<lead>\s{0,3}\[[^\]]+\]:\s*)(?P<target>\S+)(?P<rest>.*)$")
+MARKDOWN_IN_HTML = re.compile(r"\s+markdown(?:=\"[^\"]*\")?(?=[\s>])")
+CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1")
+
+
+@dataclass
+class ExportedPage:
+    source: PurePosixPath  # relative to docs/
+    doc_path: str  # /Doc/AI/AgentDesign
+    text: str = ""
+    anchors: dict[str, str] = field(default_factory=dict)  # the site's heading id -> Markdig's
+
+
+@dataclass
+class Site:
+    """What the export needs to know about the guide: its address, nav, and the pages it exports."""
+
+    root: Path
+    site_url: str
+    nav_sections: dict[str, list[str]]  # page source -> the nav sections above it
+    pages: dict[str, ExportedPage]
+
+    @property
+    def claims_url(self) -> str:
+        return self.site_url + "reference/claims/"
+
+    def published_url(self, source: PurePosixPath) -> str:
+        """The page's address on the guide's own site (directory URLs, as MkDocs builds them)."""
+        stem = source.with_suffix("")
+        if stem.name in {"index", "README"}:
+            folder = stem.parent.as_posix()
+            return self.site_url + ("" if folder == "." else folder + "/")
+        return self.site_url + stem.as_posix() + "/"
+
+
+# --- anchors: the site names headings with Python-Markdown's toc, the framework with Markdig ---------
+
+
+def markdig_slug(text: str) -> str:
+    """Markdig's AutoIdentifiers in their default mode (UseAdvancedExtensions): LinkHelper.Urilize with
+    allowOnlyAscii and without keeping opening digits; letters lowercased, '-', '_' and '.' kept once,
+    a run of spaces becomes one '-', everything else dropped, nothing before the first letter."""
+    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
+    out: list[str] = []
+    has_letter = False
+    previous_is_space = False
+    for char in ascii_text:
+        if char.isalpha():
+            out.append(char.lower())
+            has_letter, previous_is_space = True, False
+        elif not has_letter:
+            continue
+        elif char in "-_.":
+            if previous_is_space:
+                out.pop()
+            if not out or out[-1] != char:
+                out.append(char)
+            previous_is_space = False
+        elif char.isdigit():
+            out.append(char)
+            previous_is_space = False
+        elif char.isspace() and not previous_is_space:
+            if out[-1] not in "-_.":
+                out.append("-")
+            previous_is_space = True
+    return "".join(out).rstrip("-_.")
+
+
+def heading_text(markdown: str) -> str:
+    """A heading's text as rendered: links reduced to their text, code and emphasis marks dropped."""
+    text = INLINE_LINK.sub(lambda match: match["open"][match["open"].index("[") + 1:-2], markdown)
+    return re.sub(r"[`*_]", "", text).strip()
+
+
+def heading_anchors(lines: Iterable[str]) -> dict[str, str]:
+    """The id each heading gets on the site (toc slug or explicit `{ #id }`) -> the id Markdig gives it."""
+    anchors: dict[str, str] = {}
+    site_seen: dict[str, int] = {}
+    markdig_seen: dict[str, int] = {}
+    for line in _outside_fences(lines):
+        match = HEADING.match(line)
+        if not match:
+            continue
+        raw = match["text"]
+        attrs = ATTR_LIST.search(raw)
+        explicit = EXPLICIT_ID.search(attrs.group(0)) if attrs and raw.endswith(attrs.group(0).rstrip()) else None
+        text = heading_text(ATTR_LIST.sub("", raw) if attrs else raw)
+        site_id = explicit["id"] if explicit else _unique(mkdocs_slugify(text, "-"), site_seen, "_")
+        anchors[site_id] = _unique(markdig_slug(text) or "section", markdig_seen, "-")
+    return anchors
+
+
+def _unique(slug: str, seen: dict[str, int], joiner: str) -> str:
+    count = seen.get(slug, 0)
+    seen[slug] = count + 1
+    return slug if count == 0 else f"{slug}{joiner}{count}"
+
+
+def _outside_fences(lines: Iterable[str]) -> Iterable[str]:
+    fence: str | None = None
+    for line in lines:
+        opening = FENCE_OPEN.match(line)
+        if fence is None and opening:
+            fence = opening["fence"]
+        elif fence is not None and line.strip().startswith(fence) and not line.strip().strip(fence[0]):
+            fence = None
+        elif fence is None:
+            yield line
+
+
+# --- includes ----------------------------------------------------------------------------------------
+
+
+def included_text(root: Path, target: str) -> str:
+    """What pymdownx.snippets puts in place of `--8<-- "path:section"`: the section's lines without
+    section markers, dedented (dedent_subsections), or the whole file without markers."""
+    path, _, section = target.partition(":")
+    lines = (root / path).read_text(encoding="utf-8").splitlines()
+    if section:
+        start = end = None
+        for number, line in enumerate(lines):
+            marker = SECTION_MARKER.search(line)
+            if marker and marker["name"] == section:
+                if marker["type"].lower() == "start" and start is None:
+                    start = number + 1
+                elif marker["type"].lower() == "end" and start is not None:
+                    end = number
+                    break
+        if start is None or end is None:
+            raise ExportError(f"the include '{target}' names a section {path} does not have")
+        lines = lines[start:end]
+    shown = [line for line in lines if not SECTION_MARKER.search(line)]
+    return textwrap.dedent("\n".join(shown)).strip("\n")
+
+
+def tool_call_form(code: str, aliases: dict[str, str]) -> str:
+    """`tools["Get"].call({"path": p})` (or `get.call(...)` with `get = tools["Get"]`) as the model
+    issues it: `Get(path=p)`. Code that does not parse, or calls with other arguments, stay as they are."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return code
+    lines = code.splitlines(keepends=True)
+    offsets = [0]
+    for line in lines:
+        offsets.append(offsets[-1] + len(line))
+    edits: list[tuple[int, int, str]] = []
+    for node in ast.walk(tree):
+        tool = _called_tool(node, aliases)
+        if tool is None:
+            continue
+        assert isinstance(node, ast.Call)
+        arguments = _tool_arguments(code, node.args[0]) if len(node.args) == 1 and not node.keywords else None
+        if arguments is None:
+            continue
+        start = offsets[node.lineno - 1] + _char_offset(lines[node.lineno - 1], node.col_offset)
+        end = offsets[node.end_lineno - 1] + _char_offset(lines[node.end_lineno - 1], node.end_col_offset)
+        edits.append((start, end, f"{tool}({arguments})"))
+    # Innermost first would overlap outer edits; tool calls do not nest in practice, so keep outer ones.
+    edits.sort()
+    kept: list[tuple[int, int, str]] = []
+    for edit in edits:
+        if not kept or edit[0] >= kept[-1][1]:
+            kept.append(edit)
+    for start, end, replacement in reversed(kept):
+        code = code[:start] + replacement + code[end:]
+    return code
+
+
+def _char_offset(line: str, byte_offset: int) -> int:
+    return len(line.encode("utf-8")[:byte_offset].decode("utf-8", errors="ignore"))
+
+
+def _called_tool(node: ast.AST, aliases: dict[str, str]) -> str | None:
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "call"):
+        return None
+    receiver = node.func.value
+    if isinstance(receiver, ast.Subscript) and isinstance(receiver.slice, ast.Constant) and isinstance(receiver.slice.value, str):
+        return receiver.slice.value
+    if isinstance(receiver, ast.Name):
+        return aliases.get(receiver.id)
+    return None
+
+
+def _tool_arguments(code: str, argument: ast.expr) -> str | None:
+    if isinstance(argument, ast.Dict) and all(isinstance(key, ast.Constant) and isinstance(key.value, str) and key.value.isidentifier() for key in argument.keys):
+        return ", ".join(f"{key.value}={ast.get_source_segment(code, value)}" for key, value in zip(argument.keys, argument.values))
+    if isinstance(argument, ast.Name):
+        return f"**{argument.id}"
+    return None
+
+
+def tool_aliases(source: str) -> dict[str, str]:
+    """Names bound to a tool in a snippet file: `get = tools["Get"]` makes `get` stand for Get."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return {}
+    aliases = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            value = node.value
+            if isinstance(value, ast.Subscript) and isinstance(value.slice, ast.Constant) and isinstance(value.slice.value, str):
+                aliases[node.targets[0].id] = value.slice.value
+    return aliases
+
+
+class ExportError(Exception):
+    """A page the exporter cannot render: a missing include. Reported as text by main()."""
+
+
+# --- the page transformation -------------------------------------------------------------------------
+
+
+def export_page(site: Site, page: ExportedPage) -> str:
+    source_lines = (site.root / "docs" / page.source).read_text(encoding="utf-8").splitlines()
+    front_matter, body = _split_front_matter(source_lines)
+    title, body = _take_title(body, page)
+    lines = _render_body(site, page, body)
+    lines = _blocks_for_markdig(lines)
+    text = "\n".join(_squeeze_blank_lines(lines)).strip("\n") + "\n"
+    meta = {
+        "NodeType": "Markdown",
+        "Name": title,
+        "Abstract": front_matter.get("description") or _abstract(text),
+        "Icon": ICON,
+        "Authors": _authors(site.root, page.source),
+        "Tags": site.nav_sections.get(page.source.as_posix(), []) + [GUIDE_TAG],
+    }
+    return _front_matter(meta) + "\n" + text
+
+
+def _split_front_matter(lines: list[str]) -> tuple[dict, list[str]]:
+    if lines and lines[0].strip() == "---":
+        for number, line in enumerate(lines[1:], start=1):
+            if line.strip() in {"---", "..."}:
+                import yaml
+
+                return yaml.safe_load("\n".join(lines[1:number])) or {}, lines[number + 1:]
+    return {}, lines
+
+
+def _take_title(lines: list[str], page: ExportedPage) -> tuple[str, list[str]]:
+    """The page's H1 becomes the front matter's Name; the framework's pages show Name as the title."""
+    for number, line in enumerate(lines):
+        match = HEADING.match(line)
+        if match and len(match["hashes"]) == 1:
+            return heading_text(ATTR_LIST.sub("", match["text"])), lines[:number] + lines[number + 1:]
+        if line.strip():
+            break
+    return page.source.stem, lines
+
+
+def _render_body(site: Site, page: ExportedPage, lines: list[str]) -> list[str]:
+    out: list[str] = []
+    fence: tuple[str, str, list[str]] | None = None  # (marker, info, body lines)
+    for line in lines:
+        if fence is not None:
+            marker, info, body = fence
+            if line.strip().startswith(marker) and not line.strip().strip(marker[0]):
+                out += _render_fence(site, line[: len(line) - len(line.lstrip())], marker, info, body)
+                fence = None
+            else:
+                body.append(line)
+            continue
+        opening = FENCE_OPEN.match(line)
+        if opening:
+            fence = (opening["fence"], line.strip()[len(opening["fence"]):].strip(), [])
+            continue
+        if VERIFIES_COMMENT.match(line):
+            continue
+        include = INCLUDE.match(line)
+        if include:
+            indent = line[: len(line) - len(line.lstrip())]
+            inlined = _render_body(site, page, included_text(site.root, include["target"]).splitlines())
+            out += [indent + text if text.strip() else "" for text in inlined]
+            continue
+        marker = MARKER.match(line)
+        if marker:
+            _append_checked_by(site, out, line, marker)
+            continue
+        out.append(_rewrite_links(site, page, _strip_attr_lists(line)))
+    if fence is not None:
+        raise ExportError(f"docs/{page.source}: a code fence is never closed")
+    return out
+
+
+def _render_fence(site: Site, indent: str, marker: str, info: str, body: list[str]) -> list[str]:
+    includes = [INCLUDE.match(line) for line in body if line.strip()]
+    if includes and all(includes):
+        language = info.split()[0] if info else ""
+        pieces = []
+        for include in includes:
+            path = include["target"].partition(":")[0]
+            code = included_text(site.root, include["target"])
+            if path.endswith(".py"):
+                code = tool_call_form(code, tool_aliases((site.root / path).read_text(encoding="utf-8")))
+            pieces.append(code)
+        body = "\n\n".join(pieces).splitlines()
+        body = [indent + line if line.strip() else "" for line in body]
+        # attr_list options on the fence (`{ .python title="x" }`) are the site's; Markdig wants a bare language.
+        return [f"{indent}{marker}{language.lstrip('{').lstrip('.')}", *body, f"{indent}{marker}"]
+    language = info.split()[0].lstrip("{").lstrip(".") if info else ""
+    return [f"{indent}{marker}{language}", *body, f"{indent}{marker}"]
+
+
+def _append_checked_by(site: Site, out: list[str], line: str, marker: re.Match) -> None:
+    """The claim's marker line becomes a line of its own under the paragraph: what stands behind it, and a link to its row."""
+    indent = line[: len(line) - len(line.lstrip())]
+    link = f"[`{marker['id']}`]({site.claims_url}#claim-{marker['id']})"
+    checked_by = f"{indent}*{CHECKED_BY[marker['kind']]}: {link}*"
+    # A hard line break (CommonMark's trailing backslash) keeps it on its own line inside the paragraph.
+    for number in range(len(out) - 1, -1, -1):
+        if out[number].strip():
+            out[number] = out[number].rstrip() + "\\"
+            break
+    out.append(checked_by)
+
+
+def _strip_attr_lists(line: str) -> str:
+    """Drop attribute lists (`{ #id .class }`), which Markdig would show as text, but not inside code spans."""
+    pieces = []
+    position = 0
+    for code in CODE_SPAN.finditer(line):
+        pieces.append(ATTR_LIST.sub("", line[position:code.start()]))
+        pieces.append(code.group(0))
+        position = code.end()
+    pieces.append(ATTR_LIST.sub("", line[position:]))
+    stripped = "".join(pieces)
+    return MARKDOWN_IN_HTML.sub("", stripped) if stripped.lstrip().startswith("<") else stripped
+
+
+def _rewrite_links(site: Site, page: ExportedPage, line: str) -> str:
+    definition = REFERENCE_DEFINITION.match(line)
+    if definition:
+        return definition["lead"] + _link_target(site, page, definition["target"]) + definition["rest"]
+    pieces = []
+    position = 0
+    for code in CODE_SPAN.finditer(line):
+        pieces.append(INLINE_LINK.sub(lambda match: _rewritten(site, page, match), line[position:code.start()]))
+        pieces.append(code.group(0))
+        position = code.end()
+    pieces.append(INLINE_LINK.sub(lambda match: _rewritten(site, page, match), line[position:]))
+    return "".join(pieces)
+
+
+def _rewritten(site: Site, page: ExportedPage, match: re.Match) -> str:
+    target = match["target"]
+    bracketed = target.startswith("<") and target.endswith(">")
+    new = _link_target(site, page, target[1:-1] if bracketed else target)
+    return f"{match['open']}{new}{match['title'] or ''})"
+
+
+def _link_target(site: Site, page: ExportedPage, target: str) -> str:
+    """A link on an exported page as the framework's docs need it: /Doc/ for exported pages, else the guide's site."""
+    parts = urlsplit(target)
+    if parts.scheme or target.startswith("//"):
+        return target
+    path, anchor = parts.path, parts.fragment
+    if not path:
+        return _doc_link(page, anchor)
+    resolved = PurePosixPath(posixpath.normpath(posixpath.join(page.source.parent.as_posix(), path)))
+    exported = site.pages.get(resolved.as_posix())
+    if exported is not None:
+        return _doc_link(exported, anchor)
+    if resolved.suffix in {".md", ".py", ".ipynb"}:
+        return site.published_url(resolved) + (f"#{anchor}" if anchor else "")
+    return site.site_url + resolved.as_posix() + (f"#{anchor}" if anchor else "")
+
+
+def _doc_link(page: ExportedPage, anchor: str) -> str:
+    """/Doc/Page#markdig-id for a heading; a claim's anchor (no heading) links the page."""
+    mapped = page.anchors.get(anchor)
+    return page.doc_path + (f"#{mapped}" if mapped else "")
+
+
+def _blocks_for_markdig(lines: list[str]) -> list[str]:
+    """Admonitions (`!!! warning "Title"`, `??? note`) become block quotes with a bold title, as the
+    framework's own pages write callouts; content tabs (`=== "Tab"`) become a bold label above their content."""
+    out: list[str] = []
+    number = 0
+    while number < len(lines):
+        line = lines[number]
+        admonition, tab = ADMONITION.match(line), TAB.match(line)
+        if not (admonition or tab):
+            out.append(line)
+            number += 1
+            continue
+        found = admonition or tab
+        indent = found["indent"]
+        body, number = _indented_block(lines, number + 1, indent)
+        body = _blocks_for_markdig(body)
+        if admonition:
+            title = admonition["title"] if admonition["title"] is not None else admonition["kind"].capitalize()
+            quoted = [f"**{title}**"] if title else []
+            quoted += [""] + body if body else []
+            out += [f"{indent}> {text}".rstrip() for text in quoted]
+        else:
+            out += [f"{indent}**{tab['title']}**", ""] + [f"{indent}{text}" if text.strip() else "" for text in body]
+        out.append("")
+    return out
+
+
+def _indented_block(lines: list[str], start: int, indent: str) -> tuple[list[str], int]:
+    body_indent = indent + "    "
+    body: list[str] = []
+    number = start
+    while number < len(lines) and (not lines[number].strip() or lines[number].startswith(body_indent)):
+        body.append(lines[number][len(body_indent):] if lines[number].strip() else "")
+        number += 1
+    while body and not body[-1].strip():
+        body.pop()
+    return body, number
+
+
+def _squeeze_blank_lines(lines: list[str]) -> list[str]:
+    out: list[str] = []
+    fence: str | None = None
+    for line in lines:
+        opening = FENCE_OPEN.match(line)
+        if fence is None and opening:
+            fence = opening["fence"]
+        elif fence is not None and line.strip().startswith(fence) and not line.strip().strip(fence[0]):
+            fence = None
+        if fence is None and not line.strip() and out and not out[-1].strip():
+            continue
+        out.append(line)
+    return out
+
+
+CHECKED_BY_LINES = tuple(f"*{words}" for words in CHECKED_BY.values())
+
+
+def _abstract(text: str) -> str:
+    """The first paragraph of prose, as plain text, cut at a sentence end near ABSTRACT_LIMIT characters."""
+    paragraph: list[str] = []
+    for line in _outside_fences(text.splitlines()):
+        stripped = line.strip()
+        if not stripped:
+            if paragraph:
+                break
+            continue
+        if stripped.startswith(CHECKED_BY_LINES):
+            break
+        if stripped.startswith(("#", ">", "|", "<", "-", "*", "!")) and not paragraph:
+            continue
+        paragraph.append(stripped.rstrip("\\"))
+    plain = heading_text(" ".join(paragraph))
+    if len(plain) <= ABSTRACT_LIMIT:
+        return plain
+    cut = plain.rfind(". ", 0, ABSTRACT_LIMIT)
+    return plain[: cut + 1] if cut > 0 else plain[:ABSTRACT_LIMIT].rsplit(" ", 1)[0] + " …"
+
+
+def _authors(root: Path, source: PurePosixPath) -> list[str]:
+    """Who wrote the page, from git; outside a clone, the guide's name stands in."""
+    try:
+        log = subprocess.run(
+            ["git", "log", "--format=%an", "--", f"docs/{source}"], cwd=root,
+            capture_output=True, text=True, timeout=30,
+        ).stdout.splitlines()
+    except (OSError, subprocess.SubprocessError):
+        log = []
+    authors = list(dict.fromkeys(name.strip() for name in log if name.strip()))
+    return authors or ["Agent design guide"]
+
+
+def _front_matter(meta: dict) -> str:
+    """YAML in the framework's style: every string double-quoted (JSON strings are YAML scalars), lists as items."""
+    lines = ["---"]
+    for key, value in meta.items():
+        if key == "NodeType":
+            lines.append(f"{key}: {value}")  # a bare word, as on every page of the framework
+        elif isinstance(value, list):
+            lines.append(f"{key}:")
+            lines += [f"  - {json.dumps(item, ensure_ascii=False)}" for item in value]
+        else:
+            lines.append(f"{key}: {json.dumps(value, ensure_ascii=False)}")
+    lines.append("---")
+    return "\n".join(lines) + "\n"
+
+
+# --- the site and the command ---------------------------------------------------------------------------
+
+
+def read_site(root: Path = REPO_ROOT, exported: Iterable[str] = EXPORTED_PAGES) -> Site:
+    config = siteconfig.load(root / "mkdocs.yml")
+    site_url = config.get("site_url") or ""
+    site_url = site_url if site_url.endswith("/") else site_url + "/"
+    sections: dict[str, list[str]] = {}
+
+    def walk(entries, above: list[str]) -> None:
+        for entry in entries or []:
+            title, target = next(iter(entry.items())) if isinstance(entry, dict) else (None, entry)
+            if isinstance(target, list):
+                walk(target, above + [title] if title else above)
+            elif isinstance(target, str):
+                sections[target] = above
+
+    walk(config.get("nav"), [])
+    pages = {}
+    for source in exported:
+        lines = (root / "docs" / source).read_text(encoding="utf-8").splitlines()
+        pages[source] = ExportedPage(PurePosixPath(source), DOC_ROOT + source.removesuffix(".md"), anchors=heading_anchors(lines))
+    return Site(root, site_url, sections, pages)
+
+
+def export(out: Path, root: Path = REPO_ROOT) -> list[Path]:
+    """Write every exported page under `out` at its path in the framework's Data/ folder; returns the files."""
+    site = read_site(root)
+    written = []
+    for page in site.pages.values():
+        try:
+            text = export_page(site, page)
+        except ExportError as error:
+            raise ExportError(f"docs/{page.source}: {error}") from None
+        target = out / page.source
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+        written.append(target)
+    return written
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="dev.py export", description="Export the guide's pages for another documentation system.")
+    parser.add_argument("--meshweaver", metavar="OUT", type=Path, required=True,
+                        help="write the pages in MeshWeaver's documentation format (src/MeshWeaver.Documentation/Data/) under OUT")
+    arguments = parser.parse_args(argv)
+    try:
+        written = export(arguments.meshweaver.resolve())
+    except (ExportError, OSError) as error:
+        print(f"export: {error}", file=sys.stderr)
+        return 1
+    for path in written:
+        print(path)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
