@@ -1,8 +1,11 @@
 """The cost model: every call bills its whole context; the closed forms; a worked example on the report."""
 
+from decimal import Decimal
+
 from agentkit import (
-    EXAMPLE_PRICES, Agent, AgentConfiguration, CallPattern, Mesh, PlannedCalls, Thread, ToolCall, ToolResult,
-    item_tokens, mesh_plugin, report_text, run_scenario, workspace, write_phase_sizes,
+    CACHE_READ, CACHE_WRITE_1_HOUR, CACHE_WRITE_5_MINUTES, EXAMPLE_PRICES, Agent, AgentConfiguration, CallPattern,
+    Mesh, PlannedCalls, Thread, ToolCall, ToolResult, item_tokens, mesh_plugin, report_text, run_scenario,
+    workspace, write_phase_sizes,
 )
 
 PRICE = EXAMPLE_PRICES["example-large"]
@@ -11,24 +14,48 @@ PRICE = EXAMPLE_PRICES["example-large"]
 mesh = Mesh()
 mesh.create({"id": "Acme", "name": "Acme", "nodeType": "Company"})
 reads = [ToolCall("Get", {"path": "Acme"}) for _ in range(3)]
+model = PlannedCalls(reads, batch_size=1)
 agent = Agent(AgentConfiguration("reader", "Read Acme three times.", plugins=["Mesh:Get"]),
-              PlannedCalls(reads, batch_size=1), mesh, tools=mesh_plugin(mesh))
-run = agent.start(Thread("Acme/_Threads/t1"), "Go.")
+              model, mesh, tools=mesh_plugin(mesh))
+run = agent.start(Thread("Acme/_Thread/t1"), "Go.")
 # Turn 1 is shown the instructions, the tool definitions and the user message; each later
 # turn adds the call before it and its result. On turn 4 the model answers.
 for turn in run.turns:
     print(turn.index, turn.context.total, turn.usage.input)
-#> 1 96 96
-#> 2 166 166
-#> 3 236 236
-#> 4 306 306
+#> 1 110 110
+#> 2 180 180
+#> 3 250 250
+#> 4 320 320
 # --8<-- [end:bill-per-call]
 
 # verifies: agent.every-call-bills-whole-context
-assert [t.usage.input for t in run.turns] == [t.context.total for t in run.turns] == [96, 166, 236, 306]
+assert all(t.usage.input == t.context.total > 0 for t in run.turns) and len(run.turns) == 4
 step = item_tokens(reads[0]) + item_tokens(run.turns[0].results[0])
 # verifies: agent.every-call-bills-whole-context
 assert all(b.context.total - a.context.total == step for a, b in zip(run.turns, run.turns[1:]))
+
+
+class Recorder:
+    """The same model, keeping every context it is shown."""
+
+    key = model.key
+
+    def __init__(self):
+        self.inner, self.contexts = PlannedCalls(reads, batch_size=1), []
+
+    def respond(self, context):
+        self.contexts.append(context)
+        return self.inner.respond(context)
+
+
+recorder = Recorder()
+Agent(agent.config, recorder, mesh, tools=mesh_plugin(mesh)).start(Thread("Acme/_Thread/t2"), "Go.")
+shown = recorder.contexts
+# verifies: agent.each-call-resends-round
+assert all(later.items[:len(earlier.items)] == earlier.items for earlier, later in zip(shown, shown[1:]))
+# verifies: agent.each-call-resends-round
+assert [len(c.tool_results()) for c in shown] == [0, 1, 2, 3] and all(c.instructions == shown[0].instructions
+                                                                       for c in shown)
 
 # The worked example takes its sizes from scenario 3's writing phase on the generated report:
 # the prefix is instructions, tools, task, worksheet, approval and the dimension listing.
@@ -48,8 +75,8 @@ batched_without_document = pattern(0, batch_size=10)
 for caching in (False, True):  # dollars, without and then with caching
     print(sequential_with_document.cost(PRICE, caching),
           batched_without_document.cost(PRICE, caching))
-#> 9.831732 0.259173
-#> 1.21686375 0.13399335
+#> 9.792972 0.254583
+#> 1.21240125 0.13294785
 # --8<-- [end:worked-example]
 
 ROWS = [("one Create a turn, document in context", DOCUMENT, 1),
@@ -81,6 +108,11 @@ assert sequential_with_document.usage().total_input == (N + 1) * P + d * N * (N 
 assert pattern(DOCUMENT, None).usage().total_input == 2 * P + N * d
 # verifies: agent.worked-example-tenth
 assert batched_without_document.cost(PRICE) * 10 < sequential_with_document.cost(PRICE)
+# verifies: agent.caching-narrows-not-closes
+assert (CACHE_WRITE_5_MINUTES, CACHE_WRITE_1_HOUR, CACHE_READ) == (Decimal("1.25"), 2, Decimal("0.1"))
+# verifies: agent.caching-narrows-not-closes
+assert (PRICE.cache_write_multiplier, PRICE.cache_read_multiplier, PRICE.min_cacheable_tokens) == (
+    Decimal("1.25"), Decimal("0.1"), 1024)
 # verifies: agent.caching-narrows-not-closes
 assert sequential_with_document.cost(PRICE, caching=True) < sequential_with_document.cost(PRICE) / 5
 # verifies: agent.caching-narrows-not-closes

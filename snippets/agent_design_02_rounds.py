@@ -1,8 +1,8 @@
 """Round semantics: what survives a round boundary, the history budget, and when usage is recorded."""
 
 from agentkit import (
-    HISTORY_BUDGET_CHARS, Agent, AgentConfiguration, Message, ProcedureModel, Thread, ToolResult, item_tokens,
-    trim_history, usage_report,
+    HISTORY_BUDGET_CHARS, Agent, AgentConfiguration, Mesh, Message, ProcedureModel, Thread, TokenUsage, ToolResult,
+    item_tokens, rebuild_history, record_usage, trim_history, usage_report,
 )
 from agentkit._scenarios import (
     APPROVE, PROTOCOL_INSTRUCTIONS, TASK, THREAD, interrupted, protocol, report_text, workspace,
@@ -26,10 +26,10 @@ class Recorder:
 # --8<-- [start:two-phase-run]
 config = AgentConfiguration(
     "extractor", PROTOCOL_INSTRUCTIONS,
-    plugins=["Mesh:Get,Search,Create"],  # no ContentChunks: the chunk tools are not offered
+    plugins=["Mesh:Get,Search,Create,Update,Patch"],  # no ContentCollection: no chunk tools
 )
 agent = Agent(config, Recorder(), mesh)
-thread = Thread("Meridian/_Threads/extract-2024")
+thread = Thread("Meridian/_Thread/extract-2024")
 
 # Phase 1: Search, Get the Document node, Get the file path, answer with the worksheet.
 reading = agent.start(thread, TASK)
@@ -39,19 +39,19 @@ print(reading.answer.splitlines()[0])
 # Phase 2: a new round, after a person has read the worksheet.
 writing = agent.start(thread, APPROVE)
 print(writing.answer.splitlines()[0])
-#> Written from the worksheet; verification by Get: all expected paths answer Get.
+#> Written from the worksheet; verification: every create answered, and the read-back found its nodes.
 # --8<-- [end:two-phase-run]
 
 # --8<-- [start:boundary]
 last_read, first_write = seen[len(reading.turns) - 1], seen[len(reading.turns)]
 # The last reading call holds four tool results, the report's full text among them.
 print(len(last_read.tool_results()), reading.turns[-1].context.total)
-#> 4 38522
+#> 4 38732
 print(len(first_write.tool_results()), writing.turns[0].context.total)
-#> 0 2407
+#> 0 2621
 # What the first writing call is shown: the task, the worksheet, the approval.
 print([(m.role, len(m.text)) for m in first_write.messages()])
-#> [('user', 1391), ('assistant', 6703), ('user', 46)]
+#> [('user', 1442), ('assistant', 6703), ('user', 46)]
 # --8<-- [end:boundary]
 
 DOCUMENT = item_tokens(ToolResult("", "Get", report_text(workspace())))
@@ -69,20 +69,34 @@ assert "Meridian/content/Annual Report 2024.pdf" in first_write.messages()[1].te
 assert all(turn.context.total < DOCUMENT / 2 for turn in writing.turns)
 
 # --8<-- [start:history-budget]
-history = thread.history()
+history = thread.history()  # the stored texts, as the next round would rebuild them
 print(HISTORY_BUDGET_CHARS, sum(len(m.text) + 64 for m in history))
-#> 64000 9945
-oversized = [Message("user", TASK, 1), Message("assistant", "W" * 70_000, 2),
-             Message("user", APPROVE, 3)]
-# A worksheet over the budget is cut away, and the task with it:
+#> 64000 10016
+# A worksheet over the budget: the system message is counted first, then the newest
+# message is kept, and the walk back stops at the first message that does not fit.
+oversized = [Message("system", config.instructions, 0), Message("user", TASK, 1),
+             Message("assistant", "W" * 70_000, 2), Message("user", APPROVE, 3)]
 print([m.role for m in trim_history(oversized)])
-#> ['user']
+#> ['system', 'user']
 # --8<-- [end:history-budget]
 
 # verifies: agent.history-budget
-assert [m.role for m in trim_history(oversized)] == ["user"] and trim_history(history) == history
+assert [m.role for m in trim_history(oversized)] == ["system", "user"] and trim_history(history) == history
+kept = trim_history(oversized, budget=len(config.instructions) + 64 + len(APPROVE) + 64)
 # verifies: agent.history-budget
+assert [m.timestamp for m in kept] == [0, 3] and trim_history(oversized, budget=10) == (oversized[0], oversized[3])
+# verifies: agent.history-budget
+assert HISTORY_BUDGET_CHARS == 64_000 and trim_history([Message("tool", "r", 1), Message("user", "u" * 100, 2)],
+                                                       budget=200) == (Message("user", "u" * 100, 2),)
+# verifies: agent.worksheet-fits-budget
 assert sum(len(m.text) + 64 for m in history) * 6 < HISTORY_BUDGET_CHARS
+stored = [Message("User", "read", 1), Message("agent", "worksheet", 2), Message("assistant", "", 3),
+          Message("tool", "result text", 4)]
+# verifies: agent.history-rebuild-rules
+assert [(m.role, m.text) for m in rebuild_history(stored)] == [
+    ("user", "read"), ("assistant", "worksheet"), ("assistant", "result text")]
+# verifies: agent.history-rebuild-rules
+assert rebuild_history(list(reversed(stored))) == rebuild_history(stored)  # by timestamp, not by storage order
 
 # --8<-- [start:died-round]
 # Scenario 3's writing round dies after 30 creates; a "continue" round resumes it.
@@ -95,12 +109,17 @@ report = usage_report(killed.result.mesh, resumed.thread)
 print(report.usage == reading_run.usage + resumed.usage, report.is_floor)
 #> True True
 print(report.floor_reasons[0])
-#> Meridian/_Threads/extract-2024: 1 round(s) recorded no end, so their usage was never written
+#> Meridian/_Thread/extract-2024: 1 round(s) recorded no end, so their usage was never written
 # --8<-- [end:died-round]
 
 # verifies: agent.died-round-records-nothing
 assert died.status == "died" and not died.recorded and report.usage == reading_run.usage + resumed.usage
-# verifies: agent.died-round-records-nothing
+# verifies: agent.usage-report-flags-floor
 assert report.is_floor and "recorded no end" in report.floor_reasons[0]
+# verifies: agent.usage-report-flags-floor
+assert killed.result.recorded_cost < killed.result.cost and report.is_floor
 # verifies: agent.died-round-records-nothing
-assert killed.result.recorded_cost < killed.result.cost
+assert record_usage(Mesh(), "T", "example-large", TokenUsage()) is None  # an all-zero round writes nothing
+# verifies: agent.died-round-records-nothing
+assert reading_run.recorded and resumed.recorded and [r.status for r in killed.result.runs] == [
+    "completed", "died", "completed"]

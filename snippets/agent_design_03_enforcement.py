@@ -4,106 +4,171 @@ import warnings
 
 from agentkit import (
     BUDGET_TEXT, Agent, AgentConfiguration, ConfigurationError, Mesh, PlannedCalls, TextModel, Thread, ToolCall,
-    UnknownPluginWarning, chunk_plugin, mesh_plugin, prohibition,
+    UnknownPluginWarning, mesh_plugin, prohibition,
 )
+from agentkit._config import BUDGET_SEPARATOR, DEFAULT_MAXIMUM_ITERATIONS
+from agentkit._plugins import content_collection_plugin
 
 mesh = Mesh()
 mesh.create({"id": "Acme", "name": "Acme", "nodeType": "Company"})
-HOST_TOOLS = mesh_plugin(mesh) + chunk_plugin(mesh)  # what the host has: Mesh and ContentChunks
+HOST_TOOLS = mesh_plugin(mesh) + content_collection_plugin(mesh)  # the host's built-ins: Mesh, ContentCollection
 
 
-def offered(plugins, **config):
-    agent = Agent(AgentConfiguration("a", plugins=plugins, **config), TextModel("ok"), mesh, tools=HOST_TOOLS)
+def offered(plugins, delegations=()):
+    delegates = {name: Agent(AgentConfiguration(name), TextModel("ok"), mesh) for name in delegations}
+    agent = Agent(AgentConfiguration("a", plugins=plugins, delegations=delegations), TextModel("ok"), mesh,
+                  tools=HOST_TOOLS, delegates=delegates)
     return [tool.name for tool in agent.offered]
 
 
 # --8<-- [start:whitelist]
-print(offered(["Mesh:Get,Search,Create"]))
-#> ['Get', 'Search', 'Create', 'store_plan', 'load_skill']
-print(offered(["Mesh", "ContentChunks:get_chunk"])[-3:])
-#> ['get_chunk', 'store_plan', 'load_skill']
-# No list at all: read-only by default.
+print(offered(["Mesh:Get,Search,Create,Update,Patch"]))
+#> ['Get', 'Search', 'Create', 'Update', 'Patch', 'store_plan', 'load_skill']
+# A list without Mesh offers no Mesh tool at all:
+print(offered(["ContentCollection:searchchunks, GETCHUNK"]))
+#> ['SearchChunks', 'GetChunk', 'store_plan', 'load_skill']
+# No list (or an empty one): the read-only Mesh tools.
 print(offered(None))
-#> ['Get', 'Search', 'NavigateTo', 'store_plan', 'load_skill']
+#> ['Get', 'Search', 'NavigateTo', 'GetDiagnostics', 'store_plan', 'load_skill']
 # --8<-- [end:whitelist]
 
 # verifies: agent.whitelist-offers-only-listed
-assert offered(["Mesh:Get,Search,Create"]) == ["Get", "Search", "Create", "store_plan", "load_skill"]
-with warnings.catch_warnings():
-    warnings.simplefilter("ignore", UnknownPluginWarning)
-    # verifies: agent.whitelist-offers-only-listed
-    assert offered(["mesh:get"]) == ["store_plan", "load_skill"]  # plugin names are matched exactly
+assert offered(["Mesh:Get,Search,Create,Update,Patch"]) == [
+    "Get", "Search", "Create", "Update", "Patch", "store_plan", "load_skill"]
 # verifies: agent.whitelist-offers-only-listed
-assert offered(["Mesh: get , SEARCH"])[:2] == ["Get", "Search"]  # method names case-insensitively
+assert offered([" Mesh : patch , GET "]) == ["Get", "Patch", "store_plan", "load_skill"]  # trimmed, any case
+# verifies: agent.whitelist-offers-only-listed
+assert offered(["Mesh:Get", "Mesh:Get"]) == ["Get", "Get", "store_plan", "load_skill"]  # entries add up as given
 # verifies: agent.no-list-is-read-only
-assert offered(None) == offered([]) == ["Get", "Search", "NavigateTo", "store_plan", "load_skill"]
+assert offered(None) == offered([]) == ["Get", "Search", "NavigateTo", "GetDiagnostics", "store_plan", "load_skill"]
+# verifies: agent.list-without-mesh-has-no-mesh
+assert not {"Get", "Search"} & set(offered(["ContentCollection"]))
+# verifies: agent.delegation-tools-offered
+assert offered(["Mesh:Get"], delegations=["reader"])[:4] == ["delegate_to_agent", "list_sub_threads",
+                                                          "send_to_sub_thread", "Get"]
+
+# --8<-- [start:malformed]
+# Nothing is validated: "Mesh:" names one empty method, which matches no tool.
+print(offered(["Mesh:"]))
+#> ['store_plan', 'load_skill']
+# Built-in plugin names are case-sensitive: 'mesh' is looked up among the host's own plugins.
 with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")
-    unknown = offered(["Mesh:Get", "Chunks"])
+    print(offered(["mesh:Get"]))
+print(caught[0].message)
+#> ['store_plan', 'load_skill']
+#> Plugin 'mesh' not found for agent a
+# --8<-- [end:malformed]
+
+# verifies: agent.malformed-entry-accepted
+assert offered(["Mesh:"]) == ["store_plan", "load_skill"] and offered(["Mesh:Get,,Search"])[:2] == ["Get", "Search"]
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    unknown = offered(["Mesh:Get", "Chunks", "Mesh:Craete"])
 # verifies: agent.unknown-plugin-warns
-assert unknown == ["Get", "store_plan", "load_skill"] and [w.category for w in caught] == [UnknownPluginWarning]
+assert unknown == ["Get", "store_plan", "load_skill"] and [str(w.message) for w in caught] == [
+    "Plugin 'Chunks' not found for agent a"]  # an unknown method is filtered out without a word
+for entry, reason in (("Mesh:", "method 1 after ':' is empty"), ("Mesh:Get,,Search", "method 2 after ':' is empty"),
+                      ("mesh thing", "must be letters, digits and '_'")):
+    try:
+        AgentConfiguration("a", plugins=[entry], strict_plugins=True)
+    except ConfigurationError as refused:
+        # verifies: agent.strict-plugins-extension
+        assert reason in str(refused) and "plugins[0]" in str(refused)
+    else:
+        raise AssertionError(f"strict_plugins accepted {entry!r}")
+# verifies: agent.strict-plugins-extension
+assert AgentConfiguration("a", plugins=["Mesh:"]).strict_plugins is False  # off by default
 
 # --8<-- [start:cap]
-calls = [ToolCall("Get", {"path": "Acme"}) for _ in range(12)]
+calls = [ToolCall("Get", {"path": "Acme"}) for _ in range(20)]
 config = AgentConfiguration("a", "Read Acme.", plugins=["Mesh:Get"], max_tool_calls_per_round=3)
 agent = Agent(config, PlannedCalls(calls, batch_size=4), mesh, tools=HOST_TOOLS)
-run = agent.start(Thread("Acme/_Threads/t2"), "Go.")
-# The cap of 3 allows three iterations, not three calls: eight calls are made.
-print([len(turn.reply.tool_calls) for turn in run.turns])
-#> [4, 4, 0]
-# The last iteration is offered no tools.
+run = agent.start(Thread("Acme/_Thread/t2"), "Go.")
+# A cap of 3 allows three tool batches, not three calls: twelve calls run,
+# then the model is called once more, without tools, and answers in text.
+print([len(turn.reply.tool_calls) for turn in run.turns], run.tool_calls)
+#> [4, 4, 4, 0] 12
 print([len(turn.tools_offered) for turn in run.turns])
-#> [3, 3, 0]
+#> [3, 3, 3, 0]
 print(run.status, run.answer.splitlines()[0])
-#> completed Stopped at the tool-call budget after 8 of 12 calls. Reply "continue" ...
+#> completed Stopped at the tool-call budget after 12 of 20 calls. Reply "continue" ...
 # --8<-- [end:cap]
 
-# verifies: agent.cap-counts-iterations
-assert len(run.turns) == 3 and run.tool_calls == 8 > 3
-# verifies: agent.cap-last-iteration-no-tools
-assert run.turns[-1].tools_offered == () and run.status == "completed" and run.answer.startswith("Stopped")
+cap = config.max_tool_calls_per_round
+# verifies: agent.cap-counts-tool-batches
+assert len(run.turns) == cap + 1 and run.tool_calls == cap * 4 == 12 and run.turns[-1].tools_offered == ()
+# verifies: agent.cap-counts-tool-batches
+assert run.status == "completed" and run.answer.startswith("Stopped at the tool-call budget after 12 of 20")
+unbounded = Agent(AgentConfiguration("a", plugins=["Mesh:Get"]), PlannedCalls(calls * 5, batch_size=1), mesh,
+                  tools=HOST_TOOLS).start(Thread("Acme/_Thread/t3"), "Go.")
+# verifies: agent.cap-counts-tool-batches
+assert (len(unbounded.turns), unbounded.tool_calls) == (DEFAULT_MAXIMUM_ITERATIONS + 1, DEFAULT_MAXIMUM_ITERATIONS) == (41, 40)
+stubborn = Agent(AgentConfiguration("a", plugins=["Mesh:Get"], max_tool_calls_per_round=1),
+                 PlannedCalls(calls, batch_size=None), mesh, tools=HOST_TOOLS).start(Thread("Acme/_Thread/t4"), "Go.")
+# verifies: agent.cap-counts-tool-batches
+assert [len(t.results) for t in stubborn.turns] == [20, 0] and stubborn.status == "completed"  # a batch is not capped
 # verifies: agent.cap-budget-text
-assert agent.config.round_instructions() == "Read Acme.\n\n" + BUDGET_TEXT.format(n=3)
+assert agent.config.round_instructions() == "Read Acme." + BUDGET_SEPARATOR + BUDGET_TEXT.format(n=3)
 # verifies: agent.cap-budget-text
-assert BUDGET_TEXT.format(n="{N}") == (
+assert BUDGET_SEPARATOR == "\n\n---\n" and BUDGET_TEXT.format(n="{N}") == (
     "Tool-call budget: you may issue at most {N} tool calls in this turn. If you reach this budget before "
     "finishing, stop, briefly summarise what you accomplished, and ask the user to reply \"continue\" to run "
     "the next batch.")
-for bad in (0, -1, True, 2.5):
-    try:
-        AgentConfiguration("a", max_tool_calls_per_round=bad)
-    except ConfigurationError as refused:
-        # verifies: agent.cap-must-be-positive
-        assert "max_tool_calls_per_round must be" in str(refused)
-    else:
-        raise AssertionError(f"a cap of {bad!r} was accepted")
-try:
-    AgentConfiguration("a", plugins=["Mesh:Get,,Search"])
-except ConfigurationError as refused:
-    # verifies: agent.malformed-entry-refused
-    assert "method 2 after ':' is empty" in str(refused)
-else:
-    raise AssertionError("a malformed plugins entry was accepted")
+for no_cap in (None, 0, -5):
+    quiet = AgentConfiguration("a", "Read Acme.", max_tool_calls_per_round=no_cap)
+    # verifies: agent.cap-zero-means-default
+    assert quiet.round_instructions() == "Read Acme." and quiet.iteration_cap == DEFAULT_MAXIMUM_ITERATIONS == 40
+
+# --8<-- [start:front-matter]
+agent_file = """---
+nodeType: Agent
+plugins: ["Mesh:Get,Search,Create,Update,Patch"]
+maxToolCallsPerRound: 30
+---
+Extract the report."""
+print(AgentConfiguration.from_markdown("extractor", agent_file).max_tool_calls_per_round)
+#> None
+agent_node_content = {"id": "extractor", "instructions": "Extract the report.", "maxToolCallsPerRound": 30,
+                      "plugins": [{"name": "Mesh", "methods": ["Get", "Search", "Create", "Update", "Patch"]}]}
+print(AgentConfiguration.from_node_content(agent_node_content).max_tool_calls_per_round)
+#> 30
+# --8<-- [end:front-matter]
+
+from_file = AgentConfiguration.from_markdown("extractor", agent_file)
+# verifies: agent.cap-not-in-front-matter
+assert from_file.max_tool_calls_per_round is None and from_file.iteration_cap == 40
+# verifies: agent.cap-not-in-front-matter
+assert AgentConfiguration.from_node_content(agent_node_content).iteration_cap == 30
+# verifies: agent.cap-not-in-front-matter
+assert from_file.plugins == AgentConfiguration.from_node_content(agent_node_content).plugins  # the rest is read
 
 # --8<-- [start:prohibition]
-# The prompt forbids the chunk tools; the model reaches for search_chunks when offered.
+# The prompt forbids the chunk tools; the model reaches for SearchChunks when offered.
 # Offered, the forbidden tool is called and runs.
-print(prohibition(["Mesh:Get,Search,Create", "ContentChunks"]))
+print(prohibition(["Mesh:Get,Search,Create,Update,Patch", "ContentCollection"]))
 #> ProhibitionOutcome(plugins=(...), offered=True, executed=1, refused=0)
 # Not offered, there is nothing to reach for.
-print(prohibition(["Mesh:Get,Search,Create"]))
+print(prohibition(["Mesh:Get,Search,Create,Update,Patch"]))
 #> ProhibitionOutcome(plugins=(...), offered=False, executed=0, refused=0)
-# Asked for anyway, the call is refused.
-print(prohibition(["Mesh:Get,Search,Create"], insist=True))
+# Asked for anyway, the call gets an error as its result and runs nothing.
+print(prohibition(["Mesh:Get,Search,Create,Update,Patch"], insist=True))
 #> ProhibitionOutcome(plugins=(...), offered=False, executed=0, refused=1)
 # --8<-- [end:prohibition]
 
-prompt_only = prohibition(["Mesh:Get,Search,Create", "ContentChunks"])
-whitelist = prohibition(["Mesh:Get,Search,Create"])
-insisting = prohibition(["Mesh:Get,Search,Create"], insist=True)
+prompt_only = prohibition(["Mesh:Get,Search,Create,Update,Patch", "ContentCollection"])
+whitelist = prohibition(["Mesh:Get,Search,Create,Update,Patch"])
+insisting = prohibition(["Mesh:Get,Search,Create,Update,Patch"], insist=True)
 # verifies: agent.prompt-does-not-stop-offered-tool
 assert (prompt_only.offered, prompt_only.executed) == (True, 1)
 # verifies: agent.whitelist-removes-tool
 assert (whitelist.offered, whitelist.executed, insisting.executed) == (False, 0, 0)
 # verifies: agent.refused-call-recorded
 assert insisting.refused == 1
+asking = Agent(AgentConfiguration("a", plugins=["Mesh:Get"]),
+               PlannedCalls([ToolCall("Create", {"node": "{}"}), ToolCall("Get", {"path": "Acme"})]), mesh,
+               tools=HOST_TOOLS).start(Thread("Acme/_Thread/t5"), "Go.")
+# verifies: agent.unoffered-call-error
+assert asking.turns[0].results[0].text == 'Error: Requested function "Create" not found.'
+# verifies: agent.unoffered-call-error
+assert asking.turns[1].results[0].name == "Get" and asking.status == "completed"
