@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tools import captures, claimlock, claims, outputs, pycon
+from tools import captures, claimcontract, claimlock, claims, outputs, pycon, stated
 from tools.project import Project
 
 MINIDOCS = Path(__file__).parent / "fixtures" / "minidocs"
@@ -49,7 +49,7 @@ class TestClaimsLock:
         project = edit(mini, "docs/guide.md", "gives 5.", "gives 6.")
         found = claimlock.reworded(project, claims.collect(project))
         assert [str(item).splitlines()[0] for item in found] == [
-            "claim mini.adds's wording changed at docs/guide.md:10; its checks at snippets/mini_01_sum.py:14 are unchanged: "
+            "claim mini.adds's wording changed at docs/guide.md:10; its checks at snippets/mini_01_sum.py:19 are unchanged: "
             "confirm with `python3 dev.py regen --confirm mini.adds` or change the check",
         ]
         assert "was: Adding 2 and 3 gives 5." in str(found[0]) and "now: Adding 2 and 3 gives 6." in str(found[0])
@@ -138,7 +138,7 @@ def test_review_report_lists_claims_numbers_and_unmarked_behaviour(tmp_path):
     assert review.default_base(root) == "HEAD~1"
     report = review.build(root, review.default_base(root)).markdown()
     assert "- **added** `mini.never-negative` (model) at docs/guide.md:22: The sum is never negative for `add(2, 3)`." in report
-    assert "  - checks: `snippets/mini_01_sum.py:20`" in report
+    assert "  - checks: `snippets/mini_01_sum.py:25`" in report
     assert "- **reworded** `mini.limit` (model) at docs/guide.md:16" in report
     assert "  - was: Input is cut at 1,000 characters." in report
     assert "  - now: Input is cut at 1,200 characters." in report
@@ -147,3 +147,41 @@ def test_review_report_lists_claims_numbers_and_unmarked_behaviour(tmp_path):
     assert "- docs/guide.md:24: The `add` function always returns an int. _(`add`, always, returns)_" in report
     # The claimed sentence is a claim, not an unmarked promise.
     assert "docs/guide.md:21: The sum" not in report
+
+
+class TestStaticContract:
+    """Every number in a checked claim is compared by its check; every name in a code span is one agentkit knows."""
+
+    def test_mini_tree_is_clean(self, mini):
+        collected = claims.collect(mini)
+        assert claimcontract.number_problems(mini, collected) == []
+        assert claimcontract.name_problems(mini, collected) == []
+
+    def test_a_number_no_check_compares_is_named_with_page_line_and_claim(self, mini):
+        project = edit(mini, "docs/guide.md", "1,000 characters", "1,200 characters")
+        assert [str(problem).split(";")[0] for problem in claimcontract.number_problems(project, claims.collect(project))] == [
+            "docs/guide.md:16: mini.limit: '1,200' is not produced or compared by any check",
+        ]
+
+    def test_a_check_that_reads_its_claims_numbers_from_the_page_compares_them_all(self, mini):
+        project = edit(mini, "docs/guide.md", "1,000 characters", "1,200 characters")
+        project = edit(project, "snippets/mini_01_sum.py", "assert LIMIT == 1000", "assert stated.numbers('mini.limit', ROOT) == [LIMIT]")
+        assert claimcontract.number_problems(project, claims.collect(project)) == []
+
+    def test_stated_numbers_reads_digits_and_words_from_the_page(self, mini):
+        project = edit(mini, "docs/guide.md", "Input is cut at 1,000 characters.", "Input is cut at 1,000 characters, three times.")
+        assert stated.numbers("mini.limit", project.root) == [1000, 3]
+
+    def test_an_unknown_name_is_named_with_the_closest_known_one(self, mini):
+        project = edit(mini, "docs/guide.md", "takes `left` and `right`", "takes `lefft` and `right`, like `searchChunks`")
+        assert [str(problem) for problem in claimcontract.name_problems(project, claims.collect(project))] == [
+            "docs/guide.md:13: mini.add-params: `lefft` names 'lefft', which is no tool, plugin, parameter or field agentkit knows (did you mean 'left'?)",
+            "docs/guide.md:13: mini.add-params: `searchChunks` names 'searchChunks', which is no tool, plugin, parameter or field agentkit knows (did you mean 'search_chunks'?)",
+        ]
+
+    def test_names_are_read_from_calls_object_shapes_and_plugin_entries(self):
+        assert claimcontract.names_in_span("search_chunks(query, scope?, limit=20)") == ["search_chunks", "query", "scope", "limit"]
+        assert claimcontract.names_in_span("{count, limit, truncated, hint?}") == ["count", "limit", "truncated", "hint"]
+        assert claimcontract.names_in_span('"Mesh:Get,Search"') == ["Mesh", "Get", "Search"]
+        assert claimcontract.names_in_span("{collectionPath}/_Documents/{slug}") == ["collectionPath", "slug"]
+        assert claimcontract.names_in_span("Annual Report 2024.pdf") == []

@@ -11,8 +11,9 @@ import re
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
+# "one" is left out: in prose it is mostly a pronoun ("one per file", "the one it found").
 WORDS = {
-    "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+    "zero": 0, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
     "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "twenty": 20, "hundred": 100, "thousand": 1000,
     "twice": 2, "half": 2, "third": 3, "quarter": 4, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
     "eighth": 8, "ninth": 9, "tenth": 10, "double": 2, "triple": 3,

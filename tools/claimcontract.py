@@ -1,0 +1,219 @@
+"""The static contract of a checked claim's words: what it states is tied to code.
+
+- Every number inside a checked claim (framework, model, extension) is produced or compared by code:
+  the claim's check compares it (the number is a literal of the check's source, of the output the
+  check compares: its pycon block, or the `#>` lines of its snippet), or the check reads the numbers
+  its claim states from the page (`tools.stated.numbers("claim.id")`), so a changed number fails.
+- Every code span in a claim that names a tool, plugin, parameter, field or message names something
+  agentkit knows: its tool registry (Tool.name, Tool.plugin, Parameter.name), the identifiers and
+  strings of its source (field names of its JSON outputs), or the code the pages show (snippets).
+
+Each finding reads `page:line claim-id: ...` and says what to do.
+"""
+
+from __future__ import annotations
+
+import ast
+import difflib
+import functools
+import re
+from decimal import Decimal
+from pathlib import Path
+
+from tools import numbers
+from tools.claimlock import check_source
+from tools.claims import Claims
+from tools.outputs import SHOWN_LINE
+from tools.pages import Marker
+from tools.problems import Problem
+from tools.project import Project
+
+# A check that reads its claim's numbers from the page compares all of them.
+READS_STATED = re.compile(r"\bstated\.numbers\(|\bstated_numbers\(")
+CODE_SPAN = re.compile(r"`([^`]+)`")
+IDENTIFIER = re.compile(r"[A-Za-z_$][\w$]*")
+# `name(a, b?, limit=50)`: a tool or function and its parameters.
+CALL = re.compile(r"^(?P<name>[A-Za-z_][\w.]*)\((?P<args>[^()]*)\)$")
+# `{a, b, c?}`: the fields of a JSON object.
+FIELDS = re.compile(r"^\{(?P<fields>[^{}]*,[^{}]*)\}$")
+PLACEHOLDER = re.compile(r"\{[^{}]*\}|…|\.\.\.")
+# Words a code span may hold that are Markdown or JSON, not names: literals and language names.
+NOT_NAMES = {"null", "true", "false", "None", "True", "False", "python", "pycon", "json"}
+
+
+def number_problems(project: Project, claims: Claims) -> list[Problem]:
+    problems = []
+    cache: dict = {}
+    for marker in _checked(claims):
+        sources = [_check_text(project, site, cache) for site in claims.checks.get(marker.id, [])]
+        if any(READS_STATED.search(source) for source in sources):
+            continue
+        compared = set().union(*(numbers.values_in_code(source) for source in sources)) if sources else set()
+        for number in numbers.stated(marker.text):
+            if number.value not in compared:
+                problems.append(Problem(marker.page, marker.line, f"{marker.id}: '{number.text}' is not produced or compared by any check; compare it in the claim's check (or read it with tools.stated.numbers({marker.id!r})), or render it from code", marker.id))
+    return problems
+
+
+def _checked(claims: Claims) -> list[Marker]:
+    seen: set[str] = set()
+    markers = []
+    for marker in claims.markers:
+        if marker.checked and marker.id not in seen:
+            seen.add(marker.id)
+            markers.append(marker)
+    return markers
+
+
+def _check_text(project: Project, site, cache: dict) -> str:
+    """The check's source, plus the output it compares: the `#>` lines of a snippet that holds it."""
+    text = check_source(project, site, cache)
+    if site.file.parts[0] == "snippets":
+        key = ("shown", site.file)
+        if key not in cache:
+            lines = (project.root / site.file).read_text(encoding="utf-8").splitlines()
+            cache[key] = "\n".join(line for line in lines if SHOWN_LINE.match(line))
+        text += "\n" + cache[key]
+    return text
+
+
+# --- names -------------------------------------------------------------------------------------------------
+
+
+def name_problems(project: Project, claims: Claims, known: "KnownNames | None" = None) -> list[Problem]:
+    known = known or known_names(project.root)
+    problems = []
+    for marker in _checked(claims):
+        spans = CODE_SPAN.findall(marker.text)
+        # A path the claim shows names its own example folders (`Sub` in `Node/content/Sub/file.ext`).
+        example = {name for span in spans if "/" in span for name in IDENTIFIER.findall(span)}
+        for span in spans:
+            for name in names_in_span(span):
+                if not known.has(name) and name not in example:
+                    hint = known.closest(name)
+                    problems.append(Problem(marker.page, marker.line, f"{marker.id}: `{span}` names '{name}', which is no tool, plugin, parameter or field agentkit knows" + (f" (did you mean '{hint}'?)" if hint else ""), marker.id))
+            for fragment in message_fragments(span):
+                if not known.has_text(fragment):
+                    problems.append(Problem(marker.page, marker.line, f"{marker.id}: `{span}` quotes a message, but agentkit writes no text '{fragment}'", marker.id))
+    return problems
+
+
+def names_in_span(span: str) -> list[str]:
+    """The names a code span states: a bare identifier, a call's name and parameters, an object's fields."""
+    text = span.strip().strip('"').strip("'")
+    call = CALL.match(text)
+    if call:
+        names = [call["name"].split(".")[-1]]
+        for argument in call["args"].split(","):
+            argument = argument.strip().split("=")[0].rstrip("?").strip()
+            if IDENTIFIER.fullmatch(argument):
+                names.append(argument)
+        return [name for name in names if name not in NOT_NAMES]
+    shape = FIELDS.match(text)
+    if shape:
+        return [field.strip().rstrip("?") for field in shape["fields"].split(",") if IDENTIFIER.fullmatch(field.strip().rstrip("?"))]
+    if IDENTIFIER.fullmatch(text) and text not in NOT_NAMES:
+        return [text]
+    # `"Mesh:Get,Search"`: a plugin entry, each part a name.
+    if re.fullmatch(r"[A-Za-z_]\w*:[A-Za-z_]\w*(,[A-Za-z_]\w*)*", text):
+        return re.split(r"[:,]", text)
+    # A path template names its placeholders: `{collectionPath}/{filePath}`.
+    if "/" in text:
+        return [name for name in re.findall(r"\{([A-Za-z_]\w*)\}", text)]
+    return []
+
+
+def message_fragments(span: str) -> list[str]:
+    """The fixed text of a quoted message (`Node '{path}' not found`): what must stand in agentkit's strings."""
+    text = span.strip()
+    if " " not in text or CALL.match(text) or FIELDS.match(text) or "/" in text.split(" ")[0]:
+        return []
+    if not (PLACEHOLDER.search(text) or re.match(r"^[A-Z][a-z]+( \w+)*[:!.]", text)):
+        return []
+    return [fragment.strip() for fragment in PLACEHOLDER.split(text) if len(fragment.strip()) >= 4]
+
+
+class KnownNames:
+    def __init__(self, names: set[str], texts: list[str]) -> None:
+        self.names = names
+        self.lowered = {name.lower().replace("_", ""): name for name in names}
+        self.text = "\n".join(texts)
+
+    def has(self, name: str) -> bool:
+        return name in self.names
+
+    def has_text(self, fragment: str) -> bool:
+        return fragment in self.text
+
+    def closest(self, name: str) -> str | None:
+        same = self.lowered.get(name.lower().replace("_", ""))
+        if same:
+            return same
+        close = difflib.get_close_matches(name, self.names, n=1, cutoff=0.8)
+        return close[0] if close else None
+
+
+@functools.cache
+def known_names(root: Path) -> KnownNames:
+    """The names agentkit knows: its registry, its source's identifiers and strings, and the pages' snippets."""
+    names: set[str] = set(_registry_names())
+    texts: list[str] = []
+    for path in sorted((root / "agentkit").glob("*.py")) + sorted((root / "snippets").glob("*.py")):
+        source = path.read_text(encoding="utf-8")
+        found, strings = _source_names(source)
+        names |= found
+        texts += strings
+        # Shown output is what the code printed: a message quoted from it is agentkit's own.
+        texts += [match["text"] or "" for match in map(SHOWN_LINE.match, source.splitlines()) if match]
+    for path in sorted((root / "snippets" / "output").glob("*")):
+        texts.append(path.read_text(encoding="utf-8"))
+    for text in texts:
+        names |= set(IDENTIFIER.findall(text)) if len(text) < 60 else set()
+    return KnownNames(names, texts)
+
+
+def _registry_names() -> set[str]:
+    """Tool names, plugin names and parameter names of every tool list agentkit builds."""
+    try:
+        import agentkit
+        from agentkit import _plugins
+    except Exception:  # a broken library is reported by its own tests
+        return set()
+    names: set[str] = set()
+    builders = [getattr(_plugins, name) for name in dir(_plugins) if name.endswith(("_plugin", "_tools")) and not name.startswith("_")]
+    for build in builders:
+        for options in ({}, {"bulk_create": True}):
+            try:
+                tools = build(agentkit.Mesh(), **options)
+            except Exception:
+                continue
+            for tool in tools:
+                names |= {tool.name, tool.plugin} | {parameter.name for parameter in getattr(tool, "parameters", ())}
+    return names
+
+
+def _source_names(source: str) -> tuple[set[str], list[str]]:
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return set(), []
+    names: set[str] = set()
+    strings: list[str] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            names.add(node.id)
+        elif isinstance(node, ast.Attribute):
+            names.add(node.attr)
+        elif isinstance(node, (ast.FunctionDef, ast.ClassDef, ast.AsyncFunctionDef)):
+            names.add(node.name)
+        elif isinstance(node, ast.arg):
+            names.add(node.arg)
+        elif isinstance(node, ast.keyword) and node.arg:
+            names.add(node.arg)
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+            strings.append(node.value)
+    return names, strings
+
+
+def stated_values(text: str) -> list[Decimal]:
+    return [number.value for number in numbers.stated(text)]
