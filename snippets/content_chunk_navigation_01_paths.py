@@ -1,17 +1,17 @@
-"""Where the full text is: the Document node versus the file path, on the generated report."""
+"""Where the full text is: the Document node versus the file's Get path, on the generated report."""
 
 import json
 
 from agentkit import (
-    REPORT, DocumentSlugCollision, Mesh, chunk_plugin, document_slug, file_path_by_string_rule, file_path_from_document,
-    mesh_plugin, tools_by_name, upload_report,
+    REPORT, DocumentSlugCollision, Mesh, SearchIndex, document_slug, extractive_summary, file_path_by_string_rule,
+    file_path_from_document, get_path_of_file, index_text, mesh_plugin, report_pdf_bytes, tools_by_name, upload_report,
 )
 
 # --8<-- [start:upload]
 mesh = Mesh()
-document = upload_report(mesh)  # "Annual Report 2024.pdf" into Meridian/content
+document = upload_report(mesh)  # stored and indexed into Meridian/content
 mesh.refresh_index()            # let the search index catch up
-tools = tools_by_name(mesh_plugin(mesh) + chunk_plugin(mesh))
+tools = tools_by_name(mesh_plugin(mesh))
 print(document.path)
 #> Meridian/content/_Documents/Annual-Report-2024.pdf
 # --8<-- [end:upload]
@@ -19,30 +19,24 @@ print(document.path)
 # verifies: chunks.document-node-path
 assert document.path == "Meridian/content/_Documents/" + document_slug(REPORT.file_name)
 
-# --8<-- [start:search-finds-the-document-node]
-hit = json.loads(tools["search"].call({"query": "net profit"}))[0]
-print(hit["documentPath"])
-#> Meridian/content/_Documents/Annual-Report-2024.pdf
-print(hit["collectionPath"], "|", hit["filePath"])
-#> Meridian/content | Annual Report 2024.pdf
-# --8<-- [end:search-finds-the-document-node]
-
-# verifies: chunks.search-returns-document-node
-assert hit["documentPath"] == document.path
-
 # --8<-- [start:get-document-node]
-node = json.loads(tools["Get"].call({"path": hit["documentPath"]}))
+node = json.loads(tools["Get"].call({"path": document.path}))
 print(*sorted(node["content"]))
-#> $type chunkCount collectionPath contentHash filePath indexedAt mime name sizeBytes summary
-print(len(node["content"]["summary"]))
-#> 280
+#> $type chunkCount collectionPath contentHash filePath indexedAt name sizeBytes summary
+print(node["content"]["collectionPath"], "|", node["content"]["filePath"])
+#> Meridian/content | Annual Report 2024.pdf
 # --8<-- [end:get-document-node]
 
 full_text = mesh.fetch("Meridian/content/Annual Report 2024.pdf").value
 # verifies: chunks.document-node-has-no-text
-assert "text" not in node["content"] and full_text[5000:5100] not in json.dumps(node)
-# verifies: chunks.summary-is-short
-assert len(node["content"]["summary"]) <= 281 and node["content"]["summary"].endswith("…")
+assert "text" not in node["content"] and "mime" not in node["content"] and full_text[5000:5100] not in json.dumps(node)
+# verifies: chunks.document-node-has-no-text
+assert node["nodeType"] == "Document" and node["content"]["name"] == node["name"] == REPORT.file_name
+summary = node["content"]["summary"]
+# verifies: chunks.summary-is-extractive
+assert summary == extractive_summary(index_text(REPORT.file_name, report_pdf_bytes()).text)
+# verifies: chunks.summary-is-extractive
+assert len(summary) <= 281 and summary.endswith("…") and extractive_summary("# Title\n\n- a point\n> quoted") == "Title a point quoted"
 
 # --8<-- [start:get-file-path]
 text = tools["Get"].call({"path": "Meridian/content/Annual Report 2024.pdf"})
@@ -54,52 +48,86 @@ print(len(text))
 assert text == full_text and all(value.display in text for value in REPORT.values)
 
 # --8<-- [start:derive-file-path]
-by_string_rule = file_path_by_string_rule(hit["documentPath"])
+by_string_rule = file_path_by_string_rule(document.path)
 by_fields = file_path_from_document(node["content"])
 print(by_string_rule)
 #> Meridian/content/Annual-Report-2024.pdf
 print(by_fields)
 #> Meridian/content/Annual Report 2024.pdf
 print(tools["Get"].call({"path": by_string_rule}))
-#> File 'Annual-Report-2024.pdf' not found in collection 'content'
+#> Error: File 'Annual-Report-2024.pdf' not found in collection 'content'
 # --8<-- [end:derive-file-path]
 
 # verifies: chunks.string-rule-is-lossy
-assert tools["Get"].call({"path": by_string_rule}) == "File 'Annual-Report-2024.pdf' not found in collection 'content'"
-# verifies: chunks.fields-are-robust
+assert tools["Get"].call({"path": by_string_rule}) == "Error: File 'Annual-Report-2024.pdf' not found in collection 'content'"
+# verifies: chunks.fields-give-the-get-path
 assert tools["Get"].call({"path": by_fields}) == full_text
 
-# --8<-- [start:slug-safe-names]
-safe = mesh.add_collection("Meridian", "filings")
-safe.upload("annual-report-2024.md", b"# Annual report\n")
-safe_document = safe.document_node("annual-report-2024.md")
-print(file_path_by_string_rule(safe_document.path))
+# --8<-- [start:named-collection]
+filings = mesh.add_collection("Meridian", "filings")
+filings.upload("annual-report-2024.md", b"# Annual report\n", index=True)
+filed = filings.document_node("annual-report-2024.md").content
+print(filed["collectionPath"] + "/" + filed["filePath"])
 #> Meridian/filings/annual-report-2024.md
-# --8<-- [end:slug-safe-names]
+print(tools["Get"].call({"path": filed["collectionPath"] + "/" + filed["filePath"]}))
+#> Not found: Meridian/filings/annual-report-2024.md
+print(file_path_from_document(filed))
+#> Meridian/content/filings/annual-report-2024.md
+# --8<-- [end:named-collection]
 
+# verifies: chunks.named-collection-get-path
+assert tools["Get"].call({"path": "Meridian/filings/annual-report-2024.md"}) == "Not found: Meridian/filings/annual-report-2024.md"
+# verifies: chunks.named-collection-get-path
+assert tools["Get"].call({"path": file_path_from_document(filed)}) == "# Annual report\n"
+# verifies: chunks.named-collection-get-path
+assert get_path_of_file("Meridian/content", "2024/notes.md") == "Meridian/content/2024/notes.md"
+mesh.collections["Meridian/content"].upload("notes.md", b"notes", index=True)
 # verifies: chunks.string-rule-works-for-slug-safe-names
-assert tools["Get"].call({"path": file_path_by_string_rule(safe_document.path)}) == "# Annual report\n"
+assert tools["Get"].call({"path": file_path_by_string_rule("Meridian/content/_Documents/notes.md")}) == "notes"
+# verifies: chunks.string-rule-works-for-slug-safe-names
+assert tools["Get"].call({"path": file_path_by_string_rule(filings.document_node("annual-report-2024.md").path)}).startswith("Not found")
 
+# --8<-- [start:slug-collision]
+content = mesh.collections["Meridian/content"]
+content.upload("Q3 report.md", b"First file: Q3 revenue 100.", index=True)
+content.upload("Q3-report.md", b"Second file: Q3 revenue 200.", index=True)
+both = json.loads(tools["Get"].call({"path": "Meridian/content/_Documents/Q3-report.md"}))["content"]
+print(both["filePath"], "|", both["summary"])
+#> Q3-report.md | Second file: Q3 revenue 200.
+# --8<-- [end:slug-collision]
+
+# verifies: chunks.slug-collision-last-wins
+assert document_slug("Q3 report.md") == document_slug("Q3-report.md") and both["filePath"] == "Q3-report.md"
+# verifies: chunks.slug-collision-last-wins
+assert tools["Get"].call({"path": "Meridian/content/Q3 report.md"}) == "First file: Q3 revenue 100."
+
+strict = Mesh(index=SearchIndex(summarizer=extractive_summary, refuse_slug_collisions=True))
+strict.create({"id": "Meridian", "name": "Meridian", "nodeType": "Company"})
+guarded = strict.add_collection("Meridian")
+guarded.upload("Q3 report.md", b"First file.", index=True)
 try:
-    safe.upload("annual report 2024.md", b"another file")
-    collision = ""
+    guarded.upload("Q3-report.md", b"Second file.", index=True)
+    refusal = ""
 except DocumentSlugCollision as refused:
-    collision = str(refused)
+    refusal = str(refused)
 # verifies: chunks.slug-collision-refused
-assert "share the Document node 'Meridian/filings/_Documents/annual-report-2024.md' with 'annual-report-2024.md'" \
-    in collision and [f["filePath"] for f in safe.listing()] == ["annual-report-2024.md"]
+assert refusal == ("File 'Q3-report.md' would share the Document node 'Meridian/content/_Documents/Q3-report.md' "
+                   "with 'Q3 report.md' (both slug to 'Q3-report.md'); rename one of them")
+# verifies: chunks.slug-collision-refused
+assert [f["filePath"] for f in guarded.listing()] == ["Q3 report.md"] and SearchIndex().refuse_slug_collisions is False
 
 
 def path_shapes() -> str:
-    """The two path shapes of one uploaded file, and what Get on each returns, measured."""
+    """The two paths of one uploaded file, and what Get on each returns, measured."""
     rows = [
         ("Document node", "`{collectionPath}/_Documents/{slug}`", f"`{document.path}`",
-         f"the node: {len(node['content']) - 1} metadata fields and a {len(node['content']['summary'])}-character "
-         "summary, never the text"),
-        ("File path", "`{collectionPath}/{filePath}`", f"`{by_fields}`",
+         f"the node: {len(node['content']) - 1} metadata fields and a {len(summary)}-character summary, never the text"),
+        ("The file", "`{node}/content/{filePath}`", f"`{by_fields}`",
          f"the full extracted text: {len(text):,} characters"),
+        ("A file of a named collection", "`{node}/content/{collection}/{filePath}`",
+         f"`{file_path_from_document(filed)}`", "the file's text"),
     ]
-    lines = ["| Path | Shape | For the generated report | Get returns |", "|---|---|---|---|"]
+    lines = ["| Path | Shape | Example | Get returns |", "|---|---|---|---|"]
     lines += [f"| {name} | {shape} | {example} | {returns} |" for name, shape, example, returns in rows]
     return "\n".join(lines)
 

@@ -1,13 +1,16 @@
-"""Reading a document end to end: the corrected step 4 and the recovery clause."""
+"""Reading a document end to end: from a search hit to one Get of the file, and the recovery clause."""
 
 import json
 
-from agentkit import REPORT, Mesh, chunk_plugin, file_path_from_document, mesh_plugin, tools_by_name, upload_report
+from agentkit import (
+    REPORT, Mesh, SearchIndex, content_collection_plugin, file_path_from_document, mesh_plugin,
+    tools_by_name, upload_report,
+)
 
 mesh = Mesh()
 upload_report(mesh)
 mesh.refresh_index()
-tools = tools_by_name(mesh_plugin(mesh) + chunk_plugin(mesh))
+tools = tools_by_name(mesh_plugin(mesh, context="Meridian") + content_collection_plugin(mesh, context="Meridian"))
 calls = []
 
 
@@ -18,20 +21,38 @@ def call(name, **arguments):
 
 
 # --8<-- [start:end-to-end]
-# 1. Find the document: search answers with its Document node, one hit per file.
-hit = json.loads(call("search", query="consolidated income statement"))[0]
-# 2. (optional) Get the Document node for metadata: name, summary, chunkCount.
-metadata = json.loads(call("Get", path=hit["documentPath"]))["content"]
-# 3. Derive the file path from the node's own fields, never from documentPath.
-file_path = file_path_from_document(metadata)
-# 4. Get the file path: the whole extracted text in one call.
+# 1. Find the passage: a targeted chunk search; its hits carry collectionPath and filePath.
+found = json.loads(call("SearchChunks", query="namespace:Meridian/content consolidated income statement"))
+hit = found["results"][0]
+# 2. The file's Get path from the hit's own fields (a named collection needs Node/content/{collection}/...).
+file_path = file_path_from_document(hit)
+# 3. Get the file: the whole extracted text in one call.
 text = call("Get", path=file_path)
 # --8<-- [end:end-to-end]
 
-# verifies: chunks.step4-get-file-path
-assert text == mesh.fetch("Meridian/content/Annual Report 2024.pdf").value and len(calls) == 3
+# verifies: chunks.read-in-two-calls
+assert text == mesh.fetch("Meridian/content/Annual Report 2024.pdf").value and calls == ["SearchChunks", "Get"]
 # verifies: chunks.whole-text-has-every-value
 assert all(value.display in text for value in REPORT.values) and len(REPORT.values) == 64
+
+# --8<-- [start:search-rows]
+row = json.loads(call("Search", query="nodeType:Document annual report"))["results"][0]
+print(row["path"], "|", "collectionPath" in row, "filePath" in row)
+#> Meridian/content/_Documents/Annual-Report-2024.pdf | False False
+# --8<-- [end:search-rows]
+
+# verifies: chunks.search-rows-lack-file-fields
+assert set(row) >= {"path", "name", "nodeType"} and not {"collectionPath", "filePath"} & set(row)
+postgres_like = Mesh(index=SearchIndex(summarizer=None, content_rows=True))
+postgres_like.create({"id": "Meridian", "name": "Meridian", "nodeType": "Company"})
+postgres_like.add_collection("Meridian").upload(REPORT.file_name, mesh.collections["Meridian/content"].stored(REPORT.file_name).data, index=True)
+postgres_like.refresh_index()
+synthetic = postgres_like.search("Consolidated income statement")["results"]
+# verifies: chunks.search-rows-lack-file-fields
+assert synthetic == [{"path": "Meridian/content/_Documents/Annual-Report-2024.pdf", "name": REPORT.file_name,
+                      "nodeType": "Document", "version": 0, "lastModified": ""}]
+# verifies: chunks.search-rows-lack-file-fields
+assert not postgres_like.exists(synthetic[0]["path"])  # a row, but no Document node: no summarizer
 
 
 # --8<-- [start:recovery]
@@ -44,13 +65,13 @@ def fetched_document_node(result: str) -> bool:
     return isinstance(answer, dict) and (answer.get("content") or {}).get("$type") == "Document"
 
 
-result = call("Get", path=hit["documentPath"])  # the mistake the old step 4 taught
+result = call("Get", path=row["path"])  # what the chunk-search descriptions and a Search row invite
 if fetched_document_node(result):
-    # Wrong node: correct the path before doing anything else.
+    # Wrong node: correct the path from its own fields before doing anything else.
     result = call("Get", path=file_path_from_document(json.loads(result)["content"]))
 # --8<-- [end:recovery]
 
 # verifies: chunks.recovery-signature
-assert fetched_document_node(tools["Get"].call({"path": hit["documentPath"]}))
+assert fetched_document_node(tools["Get"].call({"path": row["path"]}))
 # verifies: chunks.recovery-signature
 assert not fetched_document_node(result) and result == text

@@ -1,65 +1,115 @@
-"""The three chunk tools and their result shapes, on the generated report."""
+"""The chunk tools (K2-K7): the ContentCollection plugin, the MCP tools, their answers and their descriptions."""
 
 import json
 
-from agentkit import CHUNK_OVERLAP, CHUNK_SIZE, Mesh, chunk_plugin, chunk_spans, tools_by_name, upload_report
+from agentkit import (
+    CHUNK_OVERLAP, CHUNK_SIZE, CONTENT_COLLECTION_PLUGIN, REPORT, Mesh, chunk_spans, content_collection_plugin,
+    index_text, mcp_tools, report_pdf_bytes, tools_by_name, upload_report,
+)
 
 mesh = Mesh()
 document = upload_report(mesh)
 mesh.refresh_index()
 
 # --8<-- [start:chunk-tools]
-tools = tools_by_name(chunk_plugin(mesh))  # plugin "ContentChunks": search, search_chunks, get_chunk
-hits = json.loads(tools["search_chunks"].call({"query": "operating profit", "limit": 5}))
-chunk = json.loads(tools["get_chunk"].call({
-    "collectionPath": hits[0]["collectionPath"],
-    "filePath": hits[0]["filePath"],
-    "chunkIndex": hits[0]["chunkIndex"],
+tools = tools_by_name(content_collection_plugin(mesh, context="Meridian"))  # UploadContent, SearchChunks, GetChunk
+found = json.loads(tools["SearchChunks"].call({"query": "namespace:Meridian/content operating profit", "limit": 5}))
+hit = found["results"][0]
+chunk = json.loads(tools["GetChunk"].call({
+    "collectionPath": hit["collectionPath"], "filePath": hit["filePath"], "chunkIndex": hit["chunkIndex"],
 }))
-beyond = json.loads(tools["get_chunk"].call({
+beyond = json.loads(tools["GetChunk"].call({
     "collectionPath": "Meridian/content", "filePath": "Annual Report 2024.pdf", "chunkIndex": 500,
 }))
 # --8<-- [end:chunk-tools]
 
-text = mesh.fetch("Meridian/content/Annual Report 2024.pdf").value
+indexed = index_text(REPORT.file_name, report_pdf_bytes()).text
 total = document.content["chunkCount"]
+FILE = {"collectionPath": "Meridian/content", "filePath": REPORT.file_name}
+first = json.loads(tools["GetChunk"].call({**FILE, "chunkIndex": 0}))
+last = json.loads(tools["GetChunk"].call({**FILE, "chunkIndex": total - 1}))
+mcp = tools_by_name(mcp_tools(mesh))
 
+# verifies: chunks.plugin-and-tools
+assert CONTENT_COLLECTION_PLUGIN == "ContentCollection" and list(tools) == ["UploadContent", "SearchChunks", "GetChunk"]
+# verifies: chunks.plugin-and-tools
+assert {"search_chunks", "get_chunk"} <= set(mcp) and {t.plugin for t in tools.values()} == {"ContentCollection"}
 # verifies: chunks.window-and-overlap
-assert (CHUNK_SIZE, CHUNK_OVERLAP) == (1000, 150) and chunk_spans(len(text))[1] == (850, 1850)
+assert (CHUNK_SIZE, CHUNK_OVERLAP) == (1000, 150) and chunk_spans(len(indexed))[1] == (850, 1850)
 # verifies: chunks.window-and-overlap
-assert total == len(chunk_spans(len(text)))
+assert total == len(chunk_spans(len(indexed))) and chunk_spans(1000) == [(0, 1000)] and first["text"] == indexed[:1000]
+# verifies: chunks.pdf-chunks-have-pages
+assert (first["page"], last["page"]) == (1, 62) and set(first["bbox"]) == {"x", "y", "w", "h"}
+# verifies: chunks.pdf-chunks-have-pages
+assert all(0 <= value <= 1 for value in first["bbox"].values()) and all("page" in h and "bbox" in h for h in found["results"])
 # verifies: chunks.search-chunks-shape
-assert all(set(hit) == {"documentPath", "collectionPath", "filePath", "chunkIndex", "rank", "snippet", "page"} for hit in hits)
+assert set(found) == {"count", "results"} and found["count"] == len(found["results"]) == 5
 # verifies: chunks.search-chunks-shape
-assert [hit["rank"] for hit in hits] == [0, 1, 2, 3, 4] and len({hit["documentPath"] for hit in hits}) == 1
+assert all(set(h) == {"documentPath", "collectionPath", "filePath", "chunkIndex", "rank", "snippet", "page", "bbox"}
+           for h in found["results"])
+# verifies: chunks.search-chunks-shape
+assert [h["rank"] for h in found["results"]] == [0, 1, 2, 3, 4] and len({h["documentPath"] for h in found["results"]}) == 1
+# verifies: chunks.search-chunks-shape
+assert all(len(h["snippet"]) <= 161 and "\n" not in h["snippet"] for h in found["results"]) and hit["snippet"].endswith("…")
+# verifies: chunks.search-chunks-shape
+assert [json.loads(tools["SearchChunks"].call({"query": "namespace:Meridian/content profit", "limit": n}))["count"]
+        for n in (0, 500)] == [1, total] and total < 200
+mesh.add_collection("Meridian", "long").upload("long.md", ("figure " * 30_000).encode(), index=True)
+mesh.refresh_index()
+# verifies: chunks.search-chunks-shape
+assert json.loads(tools["SearchChunks"].call({"query": "namespace:Meridian/long figure", "limit": 500}))["count"] == 200
 # verifies: chunks.get-chunk-shape
-assert set(chunk) == {"found", "collectionPath", "filePath", "chunkIndex", "text", "prevIndex", "nextIndex", "totalChunks", "page"}
-first = json.loads(tools["get_chunk"].call({"collectionPath": "Meridian/content", "filePath": "Annual Report 2024.pdf", "chunkIndex": 0}))
-last = json.loads(tools["get_chunk"].call({"collectionPath": "Meridian/content", "filePath": "Annual Report 2024.pdf", "chunkIndex": total - 1}))
+assert list(chunk) == ["found", "collectionPath", "filePath", "chunkIndex", "text", "prevIndex", "nextIndex",
+                       "totalChunks", "page", "bbox"]
 # verifies: chunks.get-chunk-shape
 assert (first["prevIndex"], first["nextIndex"], last["prevIndex"], last["nextIndex"]) == (None, 1, total - 2, None)
 # verifies: chunks.out-of-range-is-an-answer
-assert beyond == {"found": False, "totalChunks": total, "message": f"No chunk at index 500; valid range is 0..{total - 1}."}
-# verifies: chunks.pdf-chunks-have-pages
-assert first["page"] == 1 and last["page"] == 62 and all("page" in hit for hit in hits)
-documents = json.loads(tools["search"].call({"query": "operating profit"}))
-# verifies: chunks.search-one-per-file
-assert [d["documentPath"] for d in documents] == [document.path]
+assert beyond == {"found": False, **FILE, "chunkIndex": 500, "totalChunks": total,
+                  "message": f"No chunk at index 500; valid range is 0..{total - 1}."}
+# verifies: chunks.out-of-range-is-an-answer
+assert json.loads(tools["GetChunk"].call({**FILE, "filePath": "missing.pdf", "chunkIndex": 0}))["message"] == \
+    "No chunks indexed for 'missing.pdf' in 'Meridian/content'."
+
+# --8<-- [start:anchored]
+for arguments in ({"query": "operating profit"},                                 # anchored at the context
+                  {"query": "operating profit", "scope": "/Meridian/content"},   # anchored at the collection
+                  {"query": "namespace:Meridian/content operating profit"}):     # targeted
+    print(json.loads(tools["SearchChunks"].call(arguments))["count"], arguments)
+#> 0 {'query': 'operating profit'}
+#> 20 {'query': 'operating profit', 'scope': '/Meridian/content'}
+#> 20 {'query': 'namespace:Meridian/content operating profit'}
+# --8<-- [end:anchored]
+
+# verifies: chunks.anchored-bare-node-finds-nothing
+assert json.loads(tools["SearchChunks"].call({"query": "operating profit"})) == {"count": 0, "results": []}
+# verifies: chunks.anchored-bare-node-finds-nothing
+assert json.loads(tools["SearchChunks"].call({"query": "operating profit", "scope": "/Meridian"}))["count"] == 0
+# verifies: chunks.anchored-bare-node-finds-nothing
+assert json.loads(tools["SearchChunks"].call({"query": "namespace:Meridian/content operating profit", "scope": "/Elsewhere"}))["count"] == 20
+# verifies: chunks.anchored-bare-node-finds-nothing
+assert json.loads(mcp["search_chunks"].call({"query": "operating profit"}))["message"].startswith("No scope to search.")
+
+AGENT_DESCRIPTION = tools["SearchChunks"].description
+MCP_DESCRIPTION = mcp["search_chunks"].description
+# verifies: chunks.descriptions-say-get-the-document
+assert "use Get on the Document for whole-document reads (e.g. table extraction)" in AGENT_DESCRIPTION
+# verifies: chunks.descriptions-say-get-the-document
+assert "for whole-document reads (e.g. table extraction) use `Get` on the Document" in MCP_DESCRIPTION
 
 
 def shapes() -> str:
-    """One search_chunks hit and one get_chunk answer, as the model reads them (text shortened)."""
-    shown = dict(chunk, text=chunk["text"][:60] + " … (1000 characters)")
+    """One SearchChunks hit and GetChunk answers, as the model reads them (text shortened)."""
+    shown = dict(chunk, text=chunk["text"][:60] + f" … ({len(chunk['text'])} characters)")
     return "\n".join([
-        "```json title=\"search_chunks: the first hit\"",
-        json.dumps(hits[0], ensure_ascii=False, indent=2),
+        "```json title=\"SearchChunks: the first hit\"",
+        json.dumps(hit, ensure_ascii=False, indent=2),
         "```",
         "",
-        "```json title=\"get_chunk: that hit's chunk\"",
+        "```json title=\"GetChunk: that hit's chunk\"",
         json.dumps(shown, ensure_ascii=False, indent=2),
         "```",
         "",
-        "```json title=\"get_chunk: index 500, out of range\"",
+        "```json title=\"GetChunk: index 500, out of range\"",
         json.dumps(beyond, ensure_ascii=False, indent=2),
         "```",
     ])

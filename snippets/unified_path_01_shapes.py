@@ -1,88 +1,135 @@
-"""Unified path shapes: address, prefix, collection, file; links, embeds and relative forms."""
+"""Unified path shapes as Get reads them: the split at a reserved word, collections, tool paths, Markdown."""
 
-import pytest
+import json
 
 from agentkit import (
-    RESERVED_PREFIXES, CollectionNotFound, Mesh, PathTraversal, parse_path, resolve_relative, upload_report,
+    RESERVED_PREFIXES, Mesh, content_collection_plugin, mesh_plugin, parse_path, reference_kind, resolve_context_path,
+    resolve_relative, resolve_tool_path, tools_by_name, upload_report,
 )
 
 mesh = Mesh()
 upload_report(mesh)  # Meridian/content/Annual Report 2024.pdf
 mesh.add_collection("Meridian", "filings").upload("annual-report-2024.md", b"# Annual report\n")
 mesh.collections["Meridian/content"].upload("2024/notes.md", b"Nested notes.\n")
+get = tools_by_name(mesh_plugin(mesh))["Get"]
 
 # --8<-- [start:parse]
-path = parse_path("@Meridian/content/Annual Report 2024.pdf", is_node=mesh.exists)
-print(path.reference, path.address, path.prefix, path.collection_path, path.file_path, sep=" | ")
-#> link | Meridian | content | Meridian/content | Annual Report 2024.pdf
+path = parse_path("Meridian/content/2024/notes.md")
+print(path.kind, path.address, path.remainder, sep=" | ")
+#> content | Meridian | content/2024/notes.md
+print(parse_path("Meridian/filings/annual-report-2024.md").kind)
+#> node
 # --8<-- [end:parse]
 
-# verifies: unified-path.links-and-embeds
-assert (path.reference, parse_path("@@Meridian/content/logo.png").reference, parse_path("Meridian").reference) == ("link", "embed", None)
+# verifies: unified-path.reserved-prefixes
+assert RESERVED_PREFIXES == ("content", "data", "schema", "model", "menu", "layoutAreas")
+# verifies: unified-path.reserved-prefixes
+assert [parse_path(p).address for p in ("Meridian/Content/x.md", "Meridian/schema/Company", "A/B/data")] == [
+    "Meridian", "Meridian", "A/B"]
+# verifies: unified-path.other-words-are-node-paths
+assert get.call({"path": "Meridian/filings/annual-report-2024.md"}) == "Not found: Meridian/filings/annual-report-2024.md"
 
 EXAMPLES = [
     "Meridian",
-    "Meridian/*",
-    "Meridian/schema/Company",
-    "@Meridian/content/",
-    "@Meridian/content/Annual Report 2024.pdf",
-    "@@Meridian/content/content/2024/notes.md",
+    "Meridian/content/",
+    "Meridian/content/Annual Report 2024.pdf",
     "Meridian/content/2024/notes.md",
+    "Meridian/content/content/2024/notes.md",
+    "Meridian/content/filings",
+    "Meridian/content/filings/annual-report-2024.md",
     "Meridian/filings/annual-report-2024.md",
     "Meridian/content/_Documents/Annual-Report-2024.pdf",
+    "Meridian/content/no-such-file.pdf",
 ]
-KIND_TEXT = {
-    "node": "a node", "children": "the node's children", "area": "a reserved area",
-    "collection": "the collection's file list", "file": "a file", "document": "a Document node",
-}
 
 
 def shapes_table() -> str:
-    """How each example path parses, and what Get on it finds in the mesh above."""
-    lines = ["| Path | Reads as | Address | Prefix | Collection path | Path in the collection | Get |",
-             "|---|---|---|---|---|---|---|"]
+    """What Get answers for each example path in the mesh above (the answer's first line, shortened)."""
+    lines = ["| Path | Split at | Get answers |", "|---|---|---|"]
     for text in EXAMPLES:
-        parsed = parse_path(text, is_node=mesh.exists)
+        parsed = parse_path(text)
+        answer = get.call({"path": text})
         try:
-            kind = mesh.fetch(text).kind
-            found = {"node": "the node", "children": "a child list", "collection": "a file list", "file": "the text"}[kind]
-        except Exception as error:  # the table shows the answer the model would read
-            found = str(error)
-        cells = [f"`{text}`", KIND_TEXT[parsed.kind], parsed.address, parsed.prefix or "",
-                 parsed.collection_path or "", parsed.file_path or "", found]
-        lines.append("| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |")
+            value = json.loads(answer)
+            shown = ("a node, `nodeType` " + value["nodeType"]) if isinstance(value, dict) else \
+                "a file list: " + ", ".join(f"`{f['filePath']}`" for f in value)
+        except json.JSONDecodeError:
+            first = answer.splitlines()[0]
+            shown = f"`{first}`" if first.startswith(("Error", "Not found")) else "the file's text"
+        split = f"`{parsed.prefix}`" if parsed.prefix else "(none: a node path)"
+        lines.append(f"| `{text}` | {split} | {shown} |")
     return "\n".join(lines)
 
 
 CAPTURES = {"unified_path_shapes.md": shapes_table}
 
-# verifies: unified-path.reserved-prefixes
-assert RESERVED_PREFIXES == ("data", "schema", "model", "area", "content", "menu")
-# verifies: unified-path.reserved-prefixes
-assert parse_path("Meridian/schema/Company", is_node=mesh.exists).kind == "area" and parse_path(
-    "Meridian/filings/annual-report-2024.md", is_node=mesh.exists).collection_path == "Meridian/filings"
 # verifies: unified-path.content-listing
-assert [f["filePath"] for f in mesh.fetch("Meridian/content/").value] == ["2024/notes.md", "Annual Report 2024.pdf"]
+assert [f["filePath"] for f in json.loads(get.call({"path": "Meridian/content/"}))] == ["2024/notes.md", "Annual Report 2024.pdf"]
 # verifies: unified-path.content-root-file
-assert mesh.fetch("Meridian/content/Annual Report 2024.pdf").kind == "file"
-# verifies: unified-path.nested-needs-doubled-form
-assert mesh.fetch("Meridian/content/content/2024/notes.md").value == "Nested notes.\n"
-# verifies: unified-path.nested-needs-doubled-form
-with pytest.raises(CollectionNotFound, match="^Content collection '2024' not found$"):
-    mesh.fetch("Meridian/content/2024/notes.md")
+assert get.call({"path": "Meridian/content/Annual Report 2024.pdf"}).startswith("Meridian Components Group")
+# verifies: unified-path.nested-both-forms
+assert get.call({"path": "Meridian/content/2024/notes.md"}) == get.call({"path": "Meridian/content/content/2024/notes.md"}) == "Nested notes.\n"
+# verifies: unified-path.named-collection-shape
+assert get.call({"path": "Meridian/content/filings/annual-report-2024.md"}) == "# Annual report\n"
+# verifies: unified-path.named-collection-shape
+assert [f["filePath"] for f in json.loads(get.call({"path": "Meridian/content/filings"}))] == ["annual-report-2024.md"]
+# verifies: unified-path.not-found-messages
+assert get.call({"path": "Meridian/content/no-such-file.pdf"}) == "Error: File 'no-such-file.pdf' not found in collection 'content'"
+# verifies: unified-path.not-found-messages
+assert get.call({"path": "Meridian/content/2024/gone.md"}) == "Error: File '2024/gone.md' not found in collection 'content'"
+bare = Mesh()
+bare.create({"id": "Empty", "name": "Empty", "nodeType": "Company"})
+# verifies: unified-path.not-found-messages
+assert tools_by_name(mesh_plugin(bare))["Get"].call({"path": "Empty/content/x.md"}) == "Error: Content collection 'content' not found"
+# verifies: unified-path.not-found-messages
+assert get.call({"path": "Meridian/Nowhere"}) == "Not found: Meridian/Nowhere"
 
-# --8<-- [start:relative]
+# --8<-- [start:tool-paths]
+print(resolve_tool_path('  @"Meridian/content/Annual Report 2024.pdf" '))
+#> Meridian/content/Annual Report 2024.pdf
+print(resolve_tool_path("Meridian/content/CEO's letter.md"))
+#> Meridian/content/CEOs letter.md
+print(resolve_context_path("Meridian", "content/Annual Report 2024.pdf"))
+#> @Meridian/content/Annual Report 2024.pdf
+print(resolve_context_path("Meridian", "Facts/rev-FY2024-1"))
+#> Facts/rev-FY2024-1
+# --8<-- [end:tool-paths]
+
+letter = mesh.collections["Meridian/content"]
+letter.upload("CEO's letter.md", b"Dear shareholders")
+# verifies: unified-path.tool-paths-lose-quotes
+assert get.call({"path": "Meridian/content/CEO's letter.md"}) == "Error: File 'CEOs letter.md' not found in collection 'content'"
+# verifies: unified-path.tool-paths-lose-quotes
+assert get.call({"path": 'Meridian/content/"CEO\'s letter.md"'}).startswith("Error: File 'CEOs letter.md'")
+# verifies: unified-path.tool-paths-lose-quotes
+assert "CEO's letter.md" in [f["filePath"] for f in json.loads(get.call({"path": "Meridian/content/"}))]
+in_context = tools_by_name(mesh_plugin(mesh, context="Meridian"))["Get"]
+# verifies: unified-path.context-prefix
+assert in_context.call({"path": "content/2024/notes.md"}) == "Nested notes.\n"
+# verifies: unified-path.context-prefix
+assert in_context.call({"path": "Facts/rev-FY2024-1"}) == "Not found: Facts/rev-FY2024-1"
+# verifies: unified-path.dot-dot-in-tool-paths
+assert get.call({"path": "Meridian/content/2024/../Annual Report 2024.pdf"}) == \
+    "Error: File '2024/../Annual Report 2024.pdf' not found in collection 'content'"
+# verifies: unified-path.dot-dot-in-tool-paths
+assert (in_context.call({"path": "../Meridian"}), in_context.call({"path": ".."})) == (
+    "Not found: ../Meridian", "Not found: Meridian/..")
+
+# --8<-- [start:markdown]
+print(reference_kind("@Meridian/content/Annual Report 2024.pdf"), reference_kind("@@Meridian/content/logo.png"))
+#> link embed
 print(resolve_relative("Meridian/Facts", "rev-FY2024-1"))
 #> Meridian/Facts/rev-FY2024-1
 print(resolve_relative("Meridian/Facts", "../Dimensions"))
 #> Meridian/Dimensions
+print(resolve_relative("Meridian/Facts", "../../../Other"))
+#> Other
 print(resolve_relative("Meridian/Facts", "/Other/Company"))
-#> Other/Company
-# --8<-- [end:relative]
+#> /Other/Company
+# --8<-- [end:markdown]
 
+# verifies: unified-path.links-and-embeds
+assert (reference_kind("@x"), reference_kind("@@x"), reference_kind("x")) == ("link", "embed", None)
 # verifies: unified-path.relative-forms
-assert [resolve_relative("Meridian/Facts", ref) for ref in ("rev-FY2024-1", "../Dimensions", "/Other/Company")] == [
-    "Meridian/Facts/rev-FY2024-1", "Meridian/Dimensions", "Other/Company"]
-# verifies: unified-path.relative-forms
-with pytest.raises(PathTraversal, match="climbs above the mesh root"):
-    resolve_relative("Meridian", "../../x")
+assert [resolve_relative("Meridian/Facts", ref) for ref in ("rev-FY2024-1", "../Dimensions", "../../../Other", "/Other/Company")] == [
+    "Meridian/Facts/rev-FY2024-1", "Meridian/Dimensions", "Other", "/Other/Company"]

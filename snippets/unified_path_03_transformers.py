@@ -1,12 +1,13 @@
-"""Content transformers: what Get on a file path returns, per extension."""
+"""Content transformers: what Get on a file returns, per extension (C3-C5)."""
 
 import io
 import zipfile
 
-import pytest
 from openpyxl import Workbook
 
-from agentkit import REPORT, TRANSFORMERS, Mesh, NoTransformer, find_transformer, mesh_plugin, tools_by_name, upload_report
+from agentkit import (
+    REPORT, TRANSFORMERS, Mesh, SearchIndex, find_transformer, mesh_plugin, tools_by_name, upload_report,
+)
 
 mesh = Mesh()
 upload_report(mesh)
@@ -15,12 +16,14 @@ get = tools_by_name(mesh_plugin(mesh))["Get"]
 
 
 def transformer_table() -> str:
-    """The registry in order: the first transformer whose extension matches wins."""
-    lines = ["| Order | Transformer | Extensions | Get on the file path returns |", "|---:|---|---|---|"]
+    """The registry in order: the first transformer whose extensions hold the file's extension wins."""
+    lines = ["| Order | Transformer | Extensions | Get on the file returns |", "|---:|---|---|---|"]
     for order, transformer in enumerate(TRANSFORMERS, start=1):
-        extensions = " ".join(f"`{ext}`" for ext in transformer.media_types)
+        extensions = " ".join(f"`{ext}`" for ext in transformer.extensions)
         lines.append(f"| {order} | {transformer.name} | {extensions} | {transformer.returns} |")
-    lines.append("| | (none) | anything else | no text: the error `No content transformer for extension …` |")
+    lines.append("| | (none) | images | a placeholder line `[image: {name} ({type}, {n} bytes)] …`, "
+                 "or the image's Document node in collection `content` |")
+    lines.append("| | (none) | everything else | the bytes read as UTF-8 text (garbled for a binary) |")
     return "\n".join(lines)
 
 
@@ -40,46 +43,63 @@ print(get.call({"path": "Meridian/content/figures.xlsx"}))
 #> ## Sheet: Key figures
 #>
 #> | Row | A | B | C |
-#> |---|---|---|---|
+#> |---:|---:|---:|---:|
 #> | 1 | Line item | FY2024 | FY2023 |
 #> | 2 | Revenue | 4812.3 | 4523.1 |
 #>
 #> ## Sheet: Notes
 #>
 #> (No data)
+#>
+#>
 # --8<-- [end:spreadsheet]
 
 # verifies: unified-path.xlsx-sheets
 assert get.call({"path": "Meridian/content/figures.xlsx"}) == (
-    "## Sheet: Key figures\n\n| Row | A | B | C |\n|---|---|---|---|\n| 1 | Line item | FY2024 | FY2023 |\n"
-    "| 2 | Revenue | 4812.3 | 4523.1 |\n\n## Sheet: Notes\n\n(No data)")
+    "## Sheet: Key figures\n\n| Row | A | B | C |\n|---:|---:|---:|---:|\n| 1 | Line item | FY2024 | FY2023 |\n"
+    "| 2 | Revenue | 4812.3 | 4523.1 |\n\n## Sheet: Notes\n\n(No data)\n\n")
+collection.upload("old-figures.xls", b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + bytes(504))  # a BIFF (.xls) header
+# verifies: unified-path.xls-goes-to-the-xlsx-reader
+assert find_transformer("old-figures.xls").name == "xlsx"
+# verifies: unified-path.xls-goes-to-the-xlsx-reader
+assert get.call({"path": "Meridian/content/old-figures.xls"}).startswith(
+    "Error: Error accessing file 'old-figures.xls' from collection 'content': ")
 
 # --8<-- [start:other-formats]
 collection.upload("logo.png", b"\x89PNG\r\n\x1a\n" + bytes(2040))
 collection.upload("readme.md", "# Readme\n\n  Kept *verbatim*.\n".encode())
+collection.upload("backup.zip", b"PK\x05\x06" + bytes(18))
 print(get.call({"path": "Meridian/content/logo.png"}))
-#> [Image: logo.png, image/png, 2048 bytes]
+#> [image: logo.png (image/png, 2048 bytes)] Binary image content is not returned as text. ...
 print(get.call({"path": "Meridian/content/readme.md"}))
 #> # Readme
 #>
 #>   Kept *verbatim*.
 #>
-try:
-    collection.upload("backup.zip", b"PK\x05\x06" + bytes(18))
-except Exception as error:
-    print(error)
-#> No content transformer for extension '.zip' (file 'backup.zip'): it cannot be read ...
+print(repr(get.call({"path": "Meridian/content/backup.zip"})))
+#> 'PK\x05\x06\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00'
 # --8<-- [end:other-formats]
 
 # verifies: unified-path.images-never-bytes
-assert get.call({"path": "Meridian/content/logo.png"}) == "[Image: logo.png, image/png, 2048 bytes]"
+assert get.call({"path": "Meridian/content/logo.png"}) == (
+    "[image: logo.png (image/png, 2048 bytes)] Binary image content is not returned as text. When content "
+    "indexing is enabled, an AI-generated description is available on the file's Document node.")
 # verifies: unified-path.text-verbatim
 assert get.call({"path": "Meridian/content/readme.md"}) == "# Readme\n\n  Kept *verbatim*.\n"
-# verifies: unified-path.no-transformer
-assert get.call({"path": "Meridian/content/backup.zip"}) == "File 'backup.zip' not found in collection 'content'"
-# verifies: unified-path.no-transformer
-with pytest.raises(NoTransformer, match=r"^No content transformer for extension '\.zip' \(file 'backup\.zip'\)"):
-    find_transformer("backup.zip")
+collection.upload("scan.bin", bytes([0xFF, 0xFE, 0x00, 0x41, 0xC3]))
+# verifies: unified-path.binaries-garbled
+assert get.call({"path": "Meridian/content/scan.bin"}) == "\ufffd\ufffd\x00A\ufffd"
+
+# An image described at indexing has a Document node, and Get on the image in `content` answers with it.
+captioned = Mesh(index=SearchIndex(image_describer=lambda data, name: f"A logo, {len(data)} bytes."))
+captioned.create({"id": "Meridian", "name": "Meridian", "nodeType": "Company"})
+captioned.add_collection("Meridian").upload("logo.png", b"\x89PNG\r\n\x1a\n" + bytes(2040), index=True)
+captioned_get = tools_by_name(mesh_plugin(captioned))["Get"]
+# verifies: unified-path.images-never-bytes
+assert '"summary": "A logo, 2048 bytes."' in captioned_get.call({"path": "Meridian/content/logo.png"})
+captioned.add_collection("Meridian", "media").upload("logo.png", b"\x89PNG\r\n\x1a\n" + bytes(2040), index=True)
+# verifies: unified-path.images-never-bytes
+assert captioned_get.call({"path": "Meridian/content/media/logo.png"}).startswith("[image: logo.png (image/png, 2048 bytes)]")
 
 text = get.call({"path": "Meridian/content/Annual Report 2024.pdf"})
 from pypdf import PdfReader  # noqa: E402  (only for the check: the same pages, joined)
@@ -99,6 +119,7 @@ collection.upload("memo.docx", docx.getvalue())
 # verifies: unified-path.docx-markdown
 assert get.call({"path": "Meridian/content/memo.docx"}) == "# Outlook\n\nGrowth continues."
 # verifies: unified-path.first-match-wins
-assert [find_transformer(name)[0].name for name in ("A.PDF", "b.Xlsx", "c.csv", "d.JPG")] == ["pdf", "xlsx", "text", "image"]
+assert [getattr(find_transformer(name), "name", None) for name in ("A.PDF", "b.Xlsx", "c.XLS", "d.docx", "e.csv", "f.JPG")] == [
+    "pdf", "xlsx", "xlsx", "docx", None, None]
 # verifies: unified-path.first-match-wins
-assert [t.name for t in TRANSFORMERS] == ["pdf", "xlsx", "docx", "text", "image"]
+assert [t.name for t in TRANSFORMERS] == ["docx", "pdf", "xlsx"]
