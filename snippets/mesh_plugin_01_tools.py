@@ -1,46 +1,113 @@
-"""The Mesh plugin's tools: parameters and the texts they answer with."""
+"""The Mesh plugin's tools: the registry's table, paths, Get and Search."""
 
 import json
+import textwrap
 
-from agentkit import MESH_PLUGIN, ContentType, Mesh, mesh_plugin, tools_by_name, upload_report
+from agentkit import (
+    CONTENT_COLLECTION_PLUGIN, MESH_PLUGIN, ContentType, Mesh, content_collection_plugin, mcp_tools, mesh_plugin,
+    snake_case, tools_by_name,
+)
 
 mesh = Mesh()
 mesh.register_type(ContentType("Fact", {"lineItem": "string", "period": "string", "value": "number", "unit": "string"}))
-upload_report(mesh)
-tools = tools_by_name(mesh_plugin(mesh))
+mesh.create({"id": "Meridian", "name": "Meridian Components Group", "nodeType": "Company"})
+mesh.add_collection("Meridian")
+
+
+def _cell(tool) -> str:
+    if not tool.parameters:
+        return "(none)"
+    return ", ".join(f"`{p.name}`" if p.required else f"`{p.name}` = `{json.dumps(p.default)}`" for p in tool.parameters)
+
+
+def _mcp_name(agent_tool) -> str:
+    return "upload" if agent_tool.name == "UploadContent" else snake_case(agent_tool.name)
 
 
 def tool_table() -> str:
-    """Every tool of the plugin with the description the model is given."""
-    lines = ["| Tool | What the model is told |", "|---|---|"]
-    lines += [f"| `{tool.name}` | {tool.description} |" for tool in mesh_plugin(mesh)]
+    """Every agent tool with its MCP twin, parameters and defaults, and the MCP annotations, from the registry."""
+    mcp = tools_by_name(mcp_tools(Mesh()))
+    lines = ["| Plugin | Agent tool | MCP tool | Parameters (agent) | Read-only | Destructive |",
+             "|---|---|---|---|---|---|"]
+    for tool in mesh_plugin(Mesh()) + content_collection_plugin(Mesh()):
+        twin = mcp.get(_mcp_name(tool))
+        twin_cell = f"`{twin.name}`" if twin else "(none)"
+        if twin and [(p.name, p.required, p.default) for p in twin.parameters] != \
+                [(p.name, p.required, p.default) for p in tool.parameters]:
+            twin_cell += f": {_cell(twin)}"
+        lines.append(f"| `{tool.plugin}` | `{tool.name}` | {twin_cell} | {_cell(tool)} | "
+                     f"{'yes' if tool.read_only else 'no'} | {'yes' if tool.destructive else 'no'} |")
     return "\n".join(lines)
 
 
-CAPTURES = {"mesh_tools.md": tool_table}
+def description_list() -> str:
+    """What the model is told: each agent tool's description, the framework's own text, as plain text."""
+    blocks = []
+    for tool in mesh_plugin(Mesh()) + content_collection_plugin(Mesh()):
+        wrapped = textwrap.wrap(tool.description.replace("\n", " "), 100)
+        blocks.append("\n".join([f"{tool.plugin}.{tool.signature}"] + ["    " + line for line in wrapped]))
+    return "\n\n".join(blocks)
 
+
+CAPTURES = {"mesh_tools.md": tool_table, "mesh_tool_descriptions.md": description_list}
+
+tools = tools_by_name(mesh_plugin(mesh))
 # verifies: mesh.tools-listed
 assert [(t.name, t.plugin) for t in mesh_plugin(mesh)] == [(name, MESH_PLUGIN) for name in (
-    "Get", "Search", "Create", "Update", "Patch", "Delete", "Move", "Copy", "NavigateTo")]
+    "Get", "Search", "NavigateTo", "Create", "Update", "Patch", "EditContent", "Delete", "Move", "Copy",
+    "GetDiagnostics", "Recycle")]
+# verifies: mesh.tools-listed
+assert [t.name for t in mesh_plugin(mesh) if t.read_only] == ["Get", "Search", "NavigateTo", "GetDiagnostics"]
+# verifies: mesh.tools-listed
+assert "RunTests" not in tools
+# verifies: mesh.tool-table
+assert all(f"| `{t.name}` |" in tool_table() for t in mesh_plugin(mesh) + content_collection_plugin(mesh))
+# verifies: mesh.tool-table
+assert "| `Mesh` | `Copy` | `copy` | `sourcePath`, `targetNamespace`, `force` = `false` | no | no |" in tool_table()
+# verifies: mesh.tool-table
+assert {t.plugin for t in content_collection_plugin(mesh)} == {CONTENT_COLLECTION_PLUGIN}
+
+# --8<-- [start:description]
+print(tools["Patch"].description.split(". ")[0])
+#> Partial update of a single node
+# --8<-- [end:description]
+
+# verifies: mesh.descriptions-verbatim
+assert tools["Patch"].description.startswith("Partial update of a single node. Only the keys present in 'fields' are changed")
+# verifies: mesh.descriptions-verbatim
+assert "use Get on the Document for whole-document reads" in tools_by_name(content_collection_plugin(mesh))["SearchChunks"].description
 
 tools["Create"].call({"node": {"id": "Meridian/Facts", "name": "Facts", "nodeType": "Folder"}})
 for number in range(3):
     tools["Create"].call({"node": {"id": f"Meridian/Facts/f-{number}", "name": f"Fact {number}", "nodeType": "Fact",
                                    "content": {"$type": "Fact", "value": number}}})
 
+# --8<-- [start:paths]
+in_chat = tools_by_name(mesh_plugin(mesh, context="Meridian"))  # the chat's context is the node Meridian
+print(json.loads(in_chat["Get"].call({"path": "@Facts"}))["path"])  # one segment: under the context
+#> Meridian/Facts
+print(in_chat["Get"].call({"path": "Facts/f-0"}))  # a '/' inside: taken as absolute
+#> Not found: Facts/f-0
+print(in_chat["Get"].call({"path": "'@/Meridian/Facts'"}))  # quotes go after the context check
+#> Not found: /Meridian/Facts
+# --8<-- [end:paths]
+
+# verifies: mesh.agent-paths-context
+assert json.loads(in_chat["Get"].call({"path": '"@/Meridian/Facts/f-0"'}))["path"] == "Meridian/Facts/f-0"
+# verifies: mesh.agent-paths-context
+assert json.loads(tools_by_name(mcp_tools(mesh))["get"].call({"path": "@Meridian/Facts"}))["path"] == "Meridian/Facts"
+# verifies: mesh.agent-paths-context
+assert tools_by_name(mcp_tools(mesh))["get"].call({"path": "Facts"}) == "Not found: Facts"  # MCP: no context
+
 # --8<-- [start:get]
-node = json.loads(tools["Get"].call({"path": "Meridian"}))
-print(node["path"], node["nodeType"], node["version"])
-#> Meridian Company 1
-print(tools["Get"].call({"path": "Meridian/Facts/*"}))
-#> [
-#>   {
-#>     "path": "Meridian/Facts/f-0",
-#>     "name": "Fact 0",
-#>     "nodeType": "Fact",
-#>     "icon": null
-#>   },
-#> ...
+node = json.loads(tools["Get"].call({"path": "Meridian/Facts/f-0"}))
+print(node["path"], node["nodeType"], node["version"])  # a single path reads the live node
+#> Meridian/Facts/f-0 Fact 1
+print(tools["Get"].call({"path": "Meridian/Facts/*"}))  # a query over the index: nothing yet
+#> []
+mesh.refresh_index()  # the index catches up
+print(json.loads(tools["Get"].call({"path": "Meridian/Facts/*"}))[0])
+#> {'path': 'Meridian/Facts/f-0', 'name': 'Fact 0', 'nodeType': 'Fact', 'icon': None}
 # --8<-- [end:get]
 
 # verifies: mesh.get-children
@@ -50,20 +117,25 @@ assert json.loads(tools["Get"].call({"path": "Meridian/Facts/*"})) == [
 assert set(node) >= {"id", "namespace", "path", "name", "nodeType", "category", "icon", "order", "content"}
 
 # --8<-- [start:search]
-mesh.refresh_index()  # the index has caught up with the writes above
-envelope = json.loads(tools["Search"].call({"query": "nodeType:Fact", "limit": 2}))
+envelope = json.loads(tools["Search"].call({"query": "nodeType:Fact", "basePath": "Meridian/Facts", "limit": 3}))
 print(envelope["count"], envelope["limit"], envelope["truncated"])
-#> 2 2 True
+#> 3 3 True
 print(envelope["hint"])
-#> Showing 2 of 3 matches. Narrow the query (nodeType:X, a basePath) or raise limit (at most 200).
+#> Result set hit the limit — there may be more matches. Narrow the query (namespace:/nodeType:/name:) or raise 'limit' (max 200).
 # --8<-- [end:search]
 
 # verifies: mesh.search-envelope
-assert set(envelope) == {"count", "limit", "truncated", "results", "hint"} and (envelope["count"], envelope["truncated"]) == (2, True)
+assert set(envelope) == {"count", "limit", "truncated", "results", "hint"} and (envelope["count"], envelope["truncated"]) == (3, True)
 # verifies: mesh.search-envelope
 assert set(envelope["results"][0]) == {"path", "name", "nodeType", "version", "lastModified"}
 # verifies: mesh.search-envelope
-assert "hint" not in json.loads(tools["Search"].call({"query": "nodeType:Fact"}))
+assert "hint" not in json.loads(tools["Search"].call({"query": "nodeType:Fact", "basePath": "Meridian/Facts", "limit": 4}))
+# verifies: mesh.search-base-path
+assert json.loads(tools["Search"].call({"query": "", "basePath": "Meridian"}))["results"][0]["path"] == "Meridian/Facts"
+# verifies: mesh.search-base-path
+assert json.loads(tools["Search"].call({"query": "", "basePath": "Meridian"}))["count"] == 1
+# verifies: mesh.search-base-path
+assert json.loads(tools["Search"].call({"query": "scope:descendants", "basePath": "Meridian"}))["count"] == 4
 # verifies: mesh.search-limit-clamped
 assert [json.loads(tools["Search"].call({"query": "*", "limit": asked}))["limit"] for asked in (0, 50, 999)] == [1, 50, 200]
 # verifies: mesh.search-limit-clamped
@@ -72,47 +144,129 @@ assert json.loads(tools["Search"].call({"query": "*"}))["limit"] == 50
 # --8<-- [start:update-patch-delete]
 fact = json.loads(tools["Get"].call({"path": "Meridian/Facts/f-0"}))
 fact["content"] = {"$type": "Fact", "lineItem": "rev", "period": "FY2024", "value": 4812.3}
-print(tools["Update"].call({"nodes": json.dumps([fact])}))
+print(tools["Update"].call({"nodes": json.dumps([fact, {**fact, "id": "f-9"}])}))  # one line per node
 #> Updated: Meridian/Facts/f-0
-print(tools["Patch"].call({"path": "Meridian/Facts/f-0", "fields": {"unit": "EUR m", "period": None}}))
-#> Patched: Meridian/Facts/f-0
-# Delete removes the node and every node below it:
-print(tools["Delete"].call({"paths": '["Meridian/Facts"]'}))
+#> Error updating Meridian/Facts/f-9: Node not found: Meridian/Facts/f-9
+print(tools["Patch"].call({"path": "Meridian/Facts/f-0",
+                           "fields": {"name": "Revenue FY2024", "content": {"unit": "EUR m", "period": None}}}))
+#> Patched: Meridian/Facts/f-0 (v2 → v3)
+print(tools["Patch"].call({"path": "Meridian/Facts/f-0", "fields": {"fields": {"unit": "EUR"}}}))
+#> Error: cannot patch Meridian/Facts/f-0: 'fields' is not patchable. Patchable fields: category, content, ...
+print(tools["Delete"].call({"paths": '["Meridian/Facts", "Meridian/Drafts"]'}))  # recursive: one line a path
 #> Deleted: Meridian/Facts
-#> Deleted: Meridian/Facts/f-0
-#> Deleted: Meridian/Facts/f-1
-#> Deleted: Meridian/Facts/f-2
+#> Error deleting Meridian/Drafts: Node not found: Meridian/Drafts
 # --8<-- [end:update-patch-delete]
 
 # verifies: mesh.update-full-replacement
 assert tools["Update"].call({"nodes": json.dumps([{"id": "Meridian/x", "name": "x", "nodeType": "Fact"}])}).startswith(
-    "Error: cannot update: item 0 has no 'content'")
-mesh_after = Mesh()
-mesh_after.register_type(ContentType("Fact", {"lineItem": "string", "period": "string", "value": "number", "unit": "string"}))
-mesh_after.create({"id": "f", "name": "f", "nodeType": "Fact", "content": {"$type": "Fact", "lineItem": "rev", "value": 1}})
-mesh_after.update([{"id": "f", "name": "f", "nodeType": "Fact", "content": {"$type": "Fact", "value": 2}}])
+    "Error: cannot write Meridian/x: 'content' is null. Fetch the node first with Get")
+scratch = Mesh()
+scratch.register_type(ContentType("Fact", {"lineItem": "string", "period": "string", "value": "number", "unit": "string"}))
+scratch.create({"id": "f", "name": "f", "nodeType": "Fact", "icon": "Chart",
+                "content": {"$type": "Fact", "lineItem": "rev", "value": 1}})
+[replaced] = scratch.update([{"id": "f", "name": "f", "nodeType": "Fact", "content": {"$type": "Fact", "value": 2}}])
 # verifies: mesh.update-full-replacement
-assert mesh_after.get("f").content == {"$type": "Fact", "value": 2}
-mesh_after.patch("f", {"unit": "EUR m", "value": None, "lineItem": "rev"})
-# verifies: mesh.patch-merge-patch
-assert mesh_after.get("f").content == {"$type": "Fact", "unit": "EUR m", "lineItem": "rev"}
+assert scratch.get("f").content == {"$type": "Fact", "value": 2} and scratch.get("f").icon is None
+# verifies: mesh.update-per-node
+assert str(scratch.update([{"id": "g", "name": "g", "nodeType": "Fact", "content": {}}])[0]) == \
+    "Error updating g: Node not found: g"
+patched = scratch.patch("f", {"name": "Revenue", "content": {"unit": "EUR m", "value": None, "lineItem": "rev"}}).node
+# verifies: mesh.patch-node-level
+assert (patched.name, patched.content) == ("Revenue", {"$type": "Fact", "unit": "EUR m", "lineItem": "rev"})
+before_refusal = scratch.get("f")
+# verifies: mesh.patch-node-level
+assert tools_by_name(mesh_plugin(scratch))["Patch"].call({"path": "f", "fields": {"unit": "EUR"}}).startswith(
+    "Error: cannot patch f: 'unit' is not patchable.")
+# verifies: mesh.patch-refusals
+assert tools_by_name(mesh_plugin(scratch))["Patch"].call({"path": "f", "fields": {"content": None}}).startswith(
+    "Error: cannot write f: 'content' is null.")
+# verifies: mesh.patch-refusals
+assert tools_by_name(mesh_plugin(scratch))["Patch"].call({"path": "f", "fields": {"name": ""}}).startswith(
+    "Error: cannot patch f: 'name' is empty.")
+# verifies: mesh.patch-refusals
+assert scratch.get("f") == before_refusal
 # verifies: mesh.delete-recursive
 assert not any(mesh.exists(f"Meridian/Facts/f-{n}") for n in range(3)) and mesh.exists("Meridian")
 # verifies: mesh.errors-are-text
-assert tools["Get"].call({"path": "Meridian/Facts"}) == "Node 'Meridian/Facts' not found"
+assert tools["Get"].call({"path": "Meridian/Facts"}) == "Not found: Meridian/Facts"
 
 tools["Create"].call({"node": {"id": "Meridian/Drafts", "name": "Drafts", "nodeType": "Folder"}})
 tools["Create"].call({"node": {"id": "Meridian/Drafts/d-1", "name": "Draft 1", "nodeType": "Fact"}})
-# verifies: mesh.move-copy-navigate
-assert tools["Copy"].call({"source": "Meridian/Drafts", "target": "Meridian/Archive"}).splitlines() == [
-    "Copied: Meridian/Drafts -> Meridian/Archive", "Copied: Meridian/Drafts/d-1 -> Meridian/Archive/d-1"]
-# verifies: mesh.move-copy-navigate
-assert tools["Move"].call({"source": "Meridian/Drafts", "target": "Meridian/Archive"}).startswith(
-    "Error: cannot move: a node already exists at 'Meridian/Archive'")
-# verifies: mesh.move-copy-navigate
-assert tools["Move"].call({"source": "Meridian/Drafts", "target": "Meridian/Old"}).splitlines()[1] == "Moved: Meridian/Drafts/d-1 -> Meridian/Old/d-1"
-# verifies: mesh.move-copy-navigate
-assert tools["NavigateTo"].call({"path": "Meridian/Old/d-1"}) == "Navigated to Meridian/Old/d-1"
+mesh.refresh_index()
+tools["Create"].call({"node": {"id": "Meridian/Drafts/d-2", "name": "Draft 2", "nodeType": "Fact"}})  # not indexed yet
+
+# --8<-- [start:move-copy]
+print(tools["Copy"].call({"sourcePath": "Meridian/Drafts", "targetNamespace": "Archive"}))  # ids kept
+#> Copied 2 node(s): Meridian/Drafts -> Archive
+print(tools["Copy"].call({"sourcePath": "Meridian/Drafts", "targetNamespace": "Archive"}))  # existing: skipped
+#> Copied 0 node(s): Meridian/Drafts -> Archive
+print(tools["Move"].call({"sourcePath": "Meridian/Drafts", "targetPath": "Meridian/Old"}))
+#> Moved: Meridian/Drafts -> Meridian/Old
+print([node.path for node in mesh.nodes() if "Drafts" in node.path or "Old" in node.path])
+#> ['Archive/Drafts', 'Archive/Drafts/d-1', 'Meridian/Old', 'Meridian/Old/d-1']
+# --8<-- [end:move-copy]
+
+# verifies: mesh.move-lags-and-deletes
+assert not mesh.exists("Meridian/Drafts/d-2") and not mesh.exists("Meridian/Old/d-2")
+mesh.refresh_index()
+# verifies: mesh.copy-signature-and-answer
+assert tools["Copy"].call({"sourcePath": "Meridian/Old", "targetNamespace": "Archive", "force": True}) == \
+    "Copied 2 node(s): Meridian/Old -> Archive"
+# verifies: mesh.copy-signature-and-answer
+assert mesh.get("Archive/Old/d-1").name == "Draft 1"
+# verifies: mesh.move-refusals
+assert tools["Move"].call({"sourcePath": "Meridian/Old", "targetPath": "Archive/Drafts"}) == \
+    "Error moving Meridian/Old -> Archive/Drafts: Node already exists: Archive/Drafts (TargetAlreadyExists)"
+# verifies: mesh.move-refusals
+assert tools["Move"].call({"sourcePath": "Meridian/Gone", "targetPath": "X"}) == \
+    "Error moving Meridian/Gone -> X: Source node not found: Meridian/Gone (SourceNotFound)"
 # verifies: mesh.move-copy-refuse-collections
-assert tools["Move"].call({"source": "Meridian", "target": "Acme"}).startswith(
+assert tools["Move"].call({"sourcePath": "Meridian", "targetPath": "Acme"}).startswith(
     "Error: cannot move: 'Meridian' owns content collection 'Meridian/content'") and mesh.exists("Meridian")
+
+# --8<-- [start:navigate]
+print(tools["NavigateTo"].call({"path": "@/Meridian/Old/d-1"}))
+#> Navigating to: Meridian/Old/d-1.
+print(tools_by_name(mcp_tools(mesh, base_url="https://portal.example"))["navigate_to"].call({"path": "@Meridian/Old"}))
+#> https://portal.example/Meridian/Old
+# --8<-- [end:navigate]
+
+# verifies: mesh.navigate-to
+assert tools_by_name(mcp_tools(mesh))["navigate_to"].call({"path": "@Meridian/Old"}) == "/Meridian/Old"  # no base URL
+
+# verifies: mesh.navigate-fallback-not-modelled
+assert tools["NavigateTo"].call({"path": "Nowhere/x"}) == "Couldn't find anywhere matching \"Nowhere/x\"."
+# verifies: mesh.navigate-to
+assert tools_by_name(mesh_plugin(mesh, context="Meridian"))["NavigateTo"].call({"path": "Old"}) == "Navigating to: Meridian/Old."
+
+tools["Create"].call({"node": {"id": "Meridian/Notes", "name": "Notes", "nodeType": "Markdown",
+                               "content": {"$type": "MarkdownContent", "content": "Revenue rose. Revenue fell."}}})
+# verifies: mesh.minimal-tools
+assert tools["EditContent"].call({"path": "Meridian/Notes", "oldText": "Revenue", "newText": "Sales"}).startswith(
+    "Error: the text to replace occurs 2 times in Meridian/Notes.")
+# verifies: mesh.minimal-tools
+assert tools["EditContent"].call({"path": "Meridian/Notes", "oldText": "Revenue", "newText": "Sales",
+                                  "replaceAll": True}) == "Edited: Meridian/Notes (2 replacements)"
+# verifies: mesh.minimal-tools
+assert json.loads(tools["GetDiagnostics"].call({"path": "Meridian/Nope"})) == {"status": "Unknown", "message": "Not found: Meridian/Nope"}
+# verifies: mesh.minimal-tools
+assert json.loads(tools["Recycle"].call({"path": "Meridian/Notes"}))["status"] == "Recycled"
+# verifies: mesh.diagnostics-not-modelled
+assert tools["GetDiagnostics"].call({"path": "Meridian/Notes"}).startswith("Error: agentkit does not model NodeType compilation")
+
+# --8<-- [start:mcp]
+mcp = tools_by_name(mcp_tools(mesh))
+print(mcp["create"].call({"nodes": "[]"}))  # an argument the tool does not declare
+#> Error: unknown argument 'nodes' for tool 'create' — expected one of: node. Did you mean 'node'? (Tool schemas ...
+print(mcp["copy"].call({"sourcePath": "Meridian/Old"}))
+#> Error: missing required argument 'targetNamespace' for tool 'copy' — required: sourcePath, targetNamespace.
+print(mcp["create"].call({"node": {"id": "Meridian/x", "name": "x", "nodeType": "Fact"}}))
+#> Error: argument 'node' for tool 'create' expects string, got object ({"id":"Meridian/x","name":"x","nodeType":"Fact"}).
+# --8<-- [end:mcp]
+
+# verifies: mesh.mcp-arguments
+assert mcp["create"].call({"nodes": "[]"}).endswith("(Tool schemas change between releases — call tools/list for the current shape.)")
+# verifies: mesh.mcp-arguments
+assert not mesh.exists("Meridian/x")
+# verifies: mesh.mcp-arguments
+assert mcp["create"].call({"node": json.dumps({"id": "Meridian/x", "name": "x", "nodeType": "Fact"})}) == "Created: Meridian/x"

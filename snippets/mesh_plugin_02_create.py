@@ -1,4 +1,4 @@
-"""Create's critical rules: required fields, the $type discriminator, and the silent drop."""
+"""Create: identity checks, JSON repair, the $type discriminator, the silent drop, and strict mode (an extension)."""
 
 import json
 
@@ -14,18 +14,20 @@ BAD_INPUTS = [
     ("a node without `id`", {"node": '{"name": "Revenue FY2024", "nodeType": "Fact"}'}),
     ("a node without `nodeType`", {"node": '{"id": "Meridian/rev-FY2024-1", "name": "Revenue FY2024"}'}),
     ("a node without `name`", {"node": '{"id": "Meridian/rev-FY2024-1", "nodeType": "Fact"}'}),
+    ("a namespace with `//`", {"node": '{"id": "rev", "namespace": "Meridian//Facts", "name": "R", "nodeType": "Fact"}'}),
     ("single-quoted JSON", {"node": "{'id': 'rev-FY2024-1'}"}),
-    ("a namespace with a space", {"node": '{"id": "rev", "namespace": "Meridian/Key figures", "name": "R", "nodeType": "Fact"}'}),
     ("a text where `value` needs a number",
      {"node": '{"id": "Meridian/rev-FY2024-1", "name": "R", "nodeType": "Fact", "content": {"$type": "Fact", "value": "4,812.3"}}'}),
 ]
 
 
 def error_table() -> str:
-    """What Create answers to each bad input: the framework's openings, then agentkit's precise rest."""
+    """What Create answers to each bad input, cut after its first sentence (the framework's words, but for {detail})."""
     lines = ["| Input | Create answers |", "|---|---|"]
     for label, arguments in BAD_INPUTS:
-        lines.append(f"| {label} | `{create.call(arguments)}` |")
+        answer = create.call(arguments)
+        first = answer.split(". ")[0] + ("." if ". " in answer else "")
+        lines.append(f"| {label} | `{first}` … |")
     return "\n".join(lines)
 
 
@@ -33,15 +35,22 @@ CAPTURES = {"create_errors.md": error_table}
 
 answers = [create.call(arguments) for _, arguments in BAD_INPUTS]
 # verifies: mesh.create-required-fields
-assert [answer.split(".")[0] for answer in answers[:3]] == [
-    "Error: cannot create: 'id' is not set", "Error: cannot create: 'nodeType' is not set",
-    "Error: cannot create: 'name' is not set"]
-# verifies: mesh.create-invalid-json
-assert answers[3].startswith("Invalid JSON: ") and "Tip: send one JSON value with double-quoted keys" in answers[3]
+assert [answer.split(". ")[0] for answer in answers[:3]] == [
+    "Error: cannot create: 'id' is not set", "Error: cannot create 'Meridian/rev-FY2024-1': 'nodeType' is not set",
+    "Error: cannot create 'Meridian/rev-FY2024-1': 'name' is not set"]
 # verifies: mesh.create-malformed-namespace
-assert answers[4].startswith("Error: cannot create: namespace 'Meridian/Key figures' is malformed")
+assert answers[3].startswith("Error: cannot create 'rev': namespace 'Meridian//Facts' is malformed.")
+# verifies: mesh.create-malformed-namespace
+assert create.call({"node": {"id": "rev 1", "namespace": "Meridian/Key figures", "name": "R", "nodeType": "Fact"}}) == \
+    "Created: Meridian/Key figures/rev 1"
+mesh.delete(["Meridian/Key figures/rev 1"])
+# verifies: mesh.create-invalid-json
+assert answers[4].startswith("Invalid JSON: ") and answers[4].endswith(
+    "Tip: ensure all quotes and special characters in markdown content are properly escaped for JSON strings.")
 # verifies: mesh.create-schema-mismatch
-assert answers[5].startswith("Content does not match the schema for NodeType 'Fact'")
+assert answers[5].startswith("Error: Content does not match the schema for NodeType 'Fact'. ")
+# verifies: mesh.create-schema-mismatch
+assert "Expected content schema for NodeType 'Fact': " in answers[5]
 # verifies: mesh.create-nothing-written-on-error
 assert [node.path for node in mesh.nodes()] == ["Meridian"]
 
@@ -53,14 +62,25 @@ print(create.call({"node": json.dumps({
     "content": {"$type": "Fact", "lineItem": "rev", "period": "FY2024", "value": 4812.3, "unit": "EUR m"},
 })}))
 #> Created: Meridian/rev-FY2024-1
+print(create.call({"node": {"id": "Meridian/rev-FY2024-1", "name": "Revenue FY2024", "nodeType": "Fact"}}))
+#> Error creating node: Node already exists: Meridian/rev-FY2024-1
 # --8<-- [end:create]
 
 stored = mesh.get("Meridian/rev-FY2024-1")
 # verifies: mesh.create-id-splits-namespace
 assert (stored.namespace, stored.id, stored.path) == ("Meridian", "rev-FY2024-1", "Meridian/rev-FY2024-1")
 # verifies: mesh.create-collides
-assert create.call({"node": {"id": "Meridian/rev-FY2024-1", "name": "again", "nodeType": "Fact"}}).startswith(
-    "Error: cannot create: a node already exists at 'Meridian/rev-FY2024-1'")
+assert mesh.get("Meridian/rev-FY2024-1").content["value"] == 4812.3 and stored.version == 1
+
+# --8<-- [start:repair]
+# Two nodes in one Create: the text is cut after the first '}' that closes valid JSON.
+print(create.call({"node": '{"id": "Meridian/a", "name": "A", "nodeType": "Folder"}, '
+                           '{"id": "Meridian/b", "name": "B", "nodeType": "Folder"}'}))
+#> Created: Meridian/a
+# --8<-- [end:repair]
+
+# verifies: mesh.create-repairs-json
+assert mesh.exists("Meridian/a") and not mesh.exists("Meridian/b")
 
 # --8<-- [start:silent-drop]
 # No error, no warning:
@@ -80,7 +100,7 @@ assert mesh.typed_view("Meridian/rev-FY2023-1") == {"lineItem": "rev", "period":
 assert "amount" not in mesh.get("Meridian/rev-FY2023-1").content
 
 # --8<-- [start:type-discriminator]
-# Both are stored, but empty in every typed view:
+# A node type that is not built in (defined in the mesh, or compiled): stored, but empty in every typed view.
 for content in ({"lineItem": "np", "value": 411.3},                    # no $type
                 {"$type": "fact", "lineItem": "np", "value": 411.3}):  # wrong case: not registered
     node = {"id": "Meridian/np-FY2024-11", "name": "Net profit FY2024", "nodeType": "Fact", "content": content}
@@ -88,8 +108,20 @@ for content in ({"lineItem": "np", "value": 411.3},                    # no $typ
     mesh.delete(["Meridian/np-FY2024-11"])
 #> Created: Meridian/np-FY2024-11 {}
 #> Created: Meridian/np-FY2024-11 {}
+# A built-in node type refuses an unregistered $type (since e298c8cf8):
+mesh.builtin_node_types.add("Fact")
+print(create.call({"node": {"id": "Meridian/np-FY2024-11", "name": "Net profit FY2024", "nodeType": "Fact",
+                            "content": {"$type": "fact", "value": 411.3}}}))
+#> Error creating node: Content of 'Meridian/np-FY2024-11' carries the polymorphic discriminator '$type': 'fact', ...
 # --8<-- [end:type-discriminator]
 
+# verifies: mesh.create-refuses-unregistered-type
+assert not mesh.exists("Meridian/np-FY2024-11")
+# verifies: mesh.create-refuses-unregistered-type
+assert create.call({"node": {"id": "Meridian/np", "name": "NP", "nodeType": "Fact", "content": {"value": 1}}}) == \
+    "Created: Meridian/np"
+mesh.delete(["Meridian/np"])
+mesh.builtin_node_types.discard("Fact")
 for content in ({"lineItem": "np", "value": 411.3}, {"$type": "fact", "lineItem": "np", "value": 411.3}):
     mesh.create({"id": "Meridian/np", "name": "Net profit", "nodeType": "Fact", "content": content})
     # verifies: mesh.create-type-discriminator
@@ -97,7 +129,7 @@ for content in ({"lineItem": "np", "value": 411.3}, {"$type": "fact", "lineItem"
     mesh.delete(["Meridian/np"])
 
 # --8<-- [start:strict]
-strict_create = tools_by_name(mesh_plugin(mesh, strict=True))["Create"]
+strict_create = tools_by_name(mesh_plugin(mesh, strict=True))["Create"]  # agentkit extension
 print(strict_create.call({"node": {
     "id": "Meridian/rev-FY2022-1", "name": "Revenue FY2022", "nodeType": "Fact",
     "content": {"$type": "Fact", "lineItem": "rev", "amount": 4100.0},
@@ -113,3 +145,5 @@ assert strict_create.call({"node": {"id": "Meridian/x", "name": "x", "nodeType":
 assert "is not registered" in strict_create.call({"node": {"id": "Meridian/x", "name": "x", "nodeType": "Fact", "content": {"$type": "fact"}}})
 # verifies: mesh.create-strict-extension
 assert not mesh.exists("Meridian/x") and mesh.create({"id": "Meridian/y", "name": "y", "nodeType": "Fact", "content": {"$type": "Fact", "amount": 1}}).dropped_fields == ("amount",)
+# verifies: mesh.create-strict-extension
+assert Mesh().strict is False and create.call({"node": {"id": "Meridian/z", "name": "z", "nodeType": "Fact", "content": {"$type": "Fact", "amount": 1}}}) == "Created: Meridian/z"

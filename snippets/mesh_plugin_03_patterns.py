@@ -43,21 +43,21 @@ answer = tools["BulkCreate"].call({"nodes": json.dumps(nodes)})  # agentkit exte
 print(answer.splitlines()[0])
 #> Created: Meridian/Facts/rev-FY2024-1
 print([line for line in answer.splitlines() if not line.startswith("Created: ")])
-#> ["[32] Error: cannot create: a node already exists at 'Meridian/Facts/rev-FY2023-1'. ..."]
+#> ['[32] Error creating node: Node already exists: Meridian/Facts/rev-FY2023-1']
 # --8<-- [end:bulk-create]
 
 collided = REPORT.values.index(REPORT.value("rev", "FY2023"))
 # verifies: mesh.bulk-create-extension
 assert answer.splitlines() == [
-    f"[{collided}] Error: cannot create: a node already exists at 'Meridian/Facts/rev-FY2023-1'. "
-    "Use Update to replace it, or choose another id." if i == collided else f"Created: Meridian/Facts/{value.fact_id}"
+    f"[{collided}] Error creating node: Node already exists: Meridian/Facts/rev-FY2023-1"
+    if i == collided else f"Created: Meridian/Facts/{value.fact_id}"
     for i, value in enumerate(REPORT.values)]
 # verifies: mesh.deterministic-ids-collide
 assert collided == 32 and mesh.get("Meridian/Facts/rev-FY2023-1").version == 1
 # verifies: mesh.deterministic-ids-collide
 assert sum(line.startswith("Created: ") for line in answer.splitlines()) == 63
 # verifies: mesh.bulk-create-extension
-assert "BulkCreate" not in tools_by_name(mesh_plugin(mesh)) and "[agentkit extension" in tools["BulkCreate"].description
+assert "BulkCreate" not in tools_by_name(mesh_plugin(mesh)) and tools["BulkCreate"].description.startswith("[agentkit extension")
 
 # --8<-- [start:read-back]
 count = json.loads(tools["Search"].call({"query": "nodeType:Fact", "basePath": "Meridian/Facts"}))["count"]

@@ -12,7 +12,8 @@ import pytest
 
 import agentkit
 from agentkit import (
-    ALWAYS_OFFERED, BUDGET_TEXT, DELEGATION_TOOL, READ_ONLY_MESH_METHODS, Mesh, chunk_plugin, mesh_plugin,
+    ALWAYS_OFFERED, BUDGET_TEXT, DELEGATION_TOOL, READ_ONLY_MESH_METHODS, Mesh, content_collection_plugin, mcp_tools,
+    mesh_plugin,
 )
 from agentkit._facts import register_types
 from tools.project import REPO_ROOT
@@ -28,9 +29,17 @@ CHUNKS_PAGE = "Architecture/ContentChunkNavigation.md"
 DESIGN_PAGE = "AI/AgentDesign.md"
 
 
-def unnamed(names, path: str) -> list[str]:
-    """The names that the page never shows as code, alone (`Get`) or called (`Get(path)`)."""
+def with_outputs(path: str) -> str:
+    """A page with the captured outputs it includes (``--8<-- "snippets/output/…"``) written in."""
     text = page(path)
+    for included in re.findall(r'--8<-- "(snippets/output/[^"]+)"', text):
+        text += " " + re.sub(r"\s+", " ", (REPO_ROOT / included).read_text(encoding="utf-8"))
+    return text
+
+
+def unnamed(names, path: str, *, outputs: bool = False) -> list[str]:
+    """The names that the page never shows as code, alone (`Get`) or called (`Get(path)`)."""
+    text = with_outputs(path) if outputs else page(path)
     return [name for name in names if f"`{name}`" not in text and f"`{name}(" not in text]
 
 
@@ -39,9 +48,14 @@ def test_every_mesh_tool_is_named_on_the_mesh_plugin_page():
     assert unnamed([tool.name for tool in mesh_plugin(Mesh(), bulk_create=True)], MESH_PAGE) == []
 
 
-def test_every_chunk_tool_is_named_on_the_chunk_navigation_page():
-    """Each of the chunk tools appears as code on the content chunk navigation page."""
-    assert unnamed([tool.name for tool in chunk_plugin(Mesh())], CHUNKS_PAGE) == []
+def test_every_mcp_tool_is_named_on_the_mesh_plugin_page():
+    """Each MCP tool agentkit models appears as code on the Mesh plugin page (its table of tools included)."""
+    assert unnamed([tool.name for tool in mcp_tools(Mesh())], MESH_PAGE, outputs=True) == []
+
+
+def test_every_content_collection_tool_is_named_on_the_chunk_navigation_page():
+    """Each tool of the ContentCollection plugin appears as code on the content chunk navigation page."""
+    assert unnamed([tool.name for tool in content_collection_plugin(Mesh())], CHUNKS_PAGE) == []
 
 
 def test_configuration_tool_names_are_named_on_the_agent_design_page():
