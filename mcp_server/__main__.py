@@ -118,7 +118,7 @@ def main(argv: list[str] | None = None) -> int:
         log(f"PLANTED DIVERGENCE (test only): {options.plant}: {PLANTS[options.plant]}")
     server = build_server(tools, log=log, refuse=refused, instructions=INSTRUCTIONS)
     # SIGTERM ends the stdio server the way Ctrl-C does; over HTTP uvicorn installs its own handlers.
-    signal.signal(signal.SIGTERM, signal.default_int_handler)
+    previous = signal.signal(signal.SIGTERM, signal.default_int_handler)
     try:
         if options.stdio:
             anyio.run(serve_stdio, server, mesh, options.index_interval, log)
@@ -130,6 +130,8 @@ def main(argv: list[str] | None = None) -> int:
     except BaseException as error:
         if not _is_interrupt(error):
             raise
+    finally:
+        signal.signal(signal.SIGTERM, previous)
     log("stopped")
     return 0
 

@@ -1,0 +1,231 @@
+"""The conformance suite against agentkit's MCP server, run as real subprocesses: over HTTP, over stdio,
+against a server with one planted divergence, and against targets it cannot check (exit 2)."""
+
+from __future__ import annotations
+
+import http.server
+import shlex
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import xml.etree.ElementTree as ElementTree
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from conformance import checks  # noqa: F401  (registers the checks)
+from conformance.__main__ import main as conform
+from conformance.suite import CHECKS
+from tools.background import JobResult
+from tools.gate import background_fixture
+from tools.project import REPO_ROOT
+
+START_TIMEOUT_SECONDS = 30
+SERVER = [sys.executable, "-m", "mcp_server"]
+
+
+@dataclass
+class Served:
+    process: subprocess.Popen
+    url: str
+    log: list[str]
+
+    def __post_init__(self) -> None:
+        # Drain the log while the server runs, so a full pipe never blocks it.
+        self._reader = threading.Thread(target=lambda: self.log.extend(line.rstrip("\n") for line in self.process.stderr),
+                                        daemon=True)
+        self._reader.start()
+
+    def stop(self, how: int = signal.SIGTERM) -> int:
+        if self.process.poll() is None:
+            self.process.send_signal(how)
+        code = self.process.wait(timeout=START_TIMEOUT_SECONDS)
+        self._reader.join(timeout=START_TIMEOUT_SECONDS)
+        return code
+
+
+def start(*options: str) -> subprocess.Popen:
+    return subprocess.Popen([*SERVER, "--port", "0", *options], cwd=REPO_ROOT, stderr=subprocess.PIPE, text=True)
+
+
+def wait_until_serving(process: subprocess.Popen) -> Served:
+    """Read the server's log until it names its URL (port 0: the server picked a free port)."""
+    log = []
+    for line in process.stderr:
+        log.append(line.rstrip("\n"))
+        if " at http://" in line:
+            return Served(process, line.split(" at ", 1)[1].split()[0], log)
+    process.kill()
+    raise AssertionError("the MCP server stopped before serving:\n" + "\n".join(log))
+
+
+def conform_args(tmp_path: Path, *target: str) -> list[str]:
+    return [*target, "--junit", str(tmp_path / "junit.xml"), "--report", str(tmp_path / "report.md")]
+
+
+def test_whole_suite_passes_over_http_and_the_server_stops_cleanly(tmp_path, capsys):
+    served = wait_until_serving(start())
+    try:
+        code = conform(conform_args(tmp_path, "--url", served.url))
+    finally:
+        stopped = served.stop(signal.SIGTERM)
+    printed = capsys.readouterr().out
+    claims = {check.claim for check in CHECKS}
+    assert code == 0, printed
+    assert {line.split()[1].rstrip(":") for line in printed.splitlines() if line.startswith("PASS ")} == claims, printed
+    assert f"{len(claims)} passed, 0 failed, 0 skipped" in printed
+    junit = ElementTree.parse(tmp_path / "junit.xml").getroot()
+    assert (junit.get("tests"), junit.get("failures"), junit.get("skipped")) == (str(len(claims)), "0", "0")
+    assert {case.get("name") for case in junit.iter("testcase")} == claims
+    report = (tmp_path / "report.md").read_text()
+    assert report.startswith("# Conformance over MCP") and all(f"| PASS | `{claim}` |" in report for claim in claims)
+    # Files cannot be deleted over MCP: the suite names each one it leaves; the nodes it created are gone.
+    left = [line for line in printed.splitlines() if line.startswith("left behind: ")]
+    assert "left behind: Meridian/content/conformance/windows.md (no MCP tool deletes a file; the next run overwrites it)" in left
+    assert not [line for line in left if "/conformance-" in line], left
+    # SIGTERM (like Ctrl-C) stops the server cleanly; it logged one line per tool call.
+    assert stopped == 0 and served.log[-1] == "stopped", served.log[-5:]
+    calls = [line for line in served.log if line.startswith("call ")]
+    tool_calls = int(printed.split(" tool calls in ")[0].rsplit(" ", 1)[1])
+    assert len(calls) == tool_calls and all(" chars in " in line for line in calls), calls[:3]
+
+
+def _conform_command(*server_options: str, claims: tuple[str, ...] = ()) -> Callable[[Path], list[str]]:
+    server = shlex.join([sys.executable, "-m", "mcp_server", "--stdio", *server_options])
+    selected = [argument for claim in claims for argument in ("--claim", claim)]
+    return lambda workdir: [sys.executable, "-m", "conformance", "--command", server, *selected,
+                            "--junit", str(workdir / "junit.xml"), "--report", str(workdir / "report.md")]
+
+
+PLANTED_CLAIM = next(check.claim for check in CHECKS if check.name == "missing_node")
+
+# Both runs start their own server over stdio; they run in the background while the cheap tests run.
+conform_over_stdio = background_fixture("conform_over_stdio", _conform_command())
+conform_planted = background_fixture("conform_planted", _conform_command("--plant", "not-found-text", claims=(PLANTED_CLAIM,)))
+
+
+def test_whole_suite_passes_over_stdio(conform_over_stdio: JobResult):
+    claims = {check.claim for check in CHECKS}
+    assert conform_over_stdio.returncode == 0, conform_over_stdio.output
+    assert f"{len(claims)} passed, 0 failed, 0 skipped" in conform_over_stdio.output
+
+
+def test_planted_divergence_fails_and_names_its_claim(conform_planted: JobResult):
+    output = conform_planted.output
+    assert conform_planted.returncode == 1, output
+    assert f"FAIL {PLANTED_CLAIM}: missing_node: get " in output and "'No node at: " in output, output
+    junit = (conform_planted.workdir / "junit.xml").read_text()
+    assert f'name="{PLANTED_CLAIM}"' in junit and "<failure " in junit
+
+
+# -- targets the suite cannot check: one line, exit 2 ---------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.fixture
+def plain_http() -> Iterator[str]:
+    """A web server that is not MCP: 401 on /private, a page everywhere else."""
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_POST(self):  # noqa: N802 (the stdlib's name)
+            status, body = (401, b"no") if self.path == "/private" else (200, b"<html>hello</html>")
+            self.send_response(status)
+            self.send_header("Content-Type", "text/html")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+    server.server_close()
+
+
+def refused(arguments: list[str], capsys) -> str:
+    code = conform(arguments)
+    captured = capsys.readouterr()
+    assert code == 2, captured.out + captured.err
+    lines = captured.err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("conform: ") and "Traceback" not in captured.err
+    return lines[0]
+
+
+def test_unreachable_url(tmp_path, capsys):
+    line = refused(conform_args(tmp_path, "--url", f"http://127.0.0.1:{free_port()}/mcp"), capsys)
+    assert "cannot reach http://127.0.0.1:" in line
+
+
+def test_endpoint_that_is_not_mcp(plain_http, tmp_path, capsys):
+    line = refused(conform_args(tmp_path, "--url", f"{plain_http}/mcp"), capsys)
+    assert line.endswith("is not an MCP endpoint: it answered an MCP initialize request with text/html, not JSON-RPC")
+
+
+def test_auth_failure(plain_http, tmp_path, capsys):
+    line = refused(conform_args(tmp_path, "--url", f"{plain_http}/private", "--header", "Authorization: Bearer wrong"), capsys)
+    assert line == f"conform: authentication failed at {plain_http}/private (HTTP 401): the credentials were refused"
+
+
+STAND_IN = """
+import sys, types, anyio
+from mcp.server.stdio import stdio_server
+from mcp_server import build_server
+
+def tool(name, answer):
+    return types.SimpleNamespace(name=name, description=name, parameters=(), read_only=True, destructive=False,
+                                 call=lambda arguments: answer)
+
+tools = [tool(name, answer) for name, answer in {TOOLS!r}.items()]
+server = build_server(tools, log=lambda line: None)
+
+async def serve():
+    async with stdio_server() as (read, write):
+        await server.run(read, write, server.create_initialization_options())
+
+anyio.run(serve)
+"""
+
+
+def stand_in(tmp_path: Path, tools: dict[str, str]) -> str:
+    """A command serving MCP on stdio with tools that answer fixed texts: a target that is wrong in one known way."""
+    script = tmp_path / "stand_in.py"
+    script.write_text(STAND_IN.replace("{TOOLS!r}", repr(tools)))
+    return f"{sys.executable} {script}"
+
+
+def test_missing_tool(tmp_path, capsys):
+    command = stand_in(tmp_path, {"get": "Not found: x"})
+    line = refused(conform_args(tmp_path, "--command", command), capsys)
+    assert "lacks tool(s) the suite needs: " in line and "get_chunk" in line and "(it offers: get)" in line
+
+
+def test_answer_of_unexpected_shape(tmp_path, capsys):
+    needed = set().union(*(check.needs for check in CHECKS)) | {"delete"}
+    answers = {name: "plain text, not JSON" for name in needed}
+    answers["upload"] = '{"status":"Uploaded","path":"x","bytes":1}'
+    claim = next(check.claim for check in CHECKS if check.name == "get_chunk_shape")
+    line = refused(conform_args(tmp_path, "--command", stand_in(tmp_path, answers), "--claim", claim), capsys)
+    assert line.startswith("conform: get_chunk(") and line.endswith("answered text where JSON was expected: plain text, not JSON")
+
+
+def test_every_check_names_its_claim_in_its_verifies_comments():
+    """A check's asserts carry `# verifies: <its claim>`, so the claims page counts exactly what conform reports."""
+    import inspect
+    import re
+
+    for check in CHECKS:
+        named = set(re.findall(r"# verifies: (\S+)", inspect.getsource(check.function)))
+        assert named == {check.claim}, f"{check.module}.{check.name} is registered for {check.claim} but verifies {named}"
