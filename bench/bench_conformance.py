@@ -1,0 +1,74 @@
+"""Print how long the conformance suite takes against agentkit's local MCP server.
+
+    python bench/bench_conformance.py        (from the repository root)
+
+Starts `python -m mcp_server --port 0` once, then runs `python -m conformance --url …` five times as
+a user would (a fresh process each time: start-up, connect, every check, clean-up). Target: under
+10 s. The figures are printed, never asserted.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+VENV_PYTHON = REPO_ROOT / ".venv" / "bin" / "python"
+
+try:
+    import mcp  # noqa: F401  (only to learn whether this interpreter has the dependencies)
+except ImportError:
+    if VENV_PYTHON.exists() and Path(sys.prefix).resolve() != VENV_PYTHON.parents[1].resolve():
+        os.execv(str(VENV_PYTHON), [str(VENV_PYTHON), *sys.argv])
+    raise
+
+RUNS = 5
+TARGET_SECONDS = 10.0
+
+
+def start_server() -> tuple[subprocess.Popen, str, float]:
+    started = time.perf_counter()
+    server = subprocess.Popen([sys.executable, "-m", "mcp_server", "--port", "0"], cwd=REPO_ROOT,
+                              stderr=subprocess.PIPE, text=True)
+    for line in server.stderr:
+        if " at http://" in line:
+            return server, line.split(" at ", 1)[1].split()[0], time.perf_counter() - started
+    raise SystemExit("the MCP server did not start")
+
+
+def one_run(url: str, folder: Path) -> tuple[float, float, str]:
+    started = time.perf_counter()
+    done = subprocess.run([sys.executable, "-m", "conformance", "--url", url, "--junit", str(folder / "junit.xml"),
+                           "--report", str(folder / "report.md")], cwd=REPO_ROOT, capture_output=True, text=True)
+    wall = time.perf_counter() - started
+    if done.returncode != 0:
+        raise SystemExit(f"conform exited {done.returncode}:\n{done.stdout}{done.stderr}")
+    checks = float(re.search(r" tool calls in ([0-9.]+) s", done.stdout).group(1))
+    return wall, checks, done.stdout.strip().splitlines()[-2]
+
+
+def main() -> None:
+    server, url, start_s = start_server()
+    try:
+        with tempfile.TemporaryDirectory() as folder:
+            runs = [one_run(url, Path(folder)) for _ in range(RUNS)]
+    finally:
+        server.terminate()
+        server.wait()
+    walls, checks = [run[0] for run in runs], [run[1] for run in runs]
+    print(f"server start (import, seed the workspace, listen): {start_s:.2f} s")
+    print(f"{RUNS} runs of `conform --url {url}`: {runs[-1][2]}; median (best) in seconds:")
+    print(f"  whole command  {statistics.median(walls):6.2f}  ({min(walls):.2f})")
+    print(f"  the checks     {statistics.median(checks):6.2f}  ({min(checks):.2f})")
+    verdict = "under" if statistics.median(walls) < TARGET_SECONDS else "OVER"
+    print(f"conformance against the local server: {verdict} the {TARGET_SECONDS:.0f} s target")
+
+
+if __name__ == "__main__":
+    main()
