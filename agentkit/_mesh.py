@@ -355,6 +355,10 @@ class Mesh:
         if base:
             words = [w.replace("namespace:", "") for w in words]
             words = [w for w in words if w]
+        if not base:  # a 'namespace:X' word of the query itself sets the base the same way
+            named = [w for w in words if w.startswith("namespace:")]
+            base = resolve_path(named[-1][len("namespace:"):]) if named else None
+            words = [w for w in words if not w.startswith("namespace:")]
         scoped = any(w.startswith("scope:") for w in words)
         terms = " ".join(w for w in words if not w.startswith("scope:"))
         matches = [

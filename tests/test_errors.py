@@ -13,7 +13,8 @@ def test_every_error_refines_a_builtin_and_the_base():
         errors.InvalidJson: ValueError, errors.MissingField: ValueError, errors.MalformedNamespace: ValueError,
         errors.NodeExists: ValueError, errors.SchemaMismatch: ValueError, errors.StrictContentError: ValueError,
         errors.NoTransformer: ValueError, errors.UnreadableDocument: ValueError,
-        errors.DocumentSlugCollision: ValueError,
+        errors.DocumentSlugCollision: ValueError, errors.UnregisteredDiscriminator: ValueError,
+        errors.NotPatchable: ValueError,
     }
     for error, builtin in pairs.items():
         assert issubclass(error, errors.AgentkitError) and issubclass(error, builtin), error
@@ -25,3 +26,9 @@ def test_key_errors_print_their_message_unquoted():
     assert str(errors.FileNotFound("File 'a' not found in collection 'content'")) == \
         "File 'a' not found in collection 'content'"
     assert str(errors.AgentkitError()) == ""
+
+
+def test_tool_refusals_are_create_errors():
+    """The M8 and M11 refusals are CreateErrors: a caller catching Create's refusals catches them too."""
+    assert issubclass(errors.UnregisteredDiscriminator, errors.CreateError)
+    assert issubclass(errors.NotPatchable, errors.CreateError)

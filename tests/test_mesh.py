@@ -258,6 +258,8 @@ def test_search_envelope_follows_the_framework():
     full = mesh.search("", "Acme", limit=1)
     assert (full["count"], full["truncated"]) == (1, True) and full["hint"].startswith("Result set hit the limit")
     assert mesh.search("", None, limit=999)["limit"] == 200
+    assert [r["path"] for r in mesh.search("namespace:Acme")["results"]] == ["Acme/Sub"]
+    assert mesh.search("namespace:Zeta", "Acme")["count"] == 0  # with a basePath, 'namespace:Zeta' is the word 'Zeta'
 
 
 def test_copy_keeps_ids_skips_existing_targets_and_reads_the_index():
