@@ -3,7 +3,7 @@
 import json
 
 from agentkit import (
-    REPORT, DocumentSlugCollision, Mesh, SearchIndex, document_slug, extractive_summary, file_path_by_string_rule,
+    REPORT, SUMMARY_LIMIT, DocumentSlugCollision, Mesh, SearchIndex, document_slug, extractive_summary, file_path_by_string_rule,
     file_path_from_document, get_path_of_file, index_text, mesh_plugin, report_pdf_bytes, tools_by_name, upload_report,
 )
 
@@ -37,6 +37,8 @@ summary = node["content"]["summary"]
 assert summary == extractive_summary(index_text(REPORT.file_name, report_pdf_bytes()).text)
 # verifies: chunks.summary-is-extractive
 assert len(summary) <= 281 and summary.endswith("…") and extractive_summary("# Title\n\n- a point\n> quoted") == "Title a point quoted"
+# verifies: chunks.summary-is-extractive
+assert SUMMARY_LIMIT == 280 and extractive_summary("word " * 100) == ("word " * 56).strip() + "…"
 
 # --8<-- [start:get-file-path]
 text = tools["Get"].call({"path": "Meridian/content/Annual Report 2024.pdf"})

@@ -4,7 +4,7 @@ import json
 
 from agentkit import (
     CHUNK_OVERLAP, CHUNK_SIZE, CONTENT_COLLECTION_PLUGIN, REPORT, Mesh, chunk_spans, content_collection_plugin,
-    index_text, mcp_tools, report_pdf_bytes, tools_by_name, upload_report,
+    index_text, mcp_tools, report_pdf_bytes, snippet, tools_by_name, upload_report,
 )
 
 mesh = Mesh()
@@ -52,6 +52,8 @@ assert [h["rank"] for h in found["results"]] == [0, 1, 2, 3, 4] and len({h["docu
 # verifies: chunks.search-chunks-shape
 assert all(len(h["snippet"]) <= 161 and "\n" not in h["snippet"] for h in found["results"]) and hit["snippet"].endswith("…")
 # verifies: chunks.search-chunks-shape
+assert snippet("a\nb  " + "c" * 200) == "a b " + "c" * 156 + "…" and snippet("short\ntext") == "short text"
+# verifies: chunks.search-chunks-shape
 assert [json.loads(tools["SearchChunks"].call({"query": "namespace:Meridian/content profit", "limit": n}))["count"]
         for n in (0, 500)] == [1, total] and total < 200
 mesh.add_collection("Meridian", "long").upload("long.md", ("figure " * 30_000).encode(), index=True)
@@ -80,13 +82,13 @@ for arguments in ({"query": "operating profit"},                                
 #> 20 {'query': 'namespace:Meridian/content operating profit'}
 # --8<-- [end:anchored]
 
-# verifies: chunks.anchored-bare-node-finds-nothing
+# verifies: chunks.search-chunks-scope
 assert json.loads(tools["SearchChunks"].call({"query": "operating profit"})) == {"count": 0, "results": []}
-# verifies: chunks.anchored-bare-node-finds-nothing
+# verifies: chunks.search-chunks-scope
 assert json.loads(tools["SearchChunks"].call({"query": "operating profit", "scope": "/Meridian"}))["count"] == 0
-# verifies: chunks.anchored-bare-node-finds-nothing
+# verifies: chunks.search-chunks-scope
 assert json.loads(tools["SearchChunks"].call({"query": "namespace:Meridian/content operating profit", "scope": "/Elsewhere"}))["count"] == 20
-# verifies: chunks.anchored-bare-node-finds-nothing
+# verifies: chunks.search-chunks-scope
 assert json.loads(mcp["search_chunks"].call({"query": "operating profit"}))["message"].startswith("No scope to search.")
 
 AGENT_DESCRIPTION = tools["SearchChunks"].description

@@ -61,6 +61,10 @@ print(json.loads(agent["GetChunk"].call({"collectionPath": "Meridian/content", "
 #> No chunks indexed for 'figures.xlsx' in 'Meridian/content'.
 # --8<-- [end:xlsx]
 
+mcp["upload"].call({"path": "Meridian/content/guidance.md", "base64Content": base64.b64encode(b"Operating profit guidance.").decode()})
+mesh.refresh_index()
+# verifies: chunks.upload-content-does-not-index
+assert mesh.exists("Meridian/content/_Documents/guidance.md") and len(mesh.index.chunks_of("Meridian/content", "guidance.md")) == 1
 # verifies: chunks.xlsx-not-indexed
 assert index_text("figures.xlsx", buffer.getvalue()).text == "" and "601.4" in agent["Get"].call({"path": "content/figures.xlsx"})
 # verifies: chunks.xlsx-not-indexed

@@ -3,7 +3,7 @@
 import json
 
 from agentkit import (
-    RESERVED_PREFIXES, Mesh, content_collection_plugin, mesh_plugin, parse_path, reference_kind, resolve_context_path,
+    RESERVED_PREFIXES, Mesh, mcp_tools, mesh_plugin, parse_path, reference_kind, resolve_context_path,
     resolve_relative, resolve_tool_path, tools_by_name, upload_report,
 )
 
@@ -114,6 +114,25 @@ assert get.call({"path": "Meridian/content/2024/../Annual Report 2024.pdf"}) == 
 # verifies: unified-path.dot-dot-in-tool-paths
 assert (in_context.call({"path": "../Meridian"}), in_context.call({"path": ".."})) == (
     "Not found: ../Meridian", "Not found: Meridian/..")
+
+mcp = tools_by_name(mcp_tools(mesh))
+# --8<-- [start:mcp-upload]
+print(mcp["upload"].call({"path": "Meridian/filings/q1.md", "base64Content": "UTEgbm90ZXMu"}))
+#> {"status":"Uploaded","path":"Meridian/filings/q1.md","bytes":9}
+print(mcp["get"].call({"path": "Meridian/content/filings/q1.md"}))
+#> Q1 notes.
+print(mcp["upload"].call({"path": "Meridian/filings/q2.md", "base64Content": ""}))
+#> Error: base64Content is required.
+# --8<-- [end:mcp-upload]
+
+# verifies: unified-path.upload-answer
+assert mcp["upload"].call({"path": "Meridian/filings/q1.md", "base64Content": "UTEgbm90ZXMu"}).startswith('{"status":"Uploaded"')
+# verifies: unified-path.upload-answer
+assert mcp["get"].call({"path": "Meridian/filings/q1.md"}) == "Not found: Meridian/filings/q1.md"
+# verifies: unified-path.upload-refuses-empty-content
+assert mcp["upload"].call({"path": "Meridian/filings/q2.md", "base64Content": ""}) == "Error: base64Content is required."
+# verifies: unified-path.upload-refuses-empty-content
+assert not mesh.collections["Meridian/filings"].has_file("q2.md")
 
 # --8<-- [start:markdown]
 print(reference_kind("@Meridian/content/Annual Report 2024.pdf"), reference_kind("@@Meridian/content/logo.png"))

@@ -61,8 +61,7 @@ assert get.call({"path": "Meridian/content/figures.xlsx"}) == (
 collection.upload("old-figures.xls", b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + bytes(504))  # a BIFF (.xls) header
 # verifies: unified-path.xls-goes-to-the-xlsx-reader
 assert find_transformer("old-figures.xls").name == "xlsx"
-# verifies: unified-path.xls-goes-to-the-xlsx-reader
-assert get.call({"path": "Meridian/content/old-figures.xls"}).startswith(
+assert get.call({"path": "Meridian/content/old-figures.xls"}).startswith(  # agentkit's model of X4
     "Error: Error accessing file 'old-figures.xls' from collection 'content': ")
 
 # --8<-- [start:other-formats]

@@ -82,13 +82,14 @@ def test_budget_text_is_quoted_word_for_word():
 
 
 @pytest.mark.parametrize("path, template", [
-    ("Meridian/no-such-collection/report.pdf", "Content collection '{c}' not found"),
-    ("Meridian/content/no-such-file.pdf", "File '{f}' not found in collection '{c}'"),
+    ("Acme/content/report.pdf", "Error: Content collection '{c}' not found"),  # Acme has no collection
+    ("Meridian/content/no-such-file.pdf", "Error: File '{f}' not found in collection '{c}'"),
 ])
 def test_collection_errors_are_quoted_as_agentkit_words_them(path, template):
     """The not-found messages the pages quote are the ones agentkit raises, names aside."""
     mesh = Mesh()
     agentkit.upload_report(mesh)
+    mesh.create({"id": "Acme", "name": "Acme", "nodeType": "Company"})
     with pytest.raises(KeyError) as raised:
         mesh.fetch(path)
     *_, collection, file = path.split("/")
