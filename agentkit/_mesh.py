@@ -497,8 +497,11 @@ class Mesh:
         order = chosen("order", existing.order)
         if order is not None and (isinstance(order, bool) or not isinstance(order, int)):
             raise InvalidJson(f"Invalid JSON: 'order' must be an integer, got {json.dumps(order)}")
-        merged_content, typed, dropped = self._deserialize(
-            content, existing.node_type, self.strict if strict is None else strict, check_schema="content" in patch_doc)
+        if "content" in patch_doc:  # the merged content is deserialized again: unknown fields drop (M7)
+            merged_content, typed, dropped = self._deserialize(
+                content, existing.node_type, self.strict if strict is None else strict)
+        else:
+            merged_content, typed, dropped = existing.content, existing.typed, ()
         merged = replace(
             existing,
             name=chosen("name", existing.name),

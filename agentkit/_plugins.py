@@ -283,7 +283,7 @@ class _Operations:
         """Agent UploadContent: saves text into a collection and does NOT index it (C7)."""
         resolved = resolve_path(resolve_context_path(context, str(node_path or "")))
         collection = self.mesh.collections.get(f"{resolved}/{collection_name}")
-        if not self.mesh.exists(resolved):
+        if not self.mesh.exists(resolved):  # the framework's delivery fails; agentkit words the middle part
             return (f"Error uploading to {resolved}: no node at '{resolved}'. "
                     f"Check that '{node_path}' resolves to an existing node — pass the MeshNode's "
                     "`path` property, not its `name`.")

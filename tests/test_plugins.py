@@ -5,7 +5,9 @@ from __future__ import annotations
 import base64
 import dataclasses
 import json
+import os
 import re
+import subprocess
 import tomllib
 from pathlib import Path
 
@@ -271,3 +273,77 @@ def test_non_object_arguments_are_answered(mesh):
     assert tools_by_name(mesh_plugin(mesh))["Create"].call(["x"]) == \
         "Error: tool arguments must be a JSON object, got list"  # type: ignore[arg-type]
     assert isinstance(mesh_plugin(mesh)[0], Tool)
+
+
+# -- the descriptions against the framework's source (runs when MESHWEAVER_SOURCE names it) -------------
+MESHWEAVER_SOURCE = os.environ.get("MESHWEAVER_SOURCE", "")
+SOURCES = {"MESH_TEXTS": "src/MeshWeaver.AI/MeshPlugin.cs",
+           "CONTENT_COLLECTION_TEXTS": "src/MeshWeaver.AI/Plugins/ContentCollectionPlugin.cs",
+           "MCP_TEXTS": "src/MeshWeaver.Mcp/McpMeshPlugin.cs"}
+
+
+def _framework_file(path: str) -> str:
+    source = Path(MESHWEAVER_SOURCE)
+    where = ["-C", str(source)] if (source / ".git").exists() else ["--git-dir", str(source)]
+    commit = tomllib.loads((Path(__file__).resolve().parents[1] / "framework" / "citations.toml").read_text())["pin"]["commit"]
+    return subprocess.run(["git", *where, "show", f"{commit}:{path}"], capture_output=True, check=True, text=True).stdout
+
+
+def _cs_literal(source: str, at: int) -> tuple[str, int]:
+    """A C# string literal at `at` (regular or @verbatim, several joined by '+'); the text and where it ends."""
+    parts = []
+    while True:
+        while source[at].isspace():
+            at += 1
+        verbatim = source.startswith('@"', at)
+        at += 2 if verbatim else 1
+        out = []
+        while True:
+            char = source[at]
+            if char == '"' and verbatim and source[at + 1] == '"':
+                out.append('"'); at += 2
+            elif char == '"':
+                at += 1
+                break
+            elif char == "\\" and not verbatim:
+                escape = source[at + 1]
+                if escape == "u":
+                    out.append(chr(int(source[at + 2:at + 6], 16))); at += 6
+                else:
+                    out.append({"n": "\n", "t": "\t"}.get(escape, escape)); at += 2
+            else:
+                out.append(char); at += 1
+        parts.append("".join(out))
+        after = at
+        while source[after].isspace():
+            after += 1
+        if source[after] != "+":
+            return "".join(parts), at
+        at = after + 1
+
+
+def _descriptions(source: str) -> dict[str, tuple[str, dict[str, str]]]:
+    found: dict[str, tuple[str, dict[str, str]]] = {}
+    method = None
+    for match in re.finditer(r"\[Description\(", source):
+        text, end = _cs_literal(source, match.end())
+        tail = source[end:end + 300]
+        if declared := re.match(r"\)\]\s*public\s+[\w<>?]+\s+(\w+)\(", tail):
+            method = declared.group(1)
+            found[method] = (text, {})
+        elif (parameter := re.match(r"\)\]\s*[\w?]+\s+(\w+)", tail)) and method:
+            found[method][1][parameter.group(1)] = text
+    return found
+
+
+@pytest.mark.skipif(not MESHWEAVER_SOURCE, reason=(
+    "set MESHWEAVER_SOURCE to a MeshWeaver checkout or git dir to compare the tool descriptions with the source"))
+@pytest.mark.parametrize("table", sorted(SOURCES))
+def test_tool_descriptions_are_the_framework_source_s_word_for_word(table):
+    """Every description and parameter description in agentkit/_tool_texts.py is the pinned source's text."""
+    from agentkit import _tool_texts
+
+    framework = _descriptions(_framework_file(SOURCES[table]))
+    for method, (description, parameters) in getattr(_tool_texts, table).items():
+        assert framework[method][0] == description, method
+        assert {name: text for name, (_, _, text) in parameters.items()} == framework[method][1], method
