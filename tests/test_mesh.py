@@ -198,6 +198,16 @@ def test_patch_refuses_what_it_cannot_apply_and_writes_nothing():
     assert mesh.get("Acme/rev-FY2024-1") == before
 
 
+def test_strict_patch_judges_content_only_when_it_patches_content():
+    """Extension: strict mode refuses untyped content a Patch writes, not a Patch of the name of such a node."""
+    mesh = make_mesh()
+    mesh.create({"id": "Acme/loose", "name": "Loose", "nodeType": "Note", "content": {"text": "x"}})
+    assert mesh.patch("Acme/loose", {"name": "Tight"}, strict=True).node.name == "Tight"
+    with pytest.raises(StrictContentError, match="content \\$type is missing"):
+        mesh.patch("Acme/loose", {"content": {"text": "y"}}, strict=True)
+    assert mesh.get("Acme/loose").content == {"text": "x"}
+
+
 def test_patch_key_in_another_case_passes_the_check_and_changes_nothing():
     """The patchable set ignores case, the merge reads exact keys: 'Name' is accepted and not applied."""
     mesh = make_mesh()
