@@ -559,10 +559,3 @@ def tools_by_name(tools: list[Tool]) -> dict[str, Tool]:
     """Index a tool list by tool name."""
     return {tool.name: tool for tool in tools}
 
-
-def chunk_plugin(mesh: Mesh) -> list[Tool]:
-    """Deprecated, to be removed: the framework has no ``ContentChunks`` plugin and no document ``search`` (K2).
-
-    Kept only while the scenarios move to :func:`content_collection_plugin`, which it returns.
-    """
-    return content_collection_plugin(mesh)
