@@ -98,7 +98,7 @@ def serve(rest: list[str]) -> int:
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
     child = subprocess.Popen(
         command, cwd=ROOT, env=env, stderr=subprocess.PIPE, text=True, errors="replace", bufsize=1,
-        preexec_fn=_stop_with_parent if sys.platform == "linux" else None,
+        preexec_fn=_prepare_child if os.name == "posix" else None,
         **({"process_group": 0} if os.name == "posix" else {}),
     )
     for number in FORWARDED_SIGNALS:
@@ -111,11 +111,16 @@ def serve(rest: list[str]) -> int:
     return child.wait()
 
 
-def _stop_with_parent() -> None:
-    import ctypes
+def _prepare_child() -> None:
+    # A shell starts background jobs with SIGINT ignored, and an ignored signal stays ignored in
+    # the child: MkDocs would never see the Ctrl-C dev.py forwards. The child starts with defaults.
+    for number in FORWARDED_SIGNALS:
+        signal.signal(number, signal.SIG_DFL)
+    if sys.platform == "linux":
+        import ctypes
 
-    PR_SET_PDEATHSIG = 1
-    ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+        PR_SET_PDEATHSIG = 1  # the kernel sends the child SIGTERM when dev.py dies, even by SIGKILL
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
 
 
 def replace_with(*command: str) -> int:
