@@ -461,24 +461,27 @@ TITLES = {
 }
 
 
-def run_scenario(key: str, *, caching: bool = False) -> ScenarioResult:
-    """Run scenario ``naive``, ``reread``, ``worksheet`` or ``bulk`` on a fresh workspace."""
+def scenario_config(key: str) -> AgentConfiguration:
+    """The agent configuration scenario ``key`` runs with (as its agent node's JSON would carry it)."""
     if key not in TITLES:
         raise ValueError(f"unknown scenario {key!r}; choose one of {', '.join(TITLES)}")
+    plugins = {"naive": ["Mesh", "ContentCollection"], "reread": ["Mesh", "ContentCollection"],
+               "worksheet": list(PROTOCOL_PLUGINS), "bulk": [PROTOCOL_PLUGINS[0] + ",BulkCreate"]}[key]
+    return AgentConfiguration("extractor", NAIVE_INSTRUCTIONS if key == "naive" else PROTOCOL_INSTRUCTIONS,
+                              plugins=plugins,
+                              max_tool_calls_per_round=LONG_ROUND_CAP if key in ("naive", "reread") else None)
+
+
+def run_scenario(key: str, *, caching: bool = False) -> ScenarioResult:
+    """Run scenario ``naive``, ``reread``, ``worksheet`` or ``bulk`` on a fresh workspace."""
+    config = scenario_config(key)
     mesh = workspace()
     before = {node.path for node in mesh.nodes()}
     thread = Thread(THREAD)
     if key == "naive":
-        config = AgentConfiguration("extractor", NAIVE_INSTRUCTIONS, plugins=["Mesh", "ContentCollection"],
-                                    max_tool_calls_per_round=LONG_ROUND_CAP)
-        agent = _agent(config, naive, mesh, caching=caching)
-        runs = [agent.start(thread, TASK)]
+        runs = [_agent(config, naive, mesh, caching=caching).start(thread, TASK)]
     else:
-        plugins = {"reread": ["Mesh", "ContentCollection"], "worksheet": list(PROTOCOL_PLUGINS),
-                   "bulk": [PROTOCOL_PLUGINS[0] + ",BulkCreate"]}[key]
         options = {"reread": dict(batch_size=1, reread=True), "worksheet": {}, "bulk": dict(bulk=True)}[key]
-        config = AgentConfiguration("extractor", PROTOCOL_INSTRUCTIONS, plugins=plugins,
-                                    max_tool_calls_per_round=LONG_ROUND_CAP if key == "reread" else None)
         agent = _agent(config, lambda view: protocol(view, **options), mesh, bulk=key == "bulk", caching=caching)
         runs = [agent.start(thread, TASK), agent.start(thread, APPROVE)]
     return _finish(key, TITLES[key], mesh, before, runs, thread, _worksheet_of(runs))

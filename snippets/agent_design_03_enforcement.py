@@ -43,7 +43,7 @@ assert offered(["Mesh:Get", "Mesh:Get"]) == ["Get", "Get", "store_plan", "load_s
 assert offered(None) == offered([]) == ["Get", "Search", "NavigateTo", "GetDiagnostics", "store_plan", "load_skill"]
 # verifies: agent.list-without-mesh-has-no-mesh
 assert not {"Get", "Search"} & set(offered(["ContentCollection"]))
-# verifies: agent.delegation-tools-offered
+# verifies: agent.delegation-tools-offered, agent.whitelist-offers-only-listed
 assert offered(["Mesh:Get"], delegations=["reader"])[:4] == ["delegate_to_agent", "list_sub_threads",
                                                           "send_to_sub_thread", "Get"]
 
@@ -55,8 +55,8 @@ print(offered(["Mesh:"]))
 with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")
     print(offered(["mesh:Get"]))
-print(caught[0].message)
 #> ['store_plan', 'load_skill']
+print(caught[0].message)
 #> Plugin 'mesh' not found for agent a
 # --8<-- [end:malformed]
 

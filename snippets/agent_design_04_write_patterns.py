@@ -75,21 +75,30 @@ assert len(facts_for(naive.mesh, "Meridian", long_key)) == 2 and facts_for(naive
 # --8<-- [start:verify]
 protocol = run_scenario("worksheet")
 worksheet = Worksheet.from_text(protocol.runs[0].answer)
-check = verify_by_get(protocol.mesh, worksheet)  # Get every expected path; count by Search
-# Every path answers Get; the index still counts no fact:
-print(len(check.present), len(check.missing), check.search_count)
-#> 96 0 0
+check = verify_by_get(protocol.mesh, worksheet)  # Get every expected path; count by Search and by listing
+# Every path answers Get; the index and the listing still count no fact:
+print(len(check.present), len(check.missing), check.search_count, check.listed_count)
+#> 96 0 0 0
 protocol.mesh.refresh_index()  # once the index has caught up
-print(verify_by_get(protocol.mesh, worksheet).search_count)
-#> 64
+caught_up = verify_by_get(protocol.mesh, worksheet)
+print(caught_up.search_count, caught_up.listed_count)
+#> 64 64
 # --8<-- [end:verify]
 
-# verifies: agent.verify-by-get
+# verifies: agent.search-count-lags
 assert check.complete and len(check.present) == len(worksheet.expected_paths()) == 32 + 64
 # verifies: agent.search-count-lags
-assert check.search_count == 0 and verify_by_get(protocol.mesh, worksheet).search_count == len(REPORT.values)
+assert (check.search_count, check.listed_count) == (0, 0)
+# verifies: agent.search-count-lags
+assert caught_up.search_count == caught_up.listed_count == len(REPORT.values)
+writing = protocol.runs[1]
+creates = [r.text for t in writing.turns for c, r in zip(t.reply.tool_calls, t.results) if c.name == "Create"]
+last_calls = [c for t in writing.turns[-2:] for c in t.reply.tool_calls]
 # verifies: agent.verify-by-get
-assert sum(c.name == "Get" for t in protocol.runs[1].turns[-2:] for c in t.reply.tool_calls) == 4
+assert len(creates) == 75 and all(text.startswith("Created: ") for text in creates)
+# verifies: agent.verify-by-get
+assert [c.name for c in last_calls] == ["Get", "Get"] and "Search" not in {
+    c.name for t in writing.turns for c in t.reply.tool_calls}
 
 
 def reconciliation() -> str:

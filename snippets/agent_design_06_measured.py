@@ -1,11 +1,19 @@
 """Measured effect: the four scenarios on the generated report, against the floor."""
 
+import json
+from dataclasses import replace
+
 from pypdf import PdfReader
 
 from agentkit import (
-    REPORT, Worksheet, caching_table, floor_cost, list_dimensions, read_tables, report_pdf_path, report_text,
-    run_all, scenario_table, workspace,
+    REPORT, Agent, Mesh, ProcedureModel, Thread, Worksheet, caching_table, floor_cost,
+    invented_key, list_dimensions, mesh_plugin, read_tables, report_pdf_path, report_text, run_all, scenario_table, workspace,
 )
+from agentkit._config import DEFAULT_MAXIMUM_ITERATIONS
+from agentkit._scenarios import LONG_ROUND_CAP, TASK, THREAD, scenario_config
+from agentkit._scenarios import naive as naive_procedure
+
+NAIVE_CONFIG = scenario_config("naive")
 
 # --8<-- [start:table]
 results = run_all()                    # scenarios 1-4, each on a fresh workspace
@@ -55,3 +63,34 @@ assert (len(worksheet.new_dimensions), len(worksheet.writable_facts)) == (11, 64
 assert list_dimensions(mesh, "Meridian")["count"] == 21 and len(REPORT.unreported) == 4
 # verifies: agent.workspace-shape
 assert {row.key for row in worksheet.facts if row.value is None} == {item.key for item in REPORT.unreported}
+
+# The long rounds raise the cap in the agent node's JSON; under the default of 40 the naive round stops early.
+long_round = naive.runs[0]
+# verifies: agent.long-rounds-raise-the-cap
+assert scenario_config("reread").max_tool_calls_per_round == NAIVE_CONFIG.max_tool_calls_per_round == LONG_ROUND_CAP
+# verifies: agent.long-rounds-raise-the-cap
+assert all(len(run.turns) <= LONG_ROUND_CAP for r in (naive, reread) for run in r.runs)
+# verifies: agent.long-rounds-raise-the-cap
+assert len(long_round.turns) > DEFAULT_MAXIMUM_ITERATIONS + 1 and "Tool-call budget" in NAIVE_CONFIG.round_instructions()
+capped = Agent(replace(NAIVE_CONFIG, max_tool_calls_per_round=None), ProcedureModel(naive_procedure), workspace())
+default_round = capped.start(Thread(THREAD), TASK)
+# verifies: agent.long-rounds-raise-the-cap
+assert len(default_round.turns) == DEFAULT_MAXIMUM_ITERATIONS + 1 and default_round.turns[-1].tools_offered == ()
+# BulkCreate is agentkit's extension: the Mesh plugin offers it only when asked to.
+# verifies: agent.bulk-create-extension
+assert "BulkCreate" not in {tool.name for tool in mesh_plugin(Mesh())}
+# verifies: agent.bulk-create-extension
+assert "BulkCreate" in {tool.name for tool in mesh_plugin(Mesh(), bulk_create=True)} and bulk.grade.correct == 75
+# verifies: agent.bulk-create-extension
+assert any(c.name == "BulkCreate" for run in bulk.runs for t in run.turns for c in t.reply.tool_calls)
+
+naive_creates = [json.loads(call.arguments["node"]) for run in naive.runs for turn in run.turns
+                 for call in turn.reply.tool_calls if call.name == "Create"]
+naive_dimensions = {node["id"] for node in naive_creates if node["nodeType"] == "LineItem"}
+# verifies: agent.naive-writes-wrong-nodes
+assert {invented_key("Operating profit"), invented_key("Net profit")} <= naive_dimensions  # 'ebit', 'np' missed
+# verifies: agent.naive-writes-wrong-nodes
+assert not naive_dimensions & {item.key for item in REPORT.line_items}  # every new dimension got an invented id
+cut = [node for node in naive_creates if node["name"] == "Other liabilities FY2023"]
+# verifies: agent.naive-writes-wrong-nodes
+assert [node["content"]["value"] for node in cut] == [356.0] and REPORT.value("ocl", "FY2023").value == 356.2
