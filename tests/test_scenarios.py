@@ -17,7 +17,7 @@ from agentkit._scenarios import (
     APPROVE, NAIVE_INSTRUCTIONS, OWNER, PROTOCOL_INSTRUCTIONS, caching_table, exchanges, TASK, THREAD, TITLES, ProcedureModel, _phase_one, copy_mesh,
     creates_in_scenario_3,
     floor_cost, floor_usage, interrupted, interrupted_sweep, naive, prohibition, protocol, report_text, run_scenario,
-    scenario_table, stepwise_input_tokens, workspace, write_phase_sizes,
+    scenario_table, stepwise_input_tokens, workspace, write_phase_sizes, LONG_ROUND_CAP, PROTOCOL_PLUGINS, scenario_config,
 )
 from agentkit._threads import Thread
 from agentkit._tokens import item_tokens
@@ -311,6 +311,15 @@ def test_copied_workspaces_share_the_report_instead_of_copying_it():
     assert kept.data is stored.data
     assert copied.index.visible_chunks() == original.index.visible_chunks()
     assert all(a is b for a, b in zip(copied.index.visible_chunks(), original.index.visible_chunks()))
+
+
+def test_scenario_configs_are_what_the_scenarios_run_with():
+    """Scenarios 1 and 2 raise the cap for their long rounds (A7); 3 and 4 keep the default; 4 adds BulkCreate."""
+    caps = {key: scenario_config(key).max_tool_calls_per_round for key in TITLES}
+    assert caps == {"naive": LONG_ROUND_CAP, "reread": LONG_ROUND_CAP, "worksheet": None, "bulk": None}
+    assert scenario_config("worksheet").plugins == PROTOCOL_PLUGINS
+    assert scenario_config("bulk").plugins == (PROTOCOL_PLUGINS[0] + ",BulkCreate",)
+    assert "ContentCollection" in scenario_config("naive").plugins
 
 
 def test_unknown_scenario_is_refused():

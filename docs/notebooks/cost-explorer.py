@@ -109,7 +109,9 @@ display(Markdown("\n".join(["| write phase, N = 75 | cost |", "| --- | ---: |"]
 #
 # The four scenarios of the guide, each run end to end on the generated report,
 # with their cost as a multiple of the floor (the report read once, the
-# worksheet and the nodes written once).
+# worksheet and the nodes written once). They are the guide's model: scripted
+# habits run by `agentkit`, not measurements; scenario 4's `BulkCreate` is an
+# `agentkit` extension the framework does not have.
 
 # %%
 display(Markdown(scenario_table([naive, reread, protocol, bulk])))
