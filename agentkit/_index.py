@@ -13,7 +13,6 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
 
 from ._errors import PathError
-from ._paths import is_within
 
 if TYPE_CHECKING:  # pragma: no cover
     from ._chunks import Chunk
@@ -137,40 +136,7 @@ class SearchIndex:
         """The visible chunks of one file, keyed exactly as indexing stored them (none when unindexed)."""
         return self._chunks.get((collection_path, file_path), ())
 
-    def search_nodes(self, query: str = "", base_path: str | None = None, limit: Any = 50) -> dict[str, Any]:
-        """The Search envelope ``{count, limit, truncated, results, hint?}`` over visible nodes.
-
-        A query is words, all of which must match: ``field:value`` for
-        ``nodeType`` (exact, case-insensitive), ``name``, ``namespace`` or
-        ``path`` (substring); a bare word matches name, id or path (and a
-        Document node's summary). An empty query or ``*`` matches everything.
-        """
-        clamped = clamp_limit(limit, 50)
-        if base_path is not None and not isinstance(base_path, str):
-            raise PathError(f"basePath must be a path string, got {base_path!r}")
-        base = (base_path or "").strip().strip("/")
-        matches = [
-            entry.row() for entry in self.visible_nodes()
-            if (not base or is_within(entry.path, base)) and _matches(entry, query or "")
-        ]
-        if self.content_rows:
-            matches += self._content_rows(query or "")
-        shown = matches[:clamped]
-        envelope: dict[str, Any] = {
-            "count": len(shown),
-            "limit": clamped,
-            "truncated": len(matches) > clamped,
-            "results": shown,
-        }
-        if envelope["truncated"]:
-            envelope["hint"] = (
-                f"Showing {clamped} of {len(matches)} matches. Narrow the query (nodeType:X, a basePath) "
-                f"or raise limit (at most {SEARCH_LIMIT_MAX})."
-            )
-        return envelope
-
-
-    def _content_rows(self, query: str) -> list[dict[str, Any]]:
+    def synthetic_document_rows(self, query: str) -> list[dict[str, Any]]:
         """K8: one synthetic Document row per file whose chunk text holds the free text (any case).
 
         The row is a node row built from the chunk store alone: no ``collectionPath``, no

@@ -367,7 +367,7 @@ class Mesh:
             and index_matches(entry, terms)
         ]
         if getattr(self.index, "content_rows", False):  # a PostgreSQL-backed mesh adds Document rows (K8)
-            matches += self.index._content_rows(terms)
+            matches += self.index.synthetic_document_rows(terms)
         shown = matches[:clamped]
         envelope: dict[str, Any] = {
             "count": len(shown),

@@ -1,129 +1,135 @@
-"""Tests for agentkit/_chunks.py: windows, page numbers and the chunk tools' shapes."""
+"""Tests for agentkit/_chunks.py: windows, pages and boxes, and the SearchChunks / GetChunk logic (K1-K6)."""
 
 from __future__ import annotations
 
 import pytest
 
 from agentkit import (
-    CHUNK_OVERLAP, CHUNK_SIZE, REPORT, CollectionNotFound, FileNotFound, Mesh, PathError,
-    chunk_spans, get_chunk, report_pdf_bytes, search_chunks, search_documents,
+    CHUNK_OVERLAP, CHUNK_SIZE, REPORT, Mesh, PathError, chunk_spans, get_chunk, index_text, report_pdf_bytes,
+    search_chunks, snippet,
 )
+from agentkit._chunks import NO_ANCHORED_QUERY, NO_NAMESPACE, NO_SCOPE, NO_TARGETED_TEXT
 
 
 @pytest.fixture(scope="module")
 def mesh() -> Mesh:
     mesh = Mesh()
     mesh.create({"id": "Acme", "name": "Acme", "nodeType": "Company"})
+    mesh.create({"id": "Acme/Sales", "name": "Sales", "nodeType": "Unit"})
     collection = mesh.add_collection("Acme")
-    collection.upload(REPORT.file_name, report_pdf_bytes())
-    collection.upload("notes.md", ("Revenue notes. " * 100).encode())
+    collection.upload(REPORT.file_name, report_pdf_bytes(), index=True)
+    collection.upload("notes.md", ("Revenue notes. " * 100).encode(), index=True)
+    mesh.add_collection("Acme", "reports").upload("r.md", b"Revenue report of the reports collection.", index=True)
+    mesh.add_collection("Acme/Sales", "content").upload("s.md", b"Revenue of the sales unit.", index=True)
     mesh.refresh_index()
     return mesh
 
 
 def test_windows_are_1000_with_150_overlap():
-    """Windows start every 850 characters and the last one ends at the text's end."""
+    """K1: windows start every 850 characters; at most 1,000 characters is one chunk."""
     assert (CHUNK_SIZE, CHUNK_OVERLAP) == (1000, 150)
     assert chunk_spans(2000) == [(0, 1000), (850, 1850), (1700, 2000)]
-    assert chunk_spans(1000) == [(0, 1000)]
+    assert chunk_spans(1000) == [(0, 1000)] and chunk_spans(1001) == [(0, 1000), (850, 1001)]
     assert chunk_spans(0) == []
-    with pytest.raises(ValueError, match="must exceed the overlap"):
-        chunk_spans(10, size=100, overlap=100)
+    assert chunk_spans(10, size=4, overlap=9) == [(0, 4), (1, 5), (2, 6), (3, 7), (4, 8), (5, 9), (6, 10)]  # overlap clamped
 
 
-def test_get_chunk_shape_and_neighbours(mesh):
-    """get_chunk returns the framework's keys; prevIndex is null at 0 and nextIndex null at the end."""
+def test_chunks_cut_the_indexing_text(mesh):
+    """K1, D5: a PDF's chunks are windows of the indexing text, not of Get's text."""
+    text = index_text(REPORT.file_name, report_pdf_bytes()).text
     first = get_chunk(mesh, "Acme/content", REPORT.file_name, 0)
-    assert list(first) == ["found", "collectionPath", "filePath", "chunkIndex", "text", "prevIndex",
-                           "nextIndex", "totalChunks", "page"]
+    second = get_chunk(mesh, "Acme/content", REPORT.file_name, 1)
+    assert (first["text"], second["text"]) == (text[:1000], text[850:1850])
+    assert first["totalChunks"] == len(chunk_spans(len(text)))
+
+
+def test_get_chunk_shape_pages_and_boxes(mesh):
+    """K5: the framework's keys in order; page 1-based; bbox fractions; no page or bbox for text files."""
+    first = get_chunk(mesh, "Acme/content", REPORT.file_name, 0)
+    assert list(first) == ["found", "collectionPath", "filePath", "chunkIndex", "text", "prevIndex", "nextIndex",
+                           "totalChunks", "page", "bbox"]
     assert (first["found"], first["prevIndex"], first["nextIndex"], first["page"]) == (True, None, 1, 1)
-    total = first["totalChunks"]
-    last = get_chunk(mesh, "Acme/content", REPORT.file_name, total - 1)
-    assert (last["prevIndex"], last["nextIndex"]) == (total - 2, None)
-    assert last["page"] == 62
-    text = mesh.fetch("Acme/content/Annual Report 2024.pdf").value
-    assert first["text"] == text[:1000]
-    assert get_chunk(mesh, "Acme/content", REPORT.file_name, 1)["text"] == text[850:1850]
+    last = get_chunk(mesh, "Acme/content", REPORT.file_name, first["totalChunks"] - 1)
+    assert (last["prevIndex"], last["nextIndex"], last["page"]) == (first["totalChunks"] - 2, None, 62)
+    assert all(0 <= value <= 1 for value in first["bbox"].values())
+    notes = get_chunk(mesh, "Acme/content", "notes.md", 0)
+    assert "page" not in notes and "bbox" not in notes
 
 
-def test_text_files_have_no_page(mesh):
-    """Only PDF chunks carry a page number."""
-    assert "page" not in get_chunk(mesh, "Acme/content", "notes.md", 0)
-
-
-def test_out_of_range_is_an_answer_not_an_error(mesh):
-    """An index outside the range returns found=false, the total and the framework's message."""
+def test_misses_are_answers(mesh):
+    """K6: out of range, negative and unindexed give found=false with the framework's messages."""
     total = get_chunk(mesh, "Acme/content", REPORT.file_name, 0)["totalChunks"]
     assert get_chunk(mesh, "Acme/content", REPORT.file_name, total) == {
-        "found": False, "totalChunks": total, "message": f"No chunk at index {total}; valid range is 0..{total - 1}.",
+        "found": False, "collectionPath": "Acme/content", "filePath": REPORT.file_name, "chunkIndex": total,
+        "totalChunks": total, "message": f"No chunk at index {total}; valid range is 0..{total - 1}.",
     }
-    assert get_chunk(mesh, "Acme/content", REPORT.file_name, -1)["found"] is False
-
-
-def test_get_chunk_bad_arguments(mesh):
-    """A non-numeric index, an unknown collection and an unknown file each get a precise error."""
-    for bad in ("first", "--1", "\u00b2", "1.0"):  # '--1' and a superscript 2 once passed the check and crashed int()
+    assert get_chunk(mesh, "Acme/content", REPORT.file_name, -1)["message"].startswith("No chunk at index -1;")
+    assert get_chunk(mesh, "Acme/nowhere", "x.md", 0)["message"] == "No chunks indexed for 'x.md' in 'Acme/nowhere'."
+    assert get_chunk(mesh, "", "x.md", 0) == {"count": 0, "results": [], "message": "'collectionPath' is required."}
+    assert get_chunk(mesh, "Acme/content", " ", 0)["message"] == "'filePath' is required."
+    for bad in (True, 1.5, "one", None):
         with pytest.raises(PathError, match="chunkIndex must be a whole number"):
-            get_chunk(mesh, "Acme/content", REPORT.file_name, bad)
-    assert get_chunk(mesh, "Acme/content", REPORT.file_name, " 1 ")["chunkIndex"] == 1
-    with pytest.raises(CollectionNotFound, match="Content collection 'Acme/nope' not found"):
-        get_chunk(mesh, "Acme/nope", REPORT.file_name, 0)
-    with pytest.raises(FileNotFound, match="File 'x.pdf' not found in collection 'content'"):
-        get_chunk(mesh, "Acme/content", "x.pdf", 0)
+            get_chunk(mesh, "Acme/content", "notes.md", bad)
 
 
-def test_search_chunks_shape_rank_and_duplicates(mesh):
-    """Hits carry the documented keys, rank from 0 best first, and several chunks of one file may appear."""
-    hits = search_chunks(mesh, "Net profit", scope="Acme/content/Annual Report 2024.pdf")
-    assert list(hits[0]) == ["documentPath", "collectionPath", "filePath", "chunkIndex", "rank", "snippet", "page"]
-    assert [hit["rank"] for hit in hits] == list(range(len(hits)))
-    assert len({hit["documentPath"] for hit in hits}) == 1 and len(hits) > 1
-    assert all(len(hit["snippet"]) <= 162 for hit in hits)
-    assert "profit" in hits[0]["snippet"].lower()
+def test_search_chunks_envelope_rank_and_no_dedup(mesh):
+    """K3: {count, results}; hits best first, rank from 0, several chunks of one file allowed."""
+    answer = search_chunks(mesh, "namespace:Acme/content revenue", limit=5)
+    assert set(answer) == {"count", "results"} and answer["count"] == 5
+    assert [hit["rank"] for hit in answer["results"]] == [0, 1, 2, 3, 4]
+    assert len({hit["filePath"] for hit in answer["results"]}) < 5  # not de-duplicated
+    assert answer["results"][0]["documentPath"] == "Acme/content/_Documents/" + answer["results"][0]["filePath"].replace(" ", "-")
 
 
-def test_search_chunks_limit_is_clamped():
-    """limit defaults to 20 and is clamped to 1..200."""
+@pytest.mark.parametrize("limit, count", [(0, 1), (-3, 1), (2, 2), (1000, 200)])
+def test_limit_is_clamped(limit, count):
     mesh = Mesh()
     mesh.create({"id": "Acme", "name": "Acme", "nodeType": "Company"})
-    mesh.add_collection("Acme").upload("long.md", ("figure " * 30_000).encode())  # 250 chunks, all matching
+    mesh.add_collection("Acme").upload("long.md", ("figure " * 30_000).encode(), index=True)  # 248 chunks
     mesh.refresh_index()
-    assert len(search_chunks(mesh, "figure")) == 20
-    assert len(search_chunks(mesh, "figure", limit=0)) == 1
-    assert len(search_chunks(mesh, "figure", limit=10_000)) == 200
+    assert search_chunks(mesh, "namespace:Acme/content figure", limit=limit)["count"] == count
 
 
-def test_search_returns_one_document_per_file(mesh):
-    """search ranks files, one result each, pointing at the Document node."""
-    results = search_documents(mesh, "revenue")
-    assert [r["documentPath"] for r in results] == [
-        "Acme/content/_Documents/notes.md", "Acme/content/_Documents/Annual-Report-2024.pdf"]
-    assert results[1]["filePath"] == "Annual Report 2024.pdf"
+def test_snippet_is_one_line_of_160_characters():
+    assert snippet("a\r\nb   c") == "a b c"
+    assert snippet("x" * 161) == "x" * 160 + "…" and snippet("x" * 160) == "x" * 160
+    assert snippet("y" * 159 + " " + "z" * 10) == "y" * 159 + "…"  # end-trimmed before the ellipsis
+
+
+def test_anchored_scope_is_exact_collection_paths_and_their_ancestors(mesh):
+    """K4: scope and each ancestor prefix must equal a chunk's collectionPath."""
+    def files(**arguments):
+        return sorted({hit["filePath"] for hit in search_chunks(mesh, "revenue", **arguments)["results"]})
+
+    assert files(scope="Acme") == []  # a bare node path
+    assert files(scope="Acme/content") == [REPORT.file_name, "notes.md"]
+    assert files(scope="@/Acme/content/") == [REPORT.file_name, "notes.md"]
+    assert files(scope="Acme/content/notes.md") == [REPORT.file_name, "notes.md"]  # its ancestor is the collection
+    assert files(scope="Acme/Sales/content") == ["s.md"]  # 'Acme/Sales' and 'Acme' hold no collection
+    assert search_chunks(mesh, "revenue") == {"count": 0, "results": [], "message": NO_SCOPE}
+    assert search_chunks(mesh, "  ", scope="Acme/content")["message"] == NO_ANCHORED_QUERY
+
+
+def test_targeted_scope_words(mesh):
+    """K4: namespace: wins over scope; subtree by default, exact, ancestorsandself."""
+    def files(query, scope=None):
+        return sorted({hit["filePath"] for hit in search_chunks(mesh, query, scope=scope, limit=200)["results"]})
+
+    assert files("namespace:Acme/content revenue", scope="Elsewhere") == [REPORT.file_name, "notes.md"]
+    assert files("namespace:Acme revenue") == [REPORT.file_name, "notes.md", "r.md", "s.md"]  # subtree
+    assert files("namespace:Acme scope:exact revenue") == []
+    assert files("namespace:Acme/Sales/content/x scope:ancestorsandself revenue") == ["s.md"]
+    assert search_chunks(mesh, "namespace:Acme/content")["message"] == NO_TARGETED_TEXT
+    assert search_chunks(mesh, "namespace: revenue")["message"] == NO_NAMESPACE
+    assert search_chunks(mesh, "namespace: revenue", scope="Acme/reports")["count"] == 1  # the anchor is the default
 
 
 def test_chunk_search_lags_until_refresh():
-    """A fresh upload is readable at once but invisible to search until the index refreshes."""
+    """Chunks come from the index: a freshly indexed file is found only after a refresh."""
     mesh = Mesh()
     mesh.create({"id": "Acme", "name": "Acme", "nodeType": "Company"})
-    mesh.add_collection("Acme").upload("a.md", b"quarterly figures")
-    assert search_chunks(mesh, "quarterly") == [] and search_documents(mesh, "quarterly") == []
-    assert get_chunk(mesh, "Acme/content", "a.md", 0)["text"] == "quarterly figures"
+    mesh.add_collection("Acme").upload("a.md", b"quarterly figures", index=True)
+    assert search_chunks(mesh, "quarterly", scope="Acme/content")["count"] == 0
+    assert get_chunk(mesh, "Acme/content", "a.md", 0)["found"] is False
     mesh.refresh_index()
-    assert len(search_chunks(mesh, "quarterly")) == 1
-
-
-def test_query_without_words_is_refused(mesh):
-    """A query with no searchable words gets a precise error."""
-    with pytest.raises(PathError, match="has no words"):
-        search_chunks(mesh, "  ?! ")
-
-
-def test_search_skips_documents_deleted_before_the_index_refreshed():
-    """A Document node deleted since the last refresh is not offered as a search result."""
-    mesh = Mesh()
-    mesh.create({"id": "Acme", "name": "Acme", "nodeType": "Company"})
-    collection = mesh.add_collection("Acme")
-    collection.upload("a.md", b"quarterly figures")
-    mesh.refresh_index()
-    collection.delete("a.md")
-    assert search_documents(mesh, "quarterly") == []
+    assert search_chunks(mesh, "quarterly", scope="Acme/content")["count"] == 1

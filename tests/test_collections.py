@@ -1,4 +1,4 @@
-"""Tests for agentkit/_collections.py: upload, Document nodes and reading files back."""
+"""Tests for agentkit/_collections.py: storing, indexing, Document nodes, and Get's content route."""
 
 from __future__ import annotations
 
@@ -8,154 +8,163 @@ import unicodedata
 import pytest
 
 from agentkit import (
-    SUMMARY_LIMIT, CollectionNotFound, DocumentSlugCollision, FileNotFound, Mesh, NoTransformer, NodeNotFound, PathError,
-    PathTraversal, UnreadableDocument, extractive_summary,
+    REPORT, CollectionNotFound, DocumentSlugCollision, FileNotFound, Mesh, NodeNotFound, PathError, SearchIndex,
+    extractive_summary, report_pdf_bytes,
 )
 
-TEXT = ("Meridian grew revenue in every segment. " * 40).strip()
 
-
-def make_collection():
-    mesh = Mesh()
+def company(index: SearchIndex | None = None) -> Mesh:
+    mesh = Mesh(index=index or SearchIndex(summarizer=extractive_summary))
     mesh.create({"id": "Acme", "name": "Acme", "nodeType": "Company"})
-    return mesh, mesh.add_collection("Acme")
+    mesh.add_collection("Acme")
+    return mesh
 
 
-def test_upload_writes_the_document_node_with_the_framework_fields():
-    """The Document node sits at {collectionPath}/_Documents/{slug} with every documented field."""
-    mesh, collection = make_collection()
-    node = collection.upload("Annual Report 2024.md", TEXT.encode())
-    assert node.path == "Acme/content/_Documents/Annual-Report-2024.md"
-    content = node.content
-    assert content["$type"] == "Document" and node.node_type == "Document"
-    assert content["collectionPath"] == "Acme/content"
-    assert content["filePath"] == "Annual Report 2024.md"
-    assert content["mime"] == "text/markdown"
-    assert content["sizeBytes"] == len(TEXT.encode())
-    assert content["contentHash"] == hashlib.sha256(TEXT.encode()).hexdigest()
-    assert content["chunkCount"] == 2
-    assert content["indexedAt"] == "2025-01-01T00:00:01Z"
+def test_upload_stores_without_indexing():
+    """C7: storing makes the file readable; no chunks, no Document node until it is indexed."""
+    mesh = company()
+    mesh.collections["Acme/content"].upload("a.md", b"alpha beta")
+    mesh.refresh_index()
+    assert mesh.fetch("Acme/content/a.md").value == "alpha beta"
+    assert mesh.index.chunks_of("Acme/content", "a.md") == () and not mesh.exists("Acme/content/_Documents/a.md")
 
 
-def test_document_node_never_carries_the_text_but_the_file_path_does():
-    """Get on the Document node gives metadata and summary; Get on the file path gives the full text."""
-    mesh, collection = make_collection()
-    node = collection.upload("Annual Report 2024.md", TEXT.encode())
-    fetched = mesh.fetch(node.path)
-    assert fetched.kind == "node" and "text" not in fetched.value.content
-    assert TEXT not in str(fetched.value.to_json())
-    file = mesh.fetch("Acme/content/Annual Report 2024.md")
-    assert (file.kind, file.value) == ("file", TEXT)
+def test_indexing_writes_the_document_node_with_the_framework_fields():
+    """D4: name = file name, mime absent, sha-256 hash, chunk count; Get on its path returns it."""
+    mesh = company()
+    data = ("Line one.\n" * 300).encode()
+    mesh.collections["Acme/content"].upload("Sub/notes.md", data, index=True)
+    node = mesh.fetch("Acme/content/_Documents/Sub-notes.md").value
+    assert (node.node_type, node.name, node.path) == ("Document", "notes.md", "Acme/content/_Documents/Sub-notes.md")
+    assert sorted(node.content) == ["$type", "chunkCount", "collectionPath", "contentHash", "filePath", "indexedAt",
+                                    "name", "sizeBytes", "summary"]
+    assert node.content["contentHash"] == hashlib.sha256(data).hexdigest() and node.content["sizeBytes"] == len(data)
+    assert node.content["chunkCount"] == 4 and (node.content["collectionPath"], node.content["filePath"]) == (
+        "Acme/content", "Sub/notes.md")
 
 
-def test_summary_is_at_most_280_characters_then_ellipsis():
-    """The extractive summary keeps at most 280 characters of text and then adds '…'."""
-    summary = extractive_summary(TEXT)
-    assert summary.endswith("…") and len(summary) - 1 <= SUMMARY_LIMIT
-    assert TEXT.startswith(summary[:-1])
-    assert extractive_summary("Short  text\n here.") == "Short text here."
+def test_no_summarizer_no_document_but_chunks():
+    """D6: the framework registers no summarizer; indexing still stores chunks."""
+    mesh = company(SearchIndex())
+    mesh.collections["Acme/content"].upload("a.md", b"alpha", index=True)
+    mesh.refresh_index()
+    assert not mesh.exists("Acme/content/_Documents/a.md") and len(mesh.index.chunks_of("Acme/content", "a.md")) == 1
 
 
-def test_encoded_and_decomposed_names_find_the_file():
-    """A percent-encoded request and a decomposed (NFD) upload both reach the same file."""
-    mesh, collection = make_collection()
-    collection.upload(unicodedata.normalize("NFD", "Résumé 2024.md"), b"cv")
-    assert mesh.fetch("Acme/content/R%C3%A9sum%C3%A9%202024.md").value == "cv"
-    assert mesh.fetch("Acme/content/Résumé 2024.md").value == "cv"
+@pytest.mark.parametrize("name, data", [("f.xlsx", b"PK\x03\x04"), ("logo.png", b"\x89PNG"), ("empty.md", b"")])
+def test_no_indexing_text_no_chunks_no_document(name, data):
+    """D5: no extractor (or empty text) gives no chunks and no Document node; the file is kept."""
+    mesh = company()
+    mesh.collections["Acme/content"].upload(name, data, index=True)
+    mesh.refresh_index()
+    assert mesh.index.chunks_of("Acme/content", name) == () and mesh.collections["Acme/content"].has_file(name)
+    assert not any(node.node_type == "Document" for node in mesh.nodes())
 
 
-def test_string_rule_path_is_not_found_for_a_name_with_spaces():
-    """Replacing /_Documents/ with / points at a file that does not exist when the name had spaces."""
-    mesh, collection = make_collection()
-    collection.upload("Annual Report 2024.md", TEXT.encode())
-    with pytest.raises(FileNotFound, match="^File 'Annual-Report-2024.md' not found in collection 'content'$"):
-        mesh.fetch("Acme/content/Annual-Report-2024.md")
+def test_image_caption_is_text_and_summary():
+    """D5/D6: an image describer's caption is indexed and used verbatim as the summary."""
+    mesh = company(SearchIndex(image_describer=lambda data, name: f"A chart in {name}."))
+    mesh.collections["Acme/content"].upload("chart.png", b"\x89PNG", index=True)
+    node = mesh.get("Acme/content/_Documents/chart.png")
+    assert node.content["summary"] == "A chart in chart.png." and node.content["chunkCount"] == 1
 
 
-def test_collection_not_found_and_listing():
-    """An unknown collection uses the framework's message; the collection root lists its files."""
-    mesh, collection = make_collection()
-    collection.upload("b.md", b"b")
-    collection.upload("a.md", b"a")
-    with pytest.raises(CollectionNotFound, match="^Content collection 'reports' not found$"):
-        mesh.fetch("Acme/content/reports/a.md")
-    assert [f["filePath"] for f in mesh.fetch("Acme/content/").value] == ["a.md", "b.md"]
+def test_extractive_summary_rule():
+    """D7: markers stripped, empty lines skipped, joined until 280, collapsed, cut at 280 + '…'."""
+    assert extractive_summary("# Title\n\n> quote\n- item\n*  star") == "Title quote item star"
+    assert extractive_summary("") == "" and extractive_summary("a  b\tc") == "a b c"
+    long = extractive_summary("x" * 500)
+    assert long == "x" * 280 + "…"
 
 
-def test_nested_file_needs_the_doubled_form():
-    """A file in a sub-folder of 'content' is reached only through Node/content/content/Sub/file."""
-    mesh, collection = make_collection()
-    collection.upload("2024/notes.md", b"nested")
-    assert mesh.fetch("Acme/content/content/2024/notes.md").value == "nested"
-    with pytest.raises(CollectionNotFound, match="'2024'"):
-        mesh.fetch("Acme/content/2024/notes.md")
+def test_same_slug_upserts_last_indexed_wins():
+    """D3: two files with one slug share one Document node; the one indexed last owns it."""
+    mesh = company()
+    content = mesh.collections["Acme/content"]
+    content.upload("a b.md", b"first", index=True)
+    content.upload("a-b.md", b"second", index=True)
+    assert mesh.get("Acme/content/_Documents/a-b.md").content["filePath"] == "a-b.md"
+    assert mesh.get("Acme/content/_Documents/a-b.md").version == 2
+    content.index("a b.md")
+    assert mesh.get("Acme/content/_Documents/a-b.md").content["filePath"] == "a b.md"
 
 
-@pytest.mark.parametrize("file_path, data, error, fragment", [
-    ("broken.pdf", b"%PDF-1.7 truncated", UnreadableDocument, "cannot be read"),
-    ("empty.pdf", b"", UnreadableDocument, "is empty"),
-    ("tool.exe", b"MZ\x00", NoTransformer, "No content transformer for extension '.exe'"),
-    ("../escape.md", b"x", PathTraversal, "would leave collection 'Acme/content'"),
-    ("a/%2e%2e/%2E%2E/escape.md", b"x", PathTraversal, "would leave collection 'Acme/content'"),
-])
-def test_bad_uploads_leave_nothing_behind(file_path, data, error, fragment):
-    """A file that cannot be read, or a path that escapes, writes no file, no node and no chunks."""
-    mesh, collection = make_collection()
-    with pytest.raises(error, match=fragment.replace("(", "\\(").replace(")", "\\)")):
-        collection.upload(file_path, data)
-    assert [n.path for n in mesh.nodes()] == ["Acme"]
-    assert collection.listing() == []
-    assert mesh.index.pending == 1  # only the Acme node's own write
+def test_slug_collision_refusal_is_an_opt_in_extension():
+    """With refuse_slug_collisions=True the second file is refused and nothing is written."""
+    mesh = company(SearchIndex(summarizer=extractive_summary, refuse_slug_collisions=True))
+    content = mesh.collections["Acme/content"]
+    content.upload("a b.md", b"first", index=True)
+    with pytest.raises(DocumentSlugCollision, match="with 'a b.md'"):
+        content.upload("a-b.md", b"second", index=True)
+    assert [f["filePath"] for f in content.listing()] == ["a b.md"]
 
 
-def test_slug_collision_is_refused():
-    """Two names that slug alike cannot share one Document node; the first file stays intact."""
-    mesh, collection = make_collection()
-    collection.upload("Annual Report 2024.md", b"one")
-    with pytest.raises(DocumentSlugCollision, match="rename one of them"):
-        collection.upload("Annual-Report 2024.md", b"two")
-    assert mesh.fetch("Acme/content/Annual Report 2024.md").value == "one"
-    assert len(collection.listing()) == 1
-
-
-def test_reupload_replaces_and_versions():
-    """Uploading the same path again replaces the text and bumps the Document node's version."""
-    mesh, collection = make_collection()
-    collection.upload("a.md", b"old")
-    node = collection.upload("a.md", b"new")
-    assert node.version == 2 and mesh.fetch("Acme/content/a.md").value == "new"
-
-
-def test_delete_file_removes_node_and_text():
-    """Deleting a file removes its Document node as well."""
-    mesh, collection = make_collection()
-    node = collection.upload("a.md", b"x")
-    collection.delete("a.md")
-    assert not mesh.exists(node.path)
+def test_names_are_compared_exactly_unless_the_extension_is_on():
+    """C6: no decoding, no NFC; Mesh(canonical_paths=True) does both."""
+    decomposed = unicodedata.normalize("NFD", "Übersicht.md")
+    plain = company()
+    plain.collections["Acme/content"].upload(decomposed, b"x")
     with pytest.raises(FileNotFound):
-        collection.read_text("a.md")
+        plain.fetch("Acme/content/" + unicodedata.normalize("NFC", decomposed))
+    with pytest.raises(FileNotFound):
+        plain.fetch("Acme/content/%C3%9Cbersicht.md")
+    canonical = Mesh(canonical_paths=True)
+    canonical.create({"id": "Acme", "name": "Acme", "nodeType": "Company"})
+    canonical.add_collection("Acme").upload(decomposed, b"x")
+    assert canonical.fetch("Acme/content/%C3%9Cbersicht.md").value == "x"
 
 
-def test_deleting_the_owner_drops_its_collections():
-    """Deleting the node that owns a collection removes the collection too."""
-    mesh, collection = make_collection()
-    collection.upload("a.md", b"x")
-    mesh.delete(["Acme"])
-    assert mesh.collections == {}
+def test_content_route_shapes_and_errors():
+    """C1, C2: listings, root and nested files, named collections, and the Error:-prefixed texts."""
+    mesh = company()
+    mesh.collections["Acme/content"].upload("Sub/a.md", b"nested")
+    mesh.add_collection("Acme", "reports").upload("r.md", b"report")
+    assert mesh.fetch("Acme/content/").kind == "collection"
+    assert mesh.fetch("Acme/content/Sub/a.md").value == mesh.fetch("Acme/content/content/Sub/a.md").value == "nested"
+    with pytest.raises(FileNotFound, match="^Error: File 'Sub' not found in collection 'content'$"):
+        mesh.fetch("Acme/content/Sub")  # one segment: a file, else a collection; a folder is not tried
+    assert [f["filePath"] for f in mesh.fetch("Acme/content/content/Sub").value] == ["Sub/a.md"]
+    assert mesh.fetch("Acme/content/reports/r.md").value == "report"
+    assert [f["filePath"] for f in mesh.fetch("Acme/content/reports").value] == ["r.md"]
+    with pytest.raises(FileNotFound, match="^Error: File 'reports/x.md' not found in collection 'content'$"):
+        mesh.fetch("Acme/content/reports/x.md")
+    with pytest.raises(NodeNotFound, match="^Not found: Acme/reports/r.md$"):
+        mesh.fetch("Acme/reports/r.md")
+    bare = Mesh()
+    bare.create({"id": "B", "name": "B", "nodeType": "Company"})
+    with pytest.raises(CollectionNotFound, match="^Error: Content collection 'content' not found$"):
+        bare.fetch("B/content/x.md")
 
 
-def test_missing_document_node_is_not_found():
-    """Get on a Document path that was never written says the node is not found."""
-    mesh, _ = make_collection()
-    with pytest.raises(NodeNotFound, match="Node 'Acme/content/_Documents/x.md' not found"):
-        mesh.fetch("Acme/content/_Documents/x.md")
+def test_delete_file_removes_node_chunks_and_text():
+    mesh = company()
+    content = mesh.collections["Acme/content"]
+    content.upload("a.md", b"alpha", index=True)
+    content.delete("a.md")
+    mesh.refresh_index()
+    assert not mesh.exists("Acme/content/_Documents/a.md") and mesh.index.chunks_of("Acme/content", "a.md") == ()
+    with pytest.raises(FileNotFound):
+        content.read_text("a.md")
 
 
-@pytest.mark.parametrize("name", ["..", "%2e%2e", "_Documents", "%5fDocuments", "a/b"])
-def test_collection_name_is_judged_after_decoding(name):
-    """A collection name that decodes to '..', '_Documents' or two segments is refused, and no collection is added."""
-    mesh = Mesh()
+def test_unreadable_file_fails_at_get_naming_it():
+    """Storing never reads the bytes; Get answers the framework's 'Error accessing file' text."""
+    mesh = company()
+    mesh.collections["Acme/content"].upload("broken.pdf", b"%PDF-1.7 truncated")
+    with pytest.raises(Exception, match="^Error: Error accessing file 'broken.pdf' from collection 'content': "):
+        mesh.fetch("Acme/content/broken.pdf")
+
+
+@pytest.mark.parametrize("path", ["../x.md", "a//b.md", "_Documents/x.md", "."])
+def test_unmodelled_upload_paths_are_refused(path):
+    mesh = company()
+    with pytest.raises(PathError):
+        mesh.collections["Acme/content"].upload(path, b"x")
+    assert mesh.collections["Acme/content"].listing() == []
+
+
+def test_report_document_node():
+    mesh = Mesh(index=SearchIndex(summarizer=extractive_summary))
     mesh.create({"id": "Acme", "name": "Acme", "nodeType": "Company"})
-    with pytest.raises(PathError, match="must be one path segment"):
-        mesh.add_collection("Acme", name)
-    assert mesh.collections == {}
+    mesh.add_collection("Acme").upload(REPORT.file_name, report_pdf_bytes(), index=True)
+    assert mesh.get("Acme/content/_Documents/Annual-Report-2024.pdf").content["summary"].endswith("…")

@@ -41,17 +41,6 @@ def test_auto_refresh_makes_writes_visible_at_once():
     assert mesh_with_facts(2, auto_refresh=True).search("nodeType:Fact")["count"] == 2
 
 
-def test_envelope_truncation_and_hint():
-    """More matches than the limit set truncated and add a hint; the rows carry the framework's keys."""
-    mesh = mesh_with_facts(60)
-    mesh.refresh_index()
-    envelope = mesh.search("nodeType:Fact")
-    assert (envelope["count"], envelope["limit"], envelope["truncated"]) == (50, 50, True)
-    assert envelope["hint"].startswith("Showing 50 of 60 matches.")
-    assert set(envelope["results"][0]) == {"path", "name", "nodeType", "version", "lastModified"}
-    assert "hint" not in mesh.search("nodeType:Fact", limit=60)
-
-
 @pytest.mark.parametrize("asked, clamped", [(0, 1), (-5, 1), (1, 1), (200, 200), (1000, 200), ("30", 30), (None, 50)])
 def test_limit_is_clamped_to_1_200(asked, clamped):
     """The limit is clamped to 1..200; None means the default."""
@@ -71,12 +60,27 @@ def test_infinite_limit_is_clamped_and_nan_refused():
         clamp_limit(float("nan"), 50)
 
 
-def test_query_terms_and_base_path():
-    """Field terms filter exactly, bare words match name or path, basePath scopes the subtree."""
-    mesh = mesh_with_facts(12)
-    mesh.create({"id": "Other", "name": "Fact elsewhere", "nodeType": "Fact"})
+def test_chunks_are_staged_and_keyed_exactly():
+    """Chunks become visible on refresh; a file's chunks are found by its exact (collectionPath, filePath)."""
+    mesh = Mesh()
+    mesh.create({"id": "Acme", "name": "Acme", "nodeType": "Company"})
+    mesh.add_collection("Acme").upload("a.md", b"alpha " * 400, index=True)
+    assert mesh.index.chunks_of("Acme/content", "a.md") == () and mesh.index.pending > 0
     mesh.refresh_index()
-    assert mesh.search("nodeType:fact", base_path="Acme")["count"] == 12
-    assert [r["path"] for r in mesh.search("f-011")["results"]] == ["Acme/f-011"]
-    assert [r["path"] for r in mesh.search("name:elsewhere")["results"]] == ["Other"]
-    assert mesh.search("*", base_path="Other")["count"] == 1
+    assert len(mesh.index.chunks_of("Acme/content", "a.md")) == 3
+    assert mesh.index.chunks_of("Acme/content/", "a.md") == () and mesh.index.chunks_of("acme/content", "a.md") == ()
+
+
+def test_synthetic_document_rows_need_the_postgres_like_host():
+    """K8: one row per file whose chunk text holds the free text; no collectionPath or filePath in it."""
+    for content_rows, expected in ((False, []), (True, ["Acme/content/_Documents/Sub-a-b.md"])):
+        mesh = Mesh(index=SearchIndex(content_rows=content_rows))
+        mesh.create({"id": "Acme", "name": "Acme", "nodeType": "Company"})
+        collection = mesh.add_collection("Acme")
+        collection.upload("Sub/a b.md", b"Quarterly revenue grew. " * 100, index=True)
+        collection.upload("c.md", b"nothing here", index=True)
+        mesh.refresh_index()
+        rows = mesh.search("nodeType:Document REVENUE grew")["results"]
+        assert [row["path"] for row in rows] == expected
+    assert rows[0] == {"path": expected[0], "name": "a b.md", "nodeType": "Document", "version": 0, "lastModified": ""}
+    assert mesh.index.synthetic_document_rows("nodeType:Document") == []  # no free text, no content rows

@@ -1,4 +1,4 @@
-"""Tests for agentkit/_paths.py: unified paths, canonical segments, slugs."""
+"""Tests for agentkit/_paths.py: the split Get makes, tool and Markdown paths, slugs, Get paths of files."""
 
 from __future__ import annotations
 
@@ -7,141 +7,117 @@ import unicodedata
 import pytest
 
 from agentkit import (
-    PathError, PathTraversal, canonical_segment, document_node_path, document_slug,
-    file_path_by_string_rule, file_path_from_document, parse_path, resolve_relative,
+    PathError, PathTraversal, canonical_segment, document_node_path, document_slug, file_path_by_string_rule,
+    file_path_from_document, get_path_of_file, parse_path, reference_kind, resolve_context_path, resolve_relative,
+    resolve_tool_path,
 )
+from agentkit._paths import canonical_path, is_reserved_word
 
 
-def test_canonical_segment_percent_decodes_then_composes():
-    """A percent-encoded, decomposed name becomes the plain composed name."""
-    decomposed = unicodedata.normalize("NFD", "Résumé 2024.md")
-    assert canonical_segment("my%20report.md") == "my report.md"
-    assert canonical_segment(decomposed) == "Résumé 2024.md"
-    assert canonical_segment("R%C3%A9sum%C3%A9.md") == "Résumé.md"
-
-
-@pytest.mark.parametrize("segment, fragment", [
-    ("bad%zzname", "'%' must be followed by two hex digits"),
-    ("half%2", "'%' must be followed by two hex digits"),
-    ("%ff%fe", "not valid UTF-8"),
-    ("tab%09", "control characters"),
+@pytest.mark.parametrize("raw, resolved", [
+    ("  Acme/content/a.md  ", "Acme/content/a.md"),
+    ("@Acme/x", "Acme/x"),
+    ("@@Acme/x", "@Acme/x"),  # one '@' only
+    ('@"Acme/content/My File.docx"', "Acme/content/My File.docx"),
+    ("Acme/content/'My File.docx'", "Acme/content/My File.docx"),
+    ("Acme/content/CEO's letter.md", "Acme/content/CEOs letter.md"),
+    ("Acme/content/%20x/../y", "Acme/content/%20x/../y"),  # nothing decoded, '..' kept
 ])
-def test_canonical_segment_refuses_malformed_escapes(segment, fragment):
-    """Malformed percent-escapes and control characters are named in the error."""
-    with pytest.raises(PathError, match=fragment):
-        canonical_segment(segment)
+def test_tool_paths_lose_blanks_quotes_and_one_at(raw, resolved):
+    """N4: trim, every quote removed, one leading '@'; nothing else changes."""
+    assert resolve_tool_path(raw) == resolved
 
 
-def test_encoded_slash_is_refused_as_traversal():
-    """An encoded '/' cannot smuggle a second segment into one."""
+@pytest.mark.parametrize("context, raw, resolved", [
+    ("Acme", "Child", "@Acme/Child"),
+    ("Acme", "content/a.md", "@Acme/content/a.md"),
+    ("Acme", "Content/a.md", "@Acme/Content/a.md"),
+    ("Acme", "Other/Doc", "Other/Doc"),
+    ("Acme", "/Other", "@Other"),
+    ("Acme", "@/Other/Doc", "@Other/Doc"),
+    ("Acme", "../Sibling", "../Sibling"),
+    (None, "Child", "Child"),
+    ("Acme", '"My Child"', "@Acme/My Child"),
+])
+def test_context_prefixes_single_segments_and_reserved_starts(context, raw, resolved):
+    """N4: a single segment or a reserved-word start gets the chat context; other '/' paths are absolute."""
+    assert resolve_context_path(context, raw) == resolved
+
+
+def test_get_splits_at_the_first_reserved_word_in_any_case():
+    """N2: content, data, schema, model, menu in any case, and exactly layoutAreas."""
+    assert [is_reserved_word(w) for w in ("content", "DATA", "Schema", "model", "menu", "layoutAreas", "layoutareas", "area", "files")] == [
+        True, True, True, True, True, True, False, False, False]
+    parsed = parse_path("Acme/Sales/content/Sub/f.md")
+    assert (parsed.kind, parsed.address, parsed.remainder, parsed.content_key) == ("content", "Acme/Sales", "content/Sub/f.md", "Sub/f.md")
+    assert parse_path("Acme/schema/Fact").kind == "unified"
+    assert parse_path("Acme/content/").content_key == ""
+
+
+def test_other_words_are_node_paths():
+    """N3: no reserved word, no collection: the whole path is a node path."""
+    parsed = parse_path("Acme/reports/Q1.pdf", is_node=lambda path: path == "Acme")
+    assert (parsed.kind, parsed.address, parsed.path) == ("node", "Acme/reports/Q1.pdf", "Acme/reports/Q1.pdf")
+
+
+def test_children_and_area_routes():
+    """`path/*` lists children; `{node}/area/{Name}` is its own route."""
+    assert (parse_path("Acme/*").kind, parse_path("Acme/*").address) == ("children", "Acme")
+    area = parse_path("Acme/area/Overview")
+    assert (area.kind, area.address, area.remainder) == ("area", "Acme", "area/Overview")
+
+
+def test_empty_path_is_refused_with_the_framework_text():
+    with pytest.raises(PathError, match="^Error: path is required.$"):
+        parse_path("  ")
+
+
+def test_markdown_references_clamp_at_the_root():
+    """N5: Child below, each ../ climbs (clamped), ./ dropped, /x unchanged, a full path kept."""
+    assert resolve_relative("A/B", "C") == "A/B/C"
+    assert resolve_relative("A/B", "../C") == "A/C"
+    assert resolve_relative("A/B", "../../../C") == "C"
+    assert resolve_relative("A/B", "./C") == "A/B/C"
+    assert resolve_relative("A/B", "/C") == "/C"
+    assert resolve_relative("A/B", "A/B/C") == "A/B/C"
+    assert resolve_relative("A/B", "..") == "A/B/.."  # only '../' climbs
+    assert (reference_kind("@x"), reference_kind("@@x"), reference_kind("x")) == ("link", "embed", None)
+
+
+def test_slug_rule():
+    """D2: trimmed; kept characters verbatim; other runs one '-', not merged with a kept '-'; trimmed; 'document'."""
+    assert document_slug("Annual Report 2024.pdf") == document_slug("Annual-Report 2024.pdf") == "Annual-Report-2024.pdf"
+    assert document_slug("a -b.md") == "a--b.md"
+    assert document_slug("  Sub/Ünïcode file.MD ") == "Sub-n-code-file.MD"
+    assert document_slug("///") == "document"
+    with pytest.raises(PathError):
+        document_slug("  ")
+    assert document_node_path("Acme/content/", "Sub/a b.md") == "Acme/content/_Documents/Sub-a-b.md"
+
+
+def test_get_path_of_a_file_depends_on_the_collection():
+    """C1: content reads at {node}/content/{file}; a named collection at {node}/content/{name}/{file}."""
+    assert get_path_of_file("Acme/content", "Sub/a.md") == "Acme/content/Sub/a.md"
+    assert get_path_of_file("Acme/Sales/reports", "a.md") == "Acme/Sales/content/reports/a.md"
+    assert file_path_from_document({"collectionPath": "Acme/reports", "filePath": "a b.md"}) == "Acme/content/reports/a b.md"
+    with pytest.raises(PathError, match="needs the strings"):
+        file_path_from_document({"collectionPath": "Acme/content"})
+
+
+def test_string_rule_is_lossy_and_refuses_non_documents():
+    assert file_path_by_string_rule("Acme/content/_Documents/Annual-Report-2024.pdf") == "Acme/content/Annual-Report-2024.pdf"
+    with pytest.raises(PathError, match="not a Document node path"):
+        file_path_by_string_rule("Acme/content/a.md")
+
+
+def test_canonical_segment_is_the_opt_in_extension():
+    """Percent-decoding then NFC; malformed escapes and encoded separators are refused."""
+    assert canonical_segment("R%C3%A9sum%C3%A9.md") == "Résumé.md"
+    assert canonical_segment(unicodedata.normalize("NFD", "Résumé.md")) == "Résumé.md"
+    assert canonical_path("a%20b/c%2Ed") == "a b/c.d"
+    with pytest.raises(PathError, match="two hex digits"):
+        canonical_segment("100%.md")
+    with pytest.raises(PathError, match="not valid UTF-8"):
+        canonical_segment("%ff")
     with pytest.raises(PathTraversal, match="encoded '/'"):
         canonical_segment("..%2Fsecret")
-
-
-@pytest.mark.parametrize("text", ["", "   ", "Acme//x", "/"])
-def test_malformed_paths_name_the_problem(text):
-    """Empty paths and empty segments are refused."""
-    with pytest.raises(PathError, match="Malformed path"):
-        parse_path(text)
-
-
-def test_parse_node_children_and_area():
-    """A plain node path, a children listing and a reserved prefix parse to their kinds."""
-    assert parse_path("Acme/Sales").kind == "node"
-    children = parse_path("Acme/*")
-    assert (children.kind, children.address) == ("children", "Acme")
-    area = parse_path("Acme/schema/Fact")
-    assert (area.kind, area.prefix, area.file_path) == ("area", "schema", "Fact")
-
-
-def test_content_prefix_shapes():
-    """`content/` lists, a single segment is a root file, more segments start with the collection name."""
-    listing = parse_path("@Acme/content/")
-    assert (listing.kind, listing.collection_path, listing.reference) == ("collection", "Acme/content", "link")
-    root = parse_path("@Acme/content/Annual Report 2024.pdf")
-    assert (root.kind, root.collection_path, root.file_path) == ("file", "Acme/content", "Annual Report 2024.pdf")
-    nested = parse_path("Acme/content/content/Sub/file.md")
-    assert (nested.collection_path, nested.file_path) == ("Acme/content", "Sub/file.md")
-    misread = parse_path("Acme/content/Sub/file.md")
-    assert (misread.collection_path, misread.file_path) == ("Acme/Sub", "file.md")
-
-
-def test_embed_reference_and_leading_slash():
-    """`@@` marks an embed; a leading '/' is the absolute form."""
-    embed = parse_path("@@/Acme/content/logo.png")
-    assert (embed.reference, embed.address, embed.file_path) == ("embed", "Acme", "logo.png")
-
-
-def test_other_prefix_is_a_collection_name_once_the_address_is_known():
-    """With the mesh's node lookup, a non-reserved word after the address names a collection."""
-    parsed = parse_path("Acme/reports/Q1.pdf", is_node=lambda path: path == "Acme")
-    # verifies: unified-path.address-is-longest-node
-    assert (parsed.kind, parsed.collection_path, parsed.file_path) == ("file", "Acme/reports", "Q1.pdf")
-    without_lookup = parse_path("Acme/reports/Q1.pdf")
-    # verifies: unified-path.address-is-longest-node
-    assert without_lookup.kind == "node" and parse_path("Acme/Sub/content/a.md").address == "Acme/Sub"
-
-
-def test_document_node_paths_parse_as_documents():
-    """`{collectionPath}/_Documents/{slug}` is recognised for the default and a named collection."""
-    default = parse_path("Acme/content/_Documents/Annual-Report-2024.pdf")
-    assert (default.kind, default.collection_path, default.file_path) == ("document", "Acme/content", "Annual-Report-2024.pdf")
-    named = parse_path("Acme/reports/_Documents/Q1.pdf", is_node=lambda path: path == "Acme")
-    assert (named.kind, named.collection_path) == ("document", "Acme/reports")
-
-
-@pytest.mark.parametrize("text", [
-    "Acme/content/../../etc/passwd",
-    "Acme/content/%2e%2e/x",
-    "Acme/content/content/Sub/%2E%2E/%2e%2e/x",
-    "Acme/content/..",
-])
-def test_traversal_never_leaves_the_collection(text):
-    """Plain or percent-encoded '..' inside a collection is refused, naming the collection."""
-    with pytest.raises(PathTraversal, match="would leave collection 'Acme/content'"):
-        parse_path(text)
-
-
-def test_dot_segments_in_the_address_need_a_base():
-    """'..' before any prefix is refused unless resolved against a node first."""
-    with pytest.raises(PathError, match="relative reference"):
-        parse_path("Acme/../Other")
-
-
-def test_relative_forms():
-    """Child, ../Sibling and /Absolute resolve against the current node."""
-    assert resolve_relative("Acme/Sales", "Child") == "Acme/Sales/Child"
-    assert resolve_relative("Acme/Sales", "../Sibling") == "Acme/Sibling"
-    assert resolve_relative("Acme/Sales", "/Other/Node") == "Other/Node"
-    with pytest.raises(PathTraversal, match="climbs above the mesh root"):
-        resolve_relative("Acme", "../../x")
-
-
-def test_slug_rule_and_its_lossy_case():
-    """Unsafe runs become one '-', ends are trimmed, empty gives 'document', and two names can collide."""
-    assert document_slug("Annual Report 2024.pdf") == "Annual-Report-2024.pdf"
-    assert document_slug("Annual-Report 2024.pdf") == "Annual-Report-2024.pdf"
-    assert document_slug("  Über  Bericht!.md") == "ber-Bericht-.md"
-    assert document_slug("***") == "document"
-    assert document_node_path("Acme/content", "a b.txt") == "Acme/content/_Documents/a-b.txt"
-
-
-def test_string_rule_versus_document_fields():
-    """The string rule loses spaces; collectionPath + filePath keeps them (doubled form when nested)."""
-    document = "Acme/content/_Documents/Annual-Report-2024.pdf"
-    assert file_path_by_string_rule(document) == "Acme/content/Annual-Report-2024.pdf"
-    content = {"collectionPath": "Acme/content", "filePath": "Annual Report 2024.pdf"}
-    assert file_path_from_document(content) == "Acme/content/Annual Report 2024.pdf"
-    nested = {"collectionPath": "Acme/content", "filePath": "2024/Annual Report.pdf"}
-    # verifies: chunks.nested-file-path-is-doubled
-    assert file_path_from_document(nested) == "Acme/content/content/2024/Annual Report.pdf"
-    named = {"collectionPath": "Acme/reports", "filePath": "2024/Q1.pdf"}
-    assert file_path_from_document(named) == "Acme/reports/2024/Q1.pdf"
-
-
-def test_string_rule_and_fields_refuse_non_documents():
-    """A path without '/_Documents/' or content without the two fields is refused."""
-    with pytest.raises(PathError, match="not a Document node path"):
-        file_path_by_string_rule("Acme/content/file.pdf")
-    with pytest.raises(PathError, match="collectionPath"):
-        file_path_from_document({"filePath": "x.pdf"})

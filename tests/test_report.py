@@ -7,7 +7,7 @@ import io
 import pytest
 from pypdf import PdfReader
 
-from agentkit import REPORT, build_report_pdf, chunk_spans, report_pdf_bytes, report_pdf_path
+from agentkit import REPORT, build_report_pdf, chunk_spans, extractive_summary, index_text, report_pdf_bytes, report_pdf_path
 
 
 @pytest.fixture(scope="module")
@@ -73,6 +73,9 @@ def test_key_figures_table_straddles_a_chunk_boundary(pages):
     start = text.index("Key figures")
     end = text.index(REPORT.item(REPORT.line_items[-1].key).name, start) + 1
     assert not any(s <= start and end <= e for s, e in chunk_spans(len(text)))
+    indexed = index_text(REPORT.file_name, report_pdf_bytes()).text  # what the chunks really cut (D5)
+    start, end = indexed.index("Key figures"), indexed.index(REPORT.line_items[-1].name, start) + 1
+    assert not any(s <= start and end <= e for s, e in chunk_spans(len(indexed)))
 
 
 def test_bytes_are_identical_every_run():
@@ -90,6 +93,15 @@ def test_upload_report_creates_company_collection_and_document():
     assert mesh.get("Meridian").name == REPORT.company
     assert node.content["chunkCount"] == 172
     assert upload_report(mesh).version == 2  # a second upload replaces the first
+    assert mesh.index.summarizer is extractive_summary  # the host is wired like memex (D6)
+
+
+def test_upload_report_keeps_a_host_summarizer():
+    """A mesh that has its own summarizer keeps it."""
+    from agentkit import Mesh, SearchIndex, upload_report
+
+    mesh = Mesh(index=SearchIndex(summarizer=lambda text, name: f"Summary of {name}"))
+    assert upload_report(mesh).content["summary"] == "Summary of Annual Report 2024.pdf"
 
 
 def test_cache_is_built_once_per_generator_version(tmp_path):

@@ -1,4 +1,4 @@
-"""Tests for agentkit/_transformers.py: from stored bytes to the text Get returns."""
+"""Tests for agentkit/_transformers.py: the text Get returns (C3-C5) and the text indexing reads (D5)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from fpdf import FPDF
 from openpyxl import Workbook
 from pypdf import PdfWriter
 
-from agentkit import NoTransformer, UnreadableDocument, extract_text, find_transformer
+from agentkit import TRANSFORMERS, UnreadableDocument, find_transformer, get_text, index_text
 
 
 def small_pdf(pages=("First page text.", "Second page text.")) -> bytes:
@@ -30,59 +30,46 @@ def encrypted_pdf() -> bytes:
     return out.getvalue()
 
 
-def test_pdf_pages_joined_with_newlines_and_page_offsets():
-    """A PDF's page texts are joined with newlines, and each page's start offset is kept."""
-    extracted, mime = extract_text("a.pdf", small_pdf())
-    assert extracted.text == "First page text.\nSecond page text."
-    assert extracted.page_starts == (0, len("First page text.") + 1)
-    assert mime == "application/pdf"
+def test_registry_order_and_extensions():
+    """C3: docx, pdf, then xlsx (which also claims .xls); matched on the lower-cased extension."""
+    assert [(t.name, t.extensions) for t in TRANSFORMERS] == [
+        ("docx", (".docx",)), ("pdf", (".pdf",)), ("xlsx", (".xlsx", ".xls"))]
+    assert find_transformer("SCAN.PDF").name == "pdf" and find_transformer("old.XLS").name == "xlsx"
+    assert find_transformer("notes.md") is None and find_transformer("Makefile") is None
 
 
-@pytest.mark.parametrize("label, make, fragment", [
-    ("empty", lambda: b"", "is empty (0 bytes)"),
-    ("truncated", lambda: small_pdf()[:600], "cannot be read (corrupt or truncated)"),
-    ("corrupt", lambda: b"%PDF-1.4\n" + bytes(range(256)) * 4, "cannot be read (corrupt or truncated)"),
-    ("not a pdf", lambda: b"plain text pretending", "cannot be read (corrupt or truncated)"),
-    ("encrypted", encrypted_pdf, "is encrypted; upload a copy without a password"),
+def test_pdf_pages_joined_with_newlines():
+    """C3: the page texts joined by a newline."""
+    assert get_text("a.pdf", small_pdf()) == "First page text.\nSecond page text."
+
+
+@pytest.mark.parametrize("label, make", [
+    ("truncated", lambda: small_pdf()[:600]),
+    ("not a pdf", lambda: b"plain text pretending"),
+    ("encrypted", encrypted_pdf),
 ])
-def test_bad_pdfs_get_precise_errors(label, make, fragment):
-    """Empty, truncated, corrupt, fake and encrypted PDFs each fail with a message naming the file."""
-    with pytest.raises(UnreadableDocument) as error:
-        extract_text("Report.pdf", make())
-    assert fragment in str(error.value)
-    assert "Report.pdf" in str(error.value)
+def test_unreadable_pdfs_raise_naming_the_file(label, make):
+    with pytest.raises(UnreadableDocument, match="Report.pdf"):
+        get_text("Report.pdf", make())
 
 
-def test_pdf_without_text_is_refused():
-    """A PDF whose pages hold no extractable text cannot be read as text."""
-    pdf = FPDF()
-    pdf.add_page()
-    with pytest.raises(UnreadableDocument, match="no extractable text"):
-        extract_text("scan.pdf", bytes(pdf.output()))
-
-
-def test_xlsx_sections_and_row_tables():
-    """Each sheet is a '## Sheet:' section with a Row | A | B table; an empty sheet says (No data)."""
+def test_workbook_sections_tables_and_empty_sheets():
+    """C3: '## Sheet: {name}', a Row | A | B table with ---: separators over the used rows, or (No data)."""
     workbook = Workbook()
     sheet = workbook.active
     sheet.title = "Figures"
+    sheet.append([None, None])
     sheet.append(["Item", "FY2024"])
-    sheet.append(["Revenue", 4812.3])
-    sheet.append(["Pipe | name", None])
+    sheet.append(["Pipe | name", " 4812.3 "])
     workbook.create_sheet("Empty")
     buffer = io.BytesIO()
     workbook.save(buffer)
-    extracted, _ = extract_text("book.xlsx", buffer.getvalue())
-    assert extracted.text == (
-        "## Sheet: Figures\n\n| Row | A | B |\n|---|---|---|\n| 1 | Item | FY2024 |\n"
-        "| 2 | Revenue | 4812.3 |\n| 3 | Pipe \\| name |  |\n\n## Sheet: Empty\n\n(No data)"
+    assert get_text("book.xlsx", buffer.getvalue()) == (
+        "## Sheet: Figures\n\n| Row | A | B |\n|---:|---:|---:|\n| 2 | Item | FY2024 |\n"
+        "| 3 | Pipe \\| name | 4812.3 |\n\n## Sheet: Empty\n\n(No data)\n\n"
     )
-
-
-def test_corrupt_xlsx_is_refused():
-    """Bytes that are not a workbook fail with the file named."""
-    with pytest.raises(UnreadableDocument, match="Workbook 'b.xlsx' cannot be read"):
-        extract_text("b.xlsx", b"PK\x03\x04 not really a zip")
+    with pytest.raises(UnreadableDocument, match="Workbook 'b.xls' cannot be read"):
+        get_text("b.xls", b"\xd0\xcf\x11\xe0 not an xlsx")
 
 
 def test_docx_becomes_markdown():
@@ -95,35 +82,32 @@ def test_docx_becomes_markdown():
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w") as archive:
         archive.writestr("word/document.xml", body)
-    extracted, _ = extract_text("memo.docx", buffer.getvalue())
-    assert extracted.text == "## Outlook\n\nGrowth continues."
+    assert get_text("memo.docx", buffer.getvalue()) == "## Outlook\n\nGrowth continues."
+    assert index_text("memo.docx", buffer.getvalue()).text == "## Outlook\n\nGrowth continues."
 
 
-def test_text_is_verbatim_and_must_be_utf8():
-    """Text formats come back byte for byte (minus a BOM); invalid UTF-8 is refused."""
-    assert extract_text("notes.md", "# Title\n\n  keep  spacing\n".encode())[0].text == "# Title\n\n  keep  spacing\n"
-    assert extract_text("data.csv", b"\xef\xbb\xbfa,b\n1,2\n")[0].text == "a,b\n1,2\n"
-    with pytest.raises(UnreadableDocument, match="not valid UTF-8 \\(byte 1\\)"):
-        extract_text("x.txt", b"a\xff")
+def test_everything_else_is_utf8_text_garbled_for_binaries():
+    """C4: read as UTF-8 (a BOM honoured); bytes that are not UTF-8 become U+FFFD."""
+    assert get_text("notes.md", "# Title\n\n  keep  spacing\n".encode()) == "# Title\n\n  keep  spacing\n"
+    assert get_text("data.csv", b"\xef\xbb\xbfa,b\n") == "a,b\n"
+    assert get_text("archive.bin", b"a\xff\x00") == "a\ufffd\x00"
 
 
-def test_images_never_return_bytes():
-    """An image reads as a placeholder line (or its stored description), never its bytes."""
-    extracted, mime = extract_text("charts/logo.png", b"\x89PNG" + b"\x00" * 96)
-    assert extracted.text == "[Image: logo.png, image/png, 100 bytes]"
-    assert extract_text("logo.png", b"\x89PNG", description="The company logo.")[0].text == "The company logo."
+def test_images_answer_a_placeholder():
+    """C5: name, media type and size, never the bytes."""
+    assert get_text("charts/logo.PNG", b"\x89PNG" + bytes(96)) == (
+        "[image: logo.PNG (image/png, 100 bytes)] Binary image content is not returned as text. When content "
+        "indexing is enabled, an AI-generated description is available on the file's Document node.")
 
 
-def test_unknown_extension_has_no_transformer():
-    """A binary with an unclaimed extension fails, listing what can be read."""
-    with pytest.raises(NoTransformer) as error:
-        extract_text("archive.bin", b"\x00\x01")
-    assert str(error.value).startswith("No content transformer for extension '.bin' (file 'archive.bin')")
-    assert ".pdf" in str(error.value) and ".xlsx" in str(error.value)
-    with pytest.raises(NoTransformer, match="extension '\\(none\\)'"):
-        find_transformer("Makefile")
-
-
-def test_extension_match_is_case_insensitive():
-    """'.PDF' is claimed by the PDF transformer like '.pdf'."""
-    assert find_transformer("SCAN.PDF")[0].name == "pdf"
+def test_indexing_text_by_extension():
+    """D5: PDF words joined by spaces (pages by newlines) with one span per word; text formats as UTF-8; others none."""
+    indexed = index_text("a.pdf", small_pdf(("First page  text.", "Second\npage")))
+    assert indexed.text == "First page text.\nSecond page"
+    assert [(s.start, s.length, s.page) for s in indexed.spans] == [(0, 5, 1), (6, 4, 1), (11, 5, 1), (17, 6, 2), (24, 4, 2)]
+    assert all(0 <= v <= 1 for s in indexed.spans for v in (s.box.x, s.box.y, s.box.w, s.box.h))
+    assert indexed.spans[3].box.y < indexed.spans[4].box.y  # the second line lies below the first
+    for name in ("a.md", "a.markdown", "a.txt", "a.csv", "a.json", "a.html", "a.htm", "a.xml"):
+        assert index_text(name, b"words").text == "words"
+    for name in ("a.xlsx", "a.png", "a.bin", "a.yaml", "a.py"):
+        assert index_text(name, b"words").text == ""
