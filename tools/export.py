@@ -487,6 +487,8 @@ def _indented_block(lines: list[str], start: int, indent: str) -> tuple[list[str
         number += 1
     while body and not body[-1].strip():
         body.pop()
+    while body and not body[0].strip():
+        body.pop(0)
     return body, number
 
 
