@@ -12,7 +12,6 @@ from typing import Any
 
 PLANTS = {
     "not-found-text": "get answers a missing node with 'No node at: {path}' instead of 'Not found: {path}'",
-    "chunk-overlap": "get_chunk drops the first 50 characters of every chunk after the first, so neighbours overlap by 100, not 150",
 }
 
 
@@ -34,20 +33,7 @@ def _not_found_text(arguments: dict, answer: str) -> str:
     return "No node at: " + answer[len("Not found: "):] if answer.startswith("Not found: ") else answer
 
 
-def _chunk_overlap(arguments: dict, answer: str) -> str:
-    import json
-
-    try:
-        chunk = json.loads(answer)
-    except ValueError:
-        return answer
-    if isinstance(chunk, dict) and chunk.get("found") and chunk.get("chunkIndex"):
-        chunk["text"] = chunk["text"][50:]
-        return json.dumps(chunk, ensure_ascii=False, indent=2)
-    return answer
-
-
-_REWRITES = {"not-found-text": ("get", _not_found_text), "chunk-overlap": ("get_chunk", _chunk_overlap)}
+_REWRITES = {"not-found-text": ("get", _not_found_text)}
 
 
 def plant(name: str, tools: list) -> list:

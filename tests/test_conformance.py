@@ -101,7 +101,7 @@ def _conform_command(*server_options: str, claims: tuple[str, ...] = ()) -> Call
                             "--junit", str(workdir / "junit.xml"), "--report", str(workdir / "report.md")]
 
 
-PLANTED_CLAIM = next(check.claim for check in CHECKS if check.name == "missing_node")
+PLANTED_CLAIM = next(check.claim for check in CHECKS if check.name == "not_found_messages")
 
 # Both runs start their own server over stdio; they run in the background while the cheap tests run.
 conform_over_stdio = background_fixture("conform_over_stdio", _conform_command())
@@ -117,7 +117,7 @@ def test_whole_suite_passes_over_stdio(conform_over_stdio: JobResult):
 def test_planted_divergence_fails_and_names_its_claim(conform_planted: JobResult):
     output = conform_planted.output
     assert conform_planted.returncode == 1, output
-    assert f"FAIL {PLANTED_CLAIM}: missing_node: get " in output and "'No node at: " in output, output
+    assert f"FAIL {PLANTED_CLAIM}: not_found_messages: get " in output and "'No node at: " in output, output
     junit = (conform_planted.workdir / "junit.xml").read_text()
     assert f'name="{PLANTED_CLAIM}"' in junit and "<failure " in junit
 

@@ -18,7 +18,7 @@ from tools import facts
 from tools.facts import CITATIONS_FILE, Fact
 from tools.pages import Marker
 from tools.problems import Problem
-from tools.project import CLAIMS_PAGE, Project
+from tools.project import CLAIMS_PAGE, CONFORMANCE, Project
 from tools.pysource import read_checks
 
 
@@ -146,6 +146,7 @@ def render_page(project: Project, claims: Claims) -> str:
     total_checked = sum(1 for m in checked if m.id in claims.checks)
     framework = [m for m in claims.markers if m.kind == "framework"]
     cited = sum(1 for m in framework if m.cites)
+    over_mcp = sum(1 for m in checked if _over_mcp(claims, m.id))
     pin = known.framework
     lines = [
         "# Claims",
@@ -163,12 +164,17 @@ def render_page(project: Project, claims: Claims) -> str:
         "claim has no check, when a framework claim cites no source, or when a check names an id that no page has.",
         "",
         f"**{total_checked} of {len(checked)} claims checked ({_percent(total_checked, len(checked))}); "
-        f"{cited} of {len(framework)} framework claims cited ({_percent(cited, len(framework))}).**",
+        f"{cited} of {len(framework)} framework claims cited ({_percent(cited, len(framework))}); "
+        f"{over_mcp} checked over MCP as well.**",
+        "",
+        "A claim marked **MCP** is also checked by the conformance suite (`conformance/`), which calls the tools",
+        "through the Model Context Protocol only: `python3 dev.py conform --url URL` runs it against agentkit's",
+        "own server (`python3 dev.py mcp`) or against a framework deployment.",
         "",
         "## Coverage",
         "",
-        "| page | framework | model | extension | checked | observations |",
-        "| --- | ---: | ---: | ---: | ---: | ---: |",
+        "| page | framework | model | extension | checked | over MCP | observations |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
     for page in sorted(by_page, key=lambda p: p.as_posix()):
         markers = by_page[page]
@@ -177,19 +183,27 @@ def render_page(project: Project, claims: Claims) -> str:
         done = [m for m in claimed if m.id in claims.checks]
         lines.append(
             f"| [{titles[page]}]({link(page)}) | {count['framework']} | {count['model']} | {count['extension']} "
-            f"| {len(done)} of {len(claimed)} ({_percent(len(done), len(claimed))}) | {count['observation']} |"
+            f"| {len(done)} of {len(claimed)} ({_percent(len(done), len(claimed))}) "
+            f"| {sum(1 for m in claimed if _over_mcp(claims, m.id))} | {count['observation']} |"
         )
     for page in sorted(by_page, key=lambda p: p.as_posix()):
-        lines += ["", f"## {titles[page]}", "", "| id | what it says | kind | source | checked by |", "| --- | --- | --- | --- | --- |"]
+        lines += ["", f"## {titles[page]}", "", "| id | what it says | kind | source | checked by | MCP |",
+                  "| --- | --- | --- | --- | --- | --- |"]
         for marker in by_page[page]:
             sites = _checking_files(claims.checks.get(marker.id, [])) or "—"
             if marker.kind == "observation":
                 sites = "not checkable: observation"
             lines.append(
                 f'| <span id="{row_anchor(marker.id)}"></span>[`{marker.id}`]({link(page, marker.id)}) '
-                f"| {_excerpt(marker.text)} | {KIND_LABELS[marker.kind]} | {_sources(marker, known)} | {sites} |"
+                f"| {_excerpt(marker.text)} | {KIND_LABELS[marker.kind]} | {_sources(marker, known)} | {sites} "
+                f"| {'MCP' if _over_mcp(claims, marker.id) else ''} |"
             )
     return "\n".join(lines) + "\n"
+
+
+def _over_mcp(claims: Claims, claim_id: str) -> bool:
+    """Whether the conformance suite checks the claim: it then holds over MCP, for any server it runs against."""
+    return any(site.file.parts[:1] == CONFORMANCE.parts for site in claims.checks.get(claim_id, []))
 
 
 def _sources(marker: Marker, known: facts.Facts) -> str:

@@ -16,6 +16,7 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 # The generated claims page quotes every id; it is output, not a page that makes claims.
 CLAIMS_PAGE = Path("docs/reference/claims.md")
 CAPTURED_OUTPUT = Path("snippets/output")
+CONFORMANCE = Path("conformance")
 
 
 @dataclass(frozen=True)
@@ -46,13 +47,18 @@ class Project:
         return sorted(self.relative(path) for path in (self.root / "docs" / "notebooks").glob("*.py"))
 
     @cached_property
+    def conformance_paths(self) -> list[Path]:
+        """The conformance suite (conformance/): its checks confirm claims over MCP (`dev.py conform`)."""
+        return sorted(self.relative(path) for path in (self.root / CONFORMANCE).rglob("*.py"))
+
+    @cached_property
     def check_source_paths(self) -> list[Path]:
-        """Python files whose `# verifies:` comments count: snippets, tests and notebooks."""
+        """Python files whose `# verifies:` comments count: snippets, tests, notebooks and the conformance suite."""
         tests = sorted(
             self.relative(path) for path in (self.root / "tests").rglob("*.py")
             if "fixtures" not in self.relative(path).parts
         )
-        return self.snippet_paths + tests + self.notebook_paths
+        return self.snippet_paths + tests + self.notebook_paths + self.conformance_paths
 
     @cached_property
     def captured_output_paths(self) -> list[Path]:

@@ -1,22 +1,17 @@
-"""Chunk claims (page: Content chunk navigation), observed through upload, get_chunk and search_chunks."""
+"""Chunk and Document claims (page: Architecture/ContentChunkNavigation.md), observed through upload, get,
+search, search_chunks and get_chunk on files the suite uploads to `{namespace}/content/conformance/`."""
 
 from __future__ import annotations
 
 import json
 
 from conformance.fixtures import (
-    CHUNK_SIZE,
-    CHUNK_STRIDE,
-    SEARCH_WORD,
-    SNIPPET_LIMIT,
-    expected_windows,
-    long_text,
-    short_text,
-    slug,
+    CHUNK_OVERLAP, CHUNK_SIZE, CHUNK_STRIDE, SEARCH_WORD, SNIPPET_LIMIT, expected_windows, long_text, short_text, slug,
 )
 from conformance.suite import Fixtures, check
 
 CHUNK_TOOLS = {"upload", "get_chunk"}
+DOCUMENT_FIELDS = {"name", "summary", "collectionPath", "filePath", "sizeBytes", "contentHash", "chunkCount", "indexedAt"}
 
 
 async def long_file(fx: Fixtures) -> tuple[str, int]:
@@ -33,10 +28,23 @@ async def chunk(fx: Fixtures, file_path: str, index: int) -> dict:
     return await fx.call_json("get_chunk", {"collectionPath": fx.collection, "filePath": file_path, "chunkIndex": index})
 
 
-def _windows_differ(text: str, got: list[str | None], expected: list[str]) -> str:
+async def document(fx: Fixtures, file_path: str) -> dict:
+    """The file's Document node, once indexing wrote it; skip on a host that writes none (no summarizer, D6)."""
+    path = f"{fx.collection}/_Documents/{slug(file_path)}"
+
+    async def probe():
+        text = await fx.call("get", {"path": path})
+        node = json.loads(text) if text.lstrip().startswith("{") else None
+        return node if node and (node.get("content") or {}).get("filePath") == file_path else None
+
+    return await fx.eventually(probe, f"the Document node {path} of {file_path} (a host without a summarizer writes none)")
+
+
+def _windows_differ(text: str, got: list, expected: list[str]) -> str:
     lengths = [len(t or "") for t in got]
     if len(got) != len(expected):
-        return f"{len(text)} characters gave {len(got)} chunks of lengths {lengths}; expected {len(expected)} windows of {CHUNK_SIZE} every {CHUNK_STRIDE}"
+        return (f"{len(text)} characters gave {len(got)} chunks of lengths {lengths}; "
+                f"expected {len(expected)} windows of {CHUNK_SIZE} every {CHUNK_STRIDE}")
     index = next(i for i, (a, b) in enumerate(zip(got, expected)) if a != b)
     return f"chunk {index} starts {str(got[index])[:24]!r}, expected {expected[index][:24]!r} (windows of {CHUNK_SIZE} every {CHUNK_STRIDE})"
 
@@ -44,20 +52,26 @@ def _windows_differ(text: str, got: list[str | None], expected: list[str]) -> st
 @check("chunks.window-and-overlap", needs=CHUNK_TOOLS)
 async def windows_overlap(fx: Fixtures) -> None:
     file_path, total = await long_file(fx)
-    text = long_text()
+    short_path = await fx.once("short-file", lambda: fx.upload("short.md", short_text().encode("utf-8")))
     got = [(await chunk(fx, file_path, index)).get("text") for index in range(total)]
-    expected = expected_windows(text)
+    expected = expected_windows(long_text())
     # verifies: chunks.window-and-overlap
-    assert got == expected, _windows_differ(text, got, expected)
+    assert got == expected, _windows_differ(long_text(), got, expected)
+    short_total = await fx.indexed_chunks(short_path)
+    only = await chunk(fx, short_path, 0)
+    # verifies: chunks.window-and-overlap
+    assert (short_total, only.get("chunkIndex"), only.get("text")) == (1, 0, short_text()), \
+        f"a file of {len(short_text())} characters gave {short_total} chunks"
 
 
-@check("chunks.window-and-overlap", needs=CHUNK_TOOLS)
-async def short_file_is_one_chunk(fx: Fixtures) -> None:
-    file_path = await fx.once("short-file", lambda: fx.upload("short.md", short_text().encode("utf-8")))
-    total = await fx.indexed_chunks(file_path)
-    only = await chunk(fx, file_path, 0)
-    # verifies: chunks.window-and-overlap
-    assert total == 1 and only.get("text") == short_text(), f"a file of {len(short_text())} characters gave {total} chunks"
+@check("chunks.chunks-reread-overlap", needs=CHUNK_TOOLS)
+async def chunks_repeat_overlap(fx: Fixtures) -> None:
+    file_path, total = await long_file(fx)
+    texts = [(await chunk(fx, file_path, index)).get("text") or "" for index in range(total)]
+    # verifies: chunks.chunks-reread-overlap
+    assert sum(map(len, texts)) - len(long_text()) == CHUNK_OVERLAP * (total - 1) and \
+        all(a[-CHUNK_OVERLAP:] == b[:CHUNK_OVERLAP] for a, b in zip(texts, texts[1:])), \
+        f"{total} chunks hold {sum(map(len, texts))} characters of a {len(long_text())}-character text"
 
 
 @check("chunks.get-chunk-shape", needs=CHUNK_TOOLS)
@@ -66,7 +80,7 @@ async def get_chunk_shape(fx: Fixtures) -> None:
     first, last = await chunk(fx, file_path, 0), await chunk(fx, file_path, total - 1)
     keys = {"found", "collectionPath", "filePath", "chunkIndex", "text", "prevIndex", "nextIndex", "totalChunks"}
     # verifies: chunks.get-chunk-shape
-    assert keys <= set(first), f"get_chunk lacks {sorted(keys - set(first))}: {sorted(first)}"
+    assert set(first) == keys, f"get_chunk on a Markdown file answered the keys {sorted(first)}"
     # verifies: chunks.get-chunk-shape
     assert (first["found"], first["collectionPath"], first["filePath"], first["chunkIndex"]) == (True, fx.collection, file_path, 0), \
         f"get_chunk echoes {first['collectionPath']!r}, {first['filePath']!r}, {first['chunkIndex']!r}"
@@ -76,7 +90,7 @@ async def get_chunk_shape(fx: Fixtures) -> None:
 
 
 @check("chunks.out-of-range-is-an-answer", needs=CHUNK_TOOLS)
-async def chunk_out_of_range(fx: Fixtures) -> None:
+async def chunk_misses(fx: Fixtures) -> None:
     file_path, total = await long_file(fx)
     for index in (total, -1):
         miss = await chunk(fx, file_path, index)
@@ -84,62 +98,156 @@ async def chunk_out_of_range(fx: Fixtures) -> None:
                     "totalChunks": total, "message": f"No chunk at index {index}; valid range is 0..{total - 1}."}
         # verifies: chunks.out-of-range-is-an-answer
         assert miss == expected, f"get_chunk({index}) answered {miss}"
-
-
-@check("chunks.out-of-range-is-an-answer", needs=CHUNK_TOOLS)
-async def chunk_of_unindexed_file(fx: Fixtures) -> None:
-    file_path = f"conformance/never-uploaded-{fx.run_id}.md"
-    miss = await chunk(fx, file_path, 0)
+    never = f"conformance/never-uploaded-{fx.run_id}.md"
+    miss = await chunk(fx, never, 0)
     # verifies: chunks.out-of-range-is-an-answer
-    assert miss.get("found") is False and miss.get("message") == f"No chunks indexed for '{file_path}' in '{fx.collection}'.", \
+    assert miss.get("found") is False and miss.get("message") == f"No chunks indexed for '{never}' in '{fx.collection}'.", \
         f"get_chunk on a file never uploaded answered {miss}"
 
 
-async def search_hits(fx: Fixtures, **arguments) -> dict:
+async def search_chunks(fx: Fixtures, **arguments) -> dict:
     return await fx.call_json("search_chunks", arguments)
 
 
 @check("chunks.search-chunks-shape", needs=CHUNK_TOOLS | {"search_chunks"})
 async def search_chunks_shape(fx: Fixtures) -> None:
     file_path, _ = await long_file(fx)
-    answer = await search_hits(fx, query=f"namespace:{fx.collection} {SEARCH_WORD}")
-    hits = [hit for hit in answer.get("results", []) if hit.get("filePath") == file_path]
+    answer = await search_chunks(fx, query=f"namespace:{fx.collection} {SEARCH_WORD}")
+    results = answer.get("results", [])
+    hits = [hit for hit in results if hit.get("filePath") == file_path]
     # verifies: chunks.search-chunks-shape
-    assert hits and answer.get("count") == len(answer["results"]), f"search_chunks for {SEARCH_WORD!r} answered {answer}"
+    assert hits and answer.get("count") == len(results) and set(answer) <= {"count", "results", "message"}, \
+        f"search_chunks for {SEARCH_WORD!r} answered {str(answer)[:200]}"
     hit = hits[0]
-    keys = {"documentPath", "collectionPath", "filePath", "chunkIndex", "rank", "snippet"}
     # verifies: chunks.search-chunks-shape
-    assert keys <= set(hit) and hit["collectionPath"] == fx.collection, f"a hit has {sorted(hit)}"
+    assert set(hit) == {"documentPath", "collectionPath", "filePath", "chunkIndex", "rank", "snippet"} and \
+        (hit["collectionPath"], hit["documentPath"]) == (fx.collection, f"{fx.collection}/_Documents/{slug(file_path)}"), \
+        f"a hit on a Markdown file is {hit}"
     # verifies: chunks.search-chunks-shape
-    assert [h["rank"] for h in answer["results"]] == list(range(len(answer["results"]))), "ranks are not 0, 1, 2, …"
+    assert [h["rank"] for h in results] == list(range(len(results))), f"ranks are {[h['rank'] for h in results]}"
     # verifies: chunks.search-chunks-shape
-    assert "\n" not in hit["snippet"] and len(hit["snippet"]) <= SNIPPET_LIMIT + 1, \
-        f"a snippet is one line of at most {SNIPPET_LIMIT} characters (+ '…'): {hit['snippet']!r}"
+    assert all("\n" not in h["snippet"] and (len(h["snippet"]) <= SNIPPET_LIMIT or
+                                            (len(h["snippet"]) == SNIPPET_LIMIT + 1 and h["snippet"].endswith("…")))
+               for h in results), f"a snippet is one line of at most {SNIPPET_LIMIT} characters + '…': {hit['snippet']!r}"
+    several = await search_chunks(fx, query=f"namespace:{fx.collection} line", limit=3)
+    capped = [len((await search_chunks(fx, query=f"namespace:{fx.collection} line", limit=limit))["results"]) for limit in (0, 500)]
+    same_file = [h["chunkIndex"] for h in several["results"] if h["filePath"] == file_path]
+    # verifies: chunks.search-chunks-shape
+    assert len(several["results"]) == 3 and len(same_file) >= 2 and capped[0] == 1 and capped[1] <= 200, \
+        f"limit 3 gave {len(several['results'])} hits ({len(same_file)} of one file); limits 0 and 500 gave {capped}"
 
 
 @check("chunks.search-chunks-scope", needs=CHUNK_TOOLS | {"search_chunks"})
-async def search_chunks_scope(fx: Fixtures) -> None:
+async def search_chunks_anchoring(fx: Fixtures) -> None:
     file_path, _ = await long_file(fx)
-    in_collection = await search_hits(fx, query=SEARCH_WORD, scope=fx.collection)
-    at_node = await search_hits(fx, query=SEARCH_WORD, scope=fx.namespace)
+    in_collection = await search_chunks(fx, query=SEARCH_WORD, scope=fx.collection)
+    at_node = await search_chunks(fx, query=SEARCH_WORD, scope=fx.namespace)
+    namespace_wins = await search_chunks(fx, query=f"namespace:{fx.collection} {SEARCH_WORD}", scope=fx.namespace)
     # verifies: chunks.search-chunks-scope
     assert any(hit.get("filePath") == file_path for hit in in_collection.get("results", [])), \
-        f"scope={fx.collection!r} did not find the fixture: {in_collection}"
+        f"scope={fx.collection!r} did not find the fixture: {str(in_collection)[:200]}"
     # verifies: chunks.search-chunks-scope
-    assert at_node.get("count") == 0, f"scope={fx.namespace!r} (a bare node path) found {at_node.get('count')} chunks"
+    assert at_node.get("count") == 0, f"scope={fx.namespace!r} (a node path) found {at_node.get('count')} chunks"
+    # verifies: chunks.search-chunks-scope
+    assert any(hit.get("filePath") == file_path for hit in namespace_wins.get("results", [])), \
+        "a namespace: in the query did not win over the scope"
+
+
+@check("chunks.descriptions-say-get-the-document", needs={"search_chunks"})
+async def search_chunks_says_get_the_document(fx: Fixtures) -> None:
+    description = fx.mcp.tools["search_chunks"].description or ""
+    # verifies: chunks.descriptions-say-get-the-document
+    assert "for whole-document reads (e.g. table extraction) use `Get` on the Document" in description, \
+        f"search_chunks' description: {description[:200]!r}"
+
+
+@check("chunks.plugin-and-tools", needs={"search_chunks", "get_chunk"})
+async def chunk_tools_listed(fx: Fixtures) -> None:
+    names = set(fx.mcp.tools)
+    # verifies: chunks.plugin-and-tools
+    assert {"search_chunks", "get_chunk"} <= names and not names & {"search_documents", "content_chunks", "search_chunk"}, \
+        f"the chunk tools over MCP are {sorted(n for n in names if 'chunk' in n or 'document' in n)}"
+
+
+@check("chunks.upload-content-does-not-index", needs=CHUNK_TOOLS)
+async def mcp_upload_indexes(fx: Fixtures) -> None:
+    file_path, total = await long_file(fx)  # uploaded through MCP; waits until get_chunk finds it
+    # verifies: chunks.upload-content-does-not-index
+    assert total == len(expected_windows(long_text())), f"after an MCP upload the file has {total} chunks"
 
 
 @check("chunks.document-node-has-no-text", needs=CHUNK_TOOLS | {"get"})
 async def document_node(fx: Fixtures) -> None:
     file_path, total = await long_file(fx)
-    path = f"{fx.collection}/_Documents/{slug(file_path)}"
-
-    async def probe():
-        text = await fx.call("get", {"path": path})
-        return text if text.lstrip().startswith("{") else None
-
-    node = json.loads(await fx.eventually(probe, f"the Document node {path} (a host without a summarizer writes none)"))
+    node = await document(fx, file_path)
     content = node.get("content") or {}
     # verifies: chunks.document-node-has-no-text
-    assert node.get("nodeType") == "Document" and "text" not in content and content.get("chunkCount") == total, \
-        f"Get {path} answered nodeType {node.get('nodeType')!r}, content keys {sorted(content)}"
+    assert node.get("nodeType") == "Document" and set(content) - {"$type"} == DOCUMENT_FIELDS, \
+        f"the Document node is a {node.get('nodeType')!r} with content keys {sorted(content)}"
+    # verifies: chunks.document-node-has-no-text
+    assert (content["name"], content["collectionPath"], content["filePath"], content["chunkCount"], content["sizeBytes"]) == \
+        ("windows.md", fx.collection, file_path, total, len(long_text().encode("utf-8"))), f"the Document says {content}"
+
+
+@check("chunks.document-node-path", needs=CHUNK_TOOLS | {"get"})
+async def document_node_path(fx: Fixtures) -> None:
+    name = "Slug (draft) #2.md"
+    file_path = await fx.once("slug-file", lambda: fx.upload(name, short_text().encode("utf-8")))
+    node = await document(fx, file_path)
+    # verifies: chunks.document-node-path
+    assert node.get("path") == f"{fx.collection}/_Documents/conformance-Slug-draft-2.md", \
+        f"the Document of {file_path!r} is at {node.get('path')!r}"
+
+
+@check("chunks.slug-collision-last-wins", needs=CHUNK_TOOLS | {"get"})
+async def slug_collision(fx: Fixtures) -> None:
+    first = await fx.upload("same name.md", b"first of two files with one slug\n")
+    await fx.indexed_chunks(first)
+    second = await fx.upload("same-name.md", b"second of two files with one slug\n")
+    node = await document(fx, second)
+    texts = [await fx.call("get", {"path": f"{fx.collection}/{path}"}) for path in (first, second)]
+    # verifies: chunks.slug-collision-last-wins
+    assert node["content"]["filePath"] == second and texts == ["first of two files with one slug\n", "second of two files with one slug\n"], \
+        f"the shared Document names {node['content']['filePath']!r}; the files read {texts}"
+
+
+@check("chunks.string-rule-is-lossy", needs=CHUNK_TOOLS | {"get"})
+async def string_rule_names_no_file(fx: Fixtures) -> None:
+    file_path, _ = await long_file(fx)
+    by_string_rule = f"{fx.collection}/{slug(file_path)}"
+    answer = await fx.call("get", {"path": by_string_rule})
+    # verifies: chunks.string-rule-is-lossy
+    assert answer == f"Error: File '{slug(file_path)}' not found in collection 'content'", \
+        f"the string rule's path {by_string_rule!r} answered {answer[:100]!r}"
+
+
+@check("chunks.fields-give-the-get-path", needs=CHUNK_TOOLS | {"get", "search_chunks"})
+async def fields_give_the_path(fx: Fixtures) -> None:
+    file_path, _ = await long_file(fx)
+    answer = await search_chunks(fx, query=f"namespace:{fx.collection} {SEARCH_WORD}")
+    hit = next(hit for hit in answer["results"] if hit.get("filePath") == file_path)
+    text = await fx.call("get", {"path": f"{hit['collectionPath']}/{hit['filePath']}"})
+    # verifies: chunks.fields-give-the-get-path
+    assert text == long_text(), f"Get {hit['collectionPath']}/{hit['filePath']} answered {text[:80]!r}"
+
+
+@check("chunks.file-path-returns-text", needs=CHUNK_TOOLS | {"get"})
+async def file_path_returns_text(fx: Fixtures) -> None:
+    file_path, _ = await long_file(fx)
+    text = await fx.call("get", {"path": f"{fx.collection}/{file_path}"})
+    # verifies: chunks.file-path-returns-text
+    assert text == long_text(), f"Get on the file answered {len(text)} characters, not the {len(long_text())} uploaded"
+
+
+@check("chunks.search-rows-lack-file-fields", needs=CHUNK_TOOLS | {"get", "search"})
+async def search_rows_lack_file_fields(fx: Fixtures) -> None:
+    file_path, _ = await long_file(fx)
+    node = await document(fx, file_path)
+
+    async def row():
+        found = await fx.call_json("search", {"query": "nodeType:Document", "basePath": f"{fx.collection}/_Documents", "limit": 200})
+        return next((r for r in found.get("results", []) if r.get("path") == node["path"]), None)
+
+    found = await fx.eventually(row, f"{node['path']} in search")
+    # verifies: chunks.search-rows-lack-file-fields
+    assert found.get("nodeType") == "Document" and not {"collectionPath", "filePath"} & set(found), f"the search row is {found}"

@@ -1,143 +1,403 @@
-"""Mesh tool claims (page: Mesh plugin), observed through create, get, patch, update, delete, move, copy and search."""
+"""Mesh tool claims (page: AI/Tools/MeshPlugin.md), observed through the MCP tools.
+
+Every node a check writes lives under the run's root node `{namespace}/conformance-{run}`, which the
+run deletes at the end.
+"""
 
 from __future__ import annotations
 
 import json
 
-from conformance.suite import Fixtures, check, short
+from conformance.suite import Fixtures, Skip, check, short
 
-WRITE_TOOLS = {"create", "get", "delete"}
-
-
-async def create(fx: Fixtures, **node) -> str:
-    return await fx.call("create", {"node": json.dumps(node)})
+WRITE = {"create", "get", "delete"}
 
 
-async def made(fx: Fixtures, node_id: str, **extra) -> str:
-    """Create `{root}/{node_id}` (a Markdown node) and return its path; skip when the target refuses."""
-    root = await fx.root_node()
-    path = f"{root}/{node_id}"
-    answer = await create(fx, id=node_id, namespace=root, name=node_id.title(), nodeType="Markdown", **extra)
+async def create(fx: Fixtures, node: dict | str) -> str:
+    return await fx.call("create", {"node": node if isinstance(node, str) else json.dumps(node)})
+
+
+async def made(fx: Fixtures, node_id: str, parent: str | None = None, **fields) -> str:
+    """Create the Markdown node `{parent or root}/{node_id}` and return its path; skip when the target refuses."""
+    namespace = parent or await fx.root_node()
+    path = f"{namespace}/{node_id}"
+    answer = await create(fx, {"id": node_id, "namespace": namespace, "name": node_id.title(), "nodeType": "Markdown", **fields})
     if answer != f"Created: {path}":
-        from conformance.suite import Skip
         raise Skip(f"cannot create the fixture node {path}: create answered {short(answer)}")
     return path
 
 
-@check("mesh.create-collides", needs=WRITE_TOOLS)
-async def create_answers(fx: Fixtures) -> None:
+def plain(content) -> dict:
+    """Content without the type discriminator, which a target may add."""
+    return {k: v for k, v in (content or {}).items() if not k.startswith("$")} if isinstance(content, dict) else content
+
+
+# -- what the server publishes -------------------------------------------------------------------------
+
+# The framework's MCP tools (McpMeshPlugin.cs) as the table states them: parameters in order (required
+# ones without a default) and the annotations: True = destructive, False = not, None = read-only.
+TOOL_TABLE = {
+    "get": ({"path": None}, None),
+    "upload": ({"path": None, "base64Content": None}, False),
+    "search": ({"query": None, "basePath": ("default", None), "limit": ("default", 50)}, None),
+    "search_chunks": ({"query": None, "scope": ("default", None), "limit": ("default", 20)}, None),
+    "get_chunk": ({"collectionPath": None, "filePath": None, "chunkIndex": None}, None),
+    "create": ({"node": None}, False),
+    "update": ({"nodes": None}, True),
+    "patch": ({"path": None, "fields": None}, True),
+    "edit_content": ({"path": None, "oldText": None, "newText": None, "replaceAll": ("default", False)}, True),
+    "delete": ({"paths": None}, True),
+    "move": ({"sourcePath": None, "targetPath": None}, True),
+    "copy": ({"sourcePath": None, "targetNamespace": None, "force": ("default", False)}, False),
+}
+
+
+@check("mesh.tool-table", needs=set(TOOL_TABLE))
+async def tool_table(fx: Fixtures) -> None:
+    for name, (parameters, destructive) in TOOL_TABLE.items():
+        tool = fx.mcp.tools[name]
+        properties = tool.input_schema.get("properties", {})
+        # verifies: mesh.tool-table
+        assert list(properties) == list(parameters), f"{name} takes {list(properties)}, the table says {list(parameters)}"
+        for parameter, default in parameters.items():
+            required = parameter in tool.input_schema.get("required", [])
+            # verifies: mesh.tool-table
+            assert required is (default is None), f"{name}.{parameter} is {'required' if required else 'optional'}"
+            if default is not None:
+                # verifies: mesh.tool-table
+                assert properties[parameter].get("default", "no default") == default[1], \
+                    f"{name}.{parameter} defaults to {properties[parameter].get('default', 'nothing')!r}, not {default[1]!r}"
+        hints = tool.annotations
+        read_only = bool(hints and hints.read_only_hint)
+        # verifies: mesh.tool-table
+        assert read_only is (destructive is None), f"{name} is {'' if read_only else 'not '}annotated read-only"
+        if destructive is not None:
+            # verifies: mesh.tool-table
+            assert hints is not None and hints.destructive_hint is destructive, \
+                f"{name} is annotated destructive={hints and hints.destructive_hint}, the table says {destructive}"
+
+
+@check("mesh.descriptions-verbatim", needs={"search_chunks"})
+async def search_chunks_description(fx: Fixtures) -> None:
+    description = fx.mcp.tools["search_chunks"].description or ""
+    # verifies: mesh.descriptions-verbatim
+    assert "for whole-document reads (e.g. table extraction) use `Get` on the Document" in description, \
+        f"search_chunks' description does not send whole-document reads to Get: {short(description, 200)}"
+
+
+@check("mesh.mcp-arguments", needs={"get", "search"})
+async def arguments_checked(fx: Fixtures) -> None:
+    cases = [
+        ("get", {"path": fx.namespace, "nodes": "x"},
+         "Error: unknown argument 'nodes' for tool 'get' — expected one of: path."),
+        ("search", {"basePath": fx.namespace},
+         "Error: missing required argument 'query' for tool 'search' — required: query."),
+        ("search", {"query": "", "limit": "many"},
+         "Error: argument 'limit' for tool 'search' expects integer, got string (\"many\")."),
+    ]
+    for tool, arguments, expected in cases:
+        result = await fx.mcp.call_result(tool, arguments)
+        text = "".join(getattr(block, "text", "") for block in result.content)
+        # verifies: mesh.mcp-arguments
+        assert result.is_error and text.startswith(expected), f"{tool}({arguments}) answered is_error={result.is_error}: {text[:120]!r}"
+
+
+# -- refusals are text --------------------------------------------------------------------------------
+
+
+@check("mesh.errors-are-text", needs=WRITE)
+async def refusals_are_text(fx: Fixtures) -> None:
+    missing = f"{await fx.root_node()}/missing"
+    path = await made(fx, "texts")
+    answers = [
+        (await fx.mcp.call_result("get", {"path": missing}), f"Not found: {missing}"),
+        (await fx.mcp.call_result("create", {"node": json.dumps({"id": "texts", "namespace": path.rsplit("/", 1)[0],
+                                                                   "name": "Texts", "nodeType": "Markdown"})}),
+         f"Error creating node: Node already exists: {path}"),
+    ]
+    for result, expected in answers:
+        text = "".join(getattr(block, "text", "") for block in result.content)
+        # verifies: mesh.errors-are-text
+        assert text == expected and not result.is_error, f"expected the answer {expected!r}, got is_error={result.is_error}: {text[:100]!r}"
+
+
+# -- Get and Search -------------------------------------------------------------------------------------
+
+
+@check("mesh.get-children", needs=WRITE)
+async def get_children(fx: Fixtures) -> None:
+    parent = await made(fx, "family")
+    child = await made(fx, "child", parent)
+    await made(fx, "grandchild", child)
+
+    async def listed():
+        rows = await fx.call_json("get", {"path": f"{parent}/*"})
+        return rows if isinstance(rows, list) and rows else None
+
+    rows = await fx.eventually(listed, f"the children of {parent} in Get {parent}/*")
+    # verifies: mesh.get-children
+    assert [row.get("path") for row in rows] == [child], f"Get {parent}/* listed {[row.get('path') for row in rows]}"
+    # verifies: mesh.get-children
+    assert set(rows[0]) == {"path", "name", "nodeType", "icon"}, f"a listed child has {sorted(rows[0])}"
+
+
+async def searched(fx: Fixtures, base: str, expect: int, **arguments) -> dict:
+    """Search under `base` until it counts `expect` results (the index lags behind writes)."""
+
+    async def probe():
+        found = await fx.call_json("search", {"query": "", "basePath": base, **arguments})
+        return found if isinstance(found, dict) and found.get("count") == expect else None
+
+    return await fx.eventually(probe, f"{expect} result(s) of search under {base}")
+
+
+@check("mesh.search-envelope", needs=WRITE | {"search"})
+async def search_envelope(fx: Fixtures) -> None:
+    parent = await made(fx, "searched")
+    for node_id in ("first", "second"):
+        await made(fx, node_id, parent)
+    full = await searched(fx, parent, 2)
+    cut = await fx.call_json("search", {"query": "", "basePath": parent, "limit": 1})
+    # verifies: mesh.search-envelope
+    assert set(full) == {"count", "limit", "truncated", "results"} and (full["limit"], full["truncated"]) == (50, False), \
+        f"search with room to spare answered {short(full)}"
+    # verifies: mesh.search-envelope
+    assert set(full["results"][0]) == {"path", "name", "nodeType", "version", "lastModified"}, \
+        f"a search row has {sorted(full['results'][0])}"
+    # verifies: mesh.search-envelope
+    assert (cut["count"], cut["limit"], cut["truncated"], "hint" in cut) == (1, 1, True, True), \
+        f"search with limit 1 over 2 nodes answered {short(cut)}"
+
+
+@check("mesh.search-base-path", needs=WRITE | {"search"})
+async def search_base_path(fx: Fixtures) -> None:
+    parent = await made(fx, "based")
+    child = await made(fx, "child", parent)
+    await made(fx, "grandchild", child)
+    await fx.searchable(f"{child}/grandchild")
+    found = await fx.call_json("search", {"query": "", "basePath": parent})
+    # verifies: mesh.search-base-path
+    assert [row["path"] for row in found["results"]] == [child], \
+        f"search under {parent} found {[row['path'] for row in found['results']]}, not only its direct child"
+
+
+@check("mesh.search-limit-clamped", needs=WRITE | {"search"})
+async def search_limit(fx: Fixtures) -> None:
+    parent = await made(fx, "clamped")
+    await made(fx, "only", parent)
+    await searched(fx, parent, 1)
+    limits = [(await fx.call_json("search", {"query": "", "basePath": parent, **given}))["limit"]
+              for given in ({"limit": 0}, {"limit": 500}, {})]
+    # verifies: mesh.search-limit-clamped
+    assert limits == [1, 200, 50], f"limits 0, 500 and none came back as {limits}"
+
+
+# -- writing ---------------------------------------------------------------------------------------------
+
+
+@check("mesh.create-id-splits-namespace", needs=WRITE)
+async def create_splits_id(fx: Fixtures) -> None:
     root = await fx.root_node()
-    first = await create(fx, id="twice", namespace=root, name="Twice", nodeType="Markdown")
-    second = await create(fx, id="twice", namespace=root, name="Twice", nodeType="Markdown")
-    # verifies: mesh.create-collides
-    assert first == f"Created: {root}/twice", f"create answered {first!r}"
-    # verifies: mesh.create-collides
-    assert second == f"Error creating node: Node already exists: {root}/twice", f"a second create answered {second!r}"
+    answer = await create(fx, {"id": "split/leaf", "namespace": root, "name": "Leaf", "nodeType": "Markdown"})
+    again = await create(fx, {"id": "split/leaf", "namespace": root, "name": "Leaf", "nodeType": "Markdown"})
+    node = await fx.call_json("get", {"path": f"{root}/split/leaf"})
+    # verifies: mesh.create-id-splits-namespace
+    assert answer == f"Created: {root}/split/leaf" and (node.get("id"), node.get("namespace")) == ("leaf", f"{root}/split"), \
+        f"create with id 'split/leaf' answered {answer!r}; the node has id {node.get('id')!r}, namespace {node.get('namespace')!r}"
+    # verifies: mesh.create-id-splits-namespace
+    assert again == f"Error creating node: Node already exists: {root}/split/leaf", f"a second create answered {again!r}"
 
 
-@check("mesh.create-required-fields", needs=WRITE_TOOLS)
+@check("mesh.create-collides", needs=WRITE)
+async def create_keeps_existing(fx: Fixtures) -> None:
+    path = await made(fx, "twice", content={"kept": True})
+    answer = await create(fx, {"id": "twice", "namespace": path.rsplit("/", 1)[0], "name": "Other", "nodeType": "Markdown",
+                               "content": {"kept": False}})
+    node = await fx.call_json("get", {"path": path})
+    # verifies: mesh.create-collides
+    assert answer.startswith("Error creating node: Node already exists") and \
+        (node.get("name"), plain(node.get("content"))) == ("Twice", {"kept": True}), \
+        f"after a refused second create the node is {node.get('name')!r} with {node.get('content')}"
+
+
+@check("mesh.create-required-fields", needs=WRITE)
 async def create_required_fields(fx: Fixtures) -> None:
     root = await fx.root_node()
-    no_id = await create(fx, namespace=root, name="Nameless", nodeType="Markdown")
-    no_type = await create(fx, id="typeless", namespace=root, name="Typeless")
-    no_name = await create(fx, id="nameless", namespace=root, nodeType="Markdown")
+    no_id = await create(fx, {"namespace": root, "nodeType": "Markdown"})
+    no_type = await create(fx, {"id": "typeless", "namespace": root})
+    no_name = await create(fx, {"id": "nameless", "namespace": root, "nodeType": "Markdown"})
     # verifies: mesh.create-required-fields
     assert no_id.startswith("Error: cannot create: 'id' is not set."), f"create without id answered {no_id[:100]!r}"
     # verifies: mesh.create-required-fields
     assert no_type.startswith(f"Error: cannot create '{root}/typeless': 'nodeType' is not set."), \
-        f"create without nodeType answered {no_type[:100]!r}"
+        f"create without nodeType (and name) answered {no_type[:100]!r}"
     # verifies: mesh.create-required-fields
     assert no_name.startswith(f"Error: cannot create '{root}/nameless': 'name' is not set."), \
         f"create without name answered {no_name[:100]!r}"
 
 
-@check("mesh.create-malformed-namespace", needs=WRITE_TOOLS)
+@check("mesh.create-malformed-namespace", needs=WRITE)
 async def create_malformed_namespace(fx: Fixtures) -> None:
     root = await fx.root_node()
     for namespace in (f"{root}/", f"{root}//x"):
-        answer = await create(fx, id="malformed", namespace=namespace, name="Malformed", nodeType="Markdown")
+        answer = await create(fx, {"id": "malformed", "namespace": namespace, "name": "Malformed", "nodeType": "Markdown"})
         # verifies: mesh.create-malformed-namespace
         assert answer.startswith(f"Error: cannot create 'malformed': namespace '{namespace}' is malformed."), \
             f"create in namespace {namespace!r} answered {answer[:100]!r}"
 
 
-@check("mesh.patch-merge-patch", needs=WRITE_TOOLS | {"patch"})
-async def patch_merges_content(fx: Fixtures) -> None:
-    path = await made(fx, "patched", content={"keep": 1, "drop": 2})
-    answer = await fx.call("patch", {"path": path, "fields": json.dumps({"content": {"drop": None, "add": 3}})})
-    node = await fx.call_json("get", {"path": path})
-    refused = await fx.call("patch", {"path": path, "fields": json.dumps({"nodeType": "Code"})})
-    # verifies: mesh.patch-merge-patch
-    assert answer.startswith(f"Patched: {path}"), f"patch answered {answer[:100]!r}"
-    content = {k: v for k, v in (node.get("content") or {}).items() if not k.startswith("$")}
-    # verifies: mesh.patch-merge-patch
-    assert content == {"keep": 1, "add": 3}, f"after a merge patch the content is {node.get('content')}"
-    # verifies: mesh.patch-merge-patch
-    assert refused.startswith(f"Error: cannot patch {path}: 'nodeType' is not patchable."), \
-        f"patching nodeType answered {refused[:100]!r}"
+@check("mesh.create-nothing-written-on-error", needs=WRITE)
+async def create_refused_writes_nothing(fx: Fixtures) -> None:
+    root = await fx.root_node()
+    refused = await create(fx, {"id": "unnamed", "namespace": root, "nodeType": "Markdown"})
+    after = await fx.call("get", {"path": f"{root}/unnamed"})
+    # verifies: mesh.create-nothing-written-on-error
+    assert refused.startswith("Error: ") and after == f"Not found: {root}/unnamed", \
+        f"after {refused[:60]!r}, get answered {after[:80]!r}"
 
 
-@check("mesh.update-full-replacement", needs=WRITE_TOOLS | {"update"})
-async def update_answers(fx: Fixtures) -> None:
-    path = await made(fx, "updated", content={"a": 1})
+@check("mesh.create-invalid-json", needs=WRITE)
+async def create_invalid_json(fx: Fixtures) -> None:
+    answer = await create(fx, "{this is not JSON")
+    # verifies: mesh.create-invalid-json
+    assert answer.startswith("Invalid JSON: ") and answer.endswith(
+        ". Tip: ensure all quotes and special characters in markdown content are properly escaped for JSON strings."), \
+        f"create with broken JSON answered {answer[:140]!r}"
+
+
+@check("mesh.create-repairs-json", needs=WRITE)
+async def create_repairs_json(fx: Fixtures) -> None:
+    root = await fx.root_node()
+    first = {"id": "kept", "namespace": root, "name": "Kept", "nodeType": "Markdown"}
+    second = {"id": "lost", "namespace": root, "name": "Lost", "nodeType": "Markdown"}
+    answer = await create(fx, json.dumps(first) + json.dumps(second))
+    lost = await fx.call("get", {"path": f"{root}/lost"})
+    # verifies: mesh.create-repairs-json
+    assert answer == f"Created: {root}/kept" and lost == f"Not found: {root}/lost", \
+        f"create of two concatenated nodes answered {answer!r}; get on the second answered {lost[:60]!r}"
+
+
+@check("mesh.update-full-replacement", needs=WRITE | {"update"})
+async def update_replaces(fx: Fixtures) -> None:
+    path = await made(fx, "replaced", content={"a": 1})
     node = await fx.call_json("get", {"path": path})
     replaced = await fx.call("update", {"nodes": json.dumps([{**node, "content": {"b": 2}}])})
     after = await fx.call_json("get", {"path": path})
     null = await fx.call("update", {"nodes": json.dumps([{**node, "content": None}])})
     # verifies: mesh.update-full-replacement
-    assert replaced == f"Updated: {path}", f"update answered {replaced[:100]!r}"
-    content = {k: v for k, v in (after.get("content") or {}).items() if not k.startswith("$")}
-    # verifies: mesh.update-full-replacement
-    assert content == {"b": 2}, f"after a full update the content is {after.get('content')}"
+    assert replaced == f"Updated: {path}" and plain(after.get("content")) == {"b": 2}, \
+        f"update answered {replaced[:80]!r}; the content is now {after.get('content')}"
     # verifies: mesh.update-full-replacement
     assert null.startswith(f"Error: cannot write {path}: 'content' is null."), f"update with null content answered {null[:100]!r}"
 
 
-@check("mesh.delete-recursive", needs=WRITE_TOOLS)
+@check("mesh.update-per-node", needs=WRITE | {"update"})
+async def update_per_node(fx: Fixtures) -> None:
+    path = await made(fx, "present", content={"a": 1})
+    node = await fx.call_json("get", {"path": path})
+    ghost = f"{path.rsplit('/', 1)[0]}/ghost"
+    answer = await fx.call("update", {"nodes": json.dumps([
+        {**node, "content": {"a": 2}}, {**node, "id": "ghost", "path": ghost, "content": {"a": 3}}])})
+    # verifies: mesh.update-per-node
+    assert answer.splitlines() == [f"Updated: {path}", f"Error updating {ghost}: Node not found: {ghost}"], \
+        f"update of an existing and a missing node answered {answer!r}"
+
+
+@check("mesh.patch-node-level", needs=WRITE | {"patch"})
+async def patch_node_level(fx: Fixtures) -> None:
+    path = await made(fx, "patched", content={"keep": 1, "drop": 2, "inner": {"x": 1, "y": 2}})
+    answer = await fx.call("patch", {"path": path, "fields": json.dumps(
+        {"name": "Renamed", "content": {"drop": None, "add": 3, "inner": {"y": None}}})})
+    node = await fx.call_json("get", {"path": path})
+    refused = await fx.call("patch", {"path": path, "fields": json.dumps({"nodeType": "Code"})})
+    # verifies: mesh.patch-node-level
+    assert answer.startswith(f"Patched: {path} (v") and " → v" in answer, f"patch answered {answer[:100]!r}"
+    # verifies: mesh.patch-node-level
+    assert (node.get("name"), plain(node.get("content"))) == ("Renamed", {"keep": 1, "inner": {"x": 1}, "add": 3}), \
+        f"after the patch the node is {node.get('name')!r} with {node.get('content')}"
+    # verifies: mesh.patch-node-level
+    assert refused.startswith(f"Error: cannot patch {path}: 'nodeType' is not patchable."), \
+        f"patching nodeType answered {refused[:100]!r}"
+
+
+@check("mesh.patch-refusals", needs=WRITE | {"patch"})
+async def patch_refusals(fx: Fixtures) -> None:
+    path = await made(fx, "guarded", content={"a": 1})
+    before = await fx.call_json("get", {"path": path})
+    for fields in ({"content": None}, {"name": ""}):
+        answer = await fx.call("patch", {"path": path, "fields": json.dumps(fields)})
+        after = await fx.call_json("get", {"path": path})
+        # verifies: mesh.patch-refusals
+        assert answer.startswith("Error") and after == before, f"patch {fields} answered {answer[:80]!r} and left {short(after)}"
+
+
+@check("mesh.delete-recursive", needs=WRITE)
 async def delete_recursive(fx: Fixtures) -> None:
     parent = await made(fx, "doomed")
-    child_answer = await create(fx, id="child", namespace=parent, name="Child", nodeType="Markdown")
-    answer = await fx.call("delete", {"paths": json.dumps([parent])})
+    await made(fx, "child", parent)
+    missing = f"{parent}-missing"
+    answer = await fx.call("delete", {"paths": json.dumps([parent, missing])})
     child = await fx.call("get", {"path": f"{parent}/child"})
+    lines = answer.splitlines()
     # verifies: mesh.delete-recursive
-    assert child_answer == f"Created: {parent}/child" and f"Deleted: {parent}" in answer.splitlines(), \
-        f"delete answered {answer[:100]!r}"
+    assert len(lines) == 2 and lines[0] == f"Deleted: {parent}" and missing in lines[1] and not lines[1].startswith("Deleted"), \
+        f"delete of a node and a missing path answered {answer!r}"
     # verifies: mesh.delete-recursive
     assert child == f"Not found: {parent}/child", f"after deleting its parent, get on the child answered {child[:80]!r}"
 
 
-@check("mesh.move-copy-navigate", needs=WRITE_TOOLS | {"move", "copy", "search"})
-async def move_and_copy(fx: Fixtures) -> None:
+@check("mesh.move-refusals", needs=WRITE | {"move", "search"})
+async def move_answers(fx: Fixtures) -> None:
     root = await fx.root_node()
     source = await made(fx, "mover")
+    taken = await made(fx, "taken")
     await fx.searchable(source)
+    refused = await fx.call("move", {"sourcePath": source, "targetPath": taken})
     moved = await fx.call("move", {"sourcePath": source, "targetPath": f"{root}/moved"})
-    target_space = await made(fx, "space")
-    await fx.searchable(f"{root}/moved")
-    copied = await fx.call("copy", {"sourcePath": f"{root}/moved", "targetNamespace": target_space})
-    # verifies: mesh.move-copy-navigate
-    assert moved == f"Moved: {source} -> {root}/moved", f"move answered {moved[:100]!r}"
-    # verifies: mesh.move-copy-navigate
-    assert copied.startswith("Copied 1 node(s): ") and copied.endswith(f"{root}/moved -> {target_space}"), \
-        f"copy answered {copied[:100]!r}"
+    gone = await fx.call("move", {"sourcePath": source, "targetPath": f"{root}/again"})
+    # verifies: mesh.move-refusals
+    assert refused == f"Error moving {source} -> {taken}: Node already exists: {taken} (TargetAlreadyExists)", \
+        f"move onto an existing node answered {refused!r}"
+    # verifies: mesh.move-refusals
+    assert moved == f"Moved: {source} -> {root}/moved", f"move answered {moved!r}"
+    # verifies: mesh.move-refusals
+    assert gone == f"Error moving {source} -> {root}/again: Source node not found: {source} (SourceNotFound)", \
+        f"move of a missing node answered {gone!r}"
 
 
-@check("mesh.search-envelope", needs=WRITE_TOOLS | {"search"})
-async def search_envelope(fx: Fixtures) -> None:
-    root = await fx.root_node()
-    for node_id in ("first", "second"):
-        await made(fx, node_id)
+@check("mesh.copy-signature-and-answer", needs=WRITE | {"copy", "search"})
+async def copy_answers(fx: Fixtures) -> None:
+    source = await made(fx, "original", content={"v": 1})
+    target = await made(fx, "shelf")
+    await fx.searchable(source)
+    first = await fx.call("copy", {"sourcePath": source, "targetNamespace": target})
+    second = await fx.call("copy", {"sourcePath": source, "targetNamespace": target})
+    forced = await fx.call("copy", {"sourcePath": source, "targetNamespace": target, "force": True})
+    copy = await fx.call_json("get", {"path": f"{target}/original"})
+    # verifies: mesh.copy-signature-and-answer
+    assert [first, second, forced] == [f"Copied {n} node(s): {source} -> {target}" for n in (1, 0, 1)], \
+        f"copy, copy again, copy with force answered {[first, second, forced]}"
+    # verifies: mesh.copy-signature-and-answer
+    assert (copy.get("id"), copy.get("name"), plain(copy.get("content"))) == ("original", "Original", {"v": 1}), \
+        f"the copy is {short(copy)}"
 
-    async def both_listed():
-        found = await fx.call_json("search", {"query": "", "basePath": root, "limit": 1})
-        return found if isinstance(found, dict) and found.get("count", 0) >= 1 else None
 
-    found = await fx.eventually(both_listed, f"the nodes under {root} in search")
-    # verifies: mesh.search-envelope
-    assert {"count", "limit", "truncated", "results"} <= set(found), f"search answered {sorted(found)}"
-    # verifies: mesh.search-envelope
-    assert found["limit"] == 1 and found["truncated"] is (found["count"] >= found["limit"]), \
-        f"count {found['count']}, limit {found['limit']}, truncated {found['truncated']}"
-    row = found["results"][0]
-    # verifies: mesh.search-envelope
-    assert {"path", "name", "nodeType"} <= set(row), f"a search row has {sorted(row)}"
+@check("mesh.navigate-to", needs={"navigate_to"})
+async def navigate_to_url(fx: Fixtures) -> None:
+    answer = await fx.call("navigate_to", {"path": fx.namespace})
+    # verifies: mesh.navigate-to
+    assert answer.endswith(f"/{fx.namespace}") and " " not in answer, f"navigate_to answered {answer[:100]!r}, not a URL"
+
+
+@check("mesh.minimal-tools", needs=WRITE | {"edit_content", "get_diagnostics"})
+async def edit_and_diagnostics(fx: Fixtures) -> None:
+    path = await made(fx, "edited", content="one two two")
+    ambiguous = await fx.call("edit_content", {"path": path, "oldText": "two", "newText": "three"})
+    edited = await fx.call("edit_content", {"path": path, "oldText": "two", "newText": "three", "replaceAll": True})
+    missing = f"{path}-missing"
+    diagnostics = await fx.call_json("get_diagnostics", {"path": missing})
+    # verifies: mesh.minimal-tools
+    assert ambiguous.startswith("Error") and edited == f"Edited: {path} (2 replacements)", \
+        f"edit_content answered {ambiguous[:60]!r}, then with replaceAll {edited!r}"
+    # verifies: mesh.minimal-tools
+    assert diagnostics == {"status": "Unknown", "message": f"Not found: {missing}"}, f"get_diagnostics answered {diagnostics}"

@@ -1,48 +1,125 @@
-"""Unified-path claims (page: Unified path), observed through get and upload."""
+"""Unified-path claims (page: DataMesh/UnifiedPath.md), observed through get on files the suite uploads."""
 
 from __future__ import annotations
 
 import json
+import unicodedata
 
-from conformance.suite import Fixtures, check, encode
+from conformance.suite import Fixtures, check
 
 NOTE = "Größe: 5 €\nA note the conformance suite uploads and reads back.\n"
+CSV = "name;value\nrevenue;1,234.5\n"
 
 
-async def note_file(fx: Fixtures) -> str:
+async def note(fx: Fixtures) -> str:
+    """`conformance/note.md` in the namespace's collection: its file path there."""
     return await fx.once("note-file", lambda: fx.upload("note.md", NOTE.encode("utf-8")))
 
 
-@check("unified-path.not-found-messages", needs={"get"})
-async def missing_node(fx: Fixtures) -> None:
-    path = f"{fx.namespace}/conformance-missing-{fx.run_id}"
+@check("unified-path.other-words-are-node-paths", needs={"get", "upload"})
+async def other_words(fx: Fixtures) -> None:
+    await note(fx)
+    path = f"{fx.namespace}/conformance/note.md"  # 'conformance' is no reserved word: a node path
     answer = await fx.call("get", {"path": path})
-    # verifies: unified-path.not-found-messages
-    assert answer == f"Not found: {path}", f"get {path!r} answered {answer[:120]!r}"
+    # verifies: unified-path.other-words-are-node-paths
+    assert answer == f"Not found: {path}", f"get {path!r} answered {answer[:100]!r}"
+
+
+@check("unified-path.reserved-prefixes", needs={"get", "upload"})
+async def reserved_word_any_case(fx: Fixtures) -> None:
+    file_path = await note(fx)
+    answers = [await fx.call("get", {"path": f"{fx.namespace}/{word}/{file_path}"}) for word in ("content", "Content", "CONTENT")]
+    # verifies: unified-path.reserved-prefixes
+    assert answers == [NOTE] * 3, f"content/Content/CONTENT read {[a[:40] for a in answers]}"
+
+
+@check("unified-path.content-listing", needs={"get", "upload"})
+async def content_listing(fx: Fixtures) -> None:
+    await note(fx)
+    listing = await fx.call("get", {"path": f"{fx.collection}/"})
+    # verifies: unified-path.content-listing
+    assert listing.lstrip().startswith(("[", "{")) and "conformance" in listing and "Not found" not in listing, \
+        f"get {fx.collection}/ answered {listing[:120]!r}"
+
+
+@check("unified-path.nested-both-forms", needs={"get", "upload"})
+async def nested_both_forms(fx: Fixtures) -> None:
+    file_path = await note(fx)
+    forms = [f"{fx.collection}/{file_path}", f"{fx.collection}/content/{file_path}"]
+    answers = [await fx.call("get", {"path": form}) for form in forms]
+    # verifies: unified-path.nested-both-forms
+    assert answers == [NOTE, NOTE], f"{forms} answered {[a[:60] for a in answers]}"
 
 
 @check("unified-path.not-found-messages", needs={"get", "upload"})
-async def missing_file(fx: Fixtures) -> None:
-    await note_file(fx)  # the folder exists, the file does not
-    file_path = f"conformance/absent-{fx.run_id}.md"
-    answer = await fx.call("get", {"path": f"{fx.collection}/{file_path}"})
+async def not_found_messages(fx: Fixtures) -> None:
+    await note(fx)
+    node = f"{fx.namespace}/conformance-missing-{fx.run_id}"
+    missing_node = await fx.call("get", {"path": node})
     # verifies: unified-path.not-found-messages
-    assert answer == f"Error: File '{file_path}' not found in collection 'content'", \
-        f"get on a missing file answered {answer[:160]!r}"
+    assert missing_node == f"Not found: {node}", f"get {node!r} answered {missing_node[:120]!r}"
+    file_path = f"conformance/absent-{fx.run_id}.md"
+    missing_file = await fx.call("get", {"path": f"{fx.collection}/{file_path}"})
+    # verifies: unified-path.not-found-messages
+    assert missing_file == f"Error: File '{file_path}' not found in collection 'content'", \
+        f"get on a missing nested file answered {missing_file[:160]!r}"
 
 
-@check("unified-path.upload-refuses-empty-content", needs={"upload"})
-async def upload_refuses_empty(fx: Fixtures) -> None:
-    path = f"{fx.collection}/conformance/empty-{fx.run_id}.md"
-    answer = await fx.call("upload", {"path": path, "base64Content": ""})
-    # verifies: unified-path.upload-refuses-empty-content
-    assert answer == "Error: base64Content is required.", f"upload with empty content answered {answer[:120]!r}"
+@check("unified-path.tool-paths-lose-quotes", needs={"get", "upload"})
+async def quotes_and_at_removed(fx: Fixtures) -> None:
+    file_path = await note(fx)
+    spelled = [f"  @{fx.collection}/{file_path} ", f"\"{fx.collection}/{file_path}\"", f"'{fx.collection}'/{file_path}"]
+    answers = [await fx.call("get", {"path": path}) for path in spelled]
+    # verifies: unified-path.tool-paths-lose-quotes
+    assert answers == [NOTE] * 3, f"{spelled} answered {[a[:50] for a in answers]}"
 
 
-@check("unified-path.upload-answer", needs={"upload"})
-async def upload_answer(fx: Fixtures) -> None:
-    path = f"{fx.collection}/conformance/note.md"
-    answer = json.loads(await fx.call("upload", {"path": path, "base64Content": encode(NOTE.encode("utf-8"))}))
-    fx.uploaded_files.append(path) if path not in fx.uploaded_files else None
-    # verifies: unified-path.upload-answer
-    assert answer.get("status") == "Uploaded", f"upload answered {answer}"
+@check("unified-path.dot-dot-in-tool-paths", needs={"get", "upload"})
+async def dot_dot_means_nothing(fx: Fixtures) -> None:
+    file_path = await note(fx)
+    path = f"{fx.collection}/conformance/../{file_path}"
+    answer = await fx.call("get", {"path": path})
+    # verifies: unified-path.dot-dot-in-tool-paths
+    assert answer == f"Error: File 'conformance/../{file_path}' not found in collection 'content'", \
+        f"get {path!r} answered {answer[:120]!r}"
+
+
+@check("unified-path.no-decoding", needs={"get", "upload"})
+async def no_percent_decoding(fx: Fixtures) -> None:
+    file_path = await fx.once("percent-file", lambda: fx.upload("two%20words.md", NOTE.encode("utf-8")))
+    as_stored = await fx.call("get", {"path": f"{fx.collection}/{file_path}"})
+    decoded = file_path.replace("%20", " ")
+    as_decoded = await fx.call("get", {"path": f"{fx.collection}/{decoded}"})
+    # verifies: unified-path.no-decoding
+    assert as_stored == NOTE and as_decoded == f"Error: File '{decoded}' not found in collection 'content'", \
+        f"'{file_path}' read {as_stored[:40]!r}; '{decoded}' read {as_decoded[:80]!r}"
+
+
+@check("unified-path.nfd-unreachable", needs={"get", "upload"})
+async def nfd_name_unreachable(fx: Fixtures) -> None:
+    decomposed = unicodedata.normalize("NFD", "Übersicht.md")
+    file_path = await fx.once("nfd-file", lambda: fx.upload(decomposed, NOTE.encode("utf-8")))
+    composed = unicodedata.normalize("NFC", file_path)
+    as_stored = await fx.call("get", {"path": f"{fx.collection}/{file_path}"})
+    as_typed = await fx.call("get", {"path": f"{fx.collection}/{composed}"})
+    # verifies: unified-path.nfd-unreachable
+    assert as_stored == NOTE and as_typed == f"Error: File '{composed}' not found in collection 'content'", \
+        f"the decomposed name read {as_stored[:40]!r}; the composed one {as_typed[:80]!r}"
+
+
+@check("unified-path.text-verbatim", needs={"get", "upload"})
+async def text_verbatim(fx: Fixtures) -> None:
+    markdown = await note(fx)
+    csv = await fx.once("csv-file", lambda: fx.upload("table.csv", CSV.encode("utf-8")))
+    answers = [await fx.call("get", {"path": f"{fx.collection}/{path}"}) for path in (markdown, csv)]
+    # verifies: unified-path.text-verbatim
+    assert answers == [NOTE, CSV], f".md and .csv read {answers}"
+
+
+@check("unified-path.binaries-garbled", needs={"get", "upload"})
+async def binaries_garbled(fx: Fixtures) -> None:
+    file_path = await fx.once("binary-file", lambda: fx.upload("blob.bin", b"AB\xff\xfeCD"))
+    answer = await fx.call("get", {"path": f"{fx.collection}/{file_path}"})
+    # verifies: unified-path.binaries-garbled
+    assert answer.startswith("AB") and answer.endswith("CD") and "\ufffd" in answer, \
+        f"a binary read as {json.dumps(answer)}"
