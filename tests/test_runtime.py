@@ -166,6 +166,7 @@ def test_calls_asked_for_on_the_tool_less_last_iteration_are_not_run():
                   tools=[tool], prices=PRICES)
     run = agent.start(Thread("T"), "Read.")
     assert run.status == "completed" and run.answer == "still going"
+    # verifies: agent.cap-counts-tool-batches
     assert (len(run.turns), ran, run.turns[-1].results, run.refused) == (3, ["x", "x"], (), [])
 
 
