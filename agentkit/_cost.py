@@ -21,7 +21,7 @@ Caching, as modelled: each call marks its whole prompt for caching, so the next
 call (same tool list) reads the previous prompt from the cache and writes only
 what was added. A prompt shorter than the model's minimum cacheable prefix is
 billed as plain input and caches nothing. Changing the tool list (for example
-the framework stripping the tools on the last allowed iteration) loses the
+the call after the cap, which the framework makes without tools) loses the
 cache; the closed forms assume a fixed tool list, and the runtime bills the
 loss where it happens. Cache lifetimes are assumed not to expire within a
 round (there is no wall clock here).

@@ -100,7 +100,7 @@ class Run:
 
     @property
     def tool_calls(self) -> int:
-        """Tool calls the model asked for in this round, refused ones included."""
+        """Tool calls the model asked for in this round: refused ones and those of the tool-less last call included."""
         return sum(len(turn.reply.tool_calls) for turn in self.turns)
 
     def tree(self) -> list["Run"]:

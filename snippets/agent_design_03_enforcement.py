@@ -97,7 +97,9 @@ print(run.status, run.answer.splitlines()[0])
 
 cap = config.max_tool_calls_per_round
 # verifies: agent.cap-counts-tool-batches
-assert len(run.turns) == cap + 1 and run.tool_calls == cap * 4 == 12 and run.turns[-1].tools_offered == ()
+assert len(run.turns) == cap + 1 and sum(len(t.results) for t in run.turns) == cap * 4 == 12 == run.tool_calls
+# verifies: agent.cap-counts-tool-batches
+assert run.turns[-1].tools_offered == () and all(len(t.tools_offered) == 3 for t in run.turns[:cap])
 # verifies: agent.cap-counts-tool-batches
 assert run.status == "completed" and run.answer.startswith("Stopped at the tool-call budget after 12 of 20")
 unbounded = Agent(AgentConfiguration("a", plugins=["Mesh:Get"]), PlannedCalls(calls * 5, batch_size=1), mesh,
