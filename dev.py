@@ -88,14 +88,19 @@ FORWARDED_SIGNALS = (signal.SIGINT, signal.SIGTERM) + ((signal.SIGHUP,) if hasat
 
 
 def serve(rest: list[str]) -> int:
-    """`mkdocs serve` as a child that gets every stop signal dev.py gets, with the kernel's TCP warning filtered out.
+    """`mkdocs serve` on 127.0.0.1:8000, quiet about Material's end-of-life box and the kernel's TCP warning."""
+    command = [str(BIN / "mkdocs"), "serve", "--dev-addr", "127.0.0.1:8000", *rest]
+    # Material's "MkDocs 2.0" end-of-life box, as the tests silence it.
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    return run_forwarding_signals(command, env, drop=KERNEL_TCP_WARNING)
+
+
+def run_forwarding_signals(command: list[str], env: dict[str, str], drop: str) -> int:
+    """Run a server as a child that gets every stop signal dev.py gets; its stderr lines containing `drop` are left out.
 
     The child runs in its own process group, so Ctrl-C reaches it once (forwarded by dev.py), and on
     Linux it is also told to stop when dev.py dies without a chance to forward (SIGKILL).
     """
-    command = [str(BIN / "mkdocs"), "serve", "--dev-addr", "127.0.0.1:8000", *rest]
-    # Material's "MkDocs 2.0" end-of-life box, as the tests silence it.
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
     child = subprocess.Popen(
         command, cwd=ROOT, env=env, stderr=subprocess.PIPE, text=True, errors="replace", bufsize=1,
         preexec_fn=_prepare_child if os.name == "posix" else None,
@@ -103,9 +108,8 @@ def serve(rest: list[str]) -> int:
     )
     for number in FORWARDED_SIGNALS:
         signal.signal(number, lambda received, frame: child.send_signal(received))
-    assert child.stderr is not None
-    for line in child.stderr:
-        if KERNEL_TCP_WARNING not in line:
+    for line in child.stderr or ():
+        if drop not in line:
             sys.stderr.write(line)
             sys.stderr.flush()
     return child.wait()

@@ -1,0 +1,134 @@
+"""The pieces behind the site's conventions and `dev.py serve`, checked without a build (issue 13).
+
+The browser suite checks what a reader sees (sitemap, edit link, dates, footer, suggestions, 404);
+these check the parts that decide it, cheaply: the link checker's root path, the date plugin's
+fallback outside a clone, the hook that drops the edit link of generated pages, and how serve's
+wrapper hands signals to its child and filters the kernel's warning.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from hooks import generated_pages
+from tools import siteconfig
+from tools.project import REPO_ROOT
+from tools.sitelinks import link_problems, served_root_path
+
+DATE_PLUGIN = "git-revision-date-localized"
+
+
+def write(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+
+
+def plugin_options(name: str) -> dict:
+    for entry in siteconfig.load()["plugins"]:
+        if isinstance(entry, dict) and name in entry:
+            return entry[name] or {}
+    raise AssertionError(f"mkdocs.yml does not configure the {name} plugin")
+
+
+def test_site_url_and_edit_uri_are_absolute_and_there_is_no_repo_url():
+    """site_url and edit_uri are full URLs; repo_url stays unset, or Material would fetch from the code host's API."""
+    config = siteconfig.load()
+    assert config["site_url"].startswith("https://") and config["site_url"].endswith("/")
+    assert config["edit_uri"].startswith("https://") and config["edit_uri"].endswith("/docs/")
+    assert "repo_url" not in config
+
+
+def test_link_checker_resolves_root_relative_links_from_the_sites_root_path(tmp_path: Path):
+    """A 404 page's `/root/...` links resolve inside the site; a root-relative link outside the root path is reported."""
+    write(tmp_path / "index.html", '<h1 id="top">Home</h1>')
+    write(tmp_path / "assets" / "main.css", "")
+    write(tmp_path / "404.html", '<a href="/guide/">home</a><a href="/guide/#top">top</a><link><a href="/guide/assets/main.css">css</a>'
+                                 '<a href="/guide">bare root</a><a href="/elsewhere/">outside</a><a href="/guide/#nowhere">bad anchor</a>')
+    root = served_root_path("https://example.org/guide/")
+    assert root == "/guide/"
+    problems = [problem.message for problem in link_problems(tmp_path, root)]
+    assert problems == [
+        "link '/elsewhere/' points outside the site's root path /guide/",
+        "link '/guide/#nowhere' points at a missing anchor '#nowhere'",
+    ]
+
+
+def test_last_update_date_falls_back_to_the_build_date_outside_a_clone(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """With mkdocs.yml's options, a page outside any git repository gets the current time, and no warning fails the strict build."""
+    from mkdocs_git_revision_date_localized_plugin.util import Util
+
+    options = plugin_options(DATE_PLUGIN)
+    assert options.get("fallback_to_build_date") is True
+    # A page not committed yet logs at info level: the strict build must not fail on it.
+    assert options.get("strict") is False
+    page = tmp_path / "page.md"
+    write(page, "# A page\n")
+    # GIT_CEILING_DIRECTORIES stops git from finding a repository above the temporary folder.
+    monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(tmp_path.parent))
+    before = time.time()
+    util = Util(config={"enable_git_follow": True, **options}, mkdocs_dir=str(tmp_path))
+    _, timestamp = util.get_git_commit_timestamp(str(page))
+    assert before - 1 <= timestamp <= time.time() + 1
+
+
+def test_generated_pages_get_no_edit_link():
+    """The hook clears the edit path of the generated claims page, which regen overwrites, and leaves every other page's."""
+    files = [SimpleNamespace(src_uri=uri, edit_uri=uri) for uri in ("index.md", "reference/claims.md")]
+    generated_pages.on_files(files, config=None)
+    assert [file.edit_uri for file in files] == ["index.md", None]
+    assert all((REPO_ROOT / "docs" / uri).is_file() for uri in generated_pages.GENERATED_PAGES)
+
+
+# --- dev.py serve: signals reach the server, the kernel's warning does not reach the reader ------------------
+
+# A stand-in for `mkdocs serve`: says its pid, writes the kernel's warning and a line of its own, then
+# serves until a signal ends it, and says which one.
+SERVER = textwrap.dedent("""
+    import os, signal, sys, time
+    def stop(number, frame):
+        print(f"stopped by {signal.Signals(number).name}", file=sys.stderr, flush=True)
+        sys.exit(0)
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop) if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN else None
+    print(os.getpid(), flush=True)
+    print("[IPKernelApp] WARNING | Kernel is running over TCP without encryption. All communication ...", file=sys.stderr, flush=True)
+    print("INFO    -  Serving on http://127.0.0.1:8000/", file=sys.stderr, flush=True)
+    time.sleep(60)
+""")
+WRAPPER = "import sys, dev; sys.exit(dev.run_forwarding_signals([sys.executable, '-c', sys.argv[1]], dict(__import__('os').environ), dev.KERNEL_TCP_WARNING))"
+
+
+def _ignore_sigint() -> None:
+    # As a shell starts a background job: SIGINT ignored, inherited by everything it starts.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+@pytest.mark.parametrize("stop_signal", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
+def test_serve_hands_a_stop_signal_to_the_server_and_drops_the_kernel_warning(stop_signal: signal.Signals):
+    """Signalling dev.py's pid stops the server it runs, even when dev.py was started with SIGINT ignored; the kernel's TCP warning is not shown."""
+    wrapper = subprocess.Popen(
+        [sys.executable, "-c", WRAPPER, SERVER], cwd=REPO_ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        text=True, preexec_fn=_ignore_sigint,
+    )
+    try:
+        server_pid = int(wrapper.stdout.readline())
+        # The server's own line has passed the filter once it shows: the warning before it was dropped.
+        assert "Serving on" in wrapper.stderr.readline()
+        wrapper.send_signal(stop_signal)
+        assert wrapper.wait(timeout=20) == 0
+        rest = wrapper.stderr.read()
+    finally:
+        wrapper.kill()
+    assert f"stopped by {stop_signal.name}" in rest
+    assert "without encryption" not in rest
+    with pytest.raises(ProcessLookupError):
+        os.kill(server_pid, 0)
