@@ -149,6 +149,8 @@ def test_a_tool_call_is_shown_in_the_form_the_model_issues_it():
     ("1. The cost model: turns × context", "the-cost-model-turns-context"),
     ("Source provenance (page + position)", "source-provenance-page-position"),
     ("`Get` on a file path", "get-on-a-file-path"),
+    ("`read_tables` and _emphasis_", "read_tables-and-emphasis"),
+    ("Über café: naïve", "uber-cafe-naive"),
 ])
 def test_heading_ids_follow_markdig_default_auto_identifiers(heading, markdig_id):
     """Markdig (UseAdvancedExtensions) drops what precedes the first letter and joins words with one '-'."""

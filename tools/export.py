@@ -84,7 +84,6 @@ CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1")
 class ExportedPage:
     source: PurePosixPath  # relative to docs/
     doc_path: str  # /Doc/AI/AgentDesign
-    text: str = ""
     anchors: dict[str, str] = field(default_factory=dict)  # the site's heading id -> Markdig's
 
 
@@ -146,7 +145,8 @@ def markdig_slug(text: str) -> str:
 def heading_text(markdown: str) -> str:
     """A heading's text as rendered: links reduced to their text, code and emphasis marks dropped."""
     text = INLINE_LINK.sub(lambda match: match["open"][match["open"].index("[") + 1:-2], markdown)
-    return re.sub(r"[`*_]", "", text).strip()
+    # Emphasis marks go; an underscore inside a word (`read_tables`) is text and stays.
+    return re.sub(r"[`*]|(?<!\w)_+|_+(?!\w)", "", text).strip()
 
 
 def heading_anchors(lines: Iterable[str]) -> dict[str, str]:
