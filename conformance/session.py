@@ -11,6 +11,7 @@ import contextlib
 import json
 import os
 import shlex
+import tempfile
 from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
 from typing import Any, Self
@@ -18,6 +19,7 @@ from typing import Any, Self
 import httpx2
 import mcp_types as types
 from mcp import Client, StdioServerParameters
+from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 from mcp.shared.exceptions import MCPError
@@ -112,6 +114,7 @@ class Connection:
         self.calls = 0
         self._stack = AsyncExitStack()
         self._client: Client | None = None
+        self._server_log: Any = None
 
     async def __aenter__(self) -> Self:
         if self.target.url:
@@ -123,14 +126,19 @@ class Connection:
             words = shlex.split(self.target.command or "")
             if not words:
                 raise BadTarget("--command is empty")
-            transport = StdioServerParameters(command=words[0], args=words[1:], env=dict(os.environ))
+            # The server's own log goes to a file, not into the suite's output; its last line explains a crash.
+            self._server_log = self._stack.enter_context(tempfile.TemporaryFile("w+", encoding="utf-8"))
+            transport = stdio_client(StdioServerParameters(command=words[0], args=words[1:], env=dict(os.environ)),
+                                     errlog=self._server_log)
         try:
             self._client = await self._stack.enter_async_context(
                 Client(transport, read_timeout_seconds=CALL_TIMEOUT_SECONDS, cache=None))
             listed = await self._client.list_tools()
         except Exception as error:  # noqa: BLE001 (any failure to connect is the target's, said in one line)
+            said = self._server_said()
             await self._stack.aclose()
-            raise BadTarget(f"cannot talk MCP with {self.target.describe()}: {_reason(error)}") from None
+            raise BadTarget(f"cannot talk MCP with {self.target.describe()}: {_reason(error)}"
+                            + (f" (the server said: {said})" if said else "")) from None
         self.tools = {tool.name: tool for tool in listed.tools}
         return self
 
@@ -138,6 +146,15 @@ class Connection:
         # Closing a broken connection must not hide the run's result.
         with contextlib.suppress(Exception):
             await self._stack.aclose()
+
+    def _server_said(self) -> str:
+        """The last line a stdio server wrote to stderr, if any."""
+        if self._server_log is None:
+            return ""
+        self._server_log.flush()
+        self._server_log.seek(0)
+        lines = [line.strip() for line in self._server_log.read().splitlines() if line.strip()]
+        return lines[-1] if lines else ""
 
     def require(self, names: set[str]) -> None:
         missing = sorted(names - set(self.tools))

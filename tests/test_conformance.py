@@ -148,7 +148,7 @@ def plain_http() -> Iterator[str]:
             pass
 
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{server.server_address[1]}"
     server.shutdown()
@@ -229,3 +229,9 @@ def test_every_check_names_its_claim_in_its_verifies_comments():
     for check in CHECKS:
         named = set(re.findall(r"# verifies: (\S+)", inspect.getsource(check.function)))
         assert named == {check.claim}, f"{check.module}.{check.name} is registered for {check.claim} but verifies {named}"
+
+
+def test_a_stdio_server_that_dies_is_named_with_its_last_words(tmp_path, capsys):
+    command = shlex.join([sys.executable, "-c", "import sys; sys.exit('no workspace here')"])
+    line = refused(conform_args(tmp_path, "--command", command), capsys)
+    assert line.startswith("conform: cannot talk MCP with stdio: ") and line.endswith("(the server said: no workspace here)")
