@@ -20,6 +20,7 @@ Hierarchy::
     │   ├── SchemaMismatch(CreateError)      "Error: Content does not match the schema for NodeType '...'"
     │   ├── UnregisteredDiscriminator(CreateError)  an unregistered '$type' on a built-in node type (M8)
     │   └── NotPatchable(CreateError)        Patch named a key it cannot apply (M11)
+    ├── ToolArgumentError(ValueError)        a tool argument of the wrong JSON type (answered as text)
     ├── StrictContentError(ValueError)       strict mode (an agentkit extension): dropped fields or unknown $type
     ├── ContentError(ValueError)             a file cannot become text
     │   ├── NoTransformer(ContentError)      no transformer registered for the extension
@@ -96,6 +97,10 @@ class UnregisteredDiscriminator(CreateError):
 
 class NotPatchable(CreateError):
     """Patch named a key outside the patchable node-level fields; nothing was written."""
+
+
+class ToolArgumentError(AgentkitError, ValueError):
+    """A tool was called with an argument of the wrong JSON type; the tool answers this text."""
 
 
 class StrictContentError(AgentkitError, ValueError):

@@ -30,11 +30,12 @@ from __future__ import annotations
 import base64
 import binascii
 import json
+import re
 from dataclasses import dataclass
 from typing import Any, Callable
 
 from ._chunks import get_chunk, search_chunks
-from ._errors import AgentkitError
+from ._errors import AgentkitError, ToolArgumentError
 from ._mesh import CreateResult, Mesh, resolve_path
 from ._paths import resolve_context_path  # N4: which agent paths the chat context prefixes
 from ._tool_texts import CONTENT_COLLECTION_TEXTS, MCP_TEXTS, MESH_TEXTS, ToolText
@@ -325,7 +326,11 @@ class _Operations:
         collection = self.mesh.collections.get(f"{prefix}/{collection_name}")
         if collection is None:
             return f"Error: collection '{collection_name}' not found on '{prefix}'."
-        collection.upload(file_path, data, index=True)
+        collection.upload(file_path, data)
+        try:  # the framework indexes in the background after answering: a failure there is not the upload's
+            collection.index(file_path)
+        except AgentkitError:
+            pass
         return _compact({"status": "Uploaded", "path": f"{prefix}/{collection_name}/{file_path}", "bytes": len(data)})
 
     def search_chunks(self, query: Any, scope: Any, limit: Any) -> str:
@@ -336,19 +341,73 @@ class _Operations:
         return to_text(get_chunk(self.mesh, str(collection_path or ""), str(file_path or ""), chunk_index))
 
 
-def _answering(function: Callable[[dict], str], parameters: tuple[Parameter, ...]) -> Callable[[dict], str]:
-    """Wrap a tool body so that it always answers text: refusals become their message, never an exception."""
+# Where a tool body fails unexpectedly, the framework's invocation layers answer a fixed text: the agent's
+# FunctionInvokingChatClient (detailed errors off) and the MCP SDK's tools/call wrapper (McpArgumentValidation's
+# doc names it). agentkit answers the same, so that no exception reaches the model or a client.
+FUNCTION_FAILED = "Error: Function failed."
+MCP_INVOCATION_FAILED = "An error occurred invoking '{tool}'."
+_JSON_TEXT_PARAMETERS = ("node", "nodes", "fields", "paths")  # agentkit also takes these as decoded JSON
+_WHOLE_NUMBER_DIGITS = 18
+
+
+def _coerced(parameter: Parameter, value: Any) -> Any:
+    """An argument as the tool body may use it, or a ToolArgumentError naming what is wrong with it."""
+    kind = parameter.type
+    if kind == "string":
+        if isinstance(value, str) or (parameter.name in _JSON_TEXT_PARAMETERS and isinstance(value, (dict, list))):
+            return value
+    elif kind == "integer":
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+        if isinstance(value, float) and value.is_integer():
+            return int(value)
+        if isinstance(value, str) and re.fullmatch(r"\s*[+-]?[0-9]+\s*", value):
+            digits = value.strip().lstrip("+-")
+            if len(digits) > _WHOLE_NUMBER_DIGITS:  # far outside every range a tool clamps to
+                return -(10 ** _WHOLE_NUMBER_DIGITS) if value.strip().startswith("-") else 10 ** _WHOLE_NUMBER_DIGITS
+            return int(value)
+    elif kind == "boolean":
+        if isinstance(value, bool):
+            return value
+    raise ToolArgumentError(f"Error: argument '{parameter.name}' must be {_ARTICLE[kind]}, got {_kind_of(value)}.")
+
+
+_ARTICLE = {"string": "a string", "integer": "a whole number", "boolean": "true or false",
+            "object": "an object", "array": "an array"}
+
+
+def _kind_of(value: Any) -> str:
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    return {str: "a string", list: "an array", dict: "an object"}.get(type(value), "null")
+
+
+def _answering(function: Callable[[dict], str], parameters: tuple[Parameter, ...],
+               failed: str = FUNCTION_FAILED) -> Callable[[dict], str]:
+    """Wrap a tool body so that it always answers text: refusals become their message, never an exception.
+
+    Arguments the tool does not declare are ignored (the agent binder drops them); ``null`` counts as absent.
+    """
 
     def call(arguments: dict) -> str:
         if not isinstance(arguments, dict):
             return f"Error: tool arguments must be a JSON object, got {type(arguments).__name__}"
-        missing = [p.name for p in parameters if p.required and arguments.get(p.name) is None]
-        if missing:
-            return f"Error: missing required argument '{missing[0]}'"
+        bound: dict[str, Any] = {}
         try:
-            return function(arguments)
+            for parameter in parameters:
+                value = arguments.get(parameter.name)
+                if value is None:
+                    if parameter.required:
+                        return f"Error: missing required argument '{parameter.name}'"
+                    continue
+                bound[parameter.name] = _coerced(parameter, value)
+            return function(bound)
         except AgentkitError as error:
             return str(error)
+        except Exception:  # noqa: BLE001 - the framework's invocation layer answers a fixed text, see FUNCTION_FAILED
+            return failed
 
     return call
 
@@ -472,7 +531,7 @@ def mcp_tools(mesh: Mesh, *, base_url: str = "") -> list[Tool]:
         name = snake_case(method)
         text = MCP_TEXTS[method]
         parameters = _parameters(text)
-        body = _answering(bodies[method], parameters)
+        body = _answering(bodies[method], parameters, MCP_INVOCATION_FAILED.format(tool=name))
         tools.append(Tool(name, MCP_SERVER, text[0], _validated(name, parameters, body), parameters,
                           *_MCP_ANNOTATIONS[method]))
     return tools
@@ -482,7 +541,10 @@ def _validated(tool: str, parameters: tuple[Parameter, ...], body: Callable[[dic
     """McpArgumentValidation.CallToolFilter: refuse what the binder would drop or choke on, naming the argument."""
 
     def call(arguments: dict) -> str:
-        error = mcp_argument_error(tool, parameters, arguments if isinstance(arguments, dict) else {})
+        try:
+            error = mcp_argument_error(tool, parameters, arguments if isinstance(arguments, dict) else {})
+        except Exception:  # noqa: BLE001 - the SDK's tools/call wrapper answers a fixed text
+            return MCP_INVOCATION_FAILED.format(tool=tool)
         return error if error is not None else body(arguments)
 
     return call
@@ -529,7 +591,10 @@ def _describe(value: Any) -> str:
     kind = ("string" if isinstance(value, str) else "boolean" if isinstance(value, bool) else
             "number" if isinstance(value, (int, float)) else "array" if isinstance(value, list) else
             "object" if isinstance(value, dict) else "null")
-    raw = json.dumps(value, ensure_ascii=False, separators=(",", ":")).replace("\n", " ")
+    try:
+        raw = json.dumps(value, ensure_ascii=False, separators=(",", ":")).replace("\n", " ")
+    except (ValueError, RecursionError):  # a number past Python's digit limit, or nesting past its recursion limit
+        raw = "…" * 61
     return f"{kind} ({raw})" if len(raw) <= 60 else f"{kind} ({raw[:59]}…)"
 
 

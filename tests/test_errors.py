@@ -14,7 +14,7 @@ def test_every_error_refines_a_builtin_and_the_base():
         errors.NodeExists: ValueError, errors.SchemaMismatch: ValueError, errors.StrictContentError: ValueError,
         errors.NoTransformer: ValueError, errors.UnreadableDocument: ValueError,
         errors.DocumentSlugCollision: ValueError, errors.UnregisteredDiscriminator: ValueError,
-        errors.NotPatchable: ValueError,
+        errors.NotPatchable: ValueError, errors.ToolArgumentError: ValueError,
     }
     for error, builtin in pairs.items():
         assert issubclass(error, errors.AgentkitError) and issubclass(error, builtin), error

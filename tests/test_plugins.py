@@ -250,14 +250,17 @@ def test_mcp_refuses_unknown_missing_and_mistyped_arguments_before_running(mesh)
 @pytest.mark.parametrize("tool, arguments, opening", [
     ("Update", {"nodes": "[{"}, "Invalid JSON: "),
     ("Update", {"nodes": {"id": "x"}}, "Invalid JSON: 'nodes' must be a JSON array"),
-    ("Delete", {"paths": 42}, "Invalid JSON: 'paths' must be a JSON array"),
+    ("Delete", {"paths": 42}, "Error: argument 'paths' must be a string, got a number."),
+    ("Delete", {"paths": {"a": 1}}, "Invalid JSON: 'paths' must be a JSON array"),
     ("Delete", {"paths": "Acme"}, "Invalid JSON: Expecting value"),
     ("Patch", {"path": "Acme", "fields": "[1]"}, "Error: fields must be a JSON object"),
     ("Get", {"path": ""}, "Error: path is required."),
     ("Move", {"sourcePath": "Acme", "targetPath": " "}, "Error: targetPath is required."),
     ("Copy", {"sourcePath": "Nope", "targetNamespace": "X"}, "Error: Source node not found: Nope"),
-    ("Search", {"query": "x", "limit": "lots"}, "limit must be a whole number"),
-    ("GetChunk", {"collectionPath": "Acme/content", "filePath": "a.md", "chunkIndex": 1.5}, "chunkIndex must be a whole number"),
+    ("Search", {"query": "x", "limit": "lots"}, "Error: argument 'limit' must be a whole number, got a string."),
+    ("Search", {"query": -10 ** 5000}, "Error: argument 'query' must be a string, got a number."),
+    ("GetChunk", {"collectionPath": "Acme/content", "filePath": "a.md", "chunkIndex": 1.5},
+     "Error: argument 'chunkIndex' must be a whole number, got a number."),
 ])
 def test_malformed_arguments_are_answered_and_change_nothing(mesh, tool, arguments, opening):
     """Arguments of the wrong shape get an answer, never an exception, and the mesh stays as it was."""
@@ -266,6 +269,17 @@ def test_malformed_arguments_are_answered_and_change_nothing(mesh, tool, argumen
     answer = tools_by_name(mesh_plugin(mesh) + content_collection_plugin(mesh))[tool].call(arguments)
     assert answer.startswith(opening), answer
     assert [node.to_json() for node in mesh.nodes()] == before
+
+
+def test_an_unexpected_failure_answers_the_invocation_layer_s_text(mesh, monkeypatch):
+    """Where a tool body fails unexpectedly, the agent reads FunctionInvokingChatClient's text, an MCP client the SDK's."""
+    def broken(*_args, **_kwargs):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(Mesh, "search", broken)
+    assert tools_by_name(mesh_plugin(mesh))["Search"].call({"query": "x"}) == "Error: Function failed."
+    assert tools_by_name(mcp_tools(mesh))["search"].call({"query": "x"}) == "An error occurred invoking 'search'."
+    assert tools_by_name(mesh_plugin(mesh))["Search"].call({"query": "x", "limit": "9" * 40}).startswith("Error: Function")
 
 
 def test_non_object_arguments_are_answered(mesh):
