@@ -5,7 +5,7 @@ from ._errors import (
     AgentkitError, PathError, PathTraversal, NodeNotFound, CollectionNotFound, FileNotFound,
     CreateError, InvalidJson, MissingField, MalformedNamespace, NodeExists, SchemaMismatch,
     StrictContentError, ContentError, NoTransformer, UnreadableDocument, DocumentSlugCollision,
-    UnregisteredDiscriminator, NotPatchable,
+    UnregisteredDiscriminator, NotPatchable, ToolArgumentError,
 )
 from ._paths import (
     RESERVED_PREFIXES, UnifiedPath, parse_path, canonical_segment, resolve_relative,
@@ -79,7 +79,7 @@ __all__ = [
     "content_collection_plugin", "mcp_tools", "tools_by_name", "snake_case", "unoffered_tool_answer",
     "MESH_PLUGIN", "CONTENT_COLLECTION_PLUGIN", "MCP_SERVER", "BULK_CREATE", "MESH_METHODS",
     "MESH_READ_ONLY_METHODS", "CONTENT_COLLECTION_METHODS", "UNOFFERED_TOOL_TEXT",
-    "UnregisteredDiscriminator", "NotPatchable", "repair_json", "PATCHABLE_FIELDS", "REPORT", "FinancialReport", "LineItem", "ReportedValue",
+    "UnregisteredDiscriminator", "NotPatchable", "ToolArgumentError", "repair_json", "PATCHABLE_FIELDS", "REPORT", "FinancialReport", "LineItem", "ReportedValue",
     "build_report_pdf", "report_pdf_path", "report_pdf_bytes", "upload_report", "ConfigurationError",
     "ThreadError", "UnknownPluginWarning", "Message", "ToolCall", "ToolResult", "ToolDefinition", "Reply",
     "Context", "CHARS_PER_TOKEN", "ITEM_OVERHEAD_TOKENS", "ContextEstimate", "estimate_context",
