@@ -15,7 +15,9 @@ have at the pinned commit:
 - links to exported pages as `/Doc/...` paths, in-page anchors as the framework's Markdig names
   them; every other link points at the guide's published site (site_url);
 - nothing the framework's Markdig pipeline (src/MeshWeaver.Markdown/MarkdownExtensions.cs) would
-  show as text: no attribute lists, admonitions become block quotes, content tabs become bold labels.
+  show as text: no attribute lists, admonitions become block quotes, content tabs become bold labels;
+  and nothing it would render as something else: `$`, `~` and `^` in prose are escaped (UseMathematics
+  and EmphasisExtras would read `$3 … $15` as math and `~x~` as subscript).
 
 The exporter reads whatever the pages contain; it knows the page syntax (tools/pages.py), not the pages.
 """
@@ -356,7 +358,7 @@ def _render_body(site: Site, page: ExportedPage, lines: list[str]) -> list[str]:
         if marker:
             _append_checked_by(site, out, line, marker)
             continue
-        out.append(_rewrite_links(site, page, _strip_attr_lists(line)))
+        out.append(_escape_markdig_extras(_rewrite_links(site, page, _strip_attr_lists(line))))
     if fence is not None:
         raise ExportError(f"docs/{page.source}: a code fence is never closed")
     return out
@@ -405,6 +407,26 @@ def _strip_attr_lists(line: str) -> str:
     pieces.append(ATTR_LIST.sub("", line[position:]))
     stripped = "".join(pieces)
     return MARKDOWN_IN_HTML.sub("", stripped) if stripped.lstrip().startswith("<") else stripped
+
+
+# Markdig's UseMathematics reads `$...$` as math and its EmphasisExtras read `~x~` and `^x^` as sub- and
+# superscript: in prose these characters are prices and approximations, so they are escaped there.
+MARKDIG_EXTRAS = re.compile(r"(?<!\\)([$~^])")
+PROTECTED = re.compile(r"(`+)(?:(?!\1).)+?\1|\]\([^)]*\)|<[^>]+>")
+
+
+def _escape_markdig_extras(line: str) -> str:
+    """Escape `$`, `~` and `^` in prose, never inside code spans, link targets or HTML tags."""
+    if line.lstrip().startswith("<") or not MARKDIG_EXTRAS.search(line):
+        return line
+    pieces = []
+    position = 0
+    for protected in PROTECTED.finditer(line):
+        pieces.append(MARKDIG_EXTRAS.sub(r"\\\1", line[position:protected.start()]))
+        pieces.append(protected.group(0))
+        position = protected.end()
+    pieces.append(MARKDIG_EXTRAS.sub(r"\\\1", line[position:]))
+    return "".join(pieces)
 
 
 def _rewrite_links(site: Site, page: ExportedPage, line: str) -> str:
