@@ -313,20 +313,20 @@ def _cs_literal(source: str, at: int) -> tuple[str, int]:
         at += 2 if verbatim else 1
         out = []
         while True:
-            char = source[at]
+            char, step = source[at], 1
             if char == '"' and verbatim and source[at + 1] == '"':
-                out.append('"'); at += 2
+                char, step = '"', 2
             elif char == '"':
                 at += 1
                 break
             elif char == "\\" and not verbatim:
                 escape = source[at + 1]
                 if escape == "u":
-                    out.append(chr(int(source[at + 2:at + 6], 16))); at += 6
+                    char, step = chr(int(source[at + 2:at + 6], 16)), 6
                 else:
-                    out.append({"n": "\n", "t": "\t"}.get(escape, escape)); at += 2
-            else:
-                out.append(char); at += 1
+                    char, step = {"n": "\n", "t": "\t"}.get(escape, escape), 2
+            out.append(char)
+            at += step
         parts.append("".join(out))
         after = at
         while source[after].isspace():
