@@ -157,13 +157,13 @@ def test_heading_ids_follow_markdig_default_auto_identifiers(heading, markdig_id
     assert export.markdig_slug(export.heading_text(heading)) == markdig_id
 
 
-UNESCAPED_EXTRA = re.compile(r"(?<!\\)[$~^]")
+UNESCAPED_EXTRA = re.compile(r"(?<!\\)[$~^{]")
 CODE_OR_TARGET = re.compile(r"(`+).+?\1|\]\([^)]*\)|<[^>]+>")
 
 
 @pytest.mark.parametrize("page", export.EXPORTED_PAGES)
-def test_prose_escapes_what_markdig_would_read_as_math_or_sub_and_superscript(exported, page):
-    """Markdig's math ($...$) and emphasis extras (~x~, ^x^) never see a bare $, ~ or ^ in prose: prices stay prices."""
+def test_prose_escapes_what_markdig_would_read_as_math_sub_superscript_or_attributes(exported, page):
+    """Markdig's math ($...$), emphasis extras (~x~, ^x^) and generic attributes ({N}) never see a bare $, ~, ^ or { in prose."""
     _, body = split(exported[page])
     bare = [
         token.content[:80] for token in tokens(body)
@@ -174,5 +174,7 @@ def test_prose_escapes_what_markdig_would_read_as_math_or_sub_and_superscript(ex
 
 def test_escaping_leaves_code_link_targets_and_html_alone():
     """`$` in a code span, a link target or an HTML attribute is not text Markdig would parse as math."""
-    line = 'costs $3 to $15, about ~60; `a$b` [x](https://example.org/~u) <span title="$">'
-    assert export._escape_markdig_extras(line) == 'costs \\$3 to \\$15, about \\~60; `a$b` [x](https://example.org/~u) <span title="$">'
+    line = 'costs $3 to $15, about ~60, {N} calls; `a$b{c}` [x](https://example.org/~u) <span title="$">'
+    assert export._escape_markdig_extras(line) == (
+        'costs \\$3 to \\$15, about \\~60, \\{N} calls; `a$b{c}` [x](https://example.org/~u) <span title="$">'
+    )

@@ -16,8 +16,9 @@ have at the pinned commit:
   them; every other link points at the guide's published site (site_url);
 - nothing the framework's Markdig pipeline (src/MeshWeaver.Markdown/MarkdownExtensions.cs) would
   show as text: no attribute lists, admonitions become block quotes, content tabs become bold labels;
-  and nothing it would render as something else: `$`, `~` and `^` in prose are escaped (UseMathematics
-  and EmphasisExtras would read `$3 … $15` as math and `~x~` as subscript).
+  and nothing it would render as something else: `$`, `~`, `^` and `{` in prose are escaped
+  (UseMathematics, EmphasisExtras and GenericAttributes would read `$3 … $15` as math, `~x~` as
+  subscript and the placeholder `{N}` as an attribute).
 
 The exporter reads whatever the pages contain; it knows the page syntax (tools/pages.py), not the pages.
 """
@@ -409,14 +410,15 @@ def _strip_attr_lists(line: str) -> str:
     return MARKDOWN_IN_HTML.sub("", stripped) if stripped.lstrip().startswith("<") else stripped
 
 
-# Markdig's UseMathematics reads `$...$` as math and its EmphasisExtras read `~x~` and `^x^` as sub- and
-# superscript: in prose these characters are prices and approximations, so they are escaped there.
-MARKDIG_EXTRAS = re.compile(r"(?<!\\)([$~^])")
+# Markdig's UseMathematics reads `$...$` as math, its EmphasisExtras read `~x~` and `^x^` as sub- and
+# superscript, and UseGenericAttributes takes `{N}` for an attribute and drops it from the text: in prose
+# these characters are prices, approximations and placeholders, so they are escaped there.
+MARKDIG_EXTRAS = re.compile(r"(?<!\\)([$~^{])")
 PROTECTED = re.compile(r"(`+)(?:(?!\1).)+?\1|\]\([^)]*\)|<[^>]+>")
 
 
 def _escape_markdig_extras(line: str) -> str:
-    """Escape `$`, `~` and `^` in prose, never inside code spans, link targets or HTML tags."""
+    """Escape `$`, `~`, `^` and `{` in prose, never inside code spans, link targets or HTML tags."""
     if line.lstrip().startswith("<") or not MARKDIG_EXTRAS.search(line):
         return line
     pieces = []
