@@ -6,6 +6,9 @@ target that behaves otherwise fails the claim that states them.
 
 from __future__ import annotations
 
+import io
+import zipfile
+
 CHUNK_SIZE = 1000  # K1: 1,000-character windows ...
 CHUNK_OVERLAP = 150  # ... that overlap by 150
 CHUNK_STRIDE = CHUNK_SIZE - CHUNK_OVERLAP
@@ -53,3 +56,55 @@ def slug(file_path: str) -> str:
             out.append("-")
             last_was_dash = True
     return "".join(out).strip("-") or "document"
+
+
+WORKBOOK_ROWS = (("name", "value"), ("revenue", 12))
+
+
+def workbook() -> bytes:
+    """The smallest .xlsx a spreadsheet reader opens: one sheet `Data` holding WORKBOOK_ROWS (built without a library)."""
+
+    def cell(reference: str, value) -> str:
+        if isinstance(value, str):
+            return f'<c r="{reference}" t="inlineStr"><is><t>{value}</t></is></c>'
+        return f'<c r="{reference}"><v>{value}</v></c>'
+
+    rows = "".join(
+        f'<row r="{r}">' + "".join(cell(f"{chr(65 + c)}{r}", value) for c, value in enumerate(row)) + "</row>"
+        for r, row in enumerate(WORKBOOK_ROWS, start=1)
+    )
+    main = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
+    relationships = "http://schemas.openxmlformats.org/package/2006/relationships"
+    document = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
+    parts = {
+        "[Content_Types].xml":
+            '<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">'
+            '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>'
+            '<Default Extension="xml" ContentType="application/xml"/>'
+            '<Override PartName="/xl/workbook.xml" '
+            'ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/>'
+            '<Override PartName="/xl/worksheets/sheet1.xml" '
+            'ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/></Types>',
+        "_rels/.rels":
+            f'<Relationships xmlns="{relationships}"><Relationship Id="rId1" '
+            f'Type="{document}/officeDocument" Target="xl/workbook.xml"/></Relationships>',
+        "xl/workbook.xml":
+            f'<workbook xmlns="{main}" xmlns:r="{document}"><sheets>'
+            '<sheet name="Data" sheetId="1" r:id="rId1"/></sheets></workbook>',
+        "xl/_rels/workbook.xml.rels":
+            f'<Relationships xmlns="{relationships}"><Relationship Id="rId1" '
+            f'Type="{document}/worksheet" Target="worksheets/sheet1.xml"/></Relationships>',
+        "xl/worksheets/sheet1.xml": f'<worksheet xmlns="{main}"><sheetData>{rows}</sheetData></worksheet>',
+    }
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, xml in parts.items():
+            archive.writestr(name, '<?xml version="1.0" encoding="UTF-8"?>' + xml)
+    return out.getvalue()
+
+
+def workbook_text() -> str:
+    """What Get returns for workbook() (C3, ClosedXmlContentTransformer): a section per sheet, a `Row | A | B` table."""
+    lines = ["## Sheet: Data", "", "| Row | A | B |", "|---:|---:|---:|"]
+    lines += [f"| {r} | " + " | ".join(str(value) for value in row) + " |" for r, row in enumerate(WORKBOOK_ROWS, start=1)]
+    return "\n".join(lines) + "\n\n"

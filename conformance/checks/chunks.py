@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 from conformance.fixtures import (
-    CHUNK_OVERLAP, CHUNK_SIZE, CHUNK_STRIDE, SEARCH_WORD, SNIPPET_LIMIT, expected_windows, long_text, short_text, slug,
+    CHUNK_OVERLAP, CHUNK_SIZE, CHUNK_STRIDE, SEARCH_WORD, SNIPPET_LIMIT, expected_windows, long_text, short_text, slug, workbook, workbook_text,
 )
 from conformance.suite import Fixtures, check
 
@@ -251,3 +251,20 @@ async def search_rows_lack_file_fields(fx: Fixtures) -> None:
     found = await fx.eventually(row, f"{node['path']} in search")
     # verifies: chunks.search-rows-lack-file-fields
     assert found.get("nodeType") == "Document" and not {"collectionPath", "filePath"} & set(found), f"the search row is {found}"
+
+
+@check("chunks.xlsx-not-indexed", needs=CHUNK_TOOLS | {"get"})
+async def workbook_not_indexed(fx: Fixtures) -> None:
+    book = await fx.once("workbook-file", lambda: fx.upload("book.xlsx", workbook()))
+    # Indexing runs in upload order: once a file uploaded after the workbook is indexed, the workbook had its turn.
+    after = await fx.upload("after-book.md", b"uploaded after the workbook\n")
+    await fx.indexed_chunks(after)
+    miss = await chunk(fx, book, 0)
+    node = await fx.call("get", {"path": f"{fx.collection}/_Documents/{slug(book)}"})
+    text = await fx.call("get", {"path": f"{fx.collection}/{book}"})
+    # verifies: chunks.xlsx-not-indexed
+    assert miss.get("found") is False and miss.get("message") == f"No chunks indexed for '{book}' in '{fx.collection}'.", \
+        f"get_chunk on an uploaded workbook answered {miss}"
+    # verifies: chunks.xlsx-not-indexed
+    assert not node.lstrip().startswith("{") and text.replace("\r\n", "\n") == workbook_text(), \
+        f"the workbook's Document path answered {node[:80]!r}; Get on the file {text[:80]!r}"

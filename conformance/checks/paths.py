@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import base64
 import json
 import unicodedata
 
+from conformance.fixtures import workbook, workbook_text
 from conformance.suite import Fixtures, check
 
 NOTE = "Größe: 5 €\nA note the conformance suite uploads and reads back.\n"
@@ -123,3 +125,25 @@ async def binaries_garbled(fx: Fixtures) -> None:
     # verifies: unified-path.binaries-garbled
     assert answer.startswith("AB") and answer.endswith("CD") and "\ufffd" in answer, \
         f"a binary read as {json.dumps(answer)}"
+
+
+# The smallest PNG: one transparent pixel (70 bytes).
+PIXEL_PNG = base64.b64decode("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGNgYGBgAAAABQABpfZFQAAAAABJRU5ErkJggg==")
+
+
+@check("unified-path.images-never-bytes", needs={"get", "upload"})
+async def images_never_bytes(fx: Fixtures) -> None:
+    file_path = await fx.once("image-file", lambda: fx.upload("pixel.png", PIXEL_PNG))
+    answer = await fx.call("get", {"path": f"{fx.collection}/{file_path}"})
+    described = answer.lstrip().startswith("{") and json.loads(answer).get("nodeType") == "Document"
+    # verifies: unified-path.images-never-bytes
+    assert described or answer.startswith(f"[image: pixel.png (image/png, {len(PIXEL_PNG)} bytes)] "), \
+        f"get on a PNG answered {answer[:100]!r}"
+
+
+@check("unified-path.xlsx-sheets", needs={"get", "upload"})
+async def workbook_as_tables(fx: Fixtures) -> None:
+    file_path = await fx.once("workbook-file", lambda: fx.upload("book.xlsx", workbook()))
+    answer = await fx.call("get", {"path": f"{fx.collection}/{file_path}"})
+    # verifies: unified-path.xlsx-sheets
+    assert answer.replace("\r\n", "\n") == workbook_text(), f"get on a one-sheet workbook answered {answer[:200]!r}"
