@@ -172,6 +172,11 @@ def test_prose_escapes_what_markdig_would_read_as_math_sub_superscript_or_attrib
     assert not bare, "\n".join(bare)
 
 
+def test_a_prose_line_starting_with_a_colon_is_escaped():
+    """Markdig would make the line above a definition-list term (`: definition`) or open a container (`:::`)."""
+    assert export._escape_markdig_extras("  : the definition") == "  \\: the definition"
+
+
 def test_escaping_leaves_code_link_targets_and_html_alone():
     """`$` in a code span, a link target or an HTML attribute is not text Markdig would parse as math."""
     line = 'costs $3 to $15, about ~60, {N} calls; `a$b{c}` [x](https://example.org/~u) <span title="$">'

@@ -419,6 +419,10 @@ PROTECTED = re.compile(r"(`+)(?:(?!\1).)+?\1|\]\([^)]*\)|<[^>]+>")
 
 def _escape_markdig_extras(line: str) -> str:
     """Escape `$`, `~`, `^` and `{` in prose, never inside code spans, link targets or HTML tags."""
+    if line.lstrip().startswith(":"):
+        # A line that starts with ':' would make the line above a definition list term, or open a ::: container.
+        indent = len(line) - len(line.lstrip())
+        line = line[:indent] + "\\" + line[indent:]
     if line.lstrip().startswith("<") or not MARKDIG_EXTRAS.search(line):
         return line
     pieces = []
