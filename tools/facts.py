@@ -103,14 +103,14 @@ def import_facts_markdown(text: str) -> dict:
         if not fact:
             continue
         body = fact["body"]
-        first = body.find(" [")
         cites = []
         for match in _CITATION.finditer(body):
             cite = {"path": match["path"], "line": int(match["line"]), "symbol": match["symbol"] or "", "evidence": match["evidence"]}
             if match["prefix"]:
                 cite = {"repo": match["prefix"]} | cite
             cites.append(cite)
-        data["facts"][fact["id"]] = {"text": (body[:first] if cites else body).strip(), "cites": cites}
+        first = _CITATION.search(body)
+        data["facts"][fact["id"]] = {"text": (body[: first.start()] if first else body).strip(), "cites": cites}
     return data
 
 
