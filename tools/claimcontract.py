@@ -36,6 +36,7 @@ IDENTIFIER = re.compile(r"[A-Za-z_$][\w$]*")
 CALL = re.compile(r"^(?P<name>[A-Za-z_][\w.]*)\((?P<args>[^()]*)\)$")
 # `{a, b, c?}`: the fields of a JSON object.
 FIELDS = re.compile(r"^\{(?P<fields>[^{}]*,[^{}]*)\}$")
+FIELD_NAME = re.compile(r"\$?[A-Za-z_][A-Za-z0-9_]*")
 PLACEHOLDER = re.compile(r"\{[^{}]*\}|…|\.\.\.")
 # Words a code span may hold that are Markdown or JSON, not names: literals and language names.
 NOT_NAMES = {"null", "true", "false", "None", "True", "False", "python", "pycon", "json"}
@@ -133,10 +134,21 @@ def message_fragments(span: str) -> list[str]:
     return [fragment.strip() for fragment in PLACEHOLDER.split(text) if len(fragment.strip()) >= 4]
 
 
+def _folded(name: str) -> str:
+    return name.lower().replace("_", "")
+
+
 class KnownNames:
-    def __init__(self, names: set[str], texts: list[str]) -> None:
-        self.names = names
-        self.lowered = {name.lower().replace("_", ""): name for name in names}
+    """`names`: every identifier and one-word string agentkit and the snippets use, the registry's
+    tool, plugin and parameter names among them; `strict`: the registry's names and agentkit's field
+    names (one-word strings), what `dev.py mutate` misspells."""
+
+    def __init__(self, names: set[str], texts: list[str], strict: set[str] = frozenset()) -> None:
+        self.strict = set(strict)
+        self.names = names | self.strict
+        self.strict_folded = {_folded(name): name for name in self.strict}
+        self.lowered = {_folded(name): name for name in self.names}
+        self.lowered.update(self.strict_folded)
         self.text = "\n".join(texts)
 
     def has(self, name: str) -> bool:
@@ -156,20 +168,24 @@ class KnownNames:
 @functools.cache
 def known_names(root: Path) -> KnownNames:
     """The names agentkit knows: its registry, its source's identifiers and strings, and the pages' snippets."""
-    names: set[str] = set(_registry_names())
+    strict: set[str] = set(_registry_names())
+    names: set[str] = set()
     texts: list[str] = []
     for path in sorted((root / "agentkit").glob("*.py")) + sorted((root / "snippets").glob("*.py")):
         source = path.read_text(encoding="utf-8")
         found, strings = _source_names(source)
         names |= found
         texts += strings
+        if path.parent.name == "agentkit":
+            # A string that is one name is a field of agentkit's JSON (or a type or a key): spelt exactly.
+            strict |= {text for text in strings if FIELD_NAME.fullmatch(text)}
         # Shown output is what the code printed: a message quoted from it is agentkit's own.
         texts += [match["text"] or "" for match in map(SHOWN_LINE.match, source.splitlines()) if match]
     for path in sorted((root / "snippets" / "output").glob("*")):
         texts.append(path.read_text(encoding="utf-8"))
     for text in texts:
         names |= set(IDENTIFIER.findall(text)) if len(text) < 60 else set()
-    return KnownNames(names, texts)
+    return KnownNames(names, texts, strict)
 
 
 def _registry_names() -> set[str]:
