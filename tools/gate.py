@@ -24,6 +24,7 @@ showed the log, the session still fails and the summary prints it.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -81,10 +82,13 @@ def tier(item: pytest.Item) -> int:
 # --- the plugin's hooks ------------------------------------------------------------------------------------
 
 _UNREPORTED = pytest.StashKey[list]()
+_TIER_SECONDS = pytest.StashKey[dict]()
+TIER_NAMES = {number: name for name, number in TIERS.items()}
 
 
 def pytest_configure(config: pytest.Config) -> None:
     config.stash[JOBS] = Jobs()
+    config.stash[_TIER_SECONDS] = {}
     # Set from what a test needs (pytest_collection_modifyitems); `python3 dev.py check` runs neither.
     config.addinivalue_line("markers", "build: waits for a background job such as the strict build (tools/gate.py)")
     config.addinivalue_line("markers", "browser: the browser suite, tests/test_browser.py")
@@ -108,6 +112,18 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     needed = {name for item in session.items for name in getattr(item, "fixturenames", ()) if name in COMMANDS}
     for name in sorted(needed):
         job(session.config, name).start()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem):
+    """Time each tier (setup, call and teardown of its tests): the summary says where the gate's time goes."""
+    started = time.perf_counter()
+    try:
+        return (yield)
+    finally:
+        seconds = item.config.stash[_TIER_SECONDS]
+        level = tier(item)
+        seconds[level] = seconds.get(level, 0.0) + time.perf_counter() - started
 
 
 @pytest.hookimpl(wrapper=True)
@@ -135,6 +151,12 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
 
 
 def pytest_terminal_summary(terminalreporter, config: pytest.Config) -> None:
+    seconds = config.stash.get(_TIER_SECONDS, {})
+    if seconds:
+        tiers = ", ".join(f"{TIER_NAMES[level]} {seconds[level]:.1f} s" for level in sorted(seconds))
+        jobs = [job.finished for job in config.stash[JOBS].jobs.values() if job.finished is not None]
+        background = "".join(f"; {result.name} {result.seconds:.1f} s in the background" for result in jobs)
+        terminalreporter.write_line(f"gate time by tier: {tiers}{background}")
     for result in config.stash.get(_UNREPORTED, []):
         terminalreporter.write_sep("=", f"background job {result.name!r} failed (exit {result.returncode})", red=True)
         terminalreporter.write_line(result.output.rstrip())

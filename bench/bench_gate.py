@@ -1,0 +1,52 @@
+"""Time the whole gate (`python3 dev.py test`) and the fast loop (`python3 dev.py check`), several runs each.
+
+    python bench/bench_gate.py [RUNS]        (from the repository root; default 3 runs)
+
+Prints every run, the median, and where the time went in the median gate run (the gate's own
+"gate time by tier" line: the cheap tiers, the tests that wait for the strict build, the browser
+suite, and how long the strict build ran in the background). Printed, never asserted: the
+machine's other load moves these figures. Targets: the gate at most 30 s, check under 10 s.
+"""
+
+from __future__ import annotations
+
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+VENV_PYTHON = REPO_ROOT / ".venv" / "bin" / "python"
+
+
+def timed(command: list[str]) -> tuple[float, str, int]:
+    started = time.perf_counter()
+    result = subprocess.run(command, cwd=REPO_ROOT, capture_output=True, text=True)
+    return time.perf_counter() - started, result.stdout, result.returncode
+
+
+def main() -> int:
+    runs = int(sys.argv[1]) if len(sys.argv) > 1 else 3
+    python = str(VENV_PYTHON if VENV_PYTHON.exists() else Path(sys.executable))
+    failed = 0
+    for name, command in (
+        ("check", [sys.executable, "dev.py", "check"]),
+        ("gate", [python, "-m", "pytest", "-q"]),
+    ):
+        results = []
+        for run in range(1, runs + 1):
+            seconds, output, code = timed(command)
+            lines = output.splitlines()
+            tiers = next((line for line in lines if line.startswith("gate time by tier:")), "")
+            results.append((seconds, tiers))
+            failed |= code
+            print(f"{name} run {run}: {seconds:.1f} s ({lines[-1].strip('= ') if lines else 'no output'})", flush=True)
+        median = statistics.median(seconds for seconds, _ in results)
+        closest = min(results, key=lambda result: abs(result[0] - median))
+        print(f"{name}: median {median:.1f} s of {runs} runs; {closest[1] or 'no tier line'}", flush=True)
+    return failed
+
+
+if __name__ == "__main__":
+    sys.exit(main())
