@@ -68,6 +68,8 @@ with warnings.catch_warnings(record=True) as caught:
 # verifies: agent.unknown-plugin-warns
 assert unknown == ["Get", "store_plan", "load_skill"] and [str(w.message) for w in caught] == [
     "Plugin 'Chunks' not found for agent a"]  # an unknown method is filtered out without a word
+# verifies: agent.unknown-plugin-warns
+assert [w.category for w in caught] == [UnknownPluginWarning]
 for entry, reason in (("Mesh:", "method 1 after ':' is empty"), ("Mesh:Get,,Search", "method 2 after ':' is empty"),
                       ("mesh thing", "must be letters, digits and '_'")):
     try:
