@@ -50,7 +50,7 @@ def test_ground_truth_shape():
 def test_statements_add_up():
     """Derived lines equal the sums of their parts (in tenths, so exactly)."""
     for period in REPORT.periods:
-        def tenths(key: str) -> int:
+        def tenths(key: str, period: str = period) -> int:
             return round(REPORT.value(key, period).value * 10)
         assert tenths("gp") == tenths("rev") + tenths("cos")
         assert tenths("np") == tenths("pbt") + tenths("tax")
