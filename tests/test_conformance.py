@@ -1,18 +1,15 @@
-"""The conformance suite against agentkit's MCP server, run as real subprocesses: over HTTP, over stdio,
+"""The conformance suite against agentkit's MCP server, run as real subprocesses (background jobs): over HTTP, over stdio,
 against a server with one planted divergence, and against targets it cannot check (exit 2)."""
 
 from __future__ import annotations
 
 import http.server
 import shlex
-import signal
 import socket
-import subprocess
 import sys
 import threading
 import xml.etree.ElementTree as ElementTree
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -24,72 +21,36 @@ from tools.background import JobResult
 from tools.gate import background_fixture
 from tools.project import REPO_ROOT
 
-START_TIMEOUT_SECONDS = 30
-SERVER = [sys.executable, "-m", "mcp_server"]
-
-
-@dataclass
-class Served:
-    process: subprocess.Popen
-    url: str
-    log: list[str]
-
-    def __post_init__(self) -> None:
-        # Drain the log while the server runs, so a full pipe never blocks it.
-        self._reader = threading.Thread(target=lambda: self.log.extend(line.rstrip("\n") for line in self.process.stderr),
-                                        daemon=True)
-        self._reader.start()
-
-    def stop(self, how: int = signal.SIGTERM) -> int:
-        if self.process.poll() is None:
-            self.process.send_signal(how)
-        code = self.process.wait(timeout=START_TIMEOUT_SECONDS)
-        self._reader.join(timeout=START_TIMEOUT_SECONDS)
-        return code
-
-
-def start(*options: str) -> subprocess.Popen:
-    return subprocess.Popen([*SERVER, "--port", "0", *options], cwd=REPO_ROOT, stderr=subprocess.PIPE, text=True)
-
-
-def wait_until_serving(process: subprocess.Popen) -> Served:
-    """Read the server's log until it names its URL (port 0: the server picked a free port)."""
-    log = []
-    for line in process.stderr:
-        log.append(line.rstrip("\n"))
-        if " at http://" in line:
-            return Served(process, line.split(" at ", 1)[1].split()[0], log)
-    process.kill()
-    raise AssertionError("the MCP server stopped before serving:\n" + "\n".join(log))
 
 
 def conform_args(tmp_path: Path, *target: str) -> list[str]:
     return [*target, "--junit", str(tmp_path / "junit.xml"), "--report", str(tmp_path / "report.md")]
 
 
-def test_whole_suite_passes_over_http_and_the_server_stops_cleanly(tmp_path, capsys):
-    served = wait_until_serving(start())
-    try:
-        code = conform(conform_args(tmp_path, "--url", served.url))
-    finally:
-        stopped = served.stop(signal.SIGTERM)
-    printed = capsys.readouterr().out
+# The HTTP run: the server as a real subprocess on a free port, the whole suite against its URL, then SIGTERM.
+conform_over_http = background_fixture(
+    "conform_over_http", lambda workdir: [sys.executable, str(REPO_ROOT / "tests" / "mcp_http_run.py"), str(workdir)])
+
+
+def test_whole_suite_passes_over_http_and_the_server_stops_cleanly(conform_over_http: JobResult):
+    printed, workdir = conform_over_http.output, conform_over_http.workdir
     claims = {check.claim for check in CHECKS}
-    assert code == 0, printed
+    assert conform_over_http.returncode == 0, printed
     assert {line.split()[1].rstrip(":") for line in printed.splitlines() if line.startswith("PASS ")} == claims, printed
     assert f"{len(claims)} passed, 0 failed, 0 skipped" in printed
-    junit = ElementTree.parse(tmp_path / "junit.xml").getroot()
+    junit = ElementTree.parse(workdir / "junit.xml").getroot()
     assert (junit.get("tests"), junit.get("failures"), junit.get("skipped")) == (str(len(claims)), "0", "0")
     assert {case.get("name") for case in junit.iter("testcase")} == claims
-    report = (tmp_path / "report.md").read_text()
+    report = (workdir / "report.md").read_text()
     assert report.startswith("# Conformance over MCP") and all(f"| PASS | `{claim}` |" in report for claim in claims)
     # Files cannot be deleted over MCP: the suite names each one it leaves; the nodes it created are gone.
     left = [line for line in printed.splitlines() if line.startswith("left behind: ")]
     assert "left behind: Meridian/content/conformance/windows.md (no MCP tool deletes a file; the next run overwrites it)" in left
     assert not [line for line in left if "/conformance-" in line], left
     # SIGTERM (like Ctrl-C) stops the server cleanly; it logged one line per tool call.
-    assert stopped == 0 and served.log[-1] == "stopped", served.log[-5:]
-    calls = [line for line in served.log if line.startswith("call ")]
+    log = (workdir / "server.log").read_text().splitlines()
+    assert printed.rstrip().endswith("server exit: 0") and log[-1] == "stopped", log[-3:]
+    calls = [line for line in log if line.startswith("call ")]
     tool_calls = int(printed.split(" tool calls in ")[0].rsplit(" ", 1)[1])
     assert len(calls) == tool_calls and all(" chars in " in line for line in calls), calls[:3]
 
