@@ -43,7 +43,7 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
-async def conform(target: Target, namespace: str, claims: list[str], quiet: bool) -> Run:
+async def conform(target: Target, namespace: str, claims: list[str]) -> Run:
     selected = [c for c in CHECKS if not claims or c.claim in claims]
     unknown = sorted(set(claims) - {c.claim for c in CHECKS})
     if unknown:
@@ -57,7 +57,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         headers = dict(parse_header(text) for text in options.header)
         target = Target(url=options.url, headers=headers, command=options.command)
-        run = anyio.run(conform, target, options.namespace, options.claim, options.quiet)
+        run = anyio.run(conform, target, options.namespace, options.claim)
     except BadTarget as problem:
         print(f"conform: {problem}", file=sys.stderr)
         return 2
