@@ -82,8 +82,9 @@ PROTOCOL_INSTRUCTIONS = (
     "node. List all LineItem dimensions in one Search and match key and name. End phase 1 with the complete "
     "worksheet as your answer, including master data for every new dimension.\n"
     "Phase 2 (writing): write strictly from the worksheet. Re-check dimension existence once, immediately "
-    "before creating them. Every response in this step MUST contain at least 10 parallel Create calls. "
-    "Verify by Get on the expected paths, never by a search count, and reconcile against the worksheet.")
+    "before creating them, with a Get on each new dimension's path. Every response in this step MUST contain "
+    "at least 10 parallel Create calls. Verify from the Create answers and read back one node per type with "
+    "Get, never by a search count or a listing, and reconcile against the worksheet.")
 NAIVE_INSTRUCTIONS = "Extract each requested value from the report and create a node for it."
 PROHIBITION = "Never call SearchChunks or GetChunk: read the whole file with one Get on its file path."
 

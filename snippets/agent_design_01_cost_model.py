@@ -75,8 +75,8 @@ batched_without_document = pattern(0, batch_size=10)
 for caching in (False, True):  # dollars, without and then with caching
     print(sequential_with_document.cost(PRICE, caching),
           batched_without_document.cost(PRICE, caching))
-#> 9.792972 0.254583
-#> 1.21240125 0.13294785
+#> 9.797988 0.255177
+#> 1.21297875 0.13308315
 # --8<-- [end:worked-example]
 
 ROWS = [("one Create a turn, document in context", DOCUMENT, 1),
