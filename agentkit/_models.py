@@ -66,7 +66,7 @@ class PlannedCalls:
 
     Where it stands is read from the context alone: the tool results of this
     round, plus the progress line of an earlier answer. When it is offered no
-    tools (the budget's last iteration) it answers with that progress line, so
+    tools (the call after the cap, A7) it answers with that progress line, so
     a "continue" round picks up where it stopped; when ``state_in_answer`` is
     False its answers leave the line out and a new round starts over.
     """
