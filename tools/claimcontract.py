@@ -94,7 +94,7 @@ def name_problems(project: Project, claims: Claims, known: "KnownNames | None" =
                     hint = known.closest(name)
                     problems.append(Problem(marker.page, marker.line, f"{marker.id}: `{span}` names '{name}', which is no tool, plugin, parameter or field agentkit knows" + (f" (did you mean '{hint}'?)" if hint else ""), marker.id))
             for fragment in message_fragments(span):
-                if not known.has_text(fragment):
+                if not known.has_text(fragment) and not known.has_text(fragment.strip(" .,:;'\"")):
                     problems.append(Problem(marker.page, marker.line, f"{marker.id}: `{span}` quotes a message, but agentkit writes no text '{fragment}'", marker.id))
     return problems
 
@@ -113,7 +113,8 @@ def names_in_span(span: str) -> list[str]:
     shape = FIELDS.match(text)
     if shape:
         return [field.strip().rstrip("?") for field in shape["fields"].split(",") if IDENTIFIER.fullmatch(field.strip().rstrip("?"))]
-    if IDENTIFIER.fullmatch(text) and text not in NOT_NAMES:
+    # One letter is an example (`U`, column `A`), not a name anyone looks up.
+    if IDENTIFIER.fullmatch(text) and text not in NOT_NAMES and len(text) > 1:
         return [text]
     # `"Mesh:Get,Search"`: a plugin entry, each part a name.
     if re.fullmatch(r"[A-Za-z_]\w*:[A-Za-z_]\w*(,[A-Za-z_]\w*)*", text):
@@ -127,7 +128,8 @@ def names_in_span(span: str) -> list[str]:
 def message_fragments(span: str) -> list[str]:
     """The fixed text of a quoted message (`Node '{path}' not found`): what must stand in agentkit's strings."""
     text = span.strip()
-    if " " not in text or CALL.match(text) or FIELDS.match(text) or "/" in text.split(" ")[0]:
+    # A JSON value is a shape, not a message: its names are read by names_in_span.
+    if text.startswith(("{", "[")) or " " not in text or CALL.match(text) or FIELDS.match(text) or "/" in text.split(" ")[0]:
         return []
     if not (PLACEHOLDER.search(text) or re.match(r"^[A-Z][a-z]+( \w+)*[:!.]", text)):
         return []

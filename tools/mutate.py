@@ -41,7 +41,7 @@ NEXT_WORD = {
     "eight": "nine", "nine": "ten", "ten": "eleven", "eleven": "twelve", "twelve": "twenty", "twenty": "thirty",
     "hundred": "thousand", "thousand": "hundred", "twice": "three times", "half": "third", "third": "quarter",
     "quarter": "fifth", "fourth": "fifth", "fifth": "sixth", "sixth": "seventh", "seventh": "eighth", "eighth": "ninth",
-    "ninth": "tenth", "tenth": "ninth", "double": "triple", "triple": "double",
+    "ninth": "tenth", "tenth": "ninth",
 }
 
 

@@ -11,12 +11,13 @@ import re
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
-# "one" is left out: in prose it is mostly a pronoun ("one per file", "the one it found").
+# "one" is left out: in prose it is mostly a pronoun ("one per file", "the one it found"); so are
+# "double", which mostly names quotes.
 WORDS = {
     "zero": 0, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
     "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "twenty": 20, "hundred": 100, "thousand": 1000,
     "twice": 2, "half": 2, "third": 3, "quarter": 4, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
-    "eighth": 8, "ninth": 9, "tenth": 10, "double": 2, "triple": 3,
+    "eighth": 8, "ninth": 9, "tenth": 10,
 }
 DIGITS = re.compile(r"(?<![\w.,/-])\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\w-])|(?<![\w.,/-])\d+(?:\.\d+)?(?![\w-])")
 WORD = re.compile(r"\b(" + "|".join(WORDS) + r")\b", re.I)
