@@ -148,9 +148,9 @@ class KnownNames:
     def __init__(self, names: set[str], texts: list[str], strict: set[str] = frozenset()) -> None:
         self.strict = set(strict)
         self.names = names | self.strict
-        self.strict_folded = {_folded(name): name for name in self.strict}
-        self.lowered = {_folded(name): name for name in self.names}
-        self.lowered.update(self.strict_folded)
+        self.folded: dict[str, set[str]] = {}
+        for name in self.names:
+            self.folded.setdefault(_folded(name), set()).add(name)
         self.text = "\n".join(texts)
 
     def has(self, name: str) -> bool:
@@ -160,9 +160,10 @@ class KnownNames:
         return fragment in self.text
 
     def closest(self, name: str) -> str | None:
-        same = self.lowered.get(name.lower().replace("_", ""))
+        """The known names spelt like `name` but for case and underscores, else the nearest one."""
+        same = sorted(self.folded.get(_folded(name), ()))
         if same:
-            return same
+            return "' or '".join(same)
         close = difflib.get_close_matches(name, self.names, n=1, cutoff=0.8)
         return close[0] if close else None
 
