@@ -67,7 +67,7 @@ assert {row.key for row in worksheet.facts if row.value is None} == {item.key fo
 # The long rounds raise the cap in the agent node's JSON; under the default of 40 the naive round stops early.
 long_round = naive.runs[0]
 # verifies: agent.long-rounds-raise-the-cap
-assert scenario_config("reread").max_tool_calls_per_round == NAIVE_CONFIG.max_tool_calls_per_round == LONG_ROUND_CAP
+assert scenario_config("reread").max_tool_calls_per_round == NAIVE_CONFIG.max_tool_calls_per_round == LONG_ROUND_CAP == 1000
 # verifies: agent.long-rounds-raise-the-cap
 assert all(len(run.turns) <= LONG_ROUND_CAP for r in (naive, reread) for run in r.runs)
 # verifies: agent.long-rounds-raise-the-cap

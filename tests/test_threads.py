@@ -21,7 +21,8 @@ def test_rebuild_keeps_stored_texts_ordered_by_timestamp_and_maps_roles():
 
 
 def test_each_message_counts_its_length_plus_64():
-    """The budget charges 64 characters of framing per message."""
+    """T2: the budget charges 64 characters of framing per message."""
+    # verifies: agent.history-budget
     assert message_chars(Message("user", "x" * 100)) == 164
     assert HISTORY_BUDGET_CHARS == 64_000
 
