@@ -108,3 +108,51 @@ def workbook_text() -> str:
     lines = ["## Sheet: Data", "", "| Row | A | B |", "|---:|---:|---:|"]
     lines += [f"| {r} | " + " | ".join(str(value) for value in row) + " |" for r, row in enumerate(WORKBOOK_ROWS, start=1)]
     return "\n".join(lines) + "\n\n"
+
+
+PDF_PAGES = tuple(
+    tuple(f"Page {page} line {line:02d}: {' '.join(WORDS[(page + line + k) % len(WORDS)] for k in range(7))}." for line in range(1, 31))
+    for page in (1, 2)
+)
+
+
+def pdf() -> bytes:
+    """A two-page PDF of PDF_PAGES in Helvetica, written by hand: one text line per row."""
+    objects: list[bytes] = [b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"]
+    contents = []
+    for lines in PDF_PAGES:
+        stream = "\n".join(["BT /F1 11 Tf 14 TL 56 780 Td", *(f"({line}) Tj T*" for line in lines), "ET"]).encode("latin-1")
+        objects.append(b"<< /Length %d >>\nstream\n%s\nendstream" % (len(stream), stream))
+        contents.append(len(objects))
+    pages_object = len(objects) + len(contents) + 1
+    kids = []
+    for content in contents:
+        objects.append(b"<< /Type /Page /Parent %d 0 R /MediaBox [0 0 595 842] /Contents %d 0 R "
+                       b"/Resources << /Font << /F1 1 0 R >> >> >>" % (pages_object, content))
+        kids.append(len(objects))
+    objects.append(b"<< /Type /Pages /Kids [%s] /Count %d >>" % (b" ".join(b"%d 0 R" % kid for kid in kids), len(kids)))
+    objects.append(b"<< /Type /Catalog /Pages %d 0 R >>" % pages_object)
+    out, offsets = bytearray(b"%PDF-1.4\n"), []
+    for number, body in enumerate(objects, start=1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n%s\nendobj\n" % (number, body)
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1) + b"".join(b"%010d 00000 n \n" % o for o in offsets)
+    out += b"trailer\n<< /Size %d /Root %d 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, len(objects), xref)
+    return bytes(out)
+
+
+def pdf_index_text() -> str:
+    """What indexing reads from pdf() (D5): each page's words joined by single spaces, pages joined by newlines."""
+    return "\n".join(" ".join(" ".join(lines).split()) for lines in PDF_PAGES)
+
+
+def pdf_chunk_pages() -> list[int]:
+    """The page each chunk of pdf() starts on (K1): the page of the first word the chunk's window overlaps."""
+    spans, start = [], 0
+    for page, text in enumerate(pdf_index_text().split("\n"), start=1):
+        for word in text.split(" "):
+            spans.append((start + len(word), page))
+            start += len(word) + 1
+    starts = [CHUNK_STRIDE * index for index in range(len(expected_windows(pdf_index_text())))]
+    return [next(page for end, page in spans if end > offset) for offset in starts]

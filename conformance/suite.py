@@ -153,9 +153,10 @@ class Fixtures:
             raise Skip(value)
         return value
 
-    async def upload(self, name: str, data: bytes) -> str:
-        """Upload `data` as `conformance/{name}` into the namespace's collection; return its file path there."""
-        file_path = f"{FIXTURE_FOLDER}/{name}"
+    async def upload(self, name: str, data: bytes, *, at_root: bool = False) -> str:
+        """Upload `data` as `conformance/{name}` (or `{name}` at the root) into the namespace's collection;
+        return its file path there. A file at the root keeps a fixed name that starts with `conformance-`."""
+        file_path = name if at_root else f"{FIXTURE_FOLDER}/{name}"
         path = f"{self.collection}/{file_path}"
         answer = await self.call("upload", {"path": path, "base64Content": encode(data)})
         try:

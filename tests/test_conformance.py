@@ -46,7 +46,7 @@ def test_whole_suite_passes_over_http_and_the_server_stops_cleanly(conform_over_
     # Files cannot be deleted over MCP: the suite names each one it leaves; the nodes it created are gone.
     left = [line for line in printed.splitlines() if line.startswith("left behind: ")]
     assert "left behind: Meridian/content/conformance/windows.md (no MCP tool deletes a file; the next run overwrites it)" in left
-    assert not [line for line in left if "/conformance-" in line], left
+    assert all(line.endswith("(no MCP tool deletes a file; the next run overwrites it)") for line in left), left
     # SIGTERM (like Ctrl-C) stops the server cleanly; it logged one line per tool call.
     log = (workdir / "server.log").read_text().splitlines()
     assert printed.rstrip().endswith("server exit: 0") and log[-1] == "stopped", log[-3:]
@@ -177,9 +177,10 @@ def test_answer_of_unexpected_shape(tmp_path, capsys):
     needed = set().union(*(check.needs for check in CHECKS)) | {"delete"}
     answers = {name: "plain text, not JSON" for name in needed}
     answers["upload"] = '{"status":"Uploaded","path":"x","bytes":1}'
-    claim = next(check.claim for check in CHECKS if check.name == "get_chunk_shape")
+    answers["get_chunk"] = '{"found":true,"totalChunks":3}'
+    claim = next(check.claim for check in CHECKS if check.name == "search_chunks_shape")
     line = refused(conform_args(tmp_path, "--command", stand_in(tmp_path, answers), "--claim", claim), capsys)
-    assert line.startswith("conform: get_chunk(") and line.endswith("answered text where JSON was expected: plain text, not JSON")
+    assert line.startswith("conform: search_chunks(") and line.endswith("answered text where JSON was expected: plain text, not JSON")
 
 
 def test_every_check_names_its_claim_in_its_verifies_comments():

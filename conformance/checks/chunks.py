@@ -6,7 +6,8 @@ from __future__ import annotations
 import json
 
 from conformance.fixtures import (
-    CHUNK_OVERLAP, CHUNK_SIZE, CHUNK_STRIDE, SEARCH_WORD, SNIPPET_LIMIT, expected_windows, long_text, short_text, slug, workbook, workbook_text,
+    CHUNK_OVERLAP, CHUNK_SIZE, CHUNK_STRIDE, SEARCH_WORD, SNIPPET_LIMIT, expected_windows, long_text, pdf, pdf_chunk_pages, short_text, slug, workbook,
+    workbook_text,
 )
 from conformance.suite import Fixtures, check
 
@@ -268,3 +269,28 @@ async def workbook_not_indexed(fx: Fixtures) -> None:
     # verifies: chunks.xlsx-not-indexed
     assert not node.lstrip().startswith("{") and text.replace("\r\n", "\n") == workbook_text(), \
         f"the workbook's Document path answered {node[:80]!r}; Get on the file {text[:80]!r}"
+
+
+@check("chunks.pdf-chunks-have-pages", needs=CHUNK_TOOLS)
+async def pdf_chunk_pages_and_boxes(fx: Fixtures) -> None:
+    file_path = await fx.once("pdf-file", lambda: fx.upload("pages.pdf", pdf()))
+    total = await fx.indexed_chunks(file_path)
+    chunks = [await chunk(fx, file_path, index) for index in range(total)]
+    # verifies: chunks.pdf-chunks-have-pages
+    assert [c.get("page") for c in chunks] == pdf_chunk_pages(), \
+        f"the chunks of a two-page PDF start on pages {[c.get('page') for c in chunks]}, not {pdf_chunk_pages()}"
+    boxes = [c.get("bbox") or {} for c in chunks]
+    # verifies: chunks.pdf-chunks-have-pages
+    assert all(set(box) == {"x", "y", "w", "h"} and all(0 <= box[k] <= 1 for k in box) and box["w"] > 0 and box["h"] > 0
+               for box in boxes), f"the chunks' boxes are {boxes}"
+
+
+@check("chunks.string-rule-works-for-slug-safe-names", needs=CHUNK_TOOLS | {"get"})
+async def string_rule_for_slug_safe_name(fx: Fixtures) -> None:
+    text = "A slug-safe name at the root of the collection content.\n"
+    file_path = await fx.once("slug-safe-file", lambda: fx.upload("conformance-slug-safe.md", text.encode("utf-8"), at_root=True))
+    node = await document(fx, file_path)
+    by_string_rule = node["path"].replace("/_Documents/", "/")
+    answer = await fx.call("get", {"path": by_string_rule})
+    # verifies: chunks.string-rule-works-for-slug-safe-names
+    assert answer == text, f"the string rule's path {by_string_rule!r} answered {answer[:80]!r}"

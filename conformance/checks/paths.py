@@ -147,3 +147,18 @@ async def workbook_as_tables(fx: Fixtures) -> None:
     answer = await fx.call("get", {"path": f"{fx.collection}/{file_path}"})
     # verifies: unified-path.xlsx-sheets
     assert answer.replace("\r\n", "\n") == workbook_text(), f"get on a one-sheet workbook answered {answer[:200]!r}"
+
+
+ROOT_NOTE = "A note at the root of the collection.\n"
+
+
+async def root_note(fx: Fixtures) -> str:
+    return await fx.once("root-note", lambda: fx.upload("conformance-root-note.md", ROOT_NOTE.encode("utf-8"), at_root=True))
+
+
+@check("unified-path.content-root-file", needs={"get", "upload"})
+async def content_root_file(fx: Fixtures) -> None:
+    file_path = await root_note(fx)
+    answer = await fx.call("get", {"path": f"{fx.collection}/{file_path}"})
+    # verifies: unified-path.content-root-file
+    assert answer == ROOT_NOTE, f"get {fx.collection}/{file_path} answered {answer[:80]!r}"
