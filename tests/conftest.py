@@ -47,3 +47,8 @@ def built_site(site_build: Build) -> Path:
     test_strict_build_succeeds shows the build log once."""
     require_success(site_build.job, "the strict build (`mkdocs build --strict`)")
     return site_build.site
+
+
+# Hypothesis profiles ("ci" for the gate, "long" for --hypothesis-profile=long), registered before
+# pytest_configure loads the one named on the command line (issue 10; see tests/hypothesis_profiles.py).
+from tests import hypothesis_profiles  # noqa: E402,F401

@@ -1,0 +1,342 @@
+"""A damaged-file corpus, generated on the fly (nothing is committed).
+
+Each producer writes a small valid file whose text is known (``Specimen.known``:
+phrases that a correct reading must return). Each mutator derives damaged
+variants from a specimen's bytes: truncated at many offsets, bytes flipped,
+a zip entry removed or renamed, XML made invalid, sizes lied about, the
+Strict OOXML namespaces, a crafted heading style, a shared-string index out
+of range, a missing sheet part. Everything is seeded: the same run makes the
+same files.
+
+The oracle (``tests/test_damaged_files.py``): a file is either read correctly
+(every known phrase comes back) or refused with an agentkit error naming the
+file; never accepted with empty or partial text.
+"""
+
+from __future__ import annotations
+
+import functools
+import io
+import random
+import re
+import struct
+import zipfile
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import Iterator
+
+SEED = 20261130
+
+# What the small specimens say; every phrase must survive a correct reading.
+PDF_PAGES = ("Revenue grew to 4812 million in FY2024.", "Operating margin was 11 percent.")
+SHEET_ROWS = (("Item", "FY2024", "FY2023"), ("Revenue", 4812.3, 4410.9), ("EBIT", 530.2, 498.7))
+DOCX_PARAGRAPHS = (("Heading1", "Annual review"), (None, "Revenue grew to 4812 million."), ("Heading2", "Outlook"),
+                   (None, "We expect margins to hold."))
+
+
+@dataclass(frozen=True)
+class Specimen:
+    """A file as a producer wrote it: its name, bytes and the phrases a correct reading returns."""
+
+    name: str
+    data: bytes
+    known: tuple[str, ...]
+
+    def variant(self, label: str, data: bytes) -> "Damaged":
+        return Damaged(f"{self.name} [{label}]", self.name, data, self.known, label)
+
+
+@dataclass(frozen=True)
+class Damaged:
+    """A mutated copy of a specimen. ``must_refuse`` marks damage that no correct reading survives."""
+
+    case: str  # unique test id
+    name: str  # the file name it is uploaded under
+    data: bytes
+    known: tuple[str, ...]
+    label: str
+    must_refuse: bool = False
+
+
+# -- producers ------------------------------------------------------------------------------------
+
+@functools.cache
+def fpdf2_pdf() -> Specimen:
+    from fpdf import FPDF
+
+    pdf = FPDF()
+    pdf.set_creation_date(datetime(2025, 1, 1, tzinfo=timezone.utc))  # deterministic bytes
+    pdf.set_font("Helvetica", size=11)
+    for text in PDF_PAGES:
+        pdf.add_page()
+        pdf.multi_cell(0, 6, text)
+    return Specimen("fpdf2.pdf", bytes(pdf.output()), PDF_PAGES)
+
+
+@functools.cache
+def reportlab_pdf() -> Specimen:
+    """The second PDF producer: reportlab writes its own object layout, fonts and xref."""
+    from reportlab.pdfgen import canvas
+
+    out = io.BytesIO()
+    sheet = canvas.Canvas(out, invariant=1)  # invariant: no timestamps or random ids
+    for text in PDF_PAGES:
+        sheet.setFont("Helvetica", 11)
+        sheet.drawString(72, 720, text)
+        sheet.showPage()
+    sheet.save()
+    return Specimen("reportlab.pdf", out.getvalue(), PDF_PAGES)
+
+
+@functools.cache
+def report_pdf() -> Specimen:
+    """agentkit's own generated annual report: large, many pages, tables."""
+    from agentkit import REPORT, report_pdf_bytes
+
+    known = (REPORT.company, *(value.display for value in REPORT.values[:6]))
+    return Specimen("report.pdf", report_pdf_bytes(), known)
+
+
+@functools.cache
+def openpyxl_xlsx() -> Specimen:
+    from openpyxl import Workbook
+
+    workbook = Workbook()
+    sheet = workbook.active
+    sheet.title = "Figures"
+    for row in SHEET_ROWS:
+        sheet.append(list(row))
+    notes = workbook.create_sheet("Notes")
+    notes.append(["Restated comparatives"])
+    out = io.BytesIO()
+    workbook.save(out)
+    return Specimen("figures.xlsx", _normalised_zip(out.getvalue()), ("Figures", "Revenue", "4812.3", "530.2", "Notes", "Restated comparatives"))
+
+
+_WORD_MAIN = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
+_CONTENT_TYPES = (
+    '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>'
+    '<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">'
+    '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>'
+    '<Default Extension="xml" ContentType="application/xml"/>'
+    '<Override PartName="/word/document.xml" '
+    'ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/>'
+    '</Types>'
+)
+_PACKAGE_RELS = (
+    '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>'
+    '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">'
+    '<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" '
+    'Target="word/document.xml"/></Relationships>'
+)
+
+
+def docx_bytes(paragraphs=DOCX_PARAGRAPHS, namespace: str = _WORD_MAIN) -> bytes:
+    """A minimal WordprocessingML package (what Word needs to open it), built with zipfile."""
+    body = []
+    for style, text in paragraphs:
+        props = f'<w:pPr><w:pStyle w:val="{_xml_escape(style)}"/></w:pPr>' if style else ""
+        body.append(f"<w:p>{props}<w:r><w:t>{_xml_escape(text)}</w:t></w:r></w:p>")
+    document = (
+        '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>'
+        f'<w:document xmlns:w="{namespace}"><w:body>{"".join(body)}</w:body></w:document>'
+    )
+    return _zip({"[Content_Types].xml": _CONTENT_TYPES, "_rels/.rels": _PACKAGE_RELS, "word/document.xml": document})
+
+
+@functools.cache
+def minimal_docx() -> Specimen:
+    return Specimen("review.docx", docx_bytes(), tuple(text for _, text in DOCX_PARAGRAPHS))
+
+
+def _xml_escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
+
+
+def _zip(parts: dict[str, str | bytes]) -> bytes:
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, data in parts.items():
+            info = zipfile.ZipInfo(name, date_time=(2025, 1, 1, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_DEFLATED
+            archive.writestr(info, data)
+    return out.getvalue()
+
+
+def zip_parts(data: bytes) -> dict[str, bytes]:
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        return {name: archive.read(name) for name in archive.namelist()}
+
+
+def _normalised_zip(data: bytes) -> bytes:
+    # openpyxl stamps the current time into the zip and docProps; rewrite with fixed dates for stable bytes.
+    parts = zip_parts(data)
+    parts = {name: re.sub(rb"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", b"2025-01-01T00:00:00Z", body) for name, body in parts.items()}
+    return _zip(parts)
+
+
+def specimens() -> list[Specimen]:
+    return [fpdf2_pdf(), reportlab_pdf(), openpyxl_xlsx(), minimal_docx()]
+
+
+# -- generic mutators -------------------------------------------------------------------------------
+
+def truncations(specimen: Specimen, count: int, *, ends: bool = True) -> Iterator[Damaged]:
+    """Cut the file at ``count`` offsets spread over the whole file, and (``ends``) just after its start and before its end."""
+    size = len(specimen.data)
+    edges = {1, 2, size - 1, size - 2} if ends else {size - 1}
+    offsets = sorted({*edges, *(size * k // count for k in range(1, count))} - {0, size})
+    for offset in offsets:
+        yield specimen.variant(f"truncated at {offset} of {size}", specimen.data[:offset])
+
+
+def byte_flips(specimen: Specimen, count: int, seed: int = SEED) -> Iterator[Damaged]:
+    """Invert one byte at ``count`` seeded positions."""
+    rng = random.Random(f"{seed}:{specimen.name}")
+    for position in sorted(rng.sample(range(len(specimen.data)), min(count, len(specimen.data)))):
+        data = bytearray(specimen.data)
+        data[position] ^= 0xFF
+        yield specimen.variant(f"byte {position} flipped", bytes(data))
+
+
+# -- zip / OOXML mutators ---------------------------------------------------------------------------
+
+def entry_removed(specimen: Specimen) -> Iterator[Damaged]:
+    parts = zip_parts(specimen.data)
+    for name in parts:
+        yield specimen.variant(f"entry {name} removed", _zip({k: v for k, v in parts.items() if k != name}))
+
+
+def entry_renamed(specimen: Specimen) -> Iterator[Damaged]:
+    parts = zip_parts(specimen.data)
+    for name in parts:
+        renamed = {(k + ".bak" if k == name else k): v for k, v in parts.items()}
+        yield specimen.variant(f"entry {name} renamed", _zip(renamed))
+
+
+def xml_made_invalid(specimen: Specimen) -> Iterator[Damaged]:
+    """Each XML part in turn: cut in half (an unclosed element), then with a stray '<'."""
+    parts = zip_parts(specimen.data)
+    for name, body in parts.items():
+        if not (name.endswith(".xml") or name.endswith(".rels")):
+            continue
+        yield specimen.variant(f"{name} cut in half", _zip({**parts, name: body[: len(body) // 2]}))
+        yield specimen.variant(f"{name} with a stray '<'", _zip({**parts, name: body.replace(b">", b"><<", 1)}))
+
+
+def sizes_lied_about(specimen: Specimen) -> Iterator[Damaged]:
+    """Each zip entry's uncompressed size in the central directory set too small, then too large."""
+    data = specimen.data
+    for match in re.finditer(rb"PK\x01\x02", data):
+        header = match.start()
+        name_length = struct.unpack_from("<H", data, header + 28)[0]
+        name = data[header + 46: header + 46 + name_length].decode()
+        size = struct.unpack_from("<I", data, header + 24)[0]
+        for label, lie in (("understated", max(size // 2, 1)), ("overstated", size * 4 + 100)):
+            changed = bytearray(data)
+            struct.pack_into("<I", changed, header + 24, lie)
+            yield specimen.variant(f"{name} size {label} in the central directory", bytes(changed))
+
+
+STRICT_NAMESPACES = {
+    b"http://schemas.openxmlformats.org/spreadsheetml/2006/main": b"http://purl.oclc.org/ooxml/spreadsheetml/main",
+    b"http://schemas.openxmlformats.org/wordprocessingml/2006/main": b"http://purl.oclc.org/ooxml/wordprocessingml/main",
+    b"http://schemas.openxmlformats.org/officeDocument/2006/relationships": b"http://purl.oclc.org/ooxml/officeDocument/relationships",
+}
+
+
+def strict_ooxml(specimen: Specimen) -> Damaged:
+    """The same package written in Strict OOXML: every transitional namespace replaced by its Strict one."""
+    parts = zip_parts(specimen.data)
+    for name, body in parts.items():
+        for transitional, strict in STRICT_NAMESPACES.items():
+            body = body.replace(transitional, strict)
+        parts[name] = body
+    return specimen.variant("Strict OOXML namespaces", _zip(parts))
+
+
+# -- XLSX-specific damage ---------------------------------------------------------------------------
+
+def _sheet_part(parts: dict[str, bytes]) -> str:
+    return "xl/worksheets/sheet1.xml"
+
+
+def dimension_understated(specimen: Specimen) -> Damaged:
+    """``<dimension ref="A1">``: read-only readers that trust it drop every row after the first."""
+    parts = zip_parts(specimen.data)
+    sheet = _sheet_part(parts)
+    parts[sheet] = re.sub(rb'<dimension ref="[^"]*"', b'<dimension ref="A1"', parts[sheet])
+    return specimen.variant("dimension understates the used range", _zip(parts))
+
+
+def shared_string_out_of_range(specimen: Specimen) -> Damaged:
+    """A cell that points at shared string 999 of a table holding a handful."""
+    parts = zip_parts(specimen.data)
+    sheet = _sheet_part(parts)
+    body, count = re.subn(rb'(<c r="A2"[^>]*t="s"[^>]*>)<v>\d+</v>', rb"\1<v>999</v>", parts[sheet])
+    if count == 0:  # openpyxl writes inline or shared strings depending on version: make A2 a shared string
+        body = re.sub(rb'<c r="A2"[^>]*>.*?</c>', b'<c r="A2" t="s"><v>999</v></c>', parts[sheet], count=1)
+    parts[sheet] = body
+    return Damaged(f"{specimen.name} [shared string index out of range]", specimen.name, _zip(parts), specimen.known,
+                   "shared string index out of range", must_refuse=True)
+
+
+def missing_sheet_part(specimen: Specimen) -> Damaged:
+    """The workbook lists a sheet whose part is not in the package."""
+    parts = zip_parts(specimen.data)
+    del parts["xl/worksheets/sheet2.xml"]
+    return Damaged(f"{specimen.name} [listed sheet part missing]", specimen.name, _zip(parts), specimen.known,
+                   "listed sheet part missing", must_refuse=True)
+
+
+def truncated_sheet_xml(specimen: Specimen) -> Damaged:
+    parts = zip_parts(specimen.data)
+    sheet = _sheet_part(parts)
+    body = parts[sheet]
+    parts[sheet] = body[: body.index(b"</sheetData>") - 10]
+    return Damaged(f"{specimen.name} [sheet XML truncated]", specimen.name, _zip(parts), specimen.known,
+                   "sheet XML truncated", must_refuse=True)
+
+
+# -- DOCX-specific damage ---------------------------------------------------------------------------
+
+CRAFTED_HEADING_STYLES = (
+    "Heading²",  # str.isdigit() says yes, int() says no
+    "Heading99999999999999999999",  # a heading level nobody can print
+    "Heading0",
+    "Heading-1",
+    "Heading١",  # an Arabic-Indic digit: int() reads it
+)
+
+
+def crafted_heading(style: str) -> Damaged:
+    paragraphs = ((style, "Annual review"), *DOCX_PARAGRAPHS[1:])
+    specimen = minimal_docx()
+    return Damaged(f"{specimen.name} [heading style {style!r}]", specimen.name, docx_bytes(paragraphs),
+                   specimen.known, f"heading style {style!r}")
+
+
+# -- the corpus -----------------------------------------------------------------------------------
+
+def corpus(*, truncation_count: int = 24, flip_count: int = 12) -> list[Damaged]:
+    """Every damaged file of the gate's corpus (a few hundred, seeded)."""
+    cases: list[Damaged] = []
+    for specimen in specimens():
+        cases += truncations(specimen, truncation_count)
+        cases += byte_flips(specimen, flip_count)
+    for specimen in (openpyxl_xlsx(), minimal_docx()):
+        cases += entry_removed(specimen)
+        cases += entry_renamed(specimen)
+        cases += xml_made_invalid(specimen)
+        cases += sizes_lied_about(specimen)
+        cases.append(strict_ooxml(specimen))
+    xlsx = openpyxl_xlsx()
+    cases += [dimension_understated(xlsx), shared_string_out_of_range(xlsx), missing_sheet_part(xlsx),
+              truncated_sheet_xml(xlsx)]
+    cases += [crafted_heading(style) for style in CRAFTED_HEADING_STYLES]
+    return cases
+
+
+def report_truncations(count: int = 4) -> list[Damaged]:
+    """The generated report cut at a few offsets (it is large: a reading that nearly succeeds takes a while)."""
+    return list(truncations(report_pdf(), count, ends=False))

@@ -1,0 +1,86 @@
+"""Test helpers for hostile-input tests: a small workspace, and a snapshot of everything a mesh holds.
+
+``snapshot(mesh)`` is built only on agentkit's public reads: every node as
+Get shows it, every collection's listing with each file's bytes (hashed),
+the text Get reads from it (or its error) and its indexed chunks, what the
+search index shows (nodes and chunks) and how many writes it has pending,
+and the mesh clock. Two equal snapshots mean that nothing observable
+changed, which is what "a refusal leaves state as it was" promises.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from agentkit import AgentkitError, ContentType, Mesh, extractive_summary
+
+COMPANY = "Acme"
+NOTE = "Annual Note 2024.md"
+NOTE_TEXT = ("Revenue was 4,812.3 million. " * 60).strip()  # long enough for several chunks
+NESTED = "Sub/ledger.csv"
+NESTED_TEXT = "item,value\nrevenue,4812.3\n"
+NAMED_COLLECTION = "reports"
+NAMED_FILE = "board minutes.txt"
+NAMED_TEXT = "The board approved the dividend."
+
+
+def workspace() -> Mesh:
+    """A company node with a child, a registered Fact type, and indexed files in the default and a named collection.
+
+    The host wires memex's extractive summarizer (D6), so indexing writes Document nodes too.
+    """
+    mesh = Mesh()
+    mesh.index.summarizer = extractive_summary
+    mesh.register_type(ContentType("Fact", {"item": "string", "value": "number", "period": "string"}))
+    mesh.create({"id": COMPANY, "name": "Acme Corp", "nodeType": "Company"})
+    mesh.create({"id": f"{COMPANY}/rev", "name": "Revenue", "nodeType": "Fact",
+                 "content": {"$type": "Fact", "item": "rev", "value": 4812.3}})
+    content = mesh.add_collection(COMPANY)
+    content.upload(NOTE, NOTE_TEXT.encode(), index=True)
+    content.upload(NESTED, NESTED_TEXT.encode(), index=True)
+    mesh.add_collection(COMPANY, NAMED_COLLECTION).upload(NAMED_FILE, NAMED_TEXT.encode(), index=True)
+    mesh.refresh_index()
+    return mesh
+
+
+def known_paths() -> list[str]:
+    """Paths that exist in :func:`workspace` (and their Get forms), for generators to start from."""
+    return [
+        COMPANY, f"{COMPANY}/rev", f"{COMPANY}/*", f"{COMPANY}/content", f"{COMPANY}/content/",
+        f"{COMPANY}/content/{NOTE}", f"{COMPANY}/content/{NESTED}", f"{COMPANY}/content/Sub",
+        f"{COMPANY}/{NAMED_COLLECTION}", f"{COMPANY}/content/{NAMED_COLLECTION}",
+        f"{COMPANY}/content/{NAMED_COLLECTION}/{NAMED_FILE}", f"{COMPANY}/content/_Documents/Annual-Note-2024.md",
+        f"{COMPANY}/{NAMED_COLLECTION}/_Documents/board-minutes.txt",
+    ]
+
+
+def _text_or_error(collection, file_path: str) -> str:
+    try:
+        return collection.read_text(file_path)
+    except AgentkitError as error:
+        return f"<{type(error).__name__}> {error}"
+
+
+def snapshot(mesh: Mesh) -> str:
+    """Everything observable about ``mesh``, as one JSON text (compare two with ==)."""
+    state: dict[str, Any] = {
+        "clock": mesh.clock.now(),
+        "nodes": [node.to_json() for node in mesh.nodes()],
+        "collections": {},
+        "index": {
+            "pending": mesh.index.pending,
+            "nodes": [vars(entry) for entry in mesh.index.visible_nodes()],
+            "chunks": [vars(chunk) for chunk in mesh.index.visible_chunks()],  # a PDF chunk's box by its repr
+        },
+    }
+    for path in sorted(mesh.collections):
+        collection = mesh.collections[path]
+        files = []
+        for entry in collection.listing():
+            stored = collection.stored(entry["filePath"])
+            files.append({**entry, "sha256": hashlib.sha256(stored.data).hexdigest(),
+                          "text": _text_or_error(collection, entry["filePath"])})
+        state["collections"][path] = files
+    return json.dumps(state, sort_keys=True, default=repr)

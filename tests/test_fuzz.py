@@ -1,0 +1,521 @@
+"""Hostile input never crashes agentkit, never half-writes, and never takes super-linear time.
+
+Property tests (Hypothesis) over every tool of the registry, with generated
+arguments: wrong types, None, NaN, huge and negative numbers, deep nesting,
+long strings, Unicode in NFC and NFD, encoded traversal, reserved words. The
+invariant for one call:
+
+- the tool answers text (its documented result or an error text); nothing escapes;
+- a read-only tool, and any tool that refuses, leaves the mesh exactly as it was
+  (tests/mesh_state.py compares snapshots of nodes, collections, index and chunks);
+- every node the mesh holds stays reachable by Get on its own path.
+
+A stateful test runs random sequences of tool calls against a simple model of
+the nodes that should exist. A scaling test compares input size n with 10n.
+The gate runs the ``ci`` profile (fixed seed, bounded examples); see
+tests/hypothesis_profiles.py for ``--hypothesis-profile=long``.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import math
+import time
+import unicodedata
+from typing import Any, Callable
+
+import pytest
+from hypothesis import given, note, settings
+from hypothesis import strategies as st
+from hypothesis.stateful import Bundle, RuleBasedStateMachine, consumes, invariant, rule
+
+import agentkit
+from tests import hypothesis_profiles  # noqa: F401  (registers and loads the profiles when conftest did not)
+from tests.mesh_state import COMPANY, NAMED_COLLECTION, NOTE, known_paths, snapshot, workspace
+
+# -- the registry -----------------------------------------------------------------------------------
+
+# What a write tool's answer opens with (on some line) when it wrote something; anything else is a refusal.
+SUCCESS_OPENINGS = {
+    "Create": ("Created: ",), "BulkCreate": ("Created: ",), "Update": ("Updated: ",), "Patch": ("Patched: ",),
+    "EditContent": ("Edited: ",), "Delete": ("Deleted: ",), "Move": ("Moved: ",), "Copy": ("Copied ",),
+    "Recycle": ('{"status":"Recycled"',), "UploadContent": ("Uploaded `",), "Upload": ('{"status":"Uploaded"',),
+}
+
+
+def registry(mesh: agentkit.Mesh, plugin: str | None = None) -> list[agentkit.Tool]:
+    """Every tool agentkit offers over ``mesh`` (or only ``plugin``'s): the agent plugins in the chat context of
+    the company node (with the BulkCreate extension), and the MCP tools."""
+    factories = {
+        agentkit.MESH_PLUGIN: lambda: agentkit.mesh_plugin(mesh, context=COMPANY, bulk_create=True),
+        agentkit.CONTENT_COLLECTION_PLUGIN: lambda: agentkit.content_collection_plugin(mesh, context=COMPANY),
+        agentkit.MCP_SERVER: lambda: agentkit.mcp_tools(mesh),
+    }
+    return [tool for name, factory in factories.items() if plugin in (None, name) for tool in factory()]
+
+
+def tool_label(tool: agentkit.Tool) -> str:
+    return f"{tool.plugin}.{tool.name}"
+
+
+def method_of(tool: agentkit.Tool) -> str:
+    """The framework method behind a tool: ``get_chunk`` → ``GetChunk``."""
+    return "".join(part[:1].upper() + part[1:] for part in tool.name.split("_"))
+
+
+def parameter_names(tool: agentkit.Tool) -> list[str]:
+    return [parameter.name for parameter in tool.parameters]
+
+
+def is_refusal(tool: agentkit.Tool, answer: str) -> bool:
+    openings = SUCCESS_OPENINGS.get(method_of(tool))
+    return openings is not None and not any(line.startswith(openings) for line in answer.splitlines())
+
+
+def mcp_get(mesh: agentkit.Mesh) -> agentkit.Tool:
+    """MCP ``get``: no chat context, so a path is read as written."""
+    return tool_for(mesh, f"{agentkit.MCP_SERVER}.get")
+
+
+TOOL_LABELS = [tool_label(tool) for tool in registry(workspace())]
+
+
+# -- hostile values ---------------------------------------------------------------------------------
+
+def nested(depth_and_shape: tuple[int, str]) -> Any:
+    """A value nested ``depth`` levels deep, as Python data or as JSON text."""
+    depth, shape = depth_and_shape
+    if shape == "json-array":
+        return "[" * depth + "]" * depth
+    if shape == "json-object":
+        return '{"a":' * depth + "1" + "}" * depth
+    value: Any = 1
+    for _ in range(depth):
+        value = [value] if shape == "list" else {"a": value}
+    return value
+
+
+RESERVED_WORDS = ("data", "schema", "model", "area", "menu", "content", "layoutAreas", "_Documents", "*")
+DOT_SEGMENTS = (".", "..", "%2e%2e", "%2E%2e", "%2e", ".%2e", "%252e%252e", "...", "..%2f..", "%2f", "%5c")
+UNICODE_NAMES = ("café", unicodedata.normalize("NFD", "café"), "Ångström", unicodedata.normalize("NFD", "Ångström"),
+                 "Ǆ", "ﬁle", "\u200bzero", "emoji\U0001F600", "\ufeffbom", "rtl\u202e")
+ODD_SEGMENTS = ("%", "%25", "%zz", "%c3", "100%", "a'b", 'a"b', "@x", "@@x", " ", "\t", "\x00", "a\nb", "x" * 300)
+KNOWN_SEGMENTS = (COMPANY, "rev", "content", NAMED_COLLECTION, "Sub", "ledger.csv", NOTE, "Annual-Note-2024.md", "new")
+
+# Numbers past the int-string limit (4,300 digits) are built by map: their repr() itself would fail.
+huge_numbers = st.sampled_from([10**20, -10**20, 2**63, -(2**63) - 1, 2**31, -1, 0]) | st.sampled_from([400, 5000]).map(lambda digits: -(10**digits))
+odd_floats = st.sampled_from([math.nan, math.inf, -math.inf, -0.0, 1e308, 5e-324, 1.5, -2.5])
+digit_strings = st.integers(1, 6000).map(lambda n: "9" * n) | st.sampled_from(["-1", "1e3", "0x10", " 3 ", "٣", "³"])
+deep = st.tuples(st.sampled_from([10, 200, 1200, 5000, 50_000]), st.sampled_from(["list", "dict", "json-array", "json-object"])).map(nested)
+long_strings = st.sampled_from([1_000, 100_000]).map(lambda n: "a" * n) | st.text(min_size=100, max_size=400)
+short_text = st.text(max_size=30)
+
+scalars = st.none() | st.booleans() | st.integers() | huge_numbers | odd_floats | short_text | digit_strings
+hostile = st.one_of(
+    scalars, deep, long_strings,
+    st.lists(scalars, max_size=4), st.dictionaries(short_text, scalars, max_size=4),
+    st.sampled_from(RESERVED_WORDS + DOT_SEGMENTS + UNICODE_NAMES + ODD_SEGMENTS),
+)
+
+segment = st.one_of(
+    st.sampled_from(KNOWN_SEGMENTS), st.sampled_from(RESERVED_WORDS), st.sampled_from(DOT_SEGMENTS),
+    st.sampled_from(UNICODE_NAMES), st.sampled_from(ODD_SEGMENTS), st.text(min_size=1, max_size=12),
+)
+path_text = st.one_of(
+    st.sampled_from(known_paths()),
+    st.tuples(st.sampled_from(["", "/", "@", "@@", " ", "'", '"']),
+              st.lists(segment, min_size=1, max_size=7),
+              st.sampled_from(["", "/", "/*", " ", "'"])).map(lambda t: t[0] + "/".join(t[1]) + t[2]),
+    st.sampled_from(known_paths()).flatmap(lambda p: st.sampled_from(DOT_SEGMENTS + RESERVED_WORDS).map(lambda s: f"{p}/{s}")),
+    st.integers(10, 3000).map(lambda n: "/".join([COMPANY] + ["x"] * n)),
+)
+path_value = path_text | hostile
+
+content_value = st.one_of(
+    st.fixed_dictionaries({"$type": st.sampled_from(["Fact", "Document", "Unknown", "fact"]) | hostile},
+                          optional={"item": short_text | hostile, "value": st.floats() | huge_numbers | hostile,
+                                    "period": hostile, "extra": hostile, "summary": hostile}),
+    st.dictionaries(short_text, hostile, max_size=3), hostile,
+)
+node_ids = st.one_of(
+    st.sampled_from(["n1", "n2", f"{COMPANY}/n3", f"{COMPANY}/rev", COMPANY, "./n", "../n", "a/./b", "a/../b",
+                     "%2e%2e/n", "n/%2e", "data", "content", f"{COMPANY}/content", f"{COMPANY}/{NAMED_COLLECTION}",
+                     f"{COMPANY}/content/{NOTE}", f"{COMPANY}/content/_Documents/Annual-Note-2024.md",
+                     f"{COMPANY}/content/_Documents/new", "café", unicodedata.normalize("NFD", "café")]),
+    path_text,
+)
+namespaces = st.sampled_from(["", COMPANY, f"{COMPANY}/content", f"{COMPANY}/content/_Documents", f"{COMPANY}/.",
+                              f"{COMPANY}/..", f"{COMPANY}/%2e%2e", "/", f"{COMPANY}//x", f"{COMPANY}/data"]) | path_text
+valid_content = st.fixed_dictionaries({"$type": st.just("Fact")}, optional={"item": short_text, "value": st.floats(allow_nan=False, allow_infinity=False)})
+
+
+@st.composite
+def node_value(draw: st.DrawFn) -> dict[str, Any]:
+    """A node that is valid but for a few fields: hostile replacements, removals, odd ids and namespaces."""
+    node: dict[str, Any] = {"id": draw(node_ids), "name": draw(st.sampled_from(["A name", "Revenue", "Ωmega"])),
+                            "nodeType": draw(st.sampled_from(["Fact", "Company", "Markdown", "Document"])),
+                            "content": draw(valid_content)}
+    if draw(st.booleans()):
+        node["namespace"] = draw(namespaces)
+    for key in draw(st.lists(st.sampled_from(["id", "namespace", "name", "nodeType", "content", "order", "icon",
+                                                "category", "description", "$type"]), max_size=3, unique=True)):
+        choice = draw(st.sampled_from(["hostile", "remove", "content"]))
+        if choice == "remove":
+            node.pop(key, None)
+        else:
+            node[key] = draw(content_value if choice == "content" else hostile)
+    return node
+
+
+def as_json_text(value: Any) -> Any:
+    """The JSON text of a value, or the value itself when JSON cannot carry it (too deep, too many digits)."""
+    try:
+        return json.dumps(value)
+    except (ValueError, TypeError, RecursionError):
+        return value
+
+
+def as_json_text_sometimes(strategy: st.SearchStrategy) -> st.SearchStrategy:
+    return strategy | strategy.map(as_json_text) | st.text(max_size=40).map(lambda t: "{" + t) | st.sampled_from(["", "null", "[]", "{}", "[", "}{"])
+
+
+fields_value = st.dictionaries(
+    st.sampled_from(["name", "description", "icon", "category", "order", "content", "preRenderedHtml", "mainNode",
+                     "id", "nodeType", "$type", "value"]) | short_text,
+    content_value | hostile, max_size=4,
+)
+
+VALUES_BY_PARAMETER: dict[str, st.SearchStrategy] = {
+    "node": as_json_text_sometimes(node_value()),
+    "nodes": as_json_text_sometimes(st.lists(node_value() | hostile, max_size=3)),
+    "fields": as_json_text_sometimes(fields_value),
+    "paths": as_json_text_sometimes(st.lists(path_value, max_size=3)) | path_value,
+    "query": st.one_of(short_text, st.sampled_from(["revenue", "Revenue 4,812.3", "*", "nodeType:Fact", "name:Rev",
+                                                    f"namespace:{COMPANY}/content revenue", "scope:exact revenue"]),
+                       long_strings, st.integers(1, 20_000).map(lambda n: "revenue " * n), hostile),
+    "limit": st.integers(-5, 300) | huge_numbers | odd_floats | digit_strings | hostile,
+    "chunkindex": st.integers(-3, 10) | huge_numbers | odd_floats | digit_strings | hostile,
+    "base64content": st.binary(max_size=200).map(lambda b: base64.b64encode(b).decode()) | hostile,
+    "content": st.binary(max_size=200).map(lambda b: base64.b64encode(b).decode()) | short_text | hostile,
+    "oldtext": short_text | long_strings | hostile, "newtext": short_text | long_strings | hostile,
+    "replaceall": st.booleans() | hostile, "force": st.booleans() | hostile,
+    "collectionname": st.sampled_from(["content", NAMED_COLLECTION, "missing"]) | segment | hostile,
+}
+
+
+def value_for(parameter: str) -> st.SearchStrategy:
+    key = parameter.lower()
+    if key in VALUES_BY_PARAMETER:
+        return VALUES_BY_PARAMETER[key]
+    if "path" in key or "namespace" in key or key in ("scope", "source", "target"):
+        return path_value
+    return hostile
+
+
+@st.composite
+def tool_arguments(draw: st.DrawFn, tool: agentkit.Tool) -> Any:
+    """Arguments as a model might send them: mostly the right names with hostile values, sometimes worse."""
+    shape = draw(st.sampled_from(["named"] * 8 + ["extra", "not-a-dict"]))
+    if shape == "not-a-dict":
+        return draw(hostile)
+    arguments = {}
+    for name in parameter_names(tool):
+        if draw(st.integers(0, 9)) > 0:
+            arguments[name] = draw(value_for(name))
+    if shape == "extra":
+        arguments[draw(short_text | st.sampled_from(["path", "Path", "node", "limit"]))] = draw(hostile)
+    return arguments
+
+
+# -- the invariant --------------------------------------------------------------------------------
+
+def call_checked(mesh: agentkit.Mesh, tool: agentkit.Tool, arguments: Any, before: str | None = None) -> tuple[str, str]:
+    """Call a tool and check the one-call invariant; returns its answer and the mesh's snapshot after it."""
+    before = snapshot(mesh) if before is None else before
+    answer = tool.call(arguments)
+    note(f"{tool_label(tool)} answered {answer[:300]!r}")
+    assert isinstance(answer, str), f"{tool_label(tool)} answered {type(answer).__name__}, not text"
+    after = snapshot(mesh)
+    if tool.read_only:
+        assert after == before, f"read-only {tool_label(tool)} changed the mesh"
+    elif is_refusal(tool, answer):
+        assert after == before, f"{tool_label(tool)} refused ({answer[:200]!r}) but changed the mesh"
+    if after != before:  # only a write can leave something unreachable
+        get = mcp_get(mesh)
+        assert_every_node_reachable(mesh, get)
+        assert_every_file_reachable(mesh, get)
+    return answer, after
+
+
+def unreachable_by_design(path: str) -> bool:
+    """A node path Get cannot name, in the framework as in agentkit: Create keeps an id as sent, but Get first
+    strips blanks, quotes and a leading '@' from its path (N4), and reads 'X/*' as X's children (N6)."""
+    return agentkit.resolve_tool_path(path) != path or path.endswith("/*")
+
+
+def assert_every_node_reachable(mesh: agentkit.Mesh, get: agentkit.Tool) -> None:
+    """No node without a path: Get on each node's own path returns that node, or the file or listing that
+    the framework's unified read finds first at that path (a node below ``content/`` is read only when the
+    content read fails; the node stays in place and Delete reaches it)."""
+    for node in mesh.nodes():
+        if unreachable_by_design(node.path):
+            continue
+        answer = get.call({"path": node.path})
+        try:
+            shown = json.loads(answer)
+        except ValueError:
+            shown = answer
+        if isinstance(shown, dict) and shown.get("path") == node.path:
+            assert shown.get("name") == node.name
+            continue
+        unified = agentkit.parse_path(node.path)
+        assert unified.kind == "content" and not answer.startswith(("Error", "Not found")), \
+            f"node {node.path!r} is stored but Get on its path answers {answer[:200]!r}"
+
+
+def assert_every_file_reachable(mesh: agentkit.Mesh, get: agentkit.Tool) -> None:
+    """No file hidden: Get on a stored file's Get path (C1) answers what the collection reads from it, or an
+    error when the collection cannot read it (for a named collection, C1's fallback answers the default
+    collection's not-found error then)."""
+    for collection_path, collection in mesh.collections.items():
+        for entry in collection.listing():
+            path = agentkit.get_path_of_file(collection_path, entry["filePath"])
+            answer = get.call({"path": path})
+            try:
+                expected = collection.read_text(entry["filePath"])
+            except agentkit.AgentkitError:
+                assert answer.startswith("Error: "), f"{path!r} cannot be read, yet Get answers {answer[:200]!r}"
+                continue
+            assert answer == expected, \
+                f"file {entry['filePath']!r} of {collection_path!r} is stored but Get {path!r} answers {answer[:200]!r}"
+
+
+def _shown(value: Any) -> str:
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (ValueError, TypeError, RecursionError):
+        text = repr(type(value))
+    return text if len(text) < 300 else text[:300] + f"… ({len(text)} chars)"
+
+
+def tool_for(mesh: agentkit.Mesh, label: str) -> agentkit.Tool:
+    plugin, _, name = label.partition(".")
+    return next(tool for tool in registry(mesh, plugin) if tool.name == name)
+
+
+# A workspace that a call left exactly as it was serves the next example too (its snapshot proves it).
+_UNCHANGED: dict[str, tuple[agentkit.Mesh, str]] = {}
+
+
+@pytest.mark.parametrize("label", TOOL_LABELS)
+def test_every_tool_answers_text_and_a_refusal_changes_nothing(label):
+    """One property per tool: any arguments get a text answer, and a refusal leaves the mesh as it was."""
+
+    @given(data=st.data())
+    def property_of_tool(data):
+        mesh, clean = _UNCHANGED.pop(label, None) or (workspace(), None)
+        clean = clean or snapshot(mesh)
+        tool = tool_for(mesh, label)
+        _, after = call_checked(mesh, tool, data.draw(tool_arguments(tool), label="arguments"), clean)
+        if after == clean:
+            _UNCHANGED[label] = (mesh, clean)
+
+    property_of_tool()
+
+
+@given(text=path_text | hostile)
+def test_path_parsing_answers_a_path_or_a_path_error(text):
+    """parse_path, the one parser behind every tool path, either parses or raises PathError (an agentkit error)."""
+    try:
+        parsed = agentkit.parse_path(text)
+    except agentkit.AgentkitError:
+        return
+    assert isinstance(parsed, agentkit.UnifiedPath)
+
+
+FILE_NAMES = st.one_of(
+    st.text(min_size=1, max_size=30),
+    st.sampled_from(DOT_SEGMENTS + RESERVED_WORDS + UNICODE_NAMES + ODD_SEGMENTS),
+    st.lists(st.sampled_from(DOT_SEGMENTS + RESERVED_WORDS + UNICODE_NAMES + ("Sub", "a", "%25", "100%")),
+             min_size=2, max_size=4).map("/".join),
+)
+EXTENSIONS = st.sampled_from([".md", ".pdf", ".docx", ".xlsx", ".xls", ".png", ".csv", "", ".MD"])
+
+
+@given(name=FILE_NAMES, extension=EXTENSIONS, body=st.binary(max_size=300), collection=st.sampled_from(["content", NAMED_COLLECTION]))
+def test_uploaded_file_is_readable_at_its_get_path_or_refused_cleanly(name, extension, body, collection):
+    """Any file name and bytes through MCP upload: refused with the mesh unchanged, or stored and indexed
+    (or not) such that Get at the file's Get path answers exactly what the collection reads from it."""
+    mesh = workspace()
+    upload = agentkit.tools_by_name(agentkit.mcp_tools(mesh))["upload"]
+    answer, _ = call_checked(mesh, upload, {"path": f"{COMPANY}/{collection}/{name}{extension}",
+                                         "base64Content": base64.b64encode(body).decode()})
+    if not is_refusal(upload, answer):
+        stored = json.loads(answer)["path"][len(f"{COMPANY}/{collection}/"):]
+        assert mesh.collections[f"{COMPANY}/{collection}"].has_file(stored), answer
+
+
+# -- random sequences against a model --------------------------------------------------------------
+
+SLUGS = ("n1", "n2", "Fact-1", "a.b", "..", "data")
+
+
+class ToolSequences(RuleBasedStateMachine):
+    """Random Create/Update/Patch/Delete/Move/Copy/Get calls through the MCP tools.
+
+    The model is the set of node paths with their names. Create at a free path with a valid node must
+    succeed and at a taken path must be refused (M9); Update and Patch keep the path and change the name
+    they set; Delete removes the subtree; Move and Copy are followed by re-reading the mesh's paths, and
+    every step checks the one-call invariant (text answer, refusal changes nothing, nothing unreachable).
+    """
+
+    created = Bundle("created")
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.mesh = workspace()
+        self.tools = {method_of(tool): tool for tool in agentkit.mcp_tools(self.mesh)}
+        self.model: dict[str, str] = {node.path: node.name for node in self.mesh.nodes()}
+
+    def call(self, method: str, arguments: Any) -> str:
+        return call_checked(self.mesh, self.tools[method], arguments)[0]
+
+    @rule(target=created, parent=st.sampled_from([COMPANY, f"{COMPANY}/rev", ""]), slug=st.sampled_from(SLUGS),
+          name=st.sampled_from(["Revenue", "EBIT", "Ωmega"]))
+    def create(self, parent, slug, name):
+        path = f"{parent}/{slug}" if parent else slug
+        answer = self.call("Create", {"node": json.dumps({"id": path, "name": name, "nodeType": "Fact",
+                                                          "content": {"$type": "Fact", "item": slug, "value": 1}})})
+        if path in self.model:
+            assert not answer.startswith("Created"), f"Create overwrote {path}: {answer}"  # M9
+            return path
+        assert answer == f"Created: {path}", f"a valid Create of {path} was refused: {answer}"
+        self.model[path] = name
+        return path
+
+    @rule(path=created, name=st.sampled_from(["Renamed", "Again"]))
+    def update(self, path, name):
+        answer = self.call("Update", {"nodes": json.dumps([{"id": path, "name": name, "nodeType": "Fact",
+                                                            "content": {"$type": "Fact", "value": 2}}])})
+        if path in self.model:
+            assert answer.startswith("Updated: "), answer
+            self.model[path] = name
+
+    @rule(path=created, fields=fields_value)
+    def patch(self, path, fields):
+        arguments = {"path": path, "fields": as_json_text(fields)}
+        answer = self.call("Patch", arguments)
+        if answer.startswith("Patched: "):
+            assert path in self.model, answer
+            self.model[path] = json.loads(mcp_get(self.mesh).call({"path": path}))["name"]
+
+    @rule(path=consumes(created))
+    def delete(self, path):
+        answer = self.call("Delete", {"paths": json.dumps([path])})
+        if path in self.model:
+            assert answer.startswith("Deleted: "), answer
+            for gone in [p for p in self.model if p == path or p.startswith(path + "/")]:
+                del self.model[gone]
+
+    @rule(source=created, destination=st.sampled_from([f"{COMPANY}/moved", "moved", f"{COMPANY}/rev/moved", "n1"]),
+          keep=st.booleans())
+    def relocate(self, source, destination, keep):
+        if keep:
+            answer = self.call("Copy", {"sourcePath": source, "targetNamespace": destination})
+        else:
+            answer = self.call("Move", {"sourcePath": source, "targetPath": destination})
+        if not is_refusal(self.tools["Copy" if keep else "Move"], answer):
+            self.model = {node.path: node.name for node in self.mesh.nodes()}
+
+    @rule(path=st.sampled_from(known_paths()) | created)
+    def get(self, path):
+        self.call("Get", {"path": path})
+
+    @rule()
+    def refresh_index(self):
+        self.mesh.refresh_index()
+
+    @invariant()
+    def mesh_holds_exactly_the_model(self):
+        assert {node.path: node.name for node in self.mesh.nodes()} == self.model
+
+
+# Each step checks the whole mesh; a third of the profile's examples keeps the gate's budget.
+ToolSequences.TestCase.settings = settings(settings.default, max_examples=max(10, settings.default.max_examples // 3))
+test_random_tool_sequences_match_the_model = ToolSequences.TestCase
+
+
+# -- time grows at most linearly --------------------------------------------------------------------
+
+GENEROUS = 4  # a 10x larger input may take up to 40x the time: noise passes, quadratic growth (100x) fails
+
+
+def best_time(function: Callable[[], Any], repeats: int = 3) -> float:
+    best = math.inf
+    for _ in range(repeats):
+        start = time.perf_counter()
+        function()
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def ratio_of(run: Callable[[int], Any], n: int) -> tuple[float, float, float]:
+    """(time at n, time at 10n, their ratio), each the best of three runs."""
+    small, large = best_time(lambda: run(n)), best_time(lambda: run(10 * n))
+    return small, large, large / max(small, 1e-6)
+
+
+def _mcp(mesh: agentkit.Mesh, method: str) -> agentkit.Tool:
+    return agentkit.tools_by_name(agentkit.mcp_tools(mesh))[agentkit.snake_case(method)]
+
+
+def _indexed_mesh(files: int) -> agentkit.Mesh:
+    mesh = workspace()
+    collection = mesh.collections[f"{COMPANY}/content"]
+    for number in range(files):
+        collection.upload(f"bulk/file-{number}.md", f"Revenue line {number} of the ledger. ".encode() * 30, index=True)
+    mesh.refresh_index()
+    return mesh
+
+
+def _nodes_mesh(nodes: int) -> agentkit.Mesh:
+    mesh = workspace()
+    for number in range(nodes):
+        mesh.create({"id": f"{COMPANY}/n{number}", "name": f"Revenue {number}", "nodeType": "Fact"})
+    mesh.refresh_index()
+    return mesh
+
+
+WORKSPACE = workspace()
+SCALING = {
+    # label: (run(n), n); n is small enough that even quadratic growth stays well under a second at 10n.
+    "path parsing, n segments": (lambda n: agentkit.parse_path("/".join([COMPANY] * n + ["content", "x.md"])), 500),
+    "Get, a path of n segments": (lambda n: _mcp(WORKSPACE, "Get").call({"path": "/".join([COMPANY] + ["x"] * n)}), 500),
+    "Create, a namespace of n segments": (lambda n: _mcp(workspace(), "Create").call({"node": json.dumps(
+        {"id": "/".join(["x"] * n + ["leaf"]), "name": "Leaf", "nodeType": "Fact"})}), 300),
+    "Search, a query of n words": (lambda n: _mcp(WORKSPACE, "Search").call({"query": "revenue " * n}), 200),
+    "search_chunks, a query of n words": (lambda n: _mcp(WORKSPACE, "SearchChunks").call(
+        {"query": f"namespace:{COMPANY}/content " + "revenue " * n}), 200),
+    "upload, n lines": (lambda n: workspace().collections[f"{COMPANY}/content"].upload(
+        f"big-{n}.md", b"Revenue grew again this year.\n" * n, index=True), 300),
+}
+
+
+@pytest.mark.parametrize("label", list(SCALING))
+def test_time_grows_at_most_linearly_with_input_size(label):
+    run, n = SCALING[label]
+    small, large, ratio = ratio_of(run, n)
+    assert ratio < 10 * GENEROUS, f"{label}: 10x the input took {ratio:.0f}x the time ({small:.4f} s -> {large:.4f} s)"
+
+
+@pytest.mark.parametrize("method, arguments", [
+    ("Search", {"query": "revenue", "limit": 200}),
+    ("SearchChunks", {"query": f"namespace:{COMPANY}/content revenue ledger", "limit": 200}),
+])
+def test_search_time_grows_at_most_linearly_with_what_is_indexed(method, arguments):
+    meshes = {10: _indexed_mesh(10), 100: _indexed_mesh(100)} if method == "SearchChunks" else \
+        {10: _nodes_mesh(10), 100: _nodes_mesh(100)}
+    small = best_time(lambda: _mcp(meshes[10], method).call(arguments))
+    large = best_time(lambda: _mcp(meshes[100], method).call(arguments))
+    assert large / max(small, 1e-6) < 10 * GENEROUS, f"{method}: {small:.4f} s -> {large:.4f} s"
