@@ -162,3 +162,11 @@ async def content_root_file(fx: Fixtures) -> None:
     answer = await fx.call("get", {"path": f"{fx.collection}/{file_path}"})
     # verifies: unified-path.content-root-file
     assert answer == ROOT_NOTE, f"get {fx.collection}/{file_path} answered {answer[:80]!r}"
+
+
+@check("unified-path.first-match-wins", needs={"get", "upload"})
+async def transformer_by_lower_cased_extension(fx: Fixtures) -> None:
+    file_path = await fx.once("upper-workbook", lambda: fx.upload("BOOK.XLSX", workbook()))
+    answer = await fx.call("get", {"path": f"{fx.collection}/{file_path}"})
+    # verifies: unified-path.first-match-wins
+    assert answer.replace("\r\n", "\n") == workbook_text(), f"a workbook named .XLSX read as {answer[:80]!r}"
