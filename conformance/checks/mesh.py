@@ -391,7 +391,8 @@ async def navigate_to_url(fx: Fixtures) -> None:
 
 @check("mesh.minimal-tools", needs=WRITE | {"edit_content", "get_diagnostics"})
 async def edit_and_diagnostics(fx: Fixtures) -> None:
-    path = await made(fx, "edited", content="one two two")
+    # The framework's Markdown content shape (ContentDiscriminatorValidator names it).
+    path = await made(fx, "edited", content={"$type": "MarkdownContent", "content": "one two two"})
     ambiguous = await fx.call("edit_content", {"path": path, "oldText": "two", "newText": "three"})
     edited = await fx.call("edit_content", {"path": path, "oldText": "two", "newText": "three", "replaceAll": True})
     missing = f"{path}-missing"
