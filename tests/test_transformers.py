@@ -106,7 +106,8 @@ def test_indexing_text_by_extension():
     assert indexed.text == "First page text.\nSecond page"
     assert [(s.start, s.length, s.page) for s in indexed.spans] == [(0, 5, 1), (6, 4, 1), (11, 5, 1), (17, 6, 2), (24, 4, 2)]
     assert all(0 <= v <= 1 for s in indexed.spans for v in (s.box.x, s.box.y, s.box.w, s.box.h))
-    assert indexed.spans[3].box.y < indexed.spans[4].box.y  # the second line lies below the first
+    # verifies: chunks.pdf-chunks-have-pages
+    assert indexed.spans[3].box.y < indexed.spans[4].box.y  # origin top left: the second line lies below the first
     for name in ("a.md", "a.markdown", "a.txt", "a.csv", "a.json", "a.html", "a.htm", "a.xml"):
         assert index_text(name, b"words").text == "words"
     for name in ("a.xlsx", "a.png", "a.bin", "a.yaml", "a.py"):
