@@ -61,7 +61,8 @@ def shapes_table() -> str:
     return "\n".join(lines)
 
 
-CAPTURES = {"unified_path_shapes.md": shapes_table}
+SHAPES = shapes_table()  # now, before the examples below add files
+CAPTURES = {"unified_path_shapes.md": lambda: SHAPES}
 
 # verifies: unified-path.content-listing
 assert [f["filePath"] for f in json.loads(get.call({"path": "Meridian/content/"}))] == ["2024/notes.md", "Annual Report 2024.pdf"]
