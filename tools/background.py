@@ -11,6 +11,7 @@ import os
 import shutil
 import subprocess
 import tempfile
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -30,6 +31,7 @@ class JobResult:
     workdir: Path
     # The test that showed this job's failure with its log; later tests point at it in one line.
     reported_by: str | None = None
+    cpu_seconds: float | None = None  # the command's and its children's CPU time, where the OS reports it
 
     @property
     def ok(self) -> bool:
@@ -48,6 +50,9 @@ class BackgroundJob:
     _log: Path | None = None
     _started: float = 0.0
     _result: JobResult | None = None
+    _watcher: threading.Thread | None = None
+    # Set by the watcher when the command exits: how long it ran, and the CPU time it and its children used.
+    _ran: tuple[float, float | None] = (0.0, None)
 
     def start(self) -> None:
         if self._process is not None or self._result is not None:
@@ -59,16 +64,31 @@ class BackgroundJob:
                 self.argv, cwd=REPO_ROOT, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
                 env={**os.environ, **self.env},
             )
+        # A thread reaps the command as soon as it ends, so the summary can say how long it really ran.
+        self._watcher = threading.Thread(target=self._watch, name=f"job-{self.name}", daemon=True)
+        self._watcher.start()
+
+    def _watch(self) -> None:
+        assert self._process is not None
+        if hasattr(os, "wait4"):
+            _, status, usage = os.wait4(self._process.pid, 0)
+            # Tell Popen the process is gone, so it never waits for (or signals) a reused pid.
+            self._process.returncode = os.waitstatus_to_exitcode(status)
+            self._ran = (time.perf_counter() - self._started, usage.ru_utime + usage.ru_stime)
+        else:
+            self._process.wait()
+            self._ran = (time.perf_counter() - self._started, None)
 
     def result(self) -> JobResult:
         """Wait for the job (starting it first if nobody has) and return how it ended."""
         if self._result is None:
             self.start()
-            assert self._process is not None and self._log is not None
-            returncode = self._process.wait()
+            assert self._process is not None and self._log is not None and self._watcher is not None
+            self._watcher.join()
+            seconds, cpu = self._ran
             self._result = JobResult(
-                self.name, returncode, self._log.read_text(encoding="utf-8", errors="replace"),
-                time.perf_counter() - self._started, self.workdir,
+                self.name, self._process.returncode, self._log.read_text(encoding="utf-8", errors="replace"),
+                seconds, self.workdir, cpu_seconds=cpu,
             )
         return self._result
 
@@ -79,9 +99,10 @@ class BackgroundJob:
 
     def stop(self) -> None:
         """End a job nobody waited for (an interrupted session), so no build outlives its test run."""
-        if self._process is not None and self._process.poll() is None:
+        if self._watcher is not None and self._watcher.is_alive():
+            assert self._process is not None
             self._process.kill()
-            self._process.wait()
+            self._watcher.join()
 
 
 class Jobs:

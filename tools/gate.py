@@ -155,8 +155,11 @@ def pytest_terminal_summary(terminalreporter, config: pytest.Config) -> None:
     if seconds:
         tiers = ", ".join(f"{TIER_NAMES[level]} {seconds[level]:.1f} s" for level in sorted(seconds))
         jobs = [job.finished for job in config.stash[JOBS].jobs.values() if job.finished is not None]
-        background = "".join(f"; {result.name} {result.seconds:.1f} s in the background" for result in jobs)
-        terminalreporter.write_line(f"gate time by tier: {tiers}{background}")
+        background = ", ".join(
+            f"{result.name} ran {result.seconds:.1f} s" + (f" ({result.cpu_seconds:.1f} s CPU)" if result.cpu_seconds is not None else "")
+            for result in jobs
+        )
+        terminalreporter.write_line(f"gate time by tier: {tiers}; in the background: {background or 'nothing'}")
     for result in config.stash.get(_UNREPORTED, []):
         terminalreporter.write_sep("=", f"background job {result.name!r} failed (exit {result.returncode})", red=True)
         terminalreporter.write_line(result.output.rstrip())
