@@ -27,57 +27,54 @@ def conform_args(tmp_path: Path, *target: str) -> list[str]:
     return [*target, "--junit", str(tmp_path / "junit.xml"), "--report", str(tmp_path / "report.md")]
 
 
-# The HTTP run: the server as a real subprocess on a free port, the whole suite against its URL, then SIGTERM.
-conform_over_http = background_fixture(
-    "conform_over_http", lambda workdir: [sys.executable, str(REPO_ROOT / "tests" / "mcp_http_run.py"), str(workdir)])
+def job(mode: str, *options: str) -> Callable[[Path], list[str]]:
+    """A conformance run as a background job (tests/conform_job.py), so it overlaps the gate's cheap tiers."""
+    return lambda workdir: [sys.executable, str(REPO_ROOT / "tests" / "conform_job.py"), mode, str(workdir), *options]
+
+
+PLANTED_CLAIM = next(check.claim for check in CHECKS if check.name == "not_found_messages")
+
+# Over HTTP: the server as a real subprocess on a free port, the whole suite against its URL, then SIGTERM.
+conform_over_http = background_fixture("conform_over_http", job("http"))
+conform_over_stdio = background_fixture("conform_over_stdio", job("stdio"))
+# A server with one behaviour changed (test-only option): get answers a missing node with another text.
+conform_planted = background_fixture("conform_planted", job("stdio", "--plant", "not-found-text", "--", "--claim", PLANTED_CLAIM))
+
+
+def all_claims_passed(result: JobResult) -> None:
+    claims = {check.claim for check in CHECKS}
+    assert "conform exit: 0" in result.output, result.output
+    assert {line.split()[1].rstrip(":") for line in result.output.splitlines() if line.startswith("PASS ")} == claims
+    assert f"{len(claims)} passed, 0 failed, 0 skipped" in result.output
+    junit = ElementTree.parse(result.workdir / "junit.xml").getroot()
+    assert (junit.get("tests"), junit.get("failures"), junit.get("skipped")) == (str(len(claims)), "0", "0")
+    assert {case.get("name") for case in junit.iter("testcase")} == claims
+    report = (result.workdir / "report.md").read_text()
+    assert report.startswith("# Conformance over MCP") and all(f"| PASS | `{claim}` |" in report for claim in claims)
 
 
 def test_whole_suite_passes_over_http_and_the_server_stops_cleanly(conform_over_http: JobResult):
-    printed, workdir = conform_over_http.output, conform_over_http.workdir
-    claims = {check.claim for check in CHECKS}
-    assert conform_over_http.returncode == 0, printed
-    assert {line.split()[1].rstrip(":") for line in printed.splitlines() if line.startswith("PASS ")} == claims, printed
-    assert f"{len(claims)} passed, 0 failed, 0 skipped" in printed
-    junit = ElementTree.parse(workdir / "junit.xml").getroot()
-    assert (junit.get("tests"), junit.get("failures"), junit.get("skipped")) == (str(len(claims)), "0", "0")
-    assert {case.get("name") for case in junit.iter("testcase")} == claims
-    report = (workdir / "report.md").read_text()
-    assert report.startswith("# Conformance over MCP") and all(f"| PASS | `{claim}` |" in report for claim in claims)
+    all_claims_passed(conform_over_http)
+    printed = conform_over_http.output
     # Files cannot be deleted over MCP: the suite names each one it leaves; the nodes it created are gone.
     left = [line for line in printed.splitlines() if line.startswith("left behind: ")]
     assert "left behind: Meridian/content/conformance/windows.md (no MCP tool deletes a file; the next run overwrites it)" in left
     assert all(line.endswith("(no MCP tool deletes a file; the next run overwrites it)") for line in left), left
     # SIGTERM (like Ctrl-C) stops the server cleanly; it logged one line per tool call.
-    log = (workdir / "server.log").read_text().splitlines()
+    log = (conform_over_http.workdir / "server.log").read_text().splitlines()
     assert printed.rstrip().endswith("server exit: 0") and log[-1] == "stopped", log[-3:]
     calls = [line for line in log if line.startswith("call ")]
     tool_calls = int(printed.split(" tool calls in ")[0].rsplit(" ", 1)[1])
     assert len(calls) == tool_calls and all(" chars in " in line for line in calls), calls[:3]
 
 
-def _conform_command(*server_options: str, claims: tuple[str, ...] = ()) -> Callable[[Path], list[str]]:
-    server = shlex.join([sys.executable, "-m", "mcp_server", "--stdio", *server_options])
-    selected = [argument for claim in claims for argument in ("--claim", claim)]
-    return lambda workdir: [sys.executable, "-m", "conformance", "--command", server, *selected,
-                            "--junit", str(workdir / "junit.xml"), "--report", str(workdir / "report.md")]
-
-
-PLANTED_CLAIM = next(check.claim for check in CHECKS if check.name == "not_found_messages")
-
-# Both runs start their own server over stdio; they run in the background while the cheap tests run.
-conform_over_stdio = background_fixture("conform_over_stdio", _conform_command())
-conform_planted = background_fixture("conform_planted", _conform_command("--plant", "not-found-text", claims=(PLANTED_CLAIM,)))
-
-
 def test_whole_suite_passes_over_stdio(conform_over_stdio: JobResult):
-    claims = {check.claim for check in CHECKS}
-    assert conform_over_stdio.returncode == 0, conform_over_stdio.output
-    assert f"{len(claims)} passed, 0 failed, 0 skipped" in conform_over_stdio.output
+    all_claims_passed(conform_over_stdio)
 
 
 def test_planted_divergence_fails_and_names_its_claim(conform_planted: JobResult):
     output = conform_planted.output
-    assert conform_planted.returncode == 1, output
+    assert "conform exit: 1" in output, output
     assert f"FAIL {PLANTED_CLAIM}: not_found_messages: get " in output and "'No node at: " in output, output
     junit = (conform_planted.workdir / "junit.xml").read_text()
     assert f'name="{PLANTED_CLAIM}"' in junit and "<failure " in junit
