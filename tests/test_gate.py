@@ -83,3 +83,13 @@ def test_tiers_put_contracts_first_and_the_browser_last():
     assert [Path(i.path).name for i in ordered] == [
         "test_docs_contracts.py", "mesh_plugin_01_tools.py", "AgentDesign.md", "test_mesh.py", "test_site_build.py", "test_browser.py",
     ]
+
+
+def test_failed_job_that_a_passing_test_expected_is_not_reported_again(tmp_path):
+    """A planted defect: the job is meant to fail and its test passes; the session passes, no log is printed."""
+    result = run_session(tmp_path, """
+        def test_build_fails_as_planted(slow_build):
+            assert not slow_build.ok and "BUILD-LOG-LINE" in slow_build.output
+    """)
+    assert result.returncode == 0, result.stdout
+    assert "background job" not in result.stdout

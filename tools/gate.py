@@ -17,9 +17,10 @@ while tiers 0-2 run here. Declare one in tests/conftest.py:
 A test that asks for the fixture waits for the job and gets its `JobResult` (or what `wrap` makes
 of it). Its tests are marked `build`, so `pytest -m "not build and not browser"` runs without any.
 
-A failed job is reported once: the first failing test that asked for it shows its log; tests that
-merely depend on its success skip with a one-line pointer (`require_success`); and if no test
-showed the log, the session still fails and the summary prints it.
+A failed job is reported once: the first test that ran with its result shows its log when it fails
+(or expected the failure when it passes); tests that merely depend on its success skip with a
+one-line pointer (`require_success`); and if no test dealt with it, the session still fails and
+the summary prints the log.
 """
 
 from __future__ import annotations
@@ -117,20 +118,22 @@ def pytest_collection_finish(session: pytest.Session) -> None:
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_protocol(item: pytest.Item, nextitem):
     """Time each tier (setup, call and teardown of its tests): the summary says where the gate's time goes."""
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     try:
         return (yield)
     finally:
         seconds = item.config.stash[_TIER_SECONDS]
         level = tier(item)
-        seconds[level] = seconds.get(level, 0.0) + time.perf_counter() - started
+        wall, used = seconds.get(level, (0.0, 0.0))
+        seconds[level] = (wall + time.perf_counter() - started, used + time.process_time() - cpu)
 
 
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
-    """A failing test that asked for a failed job has shown that job's failure: later ones only point at it."""
+    """A test that ran with a failed job's result has dealt with it: a failing one showed its log, a passing
+    one expected the failure (a planted defect, say). Later tests only point at it."""
     report = yield
-    if report.failed:
+    if report.failed or (report.when == "call" and report.passed):
         jobs = item.config.stash[JOBS].jobs
         for name in getattr(item, "fixturenames", ()):
             result = jobs[name].finished if name in jobs else None
@@ -153,7 +156,8 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
 def pytest_terminal_summary(terminalreporter, config: pytest.Config) -> None:
     seconds = config.stash.get(_TIER_SECONDS, {})
     if seconds:
-        tiers = ", ".join(f"{TIER_NAMES[level]} {seconds[level]:.1f} s" for level in sorted(seconds))
+        # CPU is this process's own: the browser's and the jobs' processes are not in it.
+        tiers = ", ".join(f"{TIER_NAMES[level]} {seconds[level][0]:.1f} s ({seconds[level][1]:.1f} s CPU)" for level in sorted(seconds))
         jobs = [job.finished for job in config.stash[JOBS].jobs.values() if job.finished is not None]
         background = ", ".join(
             f"{result.name} ran {result.seconds:.1f} s" + (f" ({result.cpu_seconds:.1f} s CPU)" if result.cpu_seconds is not None else "")
