@@ -93,3 +93,20 @@ def test_failed_job_that_a_passing_test_expected_is_not_reported_again(tmp_path)
     """)
     assert result.returncode == 0, result.stdout
     assert "background job" not in result.stdout
+
+
+def test_jobs_run_one_at_a_time_in_the_order_given_and_a_needed_one_starts_at_once(tmp_path):
+    """With one free core the jobs run in turn; a test that needs a queued job starts it without waiting."""
+    from tools.background import Jobs
+
+    jobs = Jobs(tmp_path, parallel=1)
+    sleeper = [sys.executable, "-c", "import time; time.sleep(0.5)"]
+    for name in ("first", "second", "needed-now"):
+        jobs.define(name, lambda workdir: sleeper)
+    jobs.start_in_order(["first", "second", "needed-now"])
+    result = jobs.jobs["needed-now"].result()
+    assert result.ok and result.seconds < 1.4, "the needed job waited for the queue"
+    first, second = jobs.jobs["first"].result(), jobs.jobs["second"].result()
+    assert first.ok and second.ok
+    assert jobs.jobs["second"]._started >= jobs.jobs["first"]._started + first.seconds - 0.05, "the second job overlapped the first"
+    jobs.stop_all()

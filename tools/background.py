@@ -53,10 +53,19 @@ class BackgroundJob:
     _watcher: threading.Thread | None = None
     # Set by the watcher when the command exits: how long it ran, and the CPU time it and its children used.
     _ran: tuple[float, float | None] = (0.0, None)
+    _on_exit: Callable[[], None] | None = None
+    _lock: threading.Lock = field(default_factory=threading.Lock)
 
-    def start(self) -> None:
-        if self._process is not None or self._result is not None:
-            return
+    def start(self, on_exit: Callable[[], None] | None = None) -> bool:
+        """Start the command unless it already runs; False when it did. `on_exit` runs when it ends."""
+        with self._lock:
+            if self._process is not None or self._result is not None:
+                return False
+            self._on_exit = on_exit
+            self._spawn()
+        return True
+
+    def _spawn(self) -> None:
         self._log = self.workdir / f"{self.name}.log"
         self._started = time.perf_counter()
         with self._log.open("wb") as log:
@@ -78,6 +87,8 @@ class BackgroundJob:
         else:
             self._process.wait()
             self._ran = (time.perf_counter() - self._started, None)
+        if self._on_exit is not None:
+            self._on_exit()
 
     def result(self) -> JobResult:
         """Wait for the job (starting it first if nobody has) and return how it ended."""
@@ -106,11 +117,18 @@ class BackgroundJob:
 
 
 class Jobs:
-    """The session's background jobs by name; each gets a fresh folder under one temporary root."""
+    """The session's background jobs by name; each gets a fresh folder under one temporary root.
 
-    def __init__(self, root: Path | None = None) -> None:
+    `start_in_order` runs them one after another on the cores the test process leaves free (one on
+    a 2-core machine), so the cheap checks keep a core of their own; a test that needs a job that
+    has not started yet starts it at once.
+    """
+
+    def __init__(self, root: Path | None = None, parallel: int | None = None) -> None:
         self.root = root or Path(tempfile.mkdtemp(prefix="gate-jobs-"))
         self.jobs: dict[str, BackgroundJob] = {}
+        self.parallel = parallel or max(1, (os.cpu_count() or 2) - 1)
+        self.closed = False  # set at the session's end: no queued job starts after it
 
     def define(self, name: str, argv_in: Callable[[Path], list[str]], env: dict[str, str] | None = None) -> BackgroundJob:
         if name not in self.jobs:
@@ -118,6 +136,18 @@ class Jobs:
             workdir.mkdir(parents=True, exist_ok=True)
             self.jobs[name] = BackgroundJob(name, argv_in(workdir), workdir, env or {})
         return self.jobs[name]
+
+    def start_in_order(self, names: list[str]) -> None:
+        """Start the named (defined) jobs in this order, at most `parallel` at a time."""
+        free = threading.Semaphore(self.parallel)
+
+        def dispatch() -> None:
+            for name in names:
+                free.acquire()
+                if self.closed or not self.jobs[name].start(on_exit=free.release):
+                    free.release()  # a test started it already
+
+        threading.Thread(target=dispatch, name="background-jobs", daemon=True).start()
 
     def unreported_failures(self) -> list[JobResult]:
         """Jobs that failed while no test showed their log: the session must still fail."""
@@ -127,6 +157,7 @@ class Jobs:
         ]
 
     def stop_all(self) -> None:
+        self.closed = True
         for job in self.jobs.values():
             job.stop()
 

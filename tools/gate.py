@@ -110,9 +110,11 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     """Start every job a selected test needs, now, so it runs while the cheap tiers do."""
     if session.config.option.collectonly:
         return
-    needed = {name for item in session.items for name in getattr(item, "fixturenames", ()) if name in COMMANDS}
-    for name in sorted(needed):
-        job(session.config, name).start()
+    # In the order the tests will need them.
+    needed = list(dict.fromkeys(name for item in session.items for name in getattr(item, "fixturenames", ()) if name in COMMANDS))
+    for name in needed:
+        job(session.config, name)
+    session.config.stash[JOBS].start_in_order(needed)
 
 
 @pytest.hookimpl(wrapper=True)
