@@ -354,6 +354,8 @@ def test_copy_button_copies_the_shown_code(site: SiteBrowser, page: NavPage):
         wrong = []
         for index in range(buttons.count()):
             button = buttons.nth(index)
+            # A block folded away (a collapsed admonition, the notebook's plotting code) is opened first, as a reader would.
+            button.evaluate("button => { for (let d = button.closest('details'); d; d = d.parentElement.closest('details')) d.open = true; }")
             # No actionability wait: a real mouse click at the button still lands on whatever covers it.
             button.click(force=True)
             result = button.evaluate(READ_COPY, NOTHING_COPIED)
@@ -512,3 +514,191 @@ def test_screenshot_is_not_blank(site: SiteBrowser, page: NavPage, viewport: Vie
         assert image.width == viewport.width, f"the page is {image.width} px wide on a {viewport.width} px {viewport.name} screen"
     reason = blank_reason(path)
     assert reason is None, f"{path.relative_to(REPO_ROOT)} is blank: {reason}"
+
+
+# --- layout at a desk and on a phone (issue 12) -------------------------------------------------------------
+# One script per page and width reads everything the layout tests need from the settled visit.
+
+LAYOUT = """() => {
+    const article = document.querySelector('article.md-content__inner');
+    const screenWidth = document.documentElement.clientWidth;
+    const scrolls = element => ['auto', 'scroll'].includes(getComputedStyle(element).overflowX);
+    const cuts = element => ['hidden', 'clip'].includes(getComputedStyle(element).overflowX);
+    const shown = element => { const box = element.getBoundingClientRect(); return box.width > 0 || box.height > 0; };
+    const headings = [...article.querySelectorAll('h1, h2, h3')];
+    const where = element => {
+        const heading = headings.filter(h => h.compareDocumentPosition(element) & Node.DOCUMENT_POSITION_FOLLOWING).pop();
+        return `${element.tagName.toLowerCase()} under "${heading ? heading.textContent.replace('\u00b6', '').trim() : 'the title'}"`;
+    };
+    const scrollContainer = element => {
+        for (let ancestor = element.parentElement; ancestor && ancestor !== document.body; ancestor = ancestor.parentElement)
+            if (scrolls(ancestor)) return ancestor;
+        return null;
+    };
+
+    // Clipped: content wider than its box that no scroll container lets the reader reach.
+    const clipped = [];
+    for (const element of article.querySelectorAll('table, pre, img, svg, figure, a.claim-mark')) {
+        if (!shown(element) || element.closest('.md-code__nav, .zeroclipboard-container, .md-clipboard')) continue;
+        if (element.matches('svg') && element.closest('a.claim-mark, button, .admonition-title, summary')) continue;
+        const box = element.getBoundingClientRect();
+        // Content that spills out of a box it does not fit (overflow: visible) reaches this far.
+        const right = box.left + Math.max(box.width, element.scrollWidth);
+        if (cuts(element) && element.scrollWidth > element.clientWidth + 1) {
+            clipped.push(`${where(element)}: content ${element.scrollWidth} px cut to ${element.clientWidth} px`);
+            continue;
+        }
+        if (scrolls(element)) continue;
+        let reached = false;
+        for (let ancestor = element.parentElement; ancestor && ancestor !== document.body; ancestor = ancestor.parentElement) {
+            if (scrolls(ancestor)) { reached = true; break; }
+            const edge = ancestor.getBoundingClientRect();
+            if (cuts(ancestor) && (right > edge.right + 1 || box.left < edge.left - 1)) {
+                clipped.push(`${where(element)}: ${Math.round(right - box.left)} px wide, cut by a ${Math.round(edge.width)} px ${ancestor.tagName.toLowerCase()}.${ancestor.classList[0] || ''}`);
+                reached = true;
+                break;
+            }
+        }
+        if (!reached && (right > screenWidth + 1 || box.left < -1))
+            clipped.push(`${where(element)}: ${Math.round(right - box.left)} px wide, past the edge of the ${screenWidth} px screen`);
+    }
+
+    // A table wider than its container scrolls sideways, and its first column stays in view.
+    const unstuckTables = [];
+    for (const table of article.querySelectorAll('table')) {
+        const container = scrollContainer(table);
+        if (!shown(table) || !container || table.getBoundingClientRect().width <= container.clientWidth + 1) continue;
+        const first = table.rows[0] && table.rows[0].cells[0];
+        if (first && getComputedStyle(first).position !== 'sticky')
+            unstuckTables.push(`${where(table)} (${Math.round(table.getBoundingClientRect().width)} px in ${container.clientWidth} px): first column not sticky`);
+    }
+
+    // A word of inline code (a path, an id) breaks after a "/" or at a space, nowhere else.
+    const brokenWords = [];
+    const range = document.createRange();
+    for (const code of article.querySelectorAll('code')) {
+        if (code.closest('pre') || code.getClientRects().length < 2) continue;
+        const walker = document.createTreeWalker(code, NodeFilter.SHOW_TEXT);
+        let previousTop = null, previous = '';
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+            for (let offset = 0; offset < node.length; offset++) {
+                const character = node.data[offset];
+                range.setStart(node, offset);
+                range.setEnd(node, offset + 1);
+                const rect = range.getClientRects()[0];
+                if (rect && !/\\s/.test(character)) {
+                    if (previousTop !== null && rect.top > previousTop + 2 && !/[\\s/]/.test(previous))
+                        brokenWords.push(`${where(code)}: \\`${code.textContent.slice(0, 80)}\\` breaks after '${previous}'`);
+                    previousTop = rect.top;
+                }
+                previous = character;
+            }
+        }
+    }
+
+    // Copy buttons: no glyph of the code they copy lies under them.
+    const coveredCode = [];
+    for (const button of article.querySelectorAll('pre .md-code__nav, .jp-InputArea-editor .zeroclipboard-container')) {
+        const code = button.closest('pre') ? button.closest('pre').querySelector('code')
+            : button.closest('.jp-InputArea-editor').querySelector('.highlight-ipynb pre');
+        if (!code || !shown(button)) continue;
+        const area = button.getBoundingClientRect();
+        const visible = code.getBoundingClientRect();
+        range.selectNodeContents(code);
+        const covered = [...range.getClientRects()].some(rect => rect.width > 0
+            && rect.right > Math.max(area.left, visible.left) && rect.left < Math.min(area.right, visible.right)
+            && rect.bottom > area.top && rect.top < area.bottom);
+        if (covered) coveredCode.push(`${where(code)}: the copy button covers \\`${code.textContent.trim().split('\\n')[0].slice(0, 60)}\\``);
+    }
+
+    const marks = [...article.querySelectorAll('a.claim-mark')].map(mark => ({
+        href: mark.href,
+        text: mark.textContent,
+        cut: mark.scrollWidth > mark.clientWidth + 1,
+    }));
+    return {clipped, unstuckTables, brokenWords, coveredCode, marks};
+}"""
+LAYOUTS: dict[tuple[str, str], dict] = {}
+BOTH_WIDTHS = [DESKTOP, PHONE]
+
+
+def layout(site: SiteBrowser, page: NavPage, viewport: Viewport) -> dict:
+    """What LAYOUT finds on the page at the width, read once per run."""
+    if (page.url_path, viewport.name) not in LAYOUTS:
+        LAYOUTS[page.url_path, viewport.name] = site.visit(page, viewport).page.evaluate(LAYOUT)
+    return LAYOUTS[page.url_path, viewport.name]
+
+
+def by_page_and_width(test):
+    test = pytest.mark.parametrize("viewport", BOTH_WIDTHS, ids=lambda viewport: viewport.name)(test)
+    return pytest.mark.parametrize("page", NAV, ids=page_id)(test)
+
+
+@by_page_and_width
+def test_no_table_code_block_or_figure_is_clipped(site: SiteBrowser, page: NavPage, viewport: Viewport):
+    """No table, code block, figure or claim label shows content wider than its box outside a scroll container,
+    and a table that scrolls sideways keeps its first column in view."""
+    found = layout(site, page, viewport)
+    cut_labels = [f"claim label {mark['text']!r} is cut off" for mark in found["marks"] if mark["cut"]]
+    problems = found["clipped"] + found["unstuckTables"] + cut_labels
+    assert not problems, listing(problems)
+
+
+@by_page_and_width
+def test_paths_and_ids_break_only_after_a_slash(site: SiteBrowser, page: NavPage, viewport: Viewport):
+    """Inline code (paths, tool names, claim ids, also in claim labels) wraps only at a space or after a '/'."""
+    assert not layout(site, page, viewport)["brokenWords"], listing(layout(site, page, viewport)["brokenWords"])
+
+
+@by_page_and_width
+def test_copy_buttons_leave_the_code_readable(site: SiteBrowser, page: NavPage, viewport: Viewport):
+    """No copy button sits on top of the code it copies."""
+    assert not layout(site, page, viewport)["coveredCode"], listing(layout(site, page, viewport)["coveredCode"])
+
+
+CLAIM_ROWS = """async () => {
+    const doc = new DOMParser().parseFromString(await (await fetch(document.querySelector('a.claim-mark').href)).text(), 'text/html');
+    return [...doc.querySelectorAll('tr [id^="claim-"], tr[id^="claim-"]')].map(element => element.id);
+}"""
+
+
+@pytest.mark.parametrize("viewport", BOTH_WIDTHS, ids=lambda viewport: viewport.name)
+def test_every_claim_mark_links_to_its_row_on_the_claims_page(site: SiteBrowser, viewport: Viewport):
+    """Every claim label on every page links to a row of the claims page that exists, at both widths."""
+    marks = {page.name: layout(site, page, viewport)["marks"] for page in NAV}
+    first = next(page for page in NAV if marks[page.name])
+    rows = set(site.visit(first, viewport).page.evaluate(CLAIM_ROWS))
+    assert rows, "the claims page has no claim rows"
+    missing = [
+        f"{name}: {mark['text']!r} links to {mark['href']}"
+        for name, page_marks in marks.items() for mark in page_marks
+        if mark["href"].split("#", 1)[-1] not in rows or "/reference/claims/" not in mark["href"]
+    ]
+    assert sum(len(page_marks) for page_marks in marks.values()) > 0, "no page has a claim label"
+    assert not missing, listing(missing)
+
+
+# A page built to break every rule above: the checks must find each break, or they prove nothing.
+BROKEN_LAYOUT = """() => {
+    const article = document.querySelector('article.md-content__inner');
+    const sandbox = document.createElement('div');
+    sandbox.id = 'layout-control';
+    sandbox.innerHTML = `
+        <div style="overflow: hidden; width: 200px"><table style="overflow: visible"><tr><td style="white-space: nowrap">${'wide cell '.repeat(30)}</td></tr></table></div>
+        <div class="md-typeset__scrollwrap"><div class="md-typeset__table"><table><tr>${'<td style="position: static; white-space: nowrap">column</td>'.repeat(40)}</tr></table></div></div>
+        <p style="width: 120px"><code style="word-break: break-all">Meridian-content-Annual-Report-2024.pdf</code></p>
+        <pre style="position: relative"><span class="md-code__nav" style="position: absolute; top: 0; left: 0; width: 100%; height: 3em"></span><code style="padding: 0">covered line of code</code></pre>`;
+    article.prepend(sandbox);
+}"""
+
+
+def test_layout_script_reports_planted_breaks(site: SiteBrowser):
+    """Planted in a page: a table cut by a hidden overflow, a wide table whose first column scrolls away, an id
+    broken mid-word and a code line under its copy button. The layout script must report every one."""
+    with site.open(HOME, PHONE) as visit:
+        visit.page.evaluate(BROKEN_LAYOUT)
+        found = visit.page.evaluate(LAYOUT)
+    assert any("cut by a 200 px div" in problem for problem in found["clipped"]), found
+    assert any("first column not sticky" in problem for problem in found["unstuckTables"]), found["unstuckTables"]
+    assert any("Meridian-content-Annual-Report-2024.pdf" in problem for problem in found["brokenWords"]), found["brokenWords"]
+    assert any("covered line of code" in problem for problem in found["coveredCode"]), found["coveredCode"]
