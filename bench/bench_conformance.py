@@ -32,14 +32,17 @@ RUNS = 5
 TARGET_SECONDS = 10.0
 
 
-def start_server() -> tuple[subprocess.Popen, str, float]:
+def start_server(log: Path) -> tuple[subprocess.Popen, str, float]:
+    """Start the server with its log in a file (a pipe nobody reads fills up and stalls it)."""
     started = time.perf_counter()
-    server = subprocess.Popen([sys.executable, "-m", "mcp_server", "--port", "0"], cwd=REPO_ROOT,
-                              stderr=subprocess.PIPE, text=True)
-    for line in server.stderr:
-        if " at http://" in line:
-            return server, line.split(" at ", 1)[1].split()[0], time.perf_counter() - started
-    raise SystemExit("the MCP server did not start")
+    with log.open("w") as sink:
+        server = subprocess.Popen([sys.executable, "-m", "mcp_server", "--port", "0"], cwd=REPO_ROOT, stderr=sink)
+    while server.poll() is None:
+        serving = [line for line in log.read_text().splitlines() if " at http://" in line]
+        if serving:
+            return server, serving[0].split(" at ", 1)[1].split()[0], time.perf_counter() - started
+        time.sleep(0.05)
+    raise SystemExit(f"the MCP server did not start:\n{log.read_text()}")
 
 
 def one_run(url: str, folder: Path) -> tuple[float, float, str]:
@@ -54,13 +57,13 @@ def one_run(url: str, folder: Path) -> tuple[float, float, str]:
 
 
 def main() -> None:
-    server, url, start_s = start_server()
-    try:
-        with tempfile.TemporaryDirectory() as folder:
+    with tempfile.TemporaryDirectory() as folder:
+        server, url, start_s = start_server(Path(folder) / "server.log")
+        try:
             runs = [one_run(url, Path(folder)) for _ in range(RUNS)]
-    finally:
-        server.terminate()
-        server.wait()
+        finally:
+            server.terminate()
+            server.wait()
     walls, checks = [run[0] for run in runs], [run[1] for run in runs]
     print(f"server start (import, seed the workspace, listen): {start_s:.2f} s")
     print(f"{RUNS} runs of `conform --url {url}`: {runs[-1][2]}; median (best) in seconds:")
