@@ -538,7 +538,7 @@ LAYOUT = """() => {
 
     // Clipped: content wider than its box that no scroll container lets the reader reach.
     const clipped = [];
-    for (const element of article.querySelectorAll('table, pre, img, svg, figure, a.claim-mark')) {
+    for (const element of article.querySelectorAll('table, pre, img, svg, figure, a.claim-mark, :not(pre) > code')) {
         if (!shown(element) || element.closest('.md-code__nav, .zeroclipboard-container, .md-clipboard')) continue;
         if (element.matches('svg') && element.closest('a.claim-mark, button, .admonition-title, summary')) continue;
         const box = element.getBoundingClientRect();
@@ -636,7 +636,7 @@ def by_page_and_width(test):
 
 @by_page_and_width
 def test_no_table_code_block_or_figure_is_clipped(site: SiteBrowser, page: NavPage, viewport: Viewport):
-    """No table, code block, figure or claim label shows content wider than its box outside a scroll container,
+    """No table, code block, figure, inline code or claim label shows content wider than its box outside a scroll container,
     and a table that scrolls sideways keeps its first column in view."""
     found = layout(site, page, viewport)
     cut_labels = [f"claim label {mark['text']!r} is cut off" for mark in found["marks"] if mark["cut"]]

@@ -1,0 +1,62 @@
+"""The "What changed" page (docs/reference/what-changed.md, issue 12): each correction says what an earlier
+text said, what holds, and names claims that prove it; every claim it names exists on a page of the guide."""
+
+from __future__ import annotations
+
+import re
+from tools.pages import read_page
+from tools.project import REPO_ROOT
+
+DOCS = REPO_ROOT / "docs"
+PAGE = DOCS / "reference" / "what-changed.md"
+CLAIM_LINK = re.compile(r"\[`(?P<text>[^`]+)`\]\(claims\.md#claim-(?P<id>[^)\s]+)\)")
+ENTRY = re.compile(r"^- \*\*Said:\*\*", re.MULTILINE)
+
+
+def claim_ids_on_pages() -> set[str]:
+    """Every claim id stated on a page of the guide (the generated claims page only lists them)."""
+    return {
+        marker.id
+        for path in DOCS.rglob("*.md") if path.parent != DOCS / "reference"
+        for marker in read_page(path, path.relative_to(REPO_ROOT)).markers
+    }
+
+
+def entries(text: str) -> list[str]:
+    """The page's corrections: each list item that starts with **Said:**, up to the next item or heading."""
+    starts = [match.start() for match in ENTRY.finditer(text)]
+    found = []
+    for start, end in zip(starts, starts[1:] + [len(text)]):
+        found.append(re.split(r"^#", text[start:end], maxsplit=1, flags=re.MULTILINE)[0])
+    return found
+
+
+def test_every_claim_the_page_names_exists():
+    """A claim id on the What-changed page names a claim that some page states; ids move, so this is checked."""
+    named = [(match["id"], match["text"]) for match in CLAIM_LINK.finditer(PAGE.read_text(encoding="utf-8"))]
+    assert len(named) >= 10, f"only {len(named)} claim links on {PAGE.relative_to(REPO_ROOT)}"
+    mislabelled = [f"[{text}] links to claim {claim_id}" for claim_id, text in named if text != claim_id]
+    assert not mislabelled, mislabelled
+    missing = sorted({claim_id for claim_id, _ in named} - claim_ids_on_pages())
+    assert not missing, f"What changed names claims no page states: {missing}"
+
+
+def test_every_correction_says_what_was_said_what_holds_and_its_proof():
+    """Each entry has its three parts in order, and its proof links at least one claim."""
+    found = entries(PAGE.read_text(encoding="utf-8"))
+    assert len(found) >= 10, f"only {len(found)} corrections found"
+    incomplete = [
+        entry.splitlines()[0]
+        for entry in found
+        if not (0 < entry.find("**Holds:**") < entry.find("**Proof:**"))
+        or not CLAIM_LINK.search(entry[entry.find("**Proof:**"):])
+    ]
+    assert not incomplete, "entries without Holds/Proof or without a claim link:\n" + "\n".join(incomplete)
+
+
+def test_a_misspelt_claim_id_would_be_reported():
+    """The ids are read from the pages, not made up: a claim the page names is found, the same id misspelt is not."""
+    ids = claim_ids_on_pages()
+    first = CLAIM_LINK.search(PAGE.read_text(encoding="utf-8"))["id"]
+    assert first in ids
+    assert first + "-misspelt" not in ids
