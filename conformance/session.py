@@ -26,6 +26,7 @@ from mcp.shared.exceptions import MCPError
 
 CALL_TIMEOUT_SECONDS = 30.0
 PROBE_TIMEOUT_SECONDS = 10.0
+LIST_PAGES = 100  # at most this many further pages of tools/list, so a server that never ends one cannot hang the run
 # The handshake-era protocol version every MCP server still accepts for `initialize`.
 PROBE_PROTOCOL_VERSION = "2025-06-18"
 
@@ -134,12 +135,18 @@ class Connection:
             self._client = await self._stack.enter_async_context(
                 Client(transport, read_timeout_seconds=CALL_TIMEOUT_SECONDS, cache=None))
             listed = await self._client.list_tools()
+            tools = list(listed.tools)
+            for _ in range(LIST_PAGES):  # a server may page its tool list
+                if not listed.next_cursor:
+                    break
+                listed = await self._client.list_tools(cursor=listed.next_cursor)
+                tools += listed.tools
         except Exception as error:  # noqa: BLE001 (any failure to connect is the target's, said in one line)
             said = self._server_said()
             await self._stack.aclose()
             raise BadTarget(f"cannot talk MCP with {self.target.describe()}: {_reason(error)}"
                             + (f" (the server said: {said})" if said else "")) from None
-        self.tools = {tool.name: tool for tool in listed.tools}
+        self.tools = {tool.name: tool for tool in tools}
         return self
 
     async def __aexit__(self, *exc: object) -> None:
