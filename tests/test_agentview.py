@@ -1,0 +1,71 @@
+"""tools/agentview.py: a snippet's tool calls, recorded per section and rendered as the model sees them (issue 12)."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from tools.agentview import MAX_ANSWER_LINES, AgentView, RecordedCall, render_call
+from tools.captures import run_snippet
+
+SNIPPET = textwrap.dedent('''
+    from agentkit import Mesh, mesh_plugin, tools_by_name
+    from tools.agentview import AgentView
+
+    mesh = Mesh()
+    view = AgentView(__file__)
+    tools = view.wrap(tools_by_name(mesh_plugin(mesh)))
+    tools["Get"].call({"path": "Before"})
+
+    # --8<-- [start:create]
+    print(tools["Create"].call({"node": {"id": "Acme", "name": "Acme", "nodeType": "Company"}}))
+    print(tools["Get"].call({"path": "Nowhere"}))
+    # --8<-- [end:create]
+
+    tools["Get"].call({"path": "After"})
+''')
+
+
+def run(tmp_path: Path) -> dict:
+    path = tmp_path / "mesh_plugin_99_view.py"
+    path.write_text(SNIPPET, encoding="utf-8")
+    namespace, _ = run_snippet(path)
+    return namespace
+
+
+def test_a_section_shows_exactly_its_own_calls_in_order(tmp_path: Path):
+    view = run(tmp_path)["view"]
+    calls = view.calls_in("create")
+    assert [(call.tool, call.arguments) for call in calls] == [
+        ("Create", {"node": {"id": "Acme", "name": "Acme", "nodeType": "Company"}}),
+        ("Get", {"path": "Nowhere"}),
+    ]
+    assert [call.answer for call in calls] == ["Created: Acme", "Not found: Nowhere"]
+    assert len(view.calls) == 4  # the calls before and after the section were recorded, and left out
+
+
+def test_the_listing_is_the_json_call_and_the_exact_answer(tmp_path: Path):
+    listing = run(tmp_path)["view"].markdown("create")
+    assert '**`Create`** called with\n\n```json\n{"node": {"id": "Acme", "name": "Acme", "nodeType": "Company"}}\n```' in listing
+    assert "answers\n\n```text\nCreated: Acme\n```" in listing
+    assert "```text\nNot found: Nowhere\n```" in listing
+    assert "Before" not in listing and "After" not in listing
+
+
+def test_a_json_answer_is_shown_verbatim_and_a_long_answer_is_cut_with_a_count():
+    answer = json.dumps({"path": "Acme", "name": "Acme"}, indent=2)
+    assert f"```json\n{answer}\n```" in render_call(RecordedCall(1, "Get", {"path": "Acme"}, answer))
+    long = "\n".join(f"line {number}" for number in range(40))
+    shown = render_call(RecordedCall(1, "Get", {"path": "f.pdf"}, long))
+    assert f"line {MAX_ANSWER_LINES - 1}\n```" in shown and f"line {MAX_ANSWER_LINES}\n" not in shown
+    assert f"(the first {MAX_ANSWER_LINES} lines of 40)" in shown
+
+
+def test_a_section_without_calls_is_an_error(tmp_path: Path):
+    view: AgentView = run(tmp_path)["view"]
+    view.calls.clear()
+    with pytest.raises(ValueError, match="made no call"):
+        view.markdown("create")

@@ -1,0 +1,100 @@
+"""The agent's view of a listing: the tool calls a snippet section makes and the answers, as the model sees them.
+
+A page shows what a tool does first as the call the model issues (the tool's
+name and its JSON arguments) and the text that comes back, and the Python that
+made the call in a second tab. Both come from one run: the snippet wraps its
+tools with `AgentView.wrap`, every call through them is recorded with the
+snippet line that made it, and a capture renders the calls of one named section
+(`CAPTURES = {"x.md": lambda: view.markdown("section")}`), so the committed
+listing is checked against a fresh run like every other captured output.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from tools.pysource import read_sections
+
+# A long answer (a whole document) is cut after this many lines; the listing says how many are left out.
+MAX_ANSWER_LINES = 14
+
+
+@dataclass(frozen=True)
+class RecordedCall:
+    line: int  # the snippet line that made the call
+    tool: str
+    arguments: dict
+    answer: str
+
+
+class AgentView:
+    """Records the calls made through wrapped tools, each with the line of `snippet` that made it."""
+
+    def __init__(self, snippet: str | Path) -> None:
+        self.snippet = Path(snippet).resolve()
+        self.calls: list[RecordedCall] = []
+
+    def wrap(self, tools: dict) -> dict:
+        """The same tools (a name → Tool mapping), each recording its calls."""
+        return {name: dataclasses.replace(tool, call=self._recording(tool)) for name, tool in tools.items()}
+
+    def _recording(self, tool):
+        def call(arguments: dict) -> str:
+            answer = tool.call(arguments)
+            self.calls.append(RecordedCall(self._caller_line(), tool.name, arguments, answer))
+            return answer
+        return call
+
+    def _caller_line(self) -> int:
+        frame = sys._getframe(2)
+        while frame is not None and Path(frame.f_code.co_filename).resolve() != self.snippet:
+            frame = frame.f_back
+        return frame.f_lineno if frame is not None else 0
+
+    def calls_in(self, section: str) -> list[RecordedCall]:
+        """The calls made by the lines of one named section, in the order they were made."""
+        sections, _ = read_sections(self.snippet)
+        found = sections[section]
+        return [call for call in self.calls if found.start < call.line < found.end]
+
+    def markdown(self, section: str) -> str:
+        """The section's calls as the model sees them: each call's JSON, then the answer's text."""
+        calls = self.calls_in(section)
+        if not calls:
+            raise ValueError(f"section {section!r} of {self.snippet.name} made no call through a wrapped tool")
+        return "\n\n".join(render_call(call) for call in calls) + "\n"
+
+
+def render_call(call: RecordedCall) -> str:
+    arguments = json.dumps(call.arguments, ensure_ascii=False)
+    if len(arguments) > 72:
+        arguments = json.dumps(call.arguments, ensure_ascii=False, indent=2)
+    lines = call.answer.splitlines() or [""]
+    shown = lines[:MAX_ANSWER_LINES]
+    left_out = len(lines) - len(shown)
+    # An answer that is JSON is highlighted as JSON; its text is shown exactly as the tool returned it.
+    language = "json" if _is_json(call.answer) and not left_out else "text"
+    parts = [
+        f"**`{call.tool}`** called with",
+        "",
+        f"```json\n{arguments}\n```",
+        "",
+        "answers",
+        "",
+        "```" + language + "\n" + "\n".join(shown) + "\n```",
+    ]
+    if left_out:
+        parts += ["", f"(the first {len(shown)} lines of {len(lines)})"]
+    return "\n".join(parts)
+
+
+def _is_json(text: str) -> bool:
+    try:
+        json.loads(text)
+    except ValueError:
+        return False
+    return True
