@@ -22,7 +22,7 @@ def summary_line(run: Run) -> str:
 
 def console(run: Run) -> str:
     lines = [claim_line(claim) for claim in sorted(run.claims, key=_order)]
-    lines += [f"left behind: {leftover}" for leftover in run.leftovers]
+    lines += [f"left behind: {path} ({why})" for path, why in run.leftovers]
     lines.append(f"conformance of {run.target}: {len(run.claims)} claims, {run.calls} tool calls in {run.seconds:.2f} s")
     lines.append(summary_line(run))
     return "\n".join(lines)
@@ -52,7 +52,7 @@ def junit_xml(run: Run) -> str:
         elif claim.status == "skip":
             ElementTree.SubElement(case, "skipped", {"message": claim.reason})
     if run.leftovers:
-        ElementTree.SubElement(suite, "system-out").text = "\n".join(f"left behind: {item}" for item in run.leftovers)
+        ElementTree.SubElement(suite, "system-out").text = "\n".join(f"left behind: {path} ({why})" for path, why in run.leftovers)
     ElementTree.indent(suite)
     return '<?xml version="1.0" encoding="utf-8"?>\n' + ElementTree.tostring(suite, encoding="unicode") + "\n"
 
@@ -71,7 +71,7 @@ def markdown(run: Run) -> str:
         reason = (claim.reason or "").replace("|", "\\|")
         lines.append(f"| {LABELS[claim.status]} | `{claim.claim}` | {reason} |")
     if run.leftovers:
-        lines += ["", "Fixtures left behind:", ""] + [f"- `{item.split(' ', 1)[0]}` {item.split(' ', 1)[1]}" for item in run.leftovers]
+        lines += ["", "Fixtures left behind:", ""] + [f"- `{path}` ({why})" for path, why in run.leftovers]
     return "\n".join(lines) + "\n"
 
 

@@ -96,7 +96,7 @@ class Run:
     target: str
     namespace: str
     claims: list[ClaimResult]
-    leftovers: list[str]
+    leftovers: list[tuple[str, str]]  # (path, why it is still there)
     seconds: float
     calls: int
 
@@ -220,17 +220,17 @@ class Fixtures:
                 raise Skip(f"the target did not show {what} within {timeout:.0f} s")
             await anyio.sleep(SETTLE_INTERVAL_SECONDS)
 
-    async def clean_up(self) -> list[str]:
+    async def clean_up(self) -> list[tuple[str, str]]:
         """Delete what the run created; return what is left, each with why."""
         leftovers = []
         if self.created_nodes:
             answer = await self.call("delete", {"paths": json.dumps(self.created_nodes)})
             for path in self.created_nodes:
                 if f"Deleted: {path}" not in answer:
-                    leftovers.append(f"{path} (delete answered {short(answer, 80)})")
+                    leftovers.append((path, f"delete answered {short(answer, 80)}"))
         # No MCP tool of the framework deletes a file from a collection; the fixture files keep fixed
         # names, so the next run overwrites them.
-        leftovers += [f"{path} (no MCP tool deletes a file; the next run overwrites it)" for path in self.uploaded_files]
+        leftovers += [(path, "no MCP tool deletes a file; the next run overwrites it") for path in self.uploaded_files]
         return leftovers
 
 
