@@ -702,3 +702,62 @@ def test_layout_script_reports_planted_breaks(site: SiteBrowser):
     assert any("first column not sticky" in problem for problem in found["unstuckTables"]), found["unstuckTables"]
     assert any("Meridian-content-Annual-Report-2024.pdf" in problem for problem in found["brokenWords"]), found["brokenWords"]
     assert any("covered line of code" in problem for problem in found["coveredCode"]), found["coveredCode"]
+
+
+NOTEBOOK_LAYOUT = """() => {
+    const column = document.querySelector('article.md-content__inner').getBoundingClientRect().width;
+    const cells = [...document.querySelectorAll('article .jp-CodeCell')];
+    return {
+        visiblePrompts: [...document.querySelectorAll('article .jp-InputPrompt, article .jp-OutputPrompt')]
+            .filter(prompt => prompt.getBoundingClientRect().width > 0 && prompt.textContent.trim()).map(prompt => prompt.textContent.trim()),
+        plotting: cells.filter(cell => /\\bplt\\./.test(cell.querySelector('.jp-InputArea')?.textContent || ''))
+            .map(cell => { const fold = cell.querySelector('details.notebook-code'); return fold ? (fold.open ? 'open' : 'folded') : 'not folded'; }),
+        figures: [...document.querySelectorAll('article .jp-RenderedImage img')]
+            .map(image => ({shown: image.getBoundingClientRect().width, natural: image.naturalWidth, column})),
+    };
+}"""
+
+
+@pytest.mark.parametrize("viewport", BOTH_WIDTHS, ids=lambda viewport: viewport.name)
+@pytest.mark.parametrize("page", NOTEBOOK_PAGES, ids=page_id)
+def test_notebook_shows_figures_not_prompts_or_plotting_code(site: SiteBrowser, page: NavPage, viewport: Viewport):
+    """No "In [n]:" prompt takes width, every cell that draws with matplotlib has its code folded, and every
+    figure fits the column."""
+    found = site.visit(page, viewport).page.evaluate(NOTEBOOK_LAYOUT)
+    assert not found["visiblePrompts"], f"prompts shown: {found['visiblePrompts']}"
+    assert found["plotting"] and set(found["plotting"]) == {"folded"}, f"plotting cells: {found['plotting']}"
+    too_wide = [figure for figure in found["figures"] if figure["shown"] > figure["column"] + 1]
+    assert found["figures"] and not too_wide, f"figures wider than the column: {too_wide}"
+
+
+def contrast(first: str, second: str) -> float:
+    """WCAG contrast ratio of two CSS rgb()/rgba() colours (alpha ignored)."""
+    def luminance(colour: str) -> float:
+        channels = [float(part) / 255 for part in re.findall(r"[\d.]+", colour)[:3]]
+        linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+        return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+    lighter, darker = sorted((luminance(first), luminance(second)), reverse=True)
+    return (lighter + 0.05) / (darker + 0.05)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_claim_kinds_stay_distinct_and_legible_in_both_schemes(site: SiteBrowser, scheme: str):
+    """In the light and the dark scheme each kind of claim has a rule colour of its own, and each colour
+    stands out from the page's background (contrast at least 3:1, as for large text and graphics)."""
+    page = max(PAGES_WITH_MARKERS, key=lambda page: len({marker.kind for marker in MARKDOWN_PAGES[page].markers}))
+    context = site.browser.new_context(color_scheme=scheme, viewport={"width": PHONE.width, "height": PHONE.height})
+    try:
+        tab = context.new_page()
+        tab.goto(site.url(page), wait_until="load")
+        rendered_scheme = tab.evaluate("document.body.getAttribute('data-md-color-scheme')")
+        assert rendered_scheme == {"light": "default", "dark": "slate"}[scheme]
+        background = tab.evaluate("getComputedStyle(document.body).backgroundColor")
+        colours = {}
+        for marker in tab.evaluate(MARKER_STYLES):
+            colours.setdefault(marker["kind"], marker["look"]["ruleColor"])
+    finally:
+        context.close()
+    assert len(colours) >= 3, f"only {sorted(colours)} on {page.name}"
+    assert len(set(colours.values())) == len(colours), f"kinds share a colour in the {scheme} scheme: {colours}"
+    faint = {kind: round(contrast(colour, background), 2) for kind, colour in colours.items() if contrast(colour, background) < 3}
+    assert not faint, f"against the {scheme} background {background}: {faint}"
