@@ -43,7 +43,7 @@ def test_a_check_reading_the_page_kills_the_mutant_and_a_literal_check_does_not(
     project = mini_tree(tmp_path / "mini")
     limit = next(m for m in mutate.mutants(project, claims.collect(project)) if m.original == "1,000")
     assert mutate.run_mutant(limit, project.root) == "survived"
-    assert mutate.caught_statically(limit, project.root)
+    assert mutate.caught_statically(limit, project.root, claims.collect(project).checks)
     snippet = project.root / "snippets" / "mini_01_sum.py"
     snippet.write_text(snippet.read_text(encoding="utf-8").replace("assert LIMIT == 1000", "assert stated.numbers('mini.limit', ROOT) == [LIMIT]"), encoding="utf-8")
     assert mutate.run_mutant(limit, project.root) == "killed"

@@ -87,10 +87,17 @@ def name_problems(project: Project, claims: Claims, known: "KnownNames | None" =
     for marker in _checked(claims):
         spans = CODE_SPAN.findall(marker.text)
         # A path the claim shows names its own example folders (`Sub` in `Node/content/Sub/file.ext`).
-        example = {name for span in spans if "/" in span for name in IDENTIFIER.findall(span)}
+        # Its `{placeholders}` are names all the same: they are checked like any other.
+        example = {name for span in spans if "/" in span for name in IDENTIFIER.findall(re.sub(r"\{[^{}]*\}", " ", span))}
+        # "There is no `ContentChunks` plugin": a name the claim says does not exist.
+        absent = {match[1] for match in re.finditer(r"\b(?:no|not|never|nor)\s+`([^`]+)`", marker.text, re.I)}
         for span in spans:
+            if span in absent:
+                continue
+            # A path template's `{placeholder}` follows the framework's casing (`{threadPath}` for thread_path).
+            template = "/" in span and not CALL.match(span.strip())
             for name in names_in_span(span):
-                if not known.has(name) and name not in example:
+                if not known.has(name) and name not in example and not (template and _folded(name) in known.folded):
                     hint = known.closest(name)
                     problems.append(Problem(marker.page, marker.line, f"{marker.id}: `{span}` names '{name}', which is no tool, plugin, parameter or field agentkit knows" + (f" (did you mean '{hint}'?)" if hint else ""), marker.id))
             for fragment in message_fragments(span):
@@ -143,7 +150,7 @@ def _folded(name: str) -> str:
 class KnownNames:
     """`names`: every identifier and one-word string agentkit and the snippets use, the registry's
     tool, plugin and parameter names among them; `strict`: the registry's names and agentkit's field
-    names (one-word strings), what `dev.py mutate` misspells."""
+    names (the string keys of its dicts), what `dev.py mutate` misspells."""
 
     def __init__(self, names: set[str], texts: list[str], strict: set[str] = frozenset()) -> None:
         self.strict = set(strict)
@@ -180,8 +187,7 @@ def known_names(root: Path) -> KnownNames:
         names |= found
         texts += strings
         if path.parent.name == "agentkit":
-            # A string that is one name is a field of agentkit's JSON (or a type or a key): spelt exactly.
-            strict |= {text for text in strings if FIELD_NAME.fullmatch(text)}
+            strict |= _field_names(source)
         # Shown output is what the code printed: a message quoted from it is agentkit's own.
         texts += [match["text"] or "" for match in map(SHOWN_LINE.match, source.splitlines()) if match]
     for path in sorted((root / "snippets" / "output").glob("*")):
@@ -209,6 +215,15 @@ def _registry_names() -> set[str]:
             for tool in tools:
                 names |= {tool.name, tool.plugin} | {parameter.name for parameter in getattr(tool, "parameters", ())}
     return names
+
+
+def _field_names(source: str) -> set[str]:
+    """The keys agentkit writes and reads in its JSON: string keys of dict literals and of subscripts."""
+    keys: set[str] = set()
+    for node in ast.walk(ast.parse(source)):
+        candidates = node.keys if isinstance(node, ast.Dict) else [node.slice] if isinstance(node, ast.Subscript) else []
+        keys |= {key.value for key in candidates if isinstance(key, ast.Constant) and isinstance(key.value, str) and FIELD_NAME.fullmatch(key.value)}
+    return keys
 
 
 def _source_names(source: str) -> tuple[set[str], list[str]]:

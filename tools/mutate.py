@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tools import claimcontract, claims, numbers
-from tools.pages import LIST_ITEM, Marker
+from tools.pages import LIST_ITEM, Marker, read_page
 from tools.project import REPO_ROOT, Project
 
 COPIED = ("agentkit", "docs", "snippets", "tests", "tools", "framework", "hooks", "conftest.py", "pyproject.toml", "mkdocs.yml")
@@ -118,11 +118,15 @@ def mutants(project: Project, collected: claims.Claims, pages: set[str] | None =
         units = check_units(project, collected.checks.get(marker.id, []))
         for number in numbers.stated(region):
             found.append(Mutant(marker, "number", number.text, mutated_number(number.text, number.is_word), start + number.start, units))
+        named: set[str] = set()  # each name once per claim: a second mutant of it tells nothing new
         for span in re.finditer(r"`([^`\n]+)`", region):
             for name in dict.fromkeys(claimcontract.names_in_span(span.group(1))):
+                if name in named:
+                    continue
                 position = re.search(rf"(?<![\w$]){re.escape(name)}(?![\w$])", span.group(1))
                 wrong = misspelt(name, known.names)
                 if position and name in known.strict and wrong != name:
+                    named.add(name)
                     found.append(Mutant(marker, "name", name, wrong, start + span.start(1) + position.start(), units))
     return found
 
@@ -183,7 +187,7 @@ def applied(mutant: Mutant, tree: Path) -> Iterator[None]:
 
 # A check can only notice a changed page if its file reads pages: through tools.stated, the page
 # reader, or a path under docs/. A unit whose file shows none of these cannot kill a mutant of prose.
-READS_PAGES = re.compile(r"\bstated\b|read_page|Project\(|[\"'/]docs[\"'/]|\.md\b")
+READS_PAGES = re.compile(r"\bstated\b|read_page|Project\(|[\"'/]docs[\"'/]")
 
 
 def sees_pages(unit: str, tree: Path) -> bool:
@@ -210,13 +214,15 @@ def run_mutant(mutant: Mutant, tree: Path, run_all: bool = False) -> str:
     return {0: "survived", 1: "killed"}.get(result.returncode, "error")
 
 
-def caught_statically(mutant: Mutant, tree: Path) -> bool:
-    """True when the static contract names this mutant (it runs no check)."""
+def caught_statically(mutant: Mutant, tree: Path, checks: dict[str, list[claims.CheckSite]]) -> bool:
+    """True when the static contract names this mutant (it runs no check): only the mutated claim is read again."""
     with applied(mutant, tree):
-        project = Project(tree)
-        collected = claims.collect(project)
-        problems = claimcontract.number_problems(project, collected) if mutant.kind == "number" else claimcontract.name_problems(project, collected)
-    return any(problem.claim_id == mutant.claim.id for problem in problems)
+        page = read_page(tree / mutant.claim.page, mutant.claim.page)
+    marker = next(marker for marker in page.markers if marker.id == mutant.claim.id)
+    alone = claims.Claims([marker], {marker.id: checks.get(marker.id, [])}, [])
+    project = Project(tree)
+    problems = claimcontract.number_problems(project, alone) if mutant.kind == "number" else claimcontract.name_problems(project, alone)
+    return bool(problems)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -232,17 +238,18 @@ def main(argv: list[str] | None = None) -> int:
         copies = [copy_tree(REPO_ROOT, Path(folder) / f"tree{index}") for index in range(max(1, options.jobs))]
         project = Project(copies[0])
         pages = {Path(page).as_posix() for page in options.pages} or None
-        found = mutants(project, claims.collect(project), pages, set(options.claim) or None)
+        collected = claims.collect(project)
+        found = mutants(project, collected, pages, set(options.claim) or None)
         if not found:
             print("no number or name in a checked claim of those pages")
             return 0
-        results = run_all(found, copies, options.run_all)
+        results = run_all(found, copies, collected.checks, options.run_all)
     return report(results, time.perf_counter() - started)
 
 
-def run_all(found: list[Mutant], copies: list[Path], every_unit: bool = False) -> list[tuple[Mutant, str, bool]]:
+def run_all(found: list[Mutant], copies: list[Path], checks: dict, every_unit: bool = False) -> list[tuple[Mutant, str, bool]]:
     def work(batch: list[Mutant], tree: Path) -> list[tuple[Mutant, str, bool]]:
-        return [(mutant, run_mutant(mutant, tree, every_unit), caught_statically(mutant, tree)) for mutant in batch]
+        return [(mutant, run_mutant(mutant, tree, every_unit), caught_statically(mutant, tree, checks)) for mutant in batch]
 
     batches = [found[worker::len(copies)] for worker in range(len(copies))]
     with ThreadPoolExecutor(max_workers=len(copies)) as pool:
