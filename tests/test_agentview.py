@@ -20,9 +20,13 @@ SNIPPET = textwrap.dedent('''
     tools = view.wrap(tools_by_name(mesh_plugin(mesh)))
     tools["Get"].call({"path": "Before"})
 
+
+    def call(name, **arguments):
+        return tools[name].call(arguments)
+
     # --8<-- [start:create]
     print(tools["Create"].call({"node": {"id": "Acme", "name": "Acme", "nodeType": "Company"}}))
-    print(tools["Get"].call({"path": "Nowhere"}))
+    print(call("Get", path="Nowhere"))
     # --8<-- [end:create]
 
     tools["Get"].call({"path": "After"})
@@ -37,6 +41,7 @@ def run(tmp_path: Path) -> dict:
 
 
 def test_a_section_shows_exactly_its_own_calls_in_order(tmp_path: Path):
+    """Calls before and after the section are left out; a call made through a helper counts for the section's line."""
     view = run(tmp_path)["view"]
     calls = view.calls_in("create")
     assert [(call.tool, call.arguments) for call in calls] == [
@@ -57,9 +62,9 @@ def test_the_listing_is_the_json_call_and_the_exact_answer(tmp_path: Path):
 
 def test_a_json_answer_is_shown_verbatim_and_a_long_answer_is_cut_with_a_count():
     answer = json.dumps({"path": "Acme", "name": "Acme"}, indent=2)
-    assert f"```json\n{answer}\n```" in render_call(RecordedCall(1, "Get", {"path": "Acme"}, answer))
+    assert f"```json\n{answer}\n```" in render_call(RecordedCall((1,), "Get", {"path": "Acme"}, answer))
     long = "\n".join(f"line {number}" for number in range(40))
-    shown = render_call(RecordedCall(1, "Get", {"path": "f.pdf"}, long))
+    shown = render_call(RecordedCall((1,), "Get", {"path": "f.pdf"}, long))
     assert f"line {MAX_ANSWER_LINES - 1}\n```" in shown and f"line {MAX_ANSWER_LINES}\n" not in shown
     assert f"(the first {MAX_ANSWER_LINES} lines of 40)" in shown
 

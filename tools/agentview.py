@@ -19,13 +19,15 @@ from pathlib import Path
 
 from tools.pysource import read_sections
 
-# A long answer (a whole document) is cut after this many lines; the listing says how many are left out.
-MAX_ANSWER_LINES = 14
+# A long text answer (a whole document) is cut after this many lines, a JSON answer after more; the
+# listing says how many lines are left out.
+MAX_ANSWER_LINES = 12
+MAX_JSON_LINES = 60
 
 
 @dataclass(frozen=True)
 class RecordedCall:
-    line: int  # the snippet line that made the call
+    lines: tuple[int, ...]  # the snippet's lines on the stack when the call was made, innermost first
     tool: str
     arguments: dict
     answer: str
@@ -45,21 +47,25 @@ class AgentView:
     def _recording(self, tool):
         def call(arguments: dict) -> str:
             answer = tool.call(arguments)
-            self.calls.append(RecordedCall(self._caller_line(), tool.name, arguments, answer))
+            self.calls.append(RecordedCall(self._caller_lines(), tool.name, arguments, answer))
             return answer
         return call
 
-    def _caller_line(self) -> int:
+    def _caller_lines(self) -> tuple[int, ...]:
+        # A helper function of the snippet may make the call for a section's line: every line counts.
+        lines = []
         frame = sys._getframe(2)
-        while frame is not None and Path(frame.f_code.co_filename).resolve() != self.snippet:
+        while frame is not None:
+            if Path(frame.f_code.co_filename).resolve() == self.snippet:
+                lines.append(frame.f_lineno)
             frame = frame.f_back
-        return frame.f_lineno if frame is not None else 0
+        return tuple(lines)
 
     def calls_in(self, section: str) -> list[RecordedCall]:
         """The calls made by the lines of one named section, in the order they were made."""
         sections, _ = read_sections(self.snippet)
         found = sections[section]
-        return [call for call in self.calls if found.start < call.line < found.end]
+        return [call for call in self.calls if any(found.start < line < found.end for line in call.lines)]
 
     def markdown(self, section: str) -> str:
         """The section's calls as the model sees them: each call's JSON, then the answer's text."""
@@ -74,10 +80,11 @@ def render_call(call: RecordedCall) -> str:
     if len(arguments) > 72:
         arguments = json.dumps(call.arguments, ensure_ascii=False, indent=2)
     lines = call.answer.splitlines() or [""]
-    shown = lines[:MAX_ANSWER_LINES]
+    is_json = _is_json(call.answer)
+    shown = lines[:MAX_JSON_LINES if is_json else MAX_ANSWER_LINES]
     left_out = len(lines) - len(shown)
     # An answer that is JSON is highlighted as JSON; its text is shown exactly as the tool returned it.
-    language = "json" if _is_json(call.answer) and not left_out else "text"
+    language = "json" if is_json and not left_out else "text"
     parts = [
         f"**`{call.tool}`** called with",
         "",
