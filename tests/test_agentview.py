@@ -74,3 +74,12 @@ def test_a_section_without_calls_is_an_error(tmp_path: Path):
     view.calls.clear()
     with pytest.raises(ValueError, match="made no call"):
         view.markdown("create")
+
+
+def test_a_wrapped_plugin_factory_records_the_calls_of_its_tools(tmp_path: Path):
+    from agentkit import Mesh, mesh_plugin, tools_by_name
+
+    view = AgentView(__file__)
+    tools = tools_by_name(view.plugin(mesh_plugin)(Mesh()))
+    assert tools["Get"].call({"path": "Nowhere"}) == "Not found: Nowhere"
+    assert [(call.tool, call.arguments, call.answer) for call in view.calls] == [("Get", {"path": "Nowhere"}, "Not found: Nowhere")]

@@ -40,9 +40,15 @@ class AgentView:
         self.snippet = Path(snippet).resolve()
         self.calls: list[RecordedCall] = []
 
-    def wrap(self, tools: dict) -> dict:
-        """The same tools (a name → Tool mapping), each recording its calls."""
-        return {name: dataclasses.replace(tool, call=self._recording(tool)) for name, tool in tools.items()}
+    def wrap(self, tools):
+        """The same tools (a name → Tool mapping, or a list of tools), each recording its calls."""
+        if isinstance(tools, dict):
+            return {name: dataclasses.replace(tool, call=self._recording(tool)) for name, tool in tools.items()}
+        return [dataclasses.replace(tool, call=self._recording(tool)) for tool in tools]
+
+    def plugin(self, factory):
+        """A plugin factory (`mesh_plugin`, `content_collection_plugin`) whose tools record their calls."""
+        return lambda *args, **kwargs: self.wrap(factory(*args, **kwargs))
 
     def _recording(self, tool):
         def call(arguments: dict) -> str:
