@@ -342,6 +342,16 @@ READ_COPY = """async (button, sentinel) => {
 }"""
 
 
+SHOW_BLOCK = """button => {
+    for (let fold = button.closest('details'); fold; fold = fold.parentElement.closest('details')) fold.open = true;
+    for (let block = button.closest('.tabbed-block'); block; block = block.parentElement.closest('.tabbed-block')) {
+        const set = block.closest('.tabbed-set');
+        const index = [...block.parentElement.children].indexOf(block);
+        set.querySelectorAll(':scope > input')[index].click();
+    }
+}"""
+
+
 @pytest.mark.parametrize("page", PAGES_WITH_CODE, ids=page_id)
 def test_copy_button_copies_the_shown_code(site: SiteBrowser, page: NavPage):
     """Each code block has a copy button, and clicking it puts exactly the code shown into the clipboard."""
@@ -354,8 +364,9 @@ def test_copy_button_copies_the_shown_code(site: SiteBrowser, page: NavPage):
         wrong = []
         for index in range(buttons.count()):
             button = buttons.nth(index)
-            # A block folded away (a collapsed admonition, the notebook's plotting code) is opened first, as a reader would.
-            button.evaluate("button => { for (let d = button.closest('details'); d; d = d.parentElement.closest('details')) d.open = true; }")
+            # A block folded away (a collapsed admonition, the notebook's plotting code) or in a tab not shown
+            # is brought into view first, as a reader would.
+            button.evaluate(SHOW_BLOCK)
             # No actionability wait: a real mouse click at the button still lands on whatever covers it.
             button.click(force=True)
             result = button.evaluate(READ_COPY, NOTHING_COPIED)
