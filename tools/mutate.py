@@ -85,7 +85,7 @@ def mutated_number(text: str, is_word: bool) -> str:
     return f"{int(new):,}" if "," in text and "." not in new else new
 
 
-def misspelt(name: str, known: set[str] = frozenset()) -> str:
+def misspelt(name: str, known: set[str] = frozenset(), *, letters: bool = False) -> str:
     """A misspelling people make, and one agentkit does not know: snake_case as camelCase and back,
     the first letter's case flipped, or two letters swapped. `name` itself when none is unknown."""
     candidates = []
@@ -97,6 +97,9 @@ def misspelt(name: str, known: set[str] = frozenset()) -> str:
     first = next((index for index, char in enumerate(name) if char.isalpha()), 0)
     candidates.append(name[:first] + name[first].swapcase() + name[first + 1:])
     candidates += [name[:index] + name[index + 1] + name[index] + name[index + 2:] for index in range(first + 1, len(name) - 1) if name[index] != name[index + 1]]
+    if letters:
+        # Only a change of letters: where case and underscores are free (a path template), a case change is no error.
+        candidates = [candidate for candidate in candidates if candidate.lower().replace("_", "") != name.lower().replace("_", "")]
     return next((candidate for candidate in candidates if candidate != name and candidate not in known), name)
 
 
@@ -124,7 +127,8 @@ def mutants(project: Project, collected: claims.Claims, pages: set[str] | None =
                 if name in named:
                     continue
                 position = re.search(rf"(?<![\w$]){re.escape(name)}(?![\w$])", span.group(1))
-                wrong = misspelt(name, known.names)
+                template = "/" in span.group(1) and not claimcontract.CALL.match(span.group(1).strip())
+                wrong = misspelt(name, known.names, letters=template)
                 if position and name in known.strict and wrong != name:
                     named.add(name)
                     found.append(Mutant(marker, "name", name, wrong, start + span.start(1) + position.start(), units))
