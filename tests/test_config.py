@@ -181,3 +181,19 @@ def test_agent_id_must_be_a_slug():
     """An agent id with a slash or a space is refused."""
     with pytest.raises(ConfigurationError, match="must be a slug"):
         AgentConfiguration("my agent")
+
+
+def test_the_page_states_the_cap_rules_as_configured():
+    """The numbers the cap claims state are the configuration's: a cap above 0 adds text; 0 or less means 40."""
+    from tools import stated
+
+    (above,) = stated.numbers("agent.cap-budget-text")
+    zero, default = stated.numbers("agent.cap-zero-means-default")
+    # verifies: agent.cap-budget-text
+    assert AgentConfiguration("a", "x", max_tool_calls_per_round=above + 1).round_instructions() != "x" == \
+        AgentConfiguration("a", "x", max_tool_calls_per_round=above).round_instructions()
+    # verifies: agent.cap-zero-means-default
+    assert AgentConfiguration("a", max_tool_calls_per_round=zero).iteration_cap == default == DEFAULT_MAXIMUM_ITERATIONS
+    entry = "Mesh:Get,,Search"
+    # verifies: agent.malformed-entry-accepted
+    assert stated.numbers("agent.malformed-entry-accepted") == [entry.count(",")] and "" in parse_plugin_entry(entry).methods

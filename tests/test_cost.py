@@ -8,6 +8,9 @@ from decimal import Decimal
 import pytest
 
 from agentkit._cost import (
+    CACHE_READ,
+    CACHE_WRITE_1_HOUR,
+    CACHE_WRITE_5_MINUTES,
     EXAMPLE_PRICES,
     CallPattern,
     ModelPrice,
@@ -137,3 +140,21 @@ def test_call_pattern_refuses_bad_counts(kwargs, message):
     base = {"calls": 3, "stable_tokens": 100, "call_tokens": 10, "result_tokens": 10}
     with pytest.raises(ValueError, match=message):
         CallPattern(**{**base, **kwargs})
+
+
+def test_the_page_states_the_closed_forms_of_the_code():
+    """(N + 1) model calls and (N + 1)·P + d·N(N + 1)/2 sequential; two calls and 2·P + N·d batched."""
+    from tools import stated
+
+    n = 7
+    sequential = CallPattern(n, 100, 1, 0, batch_size=1)
+    batched = CallPattern(n, 100, 1, 0, batch_size=None)
+    prefix_per_call = input_tokens(n, 1, 0, batch_size=1) - n  # (N + x)·P
+    triangle = 2 * input_tokens(n, 0, 1, batch_size=1) // n - n  # d·N(N + x)/2
+    # verifies: agent.closed-forms
+    assert stated.numbers("agent.closed-forms") == [
+        sequential.model_calls - n, prefix_per_call, triangle, batched.model_calls, input_tokens(n, 1, 0, None)]
+    price = EXAMPLE_PRICES["example-large"]
+    # verifies: agent.caching-narrows-not-closes
+    assert [Decimal(str(n)) for n in stated.numbers("agent.caching-narrows-not-closes")[:4]] == [
+        CACHE_WRITE_5_MINUTES, CACHE_WRITE_1_HOUR, CACHE_READ, price.min_cacheable_tokens]

@@ -379,3 +379,18 @@ def test_empty_message_does_not_start_a_round():
     with pytest.raises(ValueError, match="non-empty user message"):
         _make(TextModel("x", key=MODEL)).start(thread, "  ")
     assert thread.messages == []
+
+
+def test_the_cap_example_runs_as_the_page_states_it():
+    """Cap 3, four calls a response: 12 calls in three batches, then one more call; default 40 (the page's numbers)."""
+    from tools import stated
+
+    cap, per_response, calls, batches, again, extra, default = stated.numbers("agent.cap-counts-tool-batches")
+    model = PlannedCalls(_lookups(50), batch_size=per_response, key=MODEL)
+    run = _make(model, max_tool_calls_per_round=cap).start(Thread("T"), "Read.")
+    # verifies: agent.cap-counts-tool-batches
+    assert sum(len(t.results) for t in run.turns) == calls and sum(1 for t in run.turns if t.results) == batches
+    # verifies: agent.cap-counts-tool-batches
+    assert again == per_response and len(run.turns) == cap + extra and run.turns[-1].tools_offered == ()
+    # verifies: agent.cap-counts-tool-batches
+    assert AgentConfiguration("a").iteration_cap == default

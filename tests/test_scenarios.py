@@ -9,7 +9,7 @@ import pytest
 
 from agentkit._config import AgentConfiguration
 from agentkit._cost import input_tokens
-from agentkit._facts import dimension_path
+from agentkit._facts import Worksheet, dimension_path, verify_by_get
 from agentkit._messages import Context, Message, ToolCall, ToolResult
 from agentkit._report import REPORT
 from agentkit._runtime import Agent
@@ -18,6 +18,7 @@ from agentkit._scenarios import (
     creates_in_scenario_3,
     floor_cost, floor_usage, interrupted, interrupted_sweep, naive, prohibition, protocol, report_text, run_scenario,
     scenario_table, stepwise_input_tokens, workspace, write_phase_sizes, LONG_ROUND_CAP, PROTOCOL_PLUGINS, scenario_config,
+    report_tokens,
 )
 from agentkit._threads import Thread
 from agentkit._tokens import item_tokens
@@ -338,3 +339,35 @@ def test_procedure_model_refuses_a_context_it_did_not_produce():
                                                            ToolResult("c", "Get", "{}")))
     with pytest.raises(RuntimeError, match="would not have made"):
         model.respond(context)
+
+
+def test_the_page_states_the_protocols_figures(results):
+    """Phase 2 is shown less than half the report; verification never counts (zero) and reads back two nodes."""
+    from tools import stated
+
+    reading_phase, writing_phase, half = stated.numbers("agent.document-billed-in-phase-one")
+    worksheet = results["worksheet"]
+    document = report_tokens()
+    writing = worksheet.runs[writing_phase - 1]
+    # verifies: agent.document-billed-in-phase-one
+    assert all(turn.context.total < document / half for turn in writing.turns)
+    # verifies: agent.document-billed-in-phase-one
+    assert max(turn.context.total for turn in worksheet.runs[reading_phase - 1].turns) > document
+    zero, read_backs = stated.numbers("agent.verify-by-get")
+    calls = [c.name for t in writing.turns for c in t.reply.tool_calls]
+    check = verify_by_get(copy_mesh(worksheet.mesh), Worksheet.from_text(worksheet.runs[0].answer))
+    # verifies: agent.verify-by-get
+    assert check.search_count == check.listed_count == zero and "Search" not in calls
+    # verifies: agent.verify-by-get
+    assert [c.name for c in writing.turns[-2].reply.tool_calls] == ["Get"] * read_backs
+
+
+def test_the_page_names_the_document_fields_it_builds_the_path_from():
+    """The Document node's collectionPath and filePath, named as the page names them, give the file."""
+    from tools import stated
+
+    node = workspace().get(f"{OWNER}/content/_Documents/Annual-Report-2024.pdf")
+    text = stated.text("agent.derive-file-path-from-fields")
+    for field_name in ("collectionPath", "filePath"):
+        # verifies: agent.derive-file-path-from-fields
+        assert f"`{field_name}`" in text and f"{{{field_name}}}" in text and field_name in node.content

@@ -11,7 +11,7 @@ from agentkit._messages import ToolCall
 from agentkit._models import PlannedCalls, TextModel
 from agentkit._runtime import Agent, Interrupt
 from agentkit._threads import Thread
-from agentkit._usage import UNKNOWN_MODEL, record_usage, recorded_usage, usage_key, usage_report
+from agentkit._usage import UNKNOWN_MODEL, USAGE_SEGMENT, record_usage, recorded_usage, usage_key, usage_report
 
 
 def _delegating(mesh: Mesh, *, pre_fix: bool) -> Agent:
@@ -106,3 +106,16 @@ def test_report_markdown_lists_rows_and_total():
     assert "| T | example-large | 1,000,000 | 100,000 | 0 | 0 | $4.5000 |" in table
     assert table.rstrip().endswith("| **$4.5000** |")
     assert usage_report(mesh, "T").cost == Decimal("4.5")
+
+
+def test_the_page_states_the_usage_path_and_the_unpriced_dollars():
+    """T4's path as the page writes it, and T6's $0 for usage recorded under (unknown) before the fix."""
+    from tools import stated
+
+    # verifies: agent.usage-node-shape
+    assert f"`{{threadPath}}/{USAGE_SEGMENT}/{{key}}`" in stated.text("agent.usage-node-shape")
+    mesh = Mesh()
+    run = _delegating(mesh, pre_fix=True).start(Thread("T"), "What was revenue?")
+    unknown = [row for row in usage_report(mesh, run.thread).rows if row.model == UNKNOWN_MODEL]
+    # verifies: agent.unknown-subthread-priced-zero
+    assert [row.cost for row in unknown] == stated.numbers("agent.unknown-subthread-priced-zero")
