@@ -50,7 +50,8 @@ def default_base(root: Path) -> str:
 
 def tree_at(root: Path, ref: str, into: Path) -> Project:
     """The docs, snippets, tests and facts of `ref`, unpacked into a folder, as a Project."""
-    paths = [path for path in ("docs", "snippets", "tests", "framework") if git(root, "ls-tree", "--name-only", ref, path).strip()]
+    # Every folder that holds pages, checks or facts (Project.check_source_paths reads the same ones).
+    paths = [path for path in ("docs", "snippets", "tests", "framework", "conformance") if git(root, "ls-tree", "--name-only", ref, path).strip()]
     archive = subprocess.run(["git", "archive", ref, *paths], cwd=root, check=True, capture_output=True).stdout
     with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
         tar.extractall(into, filter="data")
@@ -109,7 +110,7 @@ class Report:
     def _checks(self, sites: list[claims.CheckSite]) -> str:
         if not sites:
             return "none"
-        return ", ".join(f"`{site}`" + (f" {self.statuses[site.file.as_posix()]}" if site.file.as_posix() in self.statuses else "") for site in sites)
+        return ", ".join(f"`{site}`" + (f" {self.statuses[str(site)]}" if str(site) in self.statuses else "") for site in sites)
 
 
 def _where(marker: claims.Marker) -> str:
@@ -199,12 +200,23 @@ def _is_claimed(lines: list[str], number: int) -> bool:
 
 
 def _run_checks(root: Path, sites: list[claims.CheckSite]) -> dict[str, str]:
-    """Run each file that holds one of the checks once; ✓ or ✗ per file."""
-    files = sorted({site.file.as_posix() for site in sites})
-    statuses = {}
-    for file in files:
-        result = subprocess.run([sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", file], cwd=root, capture_output=True, text=True)
-        statuses[file] = "✓ passes" if result.returncode == 0 else "✗ fails"
+    """Run each check's unit (its snippet file, test function or page) once: ✓ or ✗ per check site.
+
+    A check of the conformance suite runs against an MCP server (`dev.py conform`), not here."""
+    from tools.mutate import check_units
+
+    project = Project(root)
+    statuses: dict[str, str] = {}
+    outcome: dict[str, str] = {}
+    for site in sites:
+        units = check_units(project, [site])
+        if not units:
+            continue
+        unit = units[0]
+        if unit not in outcome:
+            result = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", unit], cwd=root, capture_output=True, text=True)
+            outcome[unit] = {0: "✓ passes", 1: "✗ fails"}.get(result.returncode, f"? pytest exit {result.returncode}")
+        statuses[str(site)] = outcome[unit]
     return statuses
 
 
