@@ -92,7 +92,7 @@ def test_failed_job_that_a_passing_test_expected_is_not_reported_again(tmp_path)
             assert not slow_build.ok and "BUILD-LOG-LINE" in slow_build.output
     """)
     assert result.returncode == 0, result.stdout
-    assert "background job" not in result.stdout
+    assert "background job 'slow_build' failed" not in result.stdout
 
 
 def test_jobs_run_one_at_a_time_in_the_order_given_and_a_needed_one_starts_at_once(tmp_path):

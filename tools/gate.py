@@ -166,9 +166,26 @@ def pytest_terminal_summary(terminalreporter, config: pytest.Config) -> None:
             for result in jobs
         )
         terminalreporter.write_line(f"gate time by tier: {tiers}; in the background: {background or 'nothing'}")
+        terminalreporter.write_line(_cpu_line(jobs))
     for result in config.stash.get(_UNREPORTED, []):
         terminalreporter.write_sep("=", f"background job {result.name!r} failed (exit {result.returncode})", red=True)
         terminalreporter.write_line(result.output.rstrip())
+
+
+def _cpu_line(jobs: list[JobResult]) -> str:
+    """The run's CPU time: this process, the background jobs, and every other child process (the browser,
+    the tests' own subprocesses), as far as they have ended; on two cores the gate needs at least half of it."""
+    mine = time.process_time()
+    background = sum(result.cpu_seconds or 0.0 for result in jobs)
+    try:
+        import resource
+
+        usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+        others = max(0.0, usage.ru_utime + usage.ru_stime - background)
+    except ImportError:  # not on Windows
+        return f"gate CPU: this process {mine:.1f} s, background jobs {background:.1f} s"
+    total = mine + background + others
+    return f"gate CPU: {total:.1f} s = this process {mine:.1f} s + background jobs {background:.1f} s + other processes (browser, subprocesses) {others:.1f} s"
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
