@@ -55,8 +55,8 @@ def test_a_section_shows_exactly_its_own_calls_in_order(tmp_path: Path):
 def test_the_listing_is_the_json_call_and_the_exact_answer(tmp_path: Path):
     listing = run(tmp_path)["view"].markdown("create")
     assert '**`Create`** called with\n\n```json\n{"node": {"id": "Acme", "name": "Acme", "nodeType": "Company"}}\n```' in listing
-    assert "answers\n\n```text\nCreated: Acme\n```" in listing
-    assert "```text\nNot found: Nowhere\n```" in listing
+    assert "answers `Created: Acme`" in listing  # short enough to stand inline
+    assert '**`Get`** called with `{"path": "Nowhere"}`\nanswers `Not found: Nowhere`' in listing
     assert "Before" not in listing and "After" not in listing
 
 

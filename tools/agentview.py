@@ -22,7 +22,7 @@ from tools.pysource import read_sections
 # A long text answer (a whole document) is cut after this many lines, a JSON answer after more; the
 # listing says how many lines are left out.
 MAX_ANSWER_LINES = 12
-MAX_JSON_LINES = 60
+MAX_JSON_LINES = 25
 
 
 @dataclass(frozen=True)
@@ -82,27 +82,33 @@ class AgentView:
 
 
 def render_call(call: RecordedCall) -> str:
+    """One call: the tool's name, its JSON arguments and the answer's text; short ones inline, long ones as blocks."""
     arguments = json.dumps(call.arguments, ensure_ascii=False)
-    if len(arguments) > 72:
-        arguments = json.dumps(call.arguments, ensure_ascii=False, indent=2)
+    if _fits_inline(arguments):
+        parts = [f"**`{call.tool}`** called with `{arguments}`"]
+    else:
+        if len(arguments) > 72:
+            arguments = json.dumps(call.arguments, ensure_ascii=False, indent=2)
+        parts = [f"**`{call.tool}`** called with", "", f"```json\n{arguments}\n```"]
     lines = call.answer.splitlines() or [""]
+    if len(lines) == 1 and _fits_inline(lines[0]):
+        answer = f"answers `{lines[0]}`"
+        # After an inline call the answer continues its sentence; after a block it starts a paragraph.
+        return "\n".join(parts + [answer] if len(parts) == 1 else parts + ["", answer])
     is_json = _is_json(call.answer)
     shown = lines[:MAX_JSON_LINES if is_json else MAX_ANSWER_LINES]
     left_out = len(lines) - len(shown)
     # An answer that is JSON is highlighted as JSON; its text is shown exactly as the tool returned it.
     language = "json" if is_json and not left_out else "text"
-    parts = [
-        f"**`{call.tool}`** called with",
-        "",
-        f"```json\n{arguments}\n```",
-        "",
-        "answers",
-        "",
-        "```" + language + "\n" + "\n".join(shown) + "\n```",
-    ]
+    parts += ["", "answers", "", "```" + language + "\n" + "\n".join(shown) + "\n```"]
     if left_out:
         parts += ["", f"(the first {len(shown)} lines of {len(lines)})"]
     return "\n".join(parts)
+
+
+def _fits_inline(text: str) -> bool:
+    # Inline code cannot hold a backtick or keep leading and trailing blanks.
+    return 0 < len(text) <= 60 and "`" not in text and text == text.strip()
 
 
 def _is_json(text: str) -> bool:
