@@ -2,7 +2,8 @@
 (`three`, `a tenth`), each with the value code would compare it to.
 
 Numbers inside code spans are names (`rev-FY2023-1`, `limit=50` in a signature), so they are left
-to the name check; so are numbers glued to letters (`FY2024`, `Q3`) and link targets.
+to the name check; so are numbers glued to letters (`FY2024`, `Q3`), link targets, dates, and
+references (`#369`, `RFC 7396`, `rule 6`).
 """
 
 from __future__ import annotations
@@ -23,6 +24,9 @@ DIGITS = re.compile(r"(?<![\w.,/-])\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\w-])|(?<![\w
 WORD = re.compile(r"\b(" + "|".join(WORDS) + r")\b", re.I)
 CODE_SPAN = re.compile(r"`[^`]*`")
 LINK_TARGET = re.compile(r"\]\([^)]*\)")
+RANGE_DOTS = re.compile(r"(?<=\d)\.\.(?=\d)")
+# References, not quantities: an issue (#369), a standard (RFC 7396), a numbered rule of a list (rule 6).
+REFERENCE = re.compile(r"#\d+\b|\bRFC \d+\b|\brule \d+\b", re.I)
 # Numeric literals in code or in output: 1_000, 1000, 0.25, 1e3.
 LITERAL = re.compile(r"(?<![\w.])\d[\d_]*(?:\.\d+)?(?:[eE][-+]?\d+)?(?![\w])")
 
@@ -40,7 +44,9 @@ class Stated:
 def prose(text: str) -> str:
     """The text with code spans and link targets blanked out (same length, so offsets hold)."""
     blank = lambda match: " " * len(match.group(0))  # noqa: E731
-    return LINK_TARGET.sub(blank, CODE_SPAN.sub(blank, text))
+    visible = REFERENCE.sub(blank, LINK_TARGET.sub(blank, CODE_SPAN.sub(blank, text)))
+    # A range: "1..200" states 1 and 200.
+    return RANGE_DOTS.sub("  ", visible)
 
 
 def stated(text: str, words: bool = True) -> list[Stated]:
