@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import traceback
 
 from tools import captures, claimlock, claims, outputs, pycon
 from tools.project import CAPTURED_OUTPUT, CLAIMS_PAGE, REPO_ROOT, Project
@@ -31,26 +32,44 @@ def main(argv: list[str] | None = None) -> int:
         rewrite_shown_output(Project())
     project = Project()
     written = set()
+    failed = []
     for snippet in project.snippet_paths:
-        rendered = captures.render(captures.run_snippet(REPO_ROOT / snippet)[0])
+        try:
+            rendered = captures.render(captures.run_snippet(REPO_ROOT / snippet)[0])
+        except Exception as error:  # a failing check: its captured output cannot be rendered, the rest can
+            failed.append(snippet)
+            print(f"{snippet}: fails ({_where(error, snippet)}); its captured output was left as it is", file=sys.stderr)
+            continue
         # The same staleness test the snippet's own test applies.
         for path in captures.stale(rendered):
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(rendered[path], encoding="utf-8")
             print(f"wrote {path.relative_to(REPO_ROOT)}")
         written |= rendered.keys()
-    for orphan in set((REPO_ROOT / CAPTURED_OUTPUT).glob("*")) - written:
+    # A failing snippet's files are not orphans: it could not say what it captures.
+    for orphan in set((REPO_ROOT / CAPTURED_OUTPUT).glob("*")) - written if not failed else ():
         orphan.unlink()
         print(f"removed {orphan.relative_to(REPO_ROOT)} (no snippet captures it)")
     collected = claims.collect(project)
     write_if_changed(CLAIMS_PAGE, claims.render_page(project, collected))
-    return update_lock(project, collected, set(options.confirm), options.init_lock)
+    refused = update_lock(project, collected, set(options.confirm), options.init_lock)
+    return 1 if failed or refused else 0
+
+
+def _where(error: Exception, snippet) -> str:
+    frames = [frame for frame in traceback.extract_tb(error.__traceback__) if frame.filename == str(REPO_ROOT / snippet)]
+    line = f" at {snippet}:{frames[-1].lineno}" if frames else ""
+    return f"{type(error).__name__}{line}"
 
 
 def rewrite_shown_output(project: Project) -> None:
     for snippet in project.snippet_paths:
         path = REPO_ROOT / snippet
-        _, recorder = captures.run_snippet_recorded(path)
+        try:
+            _, recorder = captures.run_snippet_recorded(path)
+        except Exception as error:  # its '#>' lines stay; the gate names the failing check
+            print(f"{snippet}: fails ({_where(error, snippet)}); its '#>' lines were left as they are", file=sys.stderr)
+            continue
         attributed = outputs.attribute(path, recorder.writes)
         if attributed.mismatches():
             write_if_changed(snippet, outputs.rewritten(path, attributed))
