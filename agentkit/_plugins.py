@@ -118,6 +118,32 @@ def snake_case(method: str) -> str:
     return "".join(out)
 
 
+# System.Text.Json with its default encoder, as the framework's hub serializes: printable ASCII stays,
+# except the HTML-sensitive characters, which become \uXXXX like every non-ASCII and control character.
+_JSON_SHORT_ESCAPES = {"\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\\f"}
+_JSON_HEX_ESCAPED = frozenset('"&\'+<>`')
+
+
+def dotnet_json_string(text: str) -> str:
+    r"""``text`` as the framework's Get answers a file: one JSON string literal (R7).
+
+    Escapes as System.Text.Json's default encoder does: ``\n``-style short forms,
+    ``\uXXXX`` (upper-case hex, UTF-16 units) for control, non-ASCII and the
+    characters ``" & ' + < > ` ``.
+    """
+    out = ['"']
+    for char in text:
+        if char in _JSON_SHORT_ESCAPES:
+            out.append(_JSON_SHORT_ESCAPES[char])
+        elif " " <= char <= "~" and char not in _JSON_HEX_ESCAPED:
+            out.append(char)
+        else:
+            units = char.encode("utf-16-be")
+            out.extend(f"\\u{int.from_bytes(units[i:i + 2], 'big'):04X}" for i in range(0, len(units), 2))
+    out.append('"')
+    return "".join(out)
+
+
 def to_text(value: Any) -> str:
     """Render a tool result value as the JSON text a model reads (agentkit indents it; the framework does not)."""
     return json.dumps(value, ensure_ascii=False, indent=2)
@@ -177,8 +203,8 @@ class _Operations:
         fetched = self.mesh.fetch(resolved)
         if fetched.kind == "node":
             return to_text(fetched.value.to_json())
-        if isinstance(fetched.value, str):
-            return fetched.value
+        if isinstance(fetched.value, str):  # a file's text (or an image placeholder), serialized as a JSON string
+            return dotnet_json_string(fetched.value)
         return to_text(fetched.value)
 
     def search(self, query: Any, base_path: Any, limit: Any) -> str:

@@ -46,7 +46,7 @@ from ._mesh import Mesh, Node
 from ._messages import Context, Message, Reply, ToolCall, ToolResult
 from ._models import DEFAULT_MODEL
 from ._paths import file_path_from_document
-from ._plugins import content_collection_plugin, mesh_plugin
+from ._plugins import content_collection_plugin, dotnet_json_string, mesh_plugin
 from ._report import REPORT, STATEMENTS, upload_report
 from ._runtime import DIED, Agent, Interrupt, Run
 from ._threads import Thread
@@ -129,9 +129,14 @@ def report_text(mesh: Mesh) -> str:
     return mesh.fetch(f"{COLLECTION}/{REPORT.file_name}").value
 
 
+def report_answer(mesh: Mesh) -> str:
+    """The report as one Get on its file answers it: the text as a JSON string literal (R7)."""
+    return dotnet_json_string(report_text(mesh))
+
+
 def report_tokens() -> int:
-    """The report's full text as the result of one Get, in tokens: what reading it once adds to the context."""
-    return item_tokens(ToolResult("", "Get", report_text(_pristine())))
+    """The report as the result of one Get, in tokens: what reading it once adds to the context."""
+    return item_tokens(ToolResult("", "Get", report_answer(_pristine())))
 
 
 # -- scripted models: procedures replayed against their context ----------------------
@@ -243,7 +248,7 @@ def read_phase(view: View, *, chunk_detour: bool = False) -> Procedure:
     (document,) = yield [_call("Get", path=hits[0]["path"])]
     path = file_path_from_document(_json(document)["content"])  # the Document node has no text
     (text,) = yield [_call("Get", path=path)]
-    worksheet = build_worksheet(OWNER, path, text.text, parse_checklist(view.task), _json(listed)["results"],
+    worksheet = build_worksheet(OWNER, path, _json(text), parse_checklist(view.task), _json(listed)["results"],
                                 view.periods)
     return worksheet.to_text()
 

@@ -4,8 +4,8 @@ from decimal import Decimal
 
 from agentkit import (
     CACHE_READ, CACHE_WRITE_1_HOUR, CACHE_WRITE_5_MINUTES, EXAMPLE_PRICES, Agent, AgentConfiguration, CallPattern,
-    Mesh, PlannedCalls, Thread, ToolCall, ToolResult, item_tokens, mesh_plugin, report_text, run_scenario,
-    workspace, write_phase_sizes,
+    Mesh, PlannedCalls, Thread, ToolCall, item_tokens, mesh_plugin, report_tokens, run_scenario,
+    write_phase_sizes,
 )
 
 PRICE = EXAMPLE_PRICES["example-large"]
@@ -61,7 +61,7 @@ assert [len(c.tool_results()) for c in shown] == [0, 1, 2, 3] and all(c.instruct
 # the prefix is instructions, tools, task, worksheet, approval and the dimension listing.
 sizes = write_phase_sizes(run_scenario("worksheet"))
 PREFIX, N, CALL, RESULT = sizes.prefix, sizes.calls, sizes.call, sizes.result
-DOCUMENT = item_tokens(ToolResult("", "Get", report_text(workspace())))
+DOCUMENT = report_tokens()
 
 # --8<-- [start:worked-example]
 def pattern(document: int, batch_size: int | None) -> CallPattern:
@@ -75,8 +75,8 @@ batched_without_document = pattern(0, batch_size=10)
 for caching in (False, True):  # dollars, without and then with caching
     print(sequential_with_document.cost(PRICE, caching),
           batched_without_document.cost(PRICE, caching))
-#> 9.797988 0.255177
-#> 1.21297875 0.13308315
+#> 9.908112 0.255177
+#> 1.2256575 0.13308315
 # --8<-- [end:worked-example]
 
 ROWS = [("one Create a turn, document in context", DOCUMENT, 1),

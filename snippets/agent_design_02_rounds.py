@@ -2,10 +2,10 @@
 
 from agentkit import (
     HISTORY_BUDGET_CHARS, Agent, AgentConfiguration, Mesh, Message, ProcedureModel, Thread, TokenUsage, ToolResult,
-    item_tokens, rebuild_history, record_usage, trim_history, usage_report,
+    rebuild_history, record_usage, trim_history, usage_report,
 )
 from agentkit._scenarios import (
-    APPROVE, PROTOCOL_INSTRUCTIONS, TASK, THREAD, interrupted, protocol, report_text, workspace,
+    APPROVE, PROTOCOL_INSTRUCTIONS, TASK, THREAD, interrupted, protocol, report_tokens, workspace,
 )
 
 mesh = workspace()  # the report uploaded to Meridian/content; income and balance dimensions already there
@@ -46,7 +46,7 @@ print(writing.answer.splitlines()[0])
 last_read, first_write = seen[len(reading.turns) - 1], seen[len(reading.turns)]
 # The last reading call holds four tool results, the report's full text among them.
 print(len(last_read.tool_results()), reading.turns[-1].context.total)
-#> 4 38754
+#> 4 39237
 print(len(first_write.tool_results()), writing.turns[0].context.total)
 #> 0 2643
 # What the first writing call is shown: the task, the worksheet, the approval.
@@ -54,7 +54,7 @@ print([(m.role, len(m.text)) for m in first_write.messages()])
 #> [('user', 1442), ('assistant', 6703), ('user', 46)]
 # --8<-- [end:boundary]
 
-DOCUMENT = item_tokens(ToolResult("", "Get", report_text(workspace())))
+DOCUMENT = report_tokens()
 # verifies: agent.boundary-keeps-texts-only
 assert first_write.items == tuple(first_write.messages()) and [m.role for m in first_write.messages()] == [
     "user", "assistant", "user"]

@@ -41,13 +41,20 @@ assert len(summary) <= 281 and summary.endswith("…") and extractive_summary("#
 assert SUMMARY_LIMIT == 280 and extractive_summary("word " * 100) == ("word " * 56).strip() + "…"
 
 # --8<-- [start:get-file-path]
-text = tools["Get"].call({"path": "Meridian/content/Annual Report 2024.pdf"})
-print(len(text))
-#> 145624
+answer = tools["Get"].call({"path": "Meridian/content/Annual Report 2024.pdf"})
+print(answer[:45])
+#> "Meridian Components Group\nAnnual Report 202
+text = json.loads(answer)  # the answer is one JSON string literal
+print(len(text), len(answer))
+#> 145624 147556
 # --8<-- [end:get-file-path]
 
 # verifies: chunks.file-path-returns-text
 assert text == full_text and all(value.display in text for value in REPORT.values)
+# verifies: chunks.get-answers-a-json-string
+assert answer.startswith('"') and answer.endswith('"') and "\n" not in answer and "\\n" in answer
+# verifies: chunks.get-answers-a-json-string
+assert '"' not in answer[1:-1] and all(" " <= char <= "~" for char in answer)  # quotes and non-ASCII as \uXXXX
 
 # --8<-- [start:derive-file-path]
 by_string_rule = file_path_by_string_rule(document.path)
@@ -63,7 +70,7 @@ print(tools["Get"].call({"path": by_string_rule}))
 # verifies: chunks.string-rule-is-lossy
 assert tools["Get"].call({"path": by_string_rule}) == "Error: File 'Annual-Report-2024.pdf' not found in collection 'content'"
 # verifies: chunks.fields-give-the-get-path
-assert tools["Get"].call({"path": by_fields}) == full_text
+assert json.loads(tools["Get"].call({"path": by_fields})) == full_text
 
 # --8<-- [start:named-collection]
 filings = mesh.add_collection("Meridian", "filings")
@@ -80,12 +87,12 @@ print(file_path_from_document(filed))
 # verifies: chunks.named-collection-get-path
 assert tools["Get"].call({"path": "Meridian/filings/annual-report-2024.md"}) == "Not found: Meridian/filings/annual-report-2024.md"
 # verifies: chunks.named-collection-get-path
-assert tools["Get"].call({"path": file_path_from_document(filed)}) == "# Annual report\n"
+assert json.loads(tools["Get"].call({"path": file_path_from_document(filed)})) == "# Annual report\n"
 # verifies: chunks.named-collection-get-path
 assert get_path_of_file("Meridian/content", "2024/notes.md") == "Meridian/content/2024/notes.md"
 mesh.collections["Meridian/content"].upload("notes.md", b"notes", index=True)
 # verifies: chunks.string-rule-works-for-slug-safe-names
-assert tools["Get"].call({"path": file_path_by_string_rule("Meridian/content/_Documents/notes.md")}) == "notes"
+assert json.loads(tools["Get"].call({"path": file_path_by_string_rule("Meridian/content/_Documents/notes.md")})) == "notes"
 # verifies: chunks.string-rule-works-for-slug-safe-names
 assert tools["Get"].call({"path": file_path_by_string_rule(filings.document_node("annual-report-2024.md").path)}).startswith("Not found")
 
@@ -101,7 +108,7 @@ print(both["filePath"], "|", both["summary"])
 # verifies: chunks.slug-collision-last-wins
 assert document_slug("Q3 report.md") == document_slug("Q3-report.md") and both["filePath"] == "Q3-report.md"
 # verifies: chunks.slug-collision-last-wins
-assert tools["Get"].call({"path": "Meridian/content/Q3 report.md"}) == "First file: Q3 revenue 100."
+assert json.loads(tools["Get"].call({"path": "Meridian/content/Q3 report.md"})) == "First file: Q3 revenue 100."
 
 strict = Mesh(index=SearchIndex(summarizer=extractive_summary, refuse_slug_collisions=True))
 strict.create({"id": "Meridian", "name": "Meridian", "nodeType": "Company"})

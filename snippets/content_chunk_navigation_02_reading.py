@@ -26,8 +26,8 @@ found = json.loads(call("SearchChunks", query="namespace:Meridian/content consol
 hit = found["results"][0]
 # 2. The file's Get path from the hit's own fields (a named collection needs Node/content/{collection}/...).
 file_path = file_path_from_document(hit)
-# 3. Get the file: the whole extracted text in one call.
-text = call("Get", path=file_path)
+# 3. Get the file: the whole extracted text in one call, as a JSON string.
+text = json.loads(call("Get", path=file_path))
 # --8<-- [end:end-to-end]
 
 # verifies: chunks.read-in-two-calls
@@ -61,7 +61,7 @@ def fetched_document_node(result: str) -> bool:
     try:
         answer = json.loads(result)
     except json.JSONDecodeError:
-        return False  # plain text: the file's content
+        return False  # an error text
     return isinstance(answer, dict) and (answer.get("content") or {}).get("$type") == "Document"
 
 
@@ -74,4 +74,4 @@ if fetched_document_node(result):
 # verifies: chunks.recovery-signature
 assert fetched_document_node(tools["Get"].call({"path": row["path"]}))
 # verifies: chunks.recovery-signature
-assert not fetched_document_node(result) and result == text
+assert not fetched_document_node(result) and json.loads(result) == text

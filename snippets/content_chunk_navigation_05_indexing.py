@@ -22,9 +22,7 @@ print(agent["UploadContent"].call({"nodePath": "@/Meridian", "filePath": "outloo
 #> Uploaded `outlook.md` to @Meridian/content/outlook.md
 mesh.refresh_index()
 print(agent["Get"].call({"path": "content/outlook.md"}))
-#> # Outlook
-#>
-#> Operating profit will grow.
+#> "# Outlook\n\nOperating profit will grow."
 print(agent["SearchChunks"].call({"query": "namespace:Meridian/content operating profit"}))
 #> {
 #>   "count": 0,
@@ -33,7 +31,7 @@ print(agent["SearchChunks"].call({"query": "namespace:Meridian/content operating
 # --8<-- [end:upload-content]
 
 # verifies: chunks.upload-content-does-not-index
-assert agent["Get"].call({"path": "content/outlook.md"}) == "# Outlook\n\nOperating profit will grow."
+assert json.loads(agent["Get"].call({"path": "content/outlook.md"})) == "# Outlook\n\nOperating profit will grow."
 # verifies: chunks.upload-content-does-not-index
 assert json.loads(agent["SearchChunks"].call({"query": "namespace:Meridian/content operating profit"})) == {"count": 0, "results": []}
 # verifies: chunks.upload-content-does-not-index
@@ -54,7 +52,7 @@ print(mcp["upload"].call({"path": "Meridian/content/figures.xlsx",
                           "base64Content": base64.b64encode(buffer.getvalue()).decode()}))
 #> {"status":"Uploaded","path":"Meridian/content/figures.xlsx","bytes":...}
 mesh.refresh_index()
-print(agent["Get"].call({"path": "content/figures.xlsx"}).splitlines()[4])
+print(json.loads(agent["Get"].call({"path": "content/figures.xlsx"})).splitlines()[4])
 #> | 1 | Operating profit | 601.4 |
 print(json.loads(agent["GetChunk"].call({"collectionPath": "Meridian/content", "filePath": "figures.xlsx",
                                          "chunkIndex": 0}))["message"])

@@ -51,8 +51,12 @@ def shapes_table() -> str:
         answer = get.call({"path": text})
         try:
             value = json.loads(answer)
-            shown = ("a node, `nodeType` " + value["nodeType"]) if isinstance(value, dict) else \
-                "a file list: " + ", ".join(f"`{f['filePath']}`" for f in value)
+            if isinstance(value, str):
+                shown = "the file's text, as a JSON string"
+            elif isinstance(value, dict):
+                shown = "a node, `nodeType` " + value["nodeType"]
+            else:
+                shown = "a file list: " + ", ".join(f"`{f['filePath']}`" for f in value)
         except json.JSONDecodeError:
             first = answer.splitlines()[0]
             shown = f"`{first}`" if first.startswith(("Error", "Not found")) else "the file's text"
@@ -67,11 +71,11 @@ CAPTURES = {"unified_path_shapes.md": lambda: SHAPES}
 # verifies: unified-path.content-listing
 assert [f["filePath"] for f in json.loads(get.call({"path": "Meridian/content/"}))] == ["2024/notes.md", "Annual Report 2024.pdf"]
 # verifies: unified-path.content-root-file
-assert get.call({"path": "Meridian/content/Annual Report 2024.pdf"}).startswith("Meridian Components Group")
+assert json.loads(get.call({"path": "Meridian/content/Annual Report 2024.pdf"})).startswith("Meridian Components Group")
 # verifies: unified-path.nested-both-forms
-assert get.call({"path": "Meridian/content/2024/notes.md"}) == get.call({"path": "Meridian/content/content/2024/notes.md"}) == "Nested notes.\n"
+assert get.call({"path": "Meridian/content/2024/notes.md"}) == get.call({"path": "Meridian/content/content/2024/notes.md"}) == '"Nested notes.\\n"'
 # verifies: unified-path.named-collection-shape
-assert get.call({"path": "Meridian/content/filings/annual-report-2024.md"}) == "# Annual report\n"
+assert json.loads(get.call({"path": "Meridian/content/filings/annual-report-2024.md"})) == "# Annual report\n"
 # verifies: unified-path.named-collection-shape
 assert [f["filePath"] for f in json.loads(get.call({"path": "Meridian/content/filings"}))] == ["annual-report-2024.md"]
 # verifies: unified-path.not-found-messages
@@ -106,7 +110,7 @@ assert get.call({"path": 'Meridian/content/"CEO\'s letter.md"'}).startswith("Err
 assert "CEO's letter.md" in [f["filePath"] for f in json.loads(get.call({"path": "Meridian/content/"}))]
 in_context = tools_by_name(mesh_plugin(mesh, context="Meridian"))["Get"]
 # verifies: unified-path.context-prefix
-assert in_context.call({"path": "content/2024/notes.md"}) == "Nested notes.\n"
+assert json.loads(in_context.call({"path": "content/2024/notes.md"})) == "Nested notes.\n"
 # verifies: unified-path.context-prefix
 assert in_context.call({"path": "Facts/rev-FY2024-1"}) == "Not found: Facts/rev-FY2024-1"
 # verifies: unified-path.dot-dot-in-tool-paths
@@ -121,7 +125,7 @@ mcp = tools_by_name(mcp_tools(mesh))
 print(mcp["upload"].call({"path": "Meridian/filings/q1.md", "base64Content": "UTEgbm90ZXMu"}))
 #> {"status":"Uploaded","path":"Meridian/filings/q1.md","bytes":9}
 print(mcp["get"].call({"path": "Meridian/content/filings/q1.md"}))
-#> Q1 notes.
+#> "Q1 notes."
 print(mcp["upload"].call({"path": "Meridian/filings/q2.md", "base64Content": ""}))
 #> Error: base64Content is required.
 # --8<-- [end:mcp-upload]

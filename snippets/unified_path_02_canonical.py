@@ -1,5 +1,6 @@
 """File names are compared as typed: Get decodes nothing and normalises nothing (C6); agentkit's opt-in extension."""
 
+import json
 import unicodedata
 
 from agentkit import Mesh, canonical_segment, mesh_plugin, tools_by_name, upload_report
@@ -24,7 +25,7 @@ assert get.call({"path": "Meridian/content/Annual%20Report%202024.pdf"}).startsw
 # verifies: unified-path.nfd-unreachable
 assert get.call({"path": "Meridian/content/" + typed}) == f"Error: File '{typed}' not found in collection 'content'"
 # verifies: unified-path.nfd-unreachable
-assert get.call({"path": "Meridian/content/" + stored_by_a_mac}) == "Overview.\n" and typed != stored_by_a_mac
+assert json.loads(get.call({"path": "Meridian/content/" + stored_by_a_mac})) == "Overview.\n" and typed != stored_by_a_mac
 
 # --8<-- [start:extension]
 canonical = Mesh(canonical_paths=True)  # agentkit extension, off by default
@@ -32,15 +33,14 @@ upload_report(canonical)
 canonical.collections["Meridian/content"].upload(stored_by_a_mac, b"Overview.\n")
 canonical_get = tools_by_name(mesh_plugin(canonical))["Get"]
 print(canonical_get.call({"path": "Meridian/content/%C3%9Cbersicht%202024.md"}))
-#> Overview.
-#>
+#> "Overview.\n"
 # --8<-- [end:extension]
 
 # verifies: unified-path.canonical-paths-extension
 assert canonical_segment("Annual%20Report%202024.pdf") == "Annual Report 2024.pdf"
 # verifies: unified-path.canonical-paths-extension
-assert canonical_get.call({"path": "Meridian/content/" + typed}) == "Overview.\n"
+assert json.loads(canonical_get.call({"path": "Meridian/content/" + typed})) == "Overview.\n"
 # verifies: unified-path.canonical-paths-extension
-assert canonical_get.call({"path": "Meridian/content/Annual%20Report%202024.pdf"}).startswith("Meridian Components Group")
+assert json.loads(canonical_get.call({"path": "Meridian/content/Annual%20Report%202024.pdf"})).startswith("Meridian Components Group")
 # verifies: unified-path.canonical-paths-extension
 assert Mesh().canonical_paths is False

@@ -1,6 +1,7 @@
 """Content transformers: what Get on a file returns, per extension (C3-C5)."""
 
 import io
+import json
 import zipfile
 
 from openpyxl import Workbook
@@ -13,6 +14,15 @@ mesh = Mesh()
 upload_report(mesh)
 collection = mesh.collections["Meridian/content"]
 get = tools_by_name(mesh_plugin(mesh))["Get"]
+
+
+
+# --8<-- [start:read-decoded]
+def read(path, tool=get):
+    """Get on a file, decoded: the answer is the text as one JSON string (R7); an error is plain text."""
+    answer = tool.call({"path": path})
+    return json.loads(answer) if answer.startswith('"') else answer
+# --8<-- [end:read-decoded]
 
 
 def transformer_table() -> str:
@@ -39,7 +49,7 @@ workbook.create_sheet("Notes")  # left empty
 buffer = io.BytesIO()
 workbook.save(buffer)
 collection.upload("figures.xlsx", buffer.getvalue())
-print(get.call({"path": "Meridian/content/figures.xlsx"}))
+print(read("Meridian/content/figures.xlsx"))
 #> ## Sheet: Key figures
 #>
 #> | Row | A | B | C |
@@ -55,39 +65,39 @@ print(get.call({"path": "Meridian/content/figures.xlsx"}))
 # --8<-- [end:spreadsheet]
 
 # verifies: unified-path.xlsx-sheets
-assert get.call({"path": "Meridian/content/figures.xlsx"}) == (
+assert read("Meridian/content/figures.xlsx") == (
     "## Sheet: Key figures\n\n| Row | A | B | C |\n|---:|---:|---:|---:|\n| 1 | Line item | FY2024 | FY2023 |\n"
     "| 2 | Revenue | 4812.3 | 4523.1 |\n\n## Sheet: Notes\n\n(No data)\n\n")
 collection.upload("old-figures.xls", b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + bytes(504))  # a BIFF (.xls) header
 # verifies: unified-path.xls-goes-to-the-xlsx-reader
 assert find_transformer("old-figures.xls").name == "xlsx"
-assert get.call({"path": "Meridian/content/old-figures.xls"}).startswith(  # agentkit's model of X4
+assert read("Meridian/content/old-figures.xls").startswith(  # agentkit's model of X4
     "Error: Error accessing file 'old-figures.xls' from collection 'content': ")
 
 # --8<-- [start:other-formats]
 collection.upload("logo.png", b"\x89PNG\r\n\x1a\n" + bytes(2040))
 collection.upload("readme.md", "# Readme\n\n  Kept *verbatim*.\n".encode())
 collection.upload("backup.zip", b"PK\x05\x06" + bytes(18))
-print(get.call({"path": "Meridian/content/logo.png"}))
+print(read("Meridian/content/logo.png"))
 #> [image: logo.png (image/png, 2048 bytes)] Binary image content is not returned as text. ...
-print(get.call({"path": "Meridian/content/readme.md"}))
+print(read("Meridian/content/readme.md"))
 #> # Readme
 #>
 #>   Kept *verbatim*.
 #>
-print(repr(get.call({"path": "Meridian/content/backup.zip"})))
+print(repr(read("Meridian/content/backup.zip")))
 #> 'PK\x05\x06\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00'
 # --8<-- [end:other-formats]
 
 # verifies: unified-path.images-never-bytes
-assert get.call({"path": "Meridian/content/logo.png"}) == (
+assert read("Meridian/content/logo.png") == (
     "[image: logo.png (image/png, 2048 bytes)] Binary image content is not returned as text. When content "
     "indexing is enabled, an AI-generated description is available on the file's Document node.")
 # verifies: unified-path.text-verbatim
-assert get.call({"path": "Meridian/content/readme.md"}) == "# Readme\n\n  Kept *verbatim*.\n"
+assert read("Meridian/content/readme.md") == "# Readme\n\n  Kept *verbatim*.\n"
 collection.upload("scan.bin", bytes([0xFF, 0xFE, 0x00, 0x41, 0xC3]))
 # verifies: unified-path.binaries-garbled
-assert get.call({"path": "Meridian/content/scan.bin"}) == "\ufffd\ufffd\x00A\ufffd"
+assert read("Meridian/content/scan.bin") == "\ufffd\ufffd\x00A\ufffd"
 
 # An image described at indexing has a Document node, and Get on the image in `content` answers with it.
 captioned = Mesh(index=SearchIndex(image_describer=lambda data, name: f"A logo, {len(data)} bytes."))
@@ -98,9 +108,9 @@ captioned_get = tools_by_name(mesh_plugin(captioned))["Get"]
 assert '"summary": "A logo, 2048 bytes."' in captioned_get.call({"path": "Meridian/content/logo.png"})
 captioned.add_collection("Meridian", "media").upload("logo.png", b"\x89PNG\r\n\x1a\n" + bytes(2040), index=True)
 # verifies: unified-path.images-never-bytes
-assert captioned_get.call({"path": "Meridian/content/media/logo.png"}).startswith("[image: logo.png (image/png, 2048 bytes)]")
+assert read("Meridian/content/media/logo.png", captioned_get).startswith("[image: logo.png (image/png, 2048 bytes)]")
 
-text = get.call({"path": "Meridian/content/Annual Report 2024.pdf"})
+text = read("Meridian/content/Annual Report 2024.pdf")
 from pypdf import PdfReader  # noqa: E402  (only for the check: the same pages, joined)
 
 from agentkit import report_pdf_bytes  # noqa: E402
@@ -116,7 +126,7 @@ with zipfile.ZipFile(docx, "w") as archive:
                      '<w:r><w:t>Outlook</w:t></w:r></w:p><w:p><w:r><w:t>Growth continues.</w:t></w:r></w:p></w:body></w:document>')
 collection.upload("memo.docx", docx.getvalue())
 # verifies: unified-path.docx-markdown
-assert get.call({"path": "Meridian/content/memo.docx"}) == "# Outlook\n\nGrowth continues."
+assert read("Meridian/content/memo.docx") == "# Outlook\n\nGrowth continues."
 # verifies: unified-path.first-match-wins
 assert [getattr(find_transformer(name), "name", None) for name in ("A.PDF", "b.Xlsx", "c.XLS", "d.docx", "e.csv", "f.JPG")] == [
     "pdf", "xlsx", "xlsx", "docx", None, None]

@@ -158,7 +158,7 @@ def test_agent_paths_resolve_against_the_chat_context(mesh):
     assert json.loads(tools["Get"].call({"path": '"@/Acme/rev"'}))["path"] == "Acme/rev"  # surrounding quotes dropped
     # Single quotes are dropped only after the context check, so '@/…' turns into the path '/Acme/rev':
     assert tools["Get"].call({"path": "'@/Acme/rev'"}) == "Not found: /Acme/rev"
-    assert tools["Get"].call({"path": "content/Annual Report 2024.md"}) == "Revenue was 4,812.3."
+    assert tools["Get"].call({"path": "content/Annual Report 2024.md"}) == '"Revenue was 4,812.3."'  # a JSON string (R7)
     assert json.loads(tools_by_name(mcp_tools(mesh))["get"].call({"path": "@Acme/rev"}))["path"] == "Acme/rev"
     assert "rev" not in tools_by_name(mcp_tools(mesh))["get"].call({"path": "rev"})[:2]  # MCP: no context
 
@@ -361,3 +361,15 @@ def test_tool_descriptions_are_the_framework_source_s_word_for_word(table):
     for method, (description, parameters) in getattr(_tool_texts, table).items():
         assert framework[method][0] == description, method
         assert {name: text for name, (_, _, text) in parameters.items()} == framework[method][1], method
+
+
+# verifies: chunks.get-answers-a-json-string
+def test_get_on_a_file_answers_a_json_string_as_system_text_json_writes_it():
+    """Short escapes for line breaks and tabs; quotes, HTML-sensitive and non-ASCII characters as upper-case \\uXXXX (UTF-16)."""
+    from agentkit._plugins import dotnet_json_string
+
+    assert dotnet_json_string('a"b\\c\nd\te') == '"a\\u0022b\\\\c\\nd\\te"'
+    assert dotnet_json_string("Café — <b> & 'x'+`y`") == '"Caf\\u00E9 \\u2014 \\u003Cb\\u003E \\u0026 \\u0027x\\u0027\\u002B\\u0060y\\u0060"'
+    assert dotnet_json_string("😀\x01\x7f") == '"\\uD83D\\uDE00\\u0001\\u007F"'
+    for text in ("plain", "line\r\nbreak", "€ 4,812.3", "\x00\x1f"):
+        assert json.loads(dotnet_json_string(text)) == text

@@ -16,7 +16,7 @@ from agentkit._runtime import Agent
 from agentkit._scenarios import (
     APPROVE, NAIVE_INSTRUCTIONS, OWNER, PROTOCOL_INSTRUCTIONS, caching_table, exchanges, TASK, THREAD, TITLES, ProcedureModel, _phase_one, copy_mesh,
     creates_in_scenario_3,
-    floor_cost, floor_usage, interrupted, interrupted_sweep, naive, prohibition, protocol, report_text, run_scenario,
+    floor_cost, floor_usage, interrupted, interrupted_sweep, naive, prohibition, protocol, run_scenario,
     scenario_table, stepwise_input_tokens, workspace, write_phase_sizes, LONG_ROUND_CAP, PROTOCOL_PLUGINS, scenario_config,
     report_tokens,
 )
@@ -67,7 +67,7 @@ def test_naive_reads_a_value_cut_at_a_chunk_boundary(results):
 
 def test_round_boundary_drops_the_document_from_the_writing_phase(results):
     """Scenario 3's last reading call carries the report; the first writing call is smaller than the report alone."""
-    document = item_tokens(ToolResult("", "Get", report_text(workspace())))
+    document = report_tokens()
     sizes = results["worksheet"].context_sizes()
     last_read = max(tokens for number, tokens in sizes if number == 1)
     first_write = next(tokens for number, tokens in sizes if number == 2)
@@ -76,7 +76,7 @@ def test_round_boundary_drops_the_document_from_the_writing_phase(results):
 
 def test_reread_keeps_the_document_in_every_writing_call(results):
     """Scenario 2's writing calls after its re-read are each larger than the report."""
-    document = item_tokens(ToolResult("", "Get", report_text(workspace())))
+    document = report_tokens()
     phase_two = [tokens for number, tokens in results["reread"].context_sizes() if number == 2]
     assert len(phase_two) > EXPECTED_NODES and all(tokens > document for tokens in phase_two[2:])
 
@@ -183,7 +183,7 @@ def test_table_refuses_cached_results_of_other_scenarios(results):
 def test_floor_is_below_every_scenario_and_the_table_shows_multiples(results):
     """The floor bills the report once as input, the worksheet and nodes once as output; every scenario costs more."""
     floor = floor_usage()
-    assert floor.total_input == item_tokens(ToolResult("", "Get", report_text(workspace())))
+    assert floor.total_input == report_tokens()
     assert all(result.cost > floor_cost() for result in results.values())
     table = scenario_table(list(results.values()))
     assert table.count("\n") == 2 + len(results) + 1
