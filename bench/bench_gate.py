@@ -10,6 +10,7 @@ machine's other load moves these figures. Targets: the gate at most 30 s, check 
 
 from __future__ import annotations
 
+import re
 import statistics
 import subprocess
 import sys
@@ -38,10 +39,12 @@ def main() -> int:
         for run in range(1, runs + 1):
             seconds, output, code = timed(command)
             lines = output.splitlines()
-            tiers = next((line for line in lines if line.startswith("gate time by tier:")), "")
+            # `check` runs two pytest processes: each prints its own tier, CPU and result lines.
+            tiers = "; ".join(line for line in lines if line.startswith(("gate time by tier:", "gate CPU:")))
+            outcome = "; ".join(line.strip("= ") for line in lines if re.search(r"\d+ (passed|failed)", line) and " in " in line)
             results.append((seconds, tiers))
             failed |= code
-            print(f"{name} run {run}: {seconds:.1f} s ({lines[-1].strip('= ') if lines else 'no output'})", flush=True)
+            print(f"{name} run {run}: {seconds:.1f} s ({outcome or 'no result line'})", flush=True)
         median = statistics.median(seconds for seconds, _ in results)
         closest = min(results, key=lambda result: abs(result[0] - median))
         print(f"{name}: median {median:.1f} s of {runs} runs; {closest[1] or 'no tier line'}", flush=True)
