@@ -108,6 +108,19 @@ def encode(data: bytes) -> str:
     return base64.b64encode(data).decode("ascii")
 
 
+def decoded(answer: str) -> str:
+    """The text Get answers for a file. The framework serializes it as one JSON string literal (fact R7);
+    an error or anything else that is not one comes back as it is."""
+    if answer.startswith('"'):
+        try:
+            value = json.loads(answer)
+        except ValueError:
+            return answer
+        if isinstance(value, str):
+            return value
+    return answer
+
+
 def short(value: Any, limit: int = 120) -> str:
     text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
     text = " ".join(text.split())
@@ -140,6 +153,10 @@ class Fixtures:
 
     async def call_json(self, tool: str, arguments: dict[str, Any]) -> Any:
         return await self.mcp.call_json(tool, arguments)
+
+    async def read(self, path: str) -> str:
+        """Get on a file path: the file's text (decoded from Get's JSON string), or Get's answer when it is an error."""
+        return decoded(await self.call("get", {"path": path}))
 
     async def once(self, key: str, make: Callable[[], Awaitable[Any]]) -> Any:
         """Set a fixture up once per run; a setup that skipped skips every later check that needs it."""

@@ -206,7 +206,7 @@ async def slug_collision(fx: Fixtures) -> None:
     await fx.indexed_chunks(first)
     second = await fx.upload("same-name.md", b"second of two files with one slug\n")
     node = await document(fx, second)
-    texts = [await fx.call("get", {"path": f"{fx.collection}/{path}"}) for path in (first, second)]
+    texts = [await fx.read(f"{fx.collection}/{path}") for path in (first, second)]
     # verifies: chunks.slug-collision-last-wins
     assert node["content"]["filePath"] == second and texts == ["first of two files with one slug\n", "second of two files with one slug\n"], \
         f"the shared Document names {node['content']['filePath']!r}; the files read {texts}"
@@ -227,7 +227,7 @@ async def fields_give_the_path(fx: Fixtures) -> None:
     file_path, _ = await long_file(fx)
     answer = await search_chunks(fx, query=f"namespace:{fx.collection} {SEARCH_WORD}")
     hit = next(hit for hit in answer["results"] if hit.get("filePath") == file_path)
-    text = await fx.call("get", {"path": f"{hit['collectionPath']}/{hit['filePath']}"})
+    text = await fx.read(f"{hit['collectionPath']}/{hit['filePath']}")
     # verifies: chunks.fields-give-the-get-path
     assert text == long_text(), f"Get {hit['collectionPath']}/{hit['filePath']} answered {text[:80]!r}"
 
@@ -235,7 +235,7 @@ async def fields_give_the_path(fx: Fixtures) -> None:
 @check("chunks.file-path-returns-text", needs=CHUNK_TOOLS | {"get"})
 async def file_path_returns_text(fx: Fixtures) -> None:
     file_path, _ = await long_file(fx)
-    text = await fx.call("get", {"path": f"{fx.collection}/{file_path}"})
+    text = await fx.read(f"{fx.collection}/{file_path}")
     # verifies: chunks.file-path-returns-text
     assert text == long_text(), f"Get on the file answered {len(text)} characters, not the {len(long_text())} uploaded"
 
@@ -262,7 +262,7 @@ async def workbook_not_indexed(fx: Fixtures) -> None:
     await fx.indexed_chunks(after)
     miss = await chunk(fx, book, 0)
     node = await fx.call("get", {"path": f"{fx.collection}/_Documents/{slug(book)}"})
-    text = await fx.call("get", {"path": f"{fx.collection}/{book}"})
+    text = await fx.read(f"{fx.collection}/{book}")
     # verifies: chunks.xlsx-not-indexed
     assert miss.get("found") is False and miss.get("message") == f"No chunks indexed for '{book}' in '{fx.collection}'.", \
         f"get_chunk on an uploaded workbook answered {miss}"
@@ -291,6 +291,6 @@ async def string_rule_for_slug_safe_name(fx: Fixtures) -> None:
     file_path = await fx.once("slug-safe-file", lambda: fx.upload("conformance-slug-safe.md", text.encode("utf-8"), at_root=True))
     node = await document(fx, file_path)
     by_string_rule = node["path"].replace("/_Documents/", "/")
-    answer = await fx.call("get", {"path": by_string_rule})
+    answer = await fx.read(by_string_rule)
     # verifies: chunks.string-rule-works-for-slug-safe-names
     assert answer == text, f"the string rule's path {by_string_rule!r} answered {answer[:80]!r}"

@@ -30,7 +30,7 @@ async def other_words(fx: Fixtures) -> None:
 @check("unified-path.reserved-prefixes", needs={"get", "upload"})
 async def reserved_word_any_case(fx: Fixtures) -> None:
     file_path = await note(fx)
-    answers = [await fx.call("get", {"path": f"{fx.namespace}/{word}/{file_path}"}) for word in ("content", "Content", "CONTENT")]
+    answers = [await fx.read(f"{fx.namespace}/{word}/{file_path}") for word in ("content", "Content", "CONTENT")]
     # verifies: unified-path.reserved-prefixes
     assert answers == [NOTE] * 3, f"content/Content/CONTENT read {[a[:40] for a in answers]}"
 
@@ -48,7 +48,7 @@ async def content_listing(fx: Fixtures) -> None:
 async def nested_both_forms(fx: Fixtures) -> None:
     file_path = await note(fx)
     forms = [f"{fx.collection}/{file_path}", f"{fx.collection}/content/{file_path}"]
-    answers = [await fx.call("get", {"path": form}) for form in forms]
+    answers = [await fx.read(form) for form in forms]
     # verifies: unified-path.nested-both-forms
     assert answers == [NOTE, NOTE], f"{forms} answered {[a[:60] for a in answers]}"
 
@@ -71,7 +71,7 @@ async def not_found_messages(fx: Fixtures) -> None:
 async def quotes_and_at_removed(fx: Fixtures) -> None:
     file_path = await note(fx)
     spelled = [f"  @{fx.collection}/{file_path} ", f"\"{fx.collection}/{file_path}\"", f"'{fx.collection}'/{file_path}"]
-    answers = [await fx.call("get", {"path": path}) for path in spelled]
+    answers = [await fx.read(path) for path in spelled]
     # verifies: unified-path.tool-paths-lose-quotes
     assert answers == [NOTE] * 3, f"{spelled} answered {[a[:50] for a in answers]}"
 
@@ -89,9 +89,9 @@ async def dot_dot_means_nothing(fx: Fixtures) -> None:
 @check("unified-path.no-decoding", needs={"get", "upload"})
 async def no_percent_decoding(fx: Fixtures) -> None:
     file_path = await fx.once("percent-file", lambda: fx.upload("two%20words.md", NOTE.encode("utf-8")))
-    as_stored = await fx.call("get", {"path": f"{fx.collection}/{file_path}"})
+    as_stored = await fx.read(f"{fx.collection}/{file_path}")
     decoded = file_path.replace("%20", " ")
-    as_decoded = await fx.call("get", {"path": f"{fx.collection}/{decoded}"})
+    as_decoded = await fx.read(f"{fx.collection}/{decoded}")
     # verifies: unified-path.no-decoding
     assert as_stored == NOTE and as_decoded == f"Error: File '{decoded}' not found in collection 'content'", \
         f"'{file_path}' read {as_stored[:40]!r}; '{decoded}' read {as_decoded[:80]!r}"
@@ -102,8 +102,8 @@ async def nfd_name_unreachable(fx: Fixtures) -> None:
     decomposed = unicodedata.normalize("NFD", "Übersicht.md")
     file_path = await fx.once("nfd-file", lambda: fx.upload(decomposed, NOTE.encode("utf-8")))
     composed = unicodedata.normalize("NFC", file_path)
-    as_stored = await fx.call("get", {"path": f"{fx.collection}/{file_path}"})
-    as_typed = await fx.call("get", {"path": f"{fx.collection}/{composed}"})
+    as_stored = await fx.read(f"{fx.collection}/{file_path}")
+    as_typed = await fx.read(f"{fx.collection}/{composed}")
     # verifies: unified-path.nfd-unreachable
     assert as_stored == NOTE and as_typed == f"Error: File '{composed}' not found in collection 'content'", \
         f"the decomposed name read {as_stored[:40]!r}; the composed one {as_typed[:80]!r}"
@@ -113,7 +113,7 @@ async def nfd_name_unreachable(fx: Fixtures) -> None:
 async def text_verbatim(fx: Fixtures) -> None:
     markdown = await note(fx)
     csv = await fx.once("csv-file", lambda: fx.upload("table.csv", CSV.encode("utf-8")))
-    answers = [await fx.call("get", {"path": f"{fx.collection}/{path}"}) for path in (markdown, csv)]
+    answers = [await fx.read(f"{fx.collection}/{path}") for path in (markdown, csv)]
     # verifies: unified-path.text-verbatim
     assert answers == [NOTE, CSV], f".md and .csv read {answers}"
 
@@ -121,7 +121,7 @@ async def text_verbatim(fx: Fixtures) -> None:
 @check("unified-path.binaries-garbled", needs={"get", "upload"})
 async def binaries_garbled(fx: Fixtures) -> None:
     file_path = await fx.once("binary-file", lambda: fx.upload("blob.bin", b"AB\xff\xfeCD"))
-    answer = await fx.call("get", {"path": f"{fx.collection}/{file_path}"})
+    answer = await fx.read(f"{fx.collection}/{file_path}")
     # verifies: unified-path.binaries-garbled
     assert answer.startswith("AB") and answer.endswith("CD") and "\ufffd" in answer, \
         f"a binary read as {json.dumps(answer)}"
@@ -134,7 +134,7 @@ PIXEL_PNG = base64.b64decode("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADU
 @check("unified-path.images-never-bytes", needs={"get", "upload"})
 async def images_never_bytes(fx: Fixtures) -> None:
     file_path = await fx.once("image-file", lambda: fx.upload("pixel.png", PIXEL_PNG))
-    answer = await fx.call("get", {"path": f"{fx.collection}/{file_path}"})
+    answer = await fx.read(f"{fx.collection}/{file_path}")
     described = answer.lstrip().startswith("{") and json.loads(answer).get("nodeType") == "Document"
     # verifies: unified-path.images-never-bytes
     assert described or answer.startswith(f"[image: pixel.png (image/png, {len(PIXEL_PNG)} bytes)] "), \
@@ -144,7 +144,7 @@ async def images_never_bytes(fx: Fixtures) -> None:
 @check("unified-path.xlsx-sheets", needs={"get", "upload"})
 async def workbook_as_tables(fx: Fixtures) -> None:
     file_path = await fx.once("workbook-file", lambda: fx.upload("book.xlsx", workbook()))
-    answer = await fx.call("get", {"path": f"{fx.collection}/{file_path}"})
+    answer = await fx.read(f"{fx.collection}/{file_path}")
     # verifies: unified-path.xlsx-sheets
     assert answer.replace("\r\n", "\n") == workbook_text(), f"get on a one-sheet workbook answered {answer[:200]!r}"
 
@@ -159,7 +159,7 @@ async def root_note(fx: Fixtures) -> str:
 @check("unified-path.content-root-file", needs={"get", "upload"})
 async def content_root_file(fx: Fixtures) -> None:
     file_path = await root_note(fx)
-    answer = await fx.call("get", {"path": f"{fx.collection}/{file_path}"})
+    answer = await fx.read(f"{fx.collection}/{file_path}")
     # verifies: unified-path.content-root-file
     assert answer == ROOT_NOTE, f"get {fx.collection}/{file_path} answered {answer[:80]!r}"
 
@@ -167,6 +167,6 @@ async def content_root_file(fx: Fixtures) -> None:
 @check("unified-path.first-match-wins", needs={"get", "upload"})
 async def transformer_by_lower_cased_extension(fx: Fixtures) -> None:
     file_path = await fx.once("upper-workbook", lambda: fx.upload("BOOK.XLSX", workbook()))
-    answer = await fx.call("get", {"path": f"{fx.collection}/{file_path}"})
+    answer = await fx.read(f"{fx.collection}/{file_path}")
     # verifies: unified-path.first-match-wins
     assert answer.replace("\r\n", "\n") == workbook_text(), f"a workbook named .XLSX read as {answer[:80]!r}"
