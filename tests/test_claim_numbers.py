@@ -1,0 +1,182 @@
+"""Checks that read a claim's own numbers from its page and compare them with what agentkit does.
+
+A check that compares agentkit with a typed-in literal cannot notice a page that says otherwise;
+these can: edit a number in one of these claims and its check here fails (`python3 dev.py mutate`
+shows the difference). Each list is the claim's numbers in the order the sentence states them.
+"""
+
+from __future__ import annotations
+
+import functools
+
+from pypdf import PdfReader
+
+from agentkit import (
+    CHUNK_OVERLAP, CHUNK_SIZE, REPORT, SUMMARY_LIMIT, Mesh, Worksheet, chunk_spans, extractive_summary, list_dimensions,
+    read_tables, report_pdf_path, report_text, search_chunks, workspace,
+)
+from agentkit._chunks import snippet
+from agentkit._config import DEFAULT_MAXIMUM_ITERATIONS
+from agentkit._cost import CACHE_READ
+from agentkit._index import clamp_limit
+from agentkit._messages import Message
+from agentkit._scenarios import LONG_ROUND_CAP, TITLES, creates_in_scenario_3
+from agentkit._paths import document_slug
+from agentkit._threads import HISTORY_BUDGET_CHARS, message_chars
+from tools import captures, stated
+from tools.project import REPO_ROOT
+
+
+@functools.cache
+def report_pages() -> int:
+    return len(PdfReader(str(report_pdf_path())).pages)
+
+
+def test_chunk_window_overlap_and_first_index():
+    """1,000-character windows overlapping by 150, each 850 after the last; a text of at most 1,000 is one chunk, indexed from 0."""
+    spans = chunk_spans(5 * CHUNK_SIZE)
+    step = spans[1][0] - spans[0][0]
+    window = spans[0][1] - spans[0][0]
+    overlap = spans[0][1] - spans[1][0]
+    one_chunk = len(chunk_spans(CHUNK_SIZE)) == 1 and len(chunk_spans(CHUNK_SIZE + 1)) == 2
+    first_index = next(index for index, _ in enumerate(spans))
+    # verifies: chunks.window-and-overlap
+    assert stated.numbers("chunks.window-and-overlap") == [window, overlap, step, CHUNK_SIZE if one_chunk else None, first_index]
+    # verifies: chunks.chunks-reread-overlap
+    assert stated.numbers("chunks.chunks-reread-overlap") == [CHUNK_OVERLAP]
+
+
+def test_report_shape():
+    """62 pages, 64 reported values in four statement tables."""
+    tables = {row.statement for row in read_tables(report_text(workspace()))}
+    # verifies: agent.report-shape
+    assert stated.numbers("agent.report-shape") == [report_pages(), len(REPORT.values), len(tables)]
+    # verifies: unified-path.pdf-pages-joined
+    assert stated.numbers("unified-path.pdf-pages-joined") == [report_pages()]
+    # verifies: chunks.whole-text-has-every-value
+    assert stated.numbers("chunks.whole-text-has-every-value") == [len(REPORT.values)]
+
+
+def test_history_budget():
+    """A budget of 64,000 characters, each message counting its length plus 64."""
+    overhead = message_chars(Message("user", "x" * 10)) - 10
+    # verifies: agent.history-budget
+    assert stated.numbers("agent.history-budget") == [HISTORY_BUDGET_CHARS, overhead]
+
+
+def test_search_limit():
+    """`limit` is clamped to 1..200; without one it is 50."""
+    mesh = Mesh()
+    for number in range(3):
+        mesh.create({"id": f"n{number}", "name": f"Node {number}", "nodeType": "Markdown"})
+    lowest = mesh.search("", limit=-5)["limit"]
+    highest = mesh.search("", limit=10_000)["limit"]
+    default = mesh.search("")["limit"]
+    # verifies: mesh.search-limit-clamped
+    assert stated.numbers("mesh.search-limit-clamped") == [lowest, highest, default]
+
+
+def test_summary_limit():
+    """Lines joined until 280 characters, and a longer text cut at 280 with `…` appended."""
+    cut = extractive_summary("x" * 400)
+    # verifies: chunks.summary-is-extractive
+    assert stated.numbers("chunks.summary-is-extractive") == [SUMMARY_LIMIT, len(cut.rstrip("…"))]
+
+
+def test_long_round_caps():
+    """The default cap of 40, and the 1000 the long rounds set."""
+    # verifies: agent.long-rounds-raise-the-cap
+    assert stated.numbers("agent.long-rounds-raise-the-cap")[2:] == [DEFAULT_MAXIMUM_ITERATIONS, DEFAULT_MAXIMUM_ITERATIONS, LONG_ROUND_CAP]
+
+
+def scenario_number(key: str) -> int:
+    """A scenario's number as the pages count them: 1 to 4, in agentkit's order."""
+    return list(TITLES).index(key) + 1
+
+
+def results():
+    """The four scenarios' results, as the measured-effect listing computed them."""
+    return {result.key: result for result in shown("agent_design_06_measured.py")["results"]}
+
+
+def test_scenario_numbers():
+    """The scenarios the pages name by number (1 to 4 in agentkit's order), and scenario 3's creates."""
+    # verifies: agent.reconciliation-explains-every-row
+    assert stated.numbers("agent.reconciliation-explains-every-row") == [scenario_number("worksheet")]
+    # verifies: agent.bulk-create-extension
+    assert stated.numbers("agent.bulk-create-extension") == [scenario_number("bulk")]
+    # verifies: agent.deterministic-ids-resume
+    assert stated.numbers("agent.deterministic-ids-resume") == [scenario_number("worksheet"), 0, creates_in_scenario_3()]
+    # verifies: agent.caching-reads-most-input
+    assert stated.numbers("agent.caching-reads-most-input") == [int(1 / CACHE_READ), scenario_number("naive"), scenario_number("reread")]
+    # verifies: agent.long-rounds-raise-the-cap
+    assert stated.numbers("agent.long-rounds-raise-the-cap")[:2] == [scenario_number("naive"), scenario_number("reread")]
+
+
+def test_protocol_nodes_correct():
+    """Scenarios 2, 3 and 4 write all 75 nodes correctly."""
+    correct = [r for r in results().values() if r.grade.correct == r.grade.written and not r.grade.missing]
+    # verifies: agent.protocol-nodes-correct
+    assert stated.numbers("agent.protocol-nodes-correct") == [scenario_number(r.key) for r in correct] + sorted({r.grade.written for r in correct})
+
+
+def test_workspace_shape():
+    """Four scenarios; 75 nodes to write: 11 new dimensions and 64 facts; 21 dimensions exist; 4 line items unreported."""
+    worksheet = Worksheet.from_text(results()["worksheet"].runs[0].answer)
+    new, facts = len(worksheet.new_dimensions), len(worksheet.writable_facts)
+    existing = list_dimensions(workspace(), "Meridian")["count"]
+    # verifies: agent.workspace-shape
+    assert stated.numbers("agent.workspace-shape") == [len(TITLES), new + facts, new, facts, existing, len(REPORT.unreported)]
+
+
+def test_snippet_length():
+    """`snippet` is the chunk on one line, cut at 160 characters plus `…`; `rank` counts from 0; `limit` is clamped to 1..200."""
+    cut = snippet("c" * 500)
+    hits = search_chunks(workspace(), "namespace:Meridian/content profit", limit=5)["results"]
+    # verifies: chunks.search-chunks-shape
+    assert stated.numbers("chunks.search-chunks-shape") == [hits[0]["rank"], clamp_limit(-5, 20), clamp_limit(10**6, 20), len(cut.rstrip("…"))]
+
+
+def shown(name: str) -> dict:
+    """The namespace of a snippet after it ran: the values the page's listing computed."""
+    return captures.namespace_of(REPO_ROOT / "snippets" / name)
+
+
+def test_boundary_shows_three_texts():
+    rounds = shown("agent_design_02_rounds.py")
+    # verifies: agent.boundary-keeps-texts-only
+    assert stated.numbers("agent.boundary-keeps-texts-only") == [len(rounds["first_write"].messages())]
+
+
+def test_files_sharing_a_slug():
+    paths = shown("content_chunk_navigation_01_paths.py")
+    slug = document_slug(paths["both"]["filePath"])
+    sharing = [entry["filePath"] for entry in paths["content"].listing() if document_slug(entry["filePath"]) == slug]
+    # verifies: chunks.slug-collision-last-wins
+    assert stated.numbers("chunks.slug-collision-last-wins") == [len(sharing)]
+
+
+def test_bulk_create_collides_once():
+    patterns = shown("mesh_plugin_03_patterns.py")
+    created = sum(line.startswith("Created: ") for line in patterns["answer"].splitlines())
+    # "instead of being written twice": the template stays at its first version.
+    # verifies: mesh.deterministic-ids-collide
+    assert stated.numbers("mesh.deterministic-ids-collide") == [patterns["mesh"].get("Meridian/Facts/rev-FY2023-1").version + 1, created]
+
+
+def test_prompt_caching_bounds():
+    """The page's own bounds hold for the worked example: caching cuts the sequential bill by more than the
+    stated factor, and it still costs more than the stated multiple of the batched phase (tests/test_cost.py
+    checks the multipliers the same claim states)."""
+    cost = shown("agent_design_01_cost_model.py")
+    price = cost["PRICE"]
+    *_, factor, multiple = stated.numbers("agent.caching-narrows-not-closes")
+    sequential, batched = cost["sequential_with_document"], cost["batched_without_document"]
+    # verifies: agent.caching-narrows-not-closes
+    assert sequential.cost(price, caching=True) * factor < sequential.cost(price) and sequential.cost(price, caching=True) > multiple * batched.cost(price, caching=True)
+
+
+def test_first_chunk_has_no_previous():
+    chunks = shown("content_chunk_navigation_03_chunk_tools.py")
+    # verifies: chunks.get-chunk-shape
+    assert stated.numbers("chunks.get-chunk-shape") == [chunks["first"]["chunkIndex"]] and chunks["first"]["prevIndex"] is None
