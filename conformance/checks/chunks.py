@@ -294,3 +294,15 @@ async def string_rule_for_slug_safe_name(fx: Fixtures) -> None:
     answer = await fx.read(by_string_rule)
     # verifies: chunks.string-rule-works-for-slug-safe-names
     assert answer == text, f"the string rule's path {by_string_rule!r} answered {answer[:80]!r}"
+
+
+@check("chunks.get-answers-a-json-string", needs={"get", "upload"})
+async def get_answers_a_json_string(fx: Fixtures) -> None:
+    text = 'Größe: "5 €"\nsecond line\n'
+    file_path = await fx.once("quoted-file", lambda: fx.upload("quoted.md", text.encode("utf-8")))
+    answer = await fx.call("get", {"path": f"{fx.collection}/{file_path}"})
+    # verifies: chunks.get-answers-a-json-string
+    assert answer.startswith('"') and json.loads(answer) == text, f"Get on a file answered {answer[:80]!r}, not one JSON string"
+    # verifies: chunks.get-answers-a-json-string
+    assert answer.isascii() and "\n" not in answer and "\\n" in answer and "\\u0022" in answer, \
+        f"the JSON string does not escape line breaks, quotes and non-ASCII as the framework does: {answer!r}"
