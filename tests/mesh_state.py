@@ -56,6 +56,11 @@ def known_paths() -> list[str]:
     ]
 
 
+def file_text(answer: str) -> str:
+    """The text of Get's answer for a file: one JSON string literal, as the framework serializes it (R7)."""
+    return json.loads(answer) if answer.startswith('"') else answer
+
+
 def _text_or_error(collection, file_path: str) -> str:
     try:
         return collection.read_text(file_path)

@@ -21,7 +21,7 @@ import pytest
 
 from agentkit import get_path_of_file, mcp_tools, tools_by_name
 from tests import corpus
-from tests.mesh_state import COMPANY, snapshot, workspace
+from tests.mesh_state import COMPANY, file_text, snapshot, workspace
 
 CASES = corpus.corpus()
 
@@ -65,7 +65,7 @@ def read_back(damaged: corpus.Damaged) -> tuple[str, str]:
     mesh.refresh_index()
     indexed = " ".join(chunk.text for chunk in mesh.index.chunks_of(f"{COMPANY}/content", damaged.name))
     stored = snapshot(mesh)
-    text = tools["get"].call({"path": get_path_of_file(f"{COMPANY}/content", damaged.name)})
+    text = file_text(tools["get"].call({"path": get_path_of_file(f"{COMPANY}/content", damaged.name)}))
     assert snapshot(mesh) == stored, f"{damaged.case}: Get changed the mesh"
     return text, indexed
 

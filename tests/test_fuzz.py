@@ -19,6 +19,8 @@ tests/hypothesis_profiles.py for ``--hypothesis-profile=long``.
 from __future__ import annotations
 
 import base64
+import functools
+import io
 import json
 import math
 import time
@@ -31,8 +33,11 @@ from hypothesis import strategies as st
 from hypothesis.stateful import Bundle, RuleBasedStateMachine, consumes, invariant, rule
 
 import agentkit
+from agentkit import get_text
+from agentkit._chunks import split_chunks
+from agentkit._transformers import Box, IndexText, Span
 from tests import hypothesis_profiles  # noqa: F401  (registers and loads the profiles when conftest did not)
-from tests.mesh_state import COMPANY, NAMED_COLLECTION, NOTE, known_paths, snapshot, workspace
+from tests.mesh_state import COMPANY, NAMED_COLLECTION, NOTE, file_text, known_paths, snapshot, workspace
 
 # -- the registry -----------------------------------------------------------------------------------
 
@@ -71,6 +76,10 @@ def parameter_names(tool: agentkit.Tool) -> list[str]:
 def is_refusal(tool: agentkit.Tool, answer: str) -> bool:
     openings = SUCCESS_OPENINGS.get(method_of(tool))
     return openings is not None and not any(line.startswith(openings) for line in answer.splitlines())
+
+
+UNEXPECTED_FAILURE_TEXTS = {"Error: Function failed.", *(f"An error occurred invoking '{tool.name}'."
+                                                          for tool in agentkit.mcp_tools(agentkit.Mesh()))}
 
 
 def mcp_get(mesh: agentkit.Mesh) -> agentkit.Tool:
@@ -236,6 +245,8 @@ def call_checked(mesh: agentkit.Mesh, tool: agentkit.Tool, arguments: Any, befor
     answer = tool.call(arguments)
     note(f"{tool_label(tool)} answered {answer[:300]!r}")
     assert isinstance(answer, str), f"{tool_label(tool)} answered {type(answer).__name__}, not text"
+    # The invocation layers' fixed texts stand for an exception agentkit did not expect: a defect to fix.
+    assert answer not in UNEXPECTED_FAILURE_TEXTS, f"{tool_label(tool)} failed unexpectedly: {answer!r}"
     after = snapshot(mesh)
     if tool.read_only:
         assert after == before, f"read-only {tool_label(tool)} changed the mesh"
@@ -249,8 +260,8 @@ def call_checked(mesh: agentkit.Mesh, tool: agentkit.Tool, arguments: Any, befor
 
 
 def unreachable_by_design(path: str) -> bool:
-    """A node path Get cannot name, in the framework as in agentkit: Create keeps an id as sent, but Get first
-    strips blanks, quotes and a leading '@' from its path (N4), and reads 'X/*' as X's children (N6)."""
+    """A path Get cannot name, in the framework as in agentkit: Create and upload keep a name as sent, but Get
+    first strips blanks, quotes and a leading '@' from its path (N4), and reads 'X/*' as X's children (N6)."""
     return agentkit.resolve_tool_path(path) != path or path.endswith("/*")
 
 
@@ -277,11 +288,22 @@ def assert_every_node_reachable(mesh: agentkit.Mesh, get: agentkit.Tool) -> None
 def assert_every_file_reachable(mesh: agentkit.Mesh, get: agentkit.Tool) -> None:
     """No file hidden: Get on a stored file's Get path (C1) answers what the collection reads from it, or an
     error when the collection cannot read it (for a named collection, C1's fallback answers the default
-    collection's not-found error then)."""
+    collection's not-found error then). A file or folder 'coll/f' of collection 'content' shadows file 'f'
+    of collection 'coll': both have the Get path 'N/content/coll/f', and C1 reads 'content' first. Out of
+    Get's reach by design: a file whose Get path tool-path
+    cleaning changes or that ends in '/*' (see unreachable_by_design), and one whose path has an 'area'
+    segment, which is the layout-area route, tried before the content read (MeshOperations.TryParseAreaRoute)."""
     for collection_path, collection in mesh.collections.items():
         for entry in collection.listing():
             path = agentkit.get_path_of_file(collection_path, entry["filePath"])
-            answer = get.call({"path": path})
+            if unreachable_by_design(path) or agentkit.parse_path(path).kind == "area":
+                continue
+            address, _, name = collection_path.rpartition("/")
+            default = mesh.collections.get(f"{address}/content")
+            shadow = f"{name}/{entry['filePath']}"
+            if name != "content" and default is not None and (default.has_file(shadow) or default.has_folder(shadow)):
+                continue  # C1 reads `content` first: the path names that collection's file or folder
+            answer = file_text(get.call({"path": path}))
             try:
                 expected = collection.read_text(entry["filePath"])
             except agentkit.AgentkitError:
@@ -308,7 +330,21 @@ def tool_for(mesh: agentkit.Mesh, label: str) -> agentkit.Tool:
 _UNCHANGED: dict[str, tuple[agentkit.Mesh, str]] = {}
 
 
-@pytest.mark.parametrize("label", TOOL_LABELS)
+# Phase 1 only (issue 10): defects found, fixed in agentkit next; this map must end empty.
+KNOWN_DEFECTS = {
+    "Mesh.Create": "JSON nested thousands deep reaches json.loads/json.dumps: RecursionError, 'Function failed'",
+    "Mesh.Update": "JSON nested thousands deep reaches json.loads/json.dumps: RecursionError, 'Function failed'",
+    "upload": "canonical paths: '%25.md' is stored as '%.md', which every Get decodes again and refuses",
+    "Get on a workbook of n rows": "the table rebuilds dict(used) for every row: quadratic in the rows",
+    "chunking": "split_chunks copies spans[cursor:] for every chunk: quadratic in a PDF's words",
+}
+
+
+def known(label: str):
+    return pytest.param(label, marks=[pytest.mark.xfail(strict=True, reason=KNOWN_DEFECTS[label])] if label in KNOWN_DEFECTS else [])
+
+
+@pytest.mark.parametrize("label", [known(label) for label in TOOL_LABELS])
 def test_every_tool_answers_text_and_a_refusal_changes_nothing(label):
     """One property per tool: any arguments get a text answer, and a refusal leaves the mesh as it was."""
 
@@ -343,17 +379,45 @@ FILE_NAMES = st.one_of(
 EXTENSIONS = st.sampled_from([".md", ".pdf", ".docx", ".xlsx", ".xls", ".png", ".csv", "", ".MD"])
 
 
-@given(name=FILE_NAMES, extension=EXTENSIONS, body=st.binary(max_size=300), collection=st.sampled_from(["content", NAMED_COLLECTION]))
-def test_uploaded_file_is_readable_at_its_get_path_or_refused_cleanly(name, extension, body, collection):
-    """Any file name and bytes through MCP upload: refused with the mesh unchanged, or stored and indexed
-    (or not) such that Get at the file's Get path answers exactly what the collection reads from it."""
+@pytest.mark.xfail(strict=True, reason=KNOWN_DEFECTS["upload"])
+@given(name=FILE_NAMES, extension=EXTENSIONS, body=st.binary(max_size=300), collection=st.sampled_from(["content", NAMED_COLLECTION]),
+       canonical=st.booleans())
+def test_uploaded_file_is_readable_at_its_get_path_or_refused_cleanly(name, extension, body, collection, canonical):
+    """Any file name and bytes through MCP upload, with or without the canonical-paths extension: refused
+    with the mesh unchanged, or stored and indexed (or not) such that Get at the file's Get path answers
+    exactly what the collection reads from it (a literal '%' is never decoded twice)."""
     mesh = workspace()
+    mesh.canonical_paths = canonical
     upload = agentkit.tools_by_name(agentkit.mcp_tools(mesh))["upload"]
     answer, _ = call_checked(mesh, upload, {"path": f"{COMPANY}/{collection}/{name}{extension}",
                                          "base64Content": base64.b64encode(body).decode()})
     if not is_refusal(upload, answer):
         stored = json.loads(answer)["path"][len(f"{COMPANY}/{collection}/"):]
         assert mesh.collections[f"{COMPANY}/{collection}"].has_file(stored), answer
+
+
+COLLECTION_NAMES = st.one_of(st.sampled_from(RESERVED_WORDS + DOT_SEGMENTS + UNICODE_NAMES + ODD_SEGMENTS),
+                             st.sampled_from(["Data", "CONTENT", "reports", "a b", "x.y"]), st.text(min_size=1, max_size=12))
+
+
+@given(name=COLLECTION_NAMES, canonical=st.booleans())
+def test_a_collection_of_any_name_is_refused_or_serves_its_files_at_their_get_path(name, canonical):
+    """A host may name a collection anything: add_collection refuses the name with an agentkit error, or every
+    file uploaded to it is read back at its Get path (C1), unless that path is out of Get's reach by design."""
+    mesh = workspace()
+    mesh.canonical_paths = canonical  # the agentkit extension that decodes and NFC-composes content keys
+    try:
+        collection = mesh.add_collection(COMPANY, name)
+    except agentkit.AgentkitError:
+        return
+    upload = tool_for(mesh, f"{agentkit.MCP_SERVER}.upload")
+    for file_name in ("note.md", "Sub/deep note.md"):
+        answer, _ = call_checked(mesh, upload, {"path": f"{COMPANY}/{name}/{file_name}",
+                                                "base64Content": base64.b64encode(b"Revenue 4812.").decode()})
+        if is_refusal(upload, answer):
+            continue
+        assert collection.listing(), answer
+        assert_every_file_reachable(mesh, mcp_get(mesh))
 
 
 # -- random sequences against a model --------------------------------------------------------------
@@ -461,8 +525,8 @@ def best_time(function: Callable[[], Any], repeats: int = 3) -> float:
 
 
 def ratio_of(run: Callable[[int], Any], n: int) -> tuple[float, float, float]:
-    """(time at n, time at 10n, their ratio), each the best of three runs."""
-    small, large = best_time(lambda: run(n)), best_time(lambda: run(10 * n))
+    """(time at n, time at 10n, their ratio), each the best of a few runs."""
+    small, large = best_time(lambda: run(n)), best_time(lambda: run(10 * n), repeats=2)
     return small, large, large / max(small, 1e-6)
 
 
@@ -499,10 +563,51 @@ SCALING = {
         {"query": f"namespace:{COMPANY}/content " + "revenue " * n}), 200),
     "upload, n lines": (lambda n: workspace().collections[f"{COMPANY}/content"].upload(
         f"big-{n}.md", b"Revenue grew again this year.\n" * n, index=True), 300),
+    "Get on a workbook of n rows": (lambda n: get_text("w.xlsx", workbook_of(n)), 600),
 }
 
 
-@pytest.mark.parametrize("label", list(SCALING))
+@functools.cache
+def workbook_of(rows: int) -> bytes:
+    """A workbook of one-cell rows (little work per row, so work per row that grows with the rows shows)."""
+    from openpyxl import Workbook
+
+    workbook = Workbook()
+    for number in range(rows):
+        workbook.active.append([number])
+    out = io.BytesIO()
+    workbook.save(out)
+    return out.getvalue()
+
+
+class CountingSpans(tuple):
+    """A PDF's word spans that count how many words the chunker reads (a slice counts every word it copies)."""
+
+    read = 0
+
+    def __getitem__(self, key):
+        item = super().__getitem__(key)
+        CountingSpans.read += len(item) if isinstance(key, slice) else 1
+        return item
+
+    def __iter__(self):
+        for position in range(len(self)):
+            yield self[position]
+
+
+@pytest.mark.xfail(strict=True, reason=KNOWN_DEFECTS["chunking"])
+def test_chunking_reads_each_word_of_a_pdf_a_bounded_number_of_times(words=20_000):
+    """Chunking assigns each chunk the page and box of its words: the work must stay proportional to the
+    words (it copied every later word for each chunk, quadratic in the words of a long PDF)."""
+    box = Box(0.1, 0.1, 0.02, 0.01)
+    spans = CountingSpans(Span(5 * i, 4, 1 + i // 400, box) for i in range(words))
+    CountingSpans.read = 0
+    chunks = split_chunks(IndexText(" ".join(["word"] * words), spans), collection_path="A/content", file_path="f.pdf")
+    assert [chunk.page for chunk in chunks[:1]] == [1]
+    assert CountingSpans.read <= 4 * words + 4 * len(chunks), f"{CountingSpans.read} reads for {words} words"
+
+
+@pytest.mark.parametrize("label", [known(label) for label in SCALING])
 def test_time_grows_at_most_linearly_with_input_size(label):
     run, n = SCALING[label]
     small, large, ratio = ratio_of(run, n)
