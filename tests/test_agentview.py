@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tools.agentview import MAX_ANSWER_LINES, AgentView, RecordedCall, render_call
+from tools.agentview import MAX_ANSWER_CHARS, MAX_ANSWER_LINES, AgentView, RecordedCall, render_call
 from tools.captures import run_snippet
 
 SNIPPET = textwrap.dedent('''
@@ -83,3 +83,10 @@ def test_a_wrapped_plugin_factory_records_the_calls_of_its_tools(tmp_path: Path)
     tools = tools_by_name(view.plugin(mesh_plugin)(Mesh()))
     assert tools["Get"].call({"path": "Nowhere"}) == "Not found: Nowhere"
     assert [(call.tool, call.arguments, call.answer) for call in view.calls] == [("Get", {"path": "Nowhere"}, "Not found: Nowhere")]
+
+
+def test_one_long_line_is_cut_after_its_first_characters_with_a_count():
+    answer = json.dumps("word " * 1000)  # a whole file as one JSON string literal
+    shown = render_call(RecordedCall((1,), "Get", {"path": "f.md"}, answer))
+    assert f"```text\n{answer[:MAX_ANSWER_CHARS]}\n```" in shown
+    assert f"(the first {MAX_ANSWER_CHARS:,} characters of {len(answer):,})" in shown

@@ -23,6 +23,8 @@ from tools.pysource import read_sections
 # listing says how many lines are left out.
 MAX_ANSWER_LINES = 12
 MAX_JSON_LINES = 25
+# A single long line (a whole file as one JSON string literal) is cut after this many characters.
+MAX_ANSWER_CHARS = 600
 
 
 @dataclass(frozen=True)
@@ -96,13 +98,18 @@ def render_call(call: RecordedCall) -> str:
         # After an inline call the answer continues its sentence; after a block it starts a paragraph.
         return "\n".join(parts + [answer] if len(parts) == 1 else parts + ["", answer])
     is_json = _is_json(call.answer)
-    shown = lines[:MAX_JSON_LINES if is_json else MAX_ANSWER_LINES]
-    left_out = len(lines) - len(shown)
+    shown = "\n".join(lines[:MAX_JSON_LINES if is_json else MAX_ANSWER_LINES])
+    note = ""
+    if len(shown) > MAX_ANSWER_CHARS:
+        shown = shown[:MAX_ANSWER_CHARS]
+        note = f"(the first {MAX_ANSWER_CHARS:,} characters of {len(call.answer):,})"
+    elif shown != call.answer.rstrip("\n"):
+        note = f"(the first {shown.count(chr(10)) + 1} lines of {len(lines)})"
     # An answer that is JSON is highlighted as JSON; its text is shown exactly as the tool returned it.
-    language = "json" if is_json and not left_out else "text"
-    parts += ["", "answers", "", "```" + language + "\n" + "\n".join(shown) + "\n```"]
-    if left_out:
-        parts += ["", f"(the first {len(shown)} lines of {len(lines)})"]
+    language = "json" if is_json and not note else "text"
+    parts += ["", "answers", "", "```" + language + "\n" + shown + "\n```"]
+    if note:
+        parts += ["", note]
     return "\n".join(parts)
 
 
