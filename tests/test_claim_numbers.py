@@ -180,3 +180,13 @@ def test_first_chunk_has_no_previous():
     chunks = shown("content_chunk_navigation_03_chunk_tools.py")
     # verifies: chunks.get-chunk-shape
     assert stated.numbers("chunks.get-chunk-shape") == [chunks["first"]["chunkIndex"]] and chunks["first"]["prevIndex"] is None
+
+
+def test_turns_counted_and_the_cut_value():
+    """Ten times the turns of one Get with ten GetChunk calls a turn (20 against 2); chunk 0 cuts a value."""
+    chunked = shown("content_chunk_navigation_04_chunk_by_chunk.py")
+    one_get, batched = len(chunked["one_get"]), len(chunked["batched"])
+    # verifies: chunks.turns-counted
+    assert stated.numbers("chunks.turns-counted") == [batched // one_get, chunked["PARALLEL"], batched, one_get]
+    # verifies: chunks.boundary-cuts-a-value
+    assert stated.numbers("chunks.boundary-cuts-a-value") == [chunked["cut"], chunked["cut"]]
