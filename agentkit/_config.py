@@ -17,9 +17,12 @@ commit (facts A1-A8):
   ``Search``, ``NavigateTo``, ``GetDiagnostics``); a list without ``Mesh``
   offers no Mesh tool at all (A3).
 * ``store_plan`` and ``load_skill`` are always offered; an agent with
-  delegations is offered ``delegate_to_agent``, ``list_sub_threads`` and
-  ``send_to_sub_thread`` (A4). Order: delegation tools, the plugins' tools
-  in entry order, then ``store_plan`` and ``load_skill``.
+  delegations, and the default agent (``is_default``), is offered
+  ``delegate_to_agent``, ``list_sub_threads`` and ``send_to_sub_thread``
+  (A4). Order: delegation tools, the plugins' tools in entry order, then
+  ``store_plan`` and ``load_skill``. Not modelled: the framework also offers
+  the delegation tools when the hierarchy holds more than one agent, and
+  ``handoff_to_agent`` to an agent with handoffs.
 * ``max_tool_calls_per_round`` > 0 appends ``"\\n\\n---\\n"`` and the budget
   text to the instructions and sets the iteration cap; 0, a negative number
   or None leaves the default of 40 iterations and adds no text (A6, A7).
@@ -112,8 +115,10 @@ class AgentConfiguration:
 
     ``model`` is the model key the agent bills under (a key of the price table);
     ``delegations`` name the agents it may hand work to; ``skills`` are texts
-    ``load_skill`` returns by name. ``strict_plugins`` is agentkit's extension
-    (off by default) that refuses malformed ``plugins`` entries.
+    ``load_skill`` returns by name; ``is_default`` marks the hierarchy's default
+    agent, which is offered the delegation tools like an agent with delegations.
+    ``strict_plugins`` is agentkit's extension (off by default) that refuses
+    malformed ``plugins`` entries.
     """
 
     id: str
@@ -124,6 +129,7 @@ class AgentConfiguration:
     skills: Mapping[str, str] = field(default_factory=dict)
     model: str | None = None
     strict_plugins: bool = False
+    is_default: bool = False
 
     def __post_init__(self) -> None:
         if not isinstance(self.id, str) or not re.match(r"^[A-Za-z0-9-]+$", self.id):
@@ -201,7 +207,8 @@ class AgentConfiguration:
         offers nothing.
         """
         by_name = {tool.name: tool for tool in builtins}
-        chosen = [by_name[name] for name in DELEGATION_TOOLS if self.delegations and name in by_name]
+        delegates = bool(self.delegations) or self.is_default
+        chosen = [by_name[name] for name in DELEGATION_TOOLS if delegates and name in by_name]
         if self.grants:
             for grant in self.grants:
                 tools = self._resolve(grant, available)

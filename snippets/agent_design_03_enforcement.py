@@ -14,10 +14,10 @@ mesh.create({"id": "Acme", "name": "Acme", "nodeType": "Company"})
 HOST_TOOLS = mesh_plugin(mesh) + content_collection_plugin(mesh)  # the host's built-ins: Mesh, ContentCollection
 
 
-def offered(plugins, delegations=()):
+def offered(plugins, delegations=(), is_default=False):
     delegates = {name: Agent(AgentConfiguration(name), TextModel("ok"), mesh) for name in delegations}
-    agent = Agent(AgentConfiguration("a", plugins=plugins, delegations=delegations), TextModel("ok"), mesh,
-                  tools=HOST_TOOLS, delegates=delegates)
+    agent = Agent(AgentConfiguration("a", plugins=plugins, delegations=delegations, is_default=is_default),
+                  TextModel("ok"), mesh, tools=HOST_TOOLS, delegates=delegates)
     return [tool.name for tool in agent.offered]
 
 
@@ -46,6 +46,9 @@ assert not {"Get", "Search"} & set(offered(["ContentCollection"]))
 # verifies: agent.delegation-tools-offered, agent.whitelist-offers-only-listed
 assert offered(["Mesh:Get"], delegations=["reader"])[:4] == ["delegate_to_agent", "list_sub_threads",
                                                           "send_to_sub_thread", "Get"]
+# verifies: agent.delegation-tools-offered, agent.whitelist-offers-only-listed
+assert offered(["Mesh:Get"], is_default=True) == ["delegate_to_agent", "list_sub_threads", "send_to_sub_thread",
+                                                  "Get", "store_plan", "load_skill"]  # the default agent, too
 
 # --8<-- [start:malformed]
 # Nothing is validated: "Mesh:" names one empty method, which matches no tool.
