@@ -51,6 +51,12 @@ print(len(text), len(answer))
 
 # verifies: chunks.file-path-returns-text
 assert text == full_text and all(value.display in text for value in REPORT.values)
+captioned = Mesh(index=SearchIndex(image_describer=lambda data, name: f"A chart in {name}."))
+captioned.create({"id": "Meridian", "name": "Meridian", "nodeType": "Company"})
+captioned.add_collection("Meridian").upload("chart.png", b"\x89PNG\r\n\x1a\n" + bytes(24), index=True)
+# verifies: chunks.file-path-returns-text
+assert json.loads(tools_by_name(mesh_plugin(captioned))["Get"].call({"path": "Meridian/content/chart.png"}))[
+    "content"]["$type"] == "Document"  # an indexed image in `content`: its Document node, not text
 # verifies: chunks.get-answers-a-json-string
 assert answer.startswith('"') and answer.endswith('"') and "\n" not in answer and "\\n" in answer
 # verifies: chunks.get-answers-a-json-string

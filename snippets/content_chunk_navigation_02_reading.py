@@ -75,3 +75,10 @@ if fetched_document_node(result):
 assert fetched_document_node(tools["Get"].call({"path": row["path"]}))
 # verifies: chunks.recovery-signature
 assert not fetched_document_node(result) and json.loads(result) == text
+captioned = Mesh(index=SearchIndex(image_describer=lambda data, name: f"A chart in {name}."))
+captioned.create({"id": "Meridian", "name": "Meridian", "nodeType": "Company"})
+captioned.add_collection("Meridian").upload("chart.png", b"\x89PNG\r\n\x1a\n" + bytes(24), index=True)
+image_node = json.loads(tools_by_name(mesh_plugin(captioned))["Get"].call({"path": "Meridian/content/chart.png"}))
+# verifies: chunks.recovery-signature
+assert fetched_document_node(json.dumps(image_node)) and file_path_from_document(image_node["content"]) == (
+    "Meridian/content/chart.png")  # the corrected path of an image answers its Document node again
