@@ -607,8 +607,12 @@ class Mesh:
         if source == target:
             raise PathError(f"Error: target path is the same as source ({source}).")
         failure = f"Error moving {source} -> {target}: "
+        if source not in self._nodes:
+            # R8: the request goes to the source's address, and routing refuses an address with no node.
+            raise NodeNotFound(failure + self._no_node_at(source))
         indexed = self.indexed_subtree(source)
-        if source not in indexed or source not in self._nodes:
+        if source not in indexed:
+            # R8: the node exists but the index has not caught up; the move handler's copy finds nothing.
             raise NodeNotFound(f"{failure}Source node not found: {source} (SourceNotFound)")
         self._refuse_collections(source, "move")
         if target in self._nodes:
@@ -619,6 +623,17 @@ class Mesh:
         written = [self._place(self._nodes[p], target + p[len(source):]) for p in indexed if p in self._nodes]
         self._delete_subtree(source)
         return len(written)
+
+    def _no_node_at(self, address: str) -> str:
+        """Routing's refusal of an address with no node (R8), naming the closest existing ancestor."""
+        segments = address.split("/")
+        ancestors = ["/".join(segments[:n]) for n in range(len(segments) - 1, 0, -1)]
+        prefix = next((path for path in ancestors if path in self._nodes), None)
+        if prefix is None:
+            return f"No node found at '{address}'."
+        return (f"No node found at '{address}'. Closest ancestor is '{prefix}' "
+                f"(remainder='{address[len(prefix) + 1:]}'). "
+                "This usually means the node is missing, has no NodeType, or has an invalid NodeType.")
 
     def copy(self, source_path: str, target_namespace: str, force: bool = False) -> int:
         """Copy a node and its subtree under ``target_namespace`` (M13); returns how many nodes were written.

@@ -218,8 +218,16 @@ assert mesh.get("Archive/Old/d-1").name == "Draft 1"
 assert tools["Move"].call({"sourcePath": "Meridian/Old", "targetPath": "Archive/Drafts"}) == \
     "Error moving Meridian/Old -> Archive/Drafts: Node already exists: Archive/Drafts (TargetAlreadyExists)"
 # verifies: mesh.move-refusals
-assert tools["Move"].call({"sourcePath": "Meridian/Gone", "targetPath": "X"}) == \
-    "Error moving Meridian/Gone -> X: Source node not found: Meridian/Gone (SourceNotFound)"
+assert tools["Move"].call({"sourcePath": "Meridian/Gone", "targetPath": "X"}).startswith(
+    "Error moving Meridian/Gone -> X: No node found at 'Meridian/Gone'. Closest ancestor is 'Meridian' "
+    "(remainder='Gone').")
+# verifies: mesh.move-refusals
+assert tools["Move"].call({"sourcePath": "Nowhere", "targetPath": "X"}) == \
+    "Error moving Nowhere -> X: No node found at 'Nowhere'."
+mesh.create({"id": "unindexed", "namespace": "Meridian", "name": "U", "nodeType": "Markdown"})
+# verifies: mesh.move-refusals
+assert tools["Move"].call({"sourcePath": "Meridian/unindexed", "targetPath": "X"}) == \
+    "Error moving Meridian/unindexed -> X: Source node not found: Meridian/unindexed (SourceNotFound)"
 # verifies: mesh.move-copy-refuse-collections
 assert tools["Move"].call({"sourcePath": "Meridian", "targetPath": "Acme"}).startswith(
     "Error: cannot move: 'Meridian' owns content collection 'Meridian/content'") and mesh.exists("Meridian")

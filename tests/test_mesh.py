@@ -303,9 +303,16 @@ def test_move_reads_the_index_and_deletes_the_live_subtree():
     mesh.create({"id": "Gamma", "name": "Gamma", "nodeType": "Company"})
     with pytest.raises(NodeExists, match=r"^Error moving Beta -> Gamma: Node already exists: Gamma \(TargetAlreadyExists\)$"):
         mesh.move("Beta", "Gamma")
-    with pytest.raises(NodeNotFound, match=r"^Error moving Nope -> X: Source node not found: Nope \(SourceNotFound\)$"):
-        mesh.move("Nope", "X")
-    assert paths(mesh) == ["Beta", "Beta/rev-FY2024-1", "Gamma"]
+    with pytest.raises(NodeNotFound, match=r"^Error moving Nope -> X: No node found at 'Nope'\.$"):
+        mesh.move("Nope", "X")  # R8: routing refuses an address with no node
+    with pytest.raises(NodeNotFound, match=r"^Error moving Beta/gone -> X: No node found at 'Beta/gone'\. "
+                                           r"Closest ancestor is 'Beta' \(remainder='gone'\)\. This usually means"):
+        mesh.move("Beta/gone", "X")
+    mesh.create({"id": "fresh", "namespace": "Gamma", "name": "F", "nodeType": "Markdown"})
+    with pytest.raises(NodeNotFound, match=r"^Error moving Gamma/fresh -> X: Source node not found: Gamma/fresh "
+                                           r"\(SourceNotFound\)$"):
+        mesh.move("Gamma/fresh", "X")  # R8: the node exists, the index has not caught up
+    assert paths(mesh) == ["Beta", "Beta/rev-FY2024-1", "Gamma", "Gamma/fresh"]
 
 
 def test_move_or_copy_of_a_collection_owner_is_refused_and_changes_nothing():

@@ -361,7 +361,7 @@ async def move_answers(fx: Fixtures) -> None:
     # verifies: mesh.move-refusals
     assert moved == f"Moved: {source} -> {root}/moved", f"move answered {moved!r}"
     # verifies: mesh.move-refusals
-    assert gone == f"Error moving {source} -> {root}/again: Source node not found: {source} (SourceNotFound)", \
+    assert gone.startswith(f"Error moving {source} -> {root}/again: No node found at '{source}'."), \
         f"move of a missing node answered {gone!r}"
 
 
