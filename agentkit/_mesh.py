@@ -180,9 +180,21 @@ class Node:
             "order": self.order,
             "version": self.version,
             "lastModified": self.last_modified,
-            "content": copy.deepcopy(self.content),
+            "content": _without_defaults(self.content) if self.typed else copy.deepcopy(self.content),
         } | {key: value for key, value in (("description", self.description), ("preRenderedHtml", self.pre_rendered_html),
                                            ("mainNode", self.main_node)) if value is not None}
+
+
+def _is_default(value: Any) -> bool:
+    """A .NET default value: null, false or a zero number (an empty string is not: a string's default is null)."""
+    return value is None or value is False or (type(value) in (int, float) and value == 0)
+
+
+def _without_defaults(content: Any) -> Any:
+    """Typed content as the framework's JSON writes it: fields holding their default value are omitted (M7)."""
+    if not isinstance(content, dict):
+        return copy.deepcopy(content)
+    return {key: copy.deepcopy(value) for key, value in content.items() if key == "$type" or not _is_default(value)}
 
 
 @dataclass(frozen=True)

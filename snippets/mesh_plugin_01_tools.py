@@ -115,6 +115,17 @@ assert json.loads(tools["Get"].call({"path": "Meridian/Facts/*"})) == [
     {"path": f"Meridian/Facts/f-{n}", "name": f"Fact {n}", "nodeType": "Fact", "icon": None} for n in range(3)]
 # verifies: mesh.get-node-json
 assert set(node) >= {"id", "namespace", "path", "name", "nodeType", "category", "icon", "order", "content"}
+# verifies: mesh.get-node-json
+assert node["category"] is None and tools["Get"].call({"path": "Meridian/Facts/f-0"}).startswith('{\n  "id"')
+scratch_typed = Mesh()
+scratch_typed.register_type(ContentType("Fact", {"value": "number", "final": "boolean", "unit": "string"}))
+scratch_typed.create({"id": "z", "name": "Z", "nodeType": "Fact",
+                      "content": {"$type": "Fact", "value": 0, "final": False, "unit": None}})
+# verifies: mesh.json-omits-defaults
+assert json.loads(tools_by_name(mesh_plugin(scratch_typed))["Get"].call({"path": "z"}))["content"] == {"$type": "Fact"}
+scratch_typed.create({"id": "u", "name": "U", "nodeType": "Note", "content": {"value": 0}})  # untyped: kept
+# verifies: mesh.json-omits-defaults
+assert json.loads(tools_by_name(mesh_plugin(scratch_typed))["Get"].call({"path": "u"}))["content"] == {"value": 0}
 
 # --8<-- [start:search]
 envelope = json.loads(tools["Search"].call({"query": "nodeType:Fact", "basePath": "Meridian/Facts", "limit": 3}))

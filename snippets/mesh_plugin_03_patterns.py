@@ -71,10 +71,17 @@ print(all(read_back[field] == expected for field, expected in checks.items()),
 #> True True
 # --8<-- [end:read-back]
 
-# verifies: mesh.search-not-for-verification
+# verifies: mesh.search-not-for-verification, mesh.index-count-may-miss
 assert count == 1 and all(mesh.exists(f"Meridian/Facts/{v.fact_id}") for v in REPORT.values)
+# verifies: mesh.index-count-may-miss, mesh.read-back-defaults-omitted
+assert all(json.loads(tools["Get"].call({"path": f"Meridian/Facts/{v.fact_id}"}))["path"] for v in REPORT.values)
 mesh.refresh_index()
-# verifies: mesh.search-not-for-verification
+# verifies: mesh.search-not-for-verification, mesh.index-count-may-miss
 assert json.loads(tools["Search"].call({"query": "nodeType:Fact", "basePath": "Meridian/Facts", "limit": 200}))["count"] == len(REPORT.values) == 64
+mesh.create({"id": "Meridian/Facts/zero", "name": "Zero", "nodeType": "Fact",
+             "content": {"$type": "Fact", "lineItem": "rev", "period": "FY2024", "value": 0, "unit": "EUR m"}})
+zero = json.loads(tools["Get"].call({"path": "Meridian/Facts/zero"}))["content"]
+# verifies: mesh.read-back-defaults-omitted
+assert "value" not in zero and zero == {"$type": "Fact", "lineItem": "rev", "period": "FY2024", "unit": "EUR m"}
 # verifies: mesh.read-back-one-get-per-type
 assert read_back == {"$type": "Fact", "lineItem": "eps", "period": "FY2024", "value": 1.94, "unit": "EUR"}
