@@ -53,6 +53,16 @@ assert synthetic == [{"path": "Meridian/content/_Documents/Annual-Report-2024.pd
                       "nodeType": "Document", "version": 0, "lastModified": ""}]
 # verifies: chunks.search-rows-lack-file-fields
 assert not postgres_like.exists(synthetic[0]["path"])  # a row, but no Document node: no summarizer
+postgres_get = tools_by_name(mesh_plugin(postgres_like))["Get"]
+# verifies: chunks.search-rows-lack-file-fields
+assert postgres_get.call({"path": synthetic[0]["path"]}) == \
+    "Error: File '_Documents/Annual-Report-2024.pdf' not found in collection 'content'"
+postgres_like.add_collection("Meridian", "filings").upload("notes.md", b"# Consolidated income statement", index=True)
+postgres_like.refresh_index()
+named_row = next(r for r in postgres_like.search("Consolidated income statement")["results"] if "filings" in r["path"])
+# verifies: chunks.search-rows-lack-file-fields
+assert named_row["path"] == "Meridian/filings/_Documents/notes.md" and \
+    postgres_get.call({"path": named_row["path"]}) == "Not found: Meridian/filings/_Documents/notes.md"
 
 
 # --8<-- [start:recovery]
