@@ -184,6 +184,10 @@ assert str(scratch.update([{"id": "g", "name": "g", "nodeType": "Fact", "content
 patched = scratch.patch("f", {"name": "Revenue", "content": {"unit": "EUR m", "value": None, "lineItem": "rev"}}).node
 # verifies: mesh.patch-node-level
 assert (patched.name, patched.content) == ("Revenue", {"$type": "Fact", "unit": "EUR m", "lineItem": "rev"})
+version_before = scratch.get("f").version
+# verifies: mesh.patch-node-level
+assert tools_by_name(mesh_plugin(scratch))["Patch"].call({"path": "f", "fields": {"icon": "Chart"}}) == \
+    f"Patched: f (v{version_before} → v{scratch.get('f').version})" and scratch.get("f").version > version_before
 before_refusal = scratch.get("f")
 # verifies: mesh.patch-node-level
 assert tools_by_name(mesh_plugin(scratch))["Patch"].call({"path": "f", "fields": {"unit": "EUR"}}).startswith(
@@ -266,6 +270,10 @@ assert tools["EditContent"].call({"path": "Meridian/Notes", "oldText": "Revenue"
 # verifies: mesh.minimal-tools
 assert tools["EditContent"].call({"path": "Meridian/Notes", "oldText": "Revenue", "newText": "Sales",
                                   "replaceAll": True}) == "Edited: Meridian/Notes (2 replacements)"
+tools["Create"].call({"node": {"id": "Meridian/Plain", "name": "Plain", "nodeType": "Note", "content": "Revenue rose."}})
+# verifies: mesh.minimal-tools
+assert tools["EditContent"].call({"path": "Meridian/Plain", "oldText": "rose", "newText": "fell"}) == \
+    "Edited: Meridian/Plain (1 replacement)" and mesh.get("Meridian/Plain").content == "Revenue fell."
 # verifies: mesh.minimal-tools
 assert json.loads(tools["GetDiagnostics"].call({"path": "Meridian/Nope"})) == {"status": "Unknown", "message": "Not found: Meridian/Nope"}
 # verifies: mesh.minimal-tools

@@ -44,6 +44,12 @@ assert answers[3].startswith("Error: cannot create 'rev': namespace 'Meridian//F
 assert create.call({"node": {"id": "rev 1", "namespace": "Meridian/Key figures", "name": "R", "nodeType": "Fact"}}) == \
     "Created: Meridian/Key figures/rev 1"
 mesh.delete(["Meridian/Key figures/rev 1"])
+for blank, refusal in (({"id": "  ", "name": "R"}, "Error: cannot create: 'id' is not set."),
+                       ({"id": "rev-2", "name": " \t"}, "Error: cannot create 'Meridian/rev-2': 'name' is not set.")):
+    # verifies: mesh.create-malformed-namespace
+    assert create.call({"node": {"namespace": "Meridian", "nodeType": "Fact", **blank}}).startswith(refusal)
+# verifies: mesh.create-malformed-namespace
+assert not mesh.exists("Meridian/rev-2")
 # verifies: mesh.create-invalid-json
 assert answers[4].startswith("Invalid JSON: ") and answers[4].endswith(
     "Tip: ensure all quotes and special characters in markdown content are properly escaped for JSON strings.")
@@ -125,8 +131,13 @@ mesh.builtin_node_types.discard("Fact")
 for content in ({"lineItem": "np", "value": 411.3}, {"$type": "fact", "lineItem": "np", "value": 411.3}):
     mesh.create({"id": "Meridian/np", "name": "Net profit", "nodeType": "Fact", "content": content})
     # verifies: mesh.create-type-discriminator
-    assert mesh.typed_view("Meridian/np") == {} and mesh.get("Meridian/np").content["value"] == 411.3
+    assert not mesh.get("Meridian/np").typed and mesh.get("Meridian/np").content["value"] == 411.3
     mesh.delete(["Meridian/np"])
+mesh.create({"id": "Meridian/np", "name": "Net profit", "nodeType": "Fact",
+             "content": {"$type": "Meridian.Model.Fact", "lineItem": "np", "value": 411.3}})
+# verifies: mesh.create-type-discriminator
+assert mesh.get("Meridian/np").typed and mesh.get("Meridian/np").content["$type"] == "Fact"  # by its last segment
+mesh.delete(["Meridian/np"])
 
 # --8<-- [start:strict]
 strict_create = tools_by_name(mesh_plugin(mesh, strict=True))["Create"]  # agentkit extension
