@@ -59,6 +59,8 @@ DOCUMENT = report_tokens()
 assert first_write.items == tuple(first_write.messages()) and [m.role for m in first_write.messages()] == [
     "user", "assistant", "user"]
 # verifies: agent.boundary-keeps-texts-only
+assert first_write.instructions == config.round_instructions() == PROTOCOL_INSTRUCTIONS  # the system message
+# verifies: agent.boundary-keeps-texts-only
 assert first_write.messages()[1].text == reading.answer and THREAD == thread.path and TASK == thread.messages[0].text
 # verifies: agent.document-dies-with-round
 assert reading.turns[-1].context.total > DOCUMENT > max(turn.context.total for turn in writing.turns)

@@ -58,6 +58,17 @@ print(len(listed), [row["name"] for row in listed if row["path"].endswith("/np")
 assert search_dimension_by_name(mesh, "Meridian", "Net profit")["count"] == 0
 # verifies: agent.label-search-false-negative
 assert "Meridian/LineItems/np" in {row["path"] for row in listed} and len(listed) == 21
+default_listing = mesh.search("nodeType:LineItem", base_path="Meridian/LineItems")
+# verifies: agent.dimension-listing-limits
+assert default_listing["limit"] == 50 and not default_listing["truncated"] and default_listing["count"] == len(listed)
+short_listing = mesh.search("nodeType:LineItem", base_path="Meridian/LineItems", limit=5)
+# verifies: agent.dimension-listing-limits
+assert short_listing["truncated"] and short_listing["count"] == 5 and "hint" in short_listing
+# verifies: agent.dimension-listing-limits
+assert mesh.search("nodeType:LineItem", base_path="Meridian")["count"] == 0 < mesh.search(
+    "nodeType:LineItem scope:subtree", base_path="Meridian")["count"]  # basePath: direct children only
+# verifies: agent.dimension-listing-limits
+assert mesh.search("nodeType:LineItem", base_path="Meridian/LineItems", limit=500)["limit"] == 200
 
 # --8<-- [start:two-spellings]
 naive = run_scenario("naive")  # its label search missed 'ebit', so it made a new dimension
