@@ -148,7 +148,8 @@ def decode_utf8(data: bytes) -> str:
 
 
 TRANSFORMERS: tuple[Transformer, ...] = (
-    Transformer("docx", (".docx",), _read_docx, "Markdown: paragraphs, headings as `#`"),
+    Transformer("docx", (".docx",), _read_docx,
+                "Markdown, converted by DocSharp (`agentkit` models paragraphs and headings as `#` only)"),
     Transformer("pdf", (".pdf",), _read_pdf, "the page texts joined by newlines"),
     Transformer(
         "xlsx", (".xlsx", ".xls"), _read_workbook,

@@ -259,6 +259,8 @@ assert tools_by_name(mcp_tools(mesh))["navigate_to"].call({"path": "@Meridian/Ol
 
 # verifies: mesh.navigate-fallback-not-modelled
 assert tools["NavigateTo"].call({"path": "Nowhere/x"}) == "Couldn't find anywhere matching \"Nowhere/x\"."
+# verifies: mesh.navigate-fallback-not-modelled
+assert tools["NavigateTo"].call({"path": "the old drafts"}) == "Couldn't find anywhere matching \"the old drafts\"."
 # verifies: mesh.navigate-to
 assert tools_by_name(mesh_plugin(mesh, context="Meridian"))["NavigateTo"].call({"path": "Old"}) == "Navigating to: Meridian/Old."
 
