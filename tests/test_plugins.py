@@ -363,11 +363,11 @@ def test_tool_descriptions_are_the_framework_source_s_word_for_word(table):
         assert {name: text for name, (_, _, text) in parameters.items()} == framework[method][1], method
 
 
-# verifies: chunks.get-answers-a-json-string
 def test_get_on_a_file_answers_a_json_string_as_system_text_json_writes_it():
     """Short escapes for line breaks and tabs; quotes, HTML-sensitive and non-ASCII characters as upper-case \\uXXXX (UTF-16)."""
     from agentkit._plugins import dotnet_json_string
 
+    # verifies: chunks.get-answers-a-json-string
     assert dotnet_json_string('a"b\\c\nd\te') == '"a\\u0022b\\\\c\\nd\\te"'
     assert dotnet_json_string("Café — <b> & 'x'+`y`") == '"Caf\\u00E9 \\u2014 \\u003Cb\\u003E \\u0026 \\u0027x\\u0027\\u002B\\u0060y\\u0060"'
     assert dotnet_json_string("😀\x01\x7f") == '"\\uD83D\\uDE00\\u0001\\u007F"'
