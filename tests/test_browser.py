@@ -772,3 +772,12 @@ def test_claim_kinds_stay_distinct_and_legible_in_both_schemes(site: SiteBrowser
     assert len(set(colours.values())) == len(colours), f"kinds share a colour in the {scheme} scheme: {colours}"
     faint = {kind: round(contrast(colour, background), 2) for kind, colour in colours.items() if contrast(colour, background) < 3}
     assert not faint, f"against the {scheme} background {background}: {faint}"
+
+
+@pytest.mark.parametrize("page", NOTEBOOK_PAGES, ids=page_id)
+def test_notebook_figures_are_readable_on_a_phone(site: SiteBrowser, page: NavPage):
+    """At 390 px each figure is shown at no less than 60% of its natural size, so its labels stay readable
+    (matplotlib's 10-point labels at 100 dpi come out at 8 px or more)."""
+    figures = site.visit(page, PHONE).page.evaluate(NOTEBOOK_LAYOUT)["figures"]
+    shrunk = [figure for figure in figures if figure["shown"] < 0.6 * figure["natural"]]
+    assert figures and not shrunk, f"figures shrunk below 60% on a phone: {shrunk}"

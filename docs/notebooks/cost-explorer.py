@@ -42,7 +42,8 @@ print(f"The report's full text is {DOCUMENT:,} tokens as a tool result.")
 # gone from every call of round 2.
 
 # %%
-fig, axes = plt.subplots(1, 2, figsize=(11, 4), sharey=True)
+# Sized for a phone: one panel above the other, about 520 px wide.
+fig, axes = plt.subplots(2, 1, figsize=(5.2, 6.4), sharey=True)
 for axis, result in zip(axes, (naive, protocol)):
     sizes = result.context_sizes()
     for number in sorted({round_ for round_, _ in sizes}):
@@ -55,7 +56,8 @@ for axis, result in zip(axes, (naive, protocol)):
     axis.set_title(f"{result.title}: {rounds}, {result.turns} model calls", fontsize=10)
     axis.set_xlabel("model call")
     axis.legend(fontsize=8)
-axes[0].set_ylabel("input tokens of the call")
+for axis in axes:
+    axis.set_ylabel("input tokens of the call")
 fig.tight_layout()
 plt.show()
 
@@ -82,7 +84,7 @@ lines = [("sequential, report in context", DOCUMENT, 1, "tab:red"),
          ("sequential, report gone", 0, 1, "tab:orange"),
          ("batched by 10, report in context", DOCUMENT, 10, "tab:purple"),
          ("batched by 10, report gone", 0, 10, "tab:green")]
-fig, axis = plt.subplots(figsize=(9, 5))
+fig, axis = plt.subplots(figsize=(5.2, 5.6))
 for label, document, batch, colour in lines:
     patterns = [CallPattern(n, PREFIX, CALL, RESULT, document_tokens=document, batch_size=batch) for n in counts]
     axis.plot(counts, [float(p.cost(PRICE)) for p in patterns], color=colour, label=label)
@@ -91,9 +93,9 @@ for label, document, batch, colour in lines:
 axis.set_yscale("log")
 axis.set_xlabel("creates in the writing phase (N)")
 axis.set_ylabel("dollars (log scale)")
-axis.set_title(f"P = {PREFIX:,} tokens, report = {DOCUMENT:,} tokens, d = {CALL} + {RESULT} tokens a create")
-axis.legend(fontsize=8, ncol=2)
-fig.tight_layout()
+axis.set_title(f"P = {PREFIX:,} tokens, report = {DOCUMENT:,} tokens,\nd = {CALL} + {RESULT} tokens a create", fontsize=10)
+fig.legend(fontsize=8, ncol=2, loc="lower center")
+fig.tight_layout(rect=(0, 0.2, 1, 1))
 plt.show()
 
 # %%
