@@ -2,6 +2,7 @@
 
 import json
 
+from tools.agentview import AgentView
 from agentkit import (
     REPORT, SUMMARY_LIMIT, DocumentSlugCollision, Mesh, SearchIndex, document_slug, extractive_summary, file_path_by_string_rule,
     file_path_from_document, get_path_of_file, index_text, mesh_plugin, report_pdf_bytes, tools_by_name, upload_report,
@@ -15,6 +16,9 @@ tools = tools_by_name(mesh_plugin(mesh))
 print(document.path)
 #> Meridian/content/_Documents/Annual-Report-2024.pdf
 # --8<-- [end:upload]
+# Every tool call below is recorded for the page's "Tool call" listings (tools/agentview.py).
+VIEW = AgentView(__file__)
+tools = VIEW.wrap(tools)
 
 # verifies: chunks.document-node-path
 assert document.path == "Meridian/content/_Documents/" + document_slug(REPORT.file_name)
@@ -147,4 +151,8 @@ def path_shapes() -> str:
     return "\n".join(lines)
 
 
-CAPTURES = {"chunk_path_shapes.md": path_shapes}
+CAPTURES = {
+    "chunk_path_shapes.md": path_shapes,
+    "chunks_view_document_node.md": lambda: VIEW.markdown("get-document-node"),
+    "chunks_view_file.md": lambda: VIEW.markdown("get-file-path"),
+}

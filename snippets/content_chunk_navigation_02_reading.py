@@ -2,6 +2,7 @@
 
 import json
 
+from tools.agentview import AgentView
 from agentkit import (
     REPORT, Mesh, SearchIndex, content_collection_plugin, file_path_from_document, mesh_plugin,
     tools_by_name, upload_report,
@@ -11,6 +12,9 @@ mesh = Mesh()
 upload_report(mesh)
 mesh.refresh_index()
 tools = tools_by_name(mesh_plugin(mesh, context="Meridian") + content_collection_plugin(mesh, context="Meridian"))
+# Every tool call below is recorded for the page's "Tool call" listings (tools/agentview.py).
+VIEW = AgentView(__file__)
+tools = VIEW.wrap(tools)
 calls = []
 
 
@@ -92,3 +96,5 @@ image_node = json.loads(tools_by_name(mesh_plugin(captioned))["Get"].call({"path
 # verifies: chunks.recovery-signature
 assert fetched_document_node(json.dumps(image_node)) and file_path_from_document(image_node["content"]) == (
     "Meridian/content/chart.png")  # the corrected path of an image answers its Document node again
+
+CAPTURES = {"chunks_view_end_to_end.md": lambda: VIEW.markdown("end-to-end")}

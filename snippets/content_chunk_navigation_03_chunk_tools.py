@@ -2,6 +2,7 @@
 
 import json
 
+from tools.agentview import AgentView
 from agentkit import (
     CHUNK_OVERLAP, CHUNK_SIZE, CONTENT_COLLECTION_PLUGIN, REPORT, Mesh, chunk_spans, content_collection_plugin,
     index_text, mcp_tools, report_pdf_bytes, snippet, tools_by_name, upload_report,
@@ -10,6 +11,10 @@ from agentkit import (
 mesh = Mesh()
 document = upload_report(mesh)
 mesh.refresh_index()
+
+# Every tool call below is recorded for the page's "Tool call" listings (tools/agentview.py).
+VIEW = AgentView(__file__)
+content_collection_plugin = VIEW.plugin(content_collection_plugin)
 
 # --8<-- [start:chunk-tools]
 tools = tools_by_name(content_collection_plugin(mesh, context="Meridian"))  # UploadContent, SearchChunks, GetChunk
@@ -117,4 +122,4 @@ def shapes() -> str:
     ])
 
 
-CAPTURES = {"chunk_tool_shapes.md": shapes}
+CAPTURES = {"chunks_view_chunk_tools.md": lambda: VIEW.markdown("chunk-tools"), "chunk_tool_shapes.md": shapes}

@@ -3,6 +3,7 @@
 import json
 import textwrap
 
+from tools.agentview import AgentView
 from agentkit import (
     CONTENT_COLLECTION_PLUGIN, MESH_PLUGIN, ContentType, Mesh, content_collection_plugin, mcp_tools, mesh_plugin,
     snake_case, tools_by_name,
@@ -49,9 +50,15 @@ def description_list() -> str:
     return "\n\n".join(blocks)
 
 
-CAPTURES = {"mesh_tools.md": tool_table, "mesh_tool_descriptions.md": description_list}
+CAPTURES = {
+    "mesh_tools.md": tool_table, "mesh_tool_descriptions.md": description_list,
+    **{f"mesh_view_{section.replace('-', '_')}.md": (lambda section=section: VIEW.markdown(section))
+       for section in ("get", "search", "update-patch-delete", "move-copy")},
+}
 
-tools = tools_by_name(mesh_plugin(mesh))
+# Every tool call below is recorded for the page's "Tool call" listings (tools/agentview.py).
+VIEW = AgentView(__file__)
+tools = VIEW.wrap(tools_by_name(mesh_plugin(mesh)))
 # verifies: mesh.tools-listed
 assert [(t.name, t.plugin) for t in mesh_plugin(mesh)] == [(name, MESH_PLUGIN) for name in (
     "Get", "Search", "NavigateTo", "Create", "Update", "Patch", "EditContent", "Delete", "Move", "Copy",

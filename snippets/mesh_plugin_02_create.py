@@ -2,13 +2,16 @@
 
 import json
 
+from tools.agentview import AgentView
 from agentkit import ContentType, Mesh, mesh_plugin, tools_by_name
 
 mesh = Mesh()
 # The registered type of node type Fact: its $type name and its exact field names.
 mesh.register_type(ContentType("Fact", {"lineItem": "string", "period": "string", "value": "number", "unit": "string"}))
 mesh.create({"id": "Meridian", "name": "Meridian Components Group", "nodeType": "Company"})
-create = tools_by_name(mesh_plugin(mesh))["Create"]
+# Every tool call below is recorded for the page's "Tool call" listings (tools/agentview.py).
+VIEW = AgentView(__file__)
+create = VIEW.wrap(tools_by_name(mesh_plugin(mesh)))["Create"]
 
 BAD_INPUTS = [
     ("a node without `id`", {"node": '{"name": "Revenue FY2024", "nodeType": "Fact"}'}),
@@ -31,7 +34,7 @@ def error_table() -> str:
     return "\n".join(lines)
 
 
-CAPTURES = {"create_errors.md": error_table}
+CAPTURES = {"create_errors.md": error_table, "mesh_view_create.md": lambda: VIEW.markdown("create")}
 
 answers = [create.call(arguments) for _, arguments in BAD_INPUTS]
 # verifies: mesh.create-required-fields

@@ -60,3 +60,27 @@ def test_a_misspelt_claim_id_would_be_reported():
     first = CLAIM_LINK.search(PAGE.read_text(encoding="utf-8"))["id"]
     assert first in ids
     assert first + "-misspelt" not in ids
+
+
+# Changelog prose: it speaks of texts the reader never saw; What changed keeps it, the pages state what holds.
+CHANGELOG = re.compile(
+    r'!!! \w+ "Corrected|draft of this page|earlier versions? of this page|the request behind|this correction',
+    re.IGNORECASE,
+)
+
+
+def test_pages_state_what_holds_without_changelog_prose():
+    """No page but What changed has a "Corrected" box or speaks of an earlier draft or version of itself."""
+    found = [
+        f"{path.relative_to(REPO_ROOT)}:{number}: {line.strip()}"
+        for path in sorted(DOCS.rglob("*.md")) if path != PAGE and path.name != "claims.md"
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
+        if CHANGELOG.search(line)
+    ]
+    assert not found, "changelog prose in a page body (move it to What changed):\n" + "\n".join(found)
+
+
+def test_the_changelog_pattern_finds_a_corrected_box():
+    assert CHANGELOG.search('!!! warning "Corrected against the framework (facts v2)"')
+    assert CHANGELOG.search("The draft of this page said to derive the file path")
+    assert not CHANGELOG.search("The corrected path is built from the fields.")
