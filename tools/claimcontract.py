@@ -6,7 +6,8 @@
   its claim states from the page (`tools.stated.numbers("claim.id")`), so a changed number fails.
 - Every code span in a claim that names a tool, plugin, parameter, field or message names something
   agentkit knows: its tool registry (Tool.name, Tool.plugin, Parameter.name), the identifiers and
-  strings of its source (field names of its JSON outputs), or the code the pages show (snippets).
+  strings of its source (field names of its JSON outputs), or the code the pages show (snippets);
+  a framework claim may also name what a fact it cites names (framework/citations.toml).
 
 Each finding reads `page:line claim-id: ...` and says what to do.
 """
@@ -20,7 +21,7 @@ import re
 from decimal import Decimal
 from pathlib import Path
 
-from tools import numbers
+from tools import facts, numbers
 from tools.claimlock import check_source
 from tools.claims import Claims
 from tools.outputs import SHOWN_LINE
@@ -37,7 +38,8 @@ CALL = re.compile(r"^(?P<name>[A-Za-z_][\w.]*)\((?P<args>[^()]*)\)$")
 # `{a, b, c?}`: the fields of a JSON object.
 FIELDS = re.compile(r"^\{(?P<fields>[^{}]*,[^{}]*)\}$")
 FIELD_NAME = re.compile(r"\$?[A-Za-z_][A-Za-z0-9_]*")
-PLACEHOLDER = re.compile(r"\{[^{}]*\}|…|\.\.\.")
+# `{path}`, `…` and an optional plural such as `replacement[s]` stand for text the message varies.
+PLACEHOLDER = re.compile(r"\{[^{}]*\}|…|\.\.\.|\[s\]")
 # Words a code span may hold that are Markdown or JSON, not names: literals and language names.
 NOT_NAMES = {"null", "true", "false", "None", "True", "False", "python", "pycon", "json"}
 
@@ -83,8 +85,15 @@ def _check_text(project: Project, site, cache: dict) -> str:
 
 def name_problems(project: Project, claims: Claims, known: "KnownNames | None" = None) -> list[Problem]:
     known = known or known_names(project.root)
+    cited = facts.load(project.root).facts
     problems = []
     for marker in _checked(claims):
+        # A framework claim may name what the framework has and agentkit does not model, when a fact it cites names it.
+        fact_texts = [
+            text for fact_id in marker.cites if fact_id in cited
+            for text in (cited[fact_id].text, *(citation.evidence for citation in cited[fact_id].citations))
+        ]
+        in_facts = {name for text in fact_texts for name in IDENTIFIER.findall(text)}
         spans = CODE_SPAN.findall(marker.text)
         # A path the claim shows names its own example folders (`Sub` in `Node/content/Sub/file.ext`).
         # Its `{placeholders}` are names all the same: they are checked like any other.
@@ -97,11 +106,12 @@ def name_problems(project: Project, claims: Claims, known: "KnownNames | None" =
             # A path template's `{placeholder}` follows the framework's casing (`{threadPath}` for thread_path).
             template = "/" in span and not CALL.match(span.strip())
             for name in names_in_span(span):
-                if not known.has(name) and name not in example and not (template and _folded(name) in known.folded):
+                if not known.has(name) and name not in example and name not in in_facts and not (template and _folded(name) in known.folded):
                     hint = known.closest(name)
                     problems.append(Problem(marker.page, marker.line, f"{marker.id}: `{span}` names '{name}', which is no tool, plugin, parameter or field agentkit knows" + (f" (did you mean '{hint}'?)" if hint else ""), marker.id))
             for fragment in message_fragments(span):
-                if not known.has_text(fragment) and not known.has_text(fragment.strip(" .,:;'\"")):
+                bare = fragment.strip(" .,:;'\"")
+                if not (known.has_text(fragment) or known.has_text(bare) or any(bare in text for text in fact_texts)):
                     problems.append(Problem(marker.page, marker.line, f"{marker.id}: `{span}` quotes a message, but agentkit writes no text '{fragment}'", marker.id))
     return problems
 
