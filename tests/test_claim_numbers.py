@@ -190,3 +190,11 @@ def test_turns_counted_and_the_cut_value():
     assert stated.numbers("chunks.turns-counted") == [batched // one_get, chunked["PARALLEL"], batched, one_get]
     # verifies: chunks.boundary-cuts-a-value
     assert stated.numbers("chunks.boundary-cuts-a-value") == [chunked["cut"], chunked["cut"]]
+
+
+def test_a_stored_zero_reads_back_missing():
+    """The JSON omits a stored `0`: the zero the page speaks of is the value the listing stored and Get left out."""
+    patterns = shown("mesh_plugin_03_patterns.py")
+    stored = patterns["mesh"].get("Meridian/Facts/zero").content["value"]
+    # verifies: mesh.read-back-defaults-omitted
+    assert stated.numbers("mesh.read-back-defaults-omitted") == [stored] and "value" not in patterns["zero"]
