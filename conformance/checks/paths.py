@@ -7,7 +7,7 @@ import json
 import unicodedata
 
 from conformance.fixtures import workbook, workbook_text
-from conformance.suite import Fixtures, check
+from conformance.suite import Fixtures, check, encode
 
 NOTE = "Größe: 5 €\nA note the conformance suite uploads and reads back.\n"
 CSV = "name;value\nrevenue;1,234.5\n"
@@ -170,3 +170,28 @@ async def transformer_by_lower_cased_extension(fx: Fixtures) -> None:
     answer = await fx.read(f"{fx.collection}/{file_path}")
     # verifies: unified-path.first-match-wins
     assert answer.replace("\r\n", "\n") == workbook_text(), f"a workbook named .XLSX read as {answer[:80]!r}"
+
+
+@check("unified-path.upload-answer", needs={"upload"})
+async def upload_answers(fx: Fixtures) -> None:
+    data = NOTE.encode("utf-8")
+    path = f"{fx.collection}/conformance/uploaded.md"
+    answer = await fx.call_json("upload", {"path": path, "base64Content": encode(data)})
+    if path not in fx.uploaded_files:
+        fx.uploaded_files.append(path)
+    refused = await fx.call("upload", {"path": path, "base64Content": ""})
+    # verifies: unified-path.upload-answer
+    assert isinstance(answer, dict) and (answer.get("status"), answer.get("bytes")) == ("Uploaded", len(data)), \
+        f"upload of {len(data)} bytes answered {answer}"
+    # verifies: unified-path.upload-answer
+    assert refused == "Error: base64Content is required.", f"upload without content answered {refused[:100]!r}"
+
+
+@check("unified-path.upload-refuses-empty-content", needs={"upload", "get"})
+async def empty_upload_stores_nothing(fx: Fixtures) -> None:
+    file_path = f"conformance/empty-{fx.run_id}.md"
+    refused = await fx.call("upload", {"path": f"{fx.collection}/{file_path}", "base64Content": ""})
+    after = await fx.call("get", {"path": f"{fx.collection}/{file_path}"})
+    # verifies: unified-path.upload-refuses-empty-content
+    assert refused.startswith("Error") and after == f"Error: File '{file_path}' not found in collection 'content'", \
+        f"an empty upload answered {refused[:60]!r}; get on its path then answered {after[:80]!r}"
