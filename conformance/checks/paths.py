@@ -7,7 +7,7 @@ import json
 import unicodedata
 
 from conformance.fixtures import workbook, workbook_text
-from conformance.suite import Fixtures, check, encode
+from conformance.suite import Fixtures, Skip, check, encode, short
 
 NOTE = "Größe: 5 €\nA note the conformance suite uploads and reads back.\n"
 CSV = "name;value\nrevenue;1,234.5\n"
@@ -176,7 +176,10 @@ async def transformer_by_lower_cased_extension(fx: Fixtures) -> None:
 async def upload_answers(fx: Fixtures) -> None:
     data = NOTE.encode("utf-8")
     path = f"{fx.collection}/conformance/uploaded.md"
-    answer = await fx.call_json("upload", {"path": path, "base64Content": encode(data)})
+    text = await fx.call("upload", {"path": path, "base64Content": encode(data)})
+    if not text.startswith("{"):  # e.g. the namespace has no editable content collection
+        raise Skip(f"cannot upload the fixture {path}: upload answered {short(text)}")
+    answer = json.loads(text)
     if path not in fx.uploaded_files:
         fx.uploaded_files.append(path)
     refused = await fx.call("upload", {"path": path, "base64Content": ""})
@@ -189,6 +192,7 @@ async def upload_answers(fx: Fixtures) -> None:
 
 @check("unified-path.upload-refuses-empty-content", needs={"upload", "get"})
 async def empty_upload_stores_nothing(fx: Fixtures) -> None:
+    await note(fx)  # the collection takes uploads (else the check skips), so a miss below is the empty upload's
     file_path = f"conformance/empty-{fx.run_id}.md"
     refused = await fx.call("upload", {"path": f"{fx.collection}/{file_path}", "base64Content": ""})
     after = await fx.call("get", {"path": f"{fx.collection}/{file_path}"})
