@@ -13,11 +13,15 @@ text, and a file without text gets no chunks and no Document node.
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import io
 import logging
 import math
 import posixpath
+import re
 import zipfile
+import zlib
 from dataclasses import dataclass, field
 from typing import Callable
 from xml.etree import ElementTree
@@ -46,73 +50,185 @@ def extension_of(file_path: str) -> str:
     return posixpath.splitext(file_path)[1].lower()
 
 
-def _quiet_pypdf():
-    """pypdf warns on every damaged file; the error raised says it once."""
+class _Repairs(logging.Handler):
+    """Collects what pypdf logs while it reads: each message is damage it read past (a repaired xref, a
+    broken object, a corrupt stream). Nothing is printed; the error agentkit raises says what matters."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.messages: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.messages.append(record.getMessage())
+
+
+@contextlib.contextmanager
+def _pypdf_repairs():
     logger = logging.getLogger("pypdf")
-    previous = logger.level
-    logger.setLevel(logging.ERROR)
-    return logger, previous
+    repairs, previous = _Repairs(), (logger.level, logger.propagate)
+    logger.addHandler(repairs)
+    logger.setLevel(logging.WARNING)
+    logger.propagate = False
+    try:
+        yield repairs.messages
+    finally:
+        logger.removeHandler(repairs)
+        logger.setLevel(previous[0])
+        logger.propagate = previous[1]
 
 
 def _pdf_reader(name: str, data: bytes):
     from pypdf import PdfReader
 
-    logger, previous = _quiet_pypdf()
     try:
         reader = PdfReader(io.BytesIO(data))
         if reader.is_encrypted:
             raise UnreadableDocument(f"PDF '{name}' is encrypted")
-        reader.pages[0] if len(reader.pages) else None  # parse the page tree now, inside the guard
+        _refuse_damaged_pages(name, reader)  # parses the page tree now, inside the guard
         return reader
     except UnreadableDocument:
         raise
     except Exception as error:  # pypdf raises many types on damaged input; all mean "cannot read"
         raise UnreadableDocument(f"PDF '{name}' cannot be read: {error}") from None
-    finally:
-        logger.setLevel(previous)
 
 
+def _refuse_repaired_empty_pages(name: str, page_texts: list[str], repairs: list[str]) -> None:
+    """A page that comes out empty, or as undecodable glyphs, after pypdf had to repair the file is a page
+    whose text was lost to the damage (an intact blank page needs no repair): refuse the file."""
+    for number, text in enumerate(page_texts, start=1):
+        visible = [ch for ch in text if not ch.isspace()]
+        undecodable = sum(ch == "\ufffd" for ch in visible)
+        if (repairs and not visible) or (visible and undecodable * 2 > len(visible)):
+            reason = repairs[0] if repairs else "its characters cannot be decoded"
+            raise UnreadableDocument(f"PDF '{name}' cannot be read: page {number} lost its text to damage ({reason})")
+
+
+def _refuse_damaged_pages(name: str, reader) -> None:
+    """Refuse a PDF whose damage pypdf would read past, returning fewer or emptier pages than it holds.
+
+    pypdf is lenient: a page tree whose count disagrees with the pages found, a content stream whose
+    ``stream`` keyword is broken (it parses as a dictionary), and a Flate stream whose data is corrupt
+    (pypdf recovers a prefix of it, or nothing) all read as missing or empty pages. Each is refused here.
+    """
+    from pypdf.generic import ArrayObject, StreamObject
+
+    pages = reader.pages
+    if len(pages) == 0:
+        raise UnreadableDocument(f"PDF '{name}' cannot be read: it has no pages")
+    declared = reader.trailer["/Root"]["/Pages"].get("/Count")
+    if declared != len(pages):
+        raise UnreadableDocument(f"PDF '{name}' cannot be read: its page tree declares {declared} page(s) "
+                                 f"but {len(pages)} can be read")
+    for number, page in enumerate(pages, start=1):
+        if "/Contents" not in page:
+            continue  # a page without content is a blank page, not a damaged one
+        contents = page["/Contents"].get_object()
+        parts = [part.get_object() for part in contents] if isinstance(contents, ArrayObject) else [contents]
+        if not all(isinstance(part, StreamObject) and _stream_decodes(part) for part in parts):
+            raise UnreadableDocument(f"PDF '{name}' cannot be read: the content stream of page {number} is damaged")
+
+
+def _stream_decodes(stream) -> bool:
+    """True when every filter of the stream decodes its data exactly (zlib checks its checksum)."""
+    from pypdf.filters import ASCII85Decode, ASCIIHexDecode
+
+    filters = stream.get("/Filter", ())
+    filters = [filters] if isinstance(filters, str) else list(filters)
+    data = stream._data
+    try:
+        for name in filters:
+            if name == "/FlateDecode":
+                data = zlib.decompress(data)  # checks the stream's checksum, where pypdf recovers what it can
+            elif name == "/ASCII85Decode":
+                data = ASCII85Decode.decode(data)
+            elif name == "/ASCIIHexDecode":
+                data = ASCIIHexDecode.decode(data)
+            else:
+                return True  # a filter agentkit does not check: left to pypdf
+    except (zlib.error, ValueError):
+        return False
+    return True
+
+
+# Every Get of a PDF extracts its text again; the same bytes give the same text, and the gate reads
+# the generated report hundreds of times (pypdf took most of the snippets' time).
+@functools.lru_cache(maxsize=16)
 def _read_pdf(name: str, data: bytes) -> str:
     """The page texts joined by newlines (agentkit reads them with pypdf where the framework uses PdfPig)."""
-    reader = _pdf_reader(name, data)
-    logger, previous = _quiet_pypdf()
-    try:
-        return "\n".join(page.extract_text() or "" for page in reader.pages)
-    except Exception as error:
-        raise UnreadableDocument(f"PDF '{name}' cannot be read: {error}") from None
-    finally:
-        logger.setLevel(previous)
+    with _pypdf_repairs() as repairs:
+        reader = _pdf_reader(name, data)
+        try:
+            texts = [page.extract_text() or "" for page in reader.pages]
+        except Exception as error:
+            raise UnreadableDocument(f"PDF '{name}' cannot be read: {error}") from None
+    _refuse_repaired_empty_pages(name, texts, repairs)
+    return "\n".join(texts)
 
 
 def _read_workbook(name: str, data: bytes) -> str:
     """One ``## Sheet: {name}`` section per sheet: a table ``Row | A | B …`` with ``---:`` separators over
-    the used rows, or ``(No data)``; as ClosedXML, agentkit's openpyxl reads ``.xlsx`` only, so ``.xls`` fails."""
+    the used rows, or ``(No data)``; as ClosedXML, agentkit's openpyxl reads ``.xlsx`` only, so ``.xls`` fails.
+
+    A damaged workbook is refused as a whole, never read in part: a sheet whose part is missing, sheet XML
+    that does not parse, a shared-string index out of range, Strict Open XML (which ClosedXML cannot open
+    either). Rows are read from the sheet data itself, not from ``<dimension>``, which may understate them.
+    """
     from openpyxl import load_workbook
-    from openpyxl.utils import get_column_letter
 
     try:
+        _refuse_unlisted_parts(data)
         workbook = load_workbook(io.BytesIO(data), read_only=True, data_only=True)
-    except Exception as error:  # zip, xml and key errors on damaged or non-xlsx files
+        try:
+            out = [line for sheet in workbook.worksheets for line in _sheet_lines(sheet)]
+        finally:
+            workbook.close()
+    except Exception as error:  # zip, XML, key and index errors on damaged or non-xlsx files, and the refusals above
         raise UnreadableDocument(f"Workbook '{name}' cannot be read: {error}") from None
-    out: list[str] = []
-    for sheet in workbook.worksheets:
-        out += [f"## Sheet: {sheet.title}", ""]
-        used = [(number, row) for number, row in enumerate(sheet.iter_rows(values_only=True), start=1)
-                if any(_cell(value) for value in row)]
-        if not used:
-            out += ["(No data)", ""]
-            continue
-        width = max(max((i + 1 for i, value in enumerate(row) if _cell(value)), default=0) for _, row in used)
-        header = ["Row"] + [get_column_letter(i + 1) for i in range(width)]
-        out.append("| " + " | ".join(header) + " |")
-        out.append("|" + "---:|" * len(header))
-        for number in range(used[0][0], used[-1][0] + 1):
-            row = dict(used).get(number, ())
-            cells = [_cell(row[i]) if i < len(row) else "" for i in range(width)]
-            out.append("| " + " | ".join([str(number), *cells]) + " |")
-        out.append("")
-    workbook.close()
     return "\n".join(out) + "\n"
+
+
+def _sheet_lines(sheet) -> list[str]:
+    """One sheet's section: its heading, then its table over the used rows or ``(No data)``."""
+    from openpyxl.utils import get_column_letter
+
+    sheet.reset_dimensions()  # read every row the sheet holds, whatever its <dimension> claims
+    lines = [f"## Sheet: {sheet.title}", ""]
+    used = {number: row for number, row in enumerate(sheet.iter_rows(values_only=True), start=1)
+            if any(_cell(value) for value in row)}
+    if not used:
+        return lines + ["(No data)", ""]
+    width = max(max((i + 1 for i, value in enumerate(row) if _cell(value)), default=0) for row in used.values())
+    header = ["Row"] + [get_column_letter(i + 1) for i in range(width)]
+    lines.append("| " + " | ".join(header) + " |")
+    lines.append("|" + "---:|" * len(header))
+    for number in range(min(used), max(used) + 1):
+        row = used.get(number, ())
+        cells = [_cell(row[i]) if i < len(row) else "" for i in range(width)]
+        lines.append("| " + " | ".join([str(number), *cells]) + " |")
+    return lines + [""]
+
+
+_STRICT_NAMESPACE = b"http://purl.oclc.org/ooxml/"
+_RELATIONSHIP_NS = "{http://schemas.openxmlformats.org/package/2006/relationships}"
+_SHEET_NS = "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}"
+_OFFICE_REL_NS = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}"
+
+
+def _refuse_unlisted_parts(data: bytes) -> None:
+    """Refuse a Strict Open XML workbook, and one that lists a sheet whose part is not in the package
+    (openpyxl skips such a sheet without a word)."""
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        names = set(archive.namelist())
+        workbook = archive.read("xl/workbook.xml")
+        if _STRICT_NAMESPACE in workbook[:2000]:
+            raise UnreadableDocument("it is Strict Open XML, which is not read; save it as an Excel Workbook (.xlsx)")
+        relations = ElementTree.fromstring(archive.read("xl/_rels/workbook.xml.rels"))
+        targets = {rel.get("Id"): rel.get("Target", "") for rel in relations.iter(f"{_RELATIONSHIP_NS}Relationship")}
+        for sheet in ElementTree.fromstring(workbook).iter(f"{_SHEET_NS}sheet"):
+            target = targets.get(sheet.get(f"{_OFFICE_REL_NS}id"), "")
+            part = target.lstrip("/") if target.startswith("/") else posixpath.normpath(f"xl/{target}")
+            if part not in names:
+                raise UnreadableDocument(f"sheet '{sheet.get('name')}' is listed but its part '{part}' is missing")
 
 
 def _cell(value: object) -> str:
@@ -124,20 +240,30 @@ def _cell(value: object) -> str:
 _WORD_NS = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
 
 
+_HEADING_STYLE = re.compile(r"Heading([1-9])")  # Word's built-in heading styles; any other style is a paragraph
+
+
 def _read_docx(name: str, data: bytes) -> str:
-    """Markdown: paragraphs, Heading styles as ``#`` headings (agentkit's reading; the framework uses DocSharp)."""
+    """Markdown: paragraphs, Heading1-9 styles as ``#`` headings (agentkit's reading; the framework uses DocSharp).
+
+    A Strict Open XML document is refused (its elements are in another namespace, so nothing would be read).
+    """
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
-            root = ElementTree.fromstring(archive.read("word/document.xml"))
+            document = archive.read("word/document.xml")
+        root = ElementTree.fromstring(document)
     except Exception as error:  # zip or XML damage, or no document part
         raise UnreadableDocument(f"Document '{name}' cannot be read: {error}") from None
+    if _STRICT_NAMESPACE in document[:2000]:
+        raise UnreadableDocument(f"Document '{name}' cannot be read: it is Strict Open XML, which is not read; "
+                                 "save it as a Word Document (.docx)")
     lines = []
     for paragraph in root.iter(f"{_WORD_NS}p"):
         text = "".join(node.text or "" for node in paragraph.iter(f"{_WORD_NS}t"))
         style = paragraph.find(f"{_WORD_NS}pPr/{_WORD_NS}pStyle")
-        level = (style.get(f"{_WORD_NS}val") or "") if style is not None else ""
-        if level.startswith("Heading") and level[7:].isdigit() and text:
-            text = "#" * int(level[7:]) + " " + text
+        heading = _HEADING_STYLE.fullmatch((style.get(f"{_WORD_NS}val") or "") if style is not None else "")
+        if heading and text:
+            text = "#" * int(heading.group(1)) + " " + text
         lines.append(text)
     return "\n\n".join(line for line in lines if line)
 
@@ -226,6 +352,8 @@ class IndexText:
     spans: tuple[Span, ...] = field(default=())
 
 
+# The same for the indexing text: the report is uploaded and indexed for every scenario's workspace.
+@functools.lru_cache(maxsize=16)
 def _pdf_words(name: str, data: bytes) -> IndexText:
     """Words joined by spaces within a page, pages joined by ``\\n``, one span per word.
 
@@ -233,9 +361,17 @@ def _pdf_words(name: str, data: bytes) -> IndexText:
     word's box from the run's position and font size (half an em per character), which is enough to
     say on which page and roughly where a chunk starts.
     """
-    reader = _pdf_reader(name, data)
-    logger, previous = _quiet_pypdf()
-    text, spans = [], []
+    with _pypdf_repairs() as repairs:
+        reader = _pdf_reader(name, data)
+        text, spans, page_texts = _pdf_word_spans(name, reader)
+    _refuse_repaired_empty_pages(name, page_texts, repairs)
+    return IndexText("".join(text), tuple(spans))
+
+
+def _pdf_word_spans(name: str, reader) -> tuple[list[str], list[Span], list[str]]:
+    text: list[str] = []
+    spans: list[Span] = []
+    page_texts: list[str] = []
     length = 0
     try:
         for number, page in enumerate(reader.pages, start=1):
@@ -251,7 +387,7 @@ def _pdf_words(name: str, data: bytes) -> IndexText:
                 y = tm[4] * cm[1] + tm[5] * cm[3] + cm[5]
                 runs.append((run, x, y, (size or 10) * scale))
 
-            page.extract_text(visitor_text=visit)
+            page_texts.append(page.extract_text(visitor_text=visit) or "")
             first = True
             for run, x, y, size in runs:
                 offset = 0
@@ -276,9 +412,7 @@ def _pdf_words(name: str, data: bytes) -> IndexText:
         raise
     except Exception as error:
         raise UnreadableDocument(f"PDF '{name}' cannot be read: {error}") from None
-    finally:
-        logger.setLevel(previous)
-    return IndexText("".join(text), tuple(spans))
+    return text, spans, page_texts
 
 
 def _clamp01(value: float) -> float:
