@@ -497,6 +497,7 @@ class Mesh:
                 "Identity and audit fields (id, path, namespace, version, created*, lastModified*) are "
                 "owned by the mesh; to change a node's shape beyond these, use Update with the full node."
             )
+        refuse_non_string_fields(patch_doc, "Error: ")  # where the framework deserializes the patch into a MeshNode
         content = existing.content
         if isinstance(patch_doc.get("content"), Mapping):
             content = merge_patch(existing.content if isinstance(existing.content, Mapping) else {}, patch_doc["content"])
@@ -793,6 +794,7 @@ class Mesh:
         return Node(id=node_id, namespace=namespace, name=name, node_type=node_type)
 
     def _build(self, data: Mapping[str, Any], identity: Node, *, strict: bool | None) -> CreateResult:
+        refuse_non_string_fields(data, "Invalid JSON: ")
         order = data.get("order")
         if order is not None and (isinstance(order, bool) or not isinstance(order, int)):
             raise InvalidJson(f"Invalid JSON: 'order' must be an integer, got {json.dumps(order)}.")
@@ -912,36 +914,100 @@ def merge_patch(target: Any, patch: Any) -> Any:
     return result
 
 
+# The framework parses tool JSON with System.Text.Json's defaults, which allow 64 levels of nesting.
+JSON_MAX_DEPTH = 64
+JSON_TOO_DEEP = f"The maximum configured depth of {JSON_MAX_DEPTH} has been exceeded."
+# agentkit's own limit: Python cannot turn an integer of more than 4,300 digits into text.
+JSON_NUMBER_TOO_LONG = "A number has more than 4300 digits."
+
+
+def json_limit_error(value: Any) -> str | None:
+    """Why JSON text cannot carry ``value`` as the framework reads it, or ``None``: nesting deeper than
+    :data:`JSON_MAX_DEPTH`, or an integer too long to print. Walks the value without recursion."""
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, (Mapping, list, tuple)):
+            if depth > JSON_MAX_DEPTH:
+                return JSON_TOO_DEEP
+            stack.extend((child, depth + 1) for child in (item.values() if isinstance(item, Mapping) else item))
+        elif isinstance(item, int) and item.bit_length() > 14_000:  # about 4,300 decimal digits
+            return JSON_NUMBER_TOO_LONG
+    return None
+
+
+# MeshNode's string properties: System.Text.Json refuses any other JSON kind for them.
+_STRING_FIELDS = ("name", "description", "icon", "category", "preRenderedHtml", "mainNode")
+
+
+def refuse_non_string_fields(data: Mapping[str, Any], prefix: str) -> None:
+    """Refuse a node field that MeshNode declares as a string but the JSON gives as another kind, as the
+    framework's deserializer does (Create/Update answer ``Invalid JSON: …``, Patch ``Error: …``)."""
+    for key in _STRING_FIELDS:
+        value = data.get(key)
+        if value is not None and not isinstance(value, str):
+            raise InvalidJson(f"{prefix}The JSON value could not be converted to System.String. Path: $.{key}.")
+
+
+def load_json(text: str) -> Any:
+    """``json.loads`` within the framework's limits: malformed text raises ``json.JSONDecodeError``, text
+    nested too deep or holding a number too long raises :class:`InvalidJson` (Python's own recursion and
+    int-string limits would otherwise escape as RecursionError or ValueError)."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError:
+        raise
+    except (RecursionError, ValueError) as error:
+        raise InvalidJson(f"Invalid JSON: {JSON_NUMBER_TOO_LONG if 'digits' in str(error) else JSON_TOO_DEEP}") from None
+    refuse_beyond_json_limits(data)
+    return data
+
+
+def refuse_beyond_json_limits(value: Any) -> None:
+    """Raise :class:`InvalidJson` for a value JSON text cannot carry to the framework (see :func:`json_limit_error`)."""
+    error = json_limit_error(value)
+    if error is not None:
+        raise InvalidJson(f"Invalid JSON: {error}")
+
+
 def repair_json(text: str) -> str:
-    """MeshOperations.RepairJson (M4): unparseable text is cut to its longest parseable prefix ending in ``}`` or ``]``."""
+    """MeshOperations.RepairJson (M4): unparseable text is cut to its longest parseable prefix ending in ``}`` or ``]``.
+
+    The framework parses every such prefix from the longest down, which takes time quadratic in the
+    text. Only one prefix can parse: the first complete value (after leading blanks), since one JSON
+    value is all a document may hold. agentkit decodes that value once, in linear time, and returns
+    the same prefix.
+    """
     if not text:
         return text
     try:
-        json.loads(text)
+        load_json(text)
         return text
-    except json.JSONDecodeError:
+    except (json.JSONDecodeError, InvalidJson):
         pass
-    for end in range(len(text) - 1, 0, -1):
-        if text[end] in "}]":
-            candidate = text[: end + 1]
-            try:
-                json.loads(candidate)
-                return candidate
-            except json.JSONDecodeError:
-                continue
-    return text
+    start = len(text) - len(text.lstrip())
+    try:
+        value, end = json.JSONDecoder().raw_decode(text, start)
+    except (json.JSONDecodeError, RecursionError, ValueError):
+        return text
+    if text[end - 1] not in "}]" or json_limit_error(value) is not None:
+        return text
+    return text[:end]
 
 
 def _parse_json(text: str, *, tip: bool) -> Any:
     try:
-        return json.loads(repair_json(text))
+        return load_json(repair_json(text))
     except json.JSONDecodeError as error:
         detail = f"{error.msg} at line {error.lineno} column {error.colno}"
-        raise InvalidJson(f"Invalid JSON: {detail}." + (f" {INVALID_JSON_TIP}" if tip else "")) from None
+    except InvalidJson as error:  # beyond the JSON limits
+        detail = str(error).removeprefix("Invalid JSON: ").rstrip(".")
+    raise InvalidJson(f"Invalid JSON: {detail}." + (f" {INVALID_JSON_TIP}" if tip else ""))
 
 
 def _node_json(value: Any, *, invalid_tip: bool) -> Mapping[str, Any]:
     data = _parse_json(value, tip=invalid_tip) if isinstance(value, str) else value
+    refuse_beyond_json_limits(data)
     if data is None:
         raise CreateError("Invalid node: deserialized to null.")
     if not isinstance(data, Mapping):
@@ -952,6 +1018,7 @@ def _node_json(value: Any, *, invalid_tip: bool) -> Mapping[str, Any]:
 
 def _parse_patch(value: Any) -> Mapping[str, Any]:
     data = _parse_json(value, tip=False) if isinstance(value, str) else value
+    refuse_beyond_json_limits(data)
     if not isinstance(data, Mapping):
         raise InvalidJson("Error: fields must be a JSON object")
     return data
@@ -960,11 +1027,12 @@ def _parse_patch(value: Any) -> Mapping[str, Any]:
 def _parse_array(value: Any, label: str, *, repair: bool = False) -> list[Any]:
     if isinstance(value, str):
         try:
-            data = json.loads(repair_json(value) if repair else value)
+            data = load_json(repair_json(value) if repair else value)
         except json.JSONDecodeError as error:
             raise InvalidJson(f"Invalid JSON: {error.msg} at line {error.lineno} column {error.colno}.") from None
     else:
         data = value
+        refuse_beyond_json_limits(data)
     if isinstance(data, tuple):
         data = list(data)
     if not isinstance(data, list):

@@ -36,7 +36,7 @@ from typing import Any, Callable
 
 from ._chunks import get_chunk, search_chunks
 from ._errors import AgentkitError, ToolArgumentError
-from ._mesh import CreateResult, Mesh, resolve_path
+from ._mesh import CreateResult, Mesh, load_json, refuse_beyond_json_limits, resolve_path
 from ._paths import resolve_context_path  # N4: which agent paths the chat context prefixes
 from ._tool_texts import CONTENT_COLLECTION_TEXTS, MCP_TEXTS, MESH_TEXTS, ToolText
 
@@ -182,7 +182,10 @@ def _parameters(text: ToolText) -> tuple[Parameter, ...]:
 # -- the operations (MeshOperations), shared by agent and MCP tools ----------------------------------
 def _text_arg(value: Any) -> str:
     """A JSON-text parameter (node, nodes, fields, paths) as text; agentkit also takes the decoded value."""
-    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+    if isinstance(value, str):
+        return value
+    refuse_beyond_json_limits(value)  # json.dumps would fail past Python's recursion or int-string limit
+    return json.dumps(value, ensure_ascii=False)
 
 
 class _Operations:
@@ -236,7 +239,7 @@ class _Operations:
     def delete(self, paths: Any) -> str:
         """One line per requested path (M12): ``Deleted: {path}`` or the path's error; each stands alone."""
         try:
-            requested = json.loads(_text_arg(paths))
+            requested = load_json(_text_arg(paths))
         except json.JSONDecodeError as error:
             return f"Invalid JSON: {error.msg} at line {error.lineno} column {error.colno}."
         if not isinstance(requested, list) or not all(isinstance(p, str) or p is None for p in requested):
