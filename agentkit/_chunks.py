@@ -13,6 +13,7 @@ and, like a vector search, also returns chunks that match no word, after those t
 
 from __future__ import annotations
 
+
 import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -94,9 +95,10 @@ def split_chunks(indexed: IndexText, *, collection_path: str, file_path: str) ->
         while cursor < len(spans) and spans[cursor].end <= start:
             cursor += 1
         page, box = None, None
-        for span in spans[cursor:]:
-            if span.start >= end:
-                break
+        position = cursor  # walk by index: slicing spans[cursor:] copied every later word for each chunk
+        while position < len(spans) and spans[position].start < end:
+            span = spans[position]
+            position += 1
             if page is None:
                 page, box = span.page, span.box
             elif span.page == page:
@@ -215,16 +217,29 @@ def search_chunks(mesh: "Mesh", query: str, scope: str | None = None, limit: Any
     return _envelope(merged[:clamped])
 
 
+def _shown(value: Any) -> str:
+    """A value for an error message, short whatever it is (repr of a huge int or a deep list would fail)."""
+    if isinstance(value, (list, dict)):
+        return f"a JSON {'array' if isinstance(value, list) else 'object'}"
+    if isinstance(value, int) and not isinstance(value, bool) and not -(10**40) < value < 10**40:
+        return "a number of more than 40 digits"
+    text = repr(value)
+    return text if len(text) <= 60 else text[:59] + "…"
+
+
 def get_chunk(mesh: "Mesh", collection_path: str, file_path: str, chunk_index: Any) -> dict[str, Any]:
     """GetChunk: the chunk with ``prevIndex``/``nextIndex`` (null at the ends) and ``totalChunks``, or a miss.
 
     A miss is an answer, never an error: ``{found: false, collectionPath, filePath, chunkIndex,
     totalChunks, message}``. The paths are compared exactly, as the chunk store keys them.
     """
-    if isinstance(chunk_index, bool) or not isinstance(chunk_index, (int, str)) \
-            or not re.fullmatch(r"-?[0-9]+", str(chunk_index).strip()):
-        raise PathError(f"chunkIndex must be a whole number, got {chunk_index!r}")
-    index = int(chunk_index)
+    if isinstance(chunk_index, str) and re.fullmatch(r"\s*-?[0-9]{1,11}\s*", chunk_index):
+        chunk_index = int(chunk_index)
+    # The framework binds chunkIndex to a 32-bit int; a number past it (or text of thousands of digits,
+    # which Python cannot even turn into an int) is refused here instead of failing mid-answer.
+    if isinstance(chunk_index, bool) or not isinstance(chunk_index, int) or not -(2**31) <= chunk_index < 2**31:
+        raise PathError(f"chunkIndex must be a whole number from {-(2**31)} to {2**31 - 1}, got {_shown(chunk_index)}")
+    index = chunk_index
     if not collection_path or not str(collection_path).strip():
         return {"count": 0, "results": [], "message": "'collectionPath' is required."}
     if not file_path or not str(file_path).strip():

@@ -51,6 +51,14 @@ def extractive_summary(text: str, file_name: str = "") -> str:
     return one_line if len(one_line) <= SUMMARY_LIMIT else one_line[:SUMMARY_LIMIT].rstrip() + ELLIPSIS
 
 
+def _names_itself(key: str) -> bool:
+    """True when a canonical key is its own canonical form, so Get finds it at the path the listing shows."""
+    try:
+        return canonical_path(key) == key
+    except PathError:
+        return False
+
+
 @dataclass(frozen=True)
 class StoredFile:
     """A file as the collection keeps it: its path in the collection and its bytes."""
@@ -93,6 +101,10 @@ class ContentCollection:
             raise PathError(f"File path '{file_path}': agentkit does not store '.', '..' or empty segments")
         if segments[0] == DOCUMENTS_SEGMENT:
             raise PathError(f"File path '{file_path}': '{DOCUMENTS_SEGMENT}' is reserved for Document nodes")
+        if getattr(self.mesh, "canonical_paths", False) and not _names_itself(key):
+            # '%25' decodes to '%': stored as such, the listed name would be decoded again by every Get.
+            raise PathError(f"File path '{file_path}' decodes to '{key}', which a path cannot name again "
+                            "(canonical paths decode every path); rename the file without a '%'")
         return key
 
     # -- writes ---------------------------------------------------------------

@@ -10,7 +10,7 @@ index catches up (``auto_refresh=True`` makes every write visible at once).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable
+from typing import Mapping, TYPE_CHECKING, Any, Callable
 
 from ._errors import PathError
 
@@ -89,7 +89,8 @@ class SearchIndex:
         return len(self._pending)
 
     def stage_node(self, node: "Node") -> None:
-        summary = (node.content or {}).get("summary", "") if node.node_type == "Document" else ""
+        content = node.content if isinstance(node.content, Mapping) else {}  # Create stores any JSON as content
+        summary = content.get("summary", "") if node.node_type == "Document" else ""
         entry = IndexedNode(
             node.path, node.id, node.namespace, node.name, node.node_type, node.version, node.last_modified,
             " ".join((node.name, node.id, node.path, str(summary))).lower(),

@@ -139,7 +139,7 @@ def parse_path(text: str, *, is_node: Callable[[str], bool] | None = None) -> Un
     ``Meridian/filings/x.md`` is a node path whether or not a collection ``filings`` exists.
     """
     if not isinstance(text, str):
-        raise PathError(f"Malformed path {text!r}: a path is a string")
+        raise PathError(f"Malformed path: a path is a string, got {type(text).__name__}")
     path = resolve_tool_path(text)
     if not path:
         raise PathError("Error: path is required.")
