@@ -25,32 +25,6 @@ from tests.mesh_state import COMPANY, file_text, snapshot, workspace
 
 CASES = corpus.corpus()
 
-# Phase 1 only (issue 10): defects the corpus found, fixed in agentkit next; this map must end empty.
-KNOWN_DEFECTS: dict[str, str] = {
-    "fpdf2.pdf [byte 336 flipped]": "a broken 'stream' keyword: pypdf reads the page as empty, accepted",
-    "fpdf2.pdf [byte 586 flipped]": "a broken 'stream' keyword: pypdf reads the page as empty, accepted",
-    "figures.xlsx [entry xl/worksheets/sheet1.xml removed]": "a listed sheet part missing: the sheet is skipped",
-    "figures.xlsx [entry xl/worksheets/sheet2.xml removed]": "a listed sheet part missing: the sheet is skipped",
-    "figures.xlsx [entry xl/worksheets/sheet1.xml renamed]": "a listed sheet part missing: the sheet is skipped",
-    "figures.xlsx [entry xl/worksheets/sheet2.xml renamed]": "a listed sheet part missing: the sheet is skipped",
-    "figures.xlsx [listed sheet part missing]": "a listed sheet part missing: the sheet is skipped",
-    "figures.xlsx [xl/worksheets/sheet1.xml cut in half]": "ParseError escapes: the row walk is outside the error handling",
-    "figures.xlsx [xl/worksheets/sheet2.xml cut in half]": "ParseError escapes: the row walk is outside the error handling",
-    "figures.xlsx [sheet XML truncated]": "ParseError escapes: the row walk is outside the error handling",
-    "figures.xlsx [shared string index out of range]": "IndexError escapes from the row walk",
-    "figures.xlsx [dimension understates the used range]": "read-only openpyxl trusts <dimension> and drops rows",
-    "figures.xlsx [Strict OOXML namespaces]": "Strict OOXML reads as an empty workbook, accepted",
-    "review.docx [Strict OOXML namespaces]": "Strict OOXML reads as an empty document, accepted",
-    "review.docx [heading style 'Heading²']": "ValueError escapes: '²'.isdigit() but int('²') fails",
-    "review.docx [heading style 'Heading99999999999999999999']": "OverflowError escapes: '#' * level",
-}
-
-
-def marked(cases: list[corpus.Damaged]) -> list:
-    return [pytest.param(case, id=case.case, marks=[pytest.mark.xfail(strict=True, reason=KNOWN_DEFECTS[case.case])]
-                         if case.case in KNOWN_DEFECTS else []) for case in cases]
-
-
 def read_back(damaged: corpus.Damaged) -> tuple[str, str]:
     """MCP ``upload`` into a fresh workspace, the index refreshed, then MCP ``get``: (Get's answer, indexed text).
 
@@ -97,7 +71,7 @@ def test_every_undamaged_specimen_reads_whole(specimen):
         assert [phrase for phrase in specimen.known if _words(phrase) not in _words(indexed)] == []
 
 
-@pytest.mark.parametrize("damaged", marked(CASES))
+@pytest.mark.parametrize("damaged", CASES, ids=[case.case for case in CASES])
 def test_damaged_file_is_read_whole_or_refused_naming_it(damaged):
     check(damaged)
 

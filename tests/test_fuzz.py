@@ -330,21 +330,7 @@ def tool_for(mesh: agentkit.Mesh, label: str) -> agentkit.Tool:
 _UNCHANGED: dict[str, tuple[agentkit.Mesh, str]] = {}
 
 
-# Phase 1 only (issue 10): defects found, fixed in agentkit next; this map must end empty.
-KNOWN_DEFECTS = {
-    "Mesh.Create": "JSON nested thousands deep reaches json.loads/json.dumps: RecursionError, 'Function failed'",
-    "Mesh.Update": "JSON nested thousands deep reaches json.loads/json.dumps: RecursionError, 'Function failed'",
-    "upload": "canonical paths: '%25.md' is stored as '%.md', which every Get decodes again and refuses",
-    "Get on a workbook of n rows": "the table rebuilds dict(used) for every row: quadratic in the rows",
-    "chunking": "split_chunks copies spans[cursor:] for every chunk: quadratic in a PDF's words",
-}
-
-
-def known(label: str):
-    return pytest.param(label, marks=[pytest.mark.xfail(strict=True, reason=KNOWN_DEFECTS[label])] if label in KNOWN_DEFECTS else [])
-
-
-@pytest.mark.parametrize("label", [known(label) for label in TOOL_LABELS])
+@pytest.mark.parametrize("label", TOOL_LABELS)
 def test_every_tool_answers_text_and_a_refusal_changes_nothing(label):
     """One property per tool: any arguments get a text answer, and a refusal leaves the mesh as it was."""
 
@@ -379,7 +365,6 @@ FILE_NAMES = st.one_of(
 EXTENSIONS = st.sampled_from([".md", ".pdf", ".docx", ".xlsx", ".xls", ".png", ".csv", "", ".MD"])
 
 
-@pytest.mark.xfail(strict=True, reason=KNOWN_DEFECTS["upload"])
 @given(name=FILE_NAMES, extension=EXTENSIONS, body=st.binary(max_size=300), collection=st.sampled_from(["content", NAMED_COLLECTION]),
        canonical=st.booleans())
 def test_uploaded_file_is_readable_at_its_get_path_or_refused_cleanly(name, extension, body, collection, canonical):
@@ -595,7 +580,6 @@ class CountingSpans(tuple):
             yield self[position]
 
 
-@pytest.mark.xfail(strict=True, reason=KNOWN_DEFECTS["chunking"])
 def test_chunking_reads_each_word_of_a_pdf_a_bounded_number_of_times(words=20_000):
     """Chunking assigns each chunk the page and box of its words: the work must stay proportional to the
     words (it copied every later word for each chunk, quadratic in the words of a long PDF)."""
@@ -607,7 +591,7 @@ def test_chunking_reads_each_word_of_a_pdf_a_bounded_number_of_times(words=20_00
     assert CountingSpans.read <= 4 * words + 4 * len(chunks), f"{CountingSpans.read} reads for {words} words"
 
 
-@pytest.mark.parametrize("label", [known(label) for label in SCALING])
+@pytest.mark.parametrize("label", list(SCALING))
 def test_time_grows_at_most_linearly_with_input_size(label):
     run, n = SCALING[label]
     small, large, ratio = ratio_of(run, n)

@@ -1,0 +1,324 @@
+"""Regression tests for the defects that the fuzz suite and the damaged-file corpus found (issue 10).
+
+Each test is named after the behaviour it pins. Damaged files are refused with an error that names the
+file, never read in part; JSON the framework would not parse is refused with its "Invalid JSON" text,
+never a Python exception; no input takes time that grows faster than its size. The "reserved places"
+tests pin what the framework does (agentkit models it, and the page says so) rather than refuse it.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import json
+import re
+import time
+import zipfile
+
+import pytest
+
+from agentkit import (
+    Mesh, PathError, UnreadableDocument, content_collection_plugin, get_text, index_text, mcp_tools, mesh_plugin,
+    parse_path, repair_json, tools_by_name,
+)
+from tests import corpus
+from tests.mesh_state import COMPANY, NOTE, NOTE_TEXT, file_text, snapshot, workspace
+
+
+def flipped(data: bytes, position: int) -> bytes:
+    damaged = bytearray(data)
+    damaged[position] ^= 0xFF
+    return bytes(damaged)
+
+
+def mcp(mesh: Mesh) -> dict:
+    return tools_by_name(mcp_tools(mesh))
+
+
+# -- PDF: pypdf reads past damage; agentkit refuses it -------------------------------------------------
+
+def test_get_refuses_a_pdf_whose_content_stream_keyword_is_broken():
+    """A flipped byte in 'stream' makes page 1's content a dictionary, which pypdf reads as an empty page."""
+    data = corpus.fpdf2_pdf().data
+    broken = flipped(data, data.index(b"stream\n") + 2)
+    with pytest.raises(UnreadableDocument, match=r"PDF 'f\.pdf' cannot be read: the content stream of page 1 is damaged"):
+        get_text("f.pdf", broken)
+
+
+def test_get_refuses_a_pdf_whose_flate_stream_fails_its_checksum():
+    """One flipped byte in compressed page text: pypdf recovers 'Revenue grew to 5813 million in FY3035.'
+    from the corrupt stream; zlib's checksum says the stream is damaged, so the file is refused."""
+    data = corpus.fpdf2_pdf().data
+    broken = flipped(data, data.index(b"stream\nx") + 25)
+    from pypdf import PdfReader
+
+    assert "5813" in PdfReader(io.BytesIO(broken)).pages[0].extract_text()  # what reading past the damage gives
+    with pytest.raises(UnreadableDocument, match=r"the content stream of page 1 is damaged"):
+        get_text("f.pdf", broken)
+    with pytest.raises(UnreadableDocument):
+        index_text("f.pdf", broken)
+
+
+def test_get_refuses_a_pdf_whose_page_tree_count_disagrees_with_its_pages():
+    data = corpus.fpdf2_pdf().data.replace(b"/Count 2", b"/Count 3")
+    with pytest.raises(UnreadableDocument, match=r"declares 3 page\(s\) but 2 can be read"):
+        get_text("f.pdf", data)
+
+
+def test_get_refuses_a_pdf_without_pages_instead_of_answering_empty_text():
+    data = corpus.fpdf2_pdf().data.replace(b"/Kids [3 0 R\n5 0 R]", b"/Kids []         ")
+    with pytest.raises(UnreadableDocument, match="has no pages"):
+        get_text("f.pdf", data)
+
+
+def test_get_refuses_a_pdf_page_left_empty_after_pypdf_repaired_the_file():
+    """A broken page dictionary: pypdf logs the repair and reads page 1 as empty (an intact blank page
+    needs no repair), so the file is refused rather than read without page 1."""
+    data = corpus.fpdf2_pdf().data
+    broken = flipped(data, data.index(b"3 0 obj\n<<\n/Contents") + len(b"3 0 obj\n<<"))
+    with pytest.raises(UnreadableDocument, match=r"page 1 lost its text to damage \(.*Invalid Elementary Object"):
+        get_text("f.pdf", broken)
+
+
+def test_a_blank_page_of_an_intact_pdf_is_read_not_refused():
+    from fpdf import FPDF
+
+    pdf = FPDF()
+    pdf.set_font("Helvetica", size=11)
+    pdf.add_page()
+    pdf.multi_cell(0, 6, "Only the first page has text.")
+    pdf.add_page()
+    assert get_text("blank.pdf", bytes(pdf.output())) == "Only the first page has text.\n"
+
+
+# -- XLSX: openpyxl skips or trusts what it should not -------------------------------------------------
+
+def workbook_parts() -> dict[str, bytes]:
+    return corpus.zip_parts(corpus.openpyxl_xlsx().data)
+
+
+def test_get_refuses_xlsx_whose_listed_sheet_part_is_missing():
+    parts = workbook_parts()
+    del parts["xl/worksheets/sheet2.xml"]
+    with pytest.raises(UnreadableDocument, match=r"Workbook 'w\.xlsx' cannot be read: sheet 'Notes' is listed but its part "
+                                                 r"'xl/worksheets/sheet2\.xml' is missing"):
+        get_text("w.xlsx", corpus._zip(parts))
+
+
+@pytest.mark.parametrize("damage", ["truncated", "stray <"])
+def test_get_refuses_xlsx_whose_sheet_xml_does_not_parse(damage):
+    parts = workbook_parts()
+    sheet = parts["xl/worksheets/sheet1.xml"]
+    parts["xl/worksheets/sheet1.xml"] = sheet[: sheet.index(b"</sheetData>") - 10] if damage == "truncated" \
+        else sheet.replace(b"<sheetData>", b"<sheetData><<")
+    with pytest.raises(UnreadableDocument, match=r"Workbook 'w\.xlsx' cannot be read"):
+        get_text("w.xlsx", corpus._zip(parts))
+
+
+def test_get_refuses_xlsx_whose_shared_string_index_is_out_of_range():
+    damaged = corpus.shared_string_out_of_range(corpus.openpyxl_xlsx())
+    with pytest.raises(UnreadableDocument, match=r"Workbook 'w\.xlsx' cannot be read"):
+        get_text("w.xlsx", damaged.data)
+
+
+def test_get_reads_every_row_of_xlsx_whose_dimension_understates_the_used_range():
+    damaged = corpus.dimension_understated(corpus.openpyxl_xlsx())
+    assert b'<dimension ref="A1"' in corpus.zip_parts(damaged.data)["xl/worksheets/sheet1.xml"]
+    text = get_text("w.xlsx", damaged.data)
+    assert "| 3 | EBIT | 530.2 | 498.7 |" in text
+    assert text == get_text("w.xlsx", corpus.openpyxl_xlsx().data)
+
+
+@pytest.mark.parametrize("specimen, fragment", [("xlsx", "Workbook 'f' cannot be read: it is Strict Open XML"),
+                                                ("docx", "Document 'f' cannot be read: it is Strict Open XML")])
+def test_get_refuses_strict_open_xml_instead_of_answering_empty_text(specimen, fragment):
+    source = corpus.openpyxl_xlsx() if specimen == "xlsx" else corpus.minimal_docx()
+    strict = corpus.strict_ooxml(source)
+    name = fragment.split("'")[1] + "." + specimen
+    with pytest.raises(UnreadableDocument, match=re.escape(fragment.replace("'f'", f"'{name}'"))):
+        get_text(name, strict.data)
+
+
+# -- DOCX ------------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("style", ["Heading²", "Heading99999999999999999999", "Heading0", "Heading-1", "Heading١"])
+def test_docx_paragraph_whose_style_is_not_heading_1_to_9_reads_as_a_plain_paragraph(style):
+    data = corpus.docx_bytes(((style, "Annual review"), (None, "Body text.")))
+    assert get_text("d.docx", data) == "Annual review\n\nBody text."
+    assert get_text("d.docx", corpus.docx_bytes((("Heading3", "Annual review"),))) == "### Annual review"
+
+
+# -- JSON the framework would not parse ---------------------------------------------------------------------
+
+@pytest.mark.parametrize("node", [
+    "[" * 65 + "]" * 65,  # one level past System.Text.Json's default MaxDepth (64)
+    '{"id": "n", "name": "N", "nodeType": "Fact", "content": ' + '{"a":' * 5000 + "1" + "}" * 5001,
+    {"id": "n", "name": "N", "nodeType": "Fact", "content": json.loads('{"a":' * 70 + "1" + "}" * 70)},
+])
+def test_create_refuses_json_nested_deeper_than_64_levels_with_the_invalid_json_text(node):
+    mesh = workspace()
+    before = snapshot(mesh)
+    answer = mcp(mesh)["create"].call({"node": node}) if isinstance(node, str) else \
+        tools_by_name(mesh_plugin(mesh))["Create"].call({"node": node})
+    assert answer.startswith("Invalid JSON: The maximum configured depth of 64 has been exceeded."), answer
+    assert snapshot(mesh) == before
+
+
+def test_create_accepts_json_nested_exactly_64_levels():
+    mesh = workspace()
+    content = json.loads('{"a":' * 63 + "1" + "}" * 63)  # the node object is level 1, its content level 2
+    node = {"id": "deep", "name": "Deep", "nodeType": "Markdown", "content": content}
+    assert mcp(mesh)["create"].call({"node": json.dumps(node)}) == "Created: deep"
+
+
+def test_update_and_delete_refuse_a_number_with_thousands_of_digits_as_invalid_json():
+    mesh = workspace()
+    before = snapshot(mesh)
+    tools = mcp(mesh)
+    assert tools["update"].call({"nodes": "[" + "9" * 5000 + "]"}) == "Invalid JSON: A number has more than 4300 digits."
+    assert tools["delete"].call({"paths": "[" + "9" * 5000 + "]"}) == "Invalid JSON: A number has more than 4300 digits."
+    assert tools["delete"].call({"paths": "[" * 3000}).startswith("Invalid JSON: The maximum configured depth of 64")
+    assert snapshot(mesh) == before
+
+
+def test_repair_json_keeps_the_first_complete_value_as_the_framework_does():
+    assert repair_json('{"a": 1} and then {"b":') == '{"a": 1}'
+    assert repair_json('  [1, [2]] ] trailing') == "  [1, [2]]"
+    assert repair_json('{"a": [1, 2') == '{"a": [1, 2'  # nothing parses: the text is left as it is
+    assert repair_json('"text" }') == '"text" }'  # the first value is no object or array
+
+
+def test_repair_json_takes_time_linear_in_the_text():
+    def seconds(n: int) -> float:
+        text = '{"a": [' + "1, " * n + "x"  # no prefix ending in } or ] parses: the framework tries them all
+        start = time.perf_counter()
+        repair_json(text.replace("1, ", "[1], "))
+        return time.perf_counter() - start
+
+    small, large = min(seconds(300) for _ in range(5)), min(seconds(3000) for _ in range(3))
+    assert large / small < 40, f"10x the text took {large / small:.0f}x the time"
+
+
+# -- other hostile values ---------------------------------------------------------------------------------
+
+def test_create_of_a_document_node_with_scalar_content_answers_and_never_half_writes():
+    """Indexing a Document node read its summary from content it assumed to be an object; the write had
+    already happened when that failed."""
+    mesh = workspace()
+    before = snapshot(mesh)
+    answer = mcp(mesh)["create"].call({"node": json.dumps({"id": "n1", "name": "N", "nodeType": "Document", "content": 1})})
+    if answer.startswith("Created: "):
+        assert mesh.get("n1").content == 1
+    else:
+        assert snapshot(mesh) == before, answer
+
+
+def test_parse_path_refuses_a_non_string_path_with_a_path_error():
+    for value in (-(10**5000), [[[]]], None):
+        with pytest.raises(PathError, match="a path is a string"):
+            parse_path(value)
+
+
+def test_update_with_an_empty_array_answers_no_nodes_provided():
+    mesh = workspace()
+    assert mcp(mesh)["update"].call({"nodes": "[]"}) == "No nodes provided."
+
+
+# -- reserved places: what the framework does, modelled ----------------------------------------------------
+
+def test_create_at_a_files_get_path_is_accepted_and_get_keeps_reading_the_file():
+    """The framework checks no path against collections (M5); Get tries the unified read first and reads a
+    node at the same path only when that fails (D4), so the node is shadowed by the file."""
+    mesh = workspace()
+    tools = mcp(mesh)
+    answer = tools["create"].call({"node": json.dumps({"id": NOTE, "namespace": f"{COMPANY}/content",
+                                                       "name": "Shadow", "nodeType": "Markdown"})})
+    assert answer == f"Created: {COMPANY}/content/{NOTE}"
+    assert file_text(tools["get"].call({"path": f"{COMPANY}/content/{NOTE}"})) == NOTE_TEXT
+    assert tools["delete"].call({"paths": json.dumps([f"{COMPANY}/content/{NOTE}"])}) == f"Deleted: {COMPANY}/content/{NOTE}"
+    assert file_text(tools["get"].call({"path": f"{COMPANY}/content/{NOTE}"})) == NOTE_TEXT  # the file was never touched
+
+
+def test_indexing_overwrites_a_node_created_at_the_files_document_path():
+    """The Document sink upserts (D3): a node that stands at the Document path is replaced."""
+    mesh = workspace()
+    tools = mcp(mesh)
+    document_path = f"{COMPANY}/content/_Documents/new.md"
+    tools["create"].call({"node": json.dumps({"id": document_path, "name": "Mine", "nodeType": "Markdown"})})
+    upload = tools["upload"].call({"path": f"{COMPANY}/content/new.md", "base64Content": base64.b64encode(b"New text.").decode()})
+    assert upload.startswith('{"status":"Uploaded"')
+    node = mesh.get(document_path)
+    assert (node.node_type, node.name, node.content["filePath"]) == ("Document", "new.md", "new.md")
+
+
+def test_deleting_a_document_node_leaves_its_file_readable_and_its_chunks_searchable():
+    mesh = workspace()
+    tools = mcp(mesh)
+    document_path = f"{COMPANY}/content/_Documents/Annual-Note-2024.md"
+    assert tools["delete"].call({"paths": json.dumps([document_path])}) == f"Deleted: {document_path}"
+    mesh.refresh_index()
+    assert file_text(tools["get"].call({"path": f"{COMPANY}/content/{NOTE}"})) == NOTE_TEXT
+    hits = json.loads(tools["search_chunks"].call({"query": f"namespace:{COMPANY}/content revenue"}))["results"]
+    assert document_path in {hit["documentPath"] for hit in hits}  # the hit still names the deleted node
+    assert tools["get"].call({"path": document_path}).startswith("Error: ")
+
+
+@pytest.mark.parametrize("node_id, namespace", [('quoted"id', COMPANY), ("'quoted'", COMPANY), (" padded ", COMPANY),
+                                                ("@at", ""), ("*", COMPANY)])
+def test_a_node_whose_path_get_cannot_name_is_created_as_the_framework_does(node_id, namespace):
+    """Create keeps the id as sent (M5), while Get strips blanks, quotes and one leading '@' from its path (N4)
+    and reads 'X/*' as X's children (N6): the node exists, but no Get path reaches it."""
+    mesh = workspace()
+    tools = mcp(mesh)
+    path = f"{namespace}/{node_id}" if namespace else node_id
+    answer = tools["create"].call({"node": json.dumps({"id": node_id, "namespace": namespace, "name": "Odd", "nodeType": "Markdown"})})
+    assert answer == f"Created: {path}"
+    assert mesh.exists(path)
+    shown = tools["get"].call({"path": path})
+    assert not (shown.startswith("{") and json.loads(shown).get("path") == path), shown
+
+
+def test_xlsx_zip_archive_is_never_left_open():
+    """The workbook check opens the package once more; it must close it (no ResourceWarning)."""
+    with zipfile.ZipFile(io.BytesIO(corpus.openpyxl_xlsx().data)) as archive:
+        assert "xl/workbook.xml" in archive.namelist()
+    get_text("w.xlsx", corpus.openpyxl_xlsx().data)
+
+
+@pytest.mark.parametrize("chunk_index", [10**5000, 2**40, "9" * 6000], ids=["5001 digits", "2**40", "6000 nines"])
+def test_get_chunk_refuses_an_index_past_32_bits_instead_of_failing(chunk_index):
+    """The framework binds chunkIndex to an int; a number of thousands of digits made agentkit fail inside
+    the answer (Python cannot print it)."""
+    mesh = workspace()
+    for tool in (mcp(mesh)["get_chunk"], tools_by_name(content_collection_plugin(mesh))["GetChunk"]):
+        answer = tool.call({"collectionPath": f"{COMPANY}/content", "filePath": NOTE, "chunkIndex": chunk_index})
+        assert answer.startswith("chunkIndex must be a whole number from -2147483648 to 2147483647, got "), answer
+
+
+def test_with_canonical_paths_a_name_that_decodes_to_a_bare_percent_is_refused_not_stored_unreadable():
+    """Under the canonical-paths extension '%25.md' was stored as '%.md', a name the listing shows but every
+    Get decodes again (and refuses): the file could not be read back at its own path."""
+    mesh = workspace()
+    mesh.canonical_paths = True
+    before = snapshot(mesh)
+    answer = mcp(mesh)["upload"].call({"path": f"{COMPANY}/content/%25.md", "base64Content": base64.b64encode(b"x").decode()})
+    assert answer == "File path '%25.md' decodes to '%.md', which a path cannot name again (canonical paths decode " \
+                     "every path); rename the file without a '%'"
+    assert snapshot(mesh) == before
+    assert mcp(mesh)["upload"].call({"path": f"{COMPANY}/content/caf%C3%A9.md", "base64Content": "eA=="}).startswith('{"status"')
+    assert file_text(mcp(mesh)["get"].call({"path": f"{COMPANY}/content/café.md"})) == "x"
+
+
+@pytest.mark.parametrize("fields", [{"name": {}}, {"name": 5}, {"icon": [1]}, {"description": {"a": 1}}])
+def test_patch_refuses_a_non_string_node_field_and_writes_nothing(fields):
+    """Patch stored {"name": {}} and then failed while indexing the node: the write had happened, the answer
+    was a failure. The framework's deserializer refuses a non-string for MeshNode's string properties."""
+    mesh = workspace()
+    before = snapshot(mesh)
+    key = next(iter(fields))
+    answer = mcp(mesh)["patch"].call({"path": f"{COMPANY}/rev", "fields": json.dumps(fields)})
+    assert answer == f"Error: The JSON value could not be converted to System.String. Path: $.{key}."
+    assert snapshot(mesh) == before
+    created = mcp(mesh)["create"].call({"node": json.dumps({"id": "n", "name": "N", "nodeType": "Fact", **fields})})
+    assert created.startswith("Invalid JSON: ") and key in created, created
+    assert snapshot(mesh) == before
