@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tools import claims, contracts
+from tools import claimcontract, claimlock, claims, contracts
 from tools.problems import report
 from tools.project import CLAIMS_PAGE, REPO_ROOT, Project
 
@@ -59,3 +59,29 @@ def test_claim_coverage_is_complete(collected):
     unchecked = [m.id for m in collected.markers if m.checked and m.id not in collected.checks]
     assert collected.markers, "no page marks any claim: the claim scanner found nothing"
     assert unchecked == []
+
+
+def test_numbers_in_claims_are_compared_by_their_checks(collected):
+    """Every number inside a checked claim is compared by the claim's check or read from the page by it."""
+    problems = claimcontract.number_problems(PROJECT, collected)
+    assert not problems, "\n" + report(problems)
+
+
+def test_names_in_claims_are_names_agentkit_knows(collected):
+    """Every tool, plugin, parameter, field or message a claim's code span names is one agentkit has."""
+    problems = claimcontract.name_problems(PROJECT, collected)
+    assert not problems, "\n" + report(problems)
+
+
+def test_no_claim_is_reworded_without_review(collected):
+    """A claim reworded while its checks stayed the same needs `python3 dev.py regen --confirm ID` or a changed check."""
+    reworded = claimlock.reworded(PROJECT, collected)
+    assert not reworded, "\n" + "\n".join(str(item) for item in reworded)
+
+
+def test_claims_lock_is_current(collected):
+    """docs/reference/claims.lock.json equals what `python3 dev.py regen` would write (reworded claims aside)."""
+    lock = REPO_ROOT / claimlock.LOCK_FILE
+    assert lock.is_file(), f"{claimlock.LOCK_FILE} is missing: restore it from git, or create it with 'python3 dev.py regen --init-lock'"
+    entries, _ = claimlock.updated(PROJECT, collected, set())
+    assert lock.read_text(encoding="utf-8") == claimlock.render(entries), f"{claimlock.LOCK_FILE} is stale: run 'python3 dev.py regen' and review the diff"
