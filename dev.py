@@ -69,6 +69,17 @@ def _link_checkout() -> None:
     (Path(purelib) / "agent-design-guide.pth").write_text(str(ROOT) + "\n")
 
 
+def keep_bytecode() -> None:
+    """Let Python cache the checkout's compiled modules, under .venv/pycache (never in the tree).
+
+    Where PYTHONDONTWRITEBYTECODE is set (this project's machines set it), every process of the gate
+    (pytest with its assertion rewriting, the builds, the notebook kernel, the MCP servers) compiled
+    agentkit, tools/ and the tests anew on every run: about 2 s of CPU in pytest's collection alone.
+    """
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+    os.environ.setdefault("PYTHONPYCACHEPREFIX", str(VENV / "pycache"))
+
+
 def run(*command: str) -> int:
     """Run a command from the venv in the repository root and return its exit code."""
     return subprocess.run(command, cwd=ROOT).returncode
@@ -180,6 +191,7 @@ def main(argv: list[str]) -> int:
             os.close(saved)
     else:
         ensure_environment()
+    keep_bytecode()
     return commands[argv[0]](argv[1:])
 
 

@@ -18,7 +18,6 @@ import time
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
-VENV_PYTHON = REPO_ROOT / ".venv" / "bin" / "python"
 
 
 def timed(command: list[str]) -> tuple[float, str, int]:
@@ -29,11 +28,10 @@ def timed(command: list[str]) -> tuple[float, str, int]:
 
 def main() -> int:
     runs = int(sys.argv[1]) if len(sys.argv) > 1 else 3
-    python = str(VENV_PYTHON if VENV_PYTHON.exists() else Path(sys.executable))
     failed = 0
     for name, command in (
         ("check", [sys.executable, "dev.py", "check"]),
-        ("gate", [python, "-m", "pytest", "-q"]),
+        ("gate", [sys.executable, "dev.py", "test", "-q"]),
     ):
         results = []
         for run in range(1, runs + 1):
