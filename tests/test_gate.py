@@ -110,3 +110,80 @@ def test_jobs_run_one_at_a_time_in_the_order_given_and_a_needed_one_starts_at_on
     assert first.ok and second.ok
     assert jobs.jobs["second"]._started >= jobs.jobs["first"]._started + first.seconds - 0.05, "the second job overlapped the first"
     jobs.stop_all()
+
+
+REMOTE_PROJECT = '''
+import sys
+from pathlib import Path
+
+import pytest
+
+import tools.gate
+from tools.gate import background_fixture, require_success
+
+# This folder's test_slow.py plays the browser suite.
+tools.gate.BROWSER_SUITE = Path(__file__).parent / "test_slow.py"
+BUILD = "import pathlib, sys; pathlib.Path(sys.argv[1], 'runs').open('a').write('ran;'); raise SystemExit(int(sys.argv[2]))"
+site = background_fixture("site", lambda workdir: [sys.executable, "-c", BUILD, str(workdir), "{exit_code}"])
+
+
+@pytest.fixture(scope="session")
+def built(site):
+    require_success(site, "the site")
+    return site.workdir
+'''
+
+SLOW_TESTS = '''
+import os
+
+import pytest
+
+def test_runs_in_the_child(built):
+    assert os.environ.get("GATE_REMOTE_CHILD") == "1"
+    assert (built / "runs").read_text() == "ran;"
+
+def test_fails(built):
+    assert 1 == 2, "REMOTE-FAIL-MARK"
+
+def test_skips(built):
+    pytest.skip("REASON-X")
+
+@pytest.mark.parametrize("n", [1, 2])
+def test_parametrized(built, n):
+    assert n in (1, 2)
+'''
+
+
+def run_remote_session(tmp_path: Path, exit_code: int) -> subprocess.CompletedProcess:
+    (tmp_path / "conftest.py").write_text(REMOTE_PROJECT.replace("{exit_code}", str(exit_code)), encoding="utf-8")
+    (tmp_path / "test_slow.py").write_text(SLOW_TESTS, encoding="utf-8")
+    (tmp_path / "test_fast.py").write_text("def test_fast():\n    pass\n", encoding="utf-8")
+    return subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-ra", "-p", "tools.gate", "-p", "no:cacheprovider",
+         str(tmp_path)],
+        cwd=tmp_path, capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(REPO_ROOT)},
+    )
+
+
+def test_browser_suite_runs_in_a_second_process_and_each_result_is_reported_under_its_own_id(tmp_path):
+    """The slow file runs in a child pytest process once the job it needs is done; the job runs once, here."""
+    result = run_remote_session(tmp_path, exit_code=0)
+    assert result.returncode == 1, result.stdout
+    assert "1 failed, 4 passed, 1 skipped" in result.stdout, result.stdout
+    assert result.stdout.count("AssertionError: REMOTE-FAIL-MARK") == 1, "the child's log was shown again"
+    assert "FAILED test_slow.py::test_fails" in result.stdout and "REMOTE-FAIL-MARK" in result.stdout
+    assert "(run in the background by browser_suite)" in result.stdout
+    assert "REASON-X" in result.stdout
+    assert "browser_suite ran" in result.stdout
+    runs = list(tmp_path.glob("**/runs"))
+    assert not runs or all(path.read_text() == "ran;" for path in runs), "the job ran again in the child"
+
+
+def test_browser_suite_is_not_started_when_the_job_it_needs_failed(tmp_path):
+    """Its tests skip with the one-line pointer; the job's failure is still reported once."""
+    result = run_remote_session(tmp_path, exit_code=3)
+    assert result.returncode == 1, result.stdout
+    assert "1 passed, 5 skipped" in result.stdout, result.stdout
+    assert "the background job 'site' failed (exit 3)" in result.stdout
+    assert "background job 'site' failed (exit 3)" in result.stdout
+    assert "browser_suite ran" not in result.stdout

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import subprocess
 import tempfile
 import threading
@@ -18,6 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from tools.project import REPO_ROOT
+
+STOP_GRACE_SECONDS = 5
 
 
 @dataclass
@@ -55,6 +58,7 @@ class BackgroundJob:
     _ran: tuple[float, float | None] = (0.0, None)
     _on_exit: Callable[[], None] | None = None
     _lock: threading.Lock = field(default_factory=threading.Lock)
+    _ended: threading.Event = field(default_factory=threading.Event)
 
     def start(self, on_exit: Callable[[], None] | None = None) -> bool:
         """Start the command unless it already runs; False when it did. `on_exit` runs when it ends."""
@@ -87,8 +91,15 @@ class BackgroundJob:
         else:
             self._process.wait()
             self._ran = (time.perf_counter() - self._started, None)
+        self._ended.set()
         if self._on_exit is not None:
             self._on_exit()
+
+    def wait(self) -> int:
+        """Wait until the command has ended (without starting it) and return its exit code."""
+        self._ended.wait()
+        assert self._process is not None and self._process.returncode is not None
+        return self._process.returncode
 
     def result(self) -> JobResult:
         """Wait for the job (starting it first if nobody has) and return how it ended."""
@@ -112,8 +123,12 @@ class BackgroundJob:
         """End a job nobody waited for (an interrupted session), so no build outlives its test run."""
         if self._watcher is not None and self._watcher.is_alive():
             assert self._process is not None
-            self._process.kill()
-            self._watcher.join()
+            # SIGINT first: a pytest child then closes its browser; a command that ignores it is killed.
+            self._process.send_signal(signal.SIGINT)
+            self._watcher.join(timeout=STOP_GRACE_SECONDS)
+            if self._watcher.is_alive():
+                self._process.kill()
+                self._watcher.join()
 
 
 class Jobs:

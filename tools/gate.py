@@ -25,12 +25,14 @@ the summary prints the log.
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+from tools import remote_suite
 from tools.background import Jobs, JobResult
 from tools.project import REPO_ROOT
 
@@ -49,7 +51,7 @@ def background_fixture(name: str, argv_in: Callable[[Path], list[str]], *, env: 
 
     @pytest.fixture(scope="session", name=name)
     def fixture(request: pytest.FixtureRequest):
-        result = job(request.config, name).result()
+        result = remote_suite.reused_result(name) or job(request.config, name).result()
         return wrap(result) if wrap else result
 
     return fixture
@@ -110,11 +112,43 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     """Start every job a selected test needs, now, so it runs while the cheap tiers do."""
     if session.config.option.collectonly:
         return
-    # In the order the tests will need them.
-    needed = list(dict.fromkeys(name for item in session.items for name in getattr(item, "fixturenames", ()) if name in COMMANDS))
+    # In the order the tests will need them; a job the parent gate process ran is not run again.
+    needed = list(dict.fromkeys(
+        name for item in session.items for name in getattr(item, "fixturenames", ())
+        if name in COMMANDS and remote_suite.reused_result(name) is None
+    ))
     for name in needed:
         job(session.config, name)
     session.config.stash[JOBS].start_in_order(needed)
+    run_browser_suite_beside(session)
+
+
+def run_browser_suite_beside(session: pytest.Session) -> None:
+    """When the browser suite runs with other tests, a second pytest process runs it as soon as the
+    site is built, beside the cheap tiers; its results are reported here, in the browser tier.
+    Run alone (`dev.py test tests/test_browser.py`), or in that child process, it runs in this process."""
+    browser = [item for item in session.items if tier(item) == TIERS["browser"]]
+    if not browser or len(browser) == len(session.items) or os.environ.get(remote_suite.CHILD):
+        return
+    needs = sorted({name for item in browser for name in getattr(item, "fixturenames", ()) if name in COMMANDS})
+    suite = remote_suite.RemoteSuite(
+        session.config.stash[JOBS], "browser_suite", [_absolute(session, item.nodeid) for item in browser], needs,
+        require_success,
+    )
+    remote = {
+        item.nodeid: remote_suite.RemoteItem.from_parent(item.parent, name=item.name, suite=suite, origin=item.reportinfo())
+        for item in browser
+    }
+    for item in remote.values():
+        item.add_marker(pytest.mark.browser)
+    session.items[:] = [remote.get(item.nodeid, item) for item in session.items]
+    suite.start_when_ready()
+
+
+def _absolute(session: pytest.Session, nodeid: str) -> str:
+    # The child runs from the repository root; a node id is relative to the session's rootdir.
+    path, _, rest = nodeid.partition("::")
+    return f"{session.config.rootpath / path}::{rest}" if rest else str(session.config.rootpath / path)
 
 
 @pytest.hookimpl(wrapper=True)
@@ -137,7 +171,9 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
     report = yield
     if report.failed or (report.when == "call" and report.passed):
         jobs = item.config.stash[JOBS].jobs
-        for name in getattr(item, "fixturenames", ()):
+        # A remote item reports its suite's child process, which fails whenever one of its tests does.
+        names = [*getattr(item, "fixturenames", ()), *([item.suite.name] if isinstance(item, remote_suite.RemoteItem) else [])]
+        for name in names:
             result = jobs[name].finished if name in jobs else None
             if result is not None and not result.ok and result.reported_by is None:
                 result.reported_by = item.nodeid
@@ -166,6 +202,11 @@ def pytest_terminal_summary(terminalreporter, config: pytest.Config) -> None:
             for result in jobs
         )
         terminalreporter.write_line(f"gate time by tier: {tiers}; in the background: {background or 'nothing'}")
+        for result in jobs:
+            # A remote suite's own summary line (the browser suite's time after the build).
+            for line in result.output.splitlines():
+                if line.startswith("browser suite:"):
+                    terminalreporter.write_line(f"{line} (in the background job {result.name!r})")
         terminalreporter.write_line(_cpu_line(jobs))
     for result in config.stash.get(_UNREPORTED, []):
         terminalreporter.write_sep("=", f"background job {result.name!r} failed (exit {result.returncode})", red=True)
