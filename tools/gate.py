@@ -6,7 +6,10 @@ Order: the cheap checks first, so a cheap failure surfaces in seconds:
     1  the snippets and the pages' pycon examples
     2  agentkit's unit tests and everything not named below
     3  tests that wait for a background job (the strict build and what reads the built site)
-    4  the browser suite (tests/test_browser.py): last, it is the slowest
+    4  the browser suite (tests/test_browser.py): reported last, it is the slowest. Run with other
+       tests, it runs in a second pytest process that starts as soon as the site is built, so
+       Chromium works beside the cheap tiers (tools/remote_suite.py); its results appear here
+       under their own test ids.
 
 A background job is a slow command (`mkdocs build --strict`, a second build, a conformance run)
 that starts when collection ends, if any collected test needs it, and runs on the second core
