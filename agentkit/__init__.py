@@ -12,11 +12,13 @@ from ._paths import (
     document_slug, document_node_path, file_path_by_string_rule, file_path_from_document,
     resolve_tool_path, resolve_context_path, get_path_of_file, reference_kind,
 )
-from ._mesh import Mesh, Node, ContentType, CreateResult, StepClock, merge_patch, repair_json, DOCUMENT_TYPE, PATCHABLE_FIELDS
+from ._node import Node, StepClock
+from ._mesh import Mesh, ContentType, CreateResult, merge_patch, repair_json, DOCUMENT_TYPE, PATCHABLE_FIELDS
 from ._index import SearchIndex
 from ._collections import ContentCollection, extractive_summary, SUMMARY_LIMIT
 from ._transformers import TRANSFORMERS, Transformer, find_transformer, get_text, index_text
-from ._chunks import CHUNK_SIZE, CHUNK_OVERLAP, Chunk, chunk_spans, search_chunks, get_chunk, snippet
+from ._chunks import CHUNK_SIZE, CHUNK_OVERLAP, Chunk, chunk_spans, snippet
+from ._chunk_navigation import search_chunks, get_chunk
 from ._plugins import (
     Tool, Parameter, mesh_plugin, content_collection_plugin, mcp_tools, tools_by_name, snake_case,
     unoffered_tool_answer, MESH_PLUGIN, CONTENT_COLLECTION_PLUGIN, MCP_SERVER, BULK_CREATE, MESH_METHODS,

@@ -1,48 +1,20 @@
-"""Chunks and the chunk tools' logic, as the framework's indexing and ChunkNavigation behave.
+"""Chunks, as the framework's indexing cuts them.
 
 Indexing cuts its own text (D5) into 1,000-character windows that overlap by 150 (K1); a PDF chunk
-carries the 1-based page its first word is on and the box of its words there. ``search_chunks``
-answers ``{count, results, message?}`` (K3), scoped as K4 says; ``get_chunk`` reads one chunk or
-answers a miss (K5, K6). Both read the chunk store (the index), so they see a file only after it was
-indexed and the index refreshed.
-
-Ranking: the framework ranks by the cosine similarity of embeddings and always returns up to
-``limit`` chunks; agentkit ranks by how often the query's words occur (ties in file and chunk order)
-and, like a vector search, also returns chunks that match no word, after those that do.
+carries the 1-based page its first word is on and the box of its words there. The chunk tools that
+read them back out of the index are in ``_chunk_navigation.py``.
 """
 
 from __future__ import annotations
 
-
-import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
 
-from ._errors import PathError
-from ._index import clamp_limit
 from ._paths import document_node_path
 from ._transformers import Box, IndexText
-
-if TYPE_CHECKING:  # pragma: no cover
-    from ._mesh import Mesh
 
 CHUNK_SIZE = 1000
 CHUNK_OVERLAP = 150
 SNIPPET_LENGTH = 160
-SEARCH_CHUNKS_DEFAULT_LIMIT = 20
-_WORD = re.compile(r"[0-9A-Za-z\u00c0-\uffff]+")
-
-NO_STORE = "Content chunk indexing is not enabled in this host — no chunk store is configured."
-NO_ANCHORED_QUERY = "Pass a non-empty 'query' to search content chunks."
-NO_TARGETED_TEXT = "Pass query text (free-text terms) to search content chunks."
-NO_SCOPE = (
-    "No scope to search. Pass 'scope' as the node path whose content (and ancestors') chunks to search "
-    "— e.g. 'ACME/Reports' — or use 'namespace:<node>/<collection>' in the query."
-)
-NO_NAMESPACE = (
-    "No namespace to search. Add 'namespace:<node>/<collection>' to the query "
-    "(e.g. 'namespace:ACME/content laptop pricing')."
-)
 
 
 @dataclass(frozen=True)
@@ -111,165 +83,3 @@ def snippet(text: str) -> str:
     """The hit's one-line preview: newlines to spaces, runs of spaces to one; over 160 → 160 + ``…``."""
     one_line = " ".join(part for part in text.replace("\r", " ").replace("\n", " ").strip().split(" ") if part)
     return one_line if len(one_line) <= SNIPPET_LENGTH else one_line[:SNIPPET_LENGTH].rstrip() + "…"
-
-
-def _normalize(path: str | None) -> str | None:
-    """The engine's path clean-up: blanks, a leading ``@`` and outer ``/`` trimmed; ``None`` when empty."""
-    if path is None or not str(path).strip():
-        return None
-    cleaned = str(path).strip().lstrip("@").strip().strip("/")
-    return cleaned or None
-
-
-def _ancestors_and_self(path: str | None) -> list[str]:
-    """``A/B/C`` → ``[A/B/C, A/B, A]``: the collection paths an anchored search reads, each exactly."""
-    path = _normalize(path)
-    scope: list[str] = []
-    while path:
-        scope.append(path)
-        slash = path.rfind("/")
-        if slash <= 0:
-            break
-        path = path[:slash]
-    return scope
-
-
-def _parse_targeted(query: str) -> tuple[str | None, str | None, str]:
-    """``namespace:`` and ``scope:`` tokens out of a query; returns (namespace, scope, free text)."""
-    namespace, scope, words = None, None, []
-    for token in query.split():
-        key, sep, value = token.partition(":")
-        if sep and key.lower() == "namespace":
-            namespace = value
-        elif sep and key.lower() == "scope":
-            scope = value.lower()
-        else:
-            words.append(token)
-    return namespace, scope, " ".join(words)
-
-
-def _ranked(chunks: list[Chunk], text: str, limit: int) -> list[Chunk]:
-    """Best first: more occurrences of the query's words first, then file and chunk order."""
-    terms = [term.lower() for term in _WORD.findall(text)]
-    order = sorted(range(len(chunks)),
-                   key=lambda i: -sum(chunks[i].text.lower().count(term) for term in terms))
-    return [chunks[i] for i in order][:limit]
-
-
-def _envelope(chunks: list[Chunk], message: str | None = None) -> dict[str, Any]:
-    results = []
-    for rank, chunk in enumerate(chunks):
-        hit: dict[str, Any] = {
-            "documentPath": chunk.document_path,
-            "collectionPath": chunk.collection_path,
-            "filePath": chunk.file_path,
-            "chunkIndex": chunk.index,
-            "rank": rank,
-            "snippet": snippet(chunk.text),
-        }
-        if chunk.page is not None:
-            hit["page"] = chunk.page
-        if chunk.box is not None:
-            hit["bbox"] = chunk.box.to_json()
-        results.append(hit)
-    envelope: dict[str, Any] = {"count": len(results), "results": results}
-    if message:
-        envelope["message"] = message
-    return envelope
-
-
-def search_chunks(mesh: "Mesh", query: str, scope: str | None = None, limit: Any = SEARCH_CHUNKS_DEFAULT_LIMIT) -> dict[str, Any]:
-    """SearchChunks: ``{count, results, message?}``; each hit ``{documentPath, collectionPath, filePath,
-    chunkIndex, rank, snippet}`` + ``page``/``bbox`` for PDFs; ``rank`` 0-based; no de-duplication.
-
-    A query with ``namespace:<node>/<collection>`` is targeted (``scope:subtree`` by default, ``exact``,
-    ``ancestorsandself``) and ``scope`` is ignored. Otherwise the search is anchored at ``scope``: that
-    path and each ancestor prefix, each compared exactly with a chunk's ``collectionPath``, so a bare
-    node path such as ``Meridian`` finds nothing.
-    """
-    query = query or ""
-    clamped = clamp_limit(limit, SEARCH_CHUNKS_DEFAULT_LIMIT)
-    store = mesh.index.visible_chunks()
-    if "namespace:" in query.lower():
-        namespace, scope_word, text = _parse_targeted(query)
-        namespace = _normalize(namespace) or _normalize(scope)
-        text = text.strip()
-        if not text:
-            return _envelope([], NO_TARGETED_TEXT)
-        if not namespace:
-            return _envelope([], NO_NAMESPACE)
-        if scope_word == "exact":
-            pool = [c for c in store if c.collection_path == namespace]
-        elif scope_word in ("ancestors", "ancestorsandself"):
-            pool = [c for collection in _ancestors_and_self(namespace) for c in store if c.collection_path == collection]
-        else:  # subtree, the default, and every other scope word
-            pool = [c for c in store if c.collection_path == namespace or c.collection_path.startswith(namespace + "/")]
-        return _envelope(_ranked(pool, text, clamped))
-    text = query.strip()
-    if not text:
-        return _envelope([], NO_ANCHORED_QUERY)
-    collections = _ancestors_and_self(scope)
-    if not collections:
-        return _envelope([], NO_SCOPE)
-    # Each collection is searched on its own and the lists are joined in scope order, then capped.
-    merged = [chunk for collection in collections
-              for chunk in _ranked([c for c in store if c.collection_path == collection], text, clamped)]
-    return _envelope(merged[:clamped])
-
-
-def _shown(value: Any) -> str:
-    """A value for an error message, short whatever it is (repr of a huge int or a deep list would fail)."""
-    if isinstance(value, (list, dict)):
-        return f"a JSON {'array' if isinstance(value, list) else 'object'}"
-    if isinstance(value, int) and not isinstance(value, bool) and not -(10**40) < value < 10**40:
-        return "a number of more than 40 digits"
-    text = repr(value)
-    return text if len(text) <= 60 else text[:59] + "…"
-
-
-def get_chunk(mesh: "Mesh", collection_path: str, file_path: str, chunk_index: Any) -> dict[str, Any]:
-    """GetChunk: the chunk with ``prevIndex``/``nextIndex`` (null at the ends) and ``totalChunks``, or a miss.
-
-    A miss is an answer, never an error: ``{found: false, collectionPath, filePath, chunkIndex,
-    totalChunks, message}``. The paths are compared exactly, as the chunk store keys them.
-    """
-    if isinstance(chunk_index, str) and re.fullmatch(r"\s*-?[0-9]{1,11}\s*", chunk_index):
-        chunk_index = int(chunk_index)
-    # The framework binds chunkIndex to a 32-bit int; a number past it (or text of thousands of digits,
-    # which Python cannot even turn into an int) is refused here instead of failing mid-answer.
-    if isinstance(chunk_index, bool) or not isinstance(chunk_index, int) or not -(2**31) <= chunk_index < 2**31:
-        raise PathError(f"chunkIndex must be a whole number from {-(2**31)} to {2**31 - 1}, got {_shown(chunk_index)}")
-    index = chunk_index
-    if not collection_path or not str(collection_path).strip():
-        return {"count": 0, "results": [], "message": "'collectionPath' is required."}
-    if not file_path or not str(file_path).strip():
-        return {"count": 0, "results": [], "message": "'filePath' is required."}
-    chunks = mesh.index.chunks_of(collection_path, file_path)
-    total = len(chunks)
-    if not 0 <= index < total:
-        return {
-            "found": False,
-            "collectionPath": collection_path,
-            "filePath": file_path,
-            "chunkIndex": index,
-            "totalChunks": total,
-            "message": (f"No chunks indexed for '{file_path}' in '{collection_path}'." if total == 0
-                        else f"No chunk at index {index}; valid range is 0..{total - 1}."),
-        }
-    chunk = chunks[index]
-    result: dict[str, Any] = {
-        "found": True,
-        "collectionPath": chunk.collection_path,
-        "filePath": chunk.file_path,
-        "chunkIndex": chunk.index,
-        "text": chunk.text,
-        "prevIndex": index - 1 if index > 0 else None,
-        "nextIndex": index + 1 if index < total - 1 else None,
-        "totalChunks": total,
-    }
-    if chunk.page is not None:
-        result["page"] = chunk.page
-    if chunk.box is not None:
-        result["bbox"] = chunk.box.to_json()
-    return result
-

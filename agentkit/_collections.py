@@ -12,15 +12,32 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from ._chunks import split_chunks
 from ._errors import DocumentSlugCollision, FileNotFound, PathError, UnreadableDocument
+from ._index import SearchIndex
+from ._node import Node, StepClock
 from ._paths import DOCUMENTS_SEGMENT, canonical_path, document_node_path, document_slug, split_node_id
 from ._transformers import IMAGE_MEDIA_TYPES, IndexText, extension_of, get_text, index_text
 
-if TYPE_CHECKING:  # pragma: no cover
-    from ._mesh import Mesh, Node
+
+class NodeStore(Protocol):
+    """What a collection needs of the mesh it belongs to (a :class:`~agentkit.Mesh`): its index, its
+    clock and its node store, through which indexing writes the Document nodes. A protocol, so that the
+    mesh may hold collections without the two modules importing each other."""
+
+    index: SearchIndex
+    clock: StepClock
+
+    def exists(self, path: str) -> bool: ...
+
+    def get(self, path: str) -> Node: ...
+
+    def put_node(self, node: Node) -> Node: ...
+
+    def remove_node(self, path: str) -> None: ...
+
 
 SUMMARY_LIMIT = 280
 ELLIPSIS = "…"
@@ -70,7 +87,7 @@ class StoredFile:
 class ContentCollection:
     """A named collection of files attached to a node; its path is ``{node}/{name}``."""
 
-    def __init__(self, mesh: "Mesh", address: str, name: str) -> None:
+    def __init__(self, mesh: NodeStore, address: str, name: str) -> None:
         if not isinstance(name, str) or not name or "/" in name or name in (".", "..", DOCUMENTS_SEGMENT):
             raise PathError(f"Collection name '{name}' must be one path segment (not '.', '..' or '{DOCUMENTS_SEGMENT}')")
         self.mesh = mesh
@@ -124,15 +141,13 @@ class ContentCollection:
             self.index(key)
         return stored
 
-    def index(self, file_path: str) -> "Node | None":
+    def index(self, file_path: str) -> Node | None:
         """Index one stored file; returns its Document node, or ``None`` when none is written.
 
         The chunks are replaced (visible to chunk search after the index refreshes). A Document node is
         upserted only when the file has indexing text and the host has a summarizer, or an image
         describer captioned it (D5, D6); a second file with the same slug overwrites it (D3).
         """
-        from ._mesh import Node
-
         stored = self.stored(file_path)
         self._refuse_slug_collision(stored.file_path)
         pipeline = self.mesh.index
@@ -238,6 +253,6 @@ class ContentCollection:
         """True when some stored file lies below ``folder``."""
         return bool(folder.strip("/")) and bool(self.listing(folder))
 
-    def document_node(self, file_path: str) -> "Node":
+    def document_node(self, file_path: str) -> Node:
         """The Document node at the stored file's Document path (written by indexing)."""
         return self.mesh.get(document_node_path(self.path, self.stored(file_path).file_path))

@@ -10,13 +10,12 @@ index catches up (``auto_refresh=True`` makes every write visible at once).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Mapping, TYPE_CHECKING, Any, Callable
+from typing import Any, Callable, Mapping
 
+from ._chunks import Chunk
 from ._errors import PathError
-
-if TYPE_CHECKING:  # pragma: no cover
-    from ._chunks import Chunk
-    from ._mesh import Node
+from ._node import Node
+from ._paths import document_node_path
 
 SEARCH_LIMIT_MIN = 1
 SEARCH_LIMIT_MAX = 200
@@ -80,7 +79,7 @@ class SearchIndex:
     content_rows: bool = False
     refuse_slug_collisions: bool = False
     _nodes: dict[str, IndexedNode] = field(default_factory=dict)
-    _chunks: dict[tuple[str, str], tuple["Chunk", ...]] = field(default_factory=dict)
+    _chunks: dict[tuple[str, str], tuple[Chunk, ...]] = field(default_factory=dict)
     _pending: list[tuple[str, Any, Any]] = field(default_factory=list)
 
     @property
@@ -88,7 +87,7 @@ class SearchIndex:
         """How many staged writes searches cannot see yet."""
         return len(self._pending)
 
-    def stage_node(self, node: "Node") -> None:
+    def stage_node(self, node: Node) -> None:
         content = node.content if isinstance(node.content, Mapping) else {}  # Create stores any JSON as content
         summary = content.get("summary", "") if node.node_type == "Document" else ""
         entry = IndexedNode(
@@ -100,7 +99,7 @@ class SearchIndex:
     def stage_remove(self, path: str) -> None:
         self._stage("remove", path, None)
 
-    def stage_chunks(self, collection_path: str, file_path: str, chunks: tuple["Chunk", ...]) -> None:
+    def stage_chunks(self, collection_path: str, file_path: str, chunks: tuple[Chunk, ...]) -> None:
         self._stage("chunks", (collection_path, file_path), chunks)
 
     def unstage_chunks(self, collection_path: str, file_path: str) -> None:
@@ -129,11 +128,11 @@ class SearchIndex:
     def visible_nodes(self) -> list[IndexedNode]:
         return [self._nodes[path] for path in sorted(self._nodes)]
 
-    def visible_chunks(self) -> list["Chunk"]:
+    def visible_chunks(self) -> list[Chunk]:
         """Every visible chunk, file by file (collection path, then file path), in chunk order."""
         return [chunk for key in sorted(self._chunks) for chunk in self._chunks[key]]
 
-    def chunks_of(self, collection_path: str, file_path: str) -> tuple["Chunk", ...]:
+    def chunks_of(self, collection_path: str, file_path: str) -> tuple[Chunk, ...]:
         """The visible chunks of one file, keyed exactly as indexing stored them (none when unindexed)."""
         return self._chunks.get((collection_path, file_path), ())
 
@@ -143,8 +142,6 @@ class SearchIndex:
         The row is a node row built from the chunk store alone: no ``collectionPath``, no
         ``filePath``, version 0, whether or not a Document node exists.
         """
-        from ._paths import document_node_path
-
         words = [term for term in query.split() if ":" not in term and term != "*"]
         phrase = " ".join(words).lower()
         if not phrase:

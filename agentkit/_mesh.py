@@ -20,8 +20,7 @@ from __future__ import annotations
 import copy
 import json
 from dataclasses import dataclass, field, replace
-from datetime import datetime, timedelta, timezone
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import Any, Mapping
 
 from ._errors import (
     AgentkitError,
@@ -40,14 +39,14 @@ from ._errors import (
     UnregisteredDiscriminator,
     UnreadableDocument,
 )
+from ._collections import ContentCollection
 from ._index import SearchIndex, clamp_limit
 from ._index import _matches as index_matches
 from ._paths import DEFAULT_COLLECTION, DOCUMENTS_SEGMENT, UnifiedPath, document_node_path, is_within, parse_path, split_node_id
 from ._paths import resolve_tool_path as resolve_path  # MeshOperations.ResolvePath (N4)
+from ._node import Node, StepClock
 from ._transformers import IMAGE_MEDIA_TYPES, extension_of
 
-if TYPE_CHECKING:  # pragma: no cover
-    from ._collections import ContentCollection
 
 _JSON_KINDS: dict[str, tuple[type, ...]] = {
     "string": (str,),
@@ -57,24 +56,6 @@ _JSON_KINDS: dict[str, tuple[type, ...]] = {
     "array": (list,),
     "object": (dict,),
 }
-
-
-class StepClock:
-    """A deterministic clock: it moves one second each time the mesh writes."""
-
-    def __init__(self, start: datetime = datetime(2025, 1, 1, tzinfo=timezone.utc)) -> None:
-        self._start = start
-        self.steps = 0
-
-    def tick(self) -> str:
-        """Advance one step and return the new time as ISO 8601 (UTC, 'Z')."""
-        self.steps += 1
-        return self.now()
-
-    def now(self) -> str:
-        """The current time as ISO 8601 (UTC, 'Z')."""
-        moment = self._start + timedelta(seconds=self.steps)
-        return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 @dataclass(frozen=True)
@@ -145,59 +126,6 @@ DOCUMENT_TYPE = ContentType(
 
 
 @dataclass(frozen=True)
-class Node:
-    """One mesh node. Its path is ``{namespace}/{id}`` (just ``id`` at the root)."""
-
-    id: str
-    namespace: str
-    name: str
-    node_type: str
-    content: Any = None  # a JSON object as a rule; any JSON value is accepted, as in the framework
-    category: str | None = None
-    icon: str | None = None
-    order: int | None = None
-    version: int = 1
-    last_modified: str = ""
-    typed: bool = False  # True when content was deserialized into a registered $type
-    description: str | None = None
-    pre_rendered_html: str | None = None
-    main_node: str | None = None
-
-    @property
-    def path(self) -> str:
-        return f"{self.namespace}/{self.id}" if self.namespace else self.id
-
-    def to_json(self) -> dict[str, Any]:
-        """The node as the Get tool shows it, with the framework's camelCase keys."""
-        return {
-            "id": self.id,
-            "namespace": self.namespace,
-            "path": self.path,
-            "name": self.name,
-            "nodeType": self.node_type,
-            "category": self.category,
-            "icon": self.icon,
-            "order": self.order,
-            "version": self.version,
-            "lastModified": self.last_modified,
-            "content": _without_defaults(self.content) if self.typed else copy.deepcopy(self.content),
-        } | {key: value for key, value in (("description", self.description), ("preRenderedHtml", self.pre_rendered_html),
-                                           ("mainNode", self.main_node)) if value is not None}
-
-
-def _is_default(value: Any) -> bool:
-    """A .NET default value: null, false or a zero number (an empty string is not: a string's default is null)."""
-    return value is None or value is False or (type(value) in (int, float) and value == 0)
-
-
-def _without_defaults(content: Any) -> Any:
-    """Typed content as the framework's JSON writes it: fields holding their default value are omitted (M7)."""
-    if not isinstance(content, dict):
-        return copy.deepcopy(content)
-    return {key: copy.deepcopy(value) for key, value in content.items() if key == "$type" or not _is_default(value)}
-
-
-@dataclass(frozen=True)
 class CreateResult:
     """What Create did: the node written and the content fields it dropped silently."""
 
@@ -235,7 +163,7 @@ class Mesh:
     clock: StepClock = field(default_factory=StepClock)
     index: SearchIndex = field(default_factory=SearchIndex)
     content_types: dict[str, ContentType] = field(default_factory=dict)
-    collections: dict[str, "ContentCollection"] = field(default_factory=dict)
+    collections: dict[str, ContentCollection] = field(default_factory=dict)
     # Node types the host registers in-process (the framework's built-ins, no compile source): on them an
     # unregistered '$type' is refused (M8). Any other node type counts as DB-defined or compiled.
     builtin_node_types: set[str] = field(default_factory=set)
@@ -340,12 +268,12 @@ class Mesh:
                 raise default_error from None
 
     @staticmethod
-    def _read_file(collection: "ContentCollection | None", name: str, key: str) -> Fetched:
+    def _read_file(collection: ContentCollection | None, name: str, key: str) -> Fetched:
         if collection is None:
             raise CollectionNotFound(f"Content collection '{name}' not found")
         return Fetched("file", collection.read_text(key))
 
-    def _read_file_or_folder(self, collection: "ContentCollection | None", name: str, key: str) -> Fetched:
+    def _read_file_or_folder(self, collection: ContentCollection | None, name: str, key: str) -> Fetched:
         try:
             return self._read_file(collection, name, key)
         except FileNotFound:
@@ -713,10 +641,8 @@ class Mesh:
         if self._nodes.pop(path, None) is not None:
             self.index.stage_remove(path)
 
-    def add_collection(self, address: str, name: str = "content") -> "ContentCollection":
+    def add_collection(self, address: str, name: str = "content") -> ContentCollection:
         """Attach a content collection named ``name`` to the node at ``address``."""
-        from ._collections import ContentCollection
-
         owner = self.get(address)
         collection = ContentCollection(self, owner.path, name)
         if collection.path in self.collections:

@@ -34,7 +34,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from ._chunks import get_chunk, search_chunks
+from ._chunk_navigation import get_chunk, search_chunks
 from ._errors import AgentkitError, ToolArgumentError
 from ._mesh import CreateResult, Mesh, load_json, refuse_beyond_json_limits, resolve_path
 from ._paths import resolve_context_path  # N4: which agent paths the chat context prefixes

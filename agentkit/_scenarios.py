@@ -42,7 +42,8 @@ from ._facts import (
     dimension_node, dimension_path, fact_node, fact_path, grade, invented_key, parse_checklist, reconcile,
     register_types,
 )
-from ._mesh import Mesh, Node
+from ._mesh import Mesh
+from ._node import Node
 from ._messages import Context, Message, Reply, ToolCall, ToolResult
 from ._models import DEFAULT_MODEL
 from ._paths import file_path_from_document

@@ -26,7 +26,8 @@ from decimal import Decimal
 from typing import Mapping
 
 from ._cost import EXAMPLE_PRICES, ModelPrice, TokenUsage, cost_of
-from ._mesh import Mesh, Node
+from ._mesh import Mesh
+from ._node import Node
 from ._paths import is_within
 from ._threads import Thread
 

@@ -8,7 +8,7 @@ from agentkit import (
     CHUNK_OVERLAP, CHUNK_SIZE, REPORT, Mesh, PathError, chunk_spans, get_chunk, index_text, report_pdf_bytes,
     search_chunks, snippet,
 )
-from agentkit._chunks import NO_ANCHORED_QUERY, NO_NAMESPACE, NO_SCOPE, NO_TARGETED_TEXT
+from agentkit._chunk_navigation import NO_ANCHORED_QUERY, NO_NAMESPACE, NO_SCOPE, NO_TARGETED_TEXT
 
 
 @pytest.fixture(scope="module")
