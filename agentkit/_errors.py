@@ -1,4 +1,4 @@
-"""Every exception agentkit raises, in one place.
+"""Every exception the model raises, in one place.
 
 Each one subclasses a builtin, so callers may catch either the precise class
 or the builtin it refines. Messages are written for the reader of a tool
@@ -27,9 +27,10 @@ Hierarchy::
     │   └── UnreadableDocument(ContentError) corrupt, truncated, empty or encrypted file
     ├── DocumentSlugCollision(ValueError)    two file names share one Document-node slug
     ├── ConfigurationError(ValueError)       malformed AgentConfiguration or Agent wiring
-    ├── ThreadError(ValueError)              malformed thread path
-    └── WorksheetError(ValueError)           a worksheet that cannot be written as it stands
-        └── MissingMasterData(WorksheetError) a new dimension without name, statement or unit
+    └── ThreadError(ValueError)              malformed thread path
+
+The guide's worked examples raise their own errors beside their code (``agentkit.guide._facts``:
+``WorksheetError``, ``MissingMasterData``), as subclasses of ``AgentkitError``.
 
 Warnings (``warnings.warn``, as the framework only logs)::
 
@@ -133,11 +134,3 @@ class ThreadError(AgentkitError, ValueError):
 
 class UnknownPluginWarning(UserWarning):
     """A plugins entry names a plugin (or method) the host does not have; it offers nothing."""
-
-
-class WorksheetError(AgentkitError, ValueError):
-    """A worksheet cannot be parsed or written as it stands; nothing was written."""
-
-
-class MissingMasterData(WorksheetError):
-    """A worksheet marks a dimension new but lacks its master data (name, statement, unit)."""

@@ -33,6 +33,7 @@ except ImportError:
 sys.path.insert(0, str(REPO_ROOT))
 
 import agentkit  # noqa: E402
+import agentkit.guide  # noqa: E402
 from agentkit._chunks import split_chunks  # noqa: E402
 
 SCALES = (1, 10, 100)
@@ -57,7 +58,7 @@ def path_parsing(scale: int) -> dict[str, float]:
     segments = ["Meridian"] + ["Sub"] * (PATH_SEGMENTS * scale - 2) + ["x.md"]
     node_path = "/".join(segments)
     file_path = "/".join(["Meridian", "content", *segments[1:]])
-    mesh = agentkit.workspace()
+    mesh = agentkit.guide.workspace()
     get, create = mcp(mesh, "get"), mcp(mesh, "create")
     ids = iter(range(10**9))
     return {
@@ -69,7 +70,7 @@ def path_parsing(scale: int) -> dict[str, float]:
 
 
 def search(scale: int) -> dict[str, float]:
-    mesh = agentkit.workspace()
+    mesh = agentkit.guide.workspace()
     extra = 25 * scale - len(mesh.nodes())
     for number in range(max(0, extra)):
         mesh.create({"id": f"Meridian/Notes/note-{number}", "name": f"Revenue note {number}", "nodeType": "Markdown"})
@@ -83,7 +84,7 @@ def search(scale: int) -> dict[str, float]:
 
 
 def search_chunks(scale: int, text: str) -> dict[str, float]:
-    mesh = agentkit.workspace()
+    mesh = agentkit.guide.workspace()
     collection = mesh.collections["Meridian/content"]
     for copy in range(scale - 1):  # the report itself is the first copy
         collection.upload(f"copies/report-{copy}.md", text.encode(), index=True)
@@ -127,7 +128,7 @@ def upload(scale: int, text: str, pdf: bytes) -> dict[str, float]:
 
 
 def main() -> None:
-    pdf = agentkit.report_pdf_bytes()
+    pdf = agentkit.guide.report_pdf_bytes()
     text = agentkit.get_text("report.pdf", pdf)
     print(f"today's largest: paths of {PATH_SEGMENTS} segments, 25 nodes, 172 chunks, a {len(pdf) // 1024} KB report "
           f"({len(text):,} characters of text); best of {RUNS} runs, seconds")

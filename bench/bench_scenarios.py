@@ -12,7 +12,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout without installing
 
 started = time.perf_counter()
-from agentkit import _scenarios as scenarios  # noqa: E402  (the import is part of what is timed)
+from agentkit.guide import _scenarios as scenarios  # noqa: E402  (the import is part of what is timed)
 
 laps = []
 

@@ -26,7 +26,8 @@ except ImportError:
 
 sys.path.insert(0, str(REPO_ROOT))
 
-from agentkit import REPORT, Mesh, SearchIndex, extractive_summary, index_text, report_pdf_bytes  # noqa: E402
+from agentkit import Mesh, SearchIndex, extractive_summary, index_text  # noqa: E402
+from agentkit.guide import REPORT, report_pdf_bytes  # noqa: E402
 from agentkit._chunks import split_chunks  # noqa: E402
 
 RUNS = 5

@@ -35,7 +35,8 @@ INSTRUCTIONS = (
 
 def seeded_workspace() -> tuple[Any, list]:
     """The guide's workspace and its MCP tools."""
-    from agentkit import mcp_tools, workspace
+    from agentkit import mcp_tools
+    from agentkit.guide import workspace
 
     mesh = workspace()
     return mesh, list(mcp_tools(mesh))

@@ -3,10 +3,10 @@
 from decimal import Decimal
 
 from agentkit import (
-    CACHE_READ, CACHE_WRITE_1_HOUR, CACHE_WRITE_5_MINUTES, EXAMPLE_PRICES, Agent, AgentConfiguration, CallPattern,
-    Mesh, PlannedCalls, Thread, ToolCall, item_tokens, mesh_plugin, report_tokens, run_scenario,
-    write_phase_sizes,
+    CACHE_READ, CACHE_WRITE_1_HOUR, CACHE_WRITE_5_MINUTES, EXAMPLE_PRICES, Agent, AgentConfiguration, CallPattern, Mesh,
+    Thread, ToolCall, item_tokens, mesh_plugin,
 )
+from agentkit.guide import PlannedCalls, report_tokens, run_scenario, write_phase_sizes
 
 PRICE = EXAMPLE_PRICES["example-large"]
 

@@ -1,10 +1,11 @@
 """Round semantics: what survives a round boundary, the history budget, and when usage is recorded."""
 
 from agentkit import (
-    HISTORY_BUDGET_CHARS, Agent, AgentConfiguration, Mesh, Message, ProcedureModel, Thread, TokenUsage, ToolResult,
-    rebuild_history, record_usage, trim_history, usage_report,
+    HISTORY_BUDGET_CHARS, Agent, AgentConfiguration, Mesh, Message, Thread, TokenUsage, ToolResult, rebuild_history,
+    record_usage, trim_history, usage_report,
 )
-from agentkit._scenarios import (
+from agentkit.guide import ProcedureModel
+from agentkit.guide._scenarios import (
     APPROVE, PROTOCOL_INSTRUCTIONS, TASK, THREAD, interrupted, protocol, report_tokens, workspace,
 )
 

@@ -3,9 +3,10 @@
 import warnings
 
 from agentkit import (
-    BUDGET_TEXT, Agent, AgentConfiguration, ConfigurationError, Mesh, PlannedCalls, TextModel, Thread, ToolCall,
-    UnknownPluginWarning, mesh_plugin, prohibition,
+    BUDGET_TEXT, Agent, AgentConfiguration, ConfigurationError, Mesh, Thread, ToolCall, UnknownPluginWarning,
+    mesh_plugin,
 )
+from agentkit.guide import PlannedCalls, TextModel, prohibition
 from agentkit._config import BUDGET_SEPARATOR, DEFAULT_MAXIMUM_ITERATIONS
 from agentkit._plugins import content_collection_plugin
 

@@ -1,10 +1,10 @@
 """Write-phase patterns for a fact/dimension model: ids, existence checks, verification, reconciliation."""
 
-from agentkit import (
-    REPORT, MissingMasterData, Worksheet, facts_for, fact_id, interrupted_sweep, invented_key, list_dimensions,
+from agentkit.guide import (
+    REPORT, MissingMasterData, Worksheet, fact_id, facts_for, interrupted_sweep, invented_key, list_dimensions,
     run_scenario, search_dimension_by_name, verify_by_get, workspace,
 )
-from agentkit._scenarios import creates_in_scenario_3
+from agentkit.guide._scenarios import creates_in_scenario_3
 
 # --8<-- [start:fact-id]
 # short key, period, row position in its statement

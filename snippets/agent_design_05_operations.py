@@ -1,9 +1,10 @@
 """Operational notes: the true cost of a thread tree, and where a search hit's readable file is."""
 
 from agentkit import (
-    Agent, AgentConfiguration, Mesh, PlannedCalls, TextModel, Thread, ToolCall, document_slug,
-    file_path_by_string_rule, file_path_from_document, usage_key, usage_report, workspace,
+    Agent, AgentConfiguration, Mesh, Thread, ToolCall, document_slug, file_path_by_string_rule, file_path_from_document,
+    usage_key, usage_report,
 )
+from agentkit.guide import PlannedCalls, TextModel, workspace
 
 
 def delegating_agent(mesh: Mesh, *, before_fix_369: bool) -> Agent:

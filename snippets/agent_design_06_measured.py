@@ -5,13 +5,14 @@ from dataclasses import replace
 
 from pypdf import PdfReader
 
-from agentkit import (
-    REPORT, Agent, Mesh, ProcedureModel, Thread, Worksheet, caching_table, floor_cost,
-    invented_key, list_dimensions, mesh_plugin, read_tables, report_pdf_path, report_text, run_all, scenario_table, workspace,
+from agentkit import Agent, Mesh, Thread, mesh_plugin
+from agentkit.guide import (
+    REPORT, ProcedureModel, Worksheet, caching_table, floor_cost, invented_key, list_dimensions, read_tables,
+    report_pdf_path, report_text, run_all, scenario_table, workspace,
 )
 from agentkit._config import DEFAULT_MAXIMUM_ITERATIONS
-from agentkit._scenarios import LONG_ROUND_CAP, TASK, THREAD, scenario_config
-from agentkit._scenarios import naive as naive_procedure
+from agentkit.guide._scenarios import LONG_ROUND_CAP, TASK, THREAD, scenario_config
+from agentkit.guide._scenarios import naive as naive_procedure
 
 NAIVE_CONFIG = scenario_config("naive")
 

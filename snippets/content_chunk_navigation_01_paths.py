@@ -4,9 +4,10 @@ import json
 
 from tools.agentview import AgentView
 from agentkit import (
-    REPORT, SUMMARY_LIMIT, DocumentSlugCollision, Mesh, SearchIndex, document_slug, extractive_summary, file_path_by_string_rule,
-    file_path_from_document, get_path_of_file, index_text, mesh_plugin, report_pdf_bytes, tools_by_name, upload_report,
+    SUMMARY_LIMIT, DocumentSlugCollision, Mesh, SearchIndex, document_slug, extractive_summary,
+    file_path_by_string_rule, file_path_from_document, get_path_of_file, index_text, mesh_plugin, tools_by_name,
 )
+from agentkit.guide import REPORT, report_pdf_bytes, upload_report
 
 # --8<-- [start:upload]
 mesh = Mesh()

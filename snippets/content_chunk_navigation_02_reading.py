@@ -3,10 +3,8 @@
 import json
 
 from tools.agentview import AgentView
-from agentkit import (
-    REPORT, Mesh, SearchIndex, content_collection_plugin, file_path_from_document, mesh_plugin,
-    tools_by_name, upload_report,
-)
+from agentkit import Mesh, SearchIndex, content_collection_plugin, file_path_from_document, mesh_plugin, tools_by_name
+from agentkit.guide import REPORT, upload_report
 
 mesh = Mesh()
 upload_report(mesh)

@@ -4,9 +4,10 @@ import json
 
 from tools.agentview import AgentView
 from agentkit import (
-    CHUNK_OVERLAP, CHUNK_SIZE, CONTENT_COLLECTION_PLUGIN, REPORT, Mesh, chunk_spans, content_collection_plugin,
-    index_text, mcp_tools, report_pdf_bytes, snippet, tools_by_name, upload_report,
+    CHUNK_OVERLAP, CHUNK_SIZE, CONTENT_COLLECTION_PLUGIN, Mesh, chunk_spans, content_collection_plugin, index_text,
+    mcp_tools, snippet, tools_by_name,
 )
+from agentkit.guide import REPORT, report_pdf_bytes, upload_report
 
 mesh = Mesh()
 document = upload_report(mesh)

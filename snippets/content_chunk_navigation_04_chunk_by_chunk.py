@@ -4,9 +4,9 @@ import json
 import math
 
 from agentkit import (
-    REPORT, Mesh, chunk_spans, content_collection_plugin, file_path_from_document, index_text, mesh_plugin,
-    report_pdf_bytes, tools_by_name, upload_report,
+    Mesh, chunk_spans, content_collection_plugin, file_path_from_document, index_text, mesh_plugin, tools_by_name,
 )
+from agentkit.guide import REPORT, report_pdf_bytes, upload_report
 
 mesh = Mesh()
 document = upload_report(mesh)

@@ -6,9 +6,10 @@ import json
 from openpyxl import Workbook
 
 from agentkit import (
-    REPORT, Mesh, SearchIndex, content_collection_plugin, extractive_summary, get_text, index_text, mcp_tools,
-    mesh_plugin, report_pdf_bytes, tools_by_name,
+    Mesh, SearchIndex, content_collection_plugin, extractive_summary, get_text, index_text, mcp_tools, mesh_plugin,
+    tools_by_name,
 )
+from agentkit.guide import REPORT, report_pdf_bytes
 
 mesh = Mesh(index=SearchIndex(summarizer=extractive_summary))  # a host wired like memex
 mesh.create({"id": "Meridian", "name": "Meridian Components Group", "nodeType": "Company"})

@@ -2,7 +2,8 @@
 
 import json
 
-from agentkit import REPORT, ContentType, Mesh, mesh_plugin, tools_by_name
+from agentkit import ContentType, Mesh, mesh_plugin, tools_by_name
+from agentkit.guide import REPORT
 
 mesh = Mesh()
 mesh.register_type(ContentType("Fact", {"lineItem": "string", "period": "string", "value": "number", "unit": "string"}))

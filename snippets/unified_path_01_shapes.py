@@ -3,9 +3,10 @@
 import json
 
 from agentkit import (
-    RESERVED_PREFIXES, Mesh, mcp_tools, mesh_plugin, parse_path, reference_kind, resolve_context_path,
-    resolve_relative, resolve_tool_path, tools_by_name, upload_report,
+    RESERVED_PREFIXES, Mesh, mcp_tools, mesh_plugin, parse_path, reference_kind, resolve_context_path, resolve_relative,
+    resolve_tool_path, tools_by_name,
 )
+from agentkit.guide import upload_report
 
 mesh = Mesh()
 upload_report(mesh)  # Meridian/content/Annual Report 2024.pdf

@@ -3,7 +3,8 @@
 import json
 import unicodedata
 
-from agentkit import Mesh, canonical_segment, mesh_plugin, tools_by_name, upload_report
+from agentkit import Mesh, canonical_segment, mesh_plugin, tools_by_name
+from agentkit.guide import upload_report
 
 mesh = Mesh()
 upload_report(mesh)

@@ -6,9 +6,8 @@ import zipfile
 
 from openpyxl import Workbook
 
-from agentkit import (
-    REPORT, TRANSFORMERS, Mesh, SearchIndex, find_transformer, mesh_plugin, tools_by_name, upload_report,
-)
+from agentkit import TRANSFORMERS, Mesh, SearchIndex, find_transformer, mesh_plugin, tools_by_name
+from agentkit.guide import REPORT, upload_report
 
 mesh = Mesh()
 upload_report(mesh)
@@ -113,7 +112,7 @@ assert read("Meridian/content/media/logo.png", captioned_get).startswith("[image
 text = read("Meridian/content/Annual Report 2024.pdf")
 from pypdf import PdfReader  # noqa: E402  (only for the check: the same pages, joined)
 
-from agentkit import report_pdf_bytes  # noqa: E402
+from agentkit.guide import report_pdf_bytes  # noqa: E402
 
 pages = [page.extract_text() for page in PdfReader(io.BytesIO(report_pdf_bytes())).pages]
 # verifies: unified-path.pdf-pages-joined

@@ -91,7 +91,7 @@ def reportlab_pdf() -> Specimen:
 @functools.cache
 def report_pdf() -> Specimen:
     """agentkit's own generated annual report: large, many pages, tables."""
-    from agentkit import REPORT, report_pdf_bytes
+    from agentkit.guide import REPORT, report_pdf_bytes
 
     known = (REPORT.company, *(value.display for value in REPORT.values[:6]))
     return Specimen("report.pdf", report_pdf_bytes(), known)

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from agentkit import (
-    CHUNK_OVERLAP, CHUNK_SIZE, REPORT, Mesh, PathError, chunk_spans, get_chunk, index_text, report_pdf_bytes,
-    search_chunks, snippet,
+    CHUNK_OVERLAP, CHUNK_SIZE, Mesh, PathError, chunk_spans, get_chunk, index_text, search_chunks, snippet,
 )
+from agentkit.guide import REPORT, report_pdf_bytes
 from agentkit._chunk_navigation import NO_ANCHORED_QUERY, NO_NAMESPACE, NO_SCOPE, NO_TARGETED_TEXT
 
 

@@ -11,16 +11,14 @@ import functools
 
 from pypdf import PdfReader
 
-from agentkit import (
-    CHUNK_OVERLAP, CHUNK_SIZE, REPORT, SUMMARY_LIMIT, Mesh, Worksheet, chunk_spans, extractive_summary, list_dimensions,
-    read_tables, report_pdf_path, report_text, search_chunks, workspace,
-)
+from agentkit import CHUNK_OVERLAP, CHUNK_SIZE, SUMMARY_LIMIT, Mesh, chunk_spans, extractive_summary, search_chunks
+from agentkit.guide import REPORT, Worksheet, list_dimensions, read_tables, report_pdf_path, report_text, workspace
 from agentkit._chunks import snippet
 from agentkit._config import DEFAULT_MAXIMUM_ITERATIONS
 from agentkit._cost import CACHE_READ
 from agentkit._index import clamp_limit
 from agentkit._messages import Message
-from agentkit._scenarios import LONG_ROUND_CAP, TITLES, creates_in_scenario_3
+from agentkit.guide._scenarios import LONG_ROUND_CAP, TITLES, creates_in_scenario_3
 from agentkit._paths import document_slug
 from agentkit._threads import HISTORY_BUDGET_CHARS, message_chars
 from tools import captures, stated

@@ -7,10 +7,9 @@ import unicodedata
 
 import pytest
 
-from agentkit import (
-    REPORT, CollectionNotFound, DocumentSlugCollision, FileNotFound, Mesh, NodeNotFound, PathError, SearchIndex,
-    extractive_summary, report_pdf_bytes,
-)
+from agentkit import DocumentSlugCollision, Mesh, NodeNotFound, PathError, SearchIndex, extractive_summary
+from agentkit._errors import CollectionNotFound, FileNotFound
+from agentkit.guide import REPORT, report_pdf_bytes
 
 
 def company(index: SearchIndex | None = None) -> Mesh:

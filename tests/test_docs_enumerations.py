@@ -11,11 +11,10 @@ import re
 import pytest
 
 import agentkit
-from agentkit import (
-    ALWAYS_OFFERED, BUDGET_TEXT, DELEGATION_TOOL, READ_ONLY_MESH_METHODS, Mesh, content_collection_plugin, mcp_tools,
-    mesh_plugin,
-)
-from agentkit._facts import register_types
+import agentkit.guide
+from agentkit import BUDGET_TEXT, Mesh, content_collection_plugin, mcp_tools, mesh_plugin
+from agentkit._config import ALWAYS_OFFERED, DELEGATION_TOOL, READ_ONLY_MESH_METHODS
+from agentkit.guide._facts import register_types
 from tools.project import REPO_ROOT
 
 
@@ -88,7 +87,7 @@ def test_budget_text_is_quoted_word_for_word():
 def test_collection_errors_are_quoted_as_agentkit_words_them(path, template):
     """The not-found messages the pages quote are the ones agentkit raises, names aside."""
     mesh = Mesh()
-    agentkit.upload_report(mesh)
+    agentkit.guide.upload_report(mesh)
     mesh.create({"id": "Acme", "name": "Acme", "nodeType": "Company"})
     with pytest.raises(KeyError) as raised:
         mesh.fetch(path)

@@ -36,6 +36,7 @@ from hypothesis.stateful import Bundle, RuleBasedStateMachine, consumes, invaria
 import agentkit
 from agentkit import get_text
 from agentkit._chunks import split_chunks
+from agentkit._paths import UnifiedPath
 from agentkit._transformers import Box, IndexText, Span
 from tests import hypothesis_profiles  # noqa: F401  (registers and loads the profiles when conftest did not)
 from tests.mesh_state import COMPANY, NAMED_COLLECTION, NOTE, file_text, known_paths, snapshot, workspace
@@ -354,7 +355,7 @@ def test_path_parsing_answers_a_path_or_a_path_error(text):
         parsed = agentkit.parse_path(text)
     except agentkit.AgentkitError:
         return
-    assert isinstance(parsed, agentkit.UnifiedPath)
+    assert isinstance(parsed, UnifiedPath)
 
 
 FILE_NAMES = st.one_of(

@@ -18,9 +18,10 @@ import zipfile
 import pytest
 
 from agentkit import (
-    Mesh, PathError, UnreadableDocument, content_collection_plugin, get_text, index_text, mcp_tools, mesh_plugin,
-    parse_path, repair_json, tools_by_name,
+    Mesh, PathError, content_collection_plugin, get_text, index_text, mcp_tools, mesh_plugin, parse_path, tools_by_name,
 )
+from agentkit._errors import UnreadableDocument
+from agentkit._mesh import repair_json
 from tests import corpus
 from tests.mesh_state import COMPANY, NOTE, NOTE_TEXT, file_text, snapshot, workspace
 

@@ -13,7 +13,9 @@ import pytest
 from mcp import Client
 from mcp.shared.exceptions import MCPError
 
-from agentkit import Parameter, mcp_tools, workspace
+from agentkit import mcp_tools
+from agentkit._plugins import Parameter
+from agentkit.guide import workspace
 from mcp_server import build_server, input_schema
 from mcp_server.__main__ import main as serve
 

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from agentkit import (
-    ContentType, CreateError, InvalidJson, MalformedNamespace, Mesh, MissingField, NodeExists, NodeNotFound,
-    NotPatchable, PathError, SchemaMismatch, StrictContentError, UnregisteredDiscriminator, merge_patch, repair_json,
+from agentkit import ContentType, CreateError, Mesh, NodeNotFound, PathError
+from agentkit._errors import (
+    InvalidJson, MalformedNamespace, MissingField, NodeExists, NotPatchable, SchemaMismatch, StrictContentError,
+    UnregisteredDiscriminator,
 )
+from agentkit._mesh import merge_patch, repair_json
 
 FACT = ContentType("Fact", {"item": "string", "period": "string", "value": "number", "tags": "array"})
 

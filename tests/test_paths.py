@@ -7,10 +7,10 @@ import unicodedata
 import pytest
 
 from agentkit import (
-    PathError, PathTraversal, canonical_segment, document_node_path, document_slug, file_path_by_string_rule,
-    file_path_from_document, get_path_of_file, parse_path, reference_kind, resolve_context_path, resolve_relative,
-    resolve_tool_path,
+    PathError, canonical_segment, document_node_path, document_slug, file_path_by_string_rule, file_path_from_document,
+    get_path_of_file, parse_path, reference_kind, resolve_context_path, resolve_relative, resolve_tool_path,
 )
+from agentkit._errors import PathTraversal
 from agentkit._paths import canonical_path, is_reserved_word
 
 

@@ -14,9 +14,10 @@ from pathlib import Path
 import pytest
 
 from agentkit import (
-    BULK_CREATE, CONTENT_COLLECTION_PLUGIN, MCP_SERVER, MESH_PLUGIN, ContentType, Mesh, Parameter, Tool,
-    content_collection_plugin, mcp_tools, mesh_plugin, snake_case, tools_by_name, unoffered_tool_answer,
+    CONTENT_COLLECTION_PLUGIN, MCP_SERVER, MESH_PLUGIN, ContentType, Mesh, Tool, content_collection_plugin, mcp_tools,
+    mesh_plugin, snake_case, tools_by_name,
 )
+from agentkit._plugins import BULK_CREATE, Parameter, unoffered_tool_answer
 
 FACTS = tomllib.loads((Path(__file__).resolve().parents[1] / "framework" / "citations.toml").read_text())["facts"]
 

@@ -11,7 +11,7 @@ from agentkit import ConfigurationError, Mesh, NodeNotFound
 from agentkit._config import AgentConfiguration
 from agentkit._cost import CallPattern, ModelPrice, TokenUsage
 from agentkit._messages import Context, Message, Reply, ToolCall, ToolDefinition, ToolResult
-from agentkit._models import PlannedCalls, ScriptedModel, TextModel
+from agentkit.guide._models import PlannedCalls, ScriptedModel, TextModel
 from agentkit._plugins import Tool
 from agentkit._runtime import Agent, Interrupt
 from agentkit._threads import Thread

@@ -10,7 +10,8 @@ from fpdf import FPDF
 from openpyxl import Workbook
 from pypdf import PdfWriter
 
-from agentkit import TRANSFORMERS, UnreadableDocument, find_transformer, get_text, index_text
+from agentkit import TRANSFORMERS, find_transformer, get_text, index_text
+from agentkit._errors import UnreadableDocument
 
 
 def small_pdf(pages=("First page text.", "Second page text.")) -> bytes:

@@ -8,7 +8,7 @@ from agentkit import Mesh
 from agentkit._config import AgentConfiguration
 from agentkit._cost import EXAMPLE_PRICES, TokenUsage, cost_of
 from agentkit._messages import ToolCall
-from agentkit._models import PlannedCalls, TextModel
+from agentkit.guide._models import PlannedCalls, TextModel
 from agentkit._runtime import Agent, Interrupt
 from agentkit._threads import Thread
 from agentkit._usage import UNKNOWN_MODEL, USAGE_SEGMENT, record_usage, recorded_usage, usage_key, usage_report

@@ -191,12 +191,13 @@ def known_names(root: Path) -> KnownNames:
     strict: set[str] = set(_registry_names())
     names: set[str] = set()
     texts: list[str] = []
-    for path in sorted((root / "agentkit").glob("*.py")) + sorted((root / "snippets").glob("*.py")):
+    library = sorted((root / "agentkit").rglob("*.py"))  # the model and its guide layer, agentkit/guide/
+    for path in library + sorted((root / "snippets").glob("*.py")):
         source = path.read_text(encoding="utf-8")
         found, strings = _source_names(source)
         names |= found
         texts += strings
-        if path.parent.name == "agentkit":
+        if path in library:
             strict |= _field_names(source)
         # Shown output is what the code printed: a message quoted from it is agentkit's own.
         texts += [match["text"] or "" for match in map(SHOWN_LINE.match, source.splitlines()) if match]

@@ -25,7 +25,8 @@
 import matplotlib.pyplot as plt
 from IPython.display import Markdown, display
 
-from agentkit import EXAMPLE_PRICES, CallPattern, report_tokens, run_scenario, scenario_table, write_phase_sizes
+from agentkit import EXAMPLE_PRICES, CallPattern
+from agentkit.guide import report_tokens, run_scenario, scenario_table, write_phase_sizes
 
 PRICE = EXAMPLE_PRICES["example-large"]
 naive, reread, protocol, bulk = (run_scenario(key) for key in ("naive", "reread", "worksheet", "bulk"))

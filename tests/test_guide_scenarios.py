@@ -1,4 +1,4 @@
-"""Tests for agentkit/_scenarios.py: the six scenarios on the generated report, the floor and the table."""
+"""Tests for agentkit/guide/_scenarios.py: the six scenarios on the generated report, the floor and the table."""
 
 from __future__ import annotations
 
@@ -9,16 +9,15 @@ import pytest
 
 from agentkit._config import AgentConfiguration
 from agentkit._cost import input_tokens
-from agentkit._facts import Worksheet, dimension_path, verify_by_get
+from agentkit.guide._facts import Worksheet, dimension_path, verify_by_get
 from agentkit._messages import Context, Message, ToolCall, ToolResult
-from agentkit._report import REPORT
+from agentkit.guide._report import REPORT
 from agentkit._runtime import Agent
-from agentkit._scenarios import (
-    APPROVE, NAIVE_INSTRUCTIONS, OWNER, PROTOCOL_INSTRUCTIONS, caching_table, exchanges, TASK, THREAD, TITLES, ProcedureModel, _phase_one, copy_mesh,
-    creates_in_scenario_3,
-    floor_cost, floor_usage, interrupted, interrupted_sweep, naive, prohibition, protocol, run_scenario,
-    scenario_table, stepwise_input_tokens, workspace, write_phase_sizes, LONG_ROUND_CAP, PROTOCOL_PLUGINS, scenario_config,
-    report_tokens,
+from agentkit.guide._scenarios import (
+    APPROVE, LONG_ROUND_CAP, NAIVE_INSTRUCTIONS, OWNER, PROTOCOL_INSTRUCTIONS, PROTOCOL_PLUGINS, TASK, THREAD, TITLES,
+    ProcedureModel, _phase_one, caching_table, copy_mesh, creates_in_scenario_3, exchanges, floor_cost, floor_usage,
+    interrupted, interrupted_sweep, naive, prohibition, protocol, report_tokens, run_scenario, scenario_config,
+    scenario_table, stepwise_input_tokens, workspace, write_phase_sizes,
 )
 from agentkit._threads import Thread
 from agentkit._tokens import item_tokens

@@ -1,11 +1,11 @@
-"""Tests for agentkit/_models.py: the model seam and the scripted models."""
+"""Tests for agentkit/guide/_models.py: the scripted models the guide plugs into the model seam."""
 
 from __future__ import annotations
 
 import pytest
 
 from agentkit._messages import Context, Message, Reply, ToolCall, ToolDefinition, ToolResult
-from agentkit._models import PlannedCalls, ScriptedModel, TextModel, progress_from, progress_marker
+from agentkit.guide._models import PlannedCalls, ScriptedModel, TextModel, progress_from, progress_marker
 
 GET = ToolDefinition("Get", "Get(path)")
 CALLS = [ToolCall("Get", {"path": f"A/{i}"}) for i in range(5)]

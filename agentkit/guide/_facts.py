@@ -24,11 +24,21 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, Sequence
 
-from ._cost import require_count
-from ._errors import CollectionNotFound, MissingMasterData, NodeNotFound, WorksheetError
-from ._mesh import ContentType, Mesh
-from ._paths import document_slug, is_valid_node_id
+from agentkit._cost import require_count
+from agentkit._errors import AgentkitError, CollectionNotFound, NodeNotFound
+from agentkit._mesh import ContentType, Mesh
+from agentkit._paths import document_slug, is_valid_node_id
+
 from ._report import REPORT, STATEMENTS, FinancialReport
+
+
+class WorksheetError(AgentkitError, ValueError):
+    """A worksheet cannot be parsed or written as it stands; nothing was written."""
+
+
+class MissingMasterData(WorksheetError):
+    """A worksheet marks a dimension new but lacks its master data (name, statement, unit)."""
+
 
 DIMENSION_TYPE = ContentType("LineItem", {"key": "string", "name": "string", "statement": "string", "unit": "string"})
 FACT_TYPE = ContentType("Fact", {"lineItem": "string", "period": "string", "value": "number", "unit": "string"})

@@ -34,25 +34,25 @@ from decimal import Decimal
 from functools import lru_cache
 from typing import Any, Callable, Generator, Iterable, Sequence
 
-from ._config import AgentConfiguration
-from ._cost import EXAMPLE_PRICES, ModelPrice, TokenUsage, cost_of
-from ._errors import WorksheetError
+from agentkit._config import AgentConfiguration
+from agentkit._cost import EXAMPLE_PRICES, ModelPrice, TokenUsage, cost_of
+from agentkit._mesh import Mesh
+from agentkit._messages import Context, Message, Reply, ToolCall, ToolResult
+from agentkit._node import Node
+from agentkit._paths import file_path_from_document
+from agentkit._plugins import content_collection_plugin, dotnet_json_string, mesh_plugin
+from agentkit._runtime import DIED, Agent, Interrupt, Run
+from agentkit._threads import Thread
+from agentkit._tokens import item_tokens
+from agentkit._usage import usage_report
+
 from ._facts import (
-    DIMENSIONS, FACTS, Grade, Reconciliation, Worksheet, build_worksheet, checklist_text,
+    DIMENSIONS, FACTS, Grade, Reconciliation, Worksheet, WorksheetError, build_worksheet, checklist_text,
     dimension_node, dimension_path, fact_node, fact_path, grade, invented_key, parse_checklist, reconcile,
     register_types,
 )
-from ._mesh import Mesh
-from ._node import Node
-from ._messages import Context, Message, Reply, ToolCall, ToolResult
 from ._models import DEFAULT_MODEL
-from ._paths import file_path_from_document
-from ._plugins import content_collection_plugin, dotnet_json_string, mesh_plugin
 from ._report import REPORT, STATEMENTS, upload_report
-from ._runtime import DIED, Agent, Interrupt, Run
-from ._threads import Thread
-from ._tokens import item_tokens
-from ._usage import usage_report
 
 OWNER = "Meridian"
 COLLECTION = f"{OWNER}/content"

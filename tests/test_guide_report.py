@@ -1,4 +1,4 @@
-"""Tests for agentkit/_report.py: the generated annual report and its ground truth."""
+"""Tests for agentkit/guide/_report.py: the generated annual report and its ground truth."""
 
 from __future__ import annotations
 
@@ -7,7 +7,8 @@ import io
 import pytest
 from pypdf import PdfReader
 
-from agentkit import REPORT, build_report_pdf, chunk_spans, extractive_summary, index_text, report_pdf_bytes, report_pdf_path
+from agentkit import chunk_spans, extractive_summary, index_text
+from agentkit.guide import REPORT, build_report_pdf, report_pdf_bytes, report_pdf_path
 
 
 @pytest.fixture(scope="module")
@@ -85,7 +86,8 @@ def test_bytes_are_identical_every_run():
 
 def test_upload_report_creates_company_collection_and_document():
     """upload_report writes the company node, the collection and the report's Document node."""
-    from agentkit import Mesh, upload_report
+    from agentkit import Mesh
+    from agentkit.guide import upload_report
 
     mesh = Mesh()
     node = upload_report(mesh)
@@ -98,7 +100,8 @@ def test_upload_report_creates_company_collection_and_document():
 
 def test_upload_report_keeps_a_host_summarizer():
     """A mesh that has its own summarizer keeps it."""
-    from agentkit import Mesh, SearchIndex, upload_report
+    from agentkit import Mesh, SearchIndex
+    from agentkit.guide import upload_report
 
     mesh = Mesh(index=SearchIndex(summarizer=lambda text, name: f"Summary of {name}"))
     assert upload_report(mesh).content["summary"] == "Summary of Annual Report 2024.pdf"

@@ -8,7 +8,7 @@ writes the same bytes on every run (fixed creation date, seeded prose);
 
 Build it by hand (prints the path)::
 
-    .venv/bin/python -c "import agentkit; print(agentkit.report_pdf_path())"
+    .venv/bin/python -c "import agentkit.guide; print(agentkit.guide.report_pdf_path())"
 """
 
 from __future__ import annotations
@@ -20,6 +20,8 @@ import random
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
+
+from agentkit._collections import extractive_summary
 
 COMPANY = "Meridian Components Group"
 FILE_NAME = "Annual Report 2024.pdf"
@@ -349,7 +351,7 @@ def report_pdf_path(cache_dir: Path | None = None) -> Path:
     The cache key is a hash of this module's source, so a changed generator
     never serves a stale file.
     """
-    base = cache_dir if cache_dir is not None else Path(__file__).resolve().parents[1] / "build" / "report"
+    base = cache_dir if cache_dir is not None else Path(__file__).resolve().parents[2] / "build" / "report"
     path = base / _source_hash() / REPORT.file_name
     if not path.exists():
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -375,8 +377,6 @@ def upload_report(mesh, address: str = "Meridian", collection: str = "content"):
     Creates the company node and the collection when they are missing. The index is not refreshed:
     searches see the report after ``mesh.refresh_index()``.
     """
-    from ._collections import extractive_summary
-
     if mesh.index.summarizer is None:
         mesh.index.summarizer = extractive_summary
     if not mesh.exists(address):

@@ -1,4 +1,4 @@
-"""Tests for agentkit/_facts.py: typed fact and dimension nodes, the worksheet, the checks after writing."""
+"""Tests for agentkit/guide/_facts.py: typed fact and dimension nodes, the worksheet, the checks after writing."""
 
 from __future__ import annotations
 
@@ -7,14 +7,14 @@ from dataclasses import replace
 
 import pytest
 
-from agentkit import MissingMasterData, WorksheetError
-from agentkit._facts import (
+from agentkit.guide import MissingMasterData, WorksheetError
+from agentkit.guide._facts import (
     NOT_REPORTED, DimensionRow, FactRow, Requested, Worksheet, build_worksheet, checklist_text, dimension_path, fact_id,
-    fact_path, facts_for, grade, invented_key, list_dimensions, parse_amount, parse_checklist, read_tables,
-    reconcile, search_dimension_by_name, verify_by_get,
+    fact_path, facts_for, grade, invented_key, list_dimensions, parse_amount, parse_checklist, read_tables, reconcile,
+    search_dimension_by_name, verify_by_get,
 )
-from agentkit._report import REPORT, STATEMENTS
-from agentkit._scenarios import OWNER, report_text, workspace
+from agentkit.guide._report import REPORT, STATEMENTS
+from agentkit.guide._scenarios import OWNER, report_text, workspace
 
 SOURCE = f"{OWNER}/content/{REPORT.file_name}"
 FACTS_HEAD = "# Worksheet: a.pdf -> Acme\n## Facts\n| id | lineItem | period | value | unit | note |\n"
