@@ -346,27 +346,52 @@ def test_claim_markers_render_as_designed(site: SiteBrowser, page: NavPage):
 
 # Material's button sits inside the <pre> it copies (9.8 names it md-code__button, older versions
 # md-clipboard); a notebook cell's sits next to its highlighted source.
+CODE_BLOCKS = "article pre > code, article .jp-CodeCell .highlight-ipynb pre"
 COPY_BUTTONS = "article pre button.md-code__button[data-md-type=copy], article pre button.md-clipboard, article clipboard-copy"
 NOTHING_COPIED = "(nothing copied)"
-# After a click: what the clipboard holds and what the reader sees next to the button, and then
-# a sentinel back into the clipboard, so a click that copies nothing cannot pass on old text.
-READ_COPY = """async (button, sentinel) => {
-    const copied = await navigator.clipboard.readText();
-    await navigator.clipboard.writeText(sentinel);
-    const shown = button.closest('pre')
-        ? button.closest('pre').querySelector('code').textContent
-        : button.closest('.jp-InputArea-editor').querySelector('.highlight-ipynb pre').textContent;
-    return {copied, shown};
-}"""
-
-
-SHOW_BLOCK = """button => {
-    for (let fold = button.closest('details'); fold; fold = fold.parentElement.closest('details')) fold.open = true;
-    for (let block = button.closest('.tabbed-block'); block; block = block.parentElement.closest('.tabbed-block')) {
-        const set = block.closest('.tabbed-set');
-        const index = [...block.parentElement.children].indexOf(block);
-        set.querySelectorAll(':scope > input')[index].click();
+# Every button in turn, in one script: its block is brought into view as a reader would (a collapsed
+# admonition or the notebook's folded plotting code opened, the tab holding it selected), and a
+# click goes to whatever is at the middle of the button, where a reader's click would land, so a
+# button under something else copies nothing. Then: what the clipboard holds and the code shown
+# next to the button. A sentinel goes into the clipboard before each click, so a click that copies
+# nothing cannot pass on old text.
+CLICK_EVERY_COPY_BUTTON = """async ([blockSelector, buttonSelector, sentinel]) => {
+    const blocks = document.querySelectorAll(blockSelector).length;
+    const showBlock = button => {
+        for (let fold = button.closest('details'); fold; fold = fold.parentElement.closest('details')) fold.open = true;
+        for (let block = button.closest('.tabbed-block'); block; block = block.parentElement.closest('.tabbed-block')) {
+            const set = block.closest('.tabbed-set');
+            const index = [...block.parentElement.children].indexOf(block);
+            set.querySelectorAll(':scope > input')[index].click();
+        }
+    };
+    const clickAtMiddle = button => {
+        button.scrollIntoView({block: 'center', inline: 'center'});
+        const box = button.getBoundingClientRect();
+        const x = box.left + box.width / 2, y = box.top + box.height / 2;
+        const target = document.elementFromPoint(x, y);
+        if (!target) return 'nothing';
+        const at = {bubbles: true, cancelable: true, composed: true, view: window, clientX: x, clientY: y, button: 0, detail: 1};
+        target.dispatchEvent(new PointerEvent('pointerdown', {...at, pointerType: 'mouse', isPrimary: true}));
+        target.dispatchEvent(new MouseEvent('mousedown', at));
+        target.dispatchEvent(new PointerEvent('pointerup', {...at, pointerType: 'mouse', isPrimary: true}));
+        target.dispatchEvent(new MouseEvent('mouseup', at));
+        target.dispatchEvent(new MouseEvent('click', at));
+        return button.contains(target) ? 'the button' : `${target.tagName.toLowerCase()}.${target.classList[0] || ''}`;
+    };
+    const results = [];
+    for (const button of document.querySelectorAll(buttonSelector)) {
+        await navigator.clipboard.writeText(sentinel);
+        showBlock(button);
+        const clicked = clickAtMiddle(button);
+        // A copy through the asynchronous clipboard API completes after the click's handlers.
+        await new Promise(resolve => setTimeout(resolve, 0));
+        const shown = button.closest('pre')
+            ? button.closest('pre').querySelector('code').textContent
+            : button.closest('.jp-InputArea-editor').querySelector('.highlight-ipynb pre').textContent;
+        results.push({clicked, copied: await navigator.clipboard.readText(), shown});
     }
+    return {blocks, results};
 }"""
 
 
@@ -374,23 +399,15 @@ SHOW_BLOCK = """button => {
 def test_copy_button_copies_the_shown_code(site: SiteBrowser, page: NavPage):
     """Each code block has a copy button, and clicking it puts exactly the code shown into the clipboard."""
     with site.open(page) as visit:
-        tab = visit.page
-        blocks = tab.locator("article pre > code, article .jp-CodeCell .highlight-ipynb pre").count()
-        buttons = tab.locator(COPY_BUTTONS)
-        assert buttons.count() == blocks > 0, f"{blocks} code blocks but {buttons.count()} copy buttons"
-        tab.evaluate("sentinel => navigator.clipboard.writeText(sentinel)", NOTHING_COPIED)
-        wrong = []
-        for index in range(buttons.count()):
-            button = buttons.nth(index)
-            # A block folded away (a collapsed admonition, the notebook's plotting code) or in a tab not shown
-            # is brought into view first, as a reader would.
-            button.evaluate(SHOW_BLOCK)
-            # No actionability wait: a real mouse click at the button still lands on whatever covers it.
-            button.click(force=True)
-            result = button.evaluate(READ_COPY, NOTHING_COPIED)
-            if normalized(result["copied"]) != normalized(result["shown"]):
-                wrong.append(f"block {index + 1}: copied {result['copied'][:80]!r}, shown {result['shown'][:80]!r}")
-        assert not wrong, listing(wrong)
+        found = visit.page.evaluate(CLICK_EVERY_COPY_BUTTON, [CODE_BLOCKS, COPY_BUTTONS, NOTHING_COPIED])
+    blocks, results = found["blocks"], found["results"]
+    assert len(results) == blocks > 0, f"{blocks} code blocks but {len(results)} copy buttons"
+    wrong = [
+        f"block {number}: clicked {result['clicked']}, copied {result['copied'][:80]!r}, shown {result['shown'][:80]!r}"
+        for number, result in enumerate(results, start=1)
+        if normalized(result["copied"]) != normalized(result["shown"])
+    ]
+    assert not wrong, listing(wrong)
 
 
 # --- links ------------------------------------------------------------------------------------------------
