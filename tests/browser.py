@@ -222,16 +222,17 @@ class Visit:
         return self.settled_traffic
 
     def screenshot(self, path: Path) -> None:
-        """Write a PNG of the whole page, as wide as the viewport and as tall as the document."""
+        """Write a JPEG of the whole page, as wide as the viewport and as tall as the document."""
         # A tab in the background paints rarely: a screenshot of it waits for frames a second apart.
         self.page.bring_to_front()
-        # Chromium's own capture with its fast PNG encoder: half the time of Playwright's full_page
-        # screenshot on the long pages, and the suite takes one of every page at two widths.
+        # Chromium's own capture: half the time of Playwright's full_page screenshot on the long pages,
+        # and the suite takes one of every page at two widths. JPEG at quality 80 takes a fifth less
+        # of Chromium's time than its fast PNG and is still plain to read.
         session = self.page.context.new_cdp_session(self.page)
         try:
             size = session.send("Page.getLayoutMetrics")["cssContentSize"]
             shot = session.send("Page.captureScreenshot", {
-                "format": "png", "captureBeyondViewport": True, "optimizeForSpeed": True,
+                "format": "jpeg", "quality": 80, "captureBeyondViewport": True, "optimizeForSpeed": True,
                 "clip": {"x": 0, "y": 0, "width": size["width"], "height": size["height"], "scale": 1},
             })
         finally:

@@ -9,6 +9,7 @@ Screenshots land in build/screenshots/ for reviewers.
 
 from __future__ import annotations
 
+import functools
 import re
 import textwrap
 import time
@@ -27,7 +28,7 @@ from tools.pysource import SECTION, read_sections
 if not CHROMIUM.exists():
     pytest.skip(SKIP_REASON, allow_module_level=True)
 
-from PIL import Image  # noqa: E402 - only needed when the browser runs
+from PIL import Image, ImageChops  # noqa: E402 - only needed when the browser runs
 from playwright.sync_api import sync_playwright  # noqa: E402
 
 SCREENSHOTS = REPO_ROOT / "build" / "screenshots"
@@ -62,7 +63,7 @@ def nav_page(source: str) -> NavPage:
 
 
 def screenshot_path(page: NavPage, viewport: Viewport) -> Path:
-    return SCREENSHOTS / f"{page.name}-{viewport.name}.png"
+    return SCREENSHOTS / f"{page.name}-{viewport.name}.jpg"
 
 
 def children_cpu_seconds() -> float:
@@ -95,7 +96,7 @@ def site(built_site: Path, request: pytest.FixtureRequest) -> Iterator[SiteBrows
     # A screenshot of a page the nav no longer lists would mislead a reviewer.
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     current = {screenshot_path(page, viewport) for page in NAV for viewport in (DESKTOP, PHONE)}
-    for stale in set(SCREENSHOTS.glob("*.png")) - current:
+    for stale in (set(SCREENSHOTS.glob("*.png")) | set(SCREENSHOTS.glob("*.jpg"))) - current:
         stale.unlink()
     with serve(built_site, siteconfig.root_path()) as base_url, sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
@@ -535,17 +536,34 @@ def test_cost_explorer_shows_its_plots_and_table(site: SiteBrowser):
 # --- screenshots --------------------------------------------------------------------------------------------
 
 
-def blank_reason(png: Path) -> str | None:
+# JPEG blurs an edge into shades near the colours it divides; a pixel this close to the page's
+# commonest colour in every channel counts as that colour, so such shades cannot hide a blank page.
+JPEG_SHADE = 24
+
+
+def blank_reason(shot: Path) -> str | None:
     """Why a screenshot counts as blank, or None: a single colour, or one colour on nearly every pixel."""
-    with Image.open(png) as image:
+    with Image.open(shot) as image:
         pixels = image.convert("RGB")
-    colours = pixels.getcolors(maxcolors=pixels.width * pixels.height)
-    count, colour = max(colours)
-    share = count / (pixels.width * pixels.height)
-    if len(colours) == 1:
-        return f"the whole image is {colour}"
+    extrema = pixels.getextrema()
+    if all(low == high for low, high in extrema):
+        return f"the whole image is {tuple(low for low, _ in extrema)}"
+    # A colour on more than half the pixels has each channel's commonest value (the histogram's peaks).
+    histogram = pixels.histogram()
+    colour = tuple(max(range(256), key=lambda value, channel=channel: histogram[256 * channel + value]) for channel in range(3))
+    total = pixels.width * pixels.height
+    # No more pixels are near the colour than are near it in any one channel: usually that settles it.
+    near_in_channel = [
+        sum(histogram[256 * channel + max(0, value - JPEG_SHADE):256 * channel + value + JPEG_SHADE + 1])
+        for channel, value in enumerate(colour)
+    ]
+    if min(near_in_channel) <= 0.995 * total:
+        return None
+    # How far each pixel is from that colour, in its farthest channel.
+    distance = functools.reduce(ImageChops.lighter, ImageChops.difference(pixels, Image.new("RGB", pixels.size, colour)).split())
+    share = sum(distance.histogram()[:JPEG_SHADE + 1]) / total
     if share > 0.995:
-        return f"{share:.1%} of the image is {colour}"
+        return f"{share:.1%} of the image is {colour} or a shade within {JPEG_SHADE} of it"
     return None
 
 
