@@ -270,6 +270,8 @@ class SiteBrowser:
 
     # Loading this many pages at once lets their idle waits overlap without starving two cores.
     CONCURRENT_LOADS = 8
+    # The colour scheme every visit's context asks for (Playwright's default, said aloud).
+    COLOR_SCHEME = "light"
 
     def __init__(self, browser, base_url: str) -> None:
         self.browser = browser
@@ -311,7 +313,7 @@ class SiteBrowser:
         if viewport.name not in self._contexts:
             context = self.browser.new_context(
                 viewport={"width": viewport.width, "height": viewport.height},
-                is_mobile=viewport.is_mobile, has_touch=viewport.is_mobile, device_scale_factor=1,
+                is_mobile=viewport.is_mobile, has_touch=viewport.is_mobile, device_scale_factor=1, color_scheme=self.COLOR_SCHEME,
                 # Requests must all pass our route; a service worker could answer them unseen.
                 service_workers="block",
             )
