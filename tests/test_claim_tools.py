@@ -186,3 +186,9 @@ class TestStaticContract:
         assert claimcontract.names_in_span('"Mesh:Get,Search"') == ["Mesh", "Get", "Search"]
         assert claimcontract.names_in_span("{collectionPath}/_Documents/{slug}") == ["collectionPath", "slug"]
         assert claimcontract.names_in_span("Annual Report 2024.pdf") == []
+
+    def test_a_name_said_not_to_exist_is_still_checked_when_it_recases_a_known_one(self, mini):
+        """"not `Left`" is a typo of `left`, not a name the claim says is absent; "no `Right2`" stays exempt."""
+        project = edit(mini, "docs/guide.md", "takes `left` and `right`", "takes `left` and `right`, not `Left` and no `Right2`")
+        found = [str(problem) for problem in claimcontract.name_problems(project, claims.collect(project))]
+        assert found == ["docs/guide.md:13: mini.add-params: `Left` names 'Left', which is no tool, plugin, parameter or field agentkit knows (did you mean 'left'?)"]

@@ -101,12 +101,16 @@ def name_problems(project: Project, claims: Claims, known: "KnownNames | None" =
         # "There is no `ContentChunks` plugin": a name the claim says does not exist.
         absent = {match[1] for match in re.finditer(r"\b(?:no|not|never|nor)\s+`([^`]+)`", marker.text, re.I)}
         for span in spans:
-            if span in absent:
+            # ... unless it is another casing of a name agentkit knows: "not `Order`" for `order` is a typo.
+            if span in absent and _folded(span) not in known.folded:
                 continue
             # A path template's `{placeholder}` follows the framework's casing (`{threadPath}` for thread_path).
             template = "/" in span and not CALL.match(span.strip())
             for name in names_in_span(span):
-                if not known.has(name) and name not in example and name not in in_facts and not (template and _folded(name) in known.folded):
+                # A cited fact vouches for a name agentkit does not model at all, not for another casing of
+                # one it does: `DocumentPath` in C# evidence is `documentPath` in the JSON an agent reads.
+                vouched = name in in_facts and _folded(name) not in known.folded
+                if not known.has(name) and name not in example and not vouched and not (template and _folded(name) in known.folded):
                     hint = known.closest(name)
                     problems.append(Problem(marker.page, marker.line, f"{marker.id}: `{span}` names '{name}', which is no tool, plugin, parameter or field agentkit knows" + (f" (did you mean '{hint}'?)" if hint else ""), marker.id))
             for fragment in message_fragments(span):
