@@ -128,7 +128,8 @@ async def refusals_are_text(fx: Fixtures) -> None:
 @check("mesh.get-children", needs=WRITE)
 async def get_children(fx: Fixtures) -> None:
     parent = await made(fx, "family")
-    child = await made(fx, "child", parent)
+    # With an icon: the framework's JSON leaves a null icon out (M7), and the row shows all four keys.
+    child = await made(fx, "child", parent, icon="folder")
     await made(fx, "grandchild", child)
 
     async def listed():
