@@ -195,6 +195,22 @@ async def search_limit(fx: Fixtures) -> None:
     assert limits == [1, 200, 50], f"limits 0, 500 and none came back as {limits}"
 
 
+@check("agent.dimension-listing-limits", needs=WRITE | {"search"})
+async def listing_limits(fx: Fixtures) -> None:
+    parent = await made(fx, "listed")
+    child = await made(fx, "child", parent)
+    grandchild = await made(fx, "grandchild", child)
+    await fx.searchable(grandchild)
+    direct = await fx.call_json("search", {"query": "", "basePath": parent})
+    deep = await fx.call_json("search", {"query": "scope:subtree", "basePath": parent})
+    # verifies: agent.dimension-listing-limits
+    assert [row["path"] for row in direct["results"]] == [child] and direct["limit"] == 50 and direct["truncated"] is False, \
+        f"search under {parent} answered {short(direct)}"
+    # verifies: agent.dimension-listing-limits
+    assert {row["path"] for row in deep["results"]} >= {child, grandchild}, \
+        f"search 'scope:subtree' under {parent} found {[row['path'] for row in deep['results']]}"
+
+
 # -- writing ---------------------------------------------------------------------------------------------
 
 
@@ -359,6 +375,18 @@ async def json_omits_defaults(fx: Fixtures) -> None:
     # verifies: mesh.json-omits-defaults
     assert not {"sizeBytes", "mime", "indexedAt"} & set(content) and None not in content.values(), \
         f"typed content holding 0, null and an unset date reads back as {short(content)}"
+
+
+@check("mesh.create-schema-mismatch", needs=WRITE | {"upload", "get_chunk"})
+async def create_schema_mismatch(fx: Fixtures) -> None:
+    root = await fx.root_node()
+    await document_type_registered(fx)  # the node type Document registers the content type of its own name
+    answer = await create(fx, {"id": "misshapen", "namespace": root, "name": "Misshapen", "nodeType": "Document",
+                               "content": {"$type": "Document", "chunkCount": "many"}})
+    after = await fx.call("get", {"path": f"{root}/misshapen"})
+    # verifies: mesh.create-schema-mismatch
+    assert answer.startswith("Error: Content does not match the schema for NodeType 'Document'.") and \
+        after == f"Not found: {root}/misshapen", f"create with chunkCount 'many' answered {answer[:120]!r}; get then {after[:60]!r}"
 
 
 @check("mesh.update-full-replacement", needs=WRITE | {"update"})
