@@ -68,6 +68,8 @@ class ContentType:
 
     name: str
     fields: Mapping[str, str]
+    # A type with a [JsonExtensionData] bag (MarkdownContent, CodeConfiguration: M7) keeps unknown fields.
+    keeps_unknown_fields: bool = False
 
     def __post_init__(self) -> None:
         unknown = sorted(kind for kind in self.fields.values() if kind not in _JSON_KINDS)
@@ -83,7 +85,10 @@ class ContentType:
                 continue
             kind = self.fields.get(key)
             if kind is None:
-                dropped.append(key)
+                if self.keeps_unknown_fields:
+                    typed[key] = copy.deepcopy(value)
+                else:
+                    dropped.append(key)
                 continue
             if value is not None and not _matches(value, kind):
                 # M6: the opening is the framework's; the detail stands in for .NET's JsonException text.
@@ -122,6 +127,16 @@ DOCUMENT_TYPE = ContentType(
         "chunkCount": "integer",
         "indexedAt": "string",
     },
+)
+
+
+# The content of the framework's built-in node type Markdown (MarkdownContent.cs); its UnknownMembers
+# bag keeps fields it does not declare (M7), so nothing is dropped silently here.
+MARKDOWN_TYPE = ContentType(
+    "MarkdownContent",
+    {"content": "string", "prerenderedHtml": "string", "codeSubmissions": "array", "authors": "array",
+     "tags": "array", "thumbnail": "string", "abstract": "string"},
+    keeps_unknown_fields=True,
 )
 
 

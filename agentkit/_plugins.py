@@ -149,6 +149,12 @@ def to_text(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, indent=2)
 
 
+def _without_nulls(row: dict[str, Any]) -> dict[str, Any]:
+    """A node's keys as the framework writes them (JsonIgnoreCondition.WhenWritingDefault): a null key is absent.
+    Typed content has its defaults dropped already (Node.to_json); untyped content is kept as stored."""
+    return {key: value for key, value in row.items() if value is not None}
+
+
 def _compact(value: Any) -> str:
     """A JSON envelope the framework serializes itself (upload, diagnostics, recycle): compact."""
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
@@ -191,9 +197,20 @@ def _text_arg(value: Any) -> str:
 class _Operations:
     """MeshOperations over one mesh: each method returns the text the framework answers."""
 
-    def __init__(self, mesh: Mesh, strict: bool | None = None) -> None:
+    def __init__(self, mesh: Mesh, strict: bool | None = None, *, framework_json: bool = False) -> None:
         self.mesh = mesh
         self.strict = strict
+        # The MCP tools answer a node and a listing of children as the framework serializes them (M7):
+        # compact, with every null key left out. The agent tools keep agentkit's indented view, which
+        # shows a node's unset keys as null (the guide's Get section says so).
+        self.framework_json = framework_json
+
+    def _node_text(self, value: Any) -> str:
+        if not self.framework_json:
+            return to_text(value)
+        if isinstance(value, list):
+            return _compact([_without_nulls(row) for row in value])
+        return _compact(_without_nulls(value))
 
     def get(self, path: Any) -> str:
         if not isinstance(path, str) or not path.strip():
@@ -202,10 +219,10 @@ class _Operations:
         if not resolved.strip():
             return "Error: path is required."
         if resolved.endswith("/*"):  # N6: a query over the index, which lags (M2)
-            return to_text(self.mesh.children(resolved))
+            return self._node_text(self.mesh.children(resolved))
         fetched = self.mesh.fetch(resolved)
         if fetched.kind == "node":
-            return to_text(fetched.value.to_json())
+            return self._node_text(fetched.value.to_json())
         if isinstance(fetched.value, str):  # a file's text (or an image placeholder), serialized as a JSON string
             return dotnet_json_string(fetched.value)
         return to_text(fetched.value)
@@ -526,7 +543,7 @@ def mcp_tools(mesh: Mesh, *, base_url: str = "") -> list[Tool]:
     is refused with the framework's text. ``navigate_to`` returns
     ``{base_url}/{path}`` (M14).
     """
-    ops = _Operations(mesh)
+    ops = _Operations(mesh, framework_json=True)
 
     def navigate(arguments: dict) -> str:
         path = arguments.get("path")

@@ -58,6 +58,15 @@ def slug(file_path: str) -> str:
     return "".join(out).strip("-") or "document"
 
 
+def _package(parts: dict[str, str]) -> bytes:
+    """An Open XML package: each part's XML, zipped under its name."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, xml in parts.items():
+            archive.writestr(name, '<?xml version="1.0" encoding="UTF-8"?>' + xml)
+    return out.getvalue()
+
+
 WORKBOOK_ROWS = (("name", "value"), ("revenue", 12))
 
 
@@ -96,11 +105,7 @@ def workbook() -> bytes:
             f'Type="{document}/worksheet" Target="worksheets/sheet1.xml"/></Relationships>',
         "xl/worksheets/sheet1.xml": f'<worksheet xmlns="{main}"><sheetData>{rows}</sheetData></worksheet>',
     }
-    out = io.BytesIO()
-    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
-        for name, xml in parts.items():
-            archive.writestr(name, '<?xml version="1.0" encoding="UTF-8"?>' + xml)
-    return out.getvalue()
+    return _package(parts)
 
 
 def workbook_text() -> str:
@@ -116,12 +121,13 @@ PDF_PAGES = tuple(
 )
 
 
-def pdf() -> bytes:
-    """A two-page PDF of PDF_PAGES in Helvetica, written by hand: one text line per row."""
+def pdf(pages: tuple[tuple[str, ...], ...] = PDF_PAGES) -> bytes:
+    """A PDF of `pages` (PDF_PAGES by default) in Helvetica, written by hand: one text line per row."""
     objects: list[bytes] = [b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"]
     contents = []
-    for lines in PDF_PAGES:
-        stream = "\n".join(["BT /F1 11 Tf 14 TL 56 780 Td", *(f"({line}) Tj T*" for line in lines), "ET"]).encode("latin-1")
+    for lines in pages:
+        # T* (next line) only between lines: a page's text then ends with its last word in every reader.
+        stream = "\n".join(["BT /F1 11 Tf 14 TL 56 780 Td", " T*\n".join(f"({line}) Tj" for line in lines), "ET"]).encode("latin-1")
         objects.append(b"<< /Length %d >>\nstream\n%s\nendstream" % (len(stream), stream))
         contents.append(len(objects))
     pages_object = len(objects) + len(contents) + 1
@@ -156,3 +162,47 @@ def pdf_chunk_pages() -> list[int]:
             start += len(word) + 1
     starts = [CHUNK_STRIDE * index for index in range(len(expected_windows(pdf_index_text())))]
     return [next(page for end, page in spans if end > offset) for offset in starts]
+
+
+# One line per page: a page's text is then that line in any PDF reader, and Get's answer is exact (C3).
+ONE_LINE_PAGES = (("Page one of the conformance letter.",), ("Page two closes it.",))
+
+
+def one_line_pdf() -> bytes:
+    return pdf(ONE_LINE_PAGES)
+
+
+DOCX_HEADING = "Conformance memo"
+DOCX_PARAGRAPH = "Revenue rose in the quarter."
+
+
+def docx() -> bytes:
+    """The smallest .docx a Word reader opens: a Heading 1 paragraph and a body paragraph, with the style part."""
+    word = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
+    relationships = "http://schemas.openxmlformats.org/package/2006/relationships"
+    document = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
+    body = (f'<w:p><w:pPr><w:pStyle w:val="Heading1"/></w:pPr><w:r><w:t>{DOCX_HEADING}</w:t></w:r></w:p>'
+            f'<w:p><w:r><w:t>{DOCX_PARAGRAPH}</w:t></w:r></w:p>')
+    parts = {
+        "[Content_Types].xml":
+            '<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">'
+            '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>'
+            '<Default Extension="xml" ContentType="application/xml"/>'
+            '<Override PartName="/word/document.xml" '
+            'ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/>'
+            '<Override PartName="/word/styles.xml" '
+            'ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.styles+xml"/></Types>',
+        "_rels/.rels":
+            f'<Relationships xmlns="{relationships}"><Relationship Id="rId1" '
+            f'Type="{document}/officeDocument" Target="word/document.xml"/></Relationships>',
+        "word/_rels/document.xml.rels":
+            f'<Relationships xmlns="{relationships}"><Relationship Id="rId1" '
+            f'Type="{document}/styles" Target="styles.xml"/></Relationships>',
+        "word/styles.xml":
+            f'<w:styles xmlns:w="{word}"><w:style w:type="paragraph" w:default="1" w:styleId="Normal">'
+            '<w:name w:val="Normal"/></w:style><w:style w:type="paragraph" w:styleId="Heading1">'
+            '<w:name w:val="heading 1"/><w:basedOn w:val="Normal"/><w:pPr><w:outlineLvl w:val="0"/></w:pPr>'
+            '</w:style></w:styles>',
+        "word/document.xml": f'<w:document xmlns:w="{word}"><w:body>{body}</w:body></w:document>',
+    }
+    return _package(parts)

@@ -36,9 +36,13 @@ INSTRUCTIONS = (
 def seeded_workspace() -> tuple[Any, list]:
     """The guide's workspace and its MCP tools."""
     from agentkit import mcp_tools
+    from agentkit._mesh import MARKDOWN_TYPE
     from agentkit.guide import workspace
 
     mesh = workspace()
+    # Every framework host has the built-in node type Markdown: on it an unregistered '$type' is refused (M8).
+    mesh.register_type(MARKDOWN_TYPE)
+    mesh.builtin_node_types.add("Markdown")
     return mesh, list(mcp_tools(mesh))
 
 

@@ -208,6 +208,24 @@ def test_get_children_lags_and_single_get_is_live(mesh):
     assert {"path": "Acme/rev", "name": "Revenue", "nodeType": "Fact", "icon": None} in json.loads(get.call({"path": "Acme/*"}))
 
 
+
+def test_mcp_get_answers_a_node_as_the_framework_serializes_it(mesh):
+    """M7 (the hub's options: WhenWritingDefault, not indented): over MCP a node and a children listing are compact
+    JSON without null keys, and typed content without its defaults; the agent tool keeps agentkit's indented view."""
+    create = tools_by_name(mcp_tools(mesh))["create"]
+    assert create.call({"node": json.dumps({"id": "rev", "namespace": "Acme", "name": "Revenue", "nodeType": "Fact",
+                                            "content": {"$type": "Fact", "item": "", "value": 0, "extra": 1}})}) == "Created: Acme/rev"
+    mcp_answer = tools_by_name(mcp_tools(mesh))["get"].call({"path": "Acme/rev"})
+    node = json.loads(mcp_answer)
+    assert "\n" not in mcp_answer and not {"category", "icon", "order"} & set(node) and None not in node.values()
+    assert node["content"] == {"$type": "Fact", "item": ""}  # 0 omitted, an empty string kept, the unknown field dropped
+    agent_answer = tools_by_name(mesh_plugin(mesh))["Get"].call({"path": "Acme/rev"})
+    assert "\n" in agent_answer and json.loads(agent_answer)["category"] is None
+    mesh.refresh_index()
+    assert json.loads(tools_by_name(mcp_tools(mesh))["get"].call({"path": "Acme/*"})) == \
+        [{"path": "Acme/rev", "name": "Revenue", "nodeType": "Fact"}]
+
+
 # -- uploads (C7) -------------------------------------------------------------------------------------
 def test_upload_content_saves_without_indexing_and_mcp_upload_indexes(mesh):
     """C7: agent UploadContent is not indexed; MCP upload answers {"status":"Uploaded",…} and is indexed eventually."""

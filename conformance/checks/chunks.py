@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import json
 
+from conformance.checks.paths import PIXEL_PNG
 from conformance.fixtures import (
-    CHUNK_OVERLAP, CHUNK_SIZE, CHUNK_STRIDE, SEARCH_WORD, SNIPPET_LIMIT, expected_windows, long_text, pdf, pdf_chunk_pages, short_text, slug, workbook,
-    workbook_text,
+    CHUNK_OVERLAP, CHUNK_SIZE, CHUNK_STRIDE, PDF_PAGES, SEARCH_WORD, SNIPPET_LIMIT, expected_windows, long_text, pdf, pdf_chunk_pages,
+    pdf_index_text, short_text, slug, workbook, workbook_text,
 )
 from conformance.suite import Fixtures, check
 
@@ -306,3 +307,70 @@ async def get_answers_a_json_string(fx: Fixtures) -> None:
     # verifies: chunks.get-answers-a-json-string
     assert answer.isascii() and "\n" not in answer and "\\n" in answer and "\\u0022" in answer, \
         f"the JSON string does not escape line breaks, quotes and non-ASCII as the framework does: {answer!r}"
+
+
+@check("chunks.pdf-index-text-differs", needs=CHUNK_TOOLS | {"get"})
+async def pdf_index_text_differs(fx: Fixtures) -> None:
+    file_path = await fx.once("pdf-file", lambda: fx.upload("pages.pdf", pdf()))
+    total = await fx.indexed_chunks(file_path)
+    texts = [(await chunk(fx, file_path, index)).get("text") for index in range(total)]
+    expected = expected_windows(pdf_index_text())
+    # verifies: chunks.pdf-index-text-differs
+    assert texts == expected, "the chunks of a PDF are not its words joined by spaces, pages by one newline: " + \
+        _windows_differ(pdf_index_text(), texts, expected)
+    got = await fx.read(f"{fx.collection}/{file_path}")
+    # verifies: chunks.pdf-index-text-differs
+    assert got != pdf_index_text() and all(line in got.replace("\r\n", "\n") for page in PDF_PAGES for line in page[:1]), \
+        f"Get on the PDF answered the indexed text itself, or lost its lines: {got[:120]!r}"
+
+
+async def image_document(fx: Fixtures) -> tuple[str, str | None]:
+    """The image fixture's file path and the Get answer at its Document path, or None on a host that wrote no
+    Document for it (no image describer, D5/D6). Indexing runs in upload order: once a file uploaded after the
+    image is indexed, the image had its turn."""
+    file_path = await fx.once("image-file", lambda: fx.upload("pixel.png", PIXEL_PNG))
+    after = await fx.upload("after-pixel.md", b"uploaded after the image\n")
+    await fx.indexed_chunks(after)
+    answer = await fx.call("get", {"path": f"{fx.collection}/_Documents/{slug(file_path)}"})
+    return file_path, answer if answer.lstrip().startswith("{") else None
+
+
+@check("chunks.recovery-signature", needs=CHUNK_TOOLS | {"get"})
+async def recovery_signature(fx: Fixtures) -> None:
+    file_path, _ = await long_file(fx)
+    node = await document(fx, file_path)
+    content = node.get("content") or {}
+    # verifies: chunks.recovery-signature
+    assert content.get("$type") == "Document" and isinstance(content.get("summary"), str), \
+        f"Get on a Document node answered content without the signature ($type Document, a summary): {short_keys(content)}"
+    text = await fx.read(f"{content['collectionPath']}/{content['filePath']}")
+    # verifies: chunks.recovery-signature
+    assert text == long_text(), f"the path built from the Document's content answered {text[:80]!r}, not the file's text"
+    # The image clause holds where the host writes an image's Document (an image describer); without one
+    # the image's file path answers a placeholder, which unified-path.images-never-bytes checks.
+    image_path, image_node = await image_document(fx)
+    if image_node is not None:
+        again = await fx.call("get", {"path": f"{fx.collection}/{image_path}"})
+        # verifies: chunks.recovery-signature
+        assert json.loads(again).get("path") == json.loads(image_node).get("path"), \
+            f"Get on an image's file path in content answered {again[:100]!r}, not its Document node"
+
+
+def short_keys(content: dict) -> list[str]:
+    return sorted(content)[:12]
+
+
+@check("agent.derive-file-path-from-fields", needs=CHUNK_TOOLS | {"get", "search_chunks"})
+async def text_lives_in_the_file(fx: Fixtures) -> None:
+    file_path, _ = await long_file(fx)
+    await document(fx, file_path)
+    answer = await search_chunks(fx, query=f"namespace:{fx.collection} {SEARCH_WORD}")
+    hit = next(hit for hit in answer["results"] if hit.get("filePath") == file_path)
+    node_text = await fx.call("get", {"path": hit["documentPath"]})
+    content = (json.loads(node_text).get("content") or {}) if node_text.startswith("{") else {}
+    # verifies: agent.derive-file-path-from-fields
+    assert content.get("filePath") == file_path and SEARCH_WORD not in node_text, \
+        f"Get on the hit's Document node {hit['documentPath']} answered {node_text[:120]!r}: not metadata without the text"
+    text = await fx.read(f"{content['collectionPath']}/{content['filePath']}")
+    # verifies: agent.derive-file-path-from-fields
+    assert text == long_text(), f"Get on the path built from the Document's fields answered {text[:80]!r}"

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import re
 
+from conformance.checks.chunks import document, long_file
 from conformance.suite import Fixtures, Skip, check, short
 
 WRITE = {"create", "get", "delete"}
@@ -128,7 +129,8 @@ async def refusals_are_text(fx: Fixtures) -> None:
 @check("mesh.get-children", needs=WRITE)
 async def get_children(fx: Fixtures) -> None:
     parent = await made(fx, "family")
-    child = await made(fx, "child", parent)
+    # With an icon: the framework's JSON leaves a null icon out (M7), and the row shows all four keys.
+    child = await made(fx, "child", parent, icon="folder")
     await made(fx, "grandchild", child)
 
     async def listed():
@@ -191,6 +193,22 @@ async def search_limit(fx: Fixtures) -> None:
               for given in ({"limit": 0}, {"limit": 500}, {})]
     # verifies: mesh.search-limit-clamped
     assert limits == [1, 200, 50], f"limits 0, 500 and none came back as {limits}"
+
+
+@check("agent.dimension-listing-limits", needs=WRITE | {"search"})
+async def listing_limits(fx: Fixtures) -> None:
+    parent = await made(fx, "listed")
+    child = await made(fx, "child", parent)
+    grandchild = await made(fx, "grandchild", child)
+    await fx.searchable(grandchild)
+    direct = await fx.call_json("search", {"query": "", "basePath": parent})
+    deep = await fx.call_json("search", {"query": "scope:subtree", "basePath": parent})
+    # verifies: agent.dimension-listing-limits
+    assert [row["path"] for row in direct["results"]] == [child] and direct["limit"] == 50 and direct["truncated"] is False, \
+        f"search under {parent} answered {short(direct)}"
+    # verifies: agent.dimension-listing-limits
+    assert {row["path"] for row in deep["results"]} >= {child, grandchild}, \
+        f"search 'scope:subtree' under {parent} found {[row['path'] for row in deep['results']]}"
 
 
 # -- writing ---------------------------------------------------------------------------------------------
@@ -276,6 +294,99 @@ async def create_repairs_json(fx: Fixtures) -> None:
     # verifies: mesh.create-repairs-json
     assert answer == f"Created: {root}/kept" and lost == f"Not found: {root}/lost", \
         f"create of two concatenated nodes answered {answer!r}; get on the second answered {lost[:60]!r}"
+
+
+@check("mesh.create-refuses-unregistered-type", needs=WRITE)
+async def create_refuses_unregistered_type(fx: Fixtures) -> None:
+    root = await fx.root_node()
+    # Markdown is a built-in node type on every framework host; no registry knows this $type.
+    refused = await create(fx, {"id": "mistyped", "namespace": root, "name": "Mistyped", "nodeType": "Markdown",
+                                "content": {"$type": "MarkdownText", "content": "x"}})
+    after = await fx.call("get", {"path": f"{root}/mistyped"})
+    accepted = await create(fx, {"id": "untyped", "namespace": root, "name": "Untyped", "nodeType": "Markdown",
+                                 "content": {"content": "x"}})
+    # verifies: mesh.create-refuses-unregistered-type
+    assert refused.startswith(f"Error creating node: Content of '{root}/mistyped' carries the polymorphic discriminator "
+                              "'$type': 'MarkdownText', which is not a registered content type") and after == f"Not found: {root}/mistyped", \
+        f"create with an unregistered $type on Markdown answered {refused[:160]!r}; get then answered {after[:60]!r}"
+    # verifies: mesh.create-refuses-unregistered-type
+    assert accepted == f"Created: {root}/untyped", f"create on Markdown without $type answered {accepted[:120]!r}"
+
+
+# A node of the registered content type Document (D4), written by hand: `pageCount` is no field of it, and
+# `sizeBytes` holds its default, 0. The Document type is registered wherever content indexing is wired.
+TYPED_FIELDS = {"name": "typed.md", "summary": "A hand-written Document node.", "collectionPath": "x/content",
+                "filePath": "typed.md", "chunkCount": 7}
+
+
+async def typed_node(fx: Fixtures) -> tuple[str, str, str]:
+    """Create the typed node once: its path, create's answer, and the Get issued right after it."""
+
+    async def make() -> tuple[str, str, str]:
+        root = await fx.root_node()
+        await document_type_registered(fx)
+        path = f"{root}/typed"
+        answer = await create(fx, {"id": "typed", "namespace": root, "name": "Typed", "nodeType": "Document",
+                                   "content": {"$type": "Document", **TYPED_FIELDS, "sizeBytes": 0, "pageCount": 3}})
+        if not answer.startswith("Created") and not answer.startswith("Error: Content does not match"):
+            raise Skip(f"cannot create a node of type Document at {path}: create answered {short(answer)}")
+        return path, answer, await fx.call("get", {"path": path})
+
+    return await fx.once("typed-node", make)
+
+
+async def document_type_registered(fx: Fixtures) -> None:
+    """Skip unless the target's indexing writes Document nodes typed `Document` (then the type is registered)."""
+    file_path, _ = await long_file(fx)
+    node = await document(fx, file_path)
+    if (node.get("content") or {}).get("$type") != "Document":
+        raise Skip(f"the target's Document nodes carry no $type 'Document' ({short(node.get('content'))}): no registered type to check")
+
+
+@check("mesh.create-silent-drop", needs=WRITE | {"upload", "get_chunk"})
+async def create_silent_drop(fx: Fixtures) -> None:
+    path, answer, read = await typed_node(fx)
+    content = plain(json.loads(read).get("content")) if read.startswith("{") else read
+    # verifies: mesh.create-silent-drop
+    assert answer == f"Created: {path}", f"create with the unknown field 'pageCount' answered {answer[:120]!r}"
+    # verifies: mesh.create-silent-drop
+    assert isinstance(content, dict) and "pageCount" not in content and content.get("summary") == TYPED_FIELDS["summary"], \
+        f"after the create the content is {short(content)}"
+
+
+@check("mesh.read-back-defaults-omitted", needs=WRITE | {"upload", "get_chunk"})
+async def read_back_defaults(fx: Fixtures) -> None:
+    path, _, read = await typed_node(fx)  # the Get was issued right after the create, without waiting
+    node = json.loads(read) if read.startswith("{") else {}
+    content = plain(node.get("content"))
+    # verifies: mesh.read-back-defaults-omitted
+    assert node.get("path") == path and isinstance(content, dict) and content.get("chunkCount") == 7 and "sizeBytes" not in content, \
+        f"a direct Get after the create answered {read[:200]!r}: expected chunkCount 7 and no sizeBytes (stored 0)"
+
+
+@check("mesh.json-omits-defaults", needs=WRITE | {"upload", "get_chunk"})
+async def json_omits_defaults(fx: Fixtures) -> None:
+    _, _, read = await typed_node(fx)
+    node = json.loads(read) if read.startswith("{") else {}
+    # verifies: mesh.json-omits-defaults
+    assert node and "\n" not in read and not {"category", "icon", "order"} & set(node) and None not in node.values(), \
+        f"Get on a node without category, icon or order answered {read[:200]!r}"
+    content = node.get("content") or {}
+    # verifies: mesh.json-omits-defaults
+    assert not {"sizeBytes", "mime", "indexedAt"} & set(content) and None not in content.values(), \
+        f"typed content holding 0, null and an unset date reads back as {short(content)}"
+
+
+@check("mesh.create-schema-mismatch", needs=WRITE | {"upload", "get_chunk"})
+async def create_schema_mismatch(fx: Fixtures) -> None:
+    root = await fx.root_node()
+    await document_type_registered(fx)  # the node type Document registers the content type of its own name
+    answer = await create(fx, {"id": "misshapen", "namespace": root, "name": "Misshapen", "nodeType": "Document",
+                               "content": {"$type": "Document", "chunkCount": "many"}})
+    after = await fx.call("get", {"path": f"{root}/misshapen"})
+    # verifies: mesh.create-schema-mismatch
+    assert answer.startswith("Error: Content does not match the schema for NodeType 'Document'.") and \
+        after == f"Not found: {root}/misshapen", f"create with chunkCount 'many' answered {answer[:120]!r}; get then {after[:60]!r}"
 
 
 @check("mesh.update-full-replacement", needs=WRITE | {"update"})

@@ -1,0 +1,81 @@
+"""Every checked claim of the pages is checked over MCP or recorded as not observable there, with its reason
+(conformance/coverage.toml, read by tools/mcp_coverage.py)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from conformance import checks  # noqa: F401  (registers the checks)
+from conformance.suite import CHECKS
+from tools import mcp_coverage
+from tools.claims import collect
+from tools.project import Project
+
+PROJECT = Project()
+
+
+@pytest.fixture(scope="module")
+def markers():
+    return [marker for marker in collect(PROJECT).markers if marker.checked]
+
+
+def over_mcp() -> set[str]:
+    return {check.claim for check in CHECKS}
+
+
+def listed(text: str | None = None) -> dict[str, mcp_coverage.Listed]:
+    return mcp_coverage.read_listed(text if text is not None else (PROJECT.root / mcp_coverage.COVERAGE_FILE).read_text("utf-8"))
+
+
+def test_every_checked_claim_is_checked_over_mcp_or_listed_with_a_reason(markers):
+    found = mcp_coverage.problems(markers, over_mcp(), listed())
+    assert not found, "\n".join(found)
+
+
+def test_each_kind_of_gap_is_named_by_file_line_and_id(markers):
+    """Planted on the real record: a claim dropped from it, a check's claim added to it, an id no page has,
+    an empty reason. Each is found and named where it stands."""
+    text = (PROJECT.root / mcp_coverage.COVERAGE_FILE).read_text("utf-8")
+    dropped = next(m for m in markers if m.id == "agent.history-budget")
+    checked = next(m for m in markers if m.id == "mesh.json-omits-defaults")
+    planted = (text.replace(f'"{dropped.id}" = ', '"agent.history-budgets" = ', 1)
+               + f'"{checked.id}" = "planted: it has a check"\n"mesh.get-node-json-x" = ""\n')
+    entries = listed(planted)
+    found = mcp_coverage.problems(markers, over_mcp(), entries)
+    line = {claim: entry.line for claim, entry in entries.items()}
+    assert sorted(found) == sorted([
+        f"{dropped.page.as_posix()}:{dropped.line} {dropped.id}: neither checked over MCP (no @check in conformance/checks/) "
+        f"nor listed in conformance/coverage.toml [not-observable] with a reason; add a check or the reason an MCP client cannot see it",
+        f"{checked.page.as_posix()}:{checked.line} {checked.id}: a conformance check names it, yet conformance/coverage.toml:"
+        f"{line[checked.id]} lists it as not observable over MCP; drop one",
+        f"conformance/coverage.toml:{line['agent.history-budgets']} agent.history-budgets: no checked claim of the pages has this id; "
+        "drop the entry or fix the id",
+        f"conformance/coverage.toml:{line['mesh.get-node-json-x']} mesh.get-node-json-x: no checked claim of the pages has this id; "
+        "drop the entry or fix the id",
+    ]), "\n".join(found)
+
+
+def test_an_empty_reason_is_refused(markers):
+    text = (PROJECT.root / mcp_coverage.COVERAGE_FILE).read_text("utf-8")
+    entries = listed(text.replace('"agent.closed-forms" = "cost model: the closed-form token formulas"', '"agent.closed-forms" = " "'))
+    found = mcp_coverage.problems(markers, over_mcp(), entries)
+    assert found == [f"conformance/coverage.toml:{entries['agent.closed-forms'].line} agent.closed-forms: the reason is empty; "
+                     "say in one line why an MCP client cannot observe it"]
+
+
+def test_the_record_is_read_with_its_line_numbers(tmp_path: Path):
+    entries = listed('# note\n[not-observable]\n\n"a.b" = "why"\n  "c.d"="why not"\n')
+    assert [(e.id, e.line, e.reason) for e in entries.values()] == [("a.b", 4, "why"), ("c.d", 5, "why not")]
+
+
+def test_coverage_per_page_is_what_the_readme_states(markers):
+    """The README's figures (claims checked over MCP per page) follow the registry and the record."""
+    mcp = over_mcp()
+    per_page = Counter(marker.page.as_posix() for marker in markers if marker.id in mcp)
+    readme = (PROJECT.root / "README.md").read_text("utf-8")
+    for page, count in per_page.items():
+        title = next(line[2:].strip() for line in (PROJECT.root / page).read_text("utf-8").splitlines() if line.startswith("# "))
+        assert f"{title} {count}" in readme, f"README does not say '{title} {count}' (claims of {page} checked over MCP)"
