@@ -3,7 +3,8 @@
 Each producer writes a small valid file whose text is known (``Specimen.known``:
 phrases that a correct reading must return). Each mutator derives damaged
 variants from a specimen's bytes: truncated at many offsets, bytes flipped,
-a zip entry removed or renamed, XML made invalid, sizes lied about, the
+a zip entry removed or renamed, XML made invalid, sizes lied about (a zip
+entry's size, a PDF stream's ``/Length``, PDF xref offsets), the
 Strict OOXML namespaces, a crafted heading style, a shared-string index out
 of range, a missing sheet part. Everything is seeded: the same run makes the
 same files.
@@ -238,6 +239,65 @@ def sizes_lied_about(specimen: Specimen) -> Iterator[Damaged]:
             yield specimen.variant(f"{name} size {label} in the central directory", bytes(changed))
 
 
+# -- PDF size and offset lies -------------------------------------------------------------------------
+
+def pdf_stream_lengths_lied_about(specimen: Specimen) -> Iterator[Damaged]:
+    """Each stream's ``/Length`` in turn set too short (half) and too long (past ``endstream``, and past the file)."""
+    data = specimen.data
+    for number, match in enumerate(re.finditer(rb"/Length (\d+)", data), start=1):
+        length = int(match.group(1))
+        lies = (("understated", length // 2), ("overstated", length + 40), ("past the end of the file", len(data) * 2))
+        for label, lie in lies:
+            changed = data[: match.start(1)] + str(lie).encode() + data[match.end(1):]
+            yield specimen.variant(f"stream {number} /Length {label} ({lie} for {length})", changed)
+
+
+def _xref_table(data: bytes) -> tuple[int, int, list[int]]:
+    """The classic xref table's offset, its first entry's position and the offsets it lists (in-use entries)."""
+    start = int(re.search(rb"startxref\s+(\d+)", data[-64:]).group(1))
+    header = re.match(rb"xref\s+\d+ \d+\s+", data[start:])
+    entries = start + header.end()
+    offsets = [int(data[position: position + 10]) for position in range(entries, len(data), 20)
+               if re.fullmatch(rb"\d{10} \d{5} n", data[position: position + 18] or b"")]
+    return start, entries, offsets
+
+
+def pdf_xref_offsets_lied_about(specimen: Specimen) -> Iterator[Damaged]:
+    """``startxref`` pointing before, past or far past the table; every object offset shifted; two objects'
+    offsets swapped; one object's offset pointing into another object's stream. Widths are kept, so only
+    the numbers lie."""
+    data = specimen.data
+    start, entries, offsets = _xref_table(data)
+    tail = re.search(rb"startxref\s+(\d+)", data[-64:])
+    at = len(data) - 64 + tail.start(1)
+
+    def startxref(value: int) -> bytes:
+        return data[:at] + str(value).encode() + data[at + len(tail.group(1)):]
+
+    for label, value in (("before the table", start - 7), ("past the table", start + 9), ("past the end", len(data) * 3)):
+        yield specimen.variant(f"startxref {label}", startxref(value))
+
+    def with_offsets(new: list[int]) -> bytes:
+        changed = bytearray(data)
+        for index, offset in enumerate(new):
+            changed[entries + 20 * (index + 1): entries + 20 * (index + 1) + 10] = b"%010d" % offset
+        return bytes(changed)
+
+    # entry 0 is the free head; offsets[i] belongs to object i + 1
+    yield specimen.variant("xref offsets all shifted by 5", with_offsets([offset + 5 for offset in offsets]))
+    swapped = list(offsets)
+    swapped[1], swapped[2] = swapped[2], swapped[1]
+    yield specimen.variant("xref offsets of objects 2 and 3 swapped", with_offsets(swapped))
+    into_stream = list(offsets)
+    into_stream[2] = data.index(b"stream\n") + len(b"stream\n") + 3
+    yield specimen.variant("xref offset of object 3 inside a stream", with_offsets(into_stream))
+    # The two page-content streams swapped: a reader that trusts the table reads page 1's text twice.
+    streams = [int(match.group(1)) for match in re.finditer(rb"(\d+) 0 obj\s*<<[^>]*?/Length", data)][:2]
+    contents = list(offsets)
+    contents[streams[0] - 1], contents[streams[1] - 1] = offsets[streams[1] - 1], offsets[streams[0] - 1]
+    yield specimen.variant(f"xref offsets of stream objects {streams[0]} and {streams[1]} swapped", with_offsets(contents))
+
+
 STRICT_NAMESPACES = {
     b"http://schemas.openxmlformats.org/spreadsheetml/2006/main": b"http://purl.oclc.org/ooxml/spreadsheetml/main",
     b"http://schemas.openxmlformats.org/wordprocessingml/2006/main": b"http://purl.oclc.org/ooxml/wordprocessingml/main",
@@ -324,6 +384,9 @@ def corpus(*, truncation_count: int = 24, flip_count: int = 12) -> list[Damaged]
     for specimen in specimens():
         cases += truncations(specimen, truncation_count)
         cases += byte_flips(specimen, flip_count)
+    for specimen in (fpdf2_pdf(), reportlab_pdf()):
+        cases += pdf_stream_lengths_lied_about(specimen)
+        cases += pdf_xref_offsets_lied_about(specimen)
     for specimen in (openpyxl_xlsx(), minimal_docx()):
         cases += entry_removed(specimen)
         cases += entry_renamed(specimen)

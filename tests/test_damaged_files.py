@@ -87,7 +87,10 @@ def test_corpus_covers_every_kind_of_damage():
     for expected in ("fpdf2.pdf: truncated", "reportlab.pdf: truncated", "figures.xlsx: truncated",
                      "review.docx: truncated", "fpdf2.pdf: byte", "reportlab.pdf: byte", "figures.xlsx: byte",
                      "review.docx: byte", "removed", "renamed", "cut in half", "size understated",
-                     "size overstated", "figures.xlsx: Strict OOXML", "review.docx: Strict OOXML",
+                     "size overstated", "fpdf2.pdf: stream 1 /Length understated", "reportlab.pdf: stream 2 /Length overstated",
+                     "/Length past the end of the file", "reportlab.pdf: startxref past the end",
+                     "fpdf2.pdf: xref offsets all shifted", "reportlab.pdf: xref offsets of stream objects",
+                     "figures.xlsx: Strict OOXML", "review.docx: Strict OOXML",
                      "dimension understates", "shared string index out of range", "listed sheet part missing",
                      "heading style"):
         assert expected in labels, expected

@@ -226,6 +226,10 @@ def test_update_with_an_empty_array_answers_no_nodes_provided():
 
 
 # -- reserved places: what the framework does, modelled ----------------------------------------------------
+# The pages state these as checked claims: mesh.create-under-content-is-shadowed, mesh.create-takes-over-upload and
+# mesh.create-ids-get-cannot-name (Mesh plugin), chunks.indexing-replaces-node-at-document-path and
+# chunks.deleted-document-node-dangles (Content chunk navigation). The tests below pin the same behaviours on the
+# hostile-input workspace.
 
 def test_create_at_a_files_get_path_is_accepted_and_get_keeps_reading_the_file():
     """The framework checks no path against collections (M5); Get tries the unified read first and reads a

@@ -1,0 +1,61 @@
+"""Document nodes are nodes like any other: indexing overwrites a node at their path, and deleting one leaves its file."""
+
+import json
+
+from tools.agentview import AgentView
+from agentkit import Mesh, content_collection_plugin, extractive_summary, file_path_from_document, mesh_plugin, tools_by_name
+
+mesh = Mesh()
+mesh.index.summarizer = extractive_summary  # a host wired like memex writes Document nodes (D6)
+mesh.create({"id": "Meridian", "name": "Meridian Components Group", "nodeType": "Company"})
+content = mesh.add_collection("Meridian")
+content.upload("q2-notes.md", b"Q2 notes: the order book grew to 2,140 units.", index=True)
+mesh.refresh_index()
+# Every tool call below is recorded for the page's "Tool call" listings (tools/agentview.py).
+VIEW = AgentView(__file__)
+tools = VIEW.wrap(tools_by_name(mesh_plugin(mesh, context="Meridian") + content_collection_plugin(mesh, context="Meridian")))
+
+# --8<-- [start:document-path-taken]
+print(tools["Create"].call({"node": {"id": "Meridian/content/_Documents/q3-notes.md", "name": "My Q3 notes",
+                                     "nodeType": "Markdown", "content": "Draft: ask about the order book."}}))
+#> Created: Meridian/content/_Documents/q3-notes.md
+content.upload("q3-notes.md", b"Q3 notes: the order book grew to 2,310 units.", index=True)  # the host indexes a file
+node = json.loads(tools["Get"].call({"path": "Meridian/content/_Documents/q3-notes.md"}))
+print(node["nodeType"], "|", node["name"], "|", node["content"]["summary"])
+#> Document | q3-notes.md | Q3 notes: the order book grew to 2,310 units.
+# --8<-- [end:document-path-taken]
+
+stored = mesh.get("Meridian/content/_Documents/q3-notes.md")
+# verifies: chunks.indexing-replaces-node-at-document-path
+assert (stored.node_type, stored.name, stored.content["filePath"]) == ("Document", "q3-notes.md", "q3-notes.md")
+# verifies: chunks.indexing-replaces-node-at-document-path
+assert "Draft" not in json.dumps(stored.content) and stored.version == 2  # written over, one version later
+
+# --8<-- [start:deleted-document-node]
+print(tools["Delete"].call({"paths": ["Meridian/content/_Documents/q2-notes.md"]}))
+#> Deleted: Meridian/content/_Documents/q2-notes.md
+mesh.refresh_index()
+hit = json.loads(tools["SearchChunks"].call({"query": "namespace:Meridian/content order book 2,140"}))["results"][0]
+print(hit["documentPath"])
+#> Meridian/content/_Documents/q2-notes.md
+print(tools["Get"].call({"path": hit["documentPath"]}))
+#> Error: File '_Documents/q2-notes.md' not found in collection 'content'
+print(tools["Get"].call({"path": file_path_from_document(hit)}))
+#> "Q2 notes: the order book grew to 2,140 units."
+# --8<-- [end:deleted-document-node]
+
+# verifies: chunks.deleted-document-node-dangles
+assert not mesh.exists("Meridian/content/_Documents/q2-notes.md") and [f["filePath"] for f in content.listing()] == \
+    ["q2-notes.md", "q3-notes.md"]
+chunk = json.loads(tools["GetChunk"].call({"collectionPath": "Meridian/content", "filePath": "q2-notes.md", "chunkIndex": 0}))
+# verifies: chunks.deleted-document-node-dangles
+assert chunk["found"] is True and "2,140" in chunk["text"] and (hit["collectionPath"], hit["filePath"]) == \
+    ("Meridian/content", "q2-notes.md")
+content.index("q2-notes.md")
+# verifies: chunks.deleted-document-node-dangles
+assert mesh.get("Meridian/content/_Documents/q2-notes.md").content["filePath"] == "q2-notes.md"  # indexed again
+
+CAPTURES = {
+    "chunks_view_document_path_taken.md": lambda: VIEW.markdown("document-path-taken"),
+    "chunks_view_deleted_document_node.md": lambda: VIEW.markdown("deleted-document-node"),
+}

@@ -1,0 +1,103 @@
+"""Paths Create does not guard: a node at a file's or a collection's path, and ids no Get path names."""
+
+import base64
+import json
+
+from tools.agentview import AgentView
+from agentkit import Mesh, extractive_summary, mcp_tools, tools_by_name
+
+mesh = Mesh()
+mesh.index.summarizer = extractive_summary  # a host wired like memex writes Document nodes (D6)
+mesh.create({"id": "Meridian", "name": "Meridian Components Group", "nodeType": "Company"})
+mesh.add_collection("Meridian").upload("notes.md", b"Board notes: dividend approved.", index=True)
+mesh.add_collection("Meridian", "filings")
+# Every tool call below is recorded for the page's "Tool call" listings (tools/agentview.py).
+VIEW = AgentView(__file__)
+tools = VIEW.wrap(tools_by_name(mcp_tools(mesh)))
+
+
+def create(node_id: str, namespace: str = "Meridian") -> str:
+    return tools["create"].call({"node": json.dumps({"id": node_id, "namespace": namespace, "name": "Notes",
+                                                     "nodeType": "Markdown"})})
+
+
+def upload(path: str, text: bytes) -> str:
+    return tools["upload"].call({"path": path, "base64Content": base64.b64encode(text).decode()})
+
+
+# --8<-- [start:shadowed]
+print(create("notes.md", namespace="Meridian/content"))  # the file's Get path
+#> Created: Meridian/content/notes.md
+print(tools["get"].call({"path": "Meridian/content/notes.md"}))  # still the file
+#> "Board notes: dividend approved."
+# --8<-- [end:shadowed]
+
+# verifies: mesh.create-under-content-is-shadowed
+assert mesh.exists("Meridian/content/notes.md") and mesh.get("Meridian/content/notes.md").name == "Notes"
+# verifies: mesh.create-under-content-is-shadowed
+assert json.loads(tools["get"].call({"path": "Meridian/content/notes.md"})) == "Board notes: dividend approved."
+# verifies: mesh.create-under-content-is-shadowed
+assert create("content") == "Created: Meridian/content" and \
+    json.loads(tools["get"].call({"path": "Meridian/content"})) == [{"filePath": "notes.md", "sizeBytes": 31}]
+# verifies: mesh.create-under-content-is-shadowed
+assert tools["delete"].call({"paths": json.dumps(["Meridian/content/notes.md"])}) == "Deleted: Meridian/content/notes.md"
+# verifies: mesh.create-under-content-is-shadowed
+assert json.loads(tools["get"].call({"path": "Meridian/content/notes.md"})) == "Board notes: dividend approved."
+documents = [node.path for node in mesh.nodes() if node.node_type == "Document"]
+# verifies: mesh.create-takes-over-upload
+assert documents == ["Meridian/content/_Documents/notes.md"]
+# verifies: mesh.create-takes-over-upload
+assert tools["delete"].call({"paths": json.dumps(["Meridian/content"])}) == "Deleted: Meridian/content"
+# verifies: mesh.create-takes-over-upload
+assert not mesh.exists(documents[0]) and mesh.collections["Meridian/content"].read_text("notes.md")
+mesh.collections["Meridian/content"].index("notes.md")
+# verifies: mesh.create-takes-over-upload
+assert mesh.exists(documents[0])  # indexing the file again writes its Document node again
+
+# --8<-- [start:upload-taken-over]
+print(create("filings"))  # the collection's own path
+#> Created: Meridian/filings
+print(upload("Meridian/filings/q3.md", b"Q3 revenue 1,210."))
+#> Error: expected '{collection}/{filePath}' in remainder 'q3.md'.
+print(tools["delete"].call({"paths": json.dumps(["Meridian/filings"])}))
+#> Deleted: Meridian/filings
+print(upload("Meridian/filings/q3.md", b"Q3 revenue 1,210."))
+#> {"status":"Uploaded","path":"Meridian/filings/q3.md","bytes":17}
+# --8<-- [end:upload-taken-over]
+
+# verifies: mesh.create-takes-over-upload
+assert mesh.collections["Meridian/filings"].read_text("q3.md") == "Q3 revenue 1,210."
+upload("Meridian/content/notes.md", b"Board notes, revised.")
+# verifies: mesh.create-takes-over-upload
+assert create("notes.md", namespace="Meridian/content") == "Created: Meridian/content/notes.md"
+# verifies: mesh.create-takes-over-upload
+assert upload("Meridian/content/notes.md", b"Board notes, third draft.") == \
+    "Error: path must include '{collection}/{filePath}' after the node path (e.g. 'Systemorph/content/logo.png')."
+# verifies: mesh.create-takes-over-upload
+assert mesh.collections["Meridian/content"].read_text("notes.md") == "Board notes, revised."
+# verifies: mesh.create-takes-over-upload
+assert upload("Meridian/content/Sub/a.md", b"x") == "{\"status\":\"Uploaded\",\"path\":\"Meridian/content/Sub/a.md\",\"bytes\":1}"
+
+# --8<-- [start:unnamed-ids]
+print(create("'Q3 plan'"))
+#> Created: Meridian/'Q3 plan'
+print(tools["get"].call({"path": "Meridian/'Q3 plan'"}))  # Get drops every quote
+#> Not found: Meridian/Q3 plan
+# --8<-- [end:unnamed-ids]
+
+for odd_id, get_path in ((" padded ", "Meridian/ padded "), ("*", "Meridian/*"), ('say "hi"', 'Meridian/say "hi"')):
+    # verifies: mesh.create-ids-get-cannot-name
+    assert create(odd_id) == f"Created: Meridian/{odd_id}" and mesh.exists(f"Meridian/{odd_id}")
+    answer = tools["get"].call({"path": get_path})
+    # verifies: mesh.create-ids-get-cannot-name
+    assert not (answer.startswith("{") and json.loads(answer).get("path") == f"Meridian/{odd_id}"), answer
+# verifies: mesh.create-ids-get-cannot-name
+assert create("@Q3", namespace="") == "Created: @Q3" and tools["get"].call({"path": "@Q3"}) == "Not found: Q3"
+# verifies: mesh.create-ids-get-cannot-name
+assert mesh.exists("Meridian/'Q3 plan'") and not mesh.exists("Meridian/Q3 plan")
+
+CAPTURES = {
+    "mesh_view_shadowed.md": lambda: VIEW.markdown("shadowed"),
+    "mesh_view_upload_taken_over.md": lambda: VIEW.markdown("upload-taken-over"),
+    "mesh_view_unnamed_ids.md": lambda: VIEW.markdown("unnamed-ids"),
+}
