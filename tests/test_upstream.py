@@ -220,7 +220,7 @@ def test_a_source_that_is_not_a_git_repository_is_one_line(guide, framework, tmp
     source.mkdir(exist_ok=True)
     outcome = check(guide, {"": source}, None)
     assert (outcome.findings, outcome.exit_status) == (
-        [f"{source} is not a git repository; {upstream.SOURCE_HINT}"], EXIT_BAD_INPUT)
+        [f"{source} is not a git repository; {upstream.SOURCE_HINT.format(name='Example/Framework')}"], EXIT_BAD_INPUT)
 
 
 def test_a_repository_without_the_pinned_commit_is_one_line(guide, tmp_path):
@@ -269,13 +269,19 @@ def test_each_commit_is_read_in_one_git_run(guide, framework, monkeypatch):
     assert sum("cat-file" in command for command in runs) == 2
 
 
+def test_a_library_source_that_is_not_a_repository_names_that_library(guide, framework, tmp_path):
+    """`--repo MEAI=DIR`: the hint asks for a checkout of the library, not of the framework."""
+    outcome = check(guide, {"": framework[0], "MEAI": tmp_path}, None)
+    assert outcome.findings == [f"{tmp_path} is not a git repository; {upstream.SOURCE_HINT.format(name='Example/Library')}"]
+
+
 def test_the_command_line_answers_bad_input_with_one_line_and_status_2(guide, tmp_path):
     """Through `python -m tools.upstream`: no traceback, one line on stderr, exit status 2."""
     result = subprocess.run(
         [sys.executable, "-m", "tools.upstream", "--root", str(guide), "--source", str(tmp_path / "missing")],
         cwd=REPO_ROOT, capture_output=True, text=True, check=False)
     assert result.returncode == EXIT_BAD_INPUT
-    assert result.stderr.splitlines() == [f"{tmp_path / 'missing'} is not a directory; {upstream.SOURCE_HINT}"]
+    assert result.stderr.splitlines() == [f"{tmp_path / 'missing'} is not a directory; {upstream.SOURCE_HINT.format(name='Example/Framework')}"]
     assert result.stdout == ""
 
 

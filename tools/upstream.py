@@ -34,7 +34,7 @@ from tools.problems import Problem
 from tools.project import REPO_ROOT, Project
 
 EXIT_OK, EXIT_DRIFT, EXIT_BAD_INPUT = 0, 1, 2
-SOURCE_HINT = "pass a MeshWeaver checkout (the folder holding .git) or its git directory (bare or .git)"
+SOURCE_HINT = "pass a checkout of {name} (the folder holding .git) or its git directory (bare or .git)"
 
 
 # ---- reading the framework's source through git ----
@@ -99,10 +99,12 @@ def _lines(body: bytes) -> list[str]:
     return [line.removesuffix("\r") for line in lines]
 
 
-def open_repository(directory: Path) -> GitRepository | str:
-    """The git repository at `directory` (a work tree's top or a git dir), or why it is none."""
+def open_repository(directory: Path, name: str = "Systemorph/MeshWeaver") -> GitRepository | str:
+    """The git repository at `directory` (a work tree's top or a git dir), or why it is none; `name` is the
+    repository the caller expects there, for the hint."""
+    hint = SOURCE_HINT.format(name=name)
     if not directory.is_dir():
-        return f"{directory} is not a directory; {SOURCE_HINT}"
+        return f"{directory} is not a directory; {hint}"
     # Name the repository exactly: `git -C` would climb to an enclosing repository, such as this guide's.
     where = ["-C", str(directory)] if (directory / ".git").exists() else ["--git-dir", str(directory)]
     try:
@@ -110,7 +112,7 @@ def open_repository(directory: Path) -> GitRepository | str:
     except FileNotFoundError:
         return "git is not installed; install git to run the upstream check"
     if result.returncode != 0:
-        return f"{directory} is not a git repository; {SOURCE_HINT}"
+        return f"{directory} is not a git repository; {hint}"
     return GitRepository(Path(result.stdout.decode().strip()))
 
 
@@ -169,10 +171,10 @@ def check(root: Path, sources: dict[str, Path], ref: str | None = None) -> Outco
     for key, directory in sources.items():
         if key not in known.repositories:
             return Outcome([f"--repo {key}=…: {CITATIONS_FILE} defines no repository '{key}'; use one of {', '.join(k for k in known.repositories if k)}"], None, EXIT_BAD_INPUT)
-        opened = open_repository(directory)
+        pin = known.repositories[key]
+        opened = open_repository(directory, pin.name)
         if isinstance(opened, str):
             return Outcome([opened], None, EXIT_BAD_INPUT)
-        pin = known.repositories[key]
         if opened.commit(pin.commit) is None:
             return Outcome([f"{directory} does not hold the pinned commit {pin.commit[:12]} of {pin.name}; fetch it (git fetch origin {pin.commit}) or pass a clone of {pin.name}"], None, EXIT_BAD_INPUT)
         repositories[key] = opened
