@@ -799,6 +799,9 @@ CLICK_EVERY_COPY_BUTTON = """async ([blockSelector, buttonSelector, sentinel]) =
         }
     };
     const clickAtMiddle = button => {
+        // Scrolled there for the click and straight back, before the page paints again: Chromium
+        // would otherwise paint every stretch of a long page it scrolls past.
+        const [left, top] = [window.scrollX, window.scrollY];
         button.scrollIntoView({block: 'center', inline: 'center'});
         const box = button.getBoundingClientRect();
         const x = box.left + box.width / 2, y = box.top + box.height / 2;
@@ -810,6 +813,7 @@ CLICK_EVERY_COPY_BUTTON = """async ([blockSelector, buttonSelector, sentinel]) =
         target.dispatchEvent(new PointerEvent('pointerup', {...at, pointerType: 'mouse', isPrimary: true}));
         target.dispatchEvent(new MouseEvent('mouseup', at));
         target.dispatchEvent(new MouseEvent('click', at));
+        window.scrollTo(left, top);
         return button.contains(target) ? 'the button' : `${target.tagName.toLowerCase()}.${target.classList[0] || ''}`;
     };
     const results = [];
