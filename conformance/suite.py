@@ -225,6 +225,11 @@ class Fixtures:
 
         return await self.once("root-node", make)
 
+    def release(self, path: str) -> None:
+        """The check removed the node at `path` itself (or indexing took the path over): clean-up leaves it alone."""
+        if path in self.created_nodes:
+            self.created_nodes.remove(path)
+
     async def eventually(self, probe: Callable[[], Awaitable[Any]], what: str,
                          timeout: float = SETTLE_TIMEOUT_SECONDS) -> Any:
         """Poll `probe` until it returns something other than None; skip when the target never settles."""
@@ -240,10 +245,13 @@ class Fixtures:
     async def clean_up(self) -> list[tuple[str, str]]:
         """Delete what the run created; return what is left, each with why."""
         leftovers = []
-        if self.created_nodes:
-            answer = await self.call("delete", {"paths": json.dumps(self.created_nodes)})
+        # Delete is recursive: a node under another one the run created goes with it.
+        tops = [path for path in self.created_nodes if not any(path.startswith(f"{other}/") for other in self.created_nodes)]
+        if tops:
+            answer = await self.call("delete", {"paths": json.dumps(tops)})
             for path in self.created_nodes:
-                if f"Deleted: {path}" not in answer:
+                top = next(top for top in tops if path == top or path.startswith(f"{top}/"))
+                if f"Deleted: {top}" not in answer.splitlines():
                     leftovers.append((path, f"delete answered {short(answer, 80)}"))
         # No MCP tool of the framework deletes a file from a collection; the fixture files keep fixed
         # names, so the next run overwrites them.

@@ -3,6 +3,7 @@ search, search_chunks and get_chunk on files the suite uploads to `{namespace}/c
 
 from __future__ import annotations
 
+import hashlib
 import json
 
 from conformance.checks.paths import PIXEL_PNG
@@ -10,7 +11,7 @@ from conformance.fixtures import (
     CHUNK_OVERLAP, CHUNK_SIZE, CHUNK_STRIDE, PDF_PAGES, SEARCH_WORD, SNIPPET_LIMIT, expected_windows, long_text, pdf, pdf_chunk_pages,
     pdf_index_text, short_text, slug, workbook, workbook_text,
 )
-from conformance.suite import Fixtures, check
+from conformance.suite import Fixtures, Skip, check, short
 
 CHUNK_TOOLS = {"upload", "get_chunk"}
 DOCUMENT_FIELDS = {"name", "summary", "collectionPath", "filePath", "sizeBytes", "contentHash", "chunkCount", "indexedAt"}
@@ -30,14 +31,17 @@ async def chunk(fx: Fixtures, file_path: str, index: int) -> dict:
     return await fx.call_json("get_chunk", {"collectionPath": fx.collection, "filePath": file_path, "chunkIndex": index})
 
 
-async def document(fx: Fixtures, file_path: str) -> dict:
-    """The file's Document node, once indexing wrote it; skip on a host that writes none (no summarizer, D6)."""
+async def document(fx: Fixtures, file_path: str, data: bytes | None = None) -> dict:
+    """The file's Document node, once indexing wrote it (for exactly `data`, by its contentHash, when given: a
+    Document an earlier upload of the file left does not count); skip on a host that writes none (no summarizer, D6)."""
     path = f"{fx.collection}/_Documents/{slug(file_path)}"
+    digest = hashlib.sha256(data).hexdigest() if data is not None else None
 
     async def probe():
         text = await fx.call("get", {"path": path})
         node = json.loads(text) if text.lstrip().startswith("{") else None
-        return node if node and (node.get("content") or {}).get("filePath") == file_path else None
+        content = (node or {}).get("content") or {}
+        return node if content.get("filePath") == file_path and digest in (None, content.get("contentHash")) else None
 
     return await fx.eventually(probe, f"the Document node {path} of {file_path} (a host without a summarizer writes none)")
 
@@ -374,3 +378,79 @@ async def text_lives_in_the_file(fx: Fixtures) -> None:
     text = await fx.read(f"{content['collectionPath']}/{content['filePath']}")
     # verifies: agent.derive-file-path-from-fields
     assert text == long_text(), f"Get on the path built from the Document's fields answered {text[:80]!r}"
+
+
+# -- Document nodes are nodes like any other -------------------------------------------------------------
+# Both checks write new bytes on every run: the framework's hash gate skips a file whose bytes it indexed
+# before, so only changed bytes make it index (and write the Document node) again.
+
+
+async def written_for(fx: Fixtures, file_path: str, data: bytes) -> dict | None:
+    """The file's Document node as indexing wrote it for `data`, or None when indexing did not write it in time.
+    Call only after the host has shown that it writes Document nodes (else None says nothing)."""
+    try:
+        return await document(fx, file_path, data)
+    except Skip:
+        return None
+
+
+@check("chunks.indexing-replaces-node-at-document-path", needs=CHUNK_TOOLS | {"get", "create", "delete"})
+async def indexing_replaces_node_at_document_path(fx: Fixtures) -> None:
+    await document(fx, (await long_file(fx))[0])  # skips on a host that writes no Document nodes (D6)
+    file_path = "conformance/replaced.md"
+    path = f"{fx.collection}/_Documents/{slug(file_path)}"
+    await fx.call("delete", {"paths": json.dumps([path])})  # the Document node an earlier run's indexing wrote, if any
+    namespace, node_id = path.rsplit("/", 1)
+    created = await fx.call("create", {"node": json.dumps({
+        "id": node_id, "namespace": namespace, "name": "Agent notes", "nodeType": "Markdown",
+        "content": {"draft": "Ask about the order book."}})})
+    # verifies: chunks.indexing-replaces-node-at-document-path
+    assert created == f"Created: {path}", f"create at the Document path {path} answered {created[:120]!r}"
+    fx.created_nodes.append(path)
+    data = f"Replaced notes of run {fx.run_id}: the order book grew.\n".encode("utf-8")
+    await fx.upload("replaced.md", data)
+    node = await written_for(fx, file_path, data)
+    now = node or await fx.call("get", {"path": path})
+    # verifies: chunks.indexing-replaces-node-at-document-path
+    assert node is not None, f"indexing {file_path} did not write its Document over the node at {path}: get answers {short(now, 200)}"
+    fx.release(path)  # the file's Document node now, which stays as every fixture file's does
+    content = node.get("content") or {}
+    # verifies: chunks.indexing-replaces-node-at-document-path
+    assert (node.get("nodeType"), node.get("name"), content.get("$type")) == ("Document", "replaced.md", "Document") and \
+        "draft" not in content, f"the node at {path} after indexing is {short(node, 200)}"
+
+
+async def chunk_text_is(fx: Fixtures, file_path: str, data: bytes) -> bool | None:
+    """True once the file's first chunk holds `data` (an earlier upload's chunks do not count), else None."""
+    return True if (await chunk(fx, file_path, 0)).get("text") == data.decode("utf-8") else None
+
+
+DANGLING_WORD = "vellumfinch"  # a word only the dangling fixture holds
+
+
+@check("chunks.deleted-document-node-dangles", needs=CHUNK_TOOLS | {"get", "delete", "search_chunks"})
+async def deleted_document_node_dangles(fx: Fixtures) -> None:
+    await document(fx, (await long_file(fx))[0])  # skips on a host that writes no Document nodes (D6)
+    data = f"Dangling note of run {fx.run_id}: {DANGLING_WORD} marks this file.\n".encode("utf-8")
+    file_path = await fx.upload("dangling.md", data)
+    await fx.eventually(lambda: chunk_text_is(fx, file_path, data), f"this run's chunk of {file_path}")
+    node = await document(fx, file_path, data)
+    path = node["path"]
+    deleted = await fx.call("delete", {"paths": json.dumps([path])})
+    answer = await fx.call("get", {"path": path})
+    # verifies: chunks.deleted-document-node-dangles
+    assert deleted == f"Deleted: {path}" and answer.startswith(("Error", "Not found")), \
+        f"delete of the Document node answered {deleted[:100]!r}; get on its path then {answer[:100]!r}"
+    found = await search_chunks(fx, query=f"namespace:{fx.collection} {DANGLING_WORD}")
+    hits = [hit for hit in found.get("results", []) if hit.get("filePath") == file_path]
+    got = await chunk(fx, file_path, 0)
+    text = await fx.read(f"{fx.collection}/{file_path}")
+    # verifies: chunks.deleted-document-node-dangles
+    assert hits and all(hit.get("documentPath") == path for hit in hits) and \
+        (got.get("found"), got.get("text"), text) == (True, data.decode(), data.decode()), \
+        f"after the delete: hits {short(hits, 160)}, chunk 0 {short(got, 100)}, the file {text[:60]!r}"
+    again = data + b"Indexed again.\n"
+    await fx.upload("dangling.md", again)
+    rewritten = await written_for(fx, file_path, again)
+    # verifies: chunks.deleted-document-node-dangles
+    assert rewritten is not None and rewritten.get("path") == path, f"indexing {file_path} again wrote no Document node at {path}"

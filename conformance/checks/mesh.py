@@ -10,7 +10,7 @@ import json
 import re
 
 from conformance.checks.chunks import document, long_file
-from conformance.suite import Fixtures, Skip, check, short
+from conformance.suite import Fixtures, Skip, check, encode, short
 
 WRITE = {"create", "get", "delete"}
 
@@ -296,6 +296,30 @@ async def create_repairs_json(fx: Fixtures) -> None:
         f"create of two concatenated nodes answered {answer!r}; get on the second answered {lost[:60]!r}"
 
 
+# Ids Create writes as sent and Get cannot name. Not made: a leading '@' in the root namespace, which would
+# put a node outside the suite's namespace that Delete (its path loses the '@' too) could not remove.
+ODD_IDS = ("'Q3 plan'", " padded ", 'say "hi"', "*")
+
+
+@check("mesh.create-ids-get-cannot-name", needs=WRITE)
+async def create_ids_get_cannot_name(fx: Fixtures) -> None:
+    root = await fx.root_node()
+    for node_id in ODD_IDS:
+        path = f"{root}/{node_id}"
+        node = {"id": node_id, "namespace": root, "name": "Odd", "nodeType": "Markdown"}
+        created, again = await create(fx, node), await create(fx, node)
+        answer = await fx.call("get", {"path": path})
+        # verifies: mesh.create-ids-get-cannot-name
+        assert created == f"Created: {path}" and again == f"Error creating node: Node already exists: {path}", \
+            f"create with id {node_id!r} answered {created[:100]!r}, then {again[:100]!r}"
+        try:
+            read = json.loads(answer)
+        except ValueError:
+            read = None
+        # verifies: mesh.create-ids-get-cannot-name
+        assert not (isinstance(read, dict) and read.get("path") == path), f"get {path!r} reached the node: {answer[:100]!r}"
+
+
 @check("mesh.create-refuses-unregistered-type", needs=WRITE)
 async def create_refuses_unregistered_type(fx: Fixtures) -> None:
     root = await fx.root_node()
@@ -311,6 +335,75 @@ async def create_refuses_unregistered_type(fx: Fixtures) -> None:
         f"create with an unregistered $type on Markdown answered {refused[:160]!r}; get then answered {after[:60]!r}"
     # verifies: mesh.create-refuses-unregistered-type
     assert accepted == f"Created: {root}/untyped", f"create on Markdown without $type answered {accepted[:120]!r}"
+
+
+# -- paths Create does not check ---------------------------------------------------------------------
+# The nodes sit where only the suite's own files or nodes are: a fixture file's Get path, and `content`
+# under the run's root node. A node at the namespace's own `{namespace}/content` is never made: deleting
+# it (Delete is recursive) would take every Document node of the namespace's collection with it.
+
+
+async def node_at(fx: Fixtures, path: str) -> str:
+    """Create a Markdown node at `path`; clean-up deletes it unless the check does. Skip when one is already there."""
+    namespace, node_id = path.rsplit("/", 1)
+    answer = await create(fx, {"id": node_id, "namespace": namespace, "name": "Shadow", "nodeType": "Markdown"})
+    if answer == f"Error creating node: Node already exists: {path}":
+        raise Skip(f"a node is already at {path} (left by an earlier run?); delete it and run again")
+    # Create checks no path against the content (both claims state it): a refusal fails the check.
+    assert answer == f"Created: {path}", f"create at {path}, a path inside a content collection, answered {answer[:120]!r}"
+    fx.created_nodes.append(path)
+    return path
+
+
+async def delete_node(fx: Fixtures, path: str) -> str:
+    answer = await fx.call("delete", {"paths": json.dumps([path])})
+    if answer == f"Deleted: {path}":
+        fx.release(path)
+    return answer
+
+
+SHADOWED_TEXT = "A fixture file with a node at its Get path.\n"
+
+
+@check("mesh.create-under-content-is-shadowed", needs=WRITE | {"upload"})
+async def create_under_content_is_shadowed(fx: Fixtures) -> None:
+    file_path = await fx.upload("shadowed.md", SHADOWED_TEXT.encode("utf-8"))
+    path = await node_at(fx, f"{fx.collection}/{file_path}")
+    read = await fx.read(path)
+    again = await create(fx, {"id": path.rsplit("/", 1)[1], "namespace": path.rsplit("/", 1)[0], "name": "Shadow",
+                              "nodeType": "Markdown"})
+    # verifies: mesh.create-under-content-is-shadowed
+    assert read == SHADOWED_TEXT and again == f"Error creating node: Node already exists: {path}", \
+        f"with a node at the file's Get path, get answered {read[:80]!r} and a second create {again[:100]!r}"
+    deleted = await delete_node(fx, path)
+    after = await fx.read(path)
+    # verifies: mesh.create-under-content-is-shadowed
+    assert deleted == f"Deleted: {path}" and after == SHADOWED_TEXT, \
+        f"delete of the node at the file's path answered {deleted[:100]!r}; get then answered {after[:80]!r}"
+
+
+@check("mesh.create-takes-over-upload", needs=WRITE | {"upload"})
+async def create_takes_over_upload(fx: Fixtures) -> None:
+    first, second = b"Taken over: first version.\n", b"Taken over: second version.\n"
+    file_path = await fx.upload("taken.md", first)
+    path = await node_at(fx, f"{fx.collection}/{file_path}")
+    refused = await fx.call("upload", {"path": path, "base64Content": encode(second)})
+    kept = await fx.read(path)
+    # verifies: mesh.create-takes-over-upload
+    assert refused.startswith("Error: path must include '{collection}/{filePath}' after the node path") and kept == first.decode(), \
+        f"upload to a file's path with a node there answered {refused[:120]!r}; the file then read {kept[:60]!r}"
+    deleted = await delete_node(fx, path)
+    stored = await fx.call("upload", {"path": path, "base64Content": encode(second)})
+    now = await fx.read(path)
+    # verifies: mesh.create-takes-over-upload
+    assert deleted == f"Deleted: {path}" and '"status":"Uploaded"' in stored and now == second.decode(), \
+        f"after deleting the node ({deleted[:60]!r}) upload answered {stored[:100]!r} and the file read {now[:60]!r}"
+    # A node at a collection's own path: `content` of the run's root node, which holds nothing of anyone else's.
+    collection_node = await node_at(fx, f"{await fx.root_node()}/content")
+    remainder = await fx.call("upload", {"path": f"{collection_node}/q3.md", "base64Content": encode(first)})
+    # verifies: mesh.create-takes-over-upload
+    assert remainder == "Error: expected '{collection}/{filePath}' in remainder 'q3.md'.", \
+        f"upload with a node at {collection_node} answered {remainder[:120]!r}"
 
 
 # A node of the registered content type Document (D4), written by hand: `pageCount` is no field of it, and
