@@ -38,7 +38,7 @@ def main() -> int:
             seconds, output, code = timed(command)
             lines = output.splitlines()
             # `check` runs two pytest processes: each prints its own tier, CPU and result lines.
-            tiers = "; ".join(line for line in lines if line.startswith(("gate time by tier:", "gate CPU:")))
+            tiers = "; ".join(line for line in lines if line.startswith(("gate time by tier:", "gate CPU", "browser suite:")))
             outcome = "; ".join(line.strip("= ") for line in lines if re.search(r"\d+ (passed|failed)", line) and " in " in line)
             results.append((seconds, tiers))
             failed |= code
