@@ -146,11 +146,20 @@ class ContentCollection:
 
         The chunks are replaced (visible to chunk search after the index refreshes). A Document node is
         upserted only when the file has indexing text and the host has a summarizer, or an image
-        describer captioned it (D5, D6); a second file with the same slug overwrites it (D3).
+        describer captioned it (D5, D6); a second file with the same slug overwrites it (D3). A file
+        whose bytes were indexed already is skipped, unless the sink believes its Document missing;
+        it remembers every Document it wrote or found, deleted ones too (R14).
         """
         stored = self.stored(file_path)
         self._refuse_slug_collision(stored.file_path)
         pipeline = self.mesh.index
+        digest = hashlib.sha256(stored.data).hexdigest()
+        document_path = document_node_path(self.path, stored.file_path)
+        unchanged = pipeline.file_hash(self.path, stored.file_path) == digest
+        if unchanged and self._document_believed_present(document_path):
+            # The hash gate (R14): the chunks are current and the sink believes the Document exists
+            # (it remembers every one it wrote or saw, deleted ones too): nothing is written.
+            return None
         caption = None
         if pipeline.image_describer is not None and extension_of(stored.file_path) in IMAGE_MEDIA_TYPES:
             caption = pipeline.image_describer(stored.data, stored.file_path.rsplit("/", 1)[-1]) or ""
@@ -158,7 +167,8 @@ class ContentCollection:
         else:
             indexed = index_text(stored.file_path, stored.data)
         chunks = split_chunks(indexed, collection_path=self.path, file_path=stored.file_path)
-        self.mesh.index.stage_chunks(self.path, stored.file_path, chunks)
+        if not unchanged:  # the heal of an unchanged file writes its Document only, never its chunks
+            self.mesh.index.stage_chunks(self.path, stored.file_path, chunks, digest)
         if not chunks:
             return None
         name = stored.file_path.rsplit("/", 1)[-1]
@@ -168,7 +178,6 @@ class ContentCollection:
             summary = pipeline.summarizer(indexed.text, name)
         else:
             return None
-        document_path = document_node_path(self.path, stored.file_path)
         namespace, slug = split_node_id(document_path, None)
         content: dict[str, Any] = {  # mime is always null, so it never appears (D4)
             "$type": "Document",
@@ -177,7 +186,7 @@ class ContentCollection:
             "collectionPath": self.path,
             "filePath": stored.file_path,
             "sizeBytes": len(stored.data),
-            "contentHash": hashlib.sha256(stored.data).hexdigest(),
+            "contentHash": digest,
             "chunkCount": len(chunks),
             "indexedAt": self.mesh.clock.now(),
         }
@@ -186,7 +195,19 @@ class ContentCollection:
             id=slug, namespace=namespace, name=name, node_type="Document", content=content, icon="Document",
             version=previous.version + 1 if previous else 1, typed=True,
         )
-        return self.mesh.put_node(node)
+        written = self.mesh.put_node(node)
+        pipeline.remember_document(document_path)
+        return written
+
+    def _document_believed_present(self, document_path: str) -> bool:
+        """The sink's DocumentExists: its memory first, then a look at the mesh (remembered when found)."""
+        pipeline = self.mesh.index
+        if pipeline.document_known(document_path):
+            return True
+        if self.mesh.exists(document_path):
+            pipeline.remember_document(document_path)
+            return True
+        return False
 
     def _refuse_slug_collision(self, key: str) -> None:
         """agentkit extension, on with ``SearchIndex(refuse_slug_collisions=True)``: refuse to index a file

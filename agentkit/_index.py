@@ -81,6 +81,11 @@ class SearchIndex:
     _nodes: dict[str, IndexedNode] = field(default_factory=dict)
     _chunks: dict[tuple[str, str], tuple[Chunk, ...]] = field(default_factory=dict)
     _pending: list[tuple[str, Any, Any]] = field(default_factory=list)
+    # The chunk store's hash of each indexed file: the hash gate skips a file whose bytes it holds (R14).
+    _file_hashes: dict[tuple[str, str], str] = field(default_factory=dict)
+    # The Document sink's memory of the Document paths it wrote or found, for the mesh's lifetime and
+    # never cleared on delete, so an unchanged file's deleted Document is not written again (R14).
+    _known_documents: set[str] = field(default_factory=set)
 
     @property
     def pending(self) -> int:
@@ -99,11 +104,28 @@ class SearchIndex:
     def stage_remove(self, path: str) -> None:
         self._stage("remove", path, None)
 
-    def stage_chunks(self, collection_path: str, file_path: str, chunks: tuple[Chunk, ...]) -> None:
+    def stage_chunks(self, collection_path: str, file_path: str, chunks: tuple[Chunk, ...], file_hash: str | None = None) -> None:
+        """Replace a file's chunks; `file_hash` is recorded for the hash gate when there are chunks (a file
+        with no text records none, so it is tried again)."""
         self._stage("chunks", (collection_path, file_path), chunks)
+        if chunks and file_hash is not None:
+            self._file_hashes[collection_path, file_path] = file_hash
+        else:
+            self._file_hashes.pop((collection_path, file_path), None)
 
     def unstage_chunks(self, collection_path: str, file_path: str) -> None:
         self._stage("drop-chunks", (collection_path, file_path), None)
+        self._file_hashes.pop((collection_path, file_path), None)
+
+    def file_hash(self, collection_path: str, file_path: str) -> str | None:
+        """The hash of the bytes the file's chunks were made from, or None when it has none."""
+        return self._file_hashes.get((collection_path, file_path))
+
+    def document_known(self, path: str) -> bool:
+        return path in self._known_documents
+
+    def remember_document(self, path: str) -> None:
+        self._known_documents.add(path)
 
     def _stage(self, operation: str, key: Any, value: Any) -> None:
         self._pending.append((operation, key, value))

@@ -51,9 +51,12 @@ chunk = json.loads(tools["GetChunk"].call({"collectionPath": "Meridian/content",
 # verifies: chunks.deleted-document-node-dangles
 assert chunk["found"] is True and "2,140" in chunk["text"] and (hit["collectionPath"], hit["filePath"]) == \
     ("Meridian/content", "q2-notes.md")
-content.index("q2-notes.md")
+content.upload("q2-notes.md", b"Q2 notes: the order book grew to 2,140 units.", index=True)  # the same bytes again
 # verifies: chunks.deleted-document-node-dangles
-assert mesh.get("Meridian/content/_Documents/q2-notes.md").content["filePath"] == "q2-notes.md"  # indexed again
+assert not mesh.exists("Meridian/content/_Documents/q2-notes.md")  # the hash gate skips the file, the sink remembers
+content.upload("q2-notes.md", b"Q2 notes: the order book grew to 2,140 units (revised).", index=True)
+# verifies: chunks.deleted-document-node-dangles
+assert mesh.get("Meridian/content/_Documents/q2-notes.md").content["filePath"] == "q2-notes.md"  # changed bytes: written
 
 CAPTURES = {
     "chunks_view_document_path_taken.md": lambda: VIEW.markdown("document-path-taken"),

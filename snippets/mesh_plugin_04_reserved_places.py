@@ -50,9 +50,12 @@ assert documents == ["Meridian/content/_Documents/notes.md"]
 assert tools["delete"].call({"paths": json.dumps(["Meridian/content"])}) == "Deleted: Meridian/content"
 # verifies: mesh.create-takes-over-upload
 assert not mesh.exists(documents[0]) and mesh.collections["Meridian/content"].read_text("notes.md")
-mesh.collections["Meridian/content"].index("notes.md")
+mesh.collections["Meridian/content"].upload("notes.md", b"Board notes: dividend approved.", index=True)
 # verifies: mesh.create-takes-over-upload
-assert mesh.exists(documents[0])  # indexing the file again writes its Document node again
+assert not mesh.exists(documents[0])  # the same bytes: skipped, and the indexer remembers the node as written
+mesh.collections["Meridian/content"].upload("notes.md", b"Board notes: dividend approved, paid in May.", index=True)
+# verifies: mesh.create-takes-over-upload
+assert mesh.exists(documents[0])  # changed bytes: indexed anew, the Document node is written again
 
 # --8<-- [start:upload-taken-over]
 print(create("filings"))  # the collection's own path

@@ -84,8 +84,38 @@ def test_same_slug_upserts_last_indexed_wins():
     content.upload("a-b.md", b"second", index=True)
     assert mesh.get("Acme/content/_Documents/a-b.md").content["filePath"] == "a-b.md"
     assert mesh.get("Acme/content/_Documents/a-b.md").version == 2
-    content.index("a b.md")
+    content.index("a b.md")  # unchanged bytes: the hash gate skips it (R14)
+    assert mesh.get("Acme/content/_Documents/a-b.md").content["filePath"] == "a-b.md"
+    content.upload("a b.md", b"first, revised", index=True)
     assert mesh.get("Acme/content/_Documents/a-b.md").content["filePath"] == "a b.md"
+
+
+def test_unchanged_bytes_are_skipped_and_a_deleted_document_stays_deleted():
+    """R14: the hash gate skips a file whose bytes are indexed; the sink remembers the Document it wrote,
+    so deleting it and uploading the same bytes again writes nothing; changed bytes are indexed anew."""
+    mesh = company()
+    content = mesh.collections["Acme/content"]
+    content.upload("notes.md", b"Notes.", index=True)
+    first = mesh.get("Acme/content/_Documents/notes.md")
+    content.upload("notes.md", b"Notes.", index=True)
+    assert mesh.get("Acme/content/_Documents/notes.md").version == first.version
+    mesh.delete(["Acme/content/_Documents/notes.md"])
+    content.upload("notes.md", b"Notes.", index=True)
+    assert not mesh.exists("Acme/content/_Documents/notes.md")
+    content.upload("notes.md", b"Notes, revised.", index=True)
+    assert mesh.get("Acme/content/_Documents/notes.md").content["contentHash"] != first.content["contentHash"]
+
+
+def test_an_unchanged_file_whose_document_was_never_written_is_healed():
+    """R14's heal: chunks indexed without a summarizer, then with one: the unchanged file gets its Document."""
+    mesh = company()
+    content = mesh.collections["Acme/content"]
+    summarizer, mesh.index.summarizer = mesh.index.summarizer, None
+    content.upload("notes.md", b"Notes.", index=True)
+    assert not mesh.exists("Acme/content/_Documents/notes.md")
+    mesh.index.summarizer = summarizer
+    content.index("notes.md")
+    assert mesh.get("Acme/content/_Documents/notes.md").content["filePath"] == "notes.md"
 
 
 def test_slug_collision_refusal_is_an_opt_in_extension():
