@@ -44,10 +44,10 @@ assert offered(["Mesh:Get", "Mesh:Get"]) == ["Get", "Get", "store_plan", "load_s
 assert offered(None) == offered([]) == ["Get", "Search", "NavigateTo", "GetDiagnostics", "store_plan", "load_skill"]
 # verifies: agent.list-without-mesh-has-no-mesh
 assert not {"Get", "Search"} & set(offered(["ContentCollection"]))
-# verifies: agent.delegation-tools-offered, agent.whitelist-offers-only-listed
+# verifies: agent.whitelist-offers-only-listed
 assert offered(["Mesh:Get"], delegations=["reader"])[:4] == ["delegate_to_agent", "list_sub_threads",
                                                           "send_to_sub_thread", "Get"]
-# verifies: agent.delegation-tools-offered, agent.whitelist-offers-only-listed
+# verifies: agent.whitelist-offers-only-listed
 assert offered(["Mesh:Get"], is_default=True) == ["delegate_to_agent", "list_sub_threads", "send_to_sub_thread",
                                                   "Get", "store_plan", "load_skill"]  # the default agent, too
 

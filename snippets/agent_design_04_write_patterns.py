@@ -6,11 +6,7 @@ from agentkit.guide import (
 )
 from agentkit.guide._scenarios import creates_in_scenario_3
 
-# --8<-- [start:fact-id]
-# short key, period, row position in its statement
-print(fact_id("rev", "FY2024", 1))
-#> rev-FY2024-1
-# --8<-- [end:fact-id]
+assert fact_id("rev", "FY2024", 1) == "rev-FY2024-1"  # short key, period, row position: the page's example id
 
 # --8<-- [start:interrupted]
 # Killed after k creates, for k = 0 .. 75, then resumed with "continue":
@@ -59,15 +55,15 @@ assert search_dimension_by_name(mesh, "Meridian", "Net profit")["count"] == 0
 # verifies: agent.label-search-false-negative
 assert "Meridian/LineItems/np" in {row["path"] for row in listed} and len(listed) == 21
 default_listing = mesh.search("nodeType:LineItem", base_path="Meridian/LineItems")
-# verifies: agent.dimension-listing-limits
+# verifies: mesh.search-limit-clamped, mesh.search-envelope
 assert default_listing["limit"] == 50 and not default_listing["truncated"] and default_listing["count"] == len(listed)
 short_listing = mesh.search("nodeType:LineItem", base_path="Meridian/LineItems", limit=5)
-# verifies: agent.dimension-listing-limits
+# verifies: mesh.search-envelope
 assert short_listing["truncated"] and short_listing["count"] == 5 and "hint" in short_listing
-# verifies: agent.dimension-listing-limits
+# verifies: mesh.search-base-path
 assert mesh.search("nodeType:LineItem", base_path="Meridian")["count"] == 0 < mesh.search(
     "nodeType:LineItem scope:subtree", base_path="Meridian")["count"]  # basePath: direct children only
-# verifies: agent.dimension-listing-limits
+# verifies: mesh.search-limit-clamped
 assert mesh.search("nodeType:LineItem", base_path="Meridian/LineItems", limit=500)["limit"] == 200
 
 # --8<-- [start:two-spellings]
@@ -96,11 +92,11 @@ print(caught_up.search_count, caught_up.listed_count)
 #> 64 64
 # --8<-- [end:verify]
 
-# verifies: agent.search-count-lags
+# verifies: mesh.index-count-may-miss
 assert check.complete and len(check.present) == len(worksheet.expected_paths()) == 32 + 64
-# verifies: agent.search-count-lags
+# verifies: mesh.index-count-may-miss
 assert (check.search_count, check.listed_count) == (0, 0)
-# verifies: agent.search-count-lags
+# verifies: mesh.index-count-may-miss
 assert caught_up.search_count == caught_up.listed_count == len(REPORT.values)
 writing = protocol.runs[1]
 creates = [r.text for t in writing.turns for c, r in zip(t.reply.tool_calls, t.results) if c.name == "Create"]

@@ -1,10 +1,7 @@
-"""Operational notes: the true cost of a thread tree, and where a search hit's readable file is."""
+"""Operational notes: the true cost of a thread tree."""
 
-from agentkit import (
-    Agent, AgentConfiguration, Mesh, Thread, ToolCall, document_slug, file_path_by_string_rule, file_path_from_document,
-    usage_key, usage_report,
-)
-from agentkit.guide import PlannedCalls, TextModel, workspace
+from agentkit import Agent, AgentConfiguration, Mesh, Thread, ToolCall, usage_key, usage_report
+from agentkit.guide import PlannedCalls, TextModel
 
 
 def delegating_agent(mesh: Mesh, *, before_fix_369: bool) -> Agent:
@@ -62,32 +59,3 @@ rounds = [lead.start(thread, "Revenue?"), lead.start(thread, "And FY2023?")]
 # verifies: agent.usage-node-shape
 assert twice.get("Acme/_Thread/t2/_Usage/example_large").content["inputTokens"] == sum(
     r.usage.total_input for r in rounds)  # summed over rounds
-
-# --8<-- [start:file-path]
-# The Document node a search hit points at:
-node = workspace().get("Meridian/content/_Documents/Annual-Report-2024.pdf")
-# the slug is lossy
-print(document_slug("Annual Report 2024.pdf"))
-#> Annual-Report-2024.pdf
-# the string rule builds a path where no file is
-print(file_path_by_string_rule(node.path))
-#> Meridian/content/Annual-Report-2024.pdf
-# the node's fields give the file, and its full text
-print(file_path_from_document(node.content))
-#> Meridian/content/Annual Report 2024.pdf
-# --8<-- [end:file-path]
-
-mesh = workspace()
-# verifies: agent.derive-file-path-from-fields
-assert "text" not in node.content and node.content["summary"] and node.node_type == "Document"
-# verifies: agent.derive-file-path-from-fields
-assert mesh.fetch(file_path_from_document(node.content)).kind == "file"
-try:
-    mesh.fetch(file_path_by_string_rule(node.path))
-except KeyError as missing:
-    # verifies: agent.derive-file-path-from-fields
-    assert str(missing) == "Error: File 'Annual-Report-2024.pdf' not found in collection 'content'"
-else:
-    raise AssertionError("the string rule found the file")
-# verifies: agent.derive-file-path-from-fields
-assert document_slug("Annual Report 2024.pdf") == document_slug("Annual-Report 2024.pdf") == "Annual-Report-2024.pdf"

@@ -5,7 +5,7 @@ from dataclasses import replace
 
 from pypdf import PdfReader
 
-from agentkit import Agent, Mesh, Thread, mesh_plugin
+from agentkit import Agent, Thread
 from agentkit.guide import (
     REPORT, ProcedureModel, Worksheet, caching_table, floor_cost, invented_key, list_dimensions, read_tables,
     report_pdf_path, report_text, run_all, scenario_table, workspace,
@@ -16,14 +16,8 @@ from agentkit.guide._scenarios import naive as naive_procedure
 
 NAIVE_CONFIG = scenario_config("naive")
 
-# --8<-- [start:table]
 results = run_all()                    # scenarios 1-4, each on a fresh workspace
 with_caching = run_all(caching=True)   # the same, billed with prompt caching
-# prints the table above
-print(scenario_table(results, with_caching))
-#> | scenario | turns | input tokens | output tokens | cost | × floor | with caching | ...
-#> ...
-# --8<-- [end:table]
 
 naive, reread, protocol, bulk = results
 
@@ -77,12 +71,8 @@ capped = Agent(replace(NAIVE_CONFIG, max_tool_calls_per_round=None), ProcedureMo
 default_round = capped.start(Thread(THREAD), TASK)
 # verifies: agent.long-rounds-raise-the-cap
 assert len(default_round.turns) == DEFAULT_MAXIMUM_ITERATIONS + 1 and default_round.turns[-1].tools_offered == ()
-# BulkCreate is agentkit's extension: the Mesh plugin offers it only when asked to.
-# verifies: agent.bulk-create-extension
-assert "BulkCreate" not in {tool.name for tool in mesh_plugin(Mesh())}
-# verifies: agent.bulk-create-extension
-assert "BulkCreate" in {tool.name for tool in mesh_plugin(Mesh(), bulk_create=True)} and bulk.grade.correct == 75
-# verifies: agent.bulk-create-extension
+# Scenario 4 writes with BulkCreate, the Mesh plugin's extension, instead of Create.
+# verifies: agent.bulk-create-fewest-turns
 assert any(c.name == "BulkCreate" for run in bulk.runs for t in run.turns for c in t.reply.tool_calls)
 
 naive_creates = [json.loads(call.arguments["node"]) for run in naive.runs for turn in run.turns

@@ -3,16 +3,19 @@
 import json
 
 from agentkit import (
-    RESERVED_PREFIXES, Mesh, mcp_tools, mesh_plugin, parse_path, reference_kind, resolve_context_path, resolve_relative,
-    resolve_tool_path, tools_by_name,
+    RESERVED_PREFIXES, Mesh, mcp_tools, mesh_plugin, parse_path, reference_kind, resolve_relative, resolve_tool_path,
+    tools_by_name,
 )
 from agentkit.guide import upload_report
+from tools.agentview import AgentView
 
 mesh = Mesh()
 upload_report(mesh)  # Meridian/content/Annual Report 2024.pdf
 mesh.add_collection("Meridian", "filings").upload("annual-report-2024.md", b"# Annual report\n")
 mesh.collections["Meridian/content"].upload("2024/notes.md", b"Nested notes.\n")
-get = tools_by_name(mesh_plugin(mesh))["Get"]
+# Every tool call below is recorded for the page's "Tool call" listings (tools/agentview.py).
+VIEW = AgentView(__file__)
+get = VIEW.wrap(tools_by_name(mesh_plugin(mesh)))["Get"]
 
 # --8<-- [start:parse]
 path = parse_path("Meridian/content/2024/notes.md")
@@ -67,7 +70,11 @@ def shapes_table() -> str:
 
 
 SHAPES = shapes_table()  # now, before the examples below add files
-CAPTURES = {"unified_path_shapes.md": lambda: SHAPES}
+CAPTURES = {
+    "unified_path_shapes.md": lambda: SHAPES,
+    **{f"unified_path_view_{section.replace('-', '_')}.md": (lambda section=section: VIEW.markdown(section))
+       for section in ("tool-paths", "mcp-upload")},
+}
 
 # verifies: unified-path.content-listing
 assert [f["filePath"] for f in json.loads(get.call({"path": "Meridian/content/"}))] == ["2024/notes.md", "Annual Report 2024.pdf"]
@@ -90,26 +97,29 @@ assert tools_by_name(mesh_plugin(bare))["Get"].call({"path": "Empty/content/x.md
 # verifies: unified-path.not-found-messages
 assert get.call({"path": "Meridian/Nowhere"}) == "Not found: Meridian/Nowhere"
 
-# --8<-- [start:tool-paths]
-print(resolve_tool_path('  @"Meridian/content/Annual Report 2024.pdf" '))
-#> Meridian/content/Annual Report 2024.pdf
-print(resolve_tool_path("Meridian/content/CEO's letter.md"))
-#> Meridian/content/CEOs letter.md
-print(resolve_context_path("Meridian", "content/Annual Report 2024.pdf"))
-#> @Meridian/content/Annual Report 2024.pdf
-print(resolve_context_path("Meridian", "Facts/rev-FY2024-1"))
-#> Facts/rev-FY2024-1
-# --8<-- [end:tool-paths]
-
 letter = mesh.collections["Meridian/content"]
 letter.upload("CEO's letter.md", b"Dear shareholders")
+in_context = VIEW.wrap(tools_by_name(mesh_plugin(mesh, context="Meridian")))["Get"]  # a chat whose context is Meridian
+
+# --8<-- [start:tool-paths]
+print(get.call({"path": '  @"Meridian/content/2024/notes.md" '}))  # blanks, '@' and quotes removed
+#> "Nested notes.\n"
+print(get.call({"path": "Meridian/content/CEO's letter.md"}))  # the apostrophe is removed too
+#> Error: File 'CEOs letter.md' not found in collection 'content'
+print(in_context.call({"path": "content/2024/notes.md"}))  # starts with a reserved word: under the context
+#> "Nested notes.\n"
+print(in_context.call({"path": "Facts/rev-FY2024-1"}))  # a '/' elsewhere: absolute
+#> Not found: Facts/rev-FY2024-1
+# --8<-- [end:tool-paths]
+
+# verifies: unified-path.tool-paths-lose-quotes
+assert resolve_tool_path("Meridian/content/CEO's letter.md") == "Meridian/content/CEOs letter.md"
 # verifies: unified-path.tool-paths-lose-quotes
 assert get.call({"path": "Meridian/content/CEO's letter.md"}) == "Error: File 'CEOs letter.md' not found in collection 'content'"
 # verifies: unified-path.tool-paths-lose-quotes
 assert get.call({"path": 'Meridian/content/"CEO\'s letter.md"'}).startswith("Error: File 'CEOs letter.md'")
 # verifies: unified-path.tool-paths-lose-quotes
 assert "CEO's letter.md" in [f["filePath"] for f in json.loads(get.call({"path": "Meridian/content/"}))]
-in_context = tools_by_name(mesh_plugin(mesh, context="Meridian"))["Get"]
 # verifies: unified-path.context-prefix
 assert json.loads(in_context.call({"path": "content/2024/notes.md"})) == "Nested notes.\n"
 # verifies: unified-path.context-prefix
@@ -121,7 +131,7 @@ assert get.call({"path": "Meridian/content/2024/../Annual Report 2024.pdf"}) == 
 assert (in_context.call({"path": "../Meridian"}), in_context.call({"path": ".."})) == (
     "Not found: ../Meridian", "Not found: Meridian/..")
 
-mcp = tools_by_name(mcp_tools(mesh))
+mcp = VIEW.wrap(tools_by_name(mcp_tools(mesh)))
 # --8<-- [start:mcp-upload]
 print(mcp["upload"].call({"path": "Meridian/filings/q1.md", "base64Content": "UTEgbm90ZXMu"}))
 #> {"status":"Uploaded","path":"Meridian/filings/q1.md","bytes":9}

@@ -5,11 +5,18 @@ import unicodedata
 
 from agentkit import Mesh, canonical_segment, mesh_plugin, tools_by_name
 from agentkit.guide import upload_report
+from tools.agentview import AgentView
 
 mesh = Mesh()
 upload_report(mesh)
 collection = mesh.collections["Meridian/content"]
-get = tools_by_name(mesh_plugin(mesh))["Get"]
+# Every tool call below is recorded for the page's "Tool call" listings (tools/agentview.py).
+VIEW = AgentView(__file__)
+get = VIEW.wrap(tools_by_name(mesh_plugin(mesh)))["Get"]
+CAPTURES = {
+    f"unified_path_view_{section.replace('-', '_')}.md": (lambda section=section: VIEW.markdown(section))
+    for section in ("as-typed", "extension")
+}
 
 # --8<-- [start:as-typed]
 stored_by_a_mac = unicodedata.normalize("NFD", "Übersicht 2024.md")  # U + combining diaeresis
@@ -32,7 +39,7 @@ assert json.loads(get.call({"path": "Meridian/content/" + stored_by_a_mac})) == 
 canonical = Mesh(canonical_paths=True)  # agentkit extension, off by default
 upload_report(canonical)
 canonical.collections["Meridian/content"].upload(stored_by_a_mac, b"Overview.\n")
-canonical_get = tools_by_name(mesh_plugin(canonical))["Get"]
+canonical_get = VIEW.wrap(tools_by_name(mesh_plugin(canonical)))["Get"]
 print(canonical_get.call({"path": "Meridian/content/%C3%9Cbersicht%202024.md"}))
 #> "Overview.\n"
 # --8<-- [end:extension]

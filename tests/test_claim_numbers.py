@@ -101,8 +101,6 @@ def test_scenario_numbers():
     """The scenarios the pages name by number (1 to 4 in agentkit's order), and scenario 3's creates."""
     # verifies: agent.reconciliation-explains-every-row
     assert stated.numbers("agent.reconciliation-explains-every-row") == [scenario_number("worksheet")]
-    # verifies: agent.bulk-create-extension
-    assert stated.numbers("agent.bulk-create-extension") == [scenario_number("bulk")]
     # verifies: agent.deterministic-ids-resume
     assert stated.numbers("agent.deterministic-ids-resume") == [scenario_number("worksheet"), 0, creates_in_scenario_3()]
     # verifies: agent.caching-reads-most-input

@@ -359,14 +359,3 @@ def test_the_page_states_the_protocols_figures(results):
     assert check.search_count == check.listed_count == zero and "Search" not in calls
     # verifies: agent.verify-by-get
     assert [c.name for c in writing.turns[-2].reply.tool_calls] == ["Get"] * read_backs
-
-
-def test_the_page_names_the_document_fields_it_builds_the_path_from():
-    """The Document node's collectionPath and filePath, named as the page names them, give the file."""
-    from tools import stated
-
-    node = workspace().get(f"{OWNER}/content/_Documents/Annual-Report-2024.pdf")
-    text = stated.text("agent.derive-file-path-from-fields")
-    for field_name in ("collectionPath", "filePath"):
-        # verifies: agent.derive-file-path-from-fields
-        assert f"`{field_name}`" in text and f"{{{field_name}}}" in text and field_name in node.content

@@ -236,9 +236,9 @@ def test_cancelled_or_error_round_still_records_usage(kind):
     thread = Thread("T")
     run = _make(PlannedCalls(_lookups(5), key=MODEL), mesh=mesh).start(
         thread, "Read.", interrupt=Interrupt(2, kind))
-    # verifies: agent.cancelled-round-records-usage
+    # verifies: agent.died-round-records-nothing
     assert run.status == kind and run.recorded and run.tool_calls == 2
-    # verifies: agent.cancelled-round-records-usage
+    # verifies: agent.died-round-records-nothing
     assert recorded_usage(mesh, "T", MODEL) == run.usage
     assert thread.messages[-1].text.startswith(f"[round {kind}]")
 

@@ -364,7 +364,7 @@ def short_keys(content: dict) -> list[str]:
     return sorted(content)[:12]
 
 
-@check("agent.derive-file-path-from-fields", needs=CHUNK_TOOLS | {"get", "search_chunks"})
+@check("chunks.fields-give-the-get-path", needs=CHUNK_TOOLS | {"get", "search_chunks"})
 async def text_lives_in_the_file(fx: Fixtures) -> None:
     file_path, _ = await long_file(fx)
     await document(fx, file_path)
@@ -372,11 +372,11 @@ async def text_lives_in_the_file(fx: Fixtures) -> None:
     hit = next(hit for hit in answer["results"] if hit.get("filePath") == file_path)
     node_text = await fx.call("get", {"path": hit["documentPath"]})
     content = (json.loads(node_text).get("content") or {}) if node_text.startswith("{") else {}
-    # verifies: agent.derive-file-path-from-fields
+    # verifies: chunks.fields-give-the-get-path
     assert content.get("filePath") == file_path and SEARCH_WORD not in node_text, \
         f"Get on the hit's Document node {hit['documentPath']} answered {node_text[:120]!r}: not metadata without the text"
     text = await fx.read(f"{content['collectionPath']}/{content['filePath']}")
-    # verifies: agent.derive-file-path-from-fields
+    # verifies: chunks.fields-give-the-get-path
     assert text == long_text(), f"Get on the path built from the Document's fields answered {text[:80]!r}"
 
 

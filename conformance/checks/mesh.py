@@ -195,7 +195,7 @@ async def search_limit(fx: Fixtures) -> None:
     assert limits == [1, 200, 50], f"limits 0, 500 and none came back as {limits}"
 
 
-@check("agent.dimension-listing-limits", needs=WRITE | {"search"})
+@check("mesh.search-base-path", needs=WRITE | {"search"})
 async def listing_limits(fx: Fixtures) -> None:
     parent = await made(fx, "listed")
     child = await made(fx, "child", parent)
@@ -203,10 +203,10 @@ async def listing_limits(fx: Fixtures) -> None:
     await fx.searchable(grandchild)
     direct = await fx.call_json("search", {"query": "", "basePath": parent})
     deep = await fx.call_json("search", {"query": "scope:subtree", "basePath": parent})
-    # verifies: agent.dimension-listing-limits
+    # verifies: mesh.search-base-path
     assert [row["path"] for row in direct["results"]] == [child] and direct["limit"] == 50 and direct["truncated"] is False, \
         f"search under {parent} answered {short(direct)}"
-    # verifies: agent.dimension-listing-limits
+    # verifies: mesh.search-base-path
     assert {row["path"] for row in deep["results"]} >= {child, grandchild}, \
         f"search 'scope:subtree' under {parent} found {[row['path'] for row in deep['results']]}"
 
