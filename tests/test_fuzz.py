@@ -506,8 +506,7 @@ def best_time(function: Callable[[], Any], repeats: int = 3) -> float:
     """The least CPU time of this thread over a few runs, with the collector paused: the gate runs
     beside a build and a browser, and wall time would count their turns on the core as ours."""
     best = math.inf
-    gc.collect()
-    gc.disable()
+    gc.disable()  # no gc.collect() first: a full collection of the session's heap costs more than the runs
     try:
         for _ in range(repeats):
             start = time.thread_time()
