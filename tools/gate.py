@@ -122,17 +122,18 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     ))
     for name in needed:
         job(session.config, name)
-    session.config.stash[JOBS].start_in_order(needed)
-    run_browser_suite_beside(session)
+    waited_for = run_browser_suite_beside(session)
+    # What the browser suite waits for goes first: the site build and then the browser are the longest chain.
+    session.config.stash[JOBS].start_in_order(sorted(needed, key=lambda name: name not in waited_for))
 
 
-def run_browser_suite_beside(session: pytest.Session) -> None:
+def run_browser_suite_beside(session: pytest.Session) -> list[str]:
     """When the browser suite runs with other tests, a second pytest process runs it as soon as the
     site is built, beside the cheap tiers; its results are reported here, in the browser tier.
     Run alone (`dev.py test tests/test_browser.py`), or in that child process, it runs in this process."""
     browser = [item for item in session.items if tier(item) == TIERS["browser"]]
     if not browser or len(browser) == len(session.items) or os.environ.get(remote_suite.CHILD):
-        return
+        return []
     needs = sorted({name for item in browser for name in getattr(item, "fixturenames", ()) if name in COMMANDS})
     suite = remote_suite.RemoteSuite(
         session.config.stash[JOBS], "browser_suite", [_absolute(session, item.nodeid) for item in browser], needs,
@@ -146,6 +147,7 @@ def run_browser_suite_beside(session: pytest.Session) -> None:
         item.add_marker(pytest.mark.browser)
     session.items[:] = [remote.get(item.nodeid, item) for item in session.items]
     suite.start_when_ready()
+    return needs
 
 
 def _absolute(session: pytest.Session, nodeid: str) -> str:
