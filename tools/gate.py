@@ -137,7 +137,7 @@ def run_browser_suite_beside(session: pytest.Session) -> list[str]:
     needs = sorted({name for item in browser for name in getattr(item, "fixturenames", ()) if name in COMMANDS})
     suite = remote_suite.RemoteSuite(
         session.config.stash[JOBS], "browser_suite", [_absolute(session, item.nodeid) for item in browser], needs,
-        require_success,
+        require_success, session.config.rootpath,
     )
     remote = {
         item.nodeid: remote_suite.RemoteItem.from_parent(item.parent, name=item.name, suite=suite, origin=item.reportinfo())

@@ -79,7 +79,7 @@ class RemoteSuite:
     """One child pytest process running `nodeids`, after the jobs it needs have finished here."""
 
     def __init__(self, jobs: Jobs, name: str, nodeids: list[str], needs: list[str],
-                 require: Callable[[JobResult, str], None]) -> None:
+                 require: Callable[[JobResult, str], None], rootdir: Path) -> None:
         self.name = name
         self.needs = needs
         self.jobs = jobs
@@ -87,8 +87,10 @@ class RemoteSuite:
         folders = {need: str(jobs.jobs[need].workdir) for need in needs}
         self.job: BackgroundJob = jobs.define(
             name,
+            # The parent's rootdir, named: node ids (and the JUnit names made from them) must be the same
+            # in both processes, and pytest would otherwise choose one from the arguments and the cwd.
             lambda workdir: [sys.executable, "-m", "pytest", "-q", "-p", "tools.gate", "-p", "no:cacheprovider",
-                             "--junitxml", str(workdir / "junit.xml"), *nodeids],
+                             "--rootdir", str(rootdir), "--junitxml", str(workdir / "junit.xml"), *nodeids],
             {CHILD: "1", **{REUSE + need: folder for need, folder in folders.items()}},
         )
         self._outcomes: dict[tuple[str, str], Outcome] | None = None
