@@ -65,7 +65,7 @@ assert first_write.instructions == config.round_instructions() == PROTOCOL_INSTR
 assert first_write.messages()[1].text == reading.answer and THREAD == thread.path and TASK == thread.messages[0].text
 # verifies: agent.document-dies-with-round
 assert reading.turns[-1].context.total > DOCUMENT > max(turn.context.total for turn in writing.turns)
-# verifies: agent.state-in-answer
+# verifies: agent.document-dies-with-round
 assert "Meridian/content/Annual Report 2024.pdf" in first_write.messages()[1].text and not any(
     isinstance(item, ToolResult) for item in first_write.items)
 # verifies: agent.document-billed-in-phase-one

@@ -42,7 +42,7 @@ assert offered([" Mesh : patch , GET "]) == ["Get", "Patch", "store_plan", "load
 assert offered(["Mesh:Get", "Mesh:Get"]) == ["Get", "Get", "store_plan", "load_skill"]  # entries add up as given
 # verifies: agent.no-list-is-read-only
 assert offered(None) == offered([]) == ["Get", "Search", "NavigateTo", "GetDiagnostics", "store_plan", "load_skill"]
-# verifies: agent.list-without-mesh-has-no-mesh
+# verifies: agent.no-list-is-read-only
 assert not {"Get", "Search"} & set(offered(["ContentCollection"]))
 # verifies: agent.whitelist-offers-only-listed
 assert offered(["Mesh:Get"], delegations=["reader"])[:4] == ["delegate_to_agent", "list_sub_threads",
@@ -125,7 +125,7 @@ assert BUDGET_SEPARATOR == "\n\n---\n" and BUDGET_TEXT.format(n="{N}") == (
     "the next batch.")
 for no_cap in (None, 0, -5):
     quiet = AgentConfiguration("a", "Read Acme.", max_tool_calls_per_round=no_cap)
-    # verifies: agent.cap-zero-means-default
+    # verifies: agent.cap-budget-text
     assert quiet.round_instructions() == "Read Acme." and quiet.iteration_cap == DEFAULT_MAXIMUM_ITERATIONS == 40
 
 # --8<-- [start:front-matter]
@@ -169,7 +169,7 @@ whitelist = prohibition(["Mesh:Get,Search,Create,Update,Patch"])
 insisting = prohibition(["Mesh:Get,Search,Create,Update,Patch"], insist=True)
 # verifies: agent.prompt-does-not-stop-offered-tool
 assert (prompt_only.offered, prompt_only.executed) == (True, 1)
-# verifies: agent.whitelist-removes-tool
+# verifies: agent.prompt-does-not-stop-offered-tool
 assert (whitelist.offered, whitelist.executed, insisting.executed) == (False, 0, 0)
 # verifies: agent.refused-call-recorded
 assert insisting.refused == 1

@@ -26,7 +26,7 @@ assert [run.killed_after for run in deterministic] == list(range(creates_in_scen
 assert all(run.duplicates == run.missing == 0 and run.result.grade.correct == 75 for run in deterministic)
 # verifies: agent.interrupted-recorded-below-billed
 assert all(run.result.recorded_cost < run.result.cost for run in deterministic + invented)
-# verifies: agent.random-ids-duplicate
+# verifies: agent.deterministic-ids-resume
 assert [run.duplicates for run in invented] == [max(0, k - NEW_DIMENSIONS) for k in range(76)]
 
 

@@ -32,11 +32,11 @@ fixed_report, old_report = usage_report(fixed_mesh, fixed.thread), usage_report(
 assert [r.thread for r in fixed_report.rows] == ["Acme/_Thread/t1", "Acme/_Thread/t1/response-1/reader-1"]
 # verifies: agent.usage-sums-thread-tree
 assert fixed_report.cost == fixed.billed_cost() and not fixed_report.is_floor
-# verifies: agent.unknown-subthread-priced-zero
+# verifies: agent.usage-sums-thread-tree
 assert old_report.rows[1].model == "(unknown)" and not old_report.rows[1].priced and old_report.cost < old.billed_cost()
-# verifies: agent.unknown-subthread-priced-zero
+# verifies: agent.usage-sums-thread-tree
 assert old_report.is_floor and "have no price and count as $0" in old_report.floor_reasons[0]
-# verifies: agent.unknown-subthread-priced-zero
+# verifies: agent.usage-sums-thread-tree
 assert fixed_mesh.exists("Acme/_Thread/t1/response-1/reader-1/_Usage/example_small") and old_mesh.exists(
     "Acme/_Thread/t1/response-1/reader-1/_Usage/_unknown_")
 

@@ -36,11 +36,11 @@ assert protocol.cost < 3 * floor_cost() and naive.cost > 100 * floor_cost()
 assert naive.grade.correct * 2 < naive.grade.written and len(naive.grade.missing) > 30
 # verifies: agent.protocol-nodes-correct
 assert all(r.grade.correct == r.grade.written == 75 and not r.grade.missing for r in (reread, protocol, bulk))
-# verifies: agent.bulk-create-fewest-turns
+# verifies: agent.protocol-far-cheaper
 assert bulk.turns < protocol.turns and bulk.cost < protocol.cost
-# verifies: agent.caching-keeps-the-order
+# verifies: agent.caching-reads-most-input
 assert [r.key for r in sorted(with_caching, key=lambda r: r.cost, reverse=True)] == [r.key for r in results]
-# verifies: agent.caching-keeps-the-order
+# verifies: agent.caching-reads-most-input
 assert all(c.cost < r.cost for c, r in zip(with_caching, results))
 # verifies: agent.caching-reads-most-input
 assert all(c.usage.cache_read > c.usage.cache_write > c.usage.input for c in with_caching[:2])
@@ -72,7 +72,7 @@ default_round = capped.start(Thread(THREAD), TASK)
 # verifies: agent.long-rounds-raise-the-cap
 assert len(default_round.turns) == DEFAULT_MAXIMUM_ITERATIONS + 1 and default_round.turns[-1].tools_offered == ()
 # Scenario 4 writes with BulkCreate, the Mesh plugin's extension, instead of Create.
-# verifies: agent.bulk-create-fewest-turns
+# verifies: agent.protocol-far-cheaper
 assert any(c.name == "BulkCreate" for run in bulk.runs for t in run.turns for c in t.reply.tool_calls)
 
 naive_creates = [json.loads(call.arguments["node"]) for run in naive.runs for turn in run.turns

@@ -187,12 +187,11 @@ def test_the_page_states_the_cap_rules_as_configured():
     """The numbers the cap claims state are the configuration's: a cap above 0 adds text; 0 or less means 40."""
     from tools import stated
 
-    (above,) = stated.numbers("agent.cap-budget-text")
-    zero, default = stated.numbers("agent.cap-zero-means-default")
+    above, zero, default = stated.numbers("agent.cap-budget-text")
     # verifies: agent.cap-budget-text
     assert AgentConfiguration("a", "x", max_tool_calls_per_round=above + 1).round_instructions() != "x" == \
         AgentConfiguration("a", "x", max_tool_calls_per_round=above).round_instructions()
-    # verifies: agent.cap-zero-means-default
+    # verifies: agent.cap-budget-text
     assert AgentConfiguration("a", max_tool_calls_per_round=zero).iteration_cap == default == DEFAULT_MAXIMUM_ITERATIONS
     entry = "Mesh:Get,,Search"
     # verifies: agent.malformed-entry-accepted

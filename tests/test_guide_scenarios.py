@@ -89,14 +89,14 @@ def test_write_phase_bill_equals_the_closed_form(results, key, batch):
     sizes = [item_tokens(call) + item_tokens(result) for turn in creating
              for call, result in zip(turn.reply.tool_calls, turn.results)]
     billed = sum(turn.usage.input for turn in run.turns[first:first + len(creating) + 1])
-    # verifies: agent.simulator-matches-closed-forms
+    # verifies: agent.closed-forms
     assert billed == stepwise_input_tokens(run.turns[first].context.total, sizes, batch)
 
 
 @pytest.mark.parametrize("n, batch", [(0, 1), (1, 1), (7, 1), (7, 3), (7, None)])
 def test_stepwise_bill_equals_the_cost_closed_form_for_equal_sizes(n, batch):
     """With equal call sizes the stepwise bill is _cost.input_tokens: (N+1)P + dN(N+1)/2 sequential, 2P + Nd batched."""
-    # verifies: agent.simulator-matches-closed-forms
+    # verifies: agent.closed-forms
     assert stepwise_input_tokens(500, [30] * n, batch) == input_tokens(n, 500, 30, batch)
 
 

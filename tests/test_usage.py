@@ -117,5 +117,5 @@ def test_the_page_states_the_usage_path_and_the_unpriced_dollars():
     mesh = Mesh()
     run = _delegating(mesh, pre_fix=True).start(Thread("T"), "What was revenue?")
     unknown = [row for row in usage_report(mesh, run.thread).rows if row.model == UNKNOWN_MODEL]
-    # verifies: agent.unknown-subthread-priced-zero
-    assert [row.cost for row in unknown] == stated.numbers("agent.unknown-subthread-priced-zero")
+    # verifies: agent.usage-sums-thread-tree
+    assert [row.cost for row in unknown] == stated.numbers("agent.usage-sums-thread-tree")
