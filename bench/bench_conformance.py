@@ -9,7 +9,6 @@ a user would (a fresh process each time: start-up, connect, every check, clean-u
 
 from __future__ import annotations
 
-import os
 import re
 import statistics
 import subprocess
@@ -18,15 +17,9 @@ import tempfile
 import time
 from pathlib import Path
 
-REPO_ROOT = Path(__file__).resolve().parents[1]
-VENV_PYTHON = REPO_ROOT / ".venv" / "bin" / "python"
+from _venv import REPO_ROOT, use_venv
 
-try:
-    import mcp  # noqa: F401  (only to learn whether this interpreter has the dependencies)
-except ImportError:
-    if VENV_PYTHON.exists() and Path(sys.prefix).resolve() != VENV_PYTHON.parents[1].resolve():
-        os.execv(str(VENV_PYTHON), [str(VENV_PYTHON), *sys.argv])
-    raise
+use_venv("mcp")
 
 RUNS = 5
 TARGET_SECONDS = 10.0

@@ -20,22 +20,11 @@ from __future__ import annotations
 import base64
 import io
 import json
-import os
-import sys
 import time
-from pathlib import Path
 
-REPO_ROOT = Path(__file__).resolve().parents[1]
-VENV_PYTHON = REPO_ROOT / ".venv" / "bin" / "python"
+from _venv import use_venv
 
-try:
-    import pypdf  # noqa: F401  (only to learn whether this interpreter has the dependencies)
-except ImportError:
-    if VENV_PYTHON.exists() and Path(sys.prefix).resolve() != VENV_PYTHON.parents[1].resolve():
-        os.execv(str(VENV_PYTHON), [str(VENV_PYTHON), *sys.argv])
-    raise
-
-sys.path.insert(0, str(REPO_ROOT))
+use_venv("pypdf")
 
 import agentkit  # noqa: E402
 import agentkit.guide  # noqa: E402

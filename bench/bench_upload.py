@@ -7,24 +7,12 @@ Target: under 2 s. The figures are printed, never asserted.
 
 from __future__ import annotations
 
-import os
 import statistics
-import sys
 import time
-from pathlib import Path
 
-REPO_ROOT = Path(__file__).resolve().parents[1]
-VENV_PYTHON = REPO_ROOT / ".venv" / "bin" / "python"
+from _venv import use_venv
 
-try:
-    import fpdf  # noqa: F401  (only to learn whether this interpreter has the dependencies)
-    import pypdf  # noqa: F401
-except ImportError:
-    if VENV_PYTHON.exists() and Path(sys.prefix).resolve() != VENV_PYTHON.parents[1].resolve():
-        os.execv(str(VENV_PYTHON), [str(VENV_PYTHON), *sys.argv])
-    raise
-
-sys.path.insert(0, str(REPO_ROOT))
+use_venv("fpdf", "pypdf")
 
 from agentkit import Mesh, SearchIndex, extractive_summary, index_text  # noqa: E402
 from agentkit.guide import REPORT, report_pdf_bytes  # noqa: E402

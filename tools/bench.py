@@ -1,4 +1,4 @@
-"""Run every bench/*.py script in turn; each prints its own figures.
+"""Run every bench/bench_*.py script in turn; each prints its own figures.
 
     python3 dev.py bench
 """
@@ -13,7 +13,7 @@ from tools.project import REPO_ROOT
 
 def main() -> int:
     failed = 0
-    for script in sorted((REPO_ROOT / "bench").glob("*.py")):
+    for script in sorted((REPO_ROOT / "bench").glob("bench_*.py")):
         print(f"== {script.relative_to(REPO_ROOT)}", flush=True)
         failed |= subprocess.run([sys.executable, str(script)], cwd=REPO_ROOT).returncode
     return failed
