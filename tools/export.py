@@ -176,16 +176,24 @@ def _unique(slug: str, seen: dict[str, int], joiner: str) -> str:
     return slug if count == 0 else f"{slug}{joiner}{count}"
 
 
-def _outside_fences(lines: Iterable[str]) -> Iterable[str]:
+def _with_fences(lines: Iterable[str]) -> Iterable[tuple[str, bool]]:
+    """Each line, and whether it belongs to a fenced block (its opening and closing lines included)."""
     fence: str | None = None
     for line in lines:
         opening = FENCE_OPEN.match(line)
         if fence is None and opening:
             fence = opening["fence"]
-        elif fence is not None and line.strip().startswith(fence) and not line.strip().strip(fence[0]):
-            fence = None
-        elif fence is None:
-            yield line
+            yield line, True
+        elif fence is not None:
+            if line.strip().startswith(fence) and not line.strip().strip(fence[0]):
+                fence = None
+            yield line, True
+        else:
+            yield line, False
+
+
+def _outside_fences(lines: Iterable[str]) -> Iterable[str]:
+    return (line for line, fenced in _with_fences(lines) if not fenced)
 
 
 # --- includes ----------------------------------------------------------------------------------------
@@ -521,15 +529,10 @@ def _indented_block(lines: list[str], start: int, indent: str) -> tuple[list[str
 
 
 def _squeeze_blank_lines(lines: list[str]) -> list[str]:
+    """Runs of blank lines outside fenced blocks become one; a code block keeps its own."""
     out: list[str] = []
-    fence: str | None = None
-    for line in lines:
-        opening = FENCE_OPEN.match(line)
-        if fence is None and opening:
-            fence = opening["fence"]
-        elif fence is not None and line.strip().startswith(fence) and not line.strip().strip(fence[0]):
-            fence = None
-        if fence is None and not line.strip() and out and not out[-1].strip():
+    for line, fenced in _with_fences(lines):
+        if not fenced and not line.strip() and out and not out[-1].strip():
             continue
         out.append(line)
     return out
