@@ -26,6 +26,13 @@ pytest_plugins = ["tools.gate"]
 _collect_pycon = make_sybil(path=str(REPO_ROOT / "docs"), patterns=["*.md"]).pytest()
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--full-page-screenshots", action="store_true",
+        help="the browser suite's screenshots show whole pages, not the first screen (python3 dev.py screenshots)",
+    )
+
+
 def _is_snippet(path: Path) -> bool:
     return path.suffix == ".py" and path.parent == REPO_ROOT / "snippets"
 

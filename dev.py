@@ -9,6 +9,8 @@
     python3 dev.py regen   rewrite the generated files (claims page, captured output, claims lock);
                            --outputs also rewrites '#>' lines and pycon outputs, --confirm ID accepts
                            a reworded claim
+    python3 dev.py screenshots   whole-page screenshots of every page at 1280 and 390 px, in build/screenshots/
+                           (the gate writes the first screen only)
     python3 dev.py review [BASE]   Markdown review report of a doc change (default: merge base with main)
     python3 dev.py mutate [PAGE ...]   docs mutation testing: change each number and name in checked claims
     python3 dev.py bench   print the speed figures measured by bench/*.py
@@ -34,6 +36,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
 REQUIREMENTS = ROOT / "requirements.txt"
+BROWSER_SUITE = ROOT / "tests" / "test_browser.py"
 STAMP = VENV / ".requirements.sha256"
 BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 PYTHON = BIN / ("python.exe" if os.name == "nt" else "python")
@@ -168,6 +171,8 @@ def main(argv: list[str]) -> int:
         "serve": serve,
         "export": lambda rest: run(str(PYTHON), "-m", "tools.export", *rest),
         "test": lambda rest: run(str(PYTHON), "-m", "pytest", *rest),
+        "screenshots": lambda rest: run(str(PYTHON), "-m", "pytest", "-q", str(BROWSER_SUITE), "-k", "test_screenshot",
+                                        "--full-page-screenshots", *rest),
         "regen": lambda rest: run(str(PYTHON), "-m", "tools.regen", *rest),
         "review": lambda rest: run(str(PYTHON), "-m", "tools.review", *rest),
         "mutate": lambda rest: run(str(PYTHON), "-m", "tools.mutate", *rest),

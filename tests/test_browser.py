@@ -4,7 +4,8 @@ Every page test is parametrized by mkdocs.yml's nav and by what each page's
 source holds (includes, claim markers, fences), so the suite grows with the
 pages. The site is built once (the `built_site` fixture), served on
 127.0.0.1, and every request that would leave it is blocked and reported.
-Screenshots land in build/screenshots/ for reviewers.
+Screenshots land in build/screenshots/ for reviewers: the first screen of every page at both
+widths, or whole pages with `python3 dev.py screenshots` (--full-page-screenshots).
 """
 
 from __future__ import annotations
@@ -509,13 +510,18 @@ def blank_reason(shot: Path) -> str | None:
 
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=lambda viewport: viewport.name)
 @pytest.mark.parametrize("page", NAV, ids=page_id)
-def test_screenshot_is_not_blank(site: SiteBrowser, page: NavPage, viewport: Viewport):
-    """A full-page screenshot at desktop and phone width is written under build/screenshots/, as wide as the screen, and shows something."""
+def test_screenshot_is_not_blank(site: SiteBrowser, page: NavPage, viewport: Viewport, request: pytest.FixtureRequest):
+    """A screenshot at desktop and phone width is written under build/screenshots/ and shows something, and the
+    page is no wider than the screen. The gate takes the first screen; `python3 dev.py screenshots` the whole page."""
     path = screenshot_path(page, viewport)
-    site.visit(page, viewport).screenshot(path)
+    full_page = request.config.getoption("full_page_screenshots")
+    document_width = site.visit(page, viewport).screenshot(path, full_page=full_page)
+    # Wider than the screen means the reader must scroll sideways.
+    assert document_width == viewport.width, f"the page is {document_width} px wide on a {viewport.width} px {viewport.name} screen"
     with Image.open(path) as image:
-        # A full-page shot is as wide as the document: wider means the reader must scroll sideways.
-        assert image.width == viewport.width, f"the page is {image.width} px wide on a {viewport.width} px {viewport.name} screen"
+        assert image.width == viewport.width, f"the screenshot is {image.width} px wide, the {viewport.name} screen {viewport.width} px"
+        if not full_page:
+            assert image.height == viewport.height, f"the screenshot is {image.height} px tall, the {viewport.name} screen {viewport.height} px"
     reason = blank_reason(path)
     assert reason is None, f"{path.relative_to(REPO_ROOT)} is blank: {reason}"
 
