@@ -2,8 +2,9 @@
 
 Material for MkDocs reaches end of life in May 2027 and MkDocs 2 refuses this config; the gate keeps
 the site buildable by ProperDocs so a move is a change of command, not a rewrite. The build runs in the
-background from the moment collection ends (tools/gate.py), beside the MkDocs build, and executes the
-notebook on its own kernel.
+background from the moment collection ends (tools/gate.py), beside the MkDocs build. It renders the notebook
+through mkdocs-jupyter without executing it (GUIDE_EXECUTE_NOTEBOOKS=false in mkdocs.yml): the MkDocs build
+runs the same cells on the same kernel, and the browser suite checks what they produce.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from tools import siteconfig
 from tools.background import JobResult
 from tools.gate import background_fixture, require_success
 from tools.problems import report
+from tools.project import REPO_ROOT
 from tools.sitelinks import link_problems
 
 
@@ -25,7 +27,10 @@ def _properdocs_build(workdir: Path) -> list[str]:
             "--site-dir", str(workdir / "site")]
 
 
-properdocs_build = background_fixture("properdocs_build", _properdocs_build, env={"NO_MKDOCS_2_WARNING": "1"})
+NOTEBOOK_SWITCH = "GUIDE_EXECUTE_NOTEBOOKS"
+properdocs_build = background_fixture(
+    "properdocs_build", _properdocs_build, env={"NO_MKDOCS_2_WARNING": "1", NOTEBOOK_SWITCH: "false"},
+)
 
 
 def properdocs_site(result: JobResult) -> Path:
@@ -49,11 +54,20 @@ def test_properdocs_site_links_and_anchors_resolve(properdocs_build: JobResult):
 
 
 def test_properdocs_builds_the_same_pages_with_hooks_plugins_and_notebook(properdocs_build: JobResult, built_site: Path):
-    """ProperDocs writes the pages MkDocs writes, runs the claim-label hook, the date plugin, and executes the notebook."""
+    """ProperDocs writes the pages MkDocs writes, runs the claim-label hook and the date plugin, and renders every
+    code cell of the notebook through mkdocs-jupyter, unexecuted as the switch asks (MkDocs' build executes it)."""
     site = properdocs_site(properdocs_build)
     assert html_pages(site) == html_pages(built_site)
     home = (site / "index.html").read_text(encoding="utf-8")
     assert 'class="claim-mark' in home, "hooks/claim_marks.py did not run"
     assert "git-revision-date-localized-plugin-date" in home, "the last-update plugin did not run"
-    notebook = (site / "notebooks" / "cost-explorer" / "index.html").read_text(encoding="utf-8")
-    assert re.search(r"In\s*(?:&nbsp;|\s)*\[\s*1\s*\]", notebook), "the notebook page shows no executed cell"
+    import jupytext  # only this test reads the notebook's source
+
+    source = jupytext.read(REPO_ROOT / "docs" / "notebooks" / "cost-explorer.py")
+    code_cells = [cell for cell in source.cells if cell.cell_type == "code"]
+    for name, folder in (("ProperDocs", site), ("MkDocs", built_site)):
+        page = (folder / "notebooks" / "cost-explorer" / "index.html").read_text(encoding="utf-8")
+        prompts = re.findall(r'jp-InputPrompt jp-InputArea-prompt">In\s*(?:&nbsp;|\s)*\[\s*(\d*)\s*\]', page)
+        assert len(prompts) == len(code_cells), f"{name}: {len(prompts)} code cells shown, the notebook has {len(code_cells)}"
+        executed = name == "MkDocs"
+        assert all(prompt.isdigit() == executed for prompt in prompts), f"{name}: prompts {prompts}, executed: {executed}"
