@@ -117,6 +117,43 @@ def test_jobs_run_one_at_a_time_in_the_order_given_and_a_needed_one_starts_at_on
     jobs.stop_all()
 
 
+EARLY_PROJECT = '''
+import sys
+from pathlib import Path
+
+from tools.gate import background_fixture
+
+STAMP = "import pathlib, sys, time; pathlib.Path(sys.argv[1]).write_text(repr(time.time()))"
+build = background_fixture("build", lambda workdir: [sys.executable, "-c", STAMP, str(Path(__file__).parent / "started")])
+'''
+
+SLOW_TO_COLLECT = '''
+import time
+from pathlib import Path
+
+time.sleep(1.0)  # collecting this file takes a second
+COLLECTED = time.time()
+
+
+def test_build_started(build):
+    started = float((Path(__file__).parent / "started").read_text())
+    print(f"STARTED {'BEFORE' if started < COLLECTED else 'AFTER'} COLLECTION ENDED")
+'''
+
+
+def test_plain_gate_starts_the_declared_jobs_before_collection_and_a_narrowed_run_after(tmp_path):
+    """Run with no paths, -k or -m, the gate starts the jobs the conftests declare at once, while collection runs on
+    one core; a run that names its tests starts a job only once collection shows a test needs it."""
+    (tmp_path / "pytest.ini").write_text("[pytest]\ntestpaths = .\n", encoding="utf-8")
+    (tmp_path / "conftest.py").write_text(EARLY_PROJECT, encoding="utf-8")
+    (tmp_path / "test_slow_to_collect.py").write_text(SLOW_TO_COLLECT, encoding="utf-8")
+    command = [sys.executable, "-m", "pytest", "-q", "-s", "-p", "tools.gate", "-p", "no:cacheprovider"]
+    plain = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, env=SESSION_ENV)
+    assert plain.returncode == 0 and "STARTED BEFORE COLLECTION ENDED" in plain.stdout, plain.stdout
+    named = subprocess.run([*command, "test_slow_to_collect.py"], cwd=tmp_path, capture_output=True, text=True, env=SESSION_ENV)
+    assert named.returncode == 0 and "STARTED AFTER COLLECTION ENDED" in named.stdout, named.stdout
+
+
 REMOTE_PROJECT = '''
 import sys
 from pathlib import Path

@@ -144,6 +144,8 @@ class Jobs:
         self.jobs: dict[str, BackgroundJob] = {}
         self.parallel = parallel or max(1, (os.cpu_count() or 2) - 1)
         self.closed = False  # set at the session's end: no queued job starts after it
+        # Shared by every start_in_order call, so jobs queued early and later still run `parallel` at a time.
+        self._free = threading.Semaphore(self.parallel)
 
     def define(self, name: str, argv_in: Callable[[Path], list[str]], env: dict[str, str] | None = None) -> BackgroundJob:
         if name not in self.jobs:
@@ -153,14 +155,14 @@ class Jobs:
         return self.jobs[name]
 
     def start_in_order(self, names: list[str]) -> None:
-        """Start the named (defined) jobs in this order, at most `parallel` at a time."""
-        free = threading.Semaphore(self.parallel)
+        """Start the named (defined) jobs in this order, at most `parallel` at a time with those queued earlier."""
+        free = self._free
 
         def dispatch() -> None:
             for name in names:
                 free.acquire()
                 if self.closed or not self.jobs[name].start(on_exit=free.release):
-                    free.release()  # a test started it already
+                    free.release()  # a test or an earlier queue started it already
 
         threading.Thread(target=dispatch, name="background-jobs", daemon=True).start()
 

@@ -13,7 +13,8 @@ Order: the cheap checks first, so a cheap failure surfaces in seconds:
 
 A background job is a slow command (`mkdocs build --strict`, a second build, a conformance run)
 that starts when collection ends, if any collected test needs it, and runs on the second core
-while tiers 0-2 run here. Declare one in tests/conftest.py:
+while tiers 0-2 run here. The plain gate (no paths, -k or -m) starts the jobs its conftests declare
+(the strict build) before collection, on the core collection leaves idle. Declare one in tests/conftest.py:
 
     site_build = background_fixture("site_build", lambda workdir: [sys.executable, "-m", "mkdocs", ...])
 
@@ -100,6 +101,23 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "browser: the browser suite, tests/test_browser.py")
 
 
+_EARLY = pytest.StashKey[list]()
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """The plain gate (no paths, no -k, no -m) needs every job: start those declared by now (the strict build,
+    in tests/conftest.py) at once, on the core that collection leaves idle. Collection stops any it finds unneeded."""
+    config = session.config
+    plain = (config.args_source == pytest.Config.ArgsSource.TESTPATHS and not config.option.keyword
+             and not config.option.markexpr and not config.option.collectonly and not os.environ.get(remote_suite.CHILD))
+    early = [name for name in COMMANDS if plain and remote_suite.reused_result(name) is None]
+    config.stash[_EARLY] = early
+    for name in early:
+        job(config, name)
+    if early:
+        config.stash[JOBS].start_in_order(early)
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Sort the items by tier (stable: files keep their order inside a tier) and mark build and browser tests."""
     items.sort(key=tier)
@@ -122,6 +140,9 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     ))
     for name in needed:
         job(session.config, name)
+    for name in session.config.stash.get(_EARLY, []):
+        if name not in needed:
+            session.config.stash[JOBS].jobs[name].stop()
     waited_for = run_browser_suite_beside(session)
     # What the browser suite waits for goes first: the site build and then the browser are the longest chain.
     session.config.stash[JOBS].start_in_order(sorted(needed, key=lambda name: name not in waited_for))
