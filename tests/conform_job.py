@@ -1,12 +1,16 @@
-"""The conformance runs of test_conformance.py, each a background job of the gate (tools/gate.py):
+"""The conformance runs of test_conformance.py, in one background job of the gate (tools/gate.py):
 
-    python tests/conform_job.py http WORKDIR                      the server on a free port, conform --url, SIGTERM
-    python tests/conform_job.py stdio WORKDIR [SERVER_OPTION ...] [-- CONFORM_OPTION ...]
+    python tests/conform_job.py WORKDIR NAME=RUN [NAME=RUN ...]
 
-conform's output comes first, then `conform exit: N` (and, over HTTP, `server exit: N`, with the
-server's log in WORKDIR/server.log); the reports go to WORKDIR/junit.xml and WORKDIR/report.md. The
-job itself exits 0 once the run is done, whatever conform answered: the tests judge the answer (a
-planted divergence must exit 1), and the gate reports a job that exits non-zero as broken.
+    RUN  http                                          the server on a free port, conform --url, SIGTERM
+         stdio [SERVER_OPTION ...] [-- CONFORM_OPTION ...]   conform --command "<the server> --stdio ..."
+
+The runs go one after another in this process, which imports the conformance client once for all of
+them; each server is a process of its own. Each run prints `=== conformance run NAME`, conform's
+output, then `conform exit: N` (and, over HTTP, `server exit: N`, with the server's log in
+WORKDIR/NAME/server.log); its reports go to WORKDIR/NAME/junit.xml and WORKDIR/NAME/report.md. The job
+exits 0 once every run is done, whatever conform answered: the tests judge the answers (a planted
+divergence must exit 1), and the gate reports a job that exits non-zero as broken.
 """
 
 from __future__ import annotations
@@ -18,14 +22,17 @@ import sys
 import threading
 from pathlib import Path
 
+from conformance.__main__ import main as conform_main
+
 REPO_ROOT = Path(__file__).resolve().parents[1]
 STOP_TIMEOUT_SECONDS = 30
 SERVER = [sys.executable, "-m", "mcp_server"]
+RUN_HEADING = "=== conformance run "
 
 
 def conform(workdir: Path, *arguments: str) -> int:
     reports = ["--junit", str(workdir / "junit.xml"), "--report", str(workdir / "report.md")]
-    code = subprocess.run([sys.executable, "-m", "conformance", *arguments, *reports], cwd=REPO_ROOT).returncode
+    code = conform_main([*arguments, *reports])
     print(f"conform exit: {code}", flush=True)
     return code
 
@@ -62,9 +69,31 @@ def over_stdio(workdir: Path, options: list[str]) -> None:
     conform(workdir, "--command", shlex.join([*SERVER, "--stdio", *server_options]), *conform_options)
 
 
-if __name__ == "__main__":
-    mode, folder, *rest = sys.argv[1:]
+def run(workdir: Path, name: str, spec: str) -> None:
+    mode, *options = shlex.split(spec)
+    folder = workdir / name
+    folder.mkdir(parents=True, exist_ok=True)
+    print(f"{RUN_HEADING}{name}", flush=True)
     if mode == "http":
-        over_http(Path(folder))
+        over_http(folder)
     else:
-        over_stdio(Path(folder), rest)
+        over_stdio(folder, options)
+
+
+def sections(output: str) -> dict[str, str]:
+    """The job's output cut into its runs' outputs, by name."""
+    found: dict[str, list[str]] = {}
+    current: list[str] | None = None
+    for line in output.splitlines(keepends=True):
+        if line.startswith(RUN_HEADING):
+            current = found.setdefault(line[len(RUN_HEADING):].strip(), [])
+        elif current is not None:
+            current.append(line)
+    return {name: "".join(lines) for name, lines in found.items()}
+
+
+if __name__ == "__main__":
+    folder, *runs = sys.argv[1:]
+    for named in runs:
+        run_name, _, run_spec = named.partition("=")
+        run(Path(folder), run_name, run_spec)

@@ -9,7 +9,8 @@ import socket
 import sys
 import threading
 import xml.etree.ElementTree as ElementTree
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -17,28 +18,54 @@ import pytest
 from conformance import checks  # noqa: F401  (registers the checks)
 from conformance.__main__ import main as conform
 from conformance.suite import CHECKS
+from tests import conform_job
 from tools.background import JobResult
 from tools.gate import background_fixture
 from tools.project import REPO_ROOT
-
 
 
 def conform_args(tmp_path: Path, *target: str) -> list[str]:
     return [*target, "--junit", str(tmp_path / "junit.xml"), "--report", str(tmp_path / "report.md")]
 
 
-def job(mode: str, *options: str) -> Callable[[Path], list[str]]:
-    """A conformance run as a background job (tests/conform_job.py), so it overlaps the gate's cheap tiers."""
-    return lambda workdir: [sys.executable, str(REPO_ROOT / "tests" / "conform_job.py"), mode, str(workdir), *options]
-
-
 PLANTED_CLAIM = next(check.claim for check in CHECKS if check.name == "not_found_messages")
+RUNS = {
+    # Over HTTP: the server as a real subprocess on a free port, the whole suite against its URL, then SIGTERM.
+    "http": "http",
+    "stdio": "stdio",
+    # A server with one behaviour changed (test-only option): get answers a missing node with another text.
+    "planted": shlex.join(["stdio", "--plant", "not-found-text", "--", "--claim", PLANTED_CLAIM]),
+}
 
-# Over HTTP: the server as a real subprocess on a free port, the whole suite against its URL, then SIGTERM.
-conform_over_http = background_fixture("conform_over_http", job("http"))
-conform_over_stdio = background_fixture("conform_over_stdio", job("stdio"))
-# A server with one behaviour changed (test-only option): get answers a missing node with another text.
-conform_planted = background_fixture("conform_planted", job("stdio", "--plant", "not-found-text", "--", "--claim", PLANTED_CLAIM))
+# The three runs in one background job (tests/conform_job.py), so they overlap the gate's cheap tiers and
+# share one import of the client.
+conformance_runs = background_fixture(
+    "conformance_runs",
+    lambda workdir: [sys.executable, str(REPO_ROOT / "tests" / "conform_job.py"), str(workdir),
+                     *(f"{name}={spec}" for name, spec in RUNS.items())],
+)
+
+
+def run_named(runs: JobResult, name: str) -> JobResult:
+    """One run of the job: its part of the output and its own folder (reports, server log)."""
+    output = conform_job.sections(runs.output).get(name)
+    assert output is not None, f"the conformance job printed no run {name!r}:\n{runs.output}"
+    return replace(runs, name=f"{runs.name}/{name}", output=output, workdir=runs.workdir / name)
+
+
+@pytest.fixture(scope="session")
+def conform_over_http(conformance_runs: JobResult) -> JobResult:
+    return run_named(conformance_runs, "http")
+
+
+@pytest.fixture(scope="session")
+def conform_over_stdio(conformance_runs: JobResult) -> JobResult:
+    return run_named(conformance_runs, "stdio")
+
+
+@pytest.fixture(scope="session")
+def conform_planted(conformance_runs: JobResult) -> JobResult:
+    return run_named(conformance_runs, "planted")
 
 
 def all_claims_passed(result: JobResult) -> None:
