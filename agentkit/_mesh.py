@@ -76,7 +76,7 @@ class ContentType:
         if unknown:
             raise ValueError(f"ContentType '{self.name}': unknown field kind(s) {unknown}; use {sorted(_JSON_KINDS)}")
 
-    def deserialize(self, raw: Mapping[str, Any], node_type: str, schema_suffix: str = "") -> tuple[dict[str, Any], tuple[str, ...]]:
+    def deserialize(self, raw: Mapping[str, Any], node_type: str) -> tuple[dict[str, Any], tuple[str, ...]]:
         """Keep the known fields (checking their JSON kind); return them and the dropped names."""
         typed: dict[str, Any] = {"$type": self.name}
         dropped = []
@@ -95,7 +95,6 @@ class ContentType:
                 raise SchemaMismatch(
                     f"Error: Content does not match the schema for NodeType '{node_type}'. Field '{key}' "
                     f"of $type '{self.name}' expects {kind}, got {_json_kind(value)} {json.dumps(value)}."
-                    + schema_suffix
                 )
             typed[key] = copy.deepcopy(value)
         return typed, tuple(dropped)
@@ -796,6 +795,13 @@ class Mesh:
             found = self.content_types.get(discriminator.rsplit(".", 1)[1])
         return found
 
+    def _typed(self, content_type: ContentType, raw: Mapping[str, Any], node_type: str) -> tuple[dict[str, Any], tuple[str, ...]]:
+        """``content_type.deserialize``; a schema mismatch ends with the node type's schema, rendered only then."""
+        try:
+            return content_type.deserialize(raw, node_type)
+        except SchemaMismatch as mismatch:
+            raise SchemaMismatch(f"{mismatch}{self._schema_text(node_type)}") from None
+
     def _deserialize(self, raw: Any, node_type: str, strict: bool, *, check_schema: bool = True) -> tuple[Any, bool, tuple[str, ...]]:
         """Content as the framework stores it: typed by a registered ``$type`` (unknown fields dropped, M7), else untyped.
 
@@ -807,7 +813,7 @@ class Mesh:
         own = self.content_types.get(node_type)
         checked = None  # what the schema check of the node type's own content type kept and dropped
         if check_schema and own is not None and isinstance(raw, Mapping):
-            checked = own.deserialize(raw, node_type, schema_suffix=self._schema_text(node_type))
+            checked = self._typed(own, raw, node_type)
         if not isinstance(raw, Mapping):
             return copy.deepcopy(raw), False, ()
         type_name = raw.get("$type")
@@ -824,7 +830,7 @@ class Mesh:
         if content_type is own and checked is not None:  # the same content type read the same raw content
             typed, dropped = checked
         else:
-            typed, dropped = content_type.deserialize(raw, node_type, schema_suffix=self._schema_text(node_type))
+            typed, dropped = self._typed(content_type, raw, node_type)
         if dropped and strict:  # agentkit extension
             names = ", ".join(f"'{name}'" for name in dropped)
             known = ", ".join(sorted(content_type.fields))
