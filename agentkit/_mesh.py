@@ -19,8 +19,9 @@ from __future__ import annotations
 
 import copy
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any, Mapping
+from typing import Any
 
 from ._errors import (
     AgentkitError,
@@ -879,7 +880,7 @@ def json_limit_error(value: Any) -> str | None:
     while stack:
         item, depth = stack.pop()
         kind = type(item)
-        # The exact types json.loads makes are told apart first: isinstance on typing.Mapping is slow.
+        # The exact types json.loads makes are told apart first: an isinstance check on Mapping is slower.
         if kind is dict:
             children = item.values()
         elif kind is list or kind is tuple:
