@@ -66,15 +66,16 @@ def split_chunks(indexed: IndexText, *, collection_path: str, file_path: str) ->
     for number, (start, end) in enumerate(chunk_spans(len(indexed.text))):
         while cursor < len(spans) and spans[cursor].end <= start:
             cursor += 1
-        page, box = None, None
+        page, boxes = None, []
         position = cursor  # walk by index: slicing spans[cursor:] copied every later word for each chunk
         while position < len(spans) and spans[position].start < end:
             span = spans[position]
             position += 1
             if page is None:
-                page, box = span.page, span.box
+                page, boxes = span.page, [span.box]
             elif span.page == page:
-                box = box.union(span.box)
+                boxes.append(span.box)
+        box = Box.covering(boxes) if boxes else None
         chunks.append(Chunk(collection_path, file_path, number, start, end, indexed.text[start:end], page, box))
     return tuple(chunks)
 

@@ -9,8 +9,9 @@ index catches up (``auto_refresh=True`` makes every write visible at once).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from typing import Any, Callable
 
 from ._chunks import Chunk
 from ._errors import PathError

@@ -19,8 +19,9 @@ from __future__ import annotations
 
 import copy
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any, Mapping
+from typing import Any
 
 from ._errors import (
     AgentkitError,
@@ -76,7 +77,7 @@ class ContentType:
         if unknown:
             raise ValueError(f"ContentType '{self.name}': unknown field kind(s) {unknown}; use {sorted(_JSON_KINDS)}")
 
-    def deserialize(self, raw: Mapping[str, Any], node_type: str, schema_suffix: str = "") -> tuple[dict[str, Any], tuple[str, ...]]:
+    def deserialize(self, raw: Mapping[str, Any], node_type: str) -> tuple[dict[str, Any], tuple[str, ...]]:
         """Keep the known fields (checking their JSON kind); return them and the dropped names."""
         typed: dict[str, Any] = {"$type": self.name}
         dropped = []
@@ -95,7 +96,6 @@ class ContentType:
                 raise SchemaMismatch(
                     f"Error: Content does not match the schema for NodeType '{node_type}'. Field '{key}' "
                     f"of $type '{self.name}' expects {kind}, got {_json_kind(value)} {json.dumps(value)}."
-                    + schema_suffix
                 )
             typed[key] = copy.deepcopy(value)
         return typed, tuple(dropped)
@@ -796,6 +796,13 @@ class Mesh:
             found = self.content_types.get(discriminator.rsplit(".", 1)[1])
         return found
 
+    def _typed(self, content_type: ContentType, raw: Mapping[str, Any], node_type: str) -> tuple[dict[str, Any], tuple[str, ...]]:
+        """``content_type.deserialize``; a schema mismatch ends with the node type's schema, rendered only then."""
+        try:
+            return content_type.deserialize(raw, node_type)
+        except SchemaMismatch as mismatch:
+            raise SchemaMismatch(f"{mismatch}{self._schema_text(node_type)}") from None
+
     def _deserialize(self, raw: Any, node_type: str, strict: bool, *, check_schema: bool = True) -> tuple[Any, bool, tuple[str, ...]]:
         """Content as the framework stores it: typed by a registered ``$type`` (unknown fields dropped, M7), else untyped.
 
@@ -805,8 +812,9 @@ class Mesh:
         if raw is None:
             return None, False, ()
         own = self.content_types.get(node_type)
+        checked = None  # what the schema check of the node type's own content type kept and dropped
         if check_schema and own is not None and isinstance(raw, Mapping):
-            own.deserialize(raw, node_type, schema_suffix=self._schema_text(node_type))
+            checked = self._typed(own, raw, node_type)
         if not isinstance(raw, Mapping):
             return copy.deepcopy(raw), False, ()
         type_name = raw.get("$type")
@@ -820,7 +828,10 @@ class Mesh:
                     f"empty in typed views. Registered types: {known}."
                 )
             return copy.deepcopy(dict(raw)), False, ()
-        typed, dropped = content_type.deserialize(raw, node_type, schema_suffix=self._schema_text(node_type))
+        if content_type is own and checked is not None:  # the same content type read the same raw content
+            typed, dropped = checked
+        else:
+            typed, dropped = self._typed(content_type, raw, node_type)
         if dropped and strict:  # agentkit extension
             names = ", ".join(f"'{name}'" for name in dropped)
             known = ", ".join(sorted(content_type.fields))
@@ -868,12 +879,25 @@ def json_limit_error(value: Any) -> str | None:
     stack = [(value, 1)]
     while stack:
         item, depth = stack.pop()
-        if isinstance(item, (Mapping, list, tuple)):
-            if depth > JSON_MAX_DEPTH:
-                return JSON_TOO_DEEP
-            stack.extend((child, depth + 1) for child in (item.values() if isinstance(item, Mapping) else item))
-        elif isinstance(item, int) and item.bit_length() > 14_000:  # about 4,300 decimal digits
-            return JSON_NUMBER_TOO_LONG
+        kind = type(item)
+        # The exact types json.loads makes are told apart first: an isinstance check on Mapping is slower.
+        if kind is dict:
+            children = item.values()
+        elif kind is list or kind is tuple:
+            children = item
+        elif kind is str or kind is float or kind is bool or item is None:
+            continue
+        elif kind is not int and isinstance(item, Mapping):
+            children = item.values()
+        elif kind is not int and isinstance(item, (list, tuple)):
+            children = item
+        else:
+            if isinstance(item, int) and item.bit_length() > 14_000:  # about 4,300 decimal digits
+                return JSON_NUMBER_TOO_LONG
+            continue
+        if depth > JSON_MAX_DEPTH:
+            return JSON_TOO_DEEP
+        stack.extend((child, depth + 1) for child in children)
     return None
 
 
@@ -925,7 +949,11 @@ def repair_json(text: str) -> str:
         load_json(text)
         return text
     except (json.JSONDecodeError, InvalidJson):
-        pass
+        return _repaired_prefix(text)
+
+
+def _repaired_prefix(text: str) -> str:
+    """:func:`repair_json` of text that does not parse whole."""
     start = len(text) - len(text.lstrip())
     try:
         value, end = json.JSONDecoder().raw_decode(text, start)
@@ -936,9 +964,18 @@ def repair_json(text: str) -> str:
     return text[:end]
 
 
+def _load_repaired(text: str) -> Any:
+    """``load_json(repair_json(text))``, parsing text that parses whole only once."""
+    try:
+        return load_json(text)
+    except (json.JSONDecodeError, InvalidJson):
+        pass
+    return load_json(_repaired_prefix(text))
+
+
 def _parse_json(text: str, *, tip: bool) -> Any:
     try:
-        return load_json(repair_json(text))
+        return _load_repaired(text)
     except json.JSONDecodeError as error:
         detail = f"{error.msg} at line {error.lineno} column {error.colno}"
     except InvalidJson as error:  # beyond the JSON limits
@@ -947,8 +984,11 @@ def _parse_json(text: str, *, tip: bool) -> Any:
 
 
 def _node_json(value: Any, *, invalid_tip: bool) -> Mapping[str, Any]:
-    data = _parse_json(value, tip=invalid_tip) if isinstance(value, str) else value
-    refuse_beyond_json_limits(data)
+    if isinstance(value, str):
+        data = _parse_json(value, tip=invalid_tip)  # load_json has checked the limits
+    else:
+        data = value
+        refuse_beyond_json_limits(data)
     if data is None:
         raise CreateError("Invalid node: deserialized to null.")
     if not isinstance(data, Mapping):
@@ -958,8 +998,11 @@ def _node_json(value: Any, *, invalid_tip: bool) -> Mapping[str, Any]:
 
 
 def _parse_patch(value: Any) -> Mapping[str, Any]:
-    data = _parse_json(value, tip=False) if isinstance(value, str) else value
-    refuse_beyond_json_limits(data)
+    if isinstance(value, str):
+        data = _parse_json(value, tip=False)  # load_json has checked the limits
+    else:
+        data = value
+        refuse_beyond_json_limits(data)
     if not isinstance(data, Mapping):
         raise InvalidJson("Error: fields must be a JSON object")
     return data
@@ -968,7 +1011,7 @@ def _parse_patch(value: Any) -> Mapping[str, Any]:
 def _parse_array(value: Any, label: str, *, repair: bool = False) -> list[Any]:
     if isinstance(value, str):
         try:
-            data = load_json(repair_json(value) if repair else value)
+            data = _load_repaired(value) if repair else load_json(value)
         except json.JSONDecodeError as error:
             raise InvalidJson(f"Invalid JSON: {error.msg} at line {error.lineno} column {error.colno}.") from None
     else:

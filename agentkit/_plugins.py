@@ -122,6 +122,10 @@ def snake_case(method: str) -> str:
 # except the HTML-sensitive characters, which become \uXXXX like every non-ASCII and control character.
 _JSON_SHORT_ESCAPES = {"\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\\f"}
 _JSON_HEX_ESCAPED = frozenset('"&\'+<>`')
+# Runs of characters that need escaping: the text between them is copied as it is, not char by char.
+_JSON_ESCAPED_RUN = re.compile("[^" + "".join(
+    re.escape(char) for char in map(chr, range(ord(" "), ord("~") + 1))
+    if char not in _JSON_HEX_ESCAPED and char not in _JSON_SHORT_ESCAPES) + "]+")
 
 
 def dotnet_json_string(text: str) -> str:
@@ -131,17 +135,18 @@ def dotnet_json_string(text: str) -> str:
     ``\uXXXX`` (upper-case hex, UTF-16 units) for control, non-ASCII and the
     characters ``" & ' + < > ` ``.
     """
-    out = ['"']
-    for char in text:
-        if char in _JSON_SHORT_ESCAPES:
-            out.append(_JSON_SHORT_ESCAPES[char])
-        elif " " <= char <= "~" and char not in _JSON_HEX_ESCAPED:
-            out.append(char)
-        else:
-            units = char.encode("utf-16-be")
-            out.extend(f"\\u{int.from_bytes(units[i:i + 2], 'big'):04X}" for i in range(0, len(units), 2))
-    out.append('"')
-    return "".join(out)
+    return f'"{_JSON_ESCAPED_RUN.sub(_escaped_run, text)}"'
+
+
+def _escaped_run(found: re.Match[str]) -> str:
+    return "".join(map(_escaped_char, found.group()))
+
+
+def _escaped_char(char: str) -> str:
+    if char in _JSON_SHORT_ESCAPES:
+        return _JSON_SHORT_ESCAPES[char]
+    units = char.encode("utf-16-be")
+    return "".join(f"\\u{int.from_bytes(units[i:i + 2], 'big'):04X}" for i in range(0, len(units), 2))
 
 
 def to_text(value: Any) -> str:

@@ -28,9 +28,10 @@ written, if the prompt reaches the model's minimum cacheable size.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
-from typing import Any, Mapping, Sequence
+from typing import Any, Sequence
 
 from ._config import DELEGATION_TOOL, AgentConfiguration
 from ._cost import EXAMPLE_PRICES, ModelPrice, TokenUsage, cost_of, require_count

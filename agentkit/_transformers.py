@@ -23,7 +23,7 @@ import re
 import zipfile
 import zlib
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Callable, Iterable
 from xml.etree import ElementTree
 
 from ._errors import UnreadableDocument
@@ -322,9 +322,19 @@ class Box:
     h: float
 
     def union(self, other: "Box") -> "Box":
-        left, top = min(self.x, other.x), min(self.y, other.y)
-        right, bottom = max(self.x + self.w, other.x + other.w), max(self.y + self.h, other.y + other.h)
-        return Box(left, top, right - left, bottom - top)
+        return Box.covering((self, other))
+
+    @staticmethod
+    def covering(boxes: Iterable["Box"]) -> "Box":
+        """The union of the first box with each next one in turn, without a Box for every step between."""
+        found = iter(boxes)
+        first = next(found)
+        x, y, w, h = first.x, first.y, first.w, first.h
+        for other in found:
+            left, top = min(x, other.x), min(y, other.y)
+            right, bottom = max(x + w, other.x + other.w), max(y + h, other.y + other.h)
+            x, y, w, h = left, top, right - left, bottom - top
+        return Box(x, y, w, h)
 
     def to_json(self) -> dict[str, float]:
         return {"x": round(self.x, 4), "y": round(self.y, 4), "w": round(self.w, 4), "h": round(self.h, 4)}

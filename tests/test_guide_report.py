@@ -9,6 +9,7 @@ from pypdf import PdfReader
 
 from agentkit import chunk_spans, extractive_summary, index_text
 from agentkit.guide import REPORT, build_report_pdf, report_pdf_bytes, report_pdf_path
+from agentkit.guide import _report
 
 
 @pytest.fixture(scope="module")
@@ -79,9 +80,15 @@ def test_key_figures_table_straddles_a_chunk_boundary(pages):
     assert not any(s <= start and end <= e for s, e in chunk_spans(len(indexed)))
 
 
-def test_bytes_are_identical_every_run():
+@pytest.fixture(scope="module")
+def fresh_build() -> bytes:
+    """The report built in this process, past the cache: one build (about a second) serves both tests below."""
+    return build_report_pdf()
+
+
+def test_bytes_are_identical_every_run(fresh_build):
     """Two builds produce the same bytes (fixed creation date, seeded prose)."""
-    assert build_report_pdf() == report_pdf_bytes()
+    assert fresh_build == report_pdf_bytes()
 
 
 def test_upload_report_creates_company_collection_and_document():
@@ -107,9 +114,17 @@ def test_upload_report_keeps_a_host_summarizer():
     assert upload_report(mesh).content["summary"] == "Summary of Annual Report 2024.pdf"
 
 
-def test_cache_is_built_once_per_generator_version(tmp_path):
+def test_cache_is_built_once_per_generator_version(tmp_path, monkeypatch, fresh_build):
     """The cached PDF lands under a hash of the generator, with no partial file left behind."""
+    builds = []
+
+    def build() -> bytes:  # the generator's own bytes, counted: a second build would show here
+        builds.append(fresh_build)
+        return fresh_build
+
+    monkeypatch.setattr(_report, "build_report_pdf", build)
     path = report_pdf_path(cache_dir=tmp_path)
     assert path.read_bytes() == report_pdf_bytes()
     assert [p.name for p in path.parent.iterdir()] == [REPORT.file_name]
     assert report_pdf_path(cache_dir=tmp_path) == path
+    assert len(builds) == 1

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import functools
 import io
 import re
 import tokenize
@@ -64,11 +65,18 @@ def read_sections(path: Path, shown_as: Path | None = None) -> tuple[dict[str, S
 def read_checks(path: Path, shown_as: Path | None = None) -> tuple[list[CodeCheck], list[Problem]]:
     """Find every `# verifies:` comment and make sure an assert or with statement follows it."""
     name = shown_as or path
-    source = path.read_text(encoding="utf-8")
+    checks, problems = _checks_in(path.read_text(encoding="utf-8"), name)
+    return list(checks), list(problems)
+
+
+# The contract tests, the claims lock and the MCP coverage each read every check file of the tree; the
+# same text gives the same checks, so each file is parsed and tokenized once per process.
+@functools.lru_cache(maxsize=256)
+def _checks_in(source: str, name: Path) -> tuple[tuple[CodeCheck, ...], tuple[Problem, ...]]:
     try:
         tree = ast.parse(source, filename=str(name))
     except SyntaxError as error:
-        return [], [Problem(name, error.lineno or 1, f"cannot parse: {error.msg}")]
+        return (), (Problem(name, error.lineno or 1, f"cannot parse: {error.msg}"),)
     statements = {node.lineno: node for node in ast.walk(tree) if isinstance(node, ast.stmt)}
     lines = source.splitlines()
     checks: list[CodeCheck] = []
@@ -91,7 +99,7 @@ def read_checks(path: Path, shown_as: Path | None = None) -> tuple[list[CodeChec
             problems.append(Problem(name, number, f"'# verifies: {', '.join(ids)}' must stand directly above an assert or a with statement, the check that can fail"))
             continue
         checks.append(CodeCheck(name, number, ids, (statement.lineno, statement.end_lineno or statement.lineno)))
-    return checks, problems
+    return tuple(checks), tuple(problems)
 
 
 def _next_code_line(lines: list[str], after: int) -> int | None:
