@@ -128,15 +128,20 @@ build = background_fixture("build", lambda workdir: [sys.executable, "-c", STAMP
 '''
 
 SLOW_TO_COLLECT = '''
+import os
 import time
 from pathlib import Path
 
-time.sleep(1.0)  # collecting this file takes a second
+STARTED = Path(__file__).parent / "started"
+# Asked to, collection lasts until the job has started (at most 10 s): a job started early writes its stamp meanwhile.
+deadline = time.time() + 10
+while os.environ.get("WAIT_FOR_THE_JOB") and not STARTED.exists() and time.time() < deadline:
+    time.sleep(0.01)
 COLLECTED = time.time()
 
 
 def test_build_started(build):
-    started = float((Path(__file__).parent / "started").read_text())
+    started = float(STARTED.read_text())
     print(f"STARTED {'BEFORE' if started < COLLECTED else 'AFTER'} COLLECTION ENDED")
 '''
 
@@ -148,8 +153,9 @@ def test_plain_gate_starts_the_declared_jobs_before_collection_and_a_narrowed_ru
     (tmp_path / "conftest.py").write_text(EARLY_PROJECT, encoding="utf-8")
     (tmp_path / "test_slow_to_collect.py").write_text(SLOW_TO_COLLECT, encoding="utf-8")
     command = [sys.executable, "-m", "pytest", "-q", "-s", "-p", "tools.gate", "-p", "no:cacheprovider"]
-    plain = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, env=SESSION_ENV)
+    plain = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, env={**SESSION_ENV, "WAIT_FOR_THE_JOB": "1"})
     assert plain.returncode == 0 and "STARTED BEFORE COLLECTION ENDED" in plain.stdout, plain.stdout
+    # Collection does not wait here: a job that started only after it writes a later stamp.
     named = subprocess.run([*command, "test_slow_to_collect.py"], cwd=tmp_path, capture_output=True, text=True, env=SESSION_ENV)
     assert named.returncode == 0 and "STARTED AFTER COLLECTION ENDED" in named.stdout, named.stdout
 
