@@ -1,5 +1,5 @@
-"""The conformance suite against agentkit's MCP server, run as real subprocesses (background jobs): over HTTP, over stdio,
-against a server with one planted divergence, and against targets it cannot check (exit 2)."""
+"""The conformance suite against agentkit's MCP server, each server a real subprocess: over HTTP, over stdio and against
+a server with one planted divergence (three runs in one background job), and against targets it cannot check (exit 2)."""
 
 from __future__ import annotations
 
