@@ -133,3 +133,8 @@ class SnippetRun(pytest.Item):
 
 class SnippetOutputStale(AssertionError):
     """A snippet's shown or captured output differs from what it produces now."""
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    # What collection built (modules, pages, parametrized items) lives to the end: the collector need not walk it again.
+    gc.freeze()
