@@ -288,9 +288,9 @@ class Visit:
     def settle(self, timeout: float = 30.0) -> None:
         """Wait until the page has made, and seen answered, every request it makes by itself."""
         # After the load event a page of the site requests two things by itself: the search worker
-        # fetches its index, and Chromium the tab's icon (asked for here where the shell would not). Once both have ended and nothing else is in
-        # flight the page has made all its requests; this is what waiting for 500 ms of network idle
-        # established, without the 500 ms.
+        # fetches its index, and the browser the tab's icon (asked for here where the shell does not).
+        # Once both have ended and nothing else is in flight the page has made all its requests; this
+        # is what waiting for 500 ms of network idle established, without the 500 ms.
         self.page.wait_for_load_state("load")
         icon = self.page.evaluate("document.querySelector('link[rel~=icon]')?.href ?? null")
         if icon and not BROWSER_FETCHES_THE_ICON:
