@@ -26,11 +26,12 @@ import yaml
 # runs): the same engine as /usr/bin/chromium without the browser's window machinery, about a third less CPU
 # for the suite. The full browser stands in where the shell is not installed.
 CHROMIUM_SHELL = Path("/usr/bin/chromium-headless-shell")
-CHROMIUM = next((path for path in (CHROMIUM_SHELL, Path("/usr/bin/chromium")) if path.exists()), CHROMIUM_SHELL)
+CHROMIUM_BROWSER = Path("/usr/bin/chromium")
+CHROMIUM = next((path for path in (CHROMIUM_SHELL, CHROMIUM_BROWSER) if path.exists()), CHROMIUM_SHELL)
 # A tab of the full browser asks for the page's icon by itself; the shell shows no tab and never does.
 BROWSER_FETCHES_THE_ICON = CHROMIUM != CHROMIUM_SHELL
-SKIP_REASON = (f"browser tests skipped: neither {CHROMIUM_SHELL} nor /usr/bin/chromium is installed; "
-               ".ci/run installs them with apt-get")
+SKIP_REASON = (f"browser tests skipped: neither {CHROMIUM_SHELL} nor {CHROMIUM_BROWSER} is installed; "
+               ".ci/run installs the shell with apt-get")
 # Without the background-networking flags Chromium's own connections are refused on a
 # closed network and would be indistinguishable from a page's failed requests.
 # Every request beyond the loopback address (which Chromium never proxies) goes to a proxy on the

@@ -156,13 +156,12 @@ class Jobs:
 
     def start_in_order(self, names: list[str]) -> None:
         """Start the named (defined) jobs in this order, at most `parallel` at a time with those queued earlier."""
-        free = self._free
 
         def dispatch() -> None:
             for name in names:
-                free.acquire()
-                if self.closed or not self.jobs[name].start(on_exit=free.release):
-                    free.release()  # a test or an earlier queue started it already
+                self._free.acquire()
+                if self.closed or not self.jobs[name].start(on_exit=self._free.release):
+                    self._free.release()  # a test or an earlier queue started it already
 
         threading.Thread(target=dispatch, name="background-jobs", daemon=True).start()
 

@@ -108,9 +108,10 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     """The plain gate (no paths, no -k, no -m) needs every job: start those declared by now (the strict build,
     in tests/conftest.py) at once, on the core that collection leaves idle. Collection stops any it finds unneeded."""
     config = session.config
+    # Not in a child process (tools/remote_suite.py): the parent ran its jobs.
     plain = (config.args_source == pytest.Config.ArgsSource.TESTPATHS and not config.option.keyword
              and not config.option.markexpr and not config.option.collectonly and not os.environ.get(remote_suite.CHILD))
-    early = [name for name in COMMANDS if plain and remote_suite.reused_result(name) is None]
+    early = list(COMMANDS) if plain else []
     config.stash[_EARLY] = early
     for name in early:
         job(config, name)
