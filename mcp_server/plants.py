@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 PLANTS = {
-    "not-found-text": "get answers a missing node with 'No node at: {path}' instead of 'Not found: {path}'",
+    "navigate-to-path": "navigate_to answers the node's path instead of its URL",
 }
 
 
@@ -29,11 +29,12 @@ class _Planted:
         return self.rewrite(arguments, self.original.call(arguments))
 
 
-def _not_found_text(arguments: dict, answer: str) -> str:
-    return "No node at: " + answer[len("Not found: "):] if answer.startswith("Not found: ") else answer
+def _path_not_url(arguments: dict, answer: str) -> str:
+    # One tool and one claim (mesh.navigate-to) change, so a whole conformance run must fail that claim alone.
+    return str(arguments.get("path", ""))
 
 
-_REWRITES = {"not-found-text": ("get", _not_found_text)}
+_REWRITES = {"navigate-to-path": ("navigate_to", _path_not_url)}
 
 
 def plant(name: str, tools: list) -> list:
