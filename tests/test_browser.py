@@ -170,7 +170,8 @@ def test_page_shows_no_raw_include_or_marker_text(site: SiteBrowser, page: NavPa
 
 
 # --- site conventions: sitemap, edit link, last update, footer, search suggestions, 404 (issue 13) -----------
-# Each reads the page visits the tests above already made; only suggestions and the 404 page open a tab.
+# Each reads the page visits the tests above already made; only the 404 page opens a tab. Search suggestions
+# are typed into the home page's visit, with the tests that type (below).
 
 SITE_CONFIG = siteconfig.load()
 
@@ -215,44 +216,6 @@ def test_footer_links_the_previous_and_next_nav_pages(site: SiteBrowser, page: N
         "next": site.url(NAV[position + 1]) if position + 1 < len(NAV) else None,
     }
     assert found == expected
-
-
-@pytest.fixture(scope="module")
-def search_tab(site: SiteBrowser):
-    """One tab of the home page for the tests that type into the search box; each clears the box first."""
-    with site.open(HOME) as visit:
-        yield visit.page
-
-
-def clear_search(tab) -> str:
-    """Empty the search box and wait until the search shows its placeholder and no suggestion; return the placeholder."""
-    placeholder = tab.evaluate("JSON.parse(document.getElementById('__config').textContent).translations['search.result.placeholder']")
-    box = tab.locator("input.md-search__input")
-    box.click()
-    box.fill("")
-    # Material searches on keyup; one key press runs the whole query once.
-    box.press("End")
-    # The placeholder replaces "Initializing search" once the worker has loaded the index, and any
-    # earlier query's result count once the box is empty.
-    tab.wait_for_function(
-        "([meta, suggestion, text]) => meta.textContent.trim() === text && suggestion.textContent.trim() === ''",
-        arg=[tab.locator(".md-search-result__meta").element_handle(), tab.locator(".md-search__suggest").element_handle(), placeholder],
-    )
-    return placeholder
-
-
-def test_search_suggests_the_completion_of_a_typed_word(search_tab):
-    """Typing the start of a word the site uses shows its completion in the search box (search.suggest)."""
-    clear_search(search_tab)
-    box = search_tab.locator("input.md-search__input")
-    # "Content chunk navigation" is a page title; any word of the index that starts so will do.
-    typed = "navig"
-    box.fill(typed)
-    box.press("End")
-    suggestion = search_tab.locator(".md-search__suggest")
-    search_tab.wait_for_function("element => element.textContent.trim().length > 0", arg=suggestion.element_handle())
-    completed = suggestion.text_content().strip()
-    assert completed.startswith(typed) and len(completed) > len(typed), f"typed {typed!r}, suggested {completed!r}"
 
 
 def test_missing_page_shows_a_working_404_page_at_any_depth(site: SiteBrowser):
@@ -400,31 +363,6 @@ def test_internal_links_and_anchors_land_on_targets(site: SiteBrowser, page: Nav
     result = site.visit(page).page.evaluate(LINK_PROBLEMS)
     assert result["checked"] > 0, "the page has no internal link at all, not even its navigation"
     assert not result["problems"], listing(result["problems"])
-
-
-# --- search -----------------------------------------------------------------------------------------------
-
-
-def search(site: SiteBrowser, tab, query: str) -> list[str]:
-    """Type a query into the site's search box and return the result pages' URL paths, best first."""
-    placeholder = clear_search(tab)
-    box = tab.locator("input.md-search__input")
-    box.fill(query)
-    box.press("End")
-    tab.wait_for_function("([meta, text]) => meta.textContent.trim() !== text", arg=[tab.locator(".md-search-result__meta").element_handle(), placeholder])
-    hrefs = tab.locator(".md-search-result__item > a.md-search-result__link").evaluate_all("links => links.map(link => link.href)")
-    return [href.removeprefix(site.base_url).split("?")[0].split("#")[0] for href in hrefs]
-
-
-@pytest.mark.parametrize(("query", "source", "within"), [
-    pytest.param("Document node", "Architecture/ContentChunkNavigation.md", 3, id="Document node"),
-    pytest.param("maxToolCallsPerRound", "AI/AgentDesign.md", None, id="maxToolCallsPerRound"),
-])
-def test_search_lists_the_page_for_a_query(site: SiteBrowser, search_tab, query: str, source: str, within: int | None):
-    """Typing the query into the search box lists the page among the first results (or anywhere, when `within` is None)."""
-    expected = nav_page(source).url_path
-    results = search(site, search_tab, query)
-    assert expected in results[:within], f"{query!r}: results {results}"
 
 
 # --- notebooks ----------------------------------------------------------------------------------------------
@@ -855,6 +793,72 @@ def test_copy_button_copies_the_shown_code(site: SiteBrowser, page: NavPage):
         if normalized(result["copied"]) != normalized(result["shown"])
     ]
     assert not wrong, listing(wrong)
+
+
+# --- search, typed into the home page's shared visit ----------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def search_tab(site: SiteBrowser):
+    """The home page's shared visit, for the tests that type into the search box; each clears the box first.
+    Afterwards the box is emptied and the search closed again, as the page was loaded."""
+    tab = site.visit(HOME).page
+    yield tab
+    clear_search(tab)
+    tab.evaluate("() => { document.querySelector('input[data-md-toggle=search]').checked = false; document.activeElement?.blur(); }")
+
+
+def clear_search(tab) -> str:
+    """Empty the search box and wait until the search shows its placeholder and no suggestion; return the placeholder."""
+    placeholder = tab.evaluate("JSON.parse(document.getElementById('__config').textContent).translations['search.result.placeholder']")
+    box = tab.locator("input.md-search__input")
+    box.click()
+    box.fill("")
+    # Material searches on keyup; one key press runs the whole query once.
+    box.press("End")
+    # The placeholder replaces "Initializing search" once the worker has loaded the index, and any
+    # earlier query's result count once the box is empty.
+    tab.wait_for_function(
+        "([meta, suggestion, text]) => meta.textContent.trim() === text && suggestion.textContent.trim() === ''",
+        arg=[tab.locator(".md-search-result__meta").element_handle(), tab.locator(".md-search__suggest").element_handle(), placeholder],
+    )
+    return placeholder
+
+
+def search(site: SiteBrowser, tab, query: str) -> list[str]:
+    """Type a query into the site's search box and return the result pages' URL paths, best first."""
+    placeholder = clear_search(tab)
+    box = tab.locator("input.md-search__input")
+    box.fill(query)
+    box.press("End")
+    tab.wait_for_function("([meta, text]) => meta.textContent.trim() !== text", arg=[tab.locator(".md-search-result__meta").element_handle(), placeholder])
+    hrefs = tab.locator(".md-search-result__item > a.md-search-result__link").evaluate_all("links => links.map(link => link.href)")
+    return [href.removeprefix(site.base_url).split("?")[0].split("#")[0] for href in hrefs]
+
+
+def test_search_suggests_the_completion_of_a_typed_word(search_tab):
+    """Typing the start of a word the site uses shows its completion in the search box (search.suggest)."""
+    clear_search(search_tab)
+    box = search_tab.locator("input.md-search__input")
+    # "Content chunk navigation" is a page title; any word of the index that starts so will do.
+    typed = "navig"
+    box.fill(typed)
+    box.press("End")
+    suggestion = search_tab.locator(".md-search__suggest")
+    search_tab.wait_for_function("element => element.textContent.trim().length > 0", arg=suggestion.element_handle())
+    completed = suggestion.text_content().strip()
+    assert completed.startswith(typed) and len(completed) > len(typed), f"typed {typed!r}, suggested {completed!r}"
+
+
+@pytest.mark.parametrize(("query", "source", "within"), [
+    pytest.param("Document node", "Architecture/ContentChunkNavigation.md", 3, id="Document node"),
+    pytest.param("maxToolCallsPerRound", "AI/AgentDesign.md", None, id="maxToolCallsPerRound"),
+])
+def test_search_lists_the_page_for_a_query(site: SiteBrowser, search_tab, query: str, source: str, within: int | None):
+    """Typing the query into the search box lists the page among the first results (or anywhere, when `within` is None)."""
+    expected = nav_page(source).url_path
+    results = search(site, search_tab, query)
+    assert expected in results[:within], f"{query!r}: results {results}"
 
 
 # A page built to break every rule above: the checks must find each break, or they prove nothing.
