@@ -60,7 +60,8 @@ async def keep_indexing(mesh: Any, interval: float) -> None:
         mesh.refresh_index()
 
 
-async def serve_http(server: Any, mesh: Any, host: str, port: int, interval: float, log) -> None:
+def http_server(server: Any, host: str, port: int) -> tuple[Any, socket.socket]:
+    """The uvicorn server for the MCP endpoint and the socket it will serve on, bound to `port` (0: a free one)."""
     import uvicorn
 
     app = server.streamable_http_app(streamable_http_path=ENDPOINT, stateless_http=True, json_response=True, host=host)
@@ -69,8 +70,12 @@ async def serve_http(server: Any, mesh: Any, host: str, port: int, interval: flo
     # Accepted connections inherit TCP_NODELAY; without it each answer waits ~40 ms for a delayed ACK.
     listener.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     listener.bind((host, port))
+    return uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on")), listener
+
+
+async def serve_http(server: Any, mesh: Any, host: str, port: int, interval: float, log) -> None:
+    web, listener = http_server(server, host, port)
     bound = listener.getsockname()[1]
-    web = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
 
     async def announce() -> None:
         while not web.started:

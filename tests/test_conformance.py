@@ -1,5 +1,6 @@
 """The conformance suite against agentkit's MCP server, each server a real subprocess: over HTTP, and over stdio against
-a server with one planted divergence (two runs in one background job); and against targets it cannot check (exit 2)."""
+a server with one planted divergence (two runs in one background job); and against targets it cannot check (exit 2),
+among them stand-in servers, in this process, that are wrong in one known way."""
 
 from __future__ import annotations
 
@@ -8,16 +9,23 @@ import shlex
 import socket
 import sys
 import threading
+import time
 import xml.etree.ElementTree as ElementTree
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
+from types import SimpleNamespace
 
+import anyio
 import pytest
 
 from conformance import checks  # noqa: F401  (registers the checks)
 from conformance.__main__ import main as conform
 from conformance.suite import CHECKS
+from mcp_server import build_server
+from mcp_server.__main__ import ENDPOINT, http_server
 from tests import conform_job
 from tools.background import JobResult
 from tools.gate import background_fixture
@@ -160,36 +168,31 @@ def test_auth_failure(plain_http, tmp_path, capsys):
     assert line == f"conform: authentication failed at {plain_http}/private (HTTP 401): the credentials were refused"
 
 
-STAND_IN = """
-import sys, types, anyio
-from mcp.server.stdio import stdio_server
-from mcp_server import build_server
-
-def tool(name, answer):
-    return types.SimpleNamespace(name=name, description=name, parameters=(), read_only=True, destructive=False,
-                                 call=lambda arguments: answer)
-
-tools = [tool(name, answer) for name, answer in {TOOLS!r}.items()]
-server = build_server(tools, log=lambda line: None)
-
-async def serve():
-    async with stdio_server() as (read, write):
-        await server.run(read, write, server.create_initialization_options())
-
-anyio.run(serve)
-"""
-
-
-def stand_in(tmp_path: Path, tools: dict[str, str]) -> str:
-    """A command serving MCP on stdio with tools that answer fixed texts: a target that is wrong in one known way."""
-    script = tmp_path / "stand_in.py"
-    script.write_text(STAND_IN.replace("{TOOLS!r}", repr(tools)))
-    return f"{sys.executable} {script}"
+@contextmanager
+def stand_in(tools: dict[str, str]) -> Iterator[str]:
+    """An MCP server over HTTP, in a thread of this process, whose tools answer fixed texts: a target that is wrong in
+    one known way. Yields its URL."""
+    server = build_server([
+        SimpleNamespace(name=name, description=name, parameters=(), read_only=True, destructive=False,
+                        call=lambda arguments, answer=answer: answer)
+        for name, answer in tools.items()
+    ], log=lambda line: None)
+    web, listener = http_server(server, "127.0.0.1", 0)
+    thread = threading.Thread(target=anyio.run, args=(partial(web.serve, sockets=[listener]),), name="stand-in", daemon=True)
+    thread.start()
+    try:
+        while not web.started:
+            assert thread.is_alive(), "the stand-in server stopped before serving"
+            time.sleep(0.01)
+        yield f"http://127.0.0.1:{listener.getsockname()[1]}{ENDPOINT}"
+    finally:
+        web.should_exit = True
+        thread.join()
 
 
 def test_missing_tool(tmp_path, capsys):
-    command = stand_in(tmp_path, {"get": "Not found: x"})
-    line = refused(conform_args(tmp_path, "--command", command), capsys)
+    with stand_in({"get": "Not found: x"}) as url:
+        line = refused(conform_args(tmp_path, "--url", url), capsys)
     assert "lacks tool(s) the suite needs: " in line and "get_chunk" in line and "(it offers: get)" in line
 
 
@@ -199,7 +202,8 @@ def test_answer_of_unexpected_shape(tmp_path, capsys):
     answers["upload"] = '{"status":"Uploaded","path":"x","bytes":1}'
     answers["get_chunk"] = '{"found":true,"totalChunks":3}'
     claim = next(check.claim for check in CHECKS if check.name == "search_chunks_shape")
-    line = refused(conform_args(tmp_path, "--command", stand_in(tmp_path, answers), "--claim", claim), capsys)
+    with stand_in(answers) as url:
+        line = refused(conform_args(tmp_path, "--url", url, "--claim", claim), capsys)
     assert line.startswith("conform: search_chunks(") and line.endswith("answered text where JSON was expected: plain text, not JSON")
 
 
