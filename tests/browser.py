@@ -13,6 +13,8 @@ import functools
 import os
 import threading
 import time
+import urllib.error
+import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -21,6 +23,8 @@ from pathlib import Path, PurePosixPath
 from urllib.parse import urlsplit
 
 import yaml
+
+from tools.sitelinks import anchors_in
 
 # Debian's build of Chromium's headless shell (the old headless mode, Playwright's own choice for headless
 # runs): the same engine as /usr/bin/chromium without the browser's window machinery, about a third less CPU
@@ -315,6 +319,14 @@ class Visit:
         )
 
 
+@dataclass(frozen=True)
+class ServedPage:
+    """The status the server answered for an address, and the anchors of the page (None unless it is HTML)."""
+
+    status: int
+    anchors: set[str] | None
+
+
 class SiteBrowser:
     """Opens the served site's pages in Chromium: one context per viewport, one tab per visit."""
 
@@ -330,9 +342,22 @@ class SiteBrowser:
         self.origin = "{0.scheme}://{0.netloc}".format(urlsplit(base_url))
         self._contexts: dict[str, object] = {}
         self._visits: dict[tuple[str, str], Visit] = {}
+        self._served: dict[str, ServedPage] = {}
 
     def url(self, page: NavPage) -> str:
         return self.base_url + page.url_path
+
+    def served(self, url: str) -> ServedPage:
+        """What the site's server answers for `url`, fetched once per run: pages link the same targets."""
+        if url not in self._served:
+            try:
+                with urllib.request.urlopen(url) as response:
+                    status, kind, body = response.status, response.headers.get_content_type(), response.read()
+            except urllib.error.HTTPError as error:
+                status, kind, body = error.code, "", b""
+            anchors = anchors_in(body.decode("utf-8", errors="replace")) if kind == "text/html" and status < 400 else None
+            self._served[url] = ServedPage(status, anchors)
+        return self._served[url]
 
     @contextmanager
     def open(self, page: NavPage, viewport: Viewport = DESKTOP) -> Iterator[Visit]:

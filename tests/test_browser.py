@@ -230,8 +230,8 @@ def test_missing_page_shows_a_working_404_page_at_any_depth(site: SiteBrowser):
         # Chromium logs the 404 of the address itself as a console error; nothing else may log one.
         errors = [error for error in traffic.console_errors if not error.endswith(f"({site.url(missing)})")]
         assert not traffic.external and not errors, listing(traffic.external + errors)
-        links = tab.evaluate(LINK_PROBLEMS)
-        assert links["checked"] > 0 and not links["problems"], listing(links["problems"])
+        checked, problems = link_problems(site, tab)
+        assert checked > 0 and not problems, listing(problems)
 
 
 # --- included code ---------------------------------------------------------------------------------
@@ -324,45 +324,45 @@ def test_claim_markers_render_as_designed(site: SiteBrowser, page: NavPage):
 
 # --- links ------------------------------------------------------------------------------------------------
 
-LINK_PROBLEMS = """async () => {
+# Every same-site link as the browser resolves it (its href property), with what its address and anchor are; an
+# anchor on the page itself is looked up in the live document, one on another page in that page's HTML as served.
+SAME_SITE_LINKS = """() => {
     const here = location.origin + location.pathname + location.search;
-    const loaded = new Map();
-    const load = url => {
-        if (!loaded.has(url)) loaded.set(url, fetch(url).then(async response => ({
-            status: response.status,
-            doc: response.ok && (response.headers.get('content-type') || '').includes('html')
-                ? new DOMParser().parseFromString(await response.text(), 'text/html') : null,
-        })));
-        return loaded.get(url);
-    };
-    const problems = [];
-    let checked = 0;
-    for (const link of document.querySelectorAll('a[href]')) {
-        const href = link.getAttribute('href');
+    return [...document.querySelectorAll('a[href]')].flatMap(link => {
         const url = new URL(link.href);
-        if (url.origin !== location.origin) continue;  // external: not followed, the site is read offline
-        checked += 1;
+        if (url.origin !== location.origin) return [];  // external: not followed, the site is read offline
         const page = url.origin + url.pathname + url.search;
-        let doc = document;
-        if (page !== here) {
-            const target = await load(page);
-            if (target.status >= 400) { problems.push(`${href}: HTTP ${target.status}`); continue; }
-            doc = target.doc;
-        }
         const anchor = decodeURIComponent(url.hash.slice(1));
-        if (anchor && doc && !doc.getElementById(anchor) && doc.getElementsByName(anchor).length === 0)
-            problems.push(`${href}: the target has no element with id '${anchor}'`);
-    }
-    return {checked, problems};
+        const landsHere = page !== here || !anchor || document.getElementById(anchor) !== null || document.getElementsByName(anchor).length > 0;
+        return [{href: link.getAttribute('href'), page: page === here ? null : page, anchor, landsHere}];
+    });
 }"""
+
+
+def link_problems(site: SiteBrowser, tab) -> tuple[int, list[str]]:
+    """How many same-site links the page has, and those that miss: a target that fails, or an anchor it lacks.
+    Each target page is fetched and read once per run, for every page that links it."""
+    links = tab.evaluate(SAME_SITE_LINKS)
+    problems = []
+    for link in links:
+        if link["page"] is None:
+            if not link["landsHere"]:
+                problems.append(f"{link['href']}: the page has no element with id '{link['anchor']}'")
+            continue
+        target = site.served(link["page"])
+        if target.status >= 400:
+            problems.append(f"{link['href']}: HTTP {target.status}")
+        elif link["anchor"] and target.anchors is not None and link["anchor"] not in target.anchors:
+            problems.append(f"{link['href']}: the target has no element with id '{link['anchor']}'")
+    return len(links), problems
 
 
 @pytest.mark.parametrize("page", NAV, ids=page_id)
 def test_internal_links_and_anchors_land_on_targets(site: SiteBrowser, page: NavPage):
     """Every same-site link on the page, as the browser resolves it, reaches a page that has the linked anchor."""
-    result = site.visit(page).page.evaluate(LINK_PROBLEMS)
-    assert result["checked"] > 0, "the page has no internal link at all, not even its navigation"
-    assert not result["problems"], listing(result["problems"])
+    checked, problems = link_problems(site, site.visit(page).page)
+    assert checked > 0, "the page has no internal link at all, not even its navigation"
+    assert not problems, listing(problems)
 
 
 # --- notebooks ----------------------------------------------------------------------------------------------
@@ -886,3 +886,27 @@ def test_layout_script_reports_planted_breaks(site: SiteBrowser):
     assert any("first column not sticky" in problem for problem in found["unstuckTables"]), found["unstuckTables"]
     assert any("Meridian-content-Annual-Report-2024.pdf" in problem for problem in found["brokenWords"]), found["brokenWords"]
     assert any("covered line of code" in problem for problem in found["coveredCode"]), found["coveredCode"]
+
+
+# Links built to miss: the link check must name each, or its silence proves nothing.
+BROKEN_LINKS = """([page, anchorPage]) => {
+    const sandbox = document.createElement('div');
+    sandbox.id = 'link-control';
+    sandbox.innerHTML = `<a href="${page}">missing page</a><a href="#no-such-anchor">missing anchor here</a>`
+        + `<a href="${anchorPage}#no-such-anchor-there">missing anchor there</a>`;
+    document.querySelector('article').prepend(sandbox);
+}"""
+
+
+def test_link_check_reports_planted_misses(site: SiteBrowser):
+    """Planted in a page: a link to a page that does not exist, and links to anchors missing here and on another page.
+    The link check must report every one."""
+    tab = site.visit(HOME, PHONE).page
+    tab.evaluate(BROKEN_LINKS, ["no/such/page/", site.url(NAV[1])])
+    try:
+        _, problems = link_problems(site, tab)
+    finally:
+        tab.evaluate("() => document.getElementById('link-control').remove()")
+    assert any(problem.startswith("no/such/page/: HTTP 404") for problem in problems), problems
+    assert any(problem.startswith("#no-such-anchor: the page has no element") for problem in problems), problems
+    assert any("#no-such-anchor-there: the target has no element" in problem for problem in problems), problems

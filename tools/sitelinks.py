@@ -27,10 +27,19 @@ class _Anchors(HTMLParser):
             self.links.append((self.getpos()[0], values["href"]))
 
 
-def _read(path: Path) -> _Anchors:
+def _parsed(html: str) -> _Anchors:
     parser = _Anchors()
-    parser.feed(path.read_text(encoding="utf-8"))
+    parser.feed(html)
     return parser
+
+
+def _read(path: Path) -> _Anchors:
+    return _parsed(path.read_text(encoding="utf-8"))
+
+
+def anchors_in(html: str) -> set[str]:
+    """The ids and names a page's HTML gives its elements: what a `#fragment` can land on."""
+    return _parsed(html).ids
 
 
 def _target(site: Path, page: Path, href: str, root_path: str) -> tuple[Path, str] | None:
