@@ -23,7 +23,7 @@ import re
 import zipfile
 import zlib
 from dataclasses import dataclass, field
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Sequence
 from xml.etree import ElementTree
 
 from ._errors import UnreadableDocument
@@ -92,7 +92,7 @@ def _pdf_reader(name: str, data: bytes):
         raise UnreadableDocument(f"PDF '{name}' cannot be read: {error}") from None
 
 
-def _refuse_repaired_empty_pages(name: str, page_texts: list[str], repairs: list[str]) -> None:
+def _refuse_repaired_empty_pages(name: str, page_texts: Sequence[str], repairs: list[str]) -> None:
     """A page that comes out empty, or as undecodable glyphs, after pypdf had to repair the file is a page
     whose text was lost to the damage (an intact blank page needs no repair): refuse the file."""
     for number, text in enumerate(page_texts, start=1):
@@ -155,6 +155,10 @@ def _stream_decodes(stream) -> bool:
 @functools.lru_cache(maxsize=16)
 def _read_pdf(name: str, data: bytes) -> str:
     """The page texts joined by newlines (agentkit reads them with pypdf where the framework uses PdfPig)."""
+    page_texts = _pdf_pass(name, data).page_texts
+    if page_texts is not None:  # indexing's pass read them already, exactly as this reading would
+        _refuse_repaired_empty_pages(name, page_texts, [])
+        return "\n".join(page_texts)
     with _pypdf_repairs() as repairs:
         reader = _pdf_reader(name, data)
         try:
@@ -362,8 +366,6 @@ class IndexText:
     spans: tuple[Span, ...] = field(default=())
 
 
-# The same for the indexing text: the report is uploaded and indexed for every scenario's workspace.
-@functools.lru_cache(maxsize=16)
 def _pdf_words(name: str, data: bytes) -> IndexText:
     """Words joined by spaces within a page, pages joined by ``\\n``, one span per word.
 
@@ -371,17 +373,53 @@ def _pdf_words(name: str, data: bytes) -> IndexText:
     word's box from the run's position and font size (half an em per character), which is enough to
     say on which page and roughly where a chunk starts.
     """
+    read = _pdf_pass(name, data)
+    if read.refusal is not None:
+        raise UnreadableDocument(read.refusal)
+    return read.words
+
+
+@dataclass(frozen=True)
+class _PdfPass:
+    """What one pypdf pass with the text visitor read: indexing's words or its refusal, and Get's page texts."""
+
+    words: IndexText | None
+    refusal: str | None  # the message of the UnreadableDocument indexing raises
+    # The page texts Get would read, when this pass proves it: None means Get reads the file itself.
+    page_texts: tuple[str, ...] | None
+
+
+# The same for the indexing text: the report is uploaded and indexed for every scenario's workspace.
+# One pass serves both readings: each costs as much as the other, and most files are read both ways.
+@functools.lru_cache(maxsize=16)
+def _pdf_pass(name: str, data: bytes) -> _PdfPass:
     with _pypdf_repairs() as repairs:
-        reader = _pdf_reader(name, data)
-        text, spans, page_texts = _pdf_word_spans(name, reader)
-    _refuse_repaired_empty_pages(name, page_texts, repairs)
-    return IndexText("".join(text), tuple(spans))
+        try:
+            reader = _pdf_reader(name, data)
+            text, spans, page_texts, shows_text = _pdf_word_spans(name, reader)
+        except UnreadableDocument as error:
+            return _PdfPass(None, str(error), None)
+    # pypdf's plain extract_text (Get's) skips a content stream without a text-showing operator, which
+    # the visitor pass parses (and may log about or fail on). Both passes read alike when every page
+    # showed text (so both parse its stream), none drew a form XObject (whose stream that same test
+    # decides), and nothing needed repair; otherwise Get reads the file itself, as before.
+    same_for_get = tuple(page_texts) if not repairs and all(shows_text) else None
+    try:
+        _refuse_repaired_empty_pages(name, page_texts, repairs)
+    except UnreadableDocument as error:
+        return _PdfPass(None, str(error), same_for_get)
+    return _PdfPass(IndexText("".join(text), tuple(spans)), None, same_for_get)
 
 
-def _pdf_word_spans(name: str, reader) -> tuple[list[str], list[Span], list[str]]:
+_SHOWS_TEXT = frozenset((b"Tj", b"TJ", b"'", b'"'))
+
+
+def _pdf_word_spans(name: str, reader) -> tuple[list[str], list[Span], list[str], list[bool]]:
+    """The words, their spans, each page's text, and whether each page showed text without drawing a form."""
     text: list[str] = []
     spans: list[Span] = []
     page_texts: list[str] = []
+    shows_text: list[bool] = []
     length = 0
     try:
         for number, page in enumerate(reader.pages, start=1):
@@ -397,7 +435,10 @@ def _pdf_word_spans(name: str, reader) -> tuple[list[str], list[Span], list[str]
                 y = tm[4] * cm[1] + tm[5] * cm[3] + cm[5]
                 runs.append((run, x, y, (size or 10) * scale))
 
-            page_texts.append(page.extract_text(visitor_text=visit) or "")
+            operators: set[bytes] = set()
+            page_texts.append(page.extract_text(visitor_text=visit, visitor_operand_before=(
+                lambda operator, operands, cm, tm, seen=operators: seen.add(operator))) or "")
+            shows_text.append(bool(operators & _SHOWS_TEXT) and b"Do" not in operators)
             first = True
             for run, x, y, size in runs:
                 offset = 0
@@ -422,7 +463,7 @@ def _pdf_word_spans(name: str, reader) -> tuple[list[str], list[Span], list[str]
         raise
     except Exception as error:
         raise UnreadableDocument(f"PDF '{name}' cannot be read: {error}") from None
-    return text, spans, page_texts
+    return text, spans, page_texts, shows_text
 
 
 def _clamp01(value: float) -> float:

@@ -29,7 +29,7 @@ use_venv("pypdf")
 import agentkit  # noqa: E402
 import agentkit.guide  # noqa: E402
 from agentkit._chunks import split_chunks  # noqa: E402
-from agentkit._transformers import _pdf_words  # noqa: E402
+from agentkit._transformers import _pdf_pass  # noqa: E402
 
 SCALES = (1, 10, 100)
 RUNS = 3
@@ -107,7 +107,7 @@ def pdf_pages_repeated(data: bytes, times: int) -> bytes:
 
 def upload(scale: int, text: str, pdf: bytes) -> dict[str, float]:
     def upload_and_index(name: str, data: bytes) -> None:
-        _pdf_words.cache_clear()  # every run reads the PDF (agentkit keeps the words of the last files read)
+        _pdf_pass.cache_clear()  # every run reads the PDF (agentkit keeps the words of the last files read)
         mesh = agentkit.Mesh()
         mesh.create({"id": "Meridian", "name": "Meridian", "nodeType": "Company"})
         mesh.add_collection("Meridian")
