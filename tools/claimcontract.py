@@ -198,11 +198,12 @@ def known_names(root: Path) -> KnownNames:
     library = sorted((root / "agentkit").rglob("*.py"))  # the model and its guide layer, agentkit/guide/
     for path in library + sorted((root / "snippets").glob("*.py")):
         source = path.read_text(encoding="utf-8")
-        found, strings = _source_names(source)
+        tree = _parsed(source)  # once for both walks
+        found, strings = _source_names(tree)
         names |= found
         texts += strings
         if path in library:
-            strict |= _field_names(source)
+            strict |= _field_names(tree or ast.parse(source))  # a library file that does not parse raises, as ever
         # Shown output is what the code printed: a message quoted from it is agentkit's own.
         texts += [match["text"] or "" for match in map(SHOWN_LINE.match, source.splitlines()) if match]
     for path in sorted((root / "snippets" / "output").glob("*")):
@@ -232,19 +233,24 @@ def _registry_names() -> set[str]:
     return names
 
 
-def _field_names(source: str) -> set[str]:
+def _parsed(source: str) -> ast.Module | None:
+    try:
+        return ast.parse(source)
+    except SyntaxError:
+        return None
+
+
+def _field_names(tree: ast.Module) -> set[str]:
     """The keys agentkit writes and reads in its JSON: string keys of dict literals and of subscripts."""
     keys: set[str] = set()
-    for node in ast.walk(ast.parse(source)):
+    for node in ast.walk(tree):
         candidates = node.keys if isinstance(node, ast.Dict) else [node.slice] if isinstance(node, ast.Subscript) else []
         keys |= {key.value for key in candidates if isinstance(key, ast.Constant) and isinstance(key.value, str) and FIELD_NAME.fullmatch(key.value)}
     return keys
 
 
-def _source_names(source: str) -> tuple[set[str], list[str]]:
-    try:
-        tree = ast.parse(source)
-    except SyntaxError:
+def _source_names(tree: ast.Module | None) -> tuple[set[str], list[str]]:
+    if tree is None:  # a source that does not parse names nothing
         return set(), []
     names: set[str] = set()
     strings: list[str] = []

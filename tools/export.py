@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import functools
 import json
 import posixpath
 import re
@@ -280,17 +281,23 @@ def _tool_arguments(code: str, argument: ast.expr) -> str | None:
 
 def tool_aliases(source: str) -> dict[str, str]:
     """Names bound to a tool in a snippet file: `get = tools["Get"]` makes `get` stand for Get."""
+    return dict(_tool_aliases(source))
+
+
+# Every fence that includes a snippet asks for its file's aliases: each file is parsed once per process.
+@functools.lru_cache(maxsize=64)
+def _tool_aliases(source: str) -> tuple[tuple[str, str], ...]:
     try:
         tree = ast.parse(source)
     except SyntaxError:
-        return {}
+        return ()
     aliases = {}
     for node in ast.walk(tree):
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
             value = node.value
             if isinstance(value, ast.Subscript) and isinstance(value.slice, ast.Constant) and isinstance(value.slice.value, str):
                 aliases[node.targets[0].id] = value.slice.value
-    return aliases
+    return tuple(aliases.items())
 
 
 class ExportError(Exception):
