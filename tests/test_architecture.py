@@ -4,6 +4,7 @@ never imports the guide layer (agentkit.guide imports agentkit, never the other 
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 from tools.project import REPO_ROOT
@@ -91,16 +92,22 @@ def _in_guide(module: str) -> bool:
     return module == GUIDE or module.startswith(GUIDE + ".")
 
 
+@functools.cache
+def agentkit_graph() -> dict[str, frozenset[str]]:
+    """The checkout's own graph, read once for the tests below (neither changes it)."""
+    return {name: frozenset(targets) for name, targets in import_graph(REPO_ROOT, "agentkit").items()}
+
+
 def test_agentkit_imports_form_no_cycle():
     """No module of agentkit reaches itself through its imports, counting type-only and local ones."""
-    graph = import_graph(REPO_ROOT, "agentkit")
+    graph = agentkit_graph()
     assert "agentkit._mesh" in graph and "agentkit.guide._scenarios" in graph  # the walk saw both layers
     assert cycles(graph) == []
 
 
 def test_the_core_never_imports_the_guide_layer():
     """agentkit.guide imports agentkit; nothing outside agentkit.guide imports it."""
-    graph = import_graph(REPO_ROOT, "agentkit")
+    graph = agentkit_graph()
     assert "agentkit._mesh" in graph["agentkit.guide._scenarios"]  # the guide does import the core
     assert core_imports_of_guide(graph) == []
 
