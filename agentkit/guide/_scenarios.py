@@ -29,7 +29,7 @@ import copy
 import json
 import random
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from functools import cache, lru_cache
 from typing import Any, Callable, Generator, Iterable, Sequence
@@ -480,7 +480,18 @@ def scenario_config(key: str) -> AgentConfiguration:
 
 
 def run_scenario(key: str, *, caching: bool = False) -> ScenarioResult:
-    """Run scenario ``naive``, ``reread``, ``worksheet`` or ``bulk`` on a fresh workspace."""
+    """Run scenario ``naive``, ``reread``, ``worksheet`` or ``bulk`` on a fresh workspace.
+
+    The run is deterministic, so it runs once per process (the pages and the tests ask for the same
+    scenarios again and again); each call gets its own copy of the mesh the scenario left, which the
+    caller may go on changing. The rounds are shared, and read only.
+    """
+    result = _run_scenario(key, caching)
+    return replace(result, mesh=copy_mesh(result.mesh))
+
+
+@cache
+def _run_scenario(key: str, caching: bool) -> ScenarioResult:
     config = scenario_config(key)
     mesh = workspace()
     before = {node.path for node in mesh.nodes()}
