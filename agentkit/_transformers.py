@@ -13,9 +13,9 @@ text, and a file without text gets no chunks and no Document node.
 
 from __future__ import annotations
 
-import collections
 import contextlib
 import functools
+import hashlib
 import io
 import logging
 import math
@@ -27,6 +27,9 @@ import zlib
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Sequence
 from xml.etree import ElementTree
+
+import cachetools
+import cachetools.keys
 
 from ._errors import UnreadableDocument
 
@@ -391,52 +394,23 @@ class _PdfPass:
     page_texts: tuple[str, ...] | None
 
 
-class _SizedCache:
-    """A least-recently-used cache bounded by the estimated size of what it keeps, not by a count: a
-    session reads hundreds of small PDFs (the damaged-file corpus) between two reads of the report,
-    and an entry count small enough for large files let the small ones push the report out."""
-
-    def __init__(self, function: Callable, budget: int, size_of: Callable) -> None:
-        self.function, self.budget, self.size_of = function, budget, size_of
-        self.entries: collections.OrderedDict = collections.OrderedDict()
-        self.sizes: dict = {}
-        self.total = 0
-        self.lock = threading.Lock()
-        functools.update_wrapper(self, function)
-
-    def __call__(self, *key):
-        with self.lock:
-            if key in self.entries:
-                self.entries.move_to_end(key)
-                return self.entries[key]
-        value = self.function(*key)
-        with self.lock:
-            if key not in self.entries:
-                self.entries[key] = value
-                self.sizes[key] = self.size_of(key, value)
-                self.total += self.sizes[key]
-                while self.total > self.budget and len(self.entries) > 1:
-                    oldest, _ = self.entries.popitem(last=False)
-                    self.total -= self.sizes.pop(oldest)
-        return value
-
-    def cache_clear(self) -> None:
-        with self.lock:
-            self.entries.clear()
-            self.sizes.clear()
-            self.total = 0
-
-
-def _pass_size(key: tuple[str, bytes], read: _PdfPass) -> int:
-    """About the bytes an entry holds: the file, its texts, and some 250 bytes for each word's span and box."""
+def _pass_size(read: _PdfPass) -> int:
+    """About the bytes an entry holds: its texts, and some 250 bytes for each word's span and box."""
     words = read.words or IndexText("")
-    return len(key[1]) + len(words.text) + 250 * len(words.spans) + sum(map(len, read.page_texts or ()))
+    return len(words.text) + 250 * len(words.spans) + sum(map(len, read.page_texts or ()))
+
+
+def _pass_key(name: str, data: bytes) -> tuple:
+    # A digest, not the bytes: the cache keeps what a file gave, never the file itself.
+    return cachetools.keys.hashkey(name, hashlib.sha256(data).digest())
 
 
 # The same for the indexing text: the report is uploaded and indexed for every scenario's workspace.
 # One pass serves both readings: each costs as much as the other, and most files are read both ways.
-# 64 MB keeps about ten reports' words (some 5.6 MB each), as the sixteen entries it replaces did.
-@functools.partial(_SizedCache, budget=64 * 2**20, size_of=_pass_size)
+# Bounded by size, not by a count: a session reads hundreds of small PDFs (the damaged-file corpus)
+# between two reads of the report, and a count small enough for large files let them push it out.
+# 64 MB keeps about ten reports' words (some 5.6 MB each).
+@cachetools.cached(cachetools.LRUCache(maxsize=64 * 2**20, getsizeof=_pass_size), key=_pass_key, lock=threading.Lock())
 def _pdf_pass(name: str, data: bytes) -> _PdfPass:
     with _pypdf_repairs() as repairs:
         try:
