@@ -16,7 +16,6 @@ from contextlib import contextmanager
 from dataclasses import replace
 from functools import partial
 from pathlib import Path
-from types import SimpleNamespace
 
 import anyio
 import pytest
@@ -27,6 +26,7 @@ from conformance.suite import CHECKS
 from mcp_server import build_server
 from mcp_server.__main__ import ENDPOINT, http_server
 from tests import conform_job
+from tests.test_mcp_server import stand_in as tool_answering
 from tools.background import JobResult
 from tools.gate import background_fixture
 from tools.project import REPO_ROOT
@@ -172,11 +172,7 @@ def test_auth_failure(plain_http, tmp_path, capsys):
 def stand_in(tools: dict[str, str]) -> Iterator[str]:
     """An MCP server over HTTP, in a thread of this process, whose tools answer fixed texts: a target that is wrong in
     one known way. Yields its URL."""
-    server = build_server([
-        SimpleNamespace(name=name, description=name, parameters=(), read_only=True, destructive=False,
-                        call=lambda arguments, answer=answer: answer)
-        for name, answer in tools.items()
-    ], log=lambda line: None)
+    server = build_server([tool_answering(name, answer) for name, answer in tools.items()], log=lambda line: None)
     web, listener = http_server(server, "127.0.0.1", 0)
     thread = threading.Thread(target=anyio.run, args=(partial(web.serve, sockets=[listener]),), name="stand-in", daemon=True)
     thread.start()
