@@ -11,7 +11,7 @@ from conformance.fixtures import (
     CHUNK_OVERLAP, CHUNK_SIZE, CHUNK_STRIDE, PDF_PAGES, SEARCH_WORD, SNIPPET_LIMIT, expected_windows, long_text, pdf, pdf_chunk_pages,
     pdf_index_text, short_text, slug, workbook, workbook_text,
 )
-from conformance.suite import Fixtures, Skip, check, short
+from conformance.suite import FIXTURE_FOLDER, Fixtures, Skip, check, encode, short
 
 CHUNK_TOOLS = {"upload", "get_chunk"}
 DOCUMENT_FIELDS = {"name", "summary", "collectionPath", "filePath", "sizeBytes", "contentHash", "chunkCount", "indexedAt"}
@@ -180,6 +180,22 @@ async def mcp_upload_indexes(fx: Fixtures) -> None:
     file_path, total = await long_file(fx)  # uploaded through MCP; waits until get_chunk finds it
     # verifies: chunks.upload-content-does-not-index
     assert total == len(expected_windows(long_text())), f"after an MCP upload the file has {total} chunks"
+
+
+@check("chunks.unreadable-upload-stored", needs=CHUNK_TOOLS)
+async def unreadable_upload(fx: Fixtures) -> None:
+    damaged = b"%PDF-1.7\n% cut off after its header"  # no PDF reader can open it
+    path = f"{fx.collection}/{FIXTURE_FOLDER}/damaged.pdf"
+    answer = await fx.call("upload", {"path": path, "base64Content": encode(damaged)})
+    if path not in fx.uploaded_files:
+        fx.uploaded_files.append(path)
+    # verifies: chunks.unreadable-upload-stored
+    assert answer == json.dumps({"status": "Uploaded", "path": path, "bytes": len(damaged)}, separators=(",", ":")), \
+        f"uploading a PDF indexing cannot read answered {short(answer)}"
+    await long_file(fx)  # indexing has had time to run (and fail) for the damaged file, too
+    found = await chunk(fx, f"{FIXTURE_FOLDER}/damaged.pdf", 0)
+    # verifies: chunks.unreadable-upload-stored
+    assert found.get("found") is False and found.get("totalChunks") == 0, f"the damaged PDF has chunks: {short(json.dumps(found))}"
 
 
 @check("chunks.document-node-has-no-text", needs=CHUNK_TOOLS | {"get"})
