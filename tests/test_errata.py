@@ -162,6 +162,16 @@ def test_the_patch_applies_and_puts_each_replacement_in_place(framework, small, 
         git(root, "worktree", "remove", "--force", str(checkout))
 
 
+def test_the_report_at_a_later_ref_gives_new_lines_and_lists_the_quotes_gone(framework, small):
+    root, first, second = framework
+    repository = open_repository(root)
+    text = errata_tool.report(small, KNOWN, read_pages(repository, first, small), read_pages(repository, second, small),
+                              "main", second)
+    assert "**1 errata on 1 pages; 0 framework defects.**" in text
+    assert f"### 1. Line 5: `guide.cap`\n\n[Guide.md:5](https://github.com/{KNOWN.framework.name}/blob/{second}/Data/Guide.md?plain=1#L5)" in text
+    assert "## No longer on the page at main" in text and "- `guide.search`: Guide.md:4 (at the pin): returns an array" in text
+
+
 # ---- against the framework's source ----
 
 MESHWEAVER_SOURCE = os.environ.get("MESHWEAVER_SOURCE", "")
