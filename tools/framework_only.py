@@ -203,10 +203,10 @@ def framework_only(lines: list[str]) -> list[str]:
     def flush_tabs() -> None:
         kept = [tab for tab in tab_group if not _code_only(tab)]
         if len(kept) == 1:
-            out.extend(_unwrap(kept[0]))
+            out.extend(["", *_unwrap(kept[0]), ""])
         else:
             for tab in kept:
-                out.extend(tab.lines + [""])
+                out.extend(["", *tab.lines, ""])
         tab_group.clear()
 
     for block in parsed:
@@ -223,7 +223,9 @@ def framework_only(lines: list[str]) -> list[str]:
         if block.kind == "container" and block.container == "===":
             tab_group.append(block)
             continue
-        if tab_group and block.kind != "blank":
+        if tab_group and block.kind == "blank":
+            continue  # the blank lines around the tabs are written with them
+        if tab_group:
             if not dropping_listings:
                 flush_tabs()
             tab_group.clear()
