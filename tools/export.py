@@ -67,7 +67,7 @@ ICON = (
 )
 GUIDE_TAG = "Executable guide"
 ABSTRACT_LIMIT = 300
-# What stands behind a claim, in the words of the site's claim labels (hooks/claim_marks.py).
+# What stands behind a claim, in the words of the site's claim labels (claimcheck/_marks.py).
 CHECKED_BY = {
     "framework": "\u2713 Checked by code (framework behaviour, cited from its source)",
     "model": "\u2713 Checked by code (the guide's model)",

@@ -35,7 +35,7 @@ from tools import claimcontract, claims, numbers
 from tools.pages import LIST_ITEM, Marker, read_page
 from tools.project import REPO_ROOT, Project
 
-COPIED = ("agentkit", "docs", "snippets", "tests", "tools", "framework", "hooks", "conftest.py", "pyproject.toml", "mkdocs.yml")
+COPIED = ("agentkit", "docs", "snippets", "tests", "tools", "framework", "claimcheck", "conftest.py", "pyproject.toml", "mkdocs.yml")
 NEXT_WORD = {
     "zero": "two", "two": "three", "three": "four", "four": "five", "five": "six", "six": "seven", "seven": "eight",
     "eight": "nine", "nine": "ten", "ten": "eleven", "eleven": "twelve", "twelve": "twenty", "twenty": "thirty",

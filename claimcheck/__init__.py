@@ -1,0 +1,15 @@
+"""claimcheck: every behaviour a documentation page states is a claim, and every claim is checked.
+
+Entry points (pyproject.toml), so installing the package is all a project does to use them:
+
+- `mkdocs.plugins`: `claims` (claimcheck.mkdocs_plugin.ClaimsPlugin), the claim labels on the site.
+
+The modules whose names start with `_` are private; what they offer others is named here.
+"""
+
+from __future__ import annotations
+
+from claimcheck._code_breaks import breakable_code
+from claimcheck._marks import LABELS
+
+__all__ = ["LABELS", "breakable_code"]
