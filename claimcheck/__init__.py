@@ -2,6 +2,9 @@
 
 Entry points (pyproject.toml), so installing the package is all a project does to use them:
 
+- `pytest11`: `claims` (claimcheck.pytest_plugin), the snippets and the pages' pycon examples as
+  tests, and the claims a failure breaks under it; on when pytest's ini names `claims_snippets` or
+  `claims_pages`;
 - `mkdocs.plugins`: `claims` (claimcheck.mkdocs_plugin.ClaimsPlugin), the claim labels on the site.
 
 The modules whose names start with `_` are private; what they offer others is named here.

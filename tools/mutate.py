@@ -211,9 +211,11 @@ def run_mutant(mutant: Mutant, tree: Path, run_all: bool = False) -> str:
         return "survived"
     with applied(mutant, tree):
         # Only the plugins a claim's checks use: the installed ones (Hypothesis's, anyio's) cost a second
-        # of start-up per mutant and no check needs them; pytest-timeout keeps pyproject's timeout.
+        # of start-up per mutant and no check needs them; pytest-timeout keeps pyproject's timeout, and
+        # claimcheck's plugin collects the snippets and the pages' examples.
         result = subprocess.run(
             [sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", "-p", "pytest_timeout",
+             "-p", "claimcheck.pytest_plugin",
              "-m", "not build and not browser", *units],
             cwd=tree, capture_output=True, text=True,
             env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1", "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"},
