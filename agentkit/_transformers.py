@@ -1,12 +1,12 @@
 """From stored bytes to text, twice: what Get returns (C3-C5) and what indexing reads (D5).
 
 Get: the first transformer whose extension set holds the lower-cased extension makes the text
-(``.docx`` → Markdown, ``.pdf`` → page texts joined by ``\\n``, ``.xlsx``/``.xls`` → one table per
-sheet); an image without a transformer answers a fixed placeholder; every other file is read as
+(``.docx`` → Markdown, ``.pdf`` → PdfPig's ``page.Text`` of each page joined by ``\\n``: the letters in
+content-stream order with nothing inserted (C8), ``.xlsx``/``.xls`` → one table per sheet); an image without a transformer answers a fixed placeholder; every other file is read as
 UTF-8, so a binary comes back garbled (C4). Nothing is refused at upload: a file that cannot be read
 fails when Get reads it (``Error accessing file …``).
 
-Indexing has its own extractor (D5): ``.pdf`` as words joined by spaces (pages by ``\\n``), ``.docx``,
+Indexing has its own extractor (D5): ``.pdf`` as PdfPig's words joined by spaces (pages by ``\\n``, D8), ``.docx``,
 and the text formats of :data:`INDEXED_TEXT_EXTENSIONS`; any other extension (``.xlsx`` too) gives no
 text, and a file without text gets no chunks and no Document node.
 """
@@ -274,7 +274,8 @@ def decode_utf8(data: bytes) -> str:
 TRANSFORMERS: tuple[Transformer, ...] = (
     Transformer("docx", (".docx",), _read_docx,
                 "Markdown, converted by DocSharp (`agentkit` models paragraphs and headings as `#` only)"),
-    Transformer("pdf", (".pdf",), _read_pdf, "the page texts joined by newlines"),
+    Transformer("pdf", (".pdf",), _read_pdf,
+                "each page's letters in drawing order, nothing inserted (PdfPig's `page.Text`), pages joined by newlines"),
     Transformer(
         "xlsx", (".xlsx", ".xls"), _read_workbook,
         "per sheet `## Sheet: {name}` and a table `Row | A | B …` (separators `---:`), or `(No data)`; "

@@ -148,28 +148,33 @@ def read_tables(text: str) -> list[TableRow]:
 def split_amounts(figures: str, count: int) -> list[str] | None:
     """The ``count`` amounts a row's figures hold, or None when they cannot be read as exactly that many.
 
-    Figures separated by spaces are read as they stand. Figures that ran together (``4,812.34,523.1``) are split
-    where each amount has thousands groups and the same number of decimals as the others; a run that splits
-    no way, or more than one way, is not read (two fused numbers are not unambiguous in general).
+    Figures separated by spaces are read as they stand. Figures that ran together (``4,812.34,523.1``) are read
+    only where they divide one way into amounts with thousands groups and the same number of decimals.
     """
     tokens = figures.split()
     if len(tokens) == count and all(_AMOUNT.match(token) for token in tokens):
         return tokens
-    fused = "".join(tokens)
+    found = fused_readings("".join(tokens), count)
+    return found[0] if len(found) == 1 else None
+
+
+def fused_readings(fused: str, count: int, *, same_decimals: bool = True) -> list[list[str]]:
+    """Every way ``fused`` divides into ``count`` amounts with thousands groups (``621.5528.2`` is ``621.5 528.2``,
+    or ``621.55 28.2``, or ``621.552 8.2``); with ``same_decimals``, only those whose amounts all carry as many
+    decimals as each other."""
+    if count == 0:
+        return [[]] if not fused else []
     readings = []
-    for decimals in range(1, 5):
-        amounts, cursor = [], 0
-        while cursor < len(fused) and len(amounts) < count:
-            found = _FUSED_AMOUNT.match(fused, cursor)
-            if not found or len(found["decimals"]) < decimals:
-                break
-            end = found.start("decimals") + decimals
-            end += fused[end:end + 1] == ")"
-            amounts.append(fused[cursor:end])
-            cursor = end
-        if cursor == len(fused) and len(amounts) == count and all(_AMOUNT.match(amount) for amount in amounts):
-            readings.append(amounts)
-    return readings[0] if len(readings) == 1 else None
+    for end in range(1, len(fused) + 1):
+        found = _FUSED_AMOUNT.fullmatch(fused, 0, end)
+        if found is None:
+            continue
+        for rest in fused_readings(fused[end:], count - 1, same_decimals=False):
+            reading = [fused[:end], *rest]
+            decimals = {len(amount.strip("()").partition(".")[2]) for amount in reading}
+            if not same_decimals or len(decimals) == 1:
+                readings.append(reading)
+    return readings
 
 
 # -- the worksheet --------------------------------------------------------------
