@@ -82,7 +82,6 @@ class _Font:
             except (TypeError, ValueError, IndexError):
                 pass
         self.scale = scale
-        self.single_byte = not isinstance(self.font.encoding, str) or self.font.encoding in ("charmap",)
         self._widths: dict[str, float] = {}
 
     def glyphs(self, data: bytes) -> list[tuple[str, float, bool]]:
