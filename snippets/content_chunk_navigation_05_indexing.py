@@ -89,3 +89,7 @@ assert indexing_text != get_text_of_pdf and indexing_text.count("\n") == 61 == g
 # between words (the report draws its text top to bottom, so the two orders agree).
 # verifies: chunks.pdf-index-text-differs
 assert "".join(indexing_text.split()) == "".join(get_text_of_pdf.split()) and len(indexing_text.split()) > len(get_text_of_pdf.split())
+# Indexing orders each page's letters top to bottom, left to right: that Get's letters come in the same order
+# shows the report's drawing order is its reading order.
+# verifies: chunks.get-pdf-loses-table-structure
+assert [page.replace(" ", "") for page in indexing_text.split("\n")] == [page.replace(" ", "") for page in get_text_of_pdf.split("\n")]

@@ -77,3 +77,24 @@ def test_indexing_words_follow_pdfpigs_default_word_extractor():
     # The words come top to bottom: a string drawn last but placed higher comes first.
     shuffled = letters[-3:] + letters[:-3]
     assert ["".join(letter.value for letter in word) for word in words(shuffled)][:2] == ["Line", "item"]
+
+
+def test_a_form_xobjects_letters_come_where_do_draws_it():
+    """PdfPig runs a form XObject's content stream at its Do: its letters join the page's in that place."""
+    out = io.BytesIO()
+    page = canvas.Canvas(out)
+    page.setFont("Helvetica", 10)
+    page.drawString(50, 700, "Before")
+    page.beginForm("F")
+    page.setFont("Helvetica", 10)
+    page.drawString(0, 0, "In form")
+    page.endForm()
+    page.saveState()
+    page.translate(50, 680)
+    page.doForm("F")
+    page.restoreState()
+    page.drawString(50, 660, "After")
+    page.save()
+    # verifies: unified-path.pdf-pages-joined
+    assert get_text("form.pdf", out.getvalue()) == "BeforeIn formAfter"
+    assert index_text("form.pdf", out.getvalue()).text == "Before In form After"
