@@ -279,7 +279,9 @@ def words(letters: list[Letter]) -> Iterator[list[Letter]]:
     """PdfPig's ``DefaultWordExtractor``: the letters sorted top to bottom, then left to right, cut into words."""
     ordered = sorted(letters, key=lambda letter: (-letter.y, letter.x))
     so_far: list[Letter] = []
-    gap_counts: dict[float, dict[float, int]] = {}
+    # Per rounded font size: each gap's [count, first seen], and the most common gap (ties: the first seen).
+    gap_counts: dict[float, dict[float, list[int]]] = {}
+    most_common: dict[float, tuple[float, int, int]] = {}  # size -> (gap, count, first seen)
     y = last_x = None
     last: Letter | None = None
     for letter in ordered:
@@ -302,26 +304,28 @@ def words(letters: list[Letter]) -> Iterator[list[Letter]]:
                 so_far.append(letter)
             y, last_x, last = letter.y, letter.x, letter
             continue
-        height = max(last.height, letter.height)
+        height = last.height if last.height > letter.height else letter.height
         gap = letter.x - (last.x + last.width)
-        next_to_left = letter.x < last_x - 1
-        big_space = gap > height * 0.39
-        font_differs = letter.font.lower() != last.font.lower() and gap > letter.width * 0.1
         size_differs = abs(letter.size - last.size) > 0.1
-        orientation_differs = letter.orientation != last.orientation
-        suspect_gap = False
+        cut = (blank or letter.x < last_x - 1 or gap > height * 0.39 or size_differs
+               or letter.orientation != last.orientation
+               or (letter.font != last.font and gap > letter.width * 0.1 and letter.font.lower() != last.font.lower()))
         if not size_differs and letter.size > 0 and gap >= 0:
-            counts = gap_counts.setdefault(float(round(letter.size)), {})
+            size = float(round(letter.size))
+            counts = gap_counts.setdefault(size, {})
             rounded = round(gap, 2)
-            counts[rounded] = counts.get(rounded, 0) + 1
-            if len(counts) > 1 and gap > height * 0.16:
-                common_gap, common_count = max(counts.items(), key=lambda item: item[1])
-                if gap > common_gap * 5 and common_count > 1:
-                    suspect_gap = True
-        if next_to_left or big_space or blank or font_differs or size_differs or orientation_differs or suspect_gap:
-            if so_far:
-                yield so_far
-                so_far = []
+            entry = counts.get(rounded)
+            if entry is None:
+                entry = counts[rounded] = [0, len(counts)]
+            entry[0] += 1
+            best = most_common.get(size)
+            if best is None or entry[0] > best[1] or (entry[0] == best[1] and entry[1] < best[2]):
+                best = most_common[size] = (rounded, entry[0], entry[1])
+            if len(counts) > 1 and gap > height * 0.16 and gap > best[0] * 5 and best[1] > 1:
+                cut = True  # a suspect gap: far wider than the most common one
+        if cut and so_far:
+            yield so_far
+            so_far = []
         if not blank:
             so_far.append(letter)
         last, last_x = letter, letter.x
