@@ -2,7 +2,7 @@
 
 Get: the first transformer whose extension set holds the lower-cased extension makes the text
 (``.docx`` → Markdown, ``.pdf`` → PdfPig's ``page.Text`` of each page joined by ``\\n``: the letters in
-content-stream order with nothing inserted (C8), ``.xlsx``/``.xls`` → one table per sheet); an image without a transformer answers a fixed placeholder; every other file is read as
+content-stream order with nothing inserted (C9), ``.xlsx``/``.xls`` → one table per sheet); an image without a transformer answers a fixed placeholder; every other file is read as
 UTF-8, so a binary comes back garbled (C4). Nothing is refused at upload: a file that cannot be read
 fails when Get reads it (``Error accessing file …``).
 

@@ -1,13 +1,20 @@
 """Round semantics: what survives a round boundary, the history budget, and when usage is recorded."""
 
+import agentkit
 from agentkit import (
-    HISTORY_BUDGET_CHARS, Agent, AgentConfiguration, Mesh, Message, Thread, TokenUsage, ToolResult, rebuild_history,
-    record_usage, trim_history, usage_report,
+    HISTORY_BUDGET_CHARS, Agent, Mesh, Message, Thread, TokenUsage, ToolResult, rebuild_history, record_usage,
+    trim_history, usage_report,
 )
 from agentkit.guide import ProcedureModel
 from agentkit.guide._scenarios import (
     APPROVE, PROTOCOL_INSTRUCTIONS, TASK, THREAD, interrupted, protocol, report_tokens, workspace,
 )
+from tools.agentview import AgentView
+
+# Every configuration built below is recorded for the page's "Agent node" listing (tools/agentview.py).
+VIEW = AgentView(__file__)
+AgentConfiguration = VIEW.configurations(agentkit.AgentConfiguration)
+CAPTURES = {"agent_node_two_phase.md": lambda: VIEW.agent_nodes("two-phase-run")}
 
 mesh = workspace()  # the report uploaded to Meridian/content; income and balance dimensions already there
 protocol_model = ProcedureModel(protocol)

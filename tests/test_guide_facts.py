@@ -69,7 +69,7 @@ def test_read_tables_finds_every_reported_value_at_its_position(text):
 
 def test_read_tables_reads_cells_run_together_and_ends_a_table_at_a_row_it_cannot_divide(mesh, text):
     """Get's text runs a row's cells together; the reader divides fused figures only where they split one way."""
-    assert "RevenueEUR m4,812.34,523.1Cost of sales" in text  # the text as Get returns it (C8)
+    assert "RevenueEUR m4,812.34,523.1Cost of sales" in text  # the text as Get returns it (C9)
     spaced = text.replace("RevenueEUR m4,812.34,523.1", "Revenue EUR m 4,812.3 4,523.1\n")
     assert read_tables(spaced) == read_tables(text)
     # A row whose figures divide no way (here: printed without decimals) ends its table; the rows after it, and the

@@ -1,4 +1,4 @@
-"""The text Get returns for a PDF is PdfPig's page.Text (C8), and indexing's is PdfPig's words (D8), on two producers.
+"""The text Get returns for a PDF is PdfPig's page.Text (C9), and indexing's is PdfPig's words (D8), on two producers.
 
 PdfPig's ``page.Text`` concatenates the page's letters in content-stream order and inserts nothing, so cells a
 PDF draws one string each run together, and a row of figures fuses; the spaces a PDF draws itself stay.
