@@ -54,7 +54,7 @@ print(writing.answer.splitlines()[0])
 last_read, first_write = seen[len(reading.turns) - 1], seen[len(reading.turns)]
 # The last reading call holds four tool results, the report's full text among them.
 print(len(last_read.tool_results()), reading.turns[-1].context.total)
-#> 4 39237
+#> 4 38251
 print(len(first_write.tool_results()), writing.turns[0].context.total)
 #> 0 2643
 # What the first writing call is shown: the task, the worksheet, the approval.

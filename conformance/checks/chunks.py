@@ -344,6 +344,16 @@ async def pdf_index_text_differs(fx: Fixtures) -> None:
         f"Get on the PDF answered the indexed text itself, or lost its lines: {got[:120]!r}"
 
 
+@check("chunks.get-pdf-loses-table-structure", needs={"get", "upload"})
+async def get_pdf_runs_strings_together(fx: Fixtures) -> None:
+    file_path = await fx.once("pdf-file", lambda: fx.upload("pages.pdf", pdf()))
+    got = (await fx.read(f"{fx.collection}/{file_path}")).replace("\r\n", "\n")
+    # Each line is one Tj and T* draws no space: PdfPig's page.Text runs the lines together, pages by "\n" (C9).
+    expected = "\n".join("".join(lines) for lines in PDF_PAGES)
+    # verifies: chunks.get-pdf-loses-table-structure
+    assert got == expected, f"Get on the PDF did not run its lines together with nothing inserted: {got[:160]!r}"
+
+
 async def image_document(fx: Fixtures) -> tuple[str, str | None]:
     """The image fixture's file path and the Get answer at its Document path, or None on a host that wrote no
     Document for it (no image describer, D5/D6). Indexing runs in upload order: once a file uploaded after the
