@@ -257,10 +257,12 @@ class Mesh:
     def _image_document(self, resolved: str) -> Node | None:
         """C5: an image read through ``{node}/content/{file}`` is answered by the Document node of
         ``{node}/content`` + ``{file}`` when it exists (the framework waits 3 s for it)."""
-        marker = resolved.find("/content/")
+        marker, length = resolved.find("/content/"), len("/content/")
+        if marker < 0:  # the old colon form, '{node}/content:{file}'
+            marker, length = resolved.find("/content:"), len("/content:")
         if marker <= 0:
             return None
-        file_path = resolved[marker + len("/content/"):].lstrip("/")
+        file_path = resolved[marker + length:].lstrip("/")
         if not file_path or file_path.startswith(DOCUMENTS_SEGMENT + "/") or extension_of(file_path) not in IMAGE_MEDIA_TYPES:
             return None
         return self._nodes.get(document_node_path(f"{resolved[:marker]}/{DEFAULT_COLLECTION}", file_path))
