@@ -43,7 +43,9 @@ from ._errors import (
 from ._collections import ContentCollection
 from ._index import SearchIndex, clamp_limit
 from ._index import _matches as index_matches
-from ._paths import DEFAULT_COLLECTION, DOCUMENTS_SEGMENT, UnifiedPath, document_node_path, is_within, parse_path, split_node_id
+from ._paths import (
+    AREA_ROUTE, DEFAULT_COLLECTION, DOCUMENTS_SEGMENT, UnifiedPath, document_node_path, is_within, parse_path, split_node_id,
+)
 from ._paths import resolve_tool_path as resolve_path  # MeshOperations.ResolvePath (N4)
 from ._node import Node, StepClock
 from ._transformers import IMAGE_MEDIA_TYPES, extension_of
@@ -231,10 +233,17 @@ class Mesh:
             if node is None:
                 raise NodeNotFound(f"Not found: {resolved}")
             return Fetched("node", node)
-        if unified.kind != "content" or not unified.address:
+        if unified.kind == "area" and not self.exists(unified.address) and unified.remainder != AREA_ROUTE:
+            # The area route renders {node}/area/{Name} of the node at the path before 'area'; with no node
+            # there it answers Not found for that path, unless a node stands at the whole path (UP1).
             if node is not None:
                 return Fetched("node", node)
-            raise PathError(f"Error: agentkit models node and content paths only, not '{unified.prefix}' ('{resolved}')")
+            raise NodeNotFound(f"Not found: {unified.address}")
+        if unified.kind != "content" or not unified.address:
+            # A layout area, a data/schema/model/menu reference or an old-form 'word:' reference: the
+            # framework answers that read, and a node at the whole path only when the read fails (R12).
+            what = "layout areas" if unified.kind == "area" else f"the reference '{unified.prefix}'"
+            raise PathError(f"Error: agentkit models node and content paths only, not {what} ('{resolved}')")
         image_document = self._image_document(resolved)
         if image_document is not None:
             return Fetched("node", image_document)
@@ -248,10 +257,12 @@ class Mesh:
     def _image_document(self, resolved: str) -> Node | None:
         """C5: an image read through ``{node}/content/{file}`` is answered by the Document node of
         ``{node}/content`` + ``{file}`` when it exists (the framework waits 3 s for it)."""
-        marker = resolved.find("/content/")
+        marker, length = resolved.find("/content/"), len("/content/")
+        if marker < 0:  # the old colon form, '{node}/content:{file}'
+            marker, length = resolved.find("/content:"), len("/content:")
         if marker <= 0:
             return None
-        file_path = resolved[marker + len("/content/"):].lstrip("/")
+        file_path = resolved[marker + length:].lstrip("/")
         if not file_path or file_path.startswith(DOCUMENTS_SEGMENT + "/") or extension_of(file_path) not in IMAGE_MEDIA_TYPES:
             return None
         return self._nodes.get(document_node_path(f"{resolved[:marker]}/{DEFAULT_COLLECTION}", file_path))
@@ -264,14 +275,14 @@ class Mesh:
         if not key:
             if default is None:
                 raise CollectionNotFound(f"Content collection '{DEFAULT_COLLECTION}' not found")
-            return Fetched("collection", default.listing())
+            return Fetched("collection", default.items())
         if "/" not in key:
             try:
                 return self._read_file(default, DEFAULT_COLLECTION, key)
             except (CollectionNotFound, FileNotFound, UnreadableDocument):
                 named = self.collections.get(f"{address}/{key}")
                 if named is not None:
-                    return Fetched("collection", named.listing())
+                    return Fetched("collection", named.items())
                 raise
         try:
             return self._read_file_or_folder(default, DEFAULT_COLLECTION, key)
@@ -293,7 +304,7 @@ class Mesh:
             return self._read_file(collection, name, key)
         except FileNotFound:
             if collection is not None and collection.has_folder(key):
-                return Fetched("collection", collection.listing(key))
+                return Fetched("collection", collection.items(key))
             raise
 
     def search(self, query: str = "", base_path: str | None = None, limit: Any = 50) -> dict[str, Any]:

@@ -149,6 +149,17 @@ def _escaped_char(char: str) -> str:
     return "".join(f"\\u{int.from_bytes(units[i:i + 2], 'big'):04X}" for i in range(0, len(units), 2))
 
 
+def dotnet_json(value: Any) -> str:
+    """``value`` as the hub's JSON options write it: compact, strings escaped as :func:`dotnet_json_string`."""
+    if isinstance(value, str):
+        return dotnet_json_string(value)
+    if isinstance(value, dict):
+        return "{" + ",".join(f"{dotnet_json_string(k)}:{dotnet_json(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, (list, tuple)):
+        return "[" + ",".join(dotnet_json(v) for v in value) + "]"
+    return json.dumps(value)
+
+
 def to_text(value: Any) -> str:
     """Render a tool result value as the JSON text a model reads (agentkit indents it; the framework does not)."""
     return json.dumps(value, ensure_ascii=False, indent=2)
@@ -230,6 +241,8 @@ class _Operations:
             return self._node_text(fetched.value.to_json())
         if isinstance(fetched.value, str):  # a file's text (or an image placeholder), serialized as a JSON string
             return dotnet_json_string(fetched.value)
+        if fetched.kind == "collection":  # a folder's items, serialized by the hub's JSON options (UP2)
+            return dotnet_json(fetched.value)
         return to_text(fetched.value)
 
     def search(self, query: Any, base_path: Any, limit: Any) -> str:

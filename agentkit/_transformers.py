@@ -267,8 +267,30 @@ def _read_docx(name: str, data: bytes) -> str:
 
 
 def decode_utf8(data: bytes) -> str:
-    """UTF-8 as .NET's StreamReader reads it: a BOM is honoured, invalid bytes become U+FFFD."""
+    """UTF-8 with a leading UTF-8 byte-order mark dropped; invalid bytes become U+FFFD."""
     return data.decode("utf-8-sig", errors="replace")
+
+
+# StreamReader(Stream)'s byte-order-mark detection, in the order .NET checks the first bytes (UP6).
+_BYTE_ORDER_MARKS = (
+    (b"\xfe\xff", "utf-16-be"),
+    (b"\xff\xfe\x00\x00", "utf-32-le"),
+    (b"\xff\xfe", "utf-16-le"),
+    (b"\xef\xbb\xbf", "utf-8"),
+    (b"\x00\x00\xfe\xff", "utf-32-be"),
+)
+
+
+def read_as_text(data: bytes) -> str:
+    """A file as the framework's text fallback reads it (``new StreamReader(stream).ReadToEnd()``, C4, UP6).
+
+    UTF-8 by default; a leading byte-order mark is dropped, and a UTF-16 or UTF-32 one selects that
+    encoding. Bytes that do not decode become U+FFFD.
+    """
+    for mark, encoding in _BYTE_ORDER_MARKS:
+        if data.startswith(mark):
+            return data[len(mark):].decode(encoding, errors="replace")
+    return data.decode("utf-8", errors="replace")
 
 
 TRANSFORMERS: tuple[Transformer, ...] = (
@@ -307,7 +329,7 @@ def get_text(file_path: str, data: bytes) -> str:
         return transformer.read(file_path, data)
     if extension_of(file_path) in IMAGE_MEDIA_TYPES:
         return image_placeholder(file_path, len(data))
-    return decode_utf8(data)
+    return read_as_text(data)
 
 
 # -- indexing's extractor (D5) ----------------------------------------------------------------------------

@@ -7,6 +7,7 @@ from agentkit import (
     tools_by_name,
 )
 from agentkit.guide import upload_report
+from agentkit._paths import markdown_reference
 from tools.agentview import AgentView
 
 mesh = Mesh()
@@ -30,8 +31,44 @@ assert RESERVED_PREFIXES == ("content", "data", "schema", "model", "menu", "layo
 # verifies: unified-path.reserved-prefixes
 assert [parse_path(p).address for p in ("Meridian/Content/x.md", "Meridian/schema/Company", "A/B/data")] == [
     "Meridian", "Meridian", "A/B"]
+# Taken before the split: children, the area route (its last 'area' segment), the old 'word:' form.
+forms = {p: parse_path(p) for p in ("Meridian/content/*", "A/area/B/area/Overview", "Meridian/content/x:y.md",
+                                    "Meridian/Content:2024/notes.md", "Meridian/content:x/area/y")}
+# verifies: unified-path.reserved-prefixes
+assert [(f.kind, f.address, f.prefix) for f in forms.values()] == [
+    ("children", "Meridian/content", None), ("area", "A/area/B", "area"), ("unified", "Meridian/content", "x"),
+    ("content", "Meridian", "content"), ("content", "Meridian", "content")]
+# verifies: unified-path.reserved-prefixes
+assert json.loads(get.call({"path": "Meridian/Content:2024/notes.md"})) == "Nested notes.\n"  # the old form reads
 # verifies: unified-path.other-words-are-node-paths
 assert get.call({"path": "Meridian/filings/annual-report-2024.md"}) == "Not found: Meridian/filings/annual-report-2024.md"
+
+oddities = Mesh()
+oddities.create({"id": "Meridian", "name": "Meridian", "nodeType": "Company"})
+odd = oddities.add_collection("Meridian", "content")
+odd.upload("area/f.md", b"in a folder named area")
+odd.upload("Q1: notes.md", b"a colon in the name")
+odd_get = tools_by_name(mesh_plugin(oddities))["Get"]
+# verifies: unified-path.area-folder-unreadable
+assert odd_get.call({"path": "Meridian/content/area/f.md"}) == "Not found: Meridian/content"
+# verifies: unified-path.area-folder-unreadable
+assert parse_path("Meridian/content/area/f.md").address == "Meridian/content" and odd.read_text("area/f.md")  # stored
+colon = parse_path("Meridian/content/Q1: notes.md")
+# verifies: unified-path.colon-name-unreadable
+assert (colon.kind, colon.address, colon.prefix) == ("unified", "Meridian/content", "q1")
+# verifies: unified-path.colon-name-unreadable
+assert odd_get.call({"path": "Meridian/content/Q1: notes.md"}) != '"a colon in the name"' and odd.read_text("Q1: notes.md")
+shadowing = parse_path("Acme/Model")
+# verifies: unified-path.reserved-segment-shadows-node
+assert (shadowing.kind, shadowing.address) == ("unified", "Acme")
+# The same rule where agentkit models the read: content answers first; the node only when the read fails.
+odd.upload("memo.md", b"the file")
+oddities.create({"id": "memo.md", "namespace": "Meridian/content", "name": "A node", "nodeType": "Markdown"})
+oddities.create({"id": "gone.md", "namespace": "Meridian/content", "name": "Another", "nodeType": "Markdown"})
+# verifies: unified-path.reserved-segment-shadows-node
+assert json.loads(odd_get.call({"path": "Meridian/content/memo.md"})) == "the file"
+# verifies: unified-path.reserved-segment-shadows-node
+assert json.loads(odd_get.call({"path": "Meridian/content/gone.md"}))["path"] == "Meridian/content/gone.md"
 
 EXAMPLES = [
     "Meridian",
@@ -60,7 +97,8 @@ def shapes_table() -> str:
             elif isinstance(value, dict):
                 shown = "a node, `nodeType` " + value["nodeType"]
             else:
-                shown = "a file list: " + ", ".join(f"`{f['filePath']}`" for f in value)
+                shown = "a listing: " + ", ".join(
+                    f"folder `{f['name']}`" if f.get("isFolder") else f"`{f['name']}`" for f in value)
         except json.JSONDecodeError:
             first = answer.splitlines()[0]
             shown = f"`{first}`" if first.startswith(("Error", "Not found")) else "the file's text"
@@ -76,8 +114,20 @@ CAPTURES = {
        for section in ("tool-paths", "mcp-upload")},
 }
 
+root = json.loads(get.call({"path": "Meridian/content/"}))
 # verifies: unified-path.content-listing
-assert [f["filePath"] for f in json.loads(get.call({"path": "Meridian/content/"}))] == ["2024/notes.md", "Annual Report 2024.pdf"]
+assert [(f["path"], f.get("isFolder", False)) for f in root] == [("/2024", True), ("/Annual Report 2024.pdf", False)]
+# verifies: unified-path.content-listing
+assert set(root[0]) == {"path", "name", "isFolder"} and set(root[1]) == {"path", "name", "lastModified"}
+mesh.collections["Meridian/content"].upload("2024/q1/deep.md", b"Deep.\n")
+# verifies: unified-path.content-listing
+assert [f["path"] for f in json.loads(get.call({"path": "Meridian/content/content/2024"}))] == ["/2024/q1", "/2024/notes.md"]
+# verifies: unified-path.content-listing
+assert [f["name"] for f in json.loads(get.call({"path": "Meridian/content/2024/q1"}))] == ["deep.md"]
+# verifies: unified-path.content-listing
+assert get.call({"path": "Meridian/content/2024"}) == "Error: File '2024' not found in collection 'content'"
+# verifies: unified-path.content-listing
+assert parse_path("Meridian/content").prefix == "data" and not get.call({"path": "Meridian/content"}).startswith("[")
 # verifies: unified-path.content-root-file
 assert json.loads(get.call({"path": "Meridian/content/Annual Report 2024.pdf"})).startswith("Meridian Components Group")
 # verifies: unified-path.nested-both-forms
@@ -85,7 +135,18 @@ assert get.call({"path": "Meridian/content/2024/notes.md"}) == get.call({"path":
 # verifies: unified-path.named-collection-shape
 assert json.loads(get.call({"path": "Meridian/content/filings/annual-report-2024.md"})) == "# Annual report\n"
 # verifies: unified-path.named-collection-shape
-assert [f["filePath"] for f in json.loads(get.call({"path": "Meridian/content/filings"}))] == ["annual-report-2024.md"]
+assert [f["name"] for f in json.loads(get.call({"path": "Meridian/content/filings"}))] == ["annual-report-2024.md"]
+# content comes first: a folder 'filings' in content, or a root file 'filings', shadows the collection.
+shadowed = Mesh()
+shadowed.create({"id": "Acme", "name": "Acme", "nodeType": "Company"})
+shadowed.add_collection("Acme", "content").upload("filings/annual-report-2024.md", b"content's copy")
+shadowed.add_collection("Acme", "filings").upload("annual-report-2024.md", b"the collection's copy")
+shadow_get = tools_by_name(mesh_plugin(shadowed))["Get"]
+# verifies: unified-path.named-collection-shape
+assert json.loads(shadow_get.call({"path": "Acme/content/filings/annual-report-2024.md"})) == "content's copy"
+shadowed.collections["Acme/content"].upload("filings", b"a root file")
+# verifies: unified-path.named-collection-shape
+assert json.loads(shadow_get.call({"path": "Acme/content/filings"})) == "a root file"
 # verifies: unified-path.not-found-messages
 assert get.call({"path": "Meridian/content/no-such-file.pdf"}) == "Error: File 'no-such-file.pdf' not found in collection 'content'"
 # verifies: unified-path.not-found-messages
@@ -119,7 +180,7 @@ assert get.call({"path": "Meridian/content/CEO's letter.md"}) == "Error: File 'C
 # verifies: unified-path.tool-paths-lose-quotes
 assert get.call({"path": 'Meridian/content/"CEO\'s letter.md"'}).startswith("Error: File 'CEOs letter.md'")
 # verifies: unified-path.tool-paths-lose-quotes
-assert "CEO's letter.md" in [f["filePath"] for f in json.loads(get.call({"path": "Meridian/content/"}))]
+assert "CEO's letter.md" in [f["name"] for f in json.loads(get.call({"path": "Meridian/content/"}))]
 # verifies: unified-path.context-prefix
 assert json.loads(in_context.call({"path": "content/2024/notes.md"})) == "Nested notes.\n"
 # verifies: unified-path.context-prefix
@@ -165,6 +226,18 @@ print(resolve_relative("Meridian/Facts", "/Other/Company"))
 
 # verifies: unified-path.links-and-embeds
 assert (reference_kind("@x"), reference_kind("@@x"), reference_kind("x")) == ("link", "embed", None)
+# verifies: unified-path.links-and-embeds
+assert reference_kind("See @Meridian/content/x.md for details.") is None  # inside a sentence: plain text
+# verifies: unified-path.links-and-embeds
+assert [markdown_reference(line) for line in ('@"Meridian/content/Annual Report 2024.pdf"',
+                                              "@Meridian/content/Annual Report 2024.pdf")] == [
+    ("link", "Meridian/content/Annual Report 2024.pdf"), ("link", "Meridian/content/Annual")]
 # verifies: unified-path.relative-forms
 assert [resolve_relative("Meridian/Facts", ref) for ref in ("rev-FY2024-1", "../Dimensions", "../../../Other", "/Other/Company")] == [
     "Meridian/Facts/rev-FY2024-1", "Meridian/Dimensions", "Other", "/Other/Company"]
+# verifies: unified-path.relative-forms
+assert [resolve_relative("Meridian/Facts", ref) for ref in ("Other/Company", "Meridian/Facts/rev-FY2024-1")] == [
+    "Meridian/Facts/Other/Company", "Meridian/Facts/rev-FY2024-1"]
+# verifies: unified-path.relative-forms
+assert [resolve_relative("Meridian/Facts/_Thread/review/msg-3", ref) for ref in ("rev-FY2024-1", "../Dimensions")] == [
+    "Meridian/Facts/rev-FY2024-1", "Meridian/Dimensions"]

@@ -24,7 +24,9 @@ from agentkit._index import clamp_limit
 from agentkit._messages import Message
 from agentkit.guide._scenarios import LONG_ROUND_CAP, TITLES, creates_in_scenario_3
 from agentkit._paths import document_slug
-from agentkit._threads import HISTORY_BUDGET_CHARS, message_chars
+from agentkit._threads import (
+    HISTORY_BUDGET_CHARS, HISTORY_CELL_TIMEOUT_SECONDS, HISTORY_LOAD_TIMEOUT_SECONDS, message_chars,
+)
 from tools import captures, stated
 from tools.project import REPO_ROOT
 
@@ -159,6 +161,14 @@ def test_boundary_shows_three_texts():
     rounds = shown("agent_design_02_rounds.py")
     # verifies: agent.boundary-keeps-texts-only
     assert stated.numbers("agent.boundary-keeps-texts-only") == [len(rounds["first_write"].messages())]
+
+
+def test_history_rebuild_waits():
+    """Each message's wait, then the whole rebuild's limit, as the sentence states them (in seconds)."""
+    # verifies: agent.history-rebuild-rules
+    assert stated.numbers("agent.history-rebuild-rules") == [HISTORY_CELL_TIMEOUT_SECONDS, HISTORY_LOAD_TIMEOUT_SECONDS]
+    # verifies: agent.history-rebuild-rules
+    assert HISTORY_LOAD_TIMEOUT_SECONDS <= HISTORY_CELL_TIMEOUT_SECONDS  # the whole load's limit runs out first
 
 
 def test_files_sharing_a_slug():

@@ -37,11 +37,43 @@ async def reserved_word_any_case(fx: Fixtures) -> None:
 
 @check("unified-path.content-listing", needs={"get", "upload"})
 async def content_listing(fx: Fixtures) -> None:
-    await note(fx)
-    listing = await fx.call("get", {"path": f"{fx.collection}/"})
+    file_path = await note(fx)
+    root = await fx.call("get", {"path": f"{fx.collection}/"})
+    items = json.loads(root) if root.lstrip().startswith("[") else None
     # verifies: unified-path.content-listing
-    assert listing.lstrip().startswith(("[", "{")) and "conformance" in listing and "Not found" not in listing, \
-        f"get {fx.collection}/ answered {listing[:120]!r}"
+    assert isinstance(items, list) and all(isinstance(i, dict) and str(i.get("path", "")).startswith("/") for i in items), \
+        f"get {fx.collection}/ answered {root[:160]!r}: expected an array of items with a path from the root"
+    kinds = [bool(item.get("isFolder")) for item in items]
+    # verifies: unified-path.content-listing
+    assert {"path": "/conformance", "name": "conformance", "isFolder": True} in items and kinds == sorted(kinds, reverse=True) \
+        and all(item["path"].count("/") == 1 for item in items), \
+        f"the root listing {root[:200]!r}: expected folder /conformance, folders before files, no nested entry"
+    folder = await fx.call("get", {"path": f"{fx.collection}/content/conformance"})
+    entries = {item.get("path"): item for item in json.loads(folder)} if folder.lstrip().startswith("[") else {}
+    entry = entries.get(f"/{file_path}", {})
+    # verifies: unified-path.content-listing
+    assert entry.get("name") == "note.md" and "lastModified" in entry and "isFolder" not in entry, \
+        f"get {fx.collection}/content/conformance answered {folder[:200]!r}: expected the entry /{file_path}"
+    bare = await fx.call("get", {"path": fx.collection})
+    # verifies: unified-path.content-listing
+    assert bare != root, f"get {fx.collection} (no trailing /) answered the listing {bare[:120]!r}"
+
+
+@check("unified-path.area-folder-unreadable", needs={"get", "upload"})
+async def area_folder_unreadable(fx: Fixtures) -> None:
+    file_path = await fx.once("area-file", lambda: fx.upload("area/in-area.md", NOTE.encode("utf-8")))
+    answer = await fx.call("get", {"path": f"{fx.collection}/{file_path}"})
+    folder = f"{fx.collection}/{file_path.split('/area/')[0]}"
+    # verifies: unified-path.area-folder-unreadable
+    assert answer == f"Not found: {folder}", f"get on a file below a folder 'area' answered {answer[:120]!r}"
+
+
+@check("unified-path.colon-name-unreadable", needs={"get", "upload"})
+async def colon_name_unreadable(fx: Fixtures) -> None:
+    file_path = await fx.once("colon-file", lambda: fx.upload("Q1: notes.md", NOTE.encode("utf-8")))
+    answer = await fx.read(f"{fx.collection}/{file_path}")
+    # verifies: unified-path.colon-name-unreadable
+    assert answer != NOTE, f"get read {file_path!r}, whose name holds a ':'"
 
 
 @check("unified-path.nested-both-forms", needs={"get", "upload"})
@@ -116,6 +148,12 @@ async def text_verbatim(fx: Fixtures) -> None:
     answers = [await fx.read(f"{fx.collection}/{path}") for path in (markdown, csv)]
     # verifies: unified-path.text-verbatim
     assert answers == [NOTE, CSV], f".md and .csv read {answers}"
+    marked = [await fx.once(f"bom-{name}", lambda name=name, data=data: fx.upload(name, data))
+              for name, data in (("bom-utf8.csv", b"\xef\xbb\xbf" + CSV.encode("utf-8")),
+                                 ("bom-utf16.csv", CSV.encode("utf-16")))]
+    answers = [await fx.read(f"{fx.collection}/{path}") for path in marked]
+    # verifies: unified-path.text-verbatim
+    assert answers == [CSV, CSV], f"a .csv with a UTF-8 and a UTF-16 byte-order mark read {answers}"
 
 
 @check("unified-path.binaries-garbled", needs={"get", "upload"})
