@@ -87,13 +87,15 @@ class StoredFile:
 class ContentCollection:
     """A named collection of files attached to a node; its path is ``{node}/{name}``."""
 
-    def __init__(self, mesh: NodeStore, address: str, name: str) -> None:
+    def __init__(self, mesh: NodeStore, address: str, name: str, *, editable: bool = True) -> None:
         if not isinstance(name, str) or not name or "/" in name or name in (".", "..", DOCUMENTS_SEGMENT):
             raise PathError(f"Collection name '{name}' must be one path segment (not '.', '..' or '{DOCUMENTS_SEGMENT}')")
         self.mesh = mesh
         self.address = address
         self.name = name
         self.path = f"{address}/{name}"
+        # ContentCollectionConfig.IsEditable: MCP upload refuses a read-only collection; UploadContent does not ask (U2).
+        self.editable = editable
         self._files: dict[str, StoredFile] = {}
 
     # -- paths ----------------------------------------------------------------
@@ -166,7 +168,8 @@ class ContentCollection:
             indexed = IndexText(caption)
         else:
             indexed = index_text(stored.file_path, stored.data)
-        chunks = split_chunks(indexed, collection_path=self.path, file_path=stored.file_path)
+        chunks = split_chunks(indexed, collection_path=self.path, file_path=stored.file_path,
+                              size=pipeline.chunk_size, overlap=pipeline.chunk_overlap)
         if not unchanged:  # the heal of an unchanged file writes its Document only, never its chunks
             self.mesh.index.stage_chunks(self.path, stored.file_path, chunks, digest)
         if not chunks:

@@ -43,8 +43,11 @@ RUNS = {
     "http": "http",
     # Over stdio, the whole suite against a server with one behaviour changed (a test-only option): navigate_to
     # answers a path, not a URL. Every other claim must still pass, and conform must fail and name that one.
-    "stdio": shlex.join(["stdio", "--plant", PLANT]),
+    # The same server keeps its collections as the framework's file-system store does, where '..' leaves a
+    # collection's folder: the dot-dot probe must say so (over HTTP, with agentkit's default store, it must not).
+    "stdio": shlex.join(["stdio", "--plant", PLANT, "--file-system-store"]),
 }
+DOT_DOT_CLAIM = "unified-path.dot-dot-in-tool-paths"
 
 # The runs in one background job (tests/conform_job.py), so they overlap the gate's cheap tiers and share one
 # import of the client.
@@ -109,6 +112,24 @@ def test_over_stdio_every_claim_passes_but_the_planted_divergence_which_is_named
     every_claim_judged(conform_over_stdio, failed=frozenset({PLANTED_CLAIM}))
     planted = [line for line in conform_over_stdio.output.splitlines() if line.startswith(f"FAIL {PLANTED_CLAIM}:")]
     assert len(planted) == 1 and "navigate_to answered " in planted[0] and "not a URL" in planted[0], planted
+
+
+def dot_dot_finding(result: JobResult) -> str:
+    lines = [line for line in result.output.splitlines() if line.startswith(f"PASS {DOT_DOT_CLAIM}: ")]
+    assert len(lines) == 1, result.output
+    return lines[0]
+
+
+def test_dot_dot_probe_reports_whether_get_leaves_a_collections_folder(conform_over_http: JobResult,
+                                                                        conform_over_stdio: JobResult):
+    # verifies: unified-path.dot-dot-in-tool-paths
+    assert "Get stays in the collection's folder here" in dot_dot_finding(conform_over_http)
+    # The server with the framework's file-system store: the probe climbs out of the folder and reads its sentinel.
+    found = dot_dot_finding(conform_over_stdio)
+    # verifies: unified-path.dot-dot-in-tool-paths
+    assert "HAZARD: Get leaves the collection's folder here: Meridian/content/../content/" in found, found
+    report = (conform_over_stdio.workdir / "report.md").read_text()
+    assert f"| PASS | `{DOT_DOT_CLAIM}` | dot_dot_reaches_the_store: HAZARD: Get leaves" in report, report
 
 
 # -- targets the suite cannot check: one line, exit 2 ---------------------------------------------------
