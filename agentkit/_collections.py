@@ -153,8 +153,10 @@ class ContentCollection:
         it remembers every Document it wrote or found, deleted ones too (R14).
         """
         stored = self.stored(file_path)
-        self._refuse_slug_collision(stored.file_path)
         pipeline = self.mesh.index
+        if not pipeline.chunk_store:  # K11: the host wires no indexing pipeline, so nothing indexes
+            return None
+        self._refuse_slug_collision(stored.file_path)
         digest = hashlib.sha256(stored.data).hexdigest()
         document_path = document_node_path(self.path, stored.file_path)
         unchanged = pipeline.file_hash(self.path, stored.file_path) == digest

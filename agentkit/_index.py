@@ -76,6 +76,9 @@ class SearchIndex:
     """
 
     auto_refresh: bool = False
+    # Host wiring (K11): `chunk_store=False` is a host without a content-indexing pipeline. Nothing is indexed
+    # (no chunks, no Document nodes), and both chunk tools answer that chunk indexing is not enabled.
+    chunk_store: bool = True
     # ContentIndexingOptions (K9): the host may set the window and the overlap; these are the framework's defaults.
     chunk_size: int = CHUNK_SIZE
     chunk_overlap: int = CHUNK_OVERLAP

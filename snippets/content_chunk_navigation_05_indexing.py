@@ -135,6 +135,23 @@ for describer in (lambda data, name: f"A one-pixel image, {name}.", None):
         assert chunk["text"] == "A one-pixel image, pixel.png." and \
             seen.get("Meridian/content/_Documents/pixel.png").content["summary"] == chunk["text"]
 
+storeless = Mesh(index=SearchIndex(chunk_store=False, summarizer=extractive_summary))  # no indexing pipeline
+storeless.create({"id": "Meridian", "name": "Meridian", "nodeType": "Company"})
+storeless.add_collection("Meridian")
+on_storeless = tools_by_name(mcp_tools(storeless) + content_collection_plugin(storeless, context="Meridian"))
+on_storeless["upload"].call({"path": "Meridian/content/plan.md", "base64Content": base64.b64encode(b"Capex plan.").decode()})
+storeless.refresh_index()
+not_enabled = {"count": 0, "results": [],
+               "message": "Content chunk indexing is not enabled in this host — no chunk store is configured."}
+# verifies: chunks.no-chunk-store
+assert json.loads(on_storeless["get_chunk"].call({"collectionPath": "Meridian/content", "filePath": "plan.md",
+                                                  "chunkIndex": 0})) == not_enabled
+# verifies: chunks.no-chunk-store
+assert [json.loads(on_storeless[tool].call({"query": query})) for tool, query in (
+    ("search_chunks", "namespace:Meridian/content Capex"), ("SearchChunks", ""))] == [not_enabled, not_enabled]
+# verifies: chunks.no-chunk-store
+assert storeless.index.chunks_of("Meridian/content", "plan.md") == () and not storeless.exists("Meridian/content/_Documents/plan.md")
+
 wide = Mesh(index=SearchIndex(chunk_size=400, chunk_overlap=50))  # a host that sets ContentIndexingOptions
 wide.create({"id": "Meridian", "name": "Meridian", "nodeType": "Company"})
 wide.add_collection("Meridian").upload("long.md", ("word " * 300).encode(), index=True)

@@ -159,6 +159,9 @@ assert on_files["get"].call({"path": "Meridian/content/../../../etc/passwd"}) ==
 # verifies: unified-path.dot-dot-in-tool-paths
 assert json.loads(on_files["get"].call({"path": "Meridian/content/../../Harbour/content"})) == \
     [{"filePath": "salaries.csv", "sizeBytes": 16}]  # the folder is listed too
+# verifies: unified-path.dot-dot-in-tool-paths
+assert on_files["upload"].call({"path": "Meridian/content/../x.md", "base64Content": "eA=="}).endswith(
+    "agentkit does not store '.', '..' or empty segments") and not tree.collections["Meridian/content"].has_file("../x.md")
 
 mcp = VIEW.wrap(tools_by_name(mcp_tools(mesh)))
 # --8<-- [start:mcp-upload]
