@@ -97,9 +97,11 @@ PATH_HANDLING: tuple[PathHandling, ...] = tuple(
     + _handling(CONTENT_COLLECTION_PLUGIN, "SearchChunks.scope", True, True, "absent: the chat context, as it is")
     + _handling(CONTENT_COLLECTION_PLUGIN, "UploadContent.filePath GetChunk.collectionPath GetChunk.filePath",
                 False, False, "compared as sent")
-    + _handling(MCP_SERVER, "get.path search.basePath search_chunks.scope get_chunk.collectionPath patch.path "
+    + _handling(MCP_SERVER, "get.path search.basePath search_chunks.scope patch.path "
                             "edit_content.path move.sourcePath move.targetPath copy.sourcePath copy.targetNamespace "
                             "get_diagnostics.path recycle.path navigate_to.path", False, True)
+    + _handling(MCP_SERVER, "get_chunk.collectionPath", False, True,
+                "a leading `/` stays and is compared: `@/A/content` names nothing")
     + _handling(MCP_SERVER, "upload.path", False, True, "a leading `/` is dropped too")
     + _handling(MCP_SERVER, "create.node update.nodes", False, True, "the `namespace` field; a leading `/` is dropped too")
     + _handling(MCP_SERVER, "delete.paths", False, True, "each path of the array")

@@ -130,6 +130,9 @@ assert json.loads(in_chat["Get"].call({"path": '"@/Meridian/Facts/f-0"'}))["path
 assert json.loads(tools_by_name(mcp_tools(mesh))["get"].call({"path": "@Meridian/Facts"}))["path"] == "Meridian/Facts"
 # verifies: mesh.agent-paths-context
 assert tools_by_name(mcp_tools(mesh))["get"].call({"path": "Facts"}) == "Not found: Facts"  # MCP: no context
+# verifies: mesh.agent-paths-context
+assert json.loads(tools_by_name(mcp_tools(library))["get_chunk"].call({**hit, "collectionPath": "@/Meridian/content"}))[
+    "found"] is False  # ResolvePath keeps the '/' after the '@', and the chunk store compares it
 
 
 def path_world() -> Mesh:
