@@ -53,6 +53,11 @@ CONTENT_COLLECTION_METHODS = ("UploadContent", "SearchChunks", "GetChunk")  # K2
 # P1: the MCP tools agentkit models, in McpMeshPlugin.cs's order (autocomplete and the rest are not modelled).
 MCP_METHODS = ("Get", "Upload", "Search", "SearchChunks", "GetChunk", "Create", "Update", "Patch", "EditContent",
                "Delete", "Move", "Copy", "NavigateTo", "GetDiagnostics", "Recycle")
+# P3: the other [McpServerTool] methods of McpMeshPlugin.cs, in its order. The framework's MCP server offers them all
+# (WithToolsFromAssembly); no agent plugin has them, and agentkit's server does not serve them.
+MCP_METHODS_NOT_MODELLED = ("Autocomplete", "Sync", "GitHubSync", "Export", "Import", "Compile", "LspCheckNode",
+                            "LspDiagnosticsForNode", "ExecuteScript", "StartThread", "SubmitMessage", "Mirror",
+                            "RenderArea", "GetVersions", "GetVersion", "RestoreVersion", "RestoreFromPointInTime")
 
 # The [McpServerTool] annotations of McpMeshPlugin.cs: (ReadOnly, Destructive); an unset Destructive is False here.
 _MCP_ANNOTATIONS = {

@@ -8,7 +8,7 @@ from agentkit import (
     CONTENT_COLLECTION_PLUGIN, MCP_SERVER, MESH_PLUGIN, ContentType, Mesh, content_collection_plugin, mcp_tools,
     mesh_plugin, snake_case, tools_by_name,
 )
-from agentkit._plugins import PATH_HANDLING
+from agentkit._plugins import MCP_METHODS, MCP_METHODS_NOT_MODELLED, PATH_HANDLING
 
 mesh = Mesh()
 mesh.register_type(ContentType("Fact", {"lineItem": "string", "period": "string", "value": "number", "unit": "string"}))
@@ -51,6 +51,11 @@ def description_list() -> str:
     return "\n\n".join(blocks)
 
 
+def other_mcp_tools() -> str:
+    """The framework's MCP tools with no agent twin, by the MCP SDK's names."""
+    return ", ".join(f"`{snake_case(method)}`" for method in MCP_METHODS_NOT_MODELLED) + "\n"
+
+
 def path_table() -> str:
     """Which path arguments get the chat context and the cleaning, from agentkit's PATH_HANDLING."""
     label = {MESH_PLUGIN: "agent", CONTENT_COLLECTION_PLUGIN: "agent", MCP_SERVER: "MCP"}
@@ -63,6 +68,7 @@ def path_table() -> str:
 
 CAPTURES = {
     "mesh_tools.md": tool_table, "mesh_tool_descriptions.md": description_list, "tool_path_handling.md": path_table,
+    "mcp_tools_without_twins.md": other_mcp_tools,
     **{f"mesh_view_{section.replace('-', '_')}.md": (lambda section=section: VIEW.markdown(section))
        for section in ("get", "search", "update-patch-delete", "move-copy")},
 }
@@ -413,5 +419,9 @@ print(mcp["create"].call({"node": {"id": "Meridian/x", "name": "x", "nodeType": 
 assert mcp["create"].call({"nodes": "[]"}).endswith("(Tool schemas change between releases — call tools/list for the current shape.)")
 # verifies: mesh.mcp-arguments
 assert not mesh.exists("Meridian/x")
+# verifies: mesh.mcp-tools-without-twins
+assert (len(MCP_METHODS) + len(MCP_METHODS_NOT_MODELLED), len(MCP_METHODS_NOT_MODELLED)) == (32, 17)
+# verifies: mesh.mcp-tools-without-twins
+assert not set(map(snake_case, MCP_METHODS_NOT_MODELLED)) & set(mcp) and len(mcp) == len(MCP_METHODS)
 # verifies: mesh.mcp-arguments
 assert mcp["create"].call({"node": json.dumps({"id": "Meridian/x", "name": "x", "nodeType": "Fact"})}) == "Created: Meridian/x"
