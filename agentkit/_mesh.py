@@ -146,6 +146,15 @@ MARKDOWN_TYPE = ContentType(
 PARTITION_OWNING_TYPES = ("User", "Space")
 
 
+def search_query(query: str | None, base_path: str | None) -> str:
+    """The query Search runs (M3, Q1): with a ``basePath``, every ``namespace:`` is deleted from the query (its
+    value stays, as free text) and ``namespace:{basePath}`` is put in front; without one, the query as sent."""
+    base = resolve_path(base_path) if isinstance(base_path, str) else None
+    if not base:
+        return query or ""
+    return f"namespace:{base} {(query or '').replace('namespace:', '').strip()}".strip()
+
+
 @dataclass(frozen=True)
 class CreateResult:
     """What Create did: the node written and the content fields it dropped silently."""
@@ -345,15 +354,10 @@ class Mesh:
         ``scope:``. ``truncated`` is ``count >= limit``; ``hint`` appears only then.
         """
         clamped = clamp_limit(limit, 50)
-        base = resolve_path(base_path) if isinstance(base_path, str) else None
-        words = (query or "").split()
-        if base:
-            words = [w.replace("namespace:", "") for w in words]
-            words = [w for w in words if w]
-        if not base:  # a 'namespace:X' word of the query itself sets the base the same way
-            named = [w for w in words if w.startswith("namespace:")]
-            base = resolve_path(named[-1][len("namespace:"):]) if named else None
-            words = [w for w in words if not w.startswith("namespace:")]
+        words = search_query(query, base_path).split()
+        named = [w for w in words if w.startswith("namespace:")]  # the base path's, or the query's own
+        base = resolve_path(named[-1][len("namespace:"):]) if named else None
+        words = [w for w in words if not w.startswith("namespace:")]
         scoped = any(w.startswith("scope:") for w in words)
         terms = " ".join(w for w in words if not w.startswith("scope:"))
         matches = [

@@ -8,6 +8,7 @@ from agentkit import (
     CONTENT_COLLECTION_PLUGIN, MCP_SERVER, MESH_PLUGIN, ContentType, Mesh, content_collection_plugin, mcp_tools,
     mesh_plugin, snake_case, tools_by_name,
 )
+from agentkit._mesh import search_query
 from agentkit._plugins import MCP_METHODS, MCP_METHODS_NOT_MODELLED, PATH_HANDLING
 
 mesh = Mesh()
@@ -269,6 +270,10 @@ assert json.loads(tools["Search"].call({"query": "", "basePath": "Meridian"}))["
 assert json.loads(tools["Search"].call({"query": "", "basePath": "Meridian"}))["count"] == 1
 # verifies: mesh.search-base-path
 assert json.loads(tools["Search"].call({"query": "scope:descendants", "basePath": "Meridian"}))["count"] == 4
+# verifies: mesh.search-base-path-rewrites-query
+assert search_query("namespace:Archive nodeType:Fact", "Meridian") == "namespace:Meridian Archive nodeType:Fact"
+# verifies: mesh.search-base-path-rewrites-query
+assert (search_query("namespace:Archive", None), search_query("namespace:Archive", "")) == ("namespace:Archive",) * 2
 # verifies: mesh.search-limit-clamped
 assert [json.loads(tools["Search"].call({"query": "*", "limit": asked}))["limit"] for asked in (0, 50, 999)] == [1, 50, 200]
 # verifies: mesh.search-limit-clamped
