@@ -76,6 +76,24 @@ async def quotes_and_at_removed(fx: Fixtures) -> None:
     assert answers == [NOTE] * 3, f"{spelled} answered {[a[:50] for a in answers]}"
 
 
+@check("mesh.agent-paths-context", needs={"get_chunk", "upload"})
+async def get_chunk_cleans_only_the_collection_path(fx: Fixtures) -> None:
+    """The MCP rows of the path table for get_chunk: `collectionPath` loses blanks, a leading `@` and quotes;
+    `filePath` is compared as sent (fact N7)."""
+    file_path = await note(fx)
+    await fx.indexed_chunks(file_path)
+    decorated = await fx.call_json("get_chunk", {"collectionPath": f' @"{fx.collection}" ', "filePath": file_path,
+                                                 "chunkIndex": 0})
+    quoted_file = f'"{file_path}"'
+    as_sent = await fx.call_json("get_chunk", {"collectionPath": fx.collection, "filePath": quoted_file, "chunkIndex": 0})
+    # verifies: mesh.agent-paths-context
+    assert isinstance(decorated, dict) and decorated.get("found") is True and decorated.get("collectionPath") == fx.collection, \
+        f"get_chunk with collectionPath ' @\"{fx.collection}\" ' answered {short(decorated)}"
+    # verifies: mesh.agent-paths-context
+    assert isinstance(as_sent, dict) and as_sent.get("found") is False and as_sent.get("filePath") == quoted_file, \
+        f"get_chunk with filePath {quoted_file!r} answered {short(as_sent)}"
+
+
 SENTINEL = "The conformance suite's dot-dot sentinel.\n"
 
 
