@@ -94,6 +94,12 @@ print(chunks_ready("cut.pdf"))  # indexing could not read it, and nothing says s
 #> False
 # --8<-- [end:wait-for-chunks]
 
+# verifies: chunks.chunk-paths-case-sensitive
+assert json.loads(mcp["get"].call({"path": "Meridian/Content/plan.md"})) == "Capex plan."
+# verifies: chunks.chunk-paths-case-sensitive
+assert [json.loads(mcp["get_chunk"].call({"collectionPath": collection, "filePath": file_path, "chunkIndex": 0}))["found"]
+        for collection, file_path in (("Meridian/Content", "plan.md"), ("Meridian/content", "Plan.md"),
+                                      ("Meridian/content", "plan.md"))] == [False, False, True]
 # verifies: chunks.upload-answers-before-indexing
 assert mesh.collections["Meridian/content"].has_file("cut.pdf") and mesh.index.chunks_of("Meridian/content", "cut.pdf") == ()
 # verifies: chunks.upload-answers-before-indexing
