@@ -9,6 +9,11 @@ and stored untyped otherwise; Update replaces whole nodes one by one; Patch
 changes node-level keys and merge-patches only ``content``; Move and Copy read
 the subtree from the index, which lags.
 
+Host wiring (off by default, as a host chooses it): ``file_system_store=True`` keeps the collections' files
+as the framework's file-system store does, where ``..`` in a content key can leave a collection's folder
+(N8); ``partition_guard=True`` is a host with row-level security, whose partition guard refuses a
+top-level node of a type that owns no partition and a create into a missing partition (H1).
+
 Extensions (agentkit only, off by default): ``strict=True`` refuses content
 the framework would store with fields dropped or untyped; ``create_many``
 backs the ``BulkCreate`` tool. Every :class:`CreateResult` reports the

@@ -39,8 +39,9 @@ def is_reserved_word(segment: str) -> bool:
 def resolve_tool_path(path: str) -> str:
     """The framework's ResolvePath: trim blanks, drop every ``"`` and ``'``, then one leading ``@``.
 
-    Nothing else changes: ``..`` stays a literal segment, ``%20`` stays three characters, and a file
-    whose name holds an apostrophe cannot be named at all.
+    Nothing else changes: ``..`` stays a segment for the store to interpret (N8), ``%20`` stays three
+    characters, and a file whose name holds an apostrophe cannot be named at all. Which tools call this,
+    and which first resolve against the chat context, is ``_plugins.PATH_HANDLING`` (N7).
     """
     if not path:
         return path
@@ -79,7 +80,8 @@ def resolve_relative(base: str, reference: str) -> str:
     """A Markdown reference resolved against the node path ``base``, as the framework's PathUtils does.
 
     ``Child`` is below ``base``, each leading ``../`` climbs one level (clamped at the root), ``./`` is
-    dropped, and ``/Absolute`` is returned unchanged. Only Markdown resolves ``..``; tool paths do not.
+    dropped, and ``/Absolute`` is returned unchanged. Only Markdown resolves ``..`` itself; tool paths leave it
+    to the collection's store (N8).
     """
     if not reference or reference.startswith("/") or not base:
         return reference

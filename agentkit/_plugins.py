@@ -13,7 +13,11 @@ Three lists of :class:`Tool` over one :class:`~agentkit.Mesh`:
   (K2).
 * ``mcp_tools(mesh)``: the MCP server's tools, snake_case (P1), with the same
   parameters and no chat context; an argument the tool does not declare is
-  refused before the tool runs (P2).
+  refused before the tool runs (P2). The framework's server has 17 more
+  (``MCP_METHODS_NOT_MODELLED``, P3), which agentkit does not serve.
+
+``PATH_HANDLING`` records, tool by tool, which path arguments get the chat
+context and the cleaning of blanks, ``@`` and quotes (N7).
 
 Each tool carries its parameters, the framework's own description texts
 (verbatim, ``_tool_texts``), and its read-only/destructive annotations. A tool
