@@ -108,13 +108,15 @@ class UploadResult:
 class ContentCollection:
     """A named collection of files attached to a node; its path is ``{node}/{name}``."""
 
-    def __init__(self, mesh: NodeStore, address: str, name: str) -> None:
+    def __init__(self, mesh: NodeStore, address: str, name: str, *, editable: bool = True) -> None:
         if not isinstance(name, str) or not name or "/" in name or name in (".", "..", DOCUMENTS_SEGMENT):
             raise PathError(f"Collection name '{name}' must be one path segment (not '.', '..' or '{DOCUMENTS_SEGMENT}')")
         self.mesh = mesh
         self.address = address
         self.name = name
         self.path = f"{address}/{name}"
+        # ContentCollectionConfig.IsEditable: MCP upload refuses a read-only collection; UploadContent does not ask (U2).
+        self.editable = editable
         self._files: dict[str, StoredFile] = {}
 
     # -- paths ----------------------------------------------------------------
@@ -178,8 +180,10 @@ class ContentCollection:
         it remembers every Document it wrote or found, deleted ones too (R14).
         """
         stored = self.stored(file_path)
-        self._refuse_slug_collision(stored.file_path)
         pipeline = self.mesh.index
+        if not pipeline.chunk_store:  # K11: the host wires no indexing pipeline, so nothing indexes
+            return None
+        self._refuse_slug_collision(stored.file_path)
         digest = hashlib.sha256(stored.data).hexdigest()
         document_path = document_node_path(self.path, stored.file_path)
         unchanged = pipeline.file_hash(self.path, stored.file_path) == digest
@@ -193,7 +197,8 @@ class ContentCollection:
             indexed = IndexText(caption)
         else:
             indexed = index_text(stored.file_path, stored.data)
-        chunks = split_chunks(indexed, collection_path=self.path, file_path=stored.file_path)
+        chunks = split_chunks(indexed, collection_path=self.path, file_path=stored.file_path,
+                              size=pipeline.chunk_size, overlap=pipeline.chunk_overlap)
         if not unchanged:  # the heal of an unchanged file writes its Document only, never its chunks
             self.mesh.index.stage_chunks(self.path, stored.file_path, chunks, digest)
         if not chunks:

@@ -39,8 +39,9 @@ def is_reserved_word(segment: str) -> bool:
 def resolve_tool_path(path: str) -> str:
     """The framework's ResolvePath: trim blanks, drop every ``"`` and ``'``, then one leading ``@``.
 
-    Nothing else changes: ``..`` stays a literal segment, ``%20`` stays three characters, and a file
-    whose name holds an apostrophe cannot be named at all.
+    Nothing else changes: ``..`` stays a segment for the store to interpret (N8), ``%20`` stays three
+    characters, and a file whose name holds an apostrophe cannot be named at all. Which tools call this,
+    and which first resolve against the chat context, is ``_plugins.PATH_HANDLING`` (N7).
     """
     if not path:
         return path
@@ -92,7 +93,8 @@ def resolve_relative(base: str, reference: str) -> str:
     loses its satellite part (from the first ``_`` segment, :func:`satellite_base`); a reference that
     already starts with that path (at a segment boundary) is kept whole; each leading ``../`` climbs
     one level (clamped at the root), ``./`` is dropped, and the rest, one segment or several, is below
-    ``base``. Only Markdown resolves ``..``; tool paths do not.
+    ``base``. Only Markdown resolves ``..`` itself;
+    tool paths leave it to the collection's store (N8).
     """
     if not reference or reference.startswith(("/", "http", "#", "mailto:")) or not base:
         return reference

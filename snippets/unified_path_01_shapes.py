@@ -3,8 +3,8 @@
 import json
 
 from agentkit import (
-    RESERVED_PREFIXES, Mesh, mcp_tools, mesh_plugin, parse_path, reference_kind, resolve_relative, resolve_tool_path,
-    tools_by_name,
+    RESERVED_PREFIXES, Mesh, content_collection_plugin, mcp_tools, mesh_plugin, parse_path, reference_kind,
+    resolve_relative, resolve_tool_path, tools_by_name,
 )
 from agentkit.guide import upload_report
 from agentkit._paths import markdown_reference
@@ -185,12 +185,44 @@ assert "CEO's letter.md" in [f["name"] for f in json.loads(get.call({"path": "Me
 assert json.loads(in_context.call({"path": "content/2024/notes.md"})) == "Nested notes.\n"
 # verifies: unified-path.context-prefix
 assert in_context.call({"path": "Facts/rev-FY2024-1"}) == "Not found: Facts/rev-FY2024-1"
+agent_tools = tools_by_name(mesh_plugin(mesh, context="Meridian") + content_collection_plugin(mesh, context="Meridian"))
+# verifies: unified-path.context-prefix
+assert agent_tools["Delete"].call({"paths": '["Facts"]'}) == "Error deleting Facts: Node not found: Facts"  # no context
+# verifies: unified-path.context-prefix
+assert json.loads(agent_tools["GetChunk"].call({"collectionPath": "content", "filePath": "x.md", "chunkIndex": 0}))[
+    "collectionPath"] == "content"  # compared as sent
 # verifies: unified-path.dot-dot-in-tool-paths
 assert get.call({"path": "Meridian/content/2024/../Annual Report 2024.pdf"}) == \
     "Error: File '2024/../Annual Report 2024.pdf' not found in collection 'content'"
 # verifies: unified-path.dot-dot-in-tool-paths
 assert (in_context.call({"path": "../Meridian"}), in_context.call({"path": ".."})) == (
     "Not found: ../Meridian", "Not found: Meridian/..")
+
+tree = Mesh(file_system_store=True)  # host wiring: the collections kept as folders of one tree
+tree.create({"id": "Meridian", "name": "Meridian Components Group", "nodeType": "Company"})
+tree.create({"id": "Harbour", "name": "Harbour Logistics", "nodeType": "Company"})
+tree.add_collection("Meridian").upload("notes.md", b"Board notes.")
+tree.add_collection("Harbour").upload("salaries.csv", b"name;salary\nA;1\n")
+on_files = tools_by_name(mcp_tools(tree))
+
+# --8<-- [start:dot-dot]
+print(on_files["get"].call({"path": "Meridian/content/../../Harbour/content/salaries.csv"}))  # Harbour's file
+#> "name;salary\nA;1\n"
+print(get.call({"path": "Meridian/content/../../Harbour/content/salaries.csv"}))  # files kept by name
+#> Error: File '../../Harbour/content/salaries.csv' not found in collection 'content'
+# --8<-- [end:dot-dot]
+
+# verifies: unified-path.dot-dot-in-tool-paths
+assert json.loads(on_files["get"].call({"path": "Meridian/content/x/../notes.md"})) == "Board notes."
+# verifies: unified-path.dot-dot-in-tool-paths
+assert on_files["get"].call({"path": "Meridian/content/../../../etc/passwd"}) == \
+    "Error: File '../../../etc/passwd' not found in collection 'content'"  # agentkit's tree ends at its root
+# verifies: unified-path.dot-dot-in-tool-paths
+assert [item["path"] for item in json.loads(on_files["get"].call({"path": "Meridian/content/../../Harbour/content"}))] \
+    == ["/salaries.csv"]  # the folder is listed too
+# verifies: unified-path.dot-dot-in-tool-paths
+assert on_files["upload"].call({"path": "Meridian/content/../x.md", "base64Content": "eA=="}).endswith(
+    "agentkit does not store '.', '..' or empty segments") and not tree.collections["Meridian/content"].has_file("../x.md")
 
 mcp = VIEW.wrap(tools_by_name(mcp_tools(mesh)))
 # --8<-- [start:mcp-upload]
