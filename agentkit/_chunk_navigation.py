@@ -110,6 +110,8 @@ def search_chunks(mesh: Mesh, query: str, scope: str | None = None, limit: Any =
     node path such as ``Meridian`` finds nothing.
     """
     query = query or ""
+    if not mesh.index.chunk_store:  # K11: asked before anything else, in both modes
+        return _envelope([], NO_STORE)
     clamped = clamp_limit(limit, SEARCH_CHUNKS_DEFAULT_LIMIT)
     store = mesh.index.visible_chunks()
     if "namespace:" in query.lower():
@@ -162,6 +164,8 @@ def get_chunk(mesh: Mesh, collection_path: str, file_path: str, chunk_index: Any
     if isinstance(chunk_index, bool) or not isinstance(chunk_index, int) or not -(2**31) <= chunk_index < 2**31:
         raise PathError(f"chunkIndex must be a whole number from {-(2**31)} to {2**31 - 1}, got {_shown(chunk_index)}")
     index = chunk_index
+    if not mesh.index.chunk_store:  # K11: the store is asked for before the arguments, and the answer has no 'found'
+        return {"count": 0, "results": [], "message": NO_STORE}
     if not collection_path or not str(collection_path).strip():
         return {"count": 0, "results": [], "message": "'collectionPath' is required."}
     if not file_path or not str(file_path).strip():

@@ -58,12 +58,16 @@ def chunk_spans(length: int, size: int = CHUNK_SIZE, overlap: int = CHUNK_OVERLA
     return spans
 
 
-def split_chunks(indexed: IndexText, *, collection_path: str, file_path: str) -> tuple[Chunk, ...]:
-    """Cut the indexing text into chunks; a chunk's page and box come from the first word it overlaps."""
+def split_chunks(indexed: IndexText, *, collection_path: str, file_path: str,
+                 size: int = CHUNK_SIZE, overlap: int = CHUNK_OVERLAP) -> tuple[Chunk, ...]:
+    """Cut the indexing text into chunks; a chunk's page and box come from the first word it overlaps.
+
+    ``size`` and ``overlap`` are the host's ContentIndexingOptions (K9); 1,000 and 150 unless it sets them.
+    """
     chunks = []
     spans = indexed.spans
     cursor = 0
-    for number, (start, end) in enumerate(chunk_spans(len(indexed.text))):
+    for number, (start, end) in enumerate(chunk_spans(len(indexed.text), size, overlap)):
         while cursor < len(spans) and spans[cursor].end <= start:
             cursor += 1
         page, boxes = None, []

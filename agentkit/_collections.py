@@ -80,10 +80,11 @@ def _names_itself(key: str) -> bool:
 
 @dataclass(frozen=True)
 class StoredFile:
-    """A file as the collection keeps it: its path in the collection and its bytes."""
+    """A file as the collection keeps it: its path in the collection, its bytes and when it was stored."""
 
     file_path: str
     data: bytes
+    last_modified: str = ""
 
 
 @dataclass(frozen=True)
@@ -107,13 +108,15 @@ class UploadResult:
 class ContentCollection:
     """A named collection of files attached to a node; its path is ``{node}/{name}``."""
 
-    def __init__(self, mesh: NodeStore, address: str, name: str) -> None:
+    def __init__(self, mesh: NodeStore, address: str, name: str, *, editable: bool = True) -> None:
         if not isinstance(name, str) or not name or "/" in name or name in (".", "..", DOCUMENTS_SEGMENT):
             raise PathError(f"Collection name '{name}' must be one path segment (not '.', '..' or '{DOCUMENTS_SEGMENT}')")
         self.mesh = mesh
         self.address = address
         self.name = name
         self.path = f"{address}/{name}"
+        # ContentCollectionConfig.IsEditable: MCP upload refuses a read-only collection; UploadContent does not ask (U2).
+        self.editable = editable
         self._files: dict[str, StoredFile] = {}
 
     # -- paths ----------------------------------------------------------------
@@ -156,7 +159,7 @@ class ContentCollection:
         key = self._upload_key(file_path)
         if not isinstance(data, (bytes, bytearray)):
             raise PathError(f"Upload of '{key}' needs bytes, got {type(data).__name__}")
-        stored = StoredFile(key, bytes(data))
+        stored = StoredFile(key, bytes(data), self.mesh.clock.now())
         if index:
             self._refuse_slug_collision(key)  # before anything is written
         self._files[key] = stored
@@ -177,8 +180,10 @@ class ContentCollection:
         it remembers every Document it wrote or found, deleted ones too (R14).
         """
         stored = self.stored(file_path)
-        self._refuse_slug_collision(stored.file_path)
         pipeline = self.mesh.index
+        if not pipeline.chunk_store:  # K11: the host wires no indexing pipeline, so nothing indexes
+            return None
+        self._refuse_slug_collision(stored.file_path)
         digest = hashlib.sha256(stored.data).hexdigest()
         document_path = document_node_path(self.path, stored.file_path)
         unchanged = pipeline.file_hash(self.path, stored.file_path) == digest
@@ -192,7 +197,8 @@ class ContentCollection:
             indexed = IndexText(caption)
         else:
             indexed = index_text(stored.file_path, stored.data)
-        chunks = split_chunks(indexed, collection_path=self.path, file_path=stored.file_path)
+        chunks = split_chunks(indexed, collection_path=self.path, file_path=stored.file_path,
+                              size=pipeline.chunk_size, overlap=pipeline.chunk_overlap)
         if not unchanged:  # the heal of an unchanged file writes its Document only, never its chunks
             self.mesh.index.stage_chunks(self.path, stored.file_path, chunks, digest)
         if not chunks:
@@ -288,8 +294,26 @@ class ContentCollection:
                 f"Error accessing file '{file_path}' from collection '{self.name}': {error}"
             ) from None
 
+    def items(self, folder: str = "") -> list[dict[str, Any]]:
+        """What Get answers for a folder of the collection (UP2): its immediate sub-folders, then its files.
+
+        Each item is ``{path, name, isFolder, lastModified}`` as the framework's hub JSON writes it: ``path``
+        from the collection's root with a leading ``/``, and default values left out, so a folder reads
+        ``{path, name, isFolder: true}`` and a file ``{path, name, lastModified}``. Nested files are listed
+        only by listing their folder. Sub-folders and files each come in name order here; the framework
+        gives them in its storage's order.
+        """
+        prefix = folder.strip("/") + "/" if folder.strip("/") else ""
+        below = [key[len(prefix):] for key in self._files if key.startswith(prefix)]
+        folders = sorted({rest.split("/", 1)[0] for rest in below if "/" in rest})
+        files = sorted(rest for rest in below if "/" not in rest)
+        return [{"path": f"/{prefix}{name}", "name": name, "isFolder": True} for name in folders] + [
+            {"path": f"/{prefix}{name}", "name": name, "lastModified": self._files[prefix + name].last_modified}
+            for name in files]
+
     def listing(self, folder: str = "") -> list[dict[str, Any]]:
-        """The files of the collection (or of one folder in it), as Get lists them."""
+        """Every stored file of the collection (or below one folder in it), nested ones included: agentkit's
+        inventory, ``{filePath, sizeBytes}``. Not what Get answers; that is :meth:`items`."""
         prefix = folder.strip("/") + "/" if folder.strip("/") else ""
         return [
             {"filePath": f.file_path, "sizeBytes": len(f.data)}

@@ -19,8 +19,11 @@ commit (facts A1-A8):
 * ``store_plan`` and ``load_skill`` are always offered; an agent with
   delegations, and the default agent (``is_default``), is offered
   ``delegate_to_agent``, ``list_sub_threads`` and ``send_to_sub_thread``
-  (A4). Order: delegation tools, the plugins' tools in entry order, then
-  ``store_plan`` and ``load_skill``. Not modelled: the framework also offers
+  (A4). Every round also offers ``check_inbox`` (the chat client adds it to
+  the round's tools, whatever the list), and a model known not to support
+  tools is offered nothing at all (see ``_runtime``). Order: delegation tools,
+  the plugins' tools in entry order, ``store_plan``, ``load_skill``, then
+  ``check_inbox``. Not modelled: the framework also offers
   the delegation tools when the hierarchy holds more than one agent, and
   ``handoff_to_agent`` to an agent with handoffs.
 * ``max_tool_calls_per_round`` > 0 appends ``"\\n\\n---\\n"`` and the budget
@@ -56,7 +59,20 @@ from ._plugins import MESH_PLUGIN
 
 BUILT_IN_PLUGINS = ("Mesh", "Version", "Collaboration", "ContentCollection", "Lsp", "AgentFiles")
 READ_ONLY_MESH_METHODS = ("Get", "Search", "NavigateTo", "GetDiagnostics")
+# Added to the Mesh plugin's tools (the default set and the whole plugin) only on a host whose executable sits
+# below the framework's source tree (MeshWeaver.slnx); agentkit's own Mesh plugin, like a deployed host, has none.
+SOURCE_TREE_MESH_METHODS = ("RunTests",)
 ALWAYS_OFFERED = ("store_plan", "load_skill")
+CHECK_INBOX = "check_inbox"  # added by the chat client to every round of a tool-capable model
+CHECK_INBOX_DESCRIPTION = (  # the framework's InboxTool.ToolDescription
+    "Check if the user has sent any new messages while you were working. "
+    "Call this between major steps — after each tool call or before starting a new file edit — "
+    "so the user can steer you mid-task. Returns the message text(s) the user typed "
+    "since you last checked, or '(no new messages)' if the queue is empty. "
+    "Once a message is returned by this tool it is permanently delivered to you "
+    "(it won't be re-delivered on a future call) — fold it into your current response."
+)
+NO_NEW_MESSAGES = "(no new messages)"
 DELEGATION_TOOL = "delegate_to_agent"
 DELEGATION_TOOLS = (DELEGATION_TOOL, "list_sub_threads", "send_to_sub_thread")
 DEFAULT_MAXIMUM_ITERATIONS = 40  # Microsoft.Extensions.AI's MaximumIterationsPerRequest when no cap is set
@@ -180,7 +196,24 @@ class AgentConfiguration:
             raise ConfigurationError(
                 f"{agent_id!r} is not an agent file: it needs YAML front matter with 'nodeType: Agent'")
         delegations = [d.get("agentPath", "") for d in front.get("delegations") or () if isinstance(d, dict)]
-        return cls(agent_id, found.group(2).strip(), plugins=front.get("plugins"), delegations=delegations)
+        return cls(agent_id, found.group(2).strip(), plugins=front.get("plugins"), delegations=delegations,
+                   is_default=front.get("isDefault") is True)
+
+    def to_markdown(self) -> str:
+        """The agent as the framework writes an Agent node to a file-system mesh: YAML front matter, then the
+        instructions (AgentFileParser.Serialize). Only the keys front matter knows are written, so
+        ``maxToolCallsPerRound`` is not: read back, the agent has no cap (A8)."""
+        front: dict[str, Any] = {"nodeType": "Agent"}
+        if self.is_default:
+            front["isDefault"] = True
+        if self.delegations:
+            front["delegations"] = [{"agentPath": name} for name in self.delegations]
+        if self.plugins is not None:
+            front["plugins"] = [g.plugin + (":" + ",".join(g.methods) if g.methods else "") for g in self.grants]
+        body = self.instructions if not self.instructions.strip() or self.instructions.endswith("\n") \
+            else self.instructions + "\n"
+        return "---\n" + yaml.safe_dump(front, sort_keys=False).rstrip() + "\n---\n\n" + \
+            (body if self.instructions.strip() else "")
 
     @classmethod
     def from_node_content(cls, content: Mapping[str, Any]) -> "AgentConfiguration":
@@ -270,9 +303,9 @@ class AgentConfiguration:
                     continue
                 chosen += [tool for tool in tools if grant.allows(tool.name)]
         else:
-            chosen += [tool for tool in available
-                       if tool.plugin == MESH_PLUGIN and tool.name in READ_ONLY_MESH_METHODS]
-        chosen += [by_name[name] for name in ALWAYS_OFFERED if name in by_name]
+            chosen += [tool for tool in available if tool.plugin == MESH_PLUGIN
+                       and tool.name in (*READ_ONLY_MESH_METHODS, *SOURCE_TREE_MESH_METHODS)]
+        chosen += [by_name[name] for name in (*ALWAYS_OFFERED, CHECK_INBOX) if name in by_name]
         return tuple(chosen)
 
     @staticmethod

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from ._chunks import Chunk
+from ._chunks import CHUNK_OVERLAP, CHUNK_SIZE, Chunk
 from ._errors import PathError
 from ._node import Node
 from ._paths import document_node_path
@@ -68,13 +68,20 @@ class SearchIndex:
 
     The pipeline settings are the host's: ``summarizer(text, file_name)`` writes Document summaries
     (the framework registers none, D6, so by default indexing writes chunks but no Document node);
-    ``image_describer(data, file_name)`` captions images. ``content_rows=True`` models a
+    ``image_describer(data, file_name)`` captions images, whose caption is then their indexing text (K10);
+    ``chunk_size`` and ``chunk_overlap`` are the host's ContentIndexingOptions (K9). ``content_rows=True`` models a
     PostgreSQL-backed mesh, whose Search adds one synthetic Document row per file whose chunk text
     holds the query's free text (K8). ``refuse_slug_collisions=True`` is an agentkit extension (the
     framework overwrites, D3): indexing refuses a file whose slug another file of its collection owns.
     """
 
     auto_refresh: bool = False
+    # Host wiring (K11): `chunk_store=False` is a host without a content-indexing pipeline. Nothing is indexed
+    # (no chunks, no Document nodes), and both chunk tools answer that chunk indexing is not enabled.
+    chunk_store: bool = True
+    # ContentIndexingOptions (K9): the host may set the window and the overlap; these are the framework's defaults.
+    chunk_size: int = CHUNK_SIZE
+    chunk_overlap: int = CHUNK_OVERLAP
     summarizer: Callable[[str, str], str] | None = None
     image_describer: Callable[[bytes, str], str] | None = None
     content_rows: bool = False

@@ -9,6 +9,11 @@ and stored untyped otherwise; Update replaces whole nodes one by one; Patch
 changes node-level keys and merge-patches only ``content``; Move and Copy read
 the subtree from the index, which lags.
 
+Host wiring (off by default, as a host chooses it): ``file_system_store=True`` keeps the collections' files
+as the framework's file-system store does, where ``..`` in a content key can leave a collection's folder
+(N8); ``partition_guard=True`` is a host with row-level security, whose partition guard refuses a
+top-level node of a type that owns no partition and a create into a missing partition (H1).
+
 Extensions (agentkit only, off by default): ``strict=True`` refuses content
 the framework would store with fields dropped or untyped; ``create_many``
 backs the ``BulkCreate`` tool. Every :class:`CreateResult` reports the
@@ -19,6 +24,7 @@ from __future__ import annotations
 
 import copy
 import json
+import posixpath
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -43,7 +49,9 @@ from ._errors import (
 from ._collections import ContentCollection
 from ._index import SearchIndex, clamp_limit
 from ._index import _matches as index_matches
-from ._paths import DEFAULT_COLLECTION, DOCUMENTS_SEGMENT, UnifiedPath, document_node_path, is_within, parse_path, split_node_id
+from ._paths import (
+    AREA_ROUTE, DEFAULT_COLLECTION, DOCUMENTS_SEGMENT, UnifiedPath, document_node_path, is_within, parse_path, split_node_id,
+)
 from ._paths import resolve_tool_path as resolve_path  # MeshOperations.ResolvePath (N4)
 from ._node import Node, StepClock
 from ._transformers import IMAGE_MEDIA_TYPES, extension_of
@@ -140,6 +148,20 @@ MARKDOWN_TYPE = ContentType(
 )
 
 
+# The node types whose NodeTypeDefinition.OwnsPartition is true (H1): the only ones a partition guard lets into the
+# root namespace.
+PARTITION_OWNING_TYPES = ("User", "Space")
+
+
+def search_query(query: str | None, base_path: str | None) -> str:
+    """The query Search runs (M3, Q1): with a ``basePath``, every ``namespace:`` is deleted from the query (its
+    value stays, as free text) and ``namespace:{basePath}`` is put in front; without one, the query as sent."""
+    base = resolve_path(base_path) if isinstance(base_path, str) else None
+    if not base:
+        return query or ""
+    return f"namespace:{base} {(query or '').replace('namespace:', '').strip()}".strip()
+
+
 @dataclass(frozen=True)
 class CreateResult:
     """What Create did: the node written and the content fields it dropped silently."""
@@ -175,6 +197,16 @@ class Mesh:
 
     strict: bool = False  # agentkit extension: refuse what the framework would drop silently
     canonical_paths: bool = False  # agentkit extension: content keys percent-decoded and NFC-composed (C6: the framework does neither)
+    # Host wiring (off by default, as the summarizer is): `file_system_store=True` keeps the collections' files as
+    # the framework's FileSystemStreamProvider does, as folders of one tree (agentkit's layout: `{node}/{collection}`),
+    # so a key with '..' is resolved against the collection's folder and may leave it (N8). By default a collection
+    # keeps its files by name, and '..' is a literal segment that names nothing.
+    file_system_store: bool = False
+    # Host wiring: `partition_guard=True` models a host that calls AddRowLevelSecurity (memex does), whose
+    # PartitionWriteGuardValidator refuses a top-level node of a type that owns no partition and a create into a
+    # partition no store has (H1). agentkit's caller holds every permission and the host has no self-healing
+    # partition bootstrap, so the guard's two texts are what such a Create answers.
+    partition_guard: bool = False
     clock: StepClock = field(default_factory=StepClock)
     index: SearchIndex = field(default_factory=SearchIndex)
     content_types: dict[str, ContentType] = field(default_factory=dict)
@@ -231,10 +263,17 @@ class Mesh:
             if node is None:
                 raise NodeNotFound(f"Not found: {resolved}")
             return Fetched("node", node)
-        if unified.kind != "content" or not unified.address:
+        if unified.kind == "area" and not self.exists(unified.address) and unified.remainder != AREA_ROUTE:
+            # The area route renders {node}/area/{Name} of the node at the path before 'area'; with no node
+            # there it answers Not found for that path, unless a node stands at the whole path (UP1).
             if node is not None:
                 return Fetched("node", node)
-            raise PathError(f"Error: agentkit models node and content paths only, not '{unified.prefix}' ('{resolved}')")
+            raise NodeNotFound(f"Not found: {unified.address}")
+        if unified.kind != "content" or not unified.address:
+            # A layout area, a data/schema/model/menu reference or an old-form 'word:' reference: the
+            # framework answers that read, and a node at the whole path only when the read fails (R12).
+            what = "layout areas" if unified.kind == "area" else f"the reference '{unified.prefix}'"
+            raise PathError(f"Error: agentkit models node and content paths only, not {what} ('{resolved}')")
         image_document = self._image_document(resolved)
         if image_document is not None:
             return Fetched("node", image_document)
@@ -248,10 +287,12 @@ class Mesh:
     def _image_document(self, resolved: str) -> Node | None:
         """C5: an image read through ``{node}/content/{file}`` is answered by the Document node of
         ``{node}/content`` + ``{file}`` when it exists (the framework waits 3 s for it)."""
-        marker = resolved.find("/content/")
+        marker, length = resolved.find("/content/"), len("/content/")
+        if marker < 0:  # the old colon form, '{node}/content:{file}'
+            marker, length = resolved.find("/content:"), len("/content:")
         if marker <= 0:
             return None
-        file_path = resolved[marker + len("/content/"):].lstrip("/")
+        file_path = resolved[marker + length:].lstrip("/")
         if not file_path or file_path.startswith(DOCUMENTS_SEGMENT + "/") or extension_of(file_path) not in IMAGE_MEDIA_TYPES:
             return None
         return self._nodes.get(document_node_path(f"{resolved[:marker]}/{DEFAULT_COLLECTION}", file_path))
@@ -264,14 +305,14 @@ class Mesh:
         if not key:
             if default is None:
                 raise CollectionNotFound(f"Content collection '{DEFAULT_COLLECTION}' not found")
-            return Fetched("collection", default.listing())
+            return Fetched("collection", default.items())
         if "/" not in key:
             try:
                 return self._read_file(default, DEFAULT_COLLECTION, key)
             except (CollectionNotFound, FileNotFound, UnreadableDocument):
                 named = self.collections.get(f"{address}/{key}")
                 if named is not None:
-                    return Fetched("collection", named.listing())
+                    return Fetched("collection", named.items())
                 raise
         try:
             return self._read_file_or_folder(default, DEFAULT_COLLECTION, key)
@@ -282,18 +323,42 @@ class Mesh:
             except (CollectionNotFound, FileNotFound, UnreadableDocument):
                 raise default_error from None
 
-    @staticmethod
-    def _read_file(collection: ContentCollection | None, name: str, key: str) -> Fetched:
+    def _in_store(self, collection: ContentCollection, key: str) -> tuple[ContentCollection | None, str]:
+        """Where the store looks for ``key`` of ``collection`` (N8): by name in the collection itself; on a
+        file-system store, in the folder that joining ``key`` to the collection's folder reaches, which '..'
+        can take outside it (into another collection's folder, or into no collection at all: ``None``)."""
+        if not self.file_system_store or not any(part in (".", "..") for part in key.split("/")):
+            return collection, key
+        target = posixpath.normpath(f"{collection.path}/{key}")
+        owners = [c for c in self.collections.values() if is_within(target, c.path)]
+        if not owners:
+            return None, key
+        owner = max(owners, key=lambda c: len(c.path))
+        return owner, target[len(owner.path) + 1:]
+
+    def _read_file(self, collection: ContentCollection | None, name: str, key: str) -> Fetched:
         if collection is None:
             raise CollectionNotFound(f"Content collection '{name}' not found")
-        return Fetched("file", collection.read_text(key))
+        store, inner = self._in_store(collection, key)
+        if store is collection and inner == key:
+            return Fetched("file", collection.read_text(key))
+        if store is None or not inner or not store.has_file(inner):
+            raise FileNotFound(f"File '{key}' not found in collection '{name}'")
+        try:  # a file outside the collection's folder, answered as if it were in it
+            return Fetched("file", store.read_text(inner))
+        except UnreadableDocument as error:
+            raise UnreadableDocument(str(error).replace(f"'{inner}' from collection '{store.name}'",
+                                                        f"'{key}' from collection '{name}'", 1)) from None
 
     def _read_file_or_folder(self, collection: ContentCollection | None, name: str, key: str) -> Fetched:
         try:
             return self._read_file(collection, name, key)
         except FileNotFound:
-            if collection is not None and collection.has_folder(key):
-                return Fetched("collection", collection.listing(key))
+            store, inner = self._in_store(collection, key) if collection is not None else (None, key)
+            if store is not None and not inner:
+                return Fetched("collection", store.items())  # '..' reached a collection's own folder
+            if store is not None and store.has_folder(inner):
+                return Fetched("collection", store.items(inner))
             raise
 
     def search(self, query: str = "", base_path: str | None = None, limit: Any = 50) -> dict[str, Any]:
@@ -305,15 +370,10 @@ class Mesh:
         ``scope:``. ``truncated`` is ``count >= limit``; ``hint`` appears only then.
         """
         clamped = clamp_limit(limit, 50)
-        base = resolve_path(base_path) if isinstance(base_path, str) else None
-        words = (query or "").split()
-        if base:
-            words = [w.replace("namespace:", "") for w in words]
-            words = [w for w in words if w]
-        if not base:  # a 'namespace:X' word of the query itself sets the base the same way
-            named = [w for w in words if w.startswith("namespace:")]
-            base = resolve_path(named[-1][len("namespace:"):]) if named else None
-            words = [w for w in words if not w.startswith("namespace:")]
+        words = search_query(query, base_path).split()
+        named = [w for w in words if w.startswith("namespace:")]  # the base path's, or the query's own
+        base = resolve_path(named[-1][len("namespace:"):]) if named else None
+        words = [w for w in words if not w.startswith("namespace:")]
         scoped = any(w.startswith("scope:") for w in words)
         terms = " ".join(w for w in words if not w.startswith("scope:"))
         matches = [
@@ -355,7 +415,35 @@ class Mesh:
         self._refuse_discriminator(built.node, existing=None, prefix="Error creating node: ")
         if built.node.path in self._nodes:
             raise NodeExists(f"Error creating node: Node already exists: {built.node.path}")
+        if self.partition_guard:
+            self._refuse_by_partition_guard(built.node)
         return replace(built, node=self.put_node(built.node))
+
+    def _refuse_by_partition_guard(self, node: Node) -> None:
+        """PartitionWriteGuardValidator's create rules 3 and 2 (H1), for a caller other than the system.
+
+        A node in the root namespace must be of a type that owns a partition (``User``, ``Space``); a node
+        below one needs its partition (the first segment) to exist, unless it is a ``Space`` or the partition
+        starts with ``_``. Here a partition exists when any node lies in it. The caller has no user id, so the
+        own-partition exemption never applies and the first text names ``<your-id>``.
+        """
+        partition = node.path.strip("/").split("/", 1)[0]
+        if not node.namespace and node.node_type not in PARTITION_OWNING_TYPES:
+            raise CreateError(
+                f"Error creating node: Cannot create '{node.path}' at the top level: the root namespace ('') is "
+                "reserved for partition roots, so a top-level node MUST be a partition-owning type — it must be a "
+                f"Space (which provisions the partition's schema). A '{node.node_type or 'untyped'}' node does not "
+                "own a partition (only User and Space do). Create it as a Space (inspect the required shape via its "
+                f"content schema at 'Space/schema'), or put your content in your own space ('<your-id>/{node.id}')."
+            )
+        if node.node_type.lower() == "space" or partition.startswith("_"):
+            return
+        if not any(path == partition or path.startswith(partition + "/") for path in self._nodes):
+            raise CreateError(
+                f"Error creating node: Space '{partition}' does not exist. Writing never creates a space implicitly "
+                "(\"no partition, no write\") — create the space explicitly first, then write into it. "
+                f"Cannot create '{node.path}'."
+            )
 
     def create_many(self, nodes: str | list[Mapping[str, Any]], *, strict: bool | None = None) -> list[CreateResult | CreateError | StrictContentError]:
         """agentkit extension (M14: the framework has no bulk create): create each node of a JSON array.
@@ -656,10 +744,10 @@ class Mesh:
         if self._nodes.pop(path, None) is not None:
             self.index.stage_remove(path)
 
-    def add_collection(self, address: str, name: str = "content") -> ContentCollection:
-        """Attach a content collection named ``name`` to the node at ``address``."""
+    def add_collection(self, address: str, name: str = "content", *, editable: bool = True) -> ContentCollection:
+        """Attach a content collection named ``name`` to the node at ``address`` (``editable=False``: read-only)."""
         owner = self.get(address)
-        collection = ContentCollection(self, owner.path, name)
+        collection = ContentCollection(self, owner.path, name, editable=editable)
         if collection.path in self.collections:
             raise CreateError(f"Content collection '{collection.path}' already exists")
         self.collections[collection.path] = collection

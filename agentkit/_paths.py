@@ -39,8 +39,9 @@ def is_reserved_word(segment: str) -> bool:
 def resolve_tool_path(path: str) -> str:
     """The framework's ResolvePath: trim blanks, drop every ``"`` and ``'``, then one leading ``@``.
 
-    Nothing else changes: ``..`` stays a literal segment, ``%20`` stays three characters, and a file
-    whose name holds an apostrophe cannot be named at all.
+    Nothing else changes: ``..`` stays a segment for the store to interpret (N8), ``%20`` stays three
+    characters, and a file whose name holds an apostrophe cannot be named at all. Which tools call this,
+    and which first resolve against the chat context, is ``_plugins.PATH_HANDLING`` (N7).
     """
     if not path:
         return path
@@ -74,16 +75,31 @@ def resolve_context_path(context: str | None, path: str) -> str:
     return f"@{context}/{raw}" if context else path
 
 
-# -- Markdown references (N5) -------------------------------------------------------------------------
+# -- Markdown references (N5, UP4) ---------------------------------------------------------------------
+def satellite_base(node_path: str) -> str:
+    """The node a satellite belongs to: ``node_path`` cut before its first segment starting with ``_``
+    (``Org/Report/_Thread/t1/msg-2`` is in ``Org/Report``), as the framework's StripSatellitePartition."""
+    segments = node_path.split("/")
+    for position, segment in enumerate(segments):
+        if segment.startswith("_"):
+            return "/".join(segments[:position])
+    return node_path
+
+
 def resolve_relative(base: str, reference: str) -> str:
     """A Markdown reference resolved against the node path ``base``, as the framework's PathUtils does.
 
-    ``Child`` is below ``base``, each leading ``../`` climbs one level (clamped at the root), ``./`` is
-    dropped, and ``/Absolute`` is returned unchanged. Only Markdown resolves ``..``; tool paths do not.
+    ``/Absolute``, ``http…``, ``#…`` and ``mailto:`` are returned unchanged. Otherwise ``base`` first
+    loses its satellite part (from the first ``_`` segment, :func:`satellite_base`); a reference that
+    already starts with that path (at a segment boundary) is kept whole; each leading ``../`` climbs
+    one level (clamped at the root), ``./`` is dropped, and the rest, one segment or several, is below
+    ``base``. Only Markdown resolves ``..`` itself;
+    tool paths leave it to the collection's store (N8).
     """
-    if not reference or reference.startswith("/") or not base:
+    if not reference or reference.startswith(("/", "http", "#", "mailto:")) or not base:
         return reference
-    if reference == base or reference.startswith(base + "/"):
+    base = satellite_base(base)
+    if base and (reference == base or reference.startswith(base + "/")):
         return reference  # already the full path
     while reference.startswith("../"):
         base = base.rpartition("/")[0]
@@ -95,11 +111,39 @@ def resolve_relative(base: str, reference: str) -> str:
     return f"{base}/{reference}" if base else reference
 
 
+_CODE_INDENT = 4  # columns of indentation that make a line code, where no reference opens
+_DIRECT_PATH_END = re.compile(r"[ \t\r\n\0)\]}]")  # where a direct path ends
+
+
+def markdown_reference(line: str) -> tuple[str, str] | None:
+    """The reference a Markdown line opens, as the framework's block parser reads it: ``(kind, path)``.
+
+    Only a line that starts with ``@`` (after fewer than four blanks) opens one; ``@@`` is an embed,
+    ``@`` a link. The path is quoted (``@"a b/c.pdf"``), in parentheses (the old ``@(path)``), or
+    direct: it starts with a letter, digit, ``/`` or ``.`` and ends at a blank, ``)``, ``]`` or ``}``.
+    The path is returned as written, before :func:`resolve_relative`. ``None`` when the line opens none.
+    """
+    text = line.lstrip(" ")
+    if len(line) - len(text) >= _CODE_INDENT or not text.startswith("@"):
+        return None
+    kind, rest = ("embed", text[2:]) if text.startswith("@@") else ("link", text[1:])
+    if rest.startswith('"'):
+        end = rest.find('"', 1)
+        path = rest[1:end] if end > 0 else ""
+    elif rest.startswith("("):
+        end = rest.find(")")
+        path = rest[1:end].replace('"', "").strip() if end > 0 else ""
+    elif rest[:1].isalnum() or rest[:1] in ("/", "."):
+        path = _DIRECT_PATH_END.split(rest, maxsplit=1)[0]
+    else:
+        return None
+    return (kind, path) if path.strip() else None
+
+
 def reference_kind(text: str) -> str | None:
-    """``embed`` for ``@@x``, ``link`` for ``@x`` in Markdown, else ``None``."""
-    if text.startswith("@@"):
-        return "embed"
-    return "link" if text.startswith("@") else None
+    """``embed`` for a line opening ``@@x``, ``link`` for ``@x`` (see :func:`markdown_reference`), else ``None``."""
+    found = markdown_reference(text)
+    return found[0] if found else None
 
 
 # -- the split Get makes (N2, N3) ---------------------------------------------------------------------
@@ -108,9 +152,10 @@ class UnifiedPath:
     """A tool path as Get reads it, after :func:`resolve_tool_path`.
 
     ``kind`` is ``node`` (no reserved word: a node path, N3), ``children`` (``path/*``), ``area``
-    (``{node}/area/{Name}``), ``unified`` (a reserved word other than ``content``) or ``content``.
-    ``address`` is everything before the first reserved word; ``remainder`` is what the node reads,
-    starting with the word itself (``content/Sub/f.md``).
+    (``{node}/area/{Name}``), ``unified`` (any reference other than ``content``) or ``content``.
+    ``address`` is everything before the split; ``remainder`` is what the node reads, starting with
+    the word itself (``content/Sub/f.md``); ``prefix`` is the reference it names (``content``,
+    ``data``, ...; for ``area`` the word ``area``).
     """
 
     text: str
@@ -118,6 +163,7 @@ class UnifiedPath:
     address: str
     prefix: str | None = None
     remainder: str | None = None
+    rest: str | None = None  # what follows the prefix (after its '/' or ':'), as the node reads it
 
     @property
     def path(self) -> str:
@@ -126,14 +172,23 @@ class UnifiedPath:
 
     @property
     def content_key(self) -> str | None:
-        """For a ``content`` path: the part after ``content/``, trailing ``/`` trimmed ('' lists ``content``)."""
+        """For a ``content`` path: the part after ``content/`` (or ``content:``), trailing ``/`` trimmed
+        ('' lists ``content``)."""
         if self.kind != "content":
             return None
-        return (self.remainder or "").partition("/")[2].rstrip("/")
+        return (self.rest or "").rstrip("/")
 
 
 def parse_path(text: str, *, is_node: Callable[[str], bool] | None = None) -> UnifiedPath:
-    """Split a tool path as Get does: at the first reserved word, without looking any node up.
+    """Split a tool path as Get does, without looking any node up (N2, UP1).
+
+    In the framework's order: ``path/*`` lists children; a path without ``:`` whose last exact
+    ``area`` segment follows the first segment is the area route ``{node}/area/{Name}``; a ``:``
+    with a ``/`` before it is the old form ``{address}/{word}:{rest}``, split at that ``/``;
+    otherwise the path splits at its first reserved word. What the node reads is then parsed as
+    the framework's ParseUnifiedPath does: the word before a ``:`` (lower-cased), else a reserved
+    first segment followed by ``/``, else ``data`` with the whole remainder
+    (``Meridian/content`` without a trailing ``/`` is the data reference ``content``).
 
     ``is_node`` is accepted for older callers and ignored: the framework splits by words, so
     ``Meridian/filings/x.md`` is a node path whether or not a collection ``filings`` exists.
@@ -146,14 +201,31 @@ def parse_path(text: str, *, is_node: Callable[[str], bool] | None = None) -> Un
     if path.endswith("/*"):
         return UnifiedPath(text, "children", path[:-2])
     segments = path.split("/")
-    if AREA_ROUTE in segments[1:-1]:
-        at = segments.index(AREA_ROUTE, 1)
-        return UnifiedPath(text, "area", "/".join(segments[:at]), AREA_ROUTE, "/".join(segments[at:]))
+    if ":" not in path:
+        for at in range(len(segments) - 1, 0, -1):  # the LAST exact 'area' segment after the first
+            if segments[at] == AREA_ROUTE and "/".join(segments[:at]).strip("/"):
+                return UnifiedPath(text, "area", "/".join(segments[:at]), AREA_ROUTE, "/".join(segments[at:]))
+    colon = path.find(":")
+    if colon > 0 and "/" in path[:colon]:  # the old colon form, tried before the slash split
+        slash = path.rfind("/", 0, colon)
+        return _unified(text, path[:slash], path[slash + 1:])
     for position, segment in enumerate(segments):
         if is_reserved_word(segment):
-            kind = "content" if segment.lower() == DEFAULT_COLLECTION else "unified"
-            return UnifiedPath(text, kind, "/".join(segments[:position]), segment, "/".join(segments[position:]))
+            return _unified(text, "/".join(segments[:position]), "/".join(segments[position:]))
     return UnifiedPath(text, "node", path)
+
+
+def _unified(text: str, address: str, remainder: str) -> UnifiedPath:
+    """What the node at ``address`` reads for ``remainder``: the framework's ParseUnifiedPath."""
+    colon = remainder.find(":")
+    if colon > 0:
+        prefix, rest = remainder[:colon].lower(), remainder[colon + 1:]
+    else:
+        slash = remainder.find("/")
+        head = remainder[:slash].lower() if slash > 0 else ""
+        prefix, rest = (head, remainder[slash + 1:]) if head in RESERVED_WORDS else ("data", remainder)
+    kind = "content" if prefix == DEFAULT_COLLECTION else "unified"
+    return UnifiedPath(text, kind, address, prefix, remainder, rest)
 
 
 # -- the agentkit extension: canonical segments -------------------------------------------------------

@@ -13,7 +13,11 @@ Three lists of :class:`Tool` over one :class:`~agentkit.Mesh`:
   (K2).
 * ``mcp_tools(mesh)``: the MCP server's tools, snake_case (P1), with the same
   parameters and no chat context; an argument the tool does not declare is
-  refused before the tool runs (P2).
+  refused before the tool runs (P2). The framework's server has 17 more
+  (``MCP_METHODS_NOT_MODELLED``, P3), which agentkit does not serve.
+
+``PATH_HANDLING`` records, tool by tool, which path arguments get the chat
+context and the cleaning of blanks, ``@`` and quotes (N7).
 
 Each tool carries its parameters, the framework's own description texts
 (verbatim, ``_tool_texts``), and its read-only/destructive annotations. A tool
@@ -53,6 +57,11 @@ CONTENT_COLLECTION_METHODS = ("UploadContent", "SearchChunks", "GetChunk")  # K2
 # P1: the MCP tools agentkit models, in McpMeshPlugin.cs's order (autocomplete and the rest are not modelled).
 MCP_METHODS = ("Get", "Upload", "Search", "SearchChunks", "GetChunk", "Create", "Update", "Patch", "EditContent",
                "Delete", "Move", "Copy", "NavigateTo", "GetDiagnostics", "Recycle")
+# P3: the other [McpServerTool] methods of McpMeshPlugin.cs, in its order. The framework's MCP server offers them all
+# (WithToolsFromAssembly); no agent plugin has them, and agentkit's server does not serve them.
+MCP_METHODS_NOT_MODELLED = ("Autocomplete", "Sync", "GitHubSync", "Export", "Import", "Compile", "LspCheckNode",
+                            "LspDiagnosticsForNode", "ExecuteScript", "StartThread", "SubmitMessage", "Mirror",
+                            "RenderArea", "GetVersions", "GetVersion", "RestoreVersion", "RestoreFromPointInTime")
 
 # The [McpServerTool] annotations of McpMeshPlugin.cs: (ReadOnly, Destructive); an unset Destructive is False here.
 _MCP_ANNOTATIONS = {
@@ -62,6 +71,51 @@ _MCP_ANNOTATIONS = {
     "NavigateTo": (True, False), "GetDiagnostics": (True, False), "Recycle": (False, True),
 }
 _AGENT_TO_MCP = {"UploadContent": "Upload"}  # the agent method whose MCP counterpart has another name
+
+
+@dataclass(frozen=True)
+class PathHandling:
+    """What one tool does with one path argument before the operation reads it (N7).
+
+    ``context``: the agent tool resolves it against the chat context (MeshOperations.ResolveContextPath), so a
+    single segment or a path that starts with a reserved word lands under the context node. ``clean``: ResolvePath
+    drops surrounding blanks, every ``"`` and ``'``, and one leading ``@``. ``note`` says what is special.
+    """
+
+    plugin: str
+    tool: str
+    parameter: str
+    context: bool
+    clean: bool
+    note: str = ""
+
+
+def _handling(plugin: str, rows: str, context: bool, clean: bool, note: str = "") -> list[PathHandling]:
+    return [PathHandling(plugin, *row.split("."), context, clean, note) for row in rows.split()]
+
+
+# N7, read tool by tool in MeshPlugin.cs, ContentCollectionPlugin.cs and McpMeshPlugin.cs down to MeshOperations.
+# NavigateTo is left out: the agent tool hands its argument to a resolver of its own (M14, R9).
+PATH_HANDLING: tuple[PathHandling, ...] = tuple(
+    _handling(MESH_PLUGIN, "Get.path Search.basePath Patch.path EditContent.path Move.sourcePath Move.targetPath "
+                           "Copy.sourcePath Copy.targetNamespace GetDiagnostics.path Recycle.path", True, True)
+    + _handling(MESH_PLUGIN, "Create.node Update.nodes", False, True,
+                "the `namespace` field; a leading `/` is dropped too")
+    + _handling(MESH_PLUGIN, "Delete.paths", False, True, "each path of the array")
+    + _handling(CONTENT_COLLECTION_PLUGIN, "UploadContent.nodePath", True, True)
+    + _handling(CONTENT_COLLECTION_PLUGIN, "SearchChunks.scope", True, True, "absent: the chat context, as it is")
+    + _handling(CONTENT_COLLECTION_PLUGIN, "UploadContent.filePath GetChunk.collectionPath GetChunk.filePath",
+                False, False, "compared as sent")
+    + _handling(MCP_SERVER, "get.path search.basePath search_chunks.scope patch.path "
+                            "edit_content.path move.sourcePath move.targetPath copy.sourcePath copy.targetNamespace "
+                            "get_diagnostics.path recycle.path navigate_to.path", False, True)
+    + _handling(MCP_SERVER, "get_chunk.collectionPath", False, True,
+                "a leading `/` stays and is compared: `@/A/content` names nothing")
+    + _handling(MCP_SERVER, "upload.path", False, True, "a leading `/` is dropped too")
+    + _handling(MCP_SERVER, "create.node update.nodes", False, True, "the `namespace` field; a leading `/` is dropped too")
+    + _handling(MCP_SERVER, "delete.paths", False, True, "each path of the array")
+    + _handling(MCP_SERVER, "get_chunk.filePath", False, False, "compared as sent")
+)
 
 # A5: Microsoft.Extensions.AI's answer to a call of a tool the agent was not offered; the round continues.
 UNOFFERED_TOOL_TEXT = 'Error: Requested function "{name}" not found.'
@@ -149,6 +203,17 @@ def _escaped_char(char: str) -> str:
     return "".join(f"\\u{int.from_bytes(units[i:i + 2], 'big'):04X}" for i in range(0, len(units), 2))
 
 
+def dotnet_json(value: Any) -> str:
+    """``value`` as the hub's JSON options write it: compact, strings escaped as :func:`dotnet_json_string`."""
+    if isinstance(value, str):
+        return dotnet_json_string(value)
+    if isinstance(value, dict):
+        return "{" + ",".join(f"{dotnet_json_string(k)}:{dotnet_json(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, (list, tuple)):
+        return "[" + ",".join(dotnet_json(v) for v in value) + "]"
+    return json.dumps(value)
+
+
 def to_text(value: Any) -> str:
     """Render a tool result value as the JSON text a model reads (agentkit indents it; the framework does not)."""
     return json.dumps(value, ensure_ascii=False, indent=2)
@@ -230,6 +295,8 @@ class _Operations:
             return self._node_text(fetched.value.to_json())
         if isinstance(fetched.value, str):  # a file's text (or an image placeholder), serialized as a JSON string
             return dotnet_json_string(fetched.value)
+        if fetched.kind == "collection":  # a folder's items, serialized by the hub's JSON options (UP2)
+            return dotnet_json(fetched.value)
         return to_text(fetched.value)
 
     def search(self, query: Any, base_path: Any, limit: Any) -> str:
@@ -332,7 +399,10 @@ class _Operations:
         return f'Couldn\'t find anywhere matching "{path}".'
 
     def upload_content(self, node_path: Any, file_path: Any, content: Any, collection_name: Any, context: str | None) -> str:
-        """Agent UploadContent: saves text into a collection and does NOT index it (C7)."""
+        """Agent UploadContent: saves text into a collection and does NOT index it (C7).
+
+        The text is stored as its UTF-8 bytes, and the collection's editable flag is not asked (U2).
+        """
         resolved = resolve_path(resolve_context_path(context, str(node_path or "")))
         collection = self.mesh.collections.get(f"{resolved}/{collection_name}")
         if not self.mesh.exists(resolved):  # the framework's delivery fails; agentkit words the middle part
@@ -377,6 +447,8 @@ class _Operations:
         collection = self.mesh.collections.get(f"{prefix}/{collection_name}")
         if collection is None:
             return f"Error: collection '{collection_name}' not found on '{prefix}'."
+        if not collection.editable:  # U2: MCP upload asks; UploadContent does not
+            return f"Error: collection '{collection_name}' on '{prefix}' is read-only."
         collection.upload(file_path, data)
         try:  # the framework indexes in the background after answering: a failure there is not the upload's
             collection.index(file_path)

@@ -6,7 +6,8 @@ message and runs one round, as the framework's function-invoking loop does:
 1. The history is rebuilt from the thread's stored texts (T1) and, with the
    system message of instructions first, cut to the character budget once (T2).
 2. Iterations 0 .. N-1 (N = the iteration cap, default 40, A7) call the model
-   with the offered tools; the call is shown everything so far, this round's
+   with the offered tools (``check_inbox`` among them; none at all for a model
+   whose ``supports_tools`` is False); the call is shown everything so far, this round's
    tool calls and results included (T3), and billed for all of it as input;
    its reply is billed as output. Every tool call in the reply runs; a call to
    a tool that is not offered gets ``Error: Requested function "{name}" not
@@ -33,7 +34,7 @@ from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from typing import Any, Sequence
 
-from ._config import DELEGATION_TOOL, AgentConfiguration
+from ._config import CHECK_INBOX, CHECK_INBOX_DESCRIPTION, DELEGATION_TOOL, NO_NEW_MESSAGES, AgentConfiguration
 from ._cost import EXAMPLE_PRICES, ModelPrice, TokenUsage, cost_of, require_count
 from ._errors import ConfigurationError
 from ._mesh import Mesh
@@ -182,22 +183,26 @@ class Agent:
                usage_model: str | None, as_unknown_below: bool) -> Run:
         if not isinstance(message, str) or not message.strip():
             raise ValueError("a round starts with a non-empty user message")
+        history = thread.history()  # the earlier messages (T1), rebuilt before the new one is stored
         asked = thread.append("user", message)
         run = Run(self.config.id, self.model.key, thread, response_id=f"response-{asked.timestamp}")
         self._current, self._as_unknown_below = run, as_unknown_below
         instructions = self.config.round_instructions()
         system = [Message("system", instructions)] if instructions else []
+        new = Message("user", message, asked.timestamp)
         # The one budget cut of the round (T2); the system message travels as the context's instructions.
-        items: list[ContextItem] = [m for m in trim_history(system + list(thread.history())) if m.role != "system"]
+        items: list[ContextItem] = [m for m in trim_history(system + list(history) + [new]) if m.role != "system"]
         # The items' tokens as a running sum: each item is estimated once, as it joins, not on every turn.
         items_total = items_tokens(items)
         cap = self.config.iteration_cap
+        # A model known not to support tools is sent none, the runtime's own tools included.
+        tools = self.offered if getattr(self.model, "supports_tools", True) else ()
         executed = 0
         in_flight: Turn | None = None
         results: list[ToolResult] = []
         try:
             for iteration in range(cap + 1):
-                offered = self.offered if iteration < cap else ()  # iteration N: no tools, the model must answer
+                offered = tools if iteration < cap else ()  # iteration N: no tools, the model must answer
                 context = Context(instructions, tuple(ToolDefinition.of(tool) for tool in offered), tuple(items))
                 estimate = estimate_context(context, messages=items_total)
                 reply = self.model.respond(context)
@@ -292,6 +297,8 @@ class Agent:
                  lambda arguments: "Queued"),
             Tool("store_plan", "Agent", "store_plan(plan): keep the plan for this thread.", self._store_plan),
             Tool("load_skill", "Agent", "load_skill(name): the text of a named skill.", self._load_skill),
+            # No message arrives while an agentkit round runs, so the inbox is always empty.
+            Tool(CHECK_INBOX, "Agent", CHECK_INBOX_DESCRIPTION, lambda arguments: NO_NEW_MESSAGES),
         ]
 
     def _store_plan(self, arguments: dict[str, Any]) -> str:

@@ -2,9 +2,13 @@
 
 A thread stores text messages only, as the framework's thread cells do. A new
 user message starts a round, and the history the model is shown is rebuilt
-from the stored texts (T1): ordered by timestamp, empty texts skipped, role
+from the stored texts of the earlier messages (T1): ordered by timestamp, role
 ``user`` in any case becomes ``user`` and every other role ``assistant``. Tool
 calls and tool results of earlier rounds are not stored, so they are gone.
+The framework waits up to 5 s for each earlier message to show a text, inside
+a 5 s limit of the whole load that starts first: one earlier message with an
+empty text (a round cancelled before it wrote any) runs the load out of time,
+and the round is shown no history at all, only its new message.
 
 The round's messages (the one system message of instructions first, then the
 history) are then cut to the framework's character budget once (T2): each
@@ -28,6 +32,10 @@ from ._errors import ThreadError
 from ._messages import Message
 
 HISTORY_BUDGET_CHARS = 64_000
+# The framework's two waits when it rebuilds the history (T1, AD1): each earlier message's text, and the
+# whole load, whose limit starts first. agentkit keeps no clock; it models their outcome (rebuild_history).
+HISTORY_CELL_TIMEOUT_SECONDS = 5
+HISTORY_LOAD_TIMEOUT_SECONDS = 5
 MESSAGE_OVERHEAD_CHARS = 64
 THREAD_PARTITION = "_Thread"
 MAXIMUM_DELEGATION_DEPTH = 2
@@ -39,11 +47,22 @@ def message_chars(message: Message) -> int:
     return len(message.text) + MESSAGE_OVERHEAD_CHARS
 
 
-def rebuild_history(stored: Sequence[Message]) -> tuple[Message, ...]:
-    """The stored texts as the framework replays them: by timestamp (stable), empty ones skipped, roles mapped."""
+def _replayed(stored: Sequence[Message]) -> tuple[Message, ...]:
+    # The texts by timestamp (stable), empty ones left out, roles mapped.
     ordered = sorted((m for m in stored if m.text), key=lambda m: m.timestamp)
     return tuple(Message("user" if m.role.casefold() == "user" else "assistant", m.text, m.timestamp)
                  for m in ordered)
+
+
+def rebuild_history(stored: Sequence[Message]) -> tuple[Message, ...]:
+    """The earlier messages ``stored`` as the framework replays them to a new round (T1).
+
+    By timestamp (stable), roles mapped; when any of them has an empty text the
+    framework's history load times out and the round gets no history: ``()``.
+    """
+    if any(not m.text for m in stored):
+        return ()
+    return _replayed(stored)
 
 
 def trim_history(messages: Sequence[Message], budget: int = HISTORY_BUDGET_CHARS) -> tuple[Message, ...]:
@@ -136,7 +155,7 @@ class Thread:
     def unanswered_rounds(self) -> int:
         """User messages with no assistant message after them: rounds that recorded no end."""
         count = 0
-        ordered = rebuild_history(self.messages)
+        ordered = _replayed(self.messages)
         for position, message in enumerate(ordered):
             if message.role != "user":
                 continue

@@ -136,7 +136,12 @@ class Fixtures:
     run_id: str = field(default_factory=lambda: secrets.token_hex(3))
     created_nodes: list[str] = field(default_factory=list)
     uploaded_files: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # what the running check found, shown beside its PASS
     _memo: dict[str, Any] = field(default_factory=dict)
+
+    def note(self, text: str) -> None:
+        """Report what the target does where the claim leaves it to the host (a probe's finding); a pass shows it."""
+        self.notes.append(text)
 
     @property
     def collection(self) -> str:
@@ -286,6 +291,7 @@ async def run_checks(mcp: Connection, namespace: str, checks: list[Check] | None
 
 async def _run_one(item: Check, fixtures: Fixtures) -> Outcome:
     started = time.perf_counter()
+    fixtures.notes.clear()
     try:
         await item.function(fixtures)
     except Skip as skip:
@@ -294,7 +300,7 @@ async def _run_one(item: Check, fixtures: Fixtures) -> Outcome:
         return Outcome(item, "fail", _failure_text(failure), time.perf_counter() - started)
     except BadTarget:
         raise
-    return Outcome(item, "pass", "", time.perf_counter() - started)
+    return Outcome(item, "pass", "; ".join(fixtures.notes), time.perf_counter() - started)
 
 
 def _failure_text(failure: AssertionError) -> str:

@@ -2,7 +2,7 @@
 
 import agentkit
 from agentkit import (
-    HISTORY_BUDGET_CHARS, Agent, Mesh, Message, Thread, TokenUsage, ToolResult, rebuild_history, record_usage,
+    HISTORY_BUDGET_CHARS, Agent, Mesh, Message, Reply, Thread, TokenUsage, ToolResult, rebuild_history, record_usage,
     trim_history, usage_report,
 )
 from agentkit.guide import ProcedureModel
@@ -54,9 +54,9 @@ print(writing.answer.splitlines()[0])
 last_read, first_write = seen[len(reading.turns) - 1], seen[len(reading.turns)]
 # The last reading call holds four tool results, the report's full text among them.
 print(len(last_read.tool_results()), reading.turns[-1].context.total)
-#> 4 39237
+#> 4 38374
 print(len(first_write.tool_results()), writing.turns[0].context.total)
-#> 0 2643
+#> 0 2766
 # What the first writing call is shown: the task, the worksheet, the approval.
 print([(m.role, len(m.text)) for m in first_write.messages()])
 #> [('user', 1442), ('assistant', 6703), ('user', 46)]
@@ -100,13 +100,24 @@ assert HISTORY_BUDGET_CHARS == 64_000 and trim_history([Message("tool", "r", 1),
                                                        budget=200) == (Message("user", "u" * 100, 2),)
 # verifies: agent.worksheet-fits-budget
 assert sum(len(m.text) + 64 for m in history) * 6 < HISTORY_BUDGET_CHARS
-stored = [Message("User", "read", 1), Message("agent", "worksheet", 2), Message("assistant", "", 3),
-          Message("tool", "result text", 4)]
+stored = [Message("User", "read", 1), Message("agent", "worksheet", 2), Message("tool", "result text", 4)]
 # verifies: agent.history-rebuild-rules
 assert [(m.role, m.text) for m in rebuild_history(stored)] == [
     ("user", "read"), ("assistant", "worksheet"), ("assistant", "result text")]
 # verifies: agent.history-rebuild-rules
 assert rebuild_history(list(reversed(stored))) == rebuild_history(stored)  # by timestamp, not by storage order
+# verifies: agent.history-rebuild-rules
+assert rebuild_history(stored + [Message("assistant", "", 3)]) == ()  # one empty text: no history at all
+# A round after a round that stored an empty answer is shown its new message only.
+stalled = Thread("Meridian/_Thread/stalled")
+stalled.append("user", TASK)
+stalled.append("assistant", "")  # a round cancelled before it wrote any text
+shown = []
+Agent(AgentConfiguration("extractor", PROTOCOL_INSTRUCTIONS, plugins=["Mesh:Get"]),
+      type("Shown", (), {"key": protocol_model.key, "respond": lambda self, c: shown.append(c) or Reply("ok")})(),
+      mesh).start(stalled, APPROVE)
+# verifies: agent.history-rebuild-rules
+assert [(m.role, m.text) for m in shown[0].messages()] == [("user", APPROVE)]
 
 # --8<-- [start:died-round]
 # Scenario 3's writing round dies after 30 creates; a "continue" round resumes it.

@@ -11,7 +11,7 @@ from agentkit import (
 from agentkit.guide import PlannedCalls, TextModel
 from agentkit.guide import prohibition as run_prohibition
 from agentkit._config import BUDGET_SEPARATOR, DEFAULT_MAXIMUM_ITERATIONS
-from agentkit._plugins import content_collection_plugin
+from agentkit._plugins import Tool, content_collection_plugin
 from tools.agentview import AgentView
 
 # Every configuration built below is recorded for the page's "Agent node" listings (tools/agentview.py).
@@ -26,62 +26,77 @@ mesh.create({"id": "Acme", "name": "Acme", "nodeType": "Company"})
 HOST_TOOLS = mesh_plugin(mesh) + content_collection_plugin(mesh)  # the host's built-ins: Mesh, ContentCollection
 
 
-def offered(plugins, delegations=(), is_default=False):
+def offered(plugins, delegations=(), is_default=False, tools=HOST_TOOLS):
     delegates = {name: Agent(AgentConfiguration(name), TextModel("ok"), mesh) for name in delegations}
     agent = Agent(AgentConfiguration("a", plugins=plugins, delegations=delegations, is_default=is_default),
-                  TextModel("ok"), mesh, tools=HOST_TOOLS, delegates=delegates)
+                  TextModel("ok"), mesh, tools=tools, delegates=delegates)
     return [tool.name for tool in agent.offered]
+
+
+ALWAYS = ["store_plan", "load_skill", "check_inbox"]
 
 
 # --8<-- [start:whitelist]
 print(offered(["Mesh:Get,Search,Create,Update,Patch"]))
-#> ['Get', 'Search', 'Create', 'Update', 'Patch', 'store_plan', 'load_skill']
+#> ['Get', 'Search', 'Create', 'Update', 'Patch', 'store_plan', 'load_skill', 'check_inbox']
 # A list without Mesh offers no Mesh tool at all:
 print(offered(["ContentCollection:searchchunks, GETCHUNK"]))
-#> ['SearchChunks', 'GetChunk', 'store_plan', 'load_skill']
+#> ['SearchChunks', 'GetChunk', 'store_plan', 'load_skill', 'check_inbox']
 # No list (or an empty one): the read-only Mesh tools.
 print(offered(None))
-#> ['Get', 'Search', 'NavigateTo', 'GetDiagnostics', 'store_plan', 'load_skill']
+#> ['Get', 'Search', 'NavigateTo', 'GetDiagnostics', 'store_plan', 'load_skill', 'check_inbox']
 # --8<-- [end:whitelist]
 
 # verifies: agent.whitelist-offers-only-listed
-assert offered(["Mesh:Get,Search,Create,Update,Patch"]) == [
-    "Get", "Search", "Create", "Update", "Patch", "store_plan", "load_skill"]
+assert offered(["Mesh:Get,Search,Create,Update,Patch"]) == ["Get", "Search", "Create", "Update", "Patch", *ALWAYS]
 # verifies: agent.whitelist-offers-only-listed
-assert offered([" Mesh : patch , GET "]) == ["Get", "Patch", "store_plan", "load_skill"]  # trimmed, any case
+assert offered([" Mesh : patch , GET "]) == ["Get", "Patch", *ALWAYS]  # trimmed, any case
 # verifies: agent.whitelist-offers-only-listed
-assert offered(["Mesh:Get", "Mesh:Get"]) == ["Get", "Get", "store_plan", "load_skill"]  # entries add up as given
+assert offered(["Mesh:Get", "Mesh:Get"]) == ["Get", "Get", *ALWAYS]  # entries add up as given
 # verifies: agent.no-list-is-read-only
-assert offered(None) == offered([]) == ["Get", "Search", "NavigateTo", "GetDiagnostics", "store_plan", "load_skill"]
+assert offered(None) == offered([]) == ["Get", "Search", "NavigateTo", "GetDiagnostics", *ALWAYS]
 # verifies: agent.no-list-is-read-only
 assert not {"Get", "Search"} & set(offered(["ContentCollection"]))
+# A host that runs from the framework's source tree has RunTests in its Mesh plugin (agentkit's has none):
+DEV_HOST = [*HOST_TOOLS, Tool("RunTests", "Mesh", "RunTests(project, filter?): dotnet test.", lambda a: "")]
+# verifies: agent.no-list-is-read-only
+assert offered(None, tools=DEV_HOST) == ["Get", "Search", "NavigateTo", "GetDiagnostics", "RunTests", *ALWAYS]
+# verifies: agent.no-list-is-read-only
+assert "RunTests" not in offered(None) and "RunTests" not in offered(["Mesh:Get"], tools=DEV_HOST)
+# A model known not to support tools is offered none, check_inbox included:
+toolless = TextModel("ok")
+toolless.supports_tools = False
+plain = Agent(AgentConfiguration("a", plugins=["Mesh"]), toolless, mesh, tools=HOST_TOOLS).start(
+    Thread("Acme/_Thread/t0"), "Hi.")
+# verifies: agent.whitelist-offers-only-listed
+assert plain.turns[0].tools_offered == () and offered(["Mesh"])[-1] == "check_inbox"
 # verifies: agent.whitelist-offers-only-listed
 assert offered(["Mesh:Get"], delegations=["reader"])[:4] == ["delegate_to_agent", "list_sub_threads",
                                                           "send_to_sub_thread", "Get"]
 # verifies: agent.whitelist-offers-only-listed
 assert offered(["Mesh:Get"], is_default=True) == ["delegate_to_agent", "list_sub_threads", "send_to_sub_thread",
-                                                  "Get", "store_plan", "load_skill"]  # the default agent, too
+                                                  "Get", *ALWAYS]  # the default agent, too
 
 # --8<-- [start:malformed]
 # Nothing is validated: "Mesh:" names one empty method, which matches no tool.
 print(offered(["Mesh:"]))
-#> ['store_plan', 'load_skill']
+#> ['store_plan', 'load_skill', 'check_inbox']
 # Built-in plugin names are case-sensitive: 'mesh' is looked up among the host's own plugins.
 with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")
     print(offered(["mesh:Get"]))
-#> ['store_plan', 'load_skill']
+#> ['store_plan', 'load_skill', 'check_inbox']
 print(caught[0].message)
 #> Plugin 'mesh' not found for agent a
 # --8<-- [end:malformed]
 
 # verifies: agent.malformed-entry-accepted
-assert offered(["Mesh:"]) == ["store_plan", "load_skill"] and offered(["Mesh:Get,,Search"])[:2] == ["Get", "Search"]
+assert offered(["Mesh:"]) == ALWAYS and offered(["Mesh:Get,,Search"])[:2] == ["Get", "Search"]
 with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")
     unknown = offered(["Mesh:Get", "Chunks", "Mesh:Craete"])
 # verifies: agent.unknown-plugin-warns
-assert unknown == ["Get", "store_plan", "load_skill"] and [str(w.message) for w in caught] == [
+assert unknown == ["Get", *ALWAYS] and [str(w.message) for w in caught] == [
     "Plugin 'Chunks' not found for agent a"]  # an unknown method is filtered out without a word
 # verifies: agent.unknown-plugin-warns
 assert [w.category for w in caught] == [UnknownPluginWarning]
@@ -109,8 +124,8 @@ run = agent.start(Thread("Acme/_Thread/t2"), "Go.")
 # then the model is called once more, without tools, and answers in text.
 print([len(turn.reply.tool_calls) for turn in run.turns], run.tool_calls)
 #> [4, 4, 4, 0] 12
-print([len(turn.tools_offered) for turn in run.turns])
-#> [3, 3, 3, 0]
+print([len(turn.tools_offered) for turn in run.turns])  # Get, store_plan, load_skill, check_inbox
+#> [4, 4, 4, 0]
 print(run.status, run.answer.splitlines()[0])
 #> completed Stopped at the tool-call budget after 12 of 20 calls. Reply "continue" ...
 # --8<-- [end:cap]
@@ -119,7 +134,7 @@ cap = config.max_tool_calls_per_round
 # verifies: agent.cap-counts-tool-batches
 assert len(run.turns) == cap + 1 and sum(len(t.results) for t in run.turns) == cap * 4 == 12 == run.tool_calls
 # verifies: agent.cap-counts-tool-batches
-assert run.turns[-1].tools_offered == () and all(len(t.tools_offered) == 3 for t in run.turns[:cap])
+assert run.turns[-1].tools_offered == () and all(len(t.tools_offered) == 4 for t in run.turns[:cap])
 # verifies: agent.cap-counts-tool-batches
 assert run.status == "completed" and run.answer.startswith("Stopped at the tool-call budget after 12 of 20")
 unbounded = Agent(AgentConfiguration("a", plugins=["Mesh:Get"]), PlannedCalls(calls * 5, batch_size=1), mesh,
@@ -130,6 +145,13 @@ stubborn = Agent(AgentConfiguration("a", plugins=["Mesh:Get"], max_tool_calls_pe
                  PlannedCalls(calls, batch_size=None), mesh, tools=HOST_TOOLS).start(Thread("Acme/_Thread/t4"), "Go.")
 # verifies: agent.cap-counts-tool-batches
 assert [len(t.results) for t in stubborn.turns] == [20, 0] and stubborn.status == "completed"  # a batch is not capped
+# A response that calls only check_inbox uses up a batch like any other:
+inbox = [ToolCall("check_inbox"), ToolCall("Get", {"path": "Acme"})] * 3
+polled = Agent(config, PlannedCalls(inbox, batch_size=1), mesh, tools=HOST_TOOLS).start(Thread("Acme/_Thread/t6"), "Go.")
+# verifies: agent.cap-counts-tool-batches
+assert [r.name for t in polled.turns for r in t.results] == ["check_inbox", "Get", "check_inbox"]
+# verifies: agent.cap-counts-tool-batches
+assert len(polled.turns) == cap + 1 and polled.turns[0].results[0].text == "(no new messages)"
 # verifies: agent.cap-budget-text
 assert agent.config.round_instructions() == "Read Acme." + BUDGET_SEPARATOR + BUDGET_TEXT.format(n=3)
 # verifies: agent.cap-budget-text
@@ -188,6 +210,13 @@ assert from_file.max_tool_calls_per_round is None and from_file.iteration_cap ==
 assert AgentConfiguration.from_node_content(agent_node_content).iteration_cap == 30
 # verifies: agent.cap-not-in-front-matter
 assert from_file.plugins == AgentConfiguration.from_node_content(agent_node_content).plugins  # the rest is read
+# A file-system mesh writes the agent node as Markdown: read back, the cap is gone, the rest stays.
+from_json = AgentConfiguration.from_node_content(agent_node_content)
+reread = AgentConfiguration.from_markdown("extractor", from_json.to_markdown())
+# verifies: agent.cap-not-in-front-matter
+assert from_json.iteration_cap == 30 and reread.max_tool_calls_per_round is None and reread.iteration_cap == 40
+# verifies: agent.cap-not-in-front-matter
+assert (reread.plugins, reread.instructions) == (from_json.plugins, from_json.instructions)
 
 # --8<-- [start:prohibition]
 # The prompt forbids the chunk tools; the model reaches for SearchChunks when offered.

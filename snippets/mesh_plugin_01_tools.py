@@ -5,9 +5,11 @@ import textwrap
 
 from tools.agentview import AgentView
 from agentkit import (
-    CONTENT_COLLECTION_PLUGIN, MESH_PLUGIN, ContentType, Mesh, content_collection_plugin, mcp_tools, mesh_plugin,
-    snake_case, tools_by_name,
+    CONTENT_COLLECTION_PLUGIN, MCP_SERVER, MESH_PLUGIN, ContentType, Mesh, content_collection_plugin, mcp_tools,
+    mesh_plugin, snake_case, tools_by_name,
 )
+from agentkit._mesh import search_query
+from agentkit._plugins import MCP_METHODS, MCP_METHODS_NOT_MODELLED, PATH_HANDLING
 
 mesh = Mesh()
 mesh.register_type(ContentType("Fact", {"lineItem": "string", "period": "string", "value": "number", "unit": "string"}))
@@ -50,8 +52,24 @@ def description_list() -> str:
     return "\n\n".join(blocks)
 
 
+def other_mcp_tools() -> str:
+    """The framework's MCP tools with no agent twin, by the MCP SDK's names."""
+    return ", ".join(f"`{snake_case(method)}`" for method in MCP_METHODS_NOT_MODELLED) + "\n"
+
+
+def path_table() -> str:
+    """Which path arguments get the chat context and the cleaning, from agentkit's PATH_HANDLING."""
+    label = {MESH_PLUGIN: "agent", CONTENT_COLLECTION_PLUGIN: "agent", MCP_SERVER: "MCP"}
+    lines = ["| Tool | Parameter | Chat context | Blanks, `@`, quotes dropped | Note |", "|---|---|---|---|---|"]
+    for row in PATH_HANDLING:
+        lines.append(f"| `{row.tool}` ({label[row.plugin]}) | `{row.parameter}` | {'yes' if row.context else 'no'} | "
+                     f"{'yes' if row.clean else 'no'} | {row.note} |")
+    return "\n".join(lines)
+
+
 CAPTURES = {
-    "mesh_tools.md": tool_table, "mesh_tool_descriptions.md": description_list,
+    "mesh_tools.md": tool_table, "mesh_tool_descriptions.md": description_list, "tool_path_handling.md": path_table,
+    "mcp_tools_without_twins.md": other_mcp_tools,
     **{f"mesh_view_{section.replace('-', '_')}.md": (lambda section=section: VIEW.markdown(section))
        for section in ("get", "search", "update-patch-delete", "move-copy")},
 }
@@ -89,6 +107,11 @@ for number in range(3):
     tools["Create"].call({"node": {"id": f"Meridian/Facts/f-{number}", "name": f"Fact {number}", "nodeType": "Fact",
                                    "content": {"$type": "Fact", "value": number}}})
 
+library = Mesh()  # a second mesh, with one indexed file, for the chunk tools
+library.create({"id": "Meridian", "name": "Meridian Components Group", "nodeType": "Company"})
+library.add_collection("Meridian").upload("notes.md", b"Board notes.", index=True)
+library.refresh_index()
+
 # --8<-- [start:paths]
 in_chat = tools_by_name(mesh_plugin(mesh, context="Meridian"))  # the chat's context is the node Meridian
 print(json.loads(in_chat["Get"].call({"path": "@Facts"}))["path"])  # one segment: under the context
@@ -97,6 +120,15 @@ print(in_chat["Get"].call({"path": "Facts/f-0"}))  # a '/' inside: taken as abso
 #> Not found: Facts/f-0
 print(in_chat["Get"].call({"path": "'@/Meridian/Facts'"}))  # quotes go after the context check
 #> Not found: /Meridian/Facts
+print(in_chat["Delete"].call({"paths": '["Facts"]'}))  # Delete takes no chat context: a root-level Facts
+#> Error deleting Facts: Node not found: Facts
+
+hit = {"collectionPath": "@Meridian/content", "filePath": "notes.md", "chunkIndex": 0}
+agent_chunk = tools_by_name(content_collection_plugin(library, context="Meridian"))["GetChunk"]
+print(json.loads(agent_chunk.call(hit))["found"])  # the agent tool compares the path as sent
+#> False
+print(json.loads(tools_by_name(mcp_tools(library))["get_chunk"].call(hit))["found"])  # MCP drops the '@'
+#> True
 # --8<-- [end:paths]
 
 # verifies: mesh.agent-paths-context
@@ -105,6 +137,90 @@ assert json.loads(in_chat["Get"].call({"path": '"@/Meridian/Facts/f-0"'}))["path
 assert json.loads(tools_by_name(mcp_tools(mesh))["get"].call({"path": "@Meridian/Facts"}))["path"] == "Meridian/Facts"
 # verifies: mesh.agent-paths-context
 assert tools_by_name(mcp_tools(mesh))["get"].call({"path": "Facts"}) == "Not found: Facts"  # MCP: no context
+# verifies: mesh.agent-paths-context
+assert json.loads(tools_by_name(mcp_tools(library))["get_chunk"].call({**hit, "collectionPath": "@/Meridian/content"}))[
+    "found"] is False  # ResolvePath keeps the '/' after the '@', and the chunk store compares it
+
+
+def path_world() -> Mesh:
+    """A fresh mesh for one probe of a path argument: the same nodes, files and clock every time."""
+    world = Mesh()
+    world.create({"id": "Meridian", "name": "Meridian", "nodeType": "Company"})
+    world.create({"id": "Facts", "namespace": "Meridian", "name": "Facts", "nodeType": "Note", "content": "Q3 revenue"})
+    world.create({"id": "f-0", "namespace": "Meridian/Facts", "name": "F0", "nodeType": "Note"})
+    world.add_collection("Meridian").upload("notes.md", b"Board notes.", index=True)
+    world.create({"id": "Docs", "namespace": "Meridian", "name": "Docs", "nodeType": "Note"})
+    world.add_collection("Meridian/Docs")
+    world.refresh_index()
+    return world
+
+
+# Each path argument of the table: its value as a full path, the same path relative to the chat context
+# `Meridian` (None where the argument is no node path), and the arguments that carry it.
+PROBES = {
+    "path": ("Meridian/Facts", "Facts", lambda v: {"path": v}),
+    "basePath": ("Meridian/Facts", "Facts", lambda v: {"query": "", "basePath": v}),
+    "sourcePath": ("Meridian/Facts", "Facts", lambda v: {"sourcePath": v}),
+    "targetPath": ("Meridian/Moved", "Moved", lambda v: {"sourcePath": "Meridian/Facts", "targetPath": v}),
+    "targetNamespace": ("Meridian/Copies", "Copies", lambda v: {"sourcePath": "Meridian/Facts", "targetNamespace": v}),
+    "node": ("Meridian/Facts", "Facts", lambda v: {"node": json.dumps(
+        {"id": "n", "namespace": v, "name": "N", "nodeType": "Note"})}),
+    "nodes": ("Meridian/Facts", "Facts", lambda v: {"nodes": json.dumps(
+        [{"id": "f-0", "namespace": v, "name": "F", "nodeType": "Note", "content": "x"}])}),
+    "paths": ("Meridian/Facts", "Facts", lambda v: {"paths": json.dumps([v])}),
+    "nodePath": ("Meridian/Docs", "Docs", lambda v: {"nodePath": v, "filePath": "x.md", "content": "x"}),
+    "scope": ("Meridian/content", "content", lambda v: {"query": "Board", "scope": v}),
+    "collectionPath": ("Meridian/content", "content", lambda v: {"collectionPath": v, "filePath": "notes.md",
+                                                                 "chunkIndex": 0}),
+}
+EXTRA = {"Patch": {"fields": json.dumps({"name": "Renamed"})}, "EditContent": {"oldText": "Q3", "newText": "Q4"},
+         "Move": {"targetPath": "Meridian/Moved"}, "Copy": {"targetNamespace": "Meridian/Copies"}}
+EXTRA.update({snake_case(tool): arguments for tool, arguments in EXTRA.items()})  # the MCP twins take the same
+FILE_PROBES = {  # arguments that are no node path: only the cleaning is probed
+    ("UploadContent", "filePath"): ("x.md", lambda v: {"nodePath": "Meridian/Docs", "filePath": v, "content": "x"}),
+    ("GetChunk", "filePath"): ("notes.md", lambda v: {"collectionPath": "Meridian/content", "filePath": v, "chunkIndex": 0}),
+    ("get_chunk", "filePath"): ("notes.md", lambda v: {"collectionPath": "Meridian/content", "filePath": v, "chunkIndex": 0}),
+    ("upload", "path"): ("Meridian/content/x.md", lambda v: {"path": v, "base64Content": "eA=="}),
+}
+
+
+def outcome(row, arguments) -> tuple:
+    """What one call did: its answer and the whole state of a fresh mesh after it."""
+    world = path_world()
+    make = {MESH_PLUGIN: lambda: mesh_plugin(world, context="Meridian"),
+            CONTENT_COLLECTION_PLUGIN: lambda: content_collection_plugin(world, context="Meridian"),
+            MCP_SERVER: lambda: mcp_tools(world)}[row.plugin]
+    answer = tools_by_name(make())[row.tool].call({**EXTRA.get(row.tool, {}), **arguments})
+    # A probe must reach the operation: an argument refusal, or agentkit's own limit, would answer the same either way.
+    assert not answer.startswith(("Error: unknown argument", "Error: missing required")), (row, answer)
+    assert "agentkit does not model carrying" not in answer, (row, answer)
+    state = ([(n.path, n.name, n.version, json.dumps(n.content)) for n in world.nodes()],
+             {c: [f["filePath"] for f in collection.listing()] for c, collection in world.collections.items()})
+    return answer, state
+
+
+def decorated(value: str) -> str:
+    return f' @"{value}" '  # blanks, a leading '@' and quotes, all of which the cleaning drops
+
+
+# Every row of the table, probed: a relative path under the context, and a decorated one, against the full path.
+for row in PATH_HANDLING:
+    if (row.tool, row.parameter) in FILE_PROBES:
+        value, build = FILE_PROBES[row.tool, row.parameter]
+        relative = None
+    else:
+        value, relative, build = PROBES[row.parameter]
+    plain = outcome(row, build(value))
+    if relative is not None:
+        # verifies: mesh.agent-paths-context
+        assert (outcome(row, build(relative)) == plain) == row.context, (row, "context")
+    # verifies: mesh.agent-paths-context
+    assert (outcome(row, build(decorated(value))) == plain) == row.clean, (row, "cleaning")
+# verifies: mesh.agent-paths-context
+assert {(row.tool, row.parameter) for row in PATH_HANDLING if row.plugin != MCP_SERVER} == {
+    (tool.name, parameter.name) for tool in mesh_plugin(mesh) + content_collection_plugin(mesh)
+    for parameter in tool.parameters if parameter.name in PROBES or (tool.name, parameter.name) in FILE_PROBES
+} - {("NavigateTo", "path")}
 
 # --8<-- [start:get]
 node = json.loads(tools["Get"].call({"path": "Meridian/Facts/f-0"}))
@@ -154,6 +270,10 @@ assert json.loads(tools["Search"].call({"query": "", "basePath": "Meridian"}))["
 assert json.loads(tools["Search"].call({"query": "", "basePath": "Meridian"}))["count"] == 1
 # verifies: mesh.search-base-path
 assert json.loads(tools["Search"].call({"query": "scope:descendants", "basePath": "Meridian"}))["count"] == 4
+# verifies: mesh.search-base-path-rewrites-query
+assert search_query("namespace:Archive nodeType:Fact", "Meridian") == "namespace:Meridian Archive nodeType:Fact"
+# verifies: mesh.search-base-path-rewrites-query
+assert (search_query("namespace:Archive", None), search_query("namespace:Archive", "")) == ("namespace:Archive",) * 2
 # verifies: mesh.search-limit-clamped
 assert [json.loads(tools["Search"].call({"query": "*", "limit": asked}))["limit"] for asked in (0, 50, 999)] == [1, 50, 200]
 # verifies: mesh.search-limit-clamped
@@ -304,5 +424,9 @@ print(mcp["create"].call({"node": {"id": "Meridian/x", "name": "x", "nodeType": 
 assert mcp["create"].call({"nodes": "[]"}).endswith("(Tool schemas change between releases — call tools/list for the current shape.)")
 # verifies: mesh.mcp-arguments
 assert not mesh.exists("Meridian/x")
+# verifies: mesh.mcp-tools-without-twins
+assert (len(MCP_METHODS) + len(MCP_METHODS_NOT_MODELLED), len(MCP_METHODS_NOT_MODELLED)) == (32, 17)
+# verifies: mesh.mcp-tools-without-twins
+assert not set(map(snake_case, MCP_METHODS_NOT_MODELLED)) & set(mcp) and len(mcp) == len(MCP_METHODS)
 # verifies: mesh.mcp-arguments
 assert mcp["create"].call({"node": json.dumps({"id": "Meridian/x", "name": "x", "nodeType": "Fact"})}) == "Created: Meridian/x"

@@ -38,7 +38,7 @@ assert mesh.exists("Meridian/content/notes.md") and mesh.get("Meridian/content/n
 assert json.loads(tools["get"].call({"path": "Meridian/content/notes.md"})) == "Board notes: dividend approved."
 # verifies: mesh.create-under-content-is-shadowed
 assert create("content") == "Created: Meridian/content" and \
-    json.loads(tools["get"].call({"path": "Meridian/content"})) == [{"filePath": "notes.md", "sizeBytes": 31}]
+    [f["name"] for f in json.loads(tools["get"].call({"path": "Meridian/content/"}))] == ["notes.md"]
 # verifies: mesh.create-under-content-is-shadowed
 assert tools["delete"].call({"paths": json.dumps(["Meridian/content/notes.md"])}) == "Deleted: Meridian/content/notes.md"
 # verifies: mesh.create-under-content-is-shadowed
@@ -99,8 +99,48 @@ assert create("@Q3", namespace="") == "Created: @Q3" and tools["get"].call({"pat
 # verifies: mesh.create-ids-get-cannot-name
 assert mesh.exists("Meridian/'Q3 plan'") and not mesh.exists("Meridian/Q3 plan")
 
+guarded = Mesh(partition_guard=True)  # host wiring: a host that calls AddRowLevelSecurity, as memex does
+guarded.create({"id": "Meridian", "name": "Meridian Components Group", "nodeType": "Space"})
+on_memex = VIEW.wrap(tools_by_name(mcp_tools(guarded)))
+
+
+def create_on(node_id: str, namespace: str, node_type: str = "Markdown") -> str:
+    return on_memex["create"].call({"node": json.dumps({"id": node_id, "namespace": namespace, "name": "Notes",
+                                                        "nodeType": node_type})})
+
+
+# --8<-- [start:partition-guard]
+print(create_on("@Q3", namespace=""))  # the root namespace: only a User or a Space
+#> Error creating node: Cannot create '@Q3' at the top level: the root namespace ('') is reserved for ...
+print(create_on("q3", namespace="Archive"))  # a partition no store has
+#> Error creating node: Space 'Archive' does not exist. Writing never creates a space implicitly ...
+print(create_on("q3", namespace="Meridian"))  # inside an existing Space
+#> Created: Meridian/q3
+# --8<-- [end:partition-guard]
+
+# verifies: mesh.create-partition-guard
+assert create_on("Archive", namespace="", node_type="Space") == "Created: Archive"  # a Space owns a partition
+# verifies: mesh.create-partition-guard
+assert create_on("q3", namespace="Archive") == "Created: Archive/q3"  # now the partition exists
+# verifies: mesh.create-partition-guard
+assert create_on("t", namespace="_Thread") == "Created: _Thread/t"  # partitions starting with '_' are exempt
+# verifies: mesh.create-partition-guard
+assert not guarded.exists("@Q3") and create_on("Q3", namespace="", node_type="User").startswith(
+    "Error creating node: Space 'Q3' does not exist.")  # a User passes the top-level rule; its partition is missing
+refused = create_on("Note", namespace="")
+# verifies: mesh.create-partition-guard
+assert refused.endswith("A 'Markdown' node does not own a partition (only User and Space do). Create it as a Space "
+                        "(inspect the required shape via its content schema at 'Space/schema'), or put your content "
+                        "in your own space ('<your-id>/Note').") and not guarded.exists("Note")
+# verifies: mesh.create-ids-get-cannot-name
+assert create_on("@Q4", namespace="").startswith("Error creating node: Cannot create '@Q4' at the top level")
+# verifies: mesh.create-malformed-namespace
+assert create_on("x", namespace="Two Words").startswith("Error creating node: Space 'Two Words' does not exist.") \
+    and create("x", namespace="Two Words") == "Created: Two Words/x"  # the tool itself accepts the blank
+
 CAPTURES = {
     "mesh_view_shadowed.md": lambda: VIEW.markdown("shadowed"),
     "mesh_view_upload_taken_over.md": lambda: VIEW.markdown("upload-taken-over"),
     "mesh_view_unnamed_ids.md": lambda: VIEW.markdown("unnamed-ids"),
+    "mesh_view_partition_guard.md": lambda: VIEW.markdown("partition-guard"),
 }

@@ -3,10 +3,11 @@
 import json
 
 from agentkit import (
-    RESERVED_PREFIXES, Mesh, mcp_tools, mesh_plugin, parse_path, reference_kind, resolve_relative, resolve_tool_path,
-    tools_by_name,
+    RESERVED_PREFIXES, Mesh, content_collection_plugin, mcp_tools, mesh_plugin, parse_path, reference_kind,
+    resolve_relative, resolve_tool_path, tools_by_name,
 )
 from agentkit.guide import upload_report
+from agentkit._paths import markdown_reference
 from tools.agentview import AgentView
 
 mesh = Mesh()
@@ -30,8 +31,44 @@ assert RESERVED_PREFIXES == ("content", "data", "schema", "model", "menu", "layo
 # verifies: unified-path.reserved-prefixes
 assert [parse_path(p).address for p in ("Meridian/Content/x.md", "Meridian/schema/Company", "A/B/data")] == [
     "Meridian", "Meridian", "A/B"]
+# Taken before the split: children, the area route (its last 'area' segment), the old 'word:' form.
+forms = {p: parse_path(p) for p in ("Meridian/content/*", "A/area/B/area/Overview", "Meridian/content/x:y.md",
+                                    "Meridian/Content:2024/notes.md", "Meridian/content:x/area/y")}
+# verifies: unified-path.reserved-prefixes
+assert [(f.kind, f.address, f.prefix) for f in forms.values()] == [
+    ("children", "Meridian/content", None), ("area", "A/area/B", "area"), ("unified", "Meridian/content", "x"),
+    ("content", "Meridian", "content"), ("content", "Meridian", "content")]
+# verifies: unified-path.reserved-prefixes
+assert json.loads(get.call({"path": "Meridian/Content:2024/notes.md"})) == "Nested notes.\n"  # the old form reads
 # verifies: unified-path.other-words-are-node-paths
 assert get.call({"path": "Meridian/filings/annual-report-2024.md"}) == "Not found: Meridian/filings/annual-report-2024.md"
+
+oddities = Mesh()
+oddities.create({"id": "Meridian", "name": "Meridian", "nodeType": "Company"})
+odd = oddities.add_collection("Meridian", "content")
+odd.upload("area/f.md", b"in a folder named area")
+odd.upload("Q1: notes.md", b"a colon in the name")
+odd_get = tools_by_name(mesh_plugin(oddities))["Get"]
+# verifies: unified-path.area-folder-unreadable
+assert odd_get.call({"path": "Meridian/content/area/f.md"}) == "Not found: Meridian/content"
+# verifies: unified-path.area-folder-unreadable
+assert parse_path("Meridian/content/area/f.md").address == "Meridian/content" and odd.read_text("area/f.md")  # stored
+colon = parse_path("Meridian/content/Q1: notes.md")
+# verifies: unified-path.colon-name-unreadable
+assert (colon.kind, colon.address, colon.prefix) == ("unified", "Meridian/content", "q1")
+# verifies: unified-path.colon-name-unreadable
+assert odd_get.call({"path": "Meridian/content/Q1: notes.md"}) != '"a colon in the name"' and odd.read_text("Q1: notes.md")
+shadowing = parse_path("Acme/Model")
+# verifies: unified-path.reserved-segment-shadows-node
+assert (shadowing.kind, shadowing.address) == ("unified", "Acme")
+# The same rule where agentkit models the read: content answers first; the node only when the read fails.
+odd.upload("memo.md", b"the file")
+oddities.create({"id": "memo.md", "namespace": "Meridian/content", "name": "A node", "nodeType": "Markdown"})
+oddities.create({"id": "gone.md", "namespace": "Meridian/content", "name": "Another", "nodeType": "Markdown"})
+# verifies: unified-path.reserved-segment-shadows-node
+assert json.loads(odd_get.call({"path": "Meridian/content/memo.md"})) == "the file"
+# verifies: unified-path.reserved-segment-shadows-node
+assert json.loads(odd_get.call({"path": "Meridian/content/gone.md"}))["path"] == "Meridian/content/gone.md"
 
 EXAMPLES = [
     "Meridian",
@@ -60,7 +97,8 @@ def shapes_table() -> str:
             elif isinstance(value, dict):
                 shown = "a node, `nodeType` " + value["nodeType"]
             else:
-                shown = "a file list: " + ", ".join(f"`{f['filePath']}`" for f in value)
+                shown = "a listing: " + ", ".join(
+                    f"folder `{f['name']}`" if f.get("isFolder") else f"`{f['name']}`" for f in value)
         except json.JSONDecodeError:
             first = answer.splitlines()[0]
             shown = f"`{first}`" if first.startswith(("Error", "Not found")) else "the file's text"
@@ -76,8 +114,20 @@ CAPTURES = {
        for section in ("tool-paths", "mcp-upload")},
 }
 
+root = json.loads(get.call({"path": "Meridian/content/"}))
 # verifies: unified-path.content-listing
-assert [f["filePath"] for f in json.loads(get.call({"path": "Meridian/content/"}))] == ["2024/notes.md", "Annual Report 2024.pdf"]
+assert [(f["path"], f.get("isFolder", False)) for f in root] == [("/2024", True), ("/Annual Report 2024.pdf", False)]
+# verifies: unified-path.content-listing
+assert set(root[0]) == {"path", "name", "isFolder"} and set(root[1]) == {"path", "name", "lastModified"}
+mesh.collections["Meridian/content"].upload("2024/q1/deep.md", b"Deep.\n")
+# verifies: unified-path.content-listing
+assert [f["path"] for f in json.loads(get.call({"path": "Meridian/content/content/2024"}))] == ["/2024/q1", "/2024/notes.md"]
+# verifies: unified-path.content-listing
+assert [f["name"] for f in json.loads(get.call({"path": "Meridian/content/2024/q1"}))] == ["deep.md"]
+# verifies: unified-path.content-listing
+assert get.call({"path": "Meridian/content/2024"}) == "Error: File '2024' not found in collection 'content'"
+# verifies: unified-path.content-listing
+assert parse_path("Meridian/content").prefix == "data" and not get.call({"path": "Meridian/content"}).startswith("[")
 # verifies: unified-path.content-root-file
 assert json.loads(get.call({"path": "Meridian/content/Annual Report 2024.pdf"})).startswith("Meridian Components Group")
 # verifies: unified-path.nested-both-forms
@@ -85,7 +135,18 @@ assert get.call({"path": "Meridian/content/2024/notes.md"}) == get.call({"path":
 # verifies: unified-path.named-collection-shape
 assert json.loads(get.call({"path": "Meridian/content/filings/annual-report-2024.md"})) == "# Annual report\n"
 # verifies: unified-path.named-collection-shape
-assert [f["filePath"] for f in json.loads(get.call({"path": "Meridian/content/filings"}))] == ["annual-report-2024.md"]
+assert [f["name"] for f in json.loads(get.call({"path": "Meridian/content/filings"}))] == ["annual-report-2024.md"]
+# content comes first: a folder 'filings' in content, or a root file 'filings', shadows the collection.
+shadowed = Mesh()
+shadowed.create({"id": "Acme", "name": "Acme", "nodeType": "Company"})
+shadowed.add_collection("Acme", "content").upload("filings/annual-report-2024.md", b"content's copy")
+shadowed.add_collection("Acme", "filings").upload("annual-report-2024.md", b"the collection's copy")
+shadow_get = tools_by_name(mesh_plugin(shadowed))["Get"]
+# verifies: unified-path.named-collection-shape
+assert json.loads(shadow_get.call({"path": "Acme/content/filings/annual-report-2024.md"})) == "content's copy"
+shadowed.collections["Acme/content"].upload("filings", b"a root file")
+# verifies: unified-path.named-collection-shape
+assert json.loads(shadow_get.call({"path": "Acme/content/filings"})) == "a root file"
 # verifies: unified-path.not-found-messages
 assert get.call({"path": "Meridian/content/no-such-file.pdf"}) == "Error: File 'no-such-file.pdf' not found in collection 'content'"
 # verifies: unified-path.not-found-messages
@@ -119,17 +180,49 @@ assert get.call({"path": "Meridian/content/CEO's letter.md"}) == "Error: File 'C
 # verifies: unified-path.tool-paths-lose-quotes
 assert get.call({"path": 'Meridian/content/"CEO\'s letter.md"'}).startswith("Error: File 'CEOs letter.md'")
 # verifies: unified-path.tool-paths-lose-quotes
-assert "CEO's letter.md" in [f["filePath"] for f in json.loads(get.call({"path": "Meridian/content/"}))]
+assert "CEO's letter.md" in [f["name"] for f in json.loads(get.call({"path": "Meridian/content/"}))]
 # verifies: unified-path.context-prefix
 assert json.loads(in_context.call({"path": "content/2024/notes.md"})) == "Nested notes.\n"
 # verifies: unified-path.context-prefix
 assert in_context.call({"path": "Facts/rev-FY2024-1"}) == "Not found: Facts/rev-FY2024-1"
+agent_tools = tools_by_name(mesh_plugin(mesh, context="Meridian") + content_collection_plugin(mesh, context="Meridian"))
+# verifies: unified-path.context-prefix
+assert agent_tools["Delete"].call({"paths": '["Facts"]'}) == "Error deleting Facts: Node not found: Facts"  # no context
+# verifies: unified-path.context-prefix
+assert json.loads(agent_tools["GetChunk"].call({"collectionPath": "content", "filePath": "x.md", "chunkIndex": 0}))[
+    "collectionPath"] == "content"  # compared as sent
 # verifies: unified-path.dot-dot-in-tool-paths
 assert get.call({"path": "Meridian/content/2024/../Annual Report 2024.pdf"}) == \
     "Error: File '2024/../Annual Report 2024.pdf' not found in collection 'content'"
 # verifies: unified-path.dot-dot-in-tool-paths
 assert (in_context.call({"path": "../Meridian"}), in_context.call({"path": ".."})) == (
     "Not found: ../Meridian", "Not found: Meridian/..")
+
+tree = Mesh(file_system_store=True)  # host wiring: the collections kept as folders of one tree
+tree.create({"id": "Meridian", "name": "Meridian Components Group", "nodeType": "Company"})
+tree.create({"id": "Harbour", "name": "Harbour Logistics", "nodeType": "Company"})
+tree.add_collection("Meridian").upload("notes.md", b"Board notes.")
+tree.add_collection("Harbour").upload("salaries.csv", b"name;salary\nA;1\n")
+on_files = tools_by_name(mcp_tools(tree))
+
+# --8<-- [start:dot-dot]
+print(on_files["get"].call({"path": "Meridian/content/../../Harbour/content/salaries.csv"}))  # Harbour's file
+#> "name;salary\nA;1\n"
+print(get.call({"path": "Meridian/content/../../Harbour/content/salaries.csv"}))  # files kept by name
+#> Error: File '../../Harbour/content/salaries.csv' not found in collection 'content'
+# --8<-- [end:dot-dot]
+
+# verifies: unified-path.dot-dot-in-tool-paths
+assert json.loads(on_files["get"].call({"path": "Meridian/content/x/../notes.md"})) == "Board notes."
+# verifies: unified-path.dot-dot-in-tool-paths
+assert on_files["get"].call({"path": "Meridian/content/../../../etc/passwd"}) == \
+    "Error: File '../../../etc/passwd' not found in collection 'content'"  # agentkit's tree ends at its root
+# verifies: unified-path.dot-dot-in-tool-paths
+assert [item["path"] for item in json.loads(on_files["get"].call({"path": "Meridian/content/../../Harbour/content"}))] \
+    == ["/salaries.csv"]  # the folder is listed too
+# verifies: unified-path.dot-dot-in-tool-paths
+assert on_files["upload"].call({"path": "Meridian/content/../x.md", "base64Content": "eA=="}).endswith(
+    "agentkit does not store '.', '..' or empty segments") and not tree.collections["Meridian/content"].has_file("../x.md")
 
 mcp = VIEW.wrap(tools_by_name(mcp_tools(mesh)))
 # --8<-- [start:mcp-upload]
@@ -165,6 +258,18 @@ print(resolve_relative("Meridian/Facts", "/Other/Company"))
 
 # verifies: unified-path.links-and-embeds
 assert (reference_kind("@x"), reference_kind("@@x"), reference_kind("x")) == ("link", "embed", None)
+# verifies: unified-path.links-and-embeds
+assert reference_kind("See @Meridian/content/x.md for details.") is None  # inside a sentence: plain text
+# verifies: unified-path.links-and-embeds
+assert [markdown_reference(line) for line in ('@"Meridian/content/Annual Report 2024.pdf"',
+                                              "@Meridian/content/Annual Report 2024.pdf")] == [
+    ("link", "Meridian/content/Annual Report 2024.pdf"), ("link", "Meridian/content/Annual")]
 # verifies: unified-path.relative-forms
 assert [resolve_relative("Meridian/Facts", ref) for ref in ("rev-FY2024-1", "../Dimensions", "../../../Other", "/Other/Company")] == [
     "Meridian/Facts/rev-FY2024-1", "Meridian/Dimensions", "Other", "/Other/Company"]
+# verifies: unified-path.relative-forms
+assert [resolve_relative("Meridian/Facts", ref) for ref in ("Other/Company", "Meridian/Facts/rev-FY2024-1")] == [
+    "Meridian/Facts/Other/Company", "Meridian/Facts/rev-FY2024-1"]
+# verifies: unified-path.relative-forms
+assert [resolve_relative("Meridian/Facts/_Thread/review/msg-3", ref) for ref in ("rev-FY2024-1", "../Dimensions")] == [
+    "Meridian/Facts/rev-FY2024-1", "Meridian/Dimensions"]

@@ -94,9 +94,19 @@ assert read("Meridian/content/logo.png") == (
     "indexing is enabled, an AI-generated description is available on the file's Document node.")
 # verifies: unified-path.text-verbatim
 assert read("Meridian/content/readme.md") == "# Readme\n\n  Kept *verbatim*.\n"
-collection.upload("scan.bin", bytes([0xFF, 0xFE, 0x00, 0x41, 0xC3]))
+# A leading byte-order mark is dropped; a UTF-16 or UTF-32 one also selects that encoding.
+TABLE = "Jahr;Umsatz\n2024;1.284,5\n"
+for name, data in (("excel.csv", b"\xef\xbb\xbf" + TABLE.encode("utf-8")), ("utf16.csv", TABLE.encode("utf-16")),
+                   ("utf16be.csv", b"\xfe\xff" + TABLE.encode("utf-16-be")), ("utf32.csv", TABLE.encode("utf-32"))):
+    collection.upload(name, data)
+    # verifies: unified-path.text-verbatim
+    assert read(f"Meridian/content/{name}") == TABLE, name
+collection.upload("bom-later.md", b"x\xef\xbb\xbf")
+# verifies: unified-path.text-verbatim
+assert read("Meridian/content/bom-later.md") == "x\ufeff"  # only a leading mark is a byte-order mark
+collection.upload("scan.bin", bytes([0x41, 0xFF, 0xFE, 0x00, 0xC3]))
 # verifies: unified-path.binaries-garbled
-assert read("Meridian/content/scan.bin") == "\ufffd\ufffd\x00A\ufffd"
+assert read("Meridian/content/scan.bin") == "A\ufffd\ufffd\x00\ufffd"
 
 # An image described at indexing has a Document node, and Get on the image in `content` answers with it.
 captioned = Mesh(index=SearchIndex(image_describer=lambda data, name: f"A logo, {len(data)} bytes."))
@@ -110,13 +120,14 @@ captioned.add_collection("Meridian", "media").upload("logo.png", b"\x89PNG\r\n\x
 assert read("Meridian/content/media/logo.png", captioned_get).startswith("[image: logo.png (image/png, 2048 bytes)]")
 
 text = read("Meridian/content/Annual Report 2024.pdf")
-from pypdf import PdfReader  # noqa: E402  (only for the check: the same pages, joined)
+from pypdf import PdfReader  # noqa: E402  (only for the check: the page count)
 
 from agentkit.guide import report_pdf_bytes  # noqa: E402
 
-pages = [page.extract_text() for page in PdfReader(io.BytesIO(report_pdf_bytes())).pages]
+pages = text.split("\n")  # one line per page: PdfPig's page.Text has no line break of its own
+revenue = REPORT.value("rev", "FY2024").display + REPORT.value("rev", "FY2023").display
 # verifies: unified-path.pdf-pages-joined
-assert text == "\n".join(pages) and len(pages) == 62 and REPORT.value("rev", "FY2024").display in pages[1]
+assert len(pages) == len(PdfReader(io.BytesIO(report_pdf_bytes())).pages) == 62 and f"RevenueEUR m{revenue}" in pages[1]
 
 ns = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"'
 docx = io.BytesIO()
@@ -131,3 +142,6 @@ assert [getattr(find_transformer(name), "name", None) for name in ("A.PDF", "b.X
     "pdf", "xlsx", "xlsx", "docx", None, None]
 # verifies: unified-path.first-match-wins
 assert [t.name for t in TRANSFORMERS] == ["docx", "pdf", "xlsx"]
+collection.upload("raw.gif", b"GIF89a-not-text")
+# verifies: unified-path.first-match-wins
+assert find_transformer("raw.gif") is None and read("Meridian/content/raw.gif").startswith("[image: raw.gif (image/gif, 15 bytes)]")

@@ -13,7 +13,10 @@ import math
 from pypdf import PdfReader
 
 from agentkit import CHUNK_OVERLAP, CHUNK_SIZE, SUMMARY_LIMIT, Mesh, chunk_spans, extractive_summary, search_chunks
-from agentkit.guide import REPORT, Worksheet, list_dimensions, read_tables, report_pdf_path, report_text, workspace
+from agentkit.guide import (
+    REPORT, Worksheet, list_dimensions, read_tables, report_pdf_path, report_text, report_tokens, workspace,
+)
+from agentkit.guide._facts import fused_readings
 from agentkit._chunks import snippet
 from agentkit._config import DEFAULT_MAXIMUM_ITERATIONS
 from agentkit._cost import CACHE_READ
@@ -21,7 +24,9 @@ from agentkit._index import clamp_limit
 from agentkit._messages import Message
 from agentkit.guide._scenarios import LONG_ROUND_CAP, TITLES, creates_in_scenario_3
 from agentkit._paths import document_slug
-from agentkit._threads import HISTORY_BUDGET_CHARS, message_chars
+from agentkit._threads import (
+    HISTORY_BUDGET_CHARS, HISTORY_CELL_TIMEOUT_SECONDS, HISTORY_LOAD_TIMEOUT_SECONDS, message_chars,
+)
 from tools import captures, stated
 from tools.project import REPO_ROOT
 
@@ -54,6 +59,19 @@ def test_report_shape():
     assert stated.numbers("unified-path.pdf-pages-joined") == [report_pages()]
     # verifies: chunks.whole-text-has-every-value
     assert stated.numbers("chunks.whole-text-has-every-value") == [len(REPORT.values)]
+
+
+def test_fused_figures_and_the_read_path():
+    """Of the report's 32 statement rows, 14 split more than one way unless the figures share their decimals."""
+    rows = read_tables(report_text(workspace()))
+    fused = ["".join(row.values.values()) for row in rows]
+    ambiguous = [run for run in fused if len(fused_readings(run, len(REPORT.periods), same_decimals=False)) > 1]
+    # verifies: chunks.fused-figures-need-decimals
+    assert stated.numbers("chunks.fused-figures-need-decimals") == [len(REPORT.periods), len(ambiguous), len(rows)]
+    # verifies: chunks.fused-figures-need-decimals
+    assert all(len(fused_readings(run, len(REPORT.periods))) == 1 for run in fused) and "621.5528.2" in fused
+    # verifies: agent.get-text-read-path
+    assert stated.numbers("agent.get-text-read-path") == [report_tokens(), len(rows)]
 
 
 def test_history_budget():
@@ -143,6 +161,14 @@ def test_boundary_shows_three_texts():
     rounds = shown("agent_design_02_rounds.py")
     # verifies: agent.boundary-keeps-texts-only
     assert stated.numbers("agent.boundary-keeps-texts-only") == [len(rounds["first_write"].messages())]
+
+
+def test_history_rebuild_waits():
+    """Each message's wait, then the whole rebuild's limit, as the sentence states them (in seconds)."""
+    # verifies: agent.history-rebuild-rules
+    assert stated.numbers("agent.history-rebuild-rules") == [HISTORY_CELL_TIMEOUT_SECONDS, HISTORY_LOAD_TIMEOUT_SECONDS]
+    # verifies: agent.history-rebuild-rules
+    assert HISTORY_LOAD_TIMEOUT_SECONDS <= HISTORY_CELL_TIMEOUT_SECONDS  # the whole load's limit runs out first
 
 
 def test_files_sharing_a_slug():

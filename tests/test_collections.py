@@ -152,9 +152,9 @@ def test_content_route_shapes_and_errors():
     assert mesh.fetch("Acme/content/Sub/a.md").value == mesh.fetch("Acme/content/content/Sub/a.md").value == "nested"
     with pytest.raises(FileNotFound, match="^Error: File 'Sub' not found in collection 'content'$"):
         mesh.fetch("Acme/content/Sub")  # one segment: a file, else a collection; a folder is not tried
-    assert [f["filePath"] for f in mesh.fetch("Acme/content/content/Sub").value] == ["Sub/a.md"]
+    assert [f["path"] for f in mesh.fetch("Acme/content/content/Sub").value] == ["/Sub/a.md"]
     assert mesh.fetch("Acme/content/reports/r.md").value == "report"
-    assert [f["filePath"] for f in mesh.fetch("Acme/content/reports").value] == ["r.md"]
+    assert [f["path"] for f in mesh.fetch("Acme/content/reports").value] == ["/r.md"]
     with pytest.raises(FileNotFound, match="^Error: File 'reports/x.md' not found in collection 'content'$"):
         mesh.fetch("Acme/content/reports/x.md")
     with pytest.raises(NodeNotFound, match="^Not found: Acme/reports/r.md$"):

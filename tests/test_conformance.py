@@ -5,13 +5,14 @@ among them stand-in servers, in this process, that are wrong in one known way.""
 from __future__ import annotations
 
 import http.server
+import json
 import shlex
 import socket
 import sys
 import threading
 import time
 import xml.etree.ElementTree as ElementTree
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import replace
 from functools import partial
@@ -43,8 +44,11 @@ RUNS = {
     "http": "http",
     # Over stdio, the whole suite against a server with one behaviour changed (a test-only option): navigate_to
     # answers a path, not a URL. Every other claim must still pass, and conform must fail and name that one.
-    "stdio": shlex.join(["stdio", "--plant", PLANT]),
+    # The same server keeps its collections as the framework's file-system store does, where '..' leaves a
+    # collection's folder: the dot-dot probe must say so (over HTTP, with agentkit's default store, it must not).
+    "stdio": shlex.join(["stdio", "--plant", PLANT, "--file-system-store"]),
 }
+DOT_DOT_CLAIM = "unified-path.dot-dot-in-tool-paths"
 
 # The runs in one background job (tests/conform_job.py), so they overlap the gate's cheap tiers and share one
 # import of the client.
@@ -111,6 +115,24 @@ def test_over_stdio_every_claim_passes_but_the_planted_divergence_which_is_named
     assert len(planted) == 1 and "navigate_to answered " in planted[0] and "not a URL" in planted[0], planted
 
 
+def dot_dot_finding(result: JobResult) -> str:
+    lines = [line for line in result.output.splitlines() if line.startswith(f"PASS {DOT_DOT_CLAIM}: ")]
+    assert len(lines) == 1, result.output
+    return lines[0]
+
+
+def test_dot_dot_probe_reports_whether_get_leaves_a_collections_folder(conform_over_http: JobResult,
+                                                                        conform_over_stdio: JobResult):
+    # verifies: unified-path.dot-dot-in-tool-paths
+    assert "Get stays in the collection's folder here" in dot_dot_finding(conform_over_http)
+    # The server with the framework's file-system store: the probe climbs out of the folder and reads its sentinel.
+    found = dot_dot_finding(conform_over_stdio)
+    # verifies: unified-path.dot-dot-in-tool-paths
+    assert "HAZARD: Get leaves the collection's folder here: Meridian/content/../content/" in found, found
+    report = (conform_over_stdio.workdir / "report.md").read_text()
+    assert f"| PASS | `{DOT_DOT_CLAIM}` | dot_dot_reaches_the_store: HAZARD: Get leaves" in report, report
+
+
 # -- targets the suite cannot check: one line, exit 2 ---------------------------------------------------
 
 
@@ -169,10 +191,12 @@ def test_auth_failure(plain_http, tmp_path, capsys):
 
 
 @contextmanager
-def stand_in(tools: dict[str, str]) -> Iterator[str]:
-    """An MCP server over HTTP, in a thread of this process, whose tools answer fixed texts: a target that is wrong in
-    one known way. Yields its URL."""
-    server = build_server([tool_answering(name, answer) for name, answer in tools.items()], log=lambda line: None)
+def stand_in(tools: dict[str, str], answering: dict[str, Callable[[dict], str]] | None = None) -> Iterator[str]:
+    """An MCP server over HTTP, in a thread of this process, whose tools answer fixed texts (or, for the tools in
+    `answering`, what a function of the arguments returns): a target that is wrong in one known way. Yields its URL."""
+    built = [tool_answering(name, answer) for name, answer in tools.items()]
+    built += [replace_call(tool_answering(name), function) for name, function in (answering or {}).items()]
+    server = build_server(built, log=lambda line: None)
     web, listener = http_server(server, "127.0.0.1", 0)
     thread = threading.Thread(target=anyio.run, args=(partial(web.serve, sockets=[listener]),), name="stand-in", daemon=True)
     thread.start()
@@ -201,6 +225,38 @@ def test_answer_of_unexpected_shape(tmp_path, capsys):
     with stand_in(answers) as url:
         line = refused(conform_args(tmp_path, "--url", url, "--claim", claim), capsys)
     assert line.startswith("conform: search_chunks(") and line.endswith("answered text where JSON was expected: plain text, not JSON")
+
+
+def replace_call(tool, function: Callable[[dict], str]):
+    tool.call = function
+    return tool
+
+
+def dot_dot_run(tmp_path, capsys, get: Callable[[dict], str]) -> tuple[int, str]:
+    """The dot-dot probe alone against a stand-in whose `get` answers with `get(arguments)`."""
+    uploaded = '{"status":"Uploaded","path":"Meridian/content/conformance/dot-dot-sentinel.md","bytes":41}'
+    with stand_in({"upload": uploaded, "delete": "ok"}, {"get": get}) as url:
+        code = conform(conform_args(tmp_path, "--url", url, "--claim", DOT_DOT_CLAIM))
+    return code, capsys.readouterr().out
+
+
+def test_dot_dot_probe_says_when_it_cannot_tell(tmp_path, capsys):
+    """A store that resolves '..' inside the collection, but whose folder the probe cannot name from outside it."""
+    from conformance.checks.paths import SENTINEL
+
+    def get(arguments: dict) -> str:
+        inside = arguments["path"] == "Meridian/content/conformance/../conformance/dot-dot-sentinel.md"
+        return json.dumps(SENTINEL) if inside else "Error: File 'x' not found in collection 'content'"
+
+    code, out = dot_dot_run(tmp_path, capsys, get)
+    # verifies: unified-path.dot-dot-in-tool-paths
+    assert code == 0 and f"PASS {DOT_DOT_CLAIM}: dot_dot_reaches_the_store: cannot tell whether Get leaves" in out, out
+
+
+def test_dot_dot_probe_fails_a_deployment_that_refuses_dot_dot_before_the_store(tmp_path, capsys):
+    code, out = dot_dot_run(tmp_path, capsys, lambda arguments: "Error: a path must not contain '..'")
+    # verifies: unified-path.dot-dot-in-tool-paths
+    assert code == 1 and f"FAIL {DOT_DOT_CLAIM}: dot_dot_reaches_the_store: get Meridian/content/conformance/../" in out, out
 
 
 def test_every_check_names_its_claim_in_its_verifies_comments():

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -69,19 +68,3 @@ def test_an_empty_reason_is_refused(markers):
 def test_the_record_is_read_with_its_line_numbers(tmp_path: Path):
     entries = listed('# note\n[not-observable]\n\n"a.b" = "why"\n  "c.d"="why not"\n')
     assert [(e.id, e.line, e.reason) for e in entries.values()] == [("a.b", 4, "why"), ("c.d", 5, "why not")]
-
-
-def test_coverage_per_page_is_what_the_readme_states(markers):
-    """The README's figures (claims checked over MCP per page) follow the registry and the record."""
-    mcp = over_mcp()
-    per_page = Counter(marker.page.as_posix() for marker in markers if marker.id in mcp)
-    readme = " ".join((PROJECT.root / "README.md").read_text("utf-8").split())
-    pages = sorted(per_page, key=lambda page: -per_page[page])
-    titles = [next(line[2:].strip() for line in (PROJECT.root / page).read_text("utf-8").splitlines() if line.startswith("# "))
-              for page in pages]
-    checked = len(markers)
-    figures = ", ".join(f"{title} {per_page[page]}" for title, page in zip(titles, pages))
-    sentence = f"(now: {figures}; {sum(per_page.values())} of the {checked} checked claims)"
-    assert sentence in readme, f"README does not say {sentence!r}"
-    reasons = f"with a one-line reason: {len(listed())} of them"
-    assert reasons in readme, f"README does not say {reasons!r}"

@@ -6,7 +6,7 @@ import pytest
 
 from agentkit import ContentType, CreateError, Mesh, NodeNotFound, PathError
 from agentkit._errors import (
-    InvalidJson, MalformedNamespace, MissingField, NodeExists, NotPatchable, SchemaMismatch, StrictContentError,
+    FileNotFound, UnreadableDocument, InvalidJson, MalformedNamespace, MissingField, NodeExists, NotPatchable, SchemaMismatch, StrictContentError,
     UnregisteredDiscriminator,
 )
 from agentkit._mesh import merge_patch, repair_json
@@ -361,3 +361,70 @@ def test_content_type_refuses_unknown_kinds():
     """Declaring a field with an unknown JSON kind fails at registration."""
     with pytest.raises(ValueError, match="unknown field kind"):
         ContentType("Bad", {"x": "decimal"})
+
+
+# -- host wiring: a file-system store (N8) and a partition guard (H1) --------------------------------
+
+
+def filed(**options) -> Mesh:
+    """Two nodes with a collection each; their files kept as folders of one tree (`{node}/{collection}`)."""
+    mesh = make_mesh(file_system_store=True, **options)
+    mesh.create({"id": "Other", "name": "Other", "nodeType": "Company"})
+    mesh.add_collection("Acme").upload("sub/notes.md", b"notes")
+    mesh.add_collection("Other").upload("secret.md", b"secret")
+    return mesh
+
+
+def test_file_system_store_resolves_dot_dot_against_the_collections_folder():
+    """N8: '..' is joined to the collection's folder and resolved: inside it, into another collection, or nowhere."""
+    mesh = filed()
+    assert mesh.fetch("Acme/content/sub/../sub/notes.md").value == "notes"
+    assert mesh.fetch("Acme/content/../../Other/content/secret.md").value == "secret"  # another node's file
+    assert mesh.fetch("Acme/content/../content/sub").value == [{"filePath": "sub/notes.md", "sizeBytes": 5}]
+    for beyond in ("Acme/content/../../../x.md", "Acme/content/../../Nowhere/content/x.md", "Acme/content/.."):
+        with pytest.raises(FileNotFound, match="^Error: File '.*' not found in collection 'content'$"):
+            mesh.fetch(beyond)  # the error names the key as sent, never where it led
+
+
+def test_by_default_a_collection_keeps_dot_dot_as_part_of_a_name():
+    """N8: agentkit's default collections key files by name; the same paths name nothing."""
+    mesh = make_mesh()
+    mesh.add_collection("Acme").upload("sub/notes.md", b"notes")
+    with pytest.raises(FileNotFound, match=r"^Error: File 'sub/\.\./sub/notes\.md' not found in collection 'content'$"):
+        mesh.fetch("Acme/content/sub/../sub/notes.md")
+
+
+def test_file_system_store_names_the_key_as_sent_when_the_file_it_reaches_is_unreadable():
+    """N8, C3: a damaged PDF reached through '..' is reported under the path the caller gave."""
+    mesh = filed()
+    mesh.collections["Other/content"].upload("broken.pdf", b"%PDF-1.7 cut")
+    with pytest.raises(UnreadableDocument, match=r"^Error: Error accessing file '\.\./\.\./Other/content/broken\.pdf' from "
+                                        r"collection 'content': "):
+        mesh.fetch("Acme/content/../../Other/content/broken.pdf")
+
+
+def test_partition_guard_is_host_wiring_and_off_by_default():
+    """H1: without the guard a top-level Markdown node and a node in a missing partition are created as sent."""
+    mesh = make_mesh()
+    assert mesh.create({"id": "Loose", "name": "Loose", "nodeType": "Markdown"}).path == "Loose"
+    assert mesh.create({"id": "x", "namespace": "Nowhere", "name": "X", "nodeType": "Markdown"}).path == "Nowhere/x"
+
+
+def test_partition_guard_refusals_write_nothing_and_come_after_the_tools_own_checks():
+    """H1, M5, M9: the guard runs after identity, schema and existence; a refused create writes nothing."""
+    mesh = Mesh(partition_guard=True)
+    mesh.create({"id": "Acme", "name": "Acme", "nodeType": "Space"})
+    before = paths(mesh)
+    with pytest.raises(CreateError, match=r"^Error creating node: Cannot create 'Loose' at the top level: .*"
+                                          r"A 'Markdown' node does not own a partition"):
+        mesh.create({"id": "Loose", "name": "Loose", "nodeType": "Markdown"})
+    with pytest.raises(CreateError, match=r"^Error creating node: Space 'Nowhere' does not exist\. .*"
+                                          r"Cannot create 'Nowhere/x'\.$"):
+        mesh.create({"id": "x", "namespace": "Nowhere", "name": "X", "nodeType": "Markdown"})
+    with pytest.raises(MissingField):  # rule 1 of Create answers first
+        mesh.create({"id": "Loose", "nodeType": "Markdown"})
+    with pytest.raises(NodeExists):  # an existing node is "already exists", as the create handler answers first
+        mesh.create({"id": "Acme", "name": "Acme", "nodeType": "Space"})
+    assert paths(mesh) == before
+    assert mesh.create({"id": "Space2", "name": "S", "nodeType": "Space"}).path == "Space2"
+    assert mesh.create({"id": "x", "namespace": "Acme/deep", "name": "X", "nodeType": "Markdown"}).path == "Acme/deep/x"

@@ -121,3 +121,41 @@ def test_canonical_segment_is_the_opt_in_extension():
         canonical_segment("%ff")
     with pytest.raises(PathTraversal, match="encoded '/'"):
         canonical_segment("..%2Fsecret")
+
+
+def test_get_tries_children_then_the_last_area_segment_then_the_old_colon_form():
+    """UP1: '/*', the last exact 'area' after the first segment (no ':' anywhere), a ':' after a '/', then the word."""
+    cases = {
+        "A/content/*": ("children", "A/content", None, None),
+        "A/area/B/area/Overview/1": ("area", "A/area/B", "area", None),
+        "A/Area/x": ("node", "A/Area/x", None, None),  # 'area' matches exactly
+        "area/x": ("node", "area/x", None, None),  # never the first segment
+        "A/content/area:x/area/y": ("unified", "A/content", "area", "x/area/y"),  # a ':' turns the area route off
+        "A/CONTENT:Sub/f.md": ("content", "A", "content", "Sub/f.md"),
+        "A/content/Q1: notes.md": ("unified", "A/content", "q1", " notes.md"),
+        "A/content": ("unified", "A", "data", "content"),
+        "A/content/": ("content", "A", "content", ""),
+    }
+    for path, expected in cases.items():
+        parsed = parse_path(path)
+        assert (parsed.kind, parsed.address, parsed.prefix, parsed.rest) == expected, path
+
+
+def test_markdown_reference_opens_only_at_a_line_start():
+    """UP4: a block parser on '@': line starts (under four blanks), quoted or direct paths."""
+    from agentkit._paths import markdown_reference
+
+    assert markdown_reference("@@Meridian/Facts") == ("embed", "Meridian/Facts")
+    assert markdown_reference("   @x") == ("link", "x") and markdown_reference("    @x") is None
+    assert markdown_reference("text @x") is None and markdown_reference("@-x") is None
+    assert markdown_reference('@"a b/c d.pdf" trailing') == ("link", "a b/c d.pdf")
+    assert markdown_reference("@a/b) c") == ("link", "a/b") and markdown_reference('@"unclosed') is None
+
+
+def test_relative_references_in_a_satellite_resolve_against_its_main_node():
+    """UP5: the base is cut before its first '_' segment; a reference starting with it is kept whole."""
+    assert resolve_relative("Org/Report/_Thread/t1/msg-2", "Facts/x") == "Org/Report/Facts/x"
+    assert resolve_relative("Org/Report/_Comment/c1", "Org/Report/x") == "Org/Report/x"
+    assert resolve_relative("_Thread/t1", "x") == "x"
+    assert resolve_relative("Org/Report", "Org/ReportB") == "Org/Report/Org/ReportB"  # a segment match only
+    assert [resolve_relative("Org", ref) for ref in ("http://x", "#top", "mailto:a@b")] == ["http://x", "#top", "mailto:a@b"]

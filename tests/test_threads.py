@@ -12,12 +12,24 @@ from agentkit._threads import (
 
 
 def test_rebuild_keeps_stored_texts_ordered_by_timestamp_and_maps_roles():
-    """T1: by timestamp; empty texts skipped; 'user' in any case is user, every other role assistant."""
+    """T1: by timestamp; 'user' in any case is user, every other role assistant."""
     stored = [Message("assistant", "second", 2), Message("system", "note", 0), Message("USER", "first", 1),
-              Message("user", "", 4), Message("tool", "result", 5), Message("user", "third", 3)]
+              Message("tool", "result", 5), Message("user", "third", 3)]
+    # verifies: agent.history-rebuild-rules
     assert [(m.role, m.text) for m in rebuild_history(stored)] == [
         ("assistant", "note"), ("user", "first"), ("assistant", "second"), ("user", "third"),
         ("assistant", "result")]
+
+
+def test_one_empty_earlier_message_leaves_the_round_no_history():
+    """T1: an empty text is waited for, not skipped; the whole load's own limit runs out first: no history."""
+    stored = [Message("user", "first", 1), Message("assistant", "", 2), Message("user", "third", 3)]
+    # verifies: agent.history-rebuild-rules
+    assert rebuild_history(stored) == () and rebuild_history([Message("assistant", "", 1)]) == ()
+    # verifies: agent.history-rebuild-rules
+    assert rebuild_history(stored[:1] + stored[2:]) == (Message("user", "first", 1), Message("user", "third", 3))
+    # a blank text is a text: only an empty one is waited for
+    assert rebuild_history([Message("assistant", " ", 1)]) == (Message("assistant", " ", 1),)
 
 
 def test_each_message_counts_its_length_plus_64():
@@ -85,6 +97,8 @@ def test_unanswered_rounds_counts_user_messages_without_a_reply():
     thread = Thread("T")
     for role in ("user", "assistant", "user", "user", "assistant", "user"):
         thread.append(role, role)
+    assert thread.unanswered_rounds() == 2
+    thread.append("assistant", "")  # an empty answer is no answer; it does not hide the rounds before it
     assert thread.unanswered_rounds() == 2
 
 

@@ -184,6 +184,7 @@ async def mcp_upload_indexes(fx: Fixtures) -> None:
 
 @check("chunks.unreadable-upload-stored", needs=CHUNK_TOOLS)
 async def unreadable_upload(fx: Fixtures) -> None:
+    await long_file(fx)  # the collection takes uploads (else the check skips), so the answer below is the PDF's
     damaged = b"%PDF-1.7\n% cut off after its header"  # no PDF reader can open it
     path = f"{fx.collection}/{FIXTURE_FOLDER}/damaged.pdf"
     answer = await fx.call("upload", {"path": path, "base64Content": encode(damaged)})
@@ -344,6 +345,16 @@ async def pdf_index_text_differs(fx: Fixtures) -> None:
         f"Get on the PDF answered the indexed text itself, or lost its lines: {got[:120]!r}"
 
 
+@check("chunks.get-pdf-loses-table-structure", needs={"get", "upload"})
+async def get_pdf_runs_strings_together(fx: Fixtures) -> None:
+    file_path = await fx.once("pdf-file", lambda: fx.upload("pages.pdf", pdf()))
+    got = (await fx.read(f"{fx.collection}/{file_path}")).replace("\r\n", "\n")
+    # Each line is one Tj and T* draws no space: PdfPig's page.Text runs the lines together, pages by "\n" (C9).
+    expected = "\n".join("".join(lines) for lines in PDF_PAGES)
+    # verifies: chunks.get-pdf-loses-table-structure
+    assert got == expected, f"Get on the PDF did not run its lines together with nothing inserted: {got[:160]!r}"
+
+
 async def image_document(fx: Fixtures) -> tuple[str, str | None]:
     """The image fixture's file path and the Get answer at its Document path, or None on a host that wrote no
     Document for it (no image describer, D5/D6). Indexing runs in upload order: once a file uploaded after the
@@ -470,3 +481,18 @@ async def deleted_document_node_dangles(fx: Fixtures) -> None:
     rewritten = await written_for(fx, file_path, again)
     # verifies: chunks.deleted-document-node-dangles
     assert rewritten is not None and rewritten.get("path") == path, f"indexing {file_path} again wrote no Document node at {path}"
+
+
+@check("chunks.chunk-paths-case-sensitive", needs=CHUNK_TOOLS | {"get"})
+async def chunk_paths_compared_exactly(fx: Fixtures) -> None:
+    file_path, _ = await long_file(fx)
+    upper_collection = f"{fx.namespace}/Content"
+    text = await fx.read(f"{upper_collection}/{file_path}")
+    by_case = [await fx.call_json("get_chunk", {"collectionPath": collection, "filePath": name, "chunkIndex": 0})
+               for collection, name in ((upper_collection, file_path), (fx.collection, file_path.upper()),
+                                        (fx.collection, file_path))]
+    found = [answer.get("found") if isinstance(answer, dict) else answer for answer in by_case]
+    # verifies: chunks.chunk-paths-case-sensitive
+    assert text == long_text(), f"get {upper_collection}/{file_path} answered {short(text)}"
+    # verifies: chunks.chunk-paths-case-sensitive
+    assert found == [False, False, True], f"get_chunk by {upper_collection!r}, by {file_path.upper()!r}, as hit: {found}"

@@ -7,7 +7,7 @@ import json
 import unicodedata
 
 from conformance.fixtures import DOCX_HEADING, DOCX_PARAGRAPH, ONE_LINE_PAGES, docx, one_line_pdf, workbook, workbook_text
-from conformance.suite import Fixtures, Skip, check, encode, short
+from conformance.suite import FIXTURE_FOLDER, Fixtures, Skip, check, encode, short
 
 NOTE = "Größe: 5 €\nA note the conformance suite uploads and reads back.\n"
 CSV = "name;value\nrevenue;1,234.5\n"
@@ -37,11 +37,43 @@ async def reserved_word_any_case(fx: Fixtures) -> None:
 
 @check("unified-path.content-listing", needs={"get", "upload"})
 async def content_listing(fx: Fixtures) -> None:
-    await note(fx)
-    listing = await fx.call("get", {"path": f"{fx.collection}/"})
+    file_path = await note(fx)
+    root = await fx.call("get", {"path": f"{fx.collection}/"})
+    items = json.loads(root) if root.lstrip().startswith("[") else None
     # verifies: unified-path.content-listing
-    assert listing.lstrip().startswith(("[", "{")) and "conformance" in listing and "Not found" not in listing, \
-        f"get {fx.collection}/ answered {listing[:120]!r}"
+    assert isinstance(items, list) and all(isinstance(i, dict) and str(i.get("path", "")).startswith("/") for i in items), \
+        f"get {fx.collection}/ answered {root[:160]!r}: expected an array of items with a path from the root"
+    kinds = [bool(item.get("isFolder")) for item in items]
+    # verifies: unified-path.content-listing
+    assert {"path": "/conformance", "name": "conformance", "isFolder": True} in items and kinds == sorted(kinds, reverse=True) \
+        and all(item["path"].count("/") == 1 for item in items), \
+        f"the root listing {root[:200]!r}: expected folder /conformance, folders before files, no nested entry"
+    folder = await fx.call("get", {"path": f"{fx.collection}/content/conformance"})
+    entries = {item.get("path"): item for item in json.loads(folder)} if folder.lstrip().startswith("[") else {}
+    entry = entries.get(f"/{file_path}", {})
+    # verifies: unified-path.content-listing
+    assert entry.get("name") == "note.md" and "lastModified" in entry and "isFolder" not in entry, \
+        f"get {fx.collection}/content/conformance answered {folder[:200]!r}: expected the entry /{file_path}"
+    bare = await fx.call("get", {"path": fx.collection})
+    # verifies: unified-path.content-listing
+    assert bare != root, f"get {fx.collection} (no trailing /) answered the listing {bare[:120]!r}"
+
+
+@check("unified-path.area-folder-unreadable", needs={"get", "upload"})
+async def area_folder_unreadable(fx: Fixtures) -> None:
+    file_path = await fx.once("area-file", lambda: fx.upload("area/in-area.md", NOTE.encode("utf-8")))
+    answer = await fx.call("get", {"path": f"{fx.collection}/{file_path}"})
+    folder = f"{fx.collection}/{file_path.split('/area/')[0]}"
+    # verifies: unified-path.area-folder-unreadable
+    assert answer == f"Not found: {folder}", f"get on a file below a folder 'area' answered {answer[:120]!r}"
+
+
+@check("unified-path.colon-name-unreadable", needs={"get", "upload"})
+async def colon_name_unreadable(fx: Fixtures) -> None:
+    file_path = await fx.once("colon-file", lambda: fx.upload("Q1: notes.md", NOTE.encode("utf-8")))
+    answer = await fx.read(f"{fx.collection}/{file_path}")
+    # verifies: unified-path.colon-name-unreadable
+    assert answer != NOTE, f"get read {file_path!r}, whose name holds a ':'"
 
 
 @check("unified-path.nested-both-forms", needs={"get", "upload"})
@@ -76,14 +108,53 @@ async def quotes_and_at_removed(fx: Fixtures) -> None:
     assert answers == [NOTE] * 3, f"{spelled} answered {[a[:50] for a in answers]}"
 
 
-@check("unified-path.dot-dot-in-tool-paths", needs={"get", "upload"})
-async def dot_dot_means_nothing(fx: Fixtures) -> None:
+@check("mesh.agent-paths-context", needs={"get_chunk", "upload"})
+async def get_chunk_cleans_only_the_collection_path(fx: Fixtures) -> None:
+    """The MCP rows of the path table for get_chunk: `collectionPath` loses blanks, a leading `@` and quotes;
+    `filePath` is compared as sent (fact N7)."""
     file_path = await note(fx)
-    path = f"{fx.collection}/conformance/../{file_path}"
-    answer = await fx.call("get", {"path": path})
+    await fx.indexed_chunks(file_path)
+    decorated = await fx.call_json("get_chunk", {"collectionPath": f' @"{fx.collection}" ', "filePath": file_path,
+                                                 "chunkIndex": 0})
+    quoted_file = f'"{file_path}"'
+    as_sent = await fx.call_json("get_chunk", {"collectionPath": fx.collection, "filePath": quoted_file, "chunkIndex": 0})
+    # verifies: mesh.agent-paths-context
+    assert isinstance(decorated, dict) and decorated.get("found") is True and decorated.get("collectionPath") == fx.collection, \
+        f"get_chunk with collectionPath ' @\"{fx.collection}\" ' answered {short(decorated)}"
+    # verifies: mesh.agent-paths-context
+    assert isinstance(as_sent, dict) and as_sent.get("found") is False and as_sent.get("filePath") == quoted_file, \
+        f"get_chunk with filePath {quoted_file!r} answered {short(as_sent)}"
+
+
+SENTINEL = "The conformance suite's dot-dot sentinel.\n"
+
+
+@check("unified-path.dot-dot-in-tool-paths", needs={"get", "upload"})
+async def dot_dot_reaches_the_store(fx: Fixtures) -> None:
+    """A probe: does this deployment let Get leave a collection's folder? It reports what it finds (or that it
+    cannot tell) beside the claim's result. What it asserts: nothing between Get and the store refuses or rewrites
+    `..` (fact N8): a path with `..` inside the collection reads the sentinel, or is a file of that very name."""
+    file_path = await fx.once("dot-dot-sentinel", lambda: fx.upload("dot-dot-sentinel.md", SENTINEL.encode("utf-8")))
+    inside = f"{FIXTURE_FOLDER}/../{file_path}"
+    answer = await fx.read(f"{fx.collection}/{inside}")
+    as_a_name = f"Error: File '{inside}' not found in collection 'content'"
     # verifies: unified-path.dot-dot-in-tool-paths
-    assert answer == f"Error: File 'conformance/../{file_path}' not found in collection 'content'", \
-        f"get {path!r} answered {answer[:120]!r}"
+    assert answer in (SENTINEL, as_a_name), \
+        f"get {fx.collection}/{inside} answered {answer[:120]!r}: neither the file nor the store's miss of that name"
+    if answer == as_a_name:
+        fx.note(f"Get stays in the collection's folder here: the store takes '..' as part of a name ('{inside}' named nothing)")
+        return
+    # The store resolves '..'. Climb out of the collection's folder and name it again from its parent, for the
+    # layouts the probe knows: memex's `content/{Space}` and a per-node `{node}/{collection}` folder.
+    names = dict.fromkeys((fx.namespace.rsplit("/", 1)[-1], fx.namespace.split("/", 1)[0], "content"))
+    for name in names:
+        outside = f"{fx.collection}/../{name}/{file_path}"
+        if await fx.read(outside) == SENTINEL:
+            fx.note(f"HAZARD: Get leaves the collection's folder here: {outside} climbed out of it and read the "
+                    "sentinel back through the folder above, so a path with '..' reads files beside the collection")
+            return
+    fx.note("cannot tell whether Get leaves the collection's folder: the store resolves '..' inside it, but the "
+            f"probe could not name the folder from its parent (tried {', '.join(names)})")
 
 
 @check("unified-path.no-decoding", needs={"get", "upload"})
@@ -116,6 +187,12 @@ async def text_verbatim(fx: Fixtures) -> None:
     answers = [await fx.read(f"{fx.collection}/{path}") for path in (markdown, csv)]
     # verifies: unified-path.text-verbatim
     assert answers == [NOTE, CSV], f".md and .csv read {answers}"
+    marked = [await fx.once(f"bom-{name}", lambda name=name, data=data: fx.upload(name, data))
+              for name, data in (("bom-utf8.csv", b"\xef\xbb\xbf" + CSV.encode("utf-8")),
+                                 ("bom-utf16.csv", CSV.encode("utf-16")))]
+    answers = [await fx.read(f"{fx.collection}/{path}") for path in marked]
+    # verifies: unified-path.text-verbatim
+    assert answers == [CSV, CSV], f"a .csv with a UTF-8 and a UTF-16 byte-order mark read {answers}"
 
 
 @check("unified-path.binaries-garbled", needs={"get", "upload"})
