@@ -171,6 +171,7 @@ class Mesh:
 
     ``strict=False`` (the default) behaves as the framework: unknown content
     fields are dropped silently. ``strict=True`` refuses them, naming them.
+    ``content_store`` and ``read_seconds`` are the host's wiring and speed (S1, S2).
     """
 
     strict: bool = False  # agentkit extension: refuse what the framework would drop silently

@@ -112,5 +112,8 @@ placeholder = json.loads(tools_by_name(mesh_plugin(captioned))["Get"].call({"pat
 assert fetched_document_node(json.dumps(named_image)) and placeholder.startswith("[image: bars.png (image/png, 32 bytes)] ") and \
     placeholder.endswith("Binary image content is not returned as text. When content indexing is enabled, an "
                          "AI-generated description is available on the file's Document node.")
+captioned.content_store = "AzureBlob"
+# verifies: chunks.recovery-signature
+assert tools_by_name(mesh_plugin(captioned))["Get"].call({"path": file_path_from_document(named_image["content"])}) == "[]"
 
 CAPTURES = {"chunks_view_end_to_end.md": lambda: VIEW.markdown("end-to-end")}
