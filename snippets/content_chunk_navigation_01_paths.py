@@ -103,17 +103,21 @@ assert tools["Get"].call({"path": by_string_rule}) == "Error: File 'Annual-Repor
 assert json.loads(tools["Get"].call({"path": by_fields})) == full_text
 odd = copy_mesh(mesh)
 odd_tools = tools_by_name(mesh_plugin(odd))
-for odd_name in ("Director's report.md", 'The "final" notes.md', "Q3: notes.md", "2024/Q3: notes.md"):
+for odd_name, old_form_reads in (("Director's report.md", False), ('The "final" notes.md', False),
+                                  ("Q3: notes.md", True), ("2024/Q3: notes.md", True)):
     odd.collections["Meridian/content"].upload(odd_name, b"notes", index=True)
     odd_answer = odd_tools["Get"].call({"path": get_path_of_file("Meridian/content", odd_name)})
     # verifies: chunks.fields-give-the-get-path
-    assert odd_answer.startswith("Error: ") and odd_answer != '"notes"', odd_answer  # a quote or a ':': no Get reads it
+    assert odd_answer.startswith("Error: ") and odd_answer != '"notes"', odd_answer  # a quote or a ':'
+    old_form = odd_tools["Get"].call({"path": f"Meridian/content:{odd_name}"})
+    # verifies: chunks.fields-give-the-get-path
+    assert (old_form == '"notes"') is old_form_reads, (odd_name, old_form)  # `{node}/content:{filePath}`: ':' only
 odd.create({"id": "Data", "namespace": "Meridian", "name": "Data room", "nodeType": "Markdown"})
 odd.add_collection("Meridian/Data").upload("notes.md", b"notes", index=True)
 # verifies: chunks.fields-give-the-get-path
 assert odd_tools["Get"].call({"path": "Meridian/Data/content/notes.md"}).startswith("Error: ")  # split at 'Data'
 # verifies: chunks.fields-give-the-get-path
-assert json.loads(odd_tools["Get"].call({"path": "Meridian/content:Annual Report 2024.pdf"})) == full_text  # the old form
+assert odd_tools["Get"].call({"path": "Meridian/Data/content:notes.md"}) == '"notes"'  # the old form reads it
 
 # --8<-- [start:named-collection]
 filings = mesh.add_collection("Meridian", "filings")
