@@ -80,11 +80,11 @@ class SearchIndex:
     """
 
     auto_refresh: bool = False
-    chunk_store: bool = True
     summarizer: Callable[[str, str], str] | None = None
     image_describer: Callable[[bytes, str], str] | None = None
     content_rows: bool = False
     refuse_slug_collisions: bool = False
+    chunk_store: bool = True
     chunk_store_failure: str | None = None
     _nodes: dict[str, IndexedNode] = field(default_factory=dict)
     _chunks: dict[tuple[str, str], tuple[Chunk, ...]] = field(default_factory=dict)
