@@ -16,6 +16,8 @@
     python3 dev.py bench   print the speed figures measured by bench/*.py
     python3 dev.py export --meshweaver OUT   write the pages in the framework's documentation format under OUT
     python3 dev.py upstream --source DIR [--ref REF]   check the framework citations against its source
+    python3 dev.py errata --source DIR [--ref REF] [--out FILE] [--patch FILE]
+                           errata of the framework's own pages: an upstream issue (Markdown) and a patch
     python3 dev.py mcp [--port N] [--stdio]            serve agentkit over MCP on http://127.0.0.1:8765/mcp
     python3 dev.py conform --url URL [--header H] [--namespace NS]   check the tool claims over MCP
 
@@ -178,6 +180,7 @@ def main(argv: list[str]) -> int:
         "mutate": lambda rest: run(str(PYTHON), "-m", "tools.mutate", *rest),
         "bench": lambda rest: run(str(PYTHON), "-m", "tools.bench", *rest),
         "upstream": lambda rest: run(str(PYTHON), "-m", "tools.upstream", *rest),
+        "errata": lambda rest: run(str(PYTHON), "-m", "tools.errata", *rest),
         "mcp": lambda rest: replace_with(str(PYTHON), "-m", "mcp_server", *rest),
         "conform": lambda rest: run(str(PYTHON), "-m", "conformance", *rest),
     }

@@ -5,7 +5,9 @@ bytes, which is all the agent tool ``UploadContent`` does: the file is readable 
 not indexed (C7). :meth:`ContentCollection.index` is the indexing pipeline that MCP ``upload`` starts in
 the background: it extracts the indexing text (D5), stages its chunks (K1) and, when the host has a
 summarizer or an image caption (D6), upserts the Document node at ``{collectionPath}/_Documents/{slug}``
-(D1-D4). ``upload(..., index=True)`` does both.
+(D1-D4). ``upload(..., index=True)`` does both, in the framework's order: the file is stored first, and a
+file indexing cannot read stays stored; the failure is returned as :attr:`UploadResult.index_error`, never
+raised (the framework indexes in a background Activity whose failure never reaches the uploader, C8).
 """
 
 from __future__ import annotations
@@ -90,6 +92,24 @@ class StoredFile:
     data: bytes
 
 
+@dataclass(frozen=True)
+class UploadResult:
+    """What :meth:`ContentCollection.upload` did: the file it stored and, with ``index=True``, what indexing did.
+
+    ``document`` is the Document node indexing wrote (``None`` when it wrote none); ``index_error`` says why
+    indexing could not read the file, which is stored all the same (the framework's indexing Activity ends
+    ``Failed`` with it, C8). Without ``index=True`` both are ``None``.
+    """
+
+    stored: StoredFile
+    document: Node | None = None
+    index_error: str | None = None
+
+    @property
+    def file_path(self) -> str:
+        return self.stored.file_path
+
+
 class ContentCollection:
     """A named collection of files attached to a node; its path is ``{node}/{name}``."""
 
@@ -133,10 +153,13 @@ class ContentCollection:
         return key
 
     # -- writes ---------------------------------------------------------------
-    def upload(self, file_path: str, data: bytes, *, index: bool = False) -> StoredFile:
+    def upload(self, file_path: str, data: bytes, *, index: bool = False) -> UploadResult:
         """Store a file (any extension, any bytes) as ``UploadContent`` does; replaces a file at that path.
 
-        ``index=True`` also runs :meth:`index`, as MCP ``upload`` does after storing.
+        ``index=True`` also runs :meth:`index` after storing, as MCP ``upload`` does. A file indexing cannot
+        read stays stored, and the failure is returned as ``index_error``, never raised: what a caller sees
+        is what was stored. What raises (a bad path, data that is not bytes, the slug-collision extension)
+        raises before anything is stored.
         """
         key = self._upload_key(file_path)
         if not isinstance(data, (bytes, bytearray)):
@@ -146,9 +169,12 @@ class ContentCollection:
             self._refuse_slug_collision(key)  # before anything is written
         self._files[key] = stored
         self._root_created = True
-        if index:
-            self.index(key)
-        return stored
+        if not index:
+            return UploadResult(stored)
+        try:
+            return UploadResult(stored, self.index(key))
+        except UnreadableDocument as error:  # index() changed nothing; the stored file stays
+            return UploadResult(stored, None, str(error))
 
     def index(self, file_path: str, *, force: bool = False) -> Node | None:
         """Index one stored file; returns its Document node, or ``None`` when none is written.

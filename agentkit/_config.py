@@ -28,9 +28,18 @@ commit (facts A1-A8):
   or None leaves the default of 40 iterations and adds no text (A6, A7).
 * Markdown front matter cannot set ``maxToolCallsPerRound`` (unknown keys are
   ignored); an agent node's JSON content can (A8).
+* An agent node (``nodeType: Agent``) carries the configuration as its
+  content, written as the framework's JSON options write its
+  ``AgentConfiguration`` (A9): camelCase names in declaration order, ``$type``
+  on every object, null and default values left out. :meth:`AgentConfiguration.node_json`
+  writes it from the same object the runtime uses.
 
 Extension (off by default): ``strict_plugins=True`` refuses a malformed
 entry when the configuration is built, instead of letting it offer nothing.
+It is agentkit's switch, not a property of the framework's configuration, so
+the node's JSON never carries it; nor ``model`` and ``skills``, which the
+framework keeps elsewhere (the composer picks the model; skills are nodes of
+their own).
 """
 
 from __future__ import annotations
@@ -58,6 +67,11 @@ BUDGET_TEXT = (
     'to reply "continue" to run the next batch.'
 )
 PLUGIN_NOT_FOUND = "Plugin '{PluginName}' not found for agent {AgentName}"
+AGENT_NODE_TYPE = "Agent"
+# The $type names the framework registers (AIExtensions.AddAITypes: WithType(typeof(T), nameof(T))).
+CONFIGURATION_TYPE = "AgentConfiguration"
+PLUGIN_REFERENCE_TYPE = "AgentPluginReference"
+DELEGATION_TYPE = "AgentDelegation"
 
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _ENTRY_FORMS = "write 'Name' for a whole plugin or 'Name:Method1,Method2' for some of its methods"
@@ -170,13 +184,51 @@ class AgentConfiguration:
 
     @classmethod
     def from_node_content(cls, content: Mapping[str, Any]) -> "AgentConfiguration":
-        """An agent from its node's JSON content: ``plugins`` as ``{name, methods}``, and ``maxToolCallsPerRound``."""
+        """An agent from its node's JSON content (A9): ``plugins`` as ``{name, methods}``, ``delegations`` as
+        ``{agentPath}``, ``isDefault`` and ``maxToolCallsPerRound``; ``$type`` and other properties are skipped."""
         plugins = content.get("plugins")
         entries = None if plugins is None else [
             p["name"] + (":" + ",".join(p["methods"]) if p.get("methods") else "") for p in plugins]
         delegations = [d.get("agentPath", "") for d in content.get("delegations") or ()]
         return cls(content["id"], content.get("instructions") or "", plugins=entries,
-                   max_tool_calls_per_round=content.get("maxToolCallsPerRound"), delegations=delegations)
+                   max_tool_calls_per_round=content.get("maxToolCallsPerRound"), delegations=delegations,
+                   is_default=content.get("isDefault") is True)
+
+    # -- the agent node, as the framework stores it ---------------------------------------
+    def content_json(self) -> dict[str, Any]:
+        """The node's content: this configuration as the framework's JSON options write it (A9).
+
+        The properties of the framework's ``AgentConfiguration`` in declaration
+        order, camelCase, each object with its ``$type``; what is null or a
+        default (``false``, an absent list) is left out. A ``plugins`` entry is
+        written parsed, as ``{name, methods}`` (A1). Empty instructions count as
+        none. agentkit's own fields (``model``, ``skills``, ``strict_plugins``)
+        are not the framework's and are never written.
+        """
+        content: dict[str, Any] = {"$type": CONFIGURATION_TYPE, "id": self.id}
+        if self.instructions:
+            content["instructions"] = self.instructions
+        if self.is_default:
+            content["isDefault"] = True
+        if self.delegations:
+            content["delegations"] = [{"$type": DELEGATION_TYPE, "agentPath": path} for path in self.delegations]
+        if self.plugins is not None:
+            content["plugins"] = [
+                {"$type": PLUGIN_REFERENCE_TYPE, "name": grant.plugin,
+                 **({} if grant.methods is None else {"methods": list(grant.methods)})}
+                for grant in self.grants]
+        if self.max_tool_calls_per_round is not None:
+            content["maxToolCallsPerRound"] = self.max_tool_calls_per_round
+        return content
+
+    def node_json(self, namespace: str | None = None) -> dict[str, Any]:
+        """The agent node: ``id``, ``namespace`` (when given), ``name`` (the id, as an agent file without a
+        name gets), ``nodeType: Agent`` and :meth:`content_json`. What ``Create`` takes to make the agent."""
+        node: dict[str, Any] = {"id": self.id}
+        if namespace:
+            node["namespace"] = namespace
+        node.update({"name": self.id, "nodeType": AGENT_NODE_TYPE, "content": self.content_json()})
+        return node
 
     # -- what the round is given ----------------------------------------------------------
     @property

@@ -850,13 +850,21 @@ class Mesh:
         """Content as the framework stores it: typed by a registered ``$type`` (unknown fields dropped, M7), else untyped.
 
         ``check_schema``: M6, where the node type registers a content type of
-        its own name, a known field of the wrong JSON kind is refused.
+        its own name, the content is converted to that type: content that is
+        not a JSON object (an array, a string, a number, a boolean) is refused,
+        and so is a known field of the wrong JSON kind.
         """
         if raw is None:
             return None, False, ()
         own = self.content_types.get(node_type)
         checked = None  # what the schema check of the node type's own content type kept and dropped
-        if check_schema and own is not None and isinstance(raw, Mapping):
+        if check_schema and own is not None and not isinstance(raw, Mapping):
+            # M6: the framework deserializes any content into the type, and JSON that is not an object fails;
+            # the detail stands in for .NET's JsonException text.
+            raise SchemaMismatch(
+                f"Error: Content does not match the schema for NodeType '{node_type}'. Content of $type "
+                f"'{own.name}' must be a JSON object, got {_json_kind(raw)}.{self._schema_text(node_type)}")
+        if check_schema and own is not None:
             checked = self._typed(own, raw, node_type)
         if not isinstance(raw, Mapping):
             return copy.deepcopy(raw), False, ()

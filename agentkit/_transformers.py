@@ -1,12 +1,12 @@
 """From stored bytes to text, twice: what Get returns (C3-C5) and what indexing reads (D5).
 
 Get: the first transformer whose extension set holds the lower-cased extension makes the text
-(``.docx`` → Markdown, ``.pdf`` → page texts joined by ``\\n``, ``.xlsx``/``.xls`` → one table per
-sheet); an image without a transformer answers a fixed placeholder; every other file is read as
+(``.docx`` → Markdown, ``.pdf`` → PdfPig's ``page.Text`` of each page joined by ``\\n``: the letters in
+content-stream order with nothing inserted (C9), ``.xlsx``/``.xls`` → one table per sheet); an image without a transformer answers a fixed placeholder; every other file is read as
 UTF-8, so a binary comes back garbled (C4). Nothing is refused at upload: a file that cannot be read
 fails when Get reads it (``Error accessing file …``).
 
-Indexing has its own extractor (D5): ``.pdf`` as words joined by spaces (pages by ``\\n``), ``.docx``,
+Indexing has its own extractor (D5): ``.pdf`` as PdfPig's words joined by spaces (pages by ``\\n``, D8), ``.docx``,
 and the text formats of :data:`INDEXED_TEXT_EXTENSIONS`; any other extension (``.xlsx`` too) gives no
 text, and a file without text gets no chunks and no Document node.
 """
@@ -14,11 +14,9 @@ text, and a file without text gets no chunks and no Document node.
 from __future__ import annotations
 
 import contextlib
-import functools
 import hashlib
 import io
 import logging
-import math
 import posixpath
 import re
 import threading
@@ -32,6 +30,7 @@ import cachetools
 import cachetools.keys
 
 from ._errors import UnreadableDocument
+from ._pdf_letters import Letter, page_letters, page_text, words
 
 IMAGE_MEDIA_TYPES = {
     ".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".gif": "image/gif",
@@ -155,23 +154,13 @@ def _stream_decodes(stream) -> bool:
     return True
 
 
-# Every Get of a PDF extracts its text again; the same bytes give the same text, and the gate reads
-# the generated report hundreds of times (pypdf took most of the snippets' time).
-@functools.lru_cache(maxsize=16)
 def _read_pdf(name: str, data: bytes) -> str:
-    """The page texts joined by newlines (agentkit reads them with pypdf where the framework uses PdfPig)."""
-    page_texts = _pdf_pass(name, data).page_texts
-    if page_texts is not None:  # indexing's pass read them already, exactly as this reading would
-        _refuse_repaired_empty_pages(name, page_texts, [])
-        return "\n".join(page_texts)
-    with _pypdf_repairs() as repairs:
-        reader = _pdf_reader(name, data)
-        try:
-            texts = [page.extract_text() or "" for page in reader.pages]
-        except Exception as error:
-            raise UnreadableDocument(f"PDF '{name}' cannot be read: {error}") from None
-    _refuse_repaired_empty_pages(name, texts, repairs)
-    return "\n".join(texts)
+    """PdfPig's ``page.Text`` for each page, joined by ``\\n``: each page's letters in the order its content stream
+    draws them, with nothing inserted (no line breaks, no space between separately drawn strings)."""
+    read = _pdf_pass(name, data)
+    if read.refusal is not None:
+        raise UnreadableDocument(read.refusal)
+    return "\n".join(read.page_texts)
 
 
 def _read_workbook(name: str, data: bytes) -> str:
@@ -285,7 +274,8 @@ def decode_utf8(data: bytes) -> str:
 TRANSFORMERS: tuple[Transformer, ...] = (
     Transformer("docx", (".docx",), _read_docx,
                 "Markdown, converted by DocSharp (`agentkit` models paragraphs and headings as `#` only)"),
-    Transformer("pdf", (".pdf",), _read_pdf, "the page texts joined by newlines"),
+    Transformer("pdf", (".pdf",), _read_pdf,
+                "each page's letters in drawing order, nothing inserted (PdfPig's `page.Text`), pages joined by newlines"),
     Transformer(
         "xlsx", (".xlsx", ".xls"), _read_workbook,
         "per sheet `## Sheet: {name}` and a table `Row | A | B …` (separators `---:`), or `(No data)`; "
@@ -372,12 +362,8 @@ class IndexText:
 
 
 def _pdf_words(name: str, data: bytes) -> IndexText:
-    """Words joined by spaces within a page, pages joined by ``\\n``, one span per word.
-
-    The framework lays out words with PdfPig; agentkit takes pypdf's text runs and estimates each
-    word's box from the run's position and font size (half an em per character), which is enough to
-    say on which page and roughly where a chunk starts.
-    """
+    """PdfPig's words (its default word extractor) joined by spaces within a page, pages joined by ``\\n``, one
+    span per word with the word's box on its page."""
     read = _pdf_pass(name, data)
     if read.refusal is not None:
         raise UnreadableDocument(read.refusal)
@@ -386,18 +372,16 @@ def _pdf_words(name: str, data: bytes) -> IndexText:
 
 @dataclass(frozen=True)
 class _PdfPass:
-    """What one pypdf pass with the text visitor read: indexing's words or its refusal, and Get's page texts."""
+    """One reading of a PDF's letters: Get's page texts and indexing's words, or the refusal both raise."""
 
-    words: IndexText | None
-    refusal: str | None  # the message of the UnreadableDocument indexing raises
-    # The page texts Get would read, when this pass proves it: None means Get reads the file itself.
-    page_texts: tuple[str, ...] | None
+    page_texts: tuple[str, ...] = ()
+    words: IndexText = IndexText("")
+    refusal: str | None = None  # the message of the UnreadableDocument Get and indexing raise
 
 
 def _pass_size(read: _PdfPass) -> int:
     """About the bytes an entry holds: its texts, and some 250 bytes for each word's span and box."""
-    words = read.words or IndexText("")
-    return len(words.text) + 250 * len(words.spans) + sum(map(len, read.page_texts or ()))
+    return len(read.words.text) + 250 * len(read.words.spans) + sum(map(len, read.page_texts))
 
 
 def _pass_key(name: str, data: bytes) -> tuple:
@@ -405,84 +389,72 @@ def _pass_key(name: str, data: bytes) -> tuple:
     return cachetools.keys.hashkey(name, hashlib.sha256(data).digest())
 
 
-# The same for the indexing text: the report is uploaded and indexed for every scenario's workspace.
-# One pass serves both readings: each costs as much as the other, and most files are read both ways.
-# Bounded by size, not by a count: a session reads hundreds of small PDFs (the damaged-file corpus)
-# between two reads of the report, and a count small enough for large files let them push it out.
+# Get and indexing read the same letters (PdfPig's page.Letters), so one pass serves both; the report is
+# uploaded, read and indexed for every scenario's workspace. Bounded by size, not by a count: a session
+# reads hundreds of small PDFs (the damaged-file corpus) between two reads of the report.
 # 64 MB keeps about ten reports' words (some 5.6 MB each).
 @cachetools.cached(cachetools.LRUCache(maxsize=64 * 2**20, getsizeof=_pass_size), key=_pass_key, lock=threading.Lock())
 def _pdf_pass(name: str, data: bytes) -> _PdfPass:
     with _pypdf_repairs() as repairs:
         try:
             reader = _pdf_reader(name, data)
-            text, spans, page_texts, shows_text = _pdf_word_spans(name, reader)
+            pages = _pdf_letters(name, reader)
         except UnreadableDocument as error:
-            return _PdfPass(None, str(error), None)
-    # pypdf's plain extract_text (Get's) skips a content stream without a text-showing operator, which
-    # the visitor pass parses (and may log about or fail on). Both passes read alike when every page
-    # showed text (so both parse its stream), none drew a form XObject (whose stream that same test
-    # decides), and nothing needed repair; otherwise Get reads the file itself, as before.
-    same_for_get = tuple(page_texts) if not repairs and all(shows_text) else None
+            return _PdfPass(refusal=str(error))
+    page_texts = tuple(page_text(letters) for _, _, letters in pages)
     try:
         _refuse_repaired_empty_pages(name, page_texts, repairs)
     except UnreadableDocument as error:
-        return _PdfPass(None, str(error), same_for_get)
-    return _PdfPass(IndexText("".join(text), tuple(spans)), None, same_for_get)
+        return _PdfPass(refusal=str(error))
+    return _PdfPass(page_texts, _index_words(pages))
 
 
-_SHOWS_TEXT = frozenset((b"Tj", b"TJ", b"'", b'"'))
-
-
-def _pdf_word_spans(name: str, reader) -> tuple[list[str], list[Span], list[str], list[bool]]:
-    """The words, their spans, each page's text, and whether each page showed text without drawing a form."""
-    text: list[str] = []
-    spans: list[Span] = []
-    page_texts: list[str] = []
-    shows_text: list[bool] = []
-    length = 0
+def _pdf_letters(name: str, reader) -> list[tuple[float, float, list[Letter]]]:
+    """Each page's size (its media box) and letters; any failure reading them refuses the file."""
     try:
-        for number, page in enumerate(reader.pages, start=1):
-            width, height = float(page.mediabox.width), float(page.mediabox.height)
-            if length > 0:
-                text.append("\n")
-                length += 1
-            runs: list[tuple[str, float, float, float]] = []
-
-            def visit(run, cm, tm, font, size, runs=runs):
-                scale = math.hypot(tm[0] * cm[0] + tm[1] * cm[2], tm[0] * cm[1] + tm[1] * cm[3]) or 1.0
-                x = tm[4] * cm[0] + tm[5] * cm[2] + cm[4]
-                y = tm[4] * cm[1] + tm[5] * cm[3] + cm[5]
-                runs.append((run, x, y, (size or 10) * scale))
-
-            operators: set[bytes] = set()
-            page_texts.append(page.extract_text(visitor_text=visit, visitor_operand_before=(
-                lambda operator, operands, cm, tm, seen=operators: seen.add(operator))) or "")
-            shows_text.append(bool(operators & _SHOWS_TEXT) and b"Do" not in operators)
-            first = True
-            for run, x, y, size in runs:
-                offset = 0
-                for word in run.split(" "):
-                    if word.strip():
-                        for piece in word.split():
-                            if not first:
-                                text.append(" ")
-                                length += 1
-                            first = False
-                            box = Box(
-                                _clamp01((x + offset * size * 0.5) / width) if width else 0.0,
-                                _clamp01(1 - (y + size) / height) if height else 0.0,
-                                _clamp01(len(piece) * size * 0.5 / width) if width else 0.0,
-                                _clamp01(size / height) if height else 0.0,
-                            )
-                            spans.append(Span(length, len(piece), number, box))
-                            text.append(piece)
-                            length += len(piece)
-                    offset += len(word) + 1
+        return [(float(page.mediabox.width), float(page.mediabox.height), page_letters(reader, page, name))
+                for page in reader.pages]
     except UnreadableDocument:
         raise
-    except Exception as error:
+    except Exception as error:  # pypdf raises many types on damaged content; all mean "cannot read"
         raise UnreadableDocument(f"PDF '{name}' cannot be read: {error}") from None
-    return text, spans, page_texts, shows_text
+
+
+def _index_words(pages: list[tuple[float, float, list[Letter]]]) -> IndexText:
+    """Indexing's text (TextExtractor.ExtractPdf): each page's words joined by spaces, pages by ``\\n``."""
+    text: list[str] = []
+    spans: list[Span] = []
+    length = 0
+    for number, (width, height, letters) in enumerate(pages, start=1):
+        if length > 0:
+            text.append("\n")
+            length += 1
+        first = True
+        for word in words(letters):
+            value = "".join(letter.value for letter in word)
+            if not value:
+                continue
+            if not first:
+                text.append(" ")
+                length += 1
+            first = False
+            if width > 0 and height > 0:
+                spans.append(Span(length, len(value), number, _word_box(word, width, height)))
+            text.append(value)
+            length += len(value)
+    return IndexText("".join(text), tuple(spans))
+
+
+def _word_box(word: list[Letter], width: float, height: float) -> Box:
+    """The word's box as fractions of the page, origin top-left (NormalizeBox): from its first letter's start
+    to its last letter's end, from the baseline to the letters' height (agentkit's estimate of the glyph box)."""
+    first = word[0]
+    left, right, bottom, top = first.x, first.x + first.width, first.y, first.y + first.height
+    for letter in word:
+        left, bottom = min(left, letter.x), min(bottom, letter.y)
+        right, top = max(right, letter.x + letter.width), max(top, letter.y + letter.height)
+    return Box(_clamp01(left / width), _clamp01(1 - top / height),
+               _clamp01((right - left) / width), _clamp01((top - bottom) / height))
 
 
 def _clamp01(value: float) -> float:

@@ -2,11 +2,17 @@
 
 from decimal import Decimal
 
+import agentkit
 from agentkit import (
-    CACHE_READ, CACHE_WRITE_1_HOUR, CACHE_WRITE_5_MINUTES, EXAMPLE_PRICES, Agent, AgentConfiguration, CallPattern, Mesh,
-    Thread, ToolCall, item_tokens, mesh_plugin,
+    CACHE_READ, CACHE_WRITE_1_HOUR, CACHE_WRITE_5_MINUTES, EXAMPLE_PRICES, Agent, CallPattern, Mesh, Thread, ToolCall,
+    item_tokens, mesh_plugin,
 )
 from agentkit.guide import PlannedCalls, report_tokens, run_scenario, write_phase_sizes
+from tools.agentview import AgentView
+
+# Every configuration built below is recorded for the page's "Agent node" listing (tools/agentview.py).
+VIEW = AgentView(__file__)
+AgentConfiguration = VIEW.configurations(agentkit.AgentConfiguration)
 
 PRICE = EXAMPLE_PRICES["example-large"]
 
@@ -75,8 +81,8 @@ batched_without_document = pattern(0, batch_size=10)
 for caching in (False, True):  # dollars, without and then with caching
     print(sequential_with_document.cost(PRICE, caching),
           batched_without_document.cost(PRICE, caching))
-#> 9.908112 0.255177
-#> 1.2256575 0.13308315
+#> 9.683304 0.255177
+#> 1.199775 0.13308315
 # --8<-- [end:worked-example]
 
 ROWS = [("one Create a turn, document in context", DOCUMENT, 1),
@@ -99,7 +105,8 @@ def worked_example() -> str:
     return "\n".join(lines) + "\n"
 
 
-CAPTURES = {"agent_cost_worked_example.md": worked_example}
+CAPTURES = {"agent_cost_worked_example.md": worked_example,
+            "agent_node_cost_model.md": lambda: VIEW.agent_nodes("bill-per-call", "worked-example")}
 
 P, d = PREFIX + DOCUMENT, CALL + RESULT
 # verifies: agent.closed-forms

@@ -1,13 +1,20 @@
 """Round semantics: what survives a round boundary, the history budget, and when usage is recorded."""
 
+import agentkit
 from agentkit import (
-    HISTORY_BUDGET_CHARS, Agent, AgentConfiguration, Mesh, Message, Thread, TokenUsage, ToolResult, rebuild_history,
-    record_usage, trim_history, usage_report,
+    HISTORY_BUDGET_CHARS, Agent, Mesh, Message, Thread, TokenUsage, ToolResult, rebuild_history, record_usage,
+    trim_history, usage_report,
 )
 from agentkit.guide import ProcedureModel
 from agentkit.guide._scenarios import (
     APPROVE, PROTOCOL_INSTRUCTIONS, TASK, THREAD, interrupted, protocol, report_tokens, workspace,
 )
+from tools.agentview import AgentView
+
+# Every configuration built below is recorded for the page's "Agent node" listing (tools/agentview.py).
+VIEW = AgentView(__file__)
+AgentConfiguration = VIEW.configurations(agentkit.AgentConfiguration)
+CAPTURES = {"agent_node_two_phase.md": lambda: VIEW.agent_nodes("two-phase-run")}
 
 mesh = workspace()  # the report uploaded to Meridian/content; income and balance dimensions already there
 protocol_model = ProcedureModel(protocol)
@@ -47,7 +54,7 @@ print(writing.answer.splitlines()[0])
 last_read, first_write = seen[len(reading.turns) - 1], seen[len(reading.turns)]
 # The last reading call holds four tool results, the report's full text among them.
 print(len(last_read.tool_results()), reading.turns[-1].context.total)
-#> 4 39237
+#> 4 38251
 print(len(first_write.tool_results()), writing.turns[0].context.total)
 #> 0 2643
 # What the first writing call is shown: the task, the worksheet, the approval.

@@ -1,14 +1,25 @@
 """Hard versus soft enforcement: the plugins whitelist, maxToolCallsPerRound, and a prohibition in the prompt."""
 
+import functools
+import json
 import warnings
 
+import agentkit
 from agentkit import (
-    BUDGET_TEXT, Agent, AgentConfiguration, ConfigurationError, Mesh, Thread, ToolCall, UnknownPluginWarning,
-    mesh_plugin,
+    BUDGET_TEXT, Agent, ConfigurationError, Mesh, Thread, ToolCall, UnknownPluginWarning, mesh_plugin,
 )
-from agentkit.guide import PlannedCalls, TextModel, prohibition
+from agentkit.guide import PlannedCalls, TextModel
+from agentkit.guide import prohibition as run_prohibition
 from agentkit._config import BUDGET_SEPARATOR, DEFAULT_MAXIMUM_ITERATIONS
 from agentkit._plugins import content_collection_plugin
+from tools.agentview import AgentView
+
+# Every configuration built below is recorded for the page's "Agent node" listings (tools/agentview.py).
+VIEW = AgentView(__file__)
+AgentConfiguration = VIEW.configurations(agentkit.AgentConfiguration)
+prohibition = functools.partial(run_prohibition, configuration=AgentConfiguration)
+CAPTURES = {f"agent_node_{name}.md": (lambda sections=sections: VIEW.agent_nodes(*sections)) for name, sections in {
+    "whitelist": ("whitelist", "malformed"), "cap": ("cap", "front-matter", "prohibition")}.items()}
 
 mesh = Mesh()
 mesh.create({"id": "Acme", "name": "Acme", "nodeType": "Company"})
@@ -85,6 +96,9 @@ for entry, reason in (("Mesh:", "method 1 after ':' is empty"), ("Mesh:Get,,Sear
         raise AssertionError(f"strict_plugins accepted {entry!r}")
 # verifies: agent.strict-plugins-extension
 assert AgentConfiguration("a", plugins=["Mesh:"]).strict_plugins is False  # off by default
+# verifies: agent.strict-plugins-extension
+assert AgentConfiguration("a", plugins=["Mesh:Get"], strict_plugins=True).node_json() == \
+    AgentConfiguration("a", plugins=["Mesh:Get"]).node_json()  # the switch is not part of the agent node
 
 # --8<-- [start:cap]
 calls = [ToolCall("Get", {"path": "Acme"}) for _ in range(20)]
@@ -127,6 +141,30 @@ for no_cap in (None, 0, -5):
     quiet = AgentConfiguration("a", "Read Acme.", max_tool_calls_per_round=no_cap)
     # verifies: agent.cap-budget-text
     assert quiet.round_instructions() == "Read Acme." and quiet.iteration_cap == DEFAULT_MAXIMUM_ITERATIONS == 40
+
+node = config.node_json()
+# verifies: agent.node-json
+assert node == {"id": "a", "name": "a", "nodeType": "Agent", "content": {
+    "$type": "AgentConfiguration", "id": "a", "instructions": "Read Acme.",
+    "plugins": [{"$type": "AgentPluginReference", "name": "Mesh", "methods": ["Get"]}], "maxToolCallsPerRound": 3}}
+# verifies: agent.node-json
+assert AgentConfiguration.from_node_content(json.loads(json.dumps(node))["content"]) == config  # the same agent
+# verifies: agent.node-json
+assert AgentConfiguration("a").node_json()["content"] == {"$type": "AgentConfiguration", "id": "a"}  # no null, no default
+# verifies: agent.node-json
+assert AgentConfiguration("a", plugins=["Mesh", " Mesh : Get ,Search", "Mesh:"]).content_json()["plugins"] == [
+    {"$type": "AgentPluginReference", "name": "Mesh"},
+    {"$type": "AgentPluginReference", "name": "Mesh", "methods": ["Get", "Search"]},
+    {"$type": "AgentPluginReference", "name": "Mesh", "methods": [""]}]  # stored parsed (A1)
+# verifies: agent.node-json
+assert AgentConfiguration("lead", delegations=["reader"], is_default=True).content_json() == {
+    "$type": "AgentConfiguration", "id": "lead", "isDefault": True,
+    "delegations": [{"$type": "AgentDelegation", "agentPath": "reader"}]}
+# verifies: agent.node-json
+assert all(json.loads(VIEW.agent_nodes(*sections).split("```json\n", 1)[1].split("\n```")[0])["nodeType"] == "Agent"
+           for sections in (("whitelist",), ("cap",)))  # the listings show nodes of the configurations built
+# verifies: agent.node-json
+assert mesh.create(node).path == "a" and mesh.get("a").content == node["content"]  # what Create takes
 
 # --8<-- [start:front-matter]
 agent_file = """---

@@ -1,7 +1,14 @@
 """Operational notes: the true cost of a thread tree."""
 
-from agentkit import Agent, AgentConfiguration, Mesh, Thread, ToolCall, usage_key, usage_report
+import agentkit
+from agentkit import Agent, Mesh, Thread, ToolCall, usage_key, usage_report
 from agentkit.guide import PlannedCalls, TextModel
+from tools.agentview import AgentView
+
+# Every configuration built below is recorded for the page's "Agent node" listing (tools/agentview.py).
+VIEW = AgentView(__file__)
+AgentConfiguration = VIEW.configurations(agentkit.AgentConfiguration)
+CAPTURES = {"agent_node_operations.md": lambda: VIEW.agent_nodes("usage-node", "usage-tree")}
 
 
 def delegating_agent(mesh: Mesh, *, before_fix_369: bool) -> Agent:

@@ -11,8 +11,9 @@ from agentkit.guide import (
     report_pdf_path, report_text, run_all, scenario_table, workspace,
 )
 from agentkit._config import DEFAULT_MAXIMUM_ITERATIONS
-from agentkit.guide._scenarios import LONG_ROUND_CAP, TASK, THREAD, scenario_config
+from agentkit.guide._scenarios import LONG_ROUND_CAP, TASK, THREAD, TITLES, scenario_config
 from agentkit.guide._scenarios import naive as naive_procedure
+from tools.agentview import pretty_json
 
 NAIVE_CONFIG = scenario_config("naive")
 
@@ -26,7 +27,14 @@ def table() -> str:
     return scenario_table(results, with_caching)
 
 
-CAPTURES = {"agent_scenarios.md": table, "agent_scenarios_caching.md": lambda: caching_table(with_caching)}
+def agent_nodes() -> str:
+    """Each scenario's agent node, written from the configuration the scenario runs with."""
+    return "\n\n".join(f"**{TITLES[key]}**\n\n```json\n{pretty_json(scenario_config(key).node_json())}\n```"
+                       for key in TITLES) + "\n"
+
+
+CAPTURES = {"agent_scenarios.md": table, "agent_scenarios_caching.md": lambda: caching_table(with_caching),
+            "agent_node_scenarios.md": agent_nodes}
 
 # verifies: agent.protocol-far-cheaper
 assert protocol.cost * 10 < reread.cost and protocol.cost * 10 < naive.cost
@@ -71,6 +79,9 @@ capped = Agent(replace(NAIVE_CONFIG, max_tool_calls_per_round=None), ProcedureMo
 default_round = capped.start(Thread(THREAD), TASK)
 # verifies: agent.long-rounds-raise-the-cap
 assert len(default_round.turns) == DEFAULT_MAXIMUM_ITERATIONS + 1 and default_round.turns[-1].tools_offered == ()
+# verifies: agent.long-rounds-raise-the-cap
+assert all(scenario_config(key).node_json()["content"].get("maxToolCallsPerRound") == (
+    LONG_ROUND_CAP if key in ("naive", "reread") else None) for key in TITLES)  # what the listing shows
 # Scenario 4 writes with BulkCreate, the Mesh plugin's extension, instead of Create.
 # verifies: agent.protocol-far-cheaper
 assert any(c.name == "BulkCreate" for run in bulk.runs for t in run.turns for c in t.reply.tool_calls)

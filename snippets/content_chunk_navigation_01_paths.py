@@ -54,11 +54,23 @@ assert extractive_summary("| a | b |\n-5 apples\n**bold** [link](x)") == "| a | 
 # --8<-- [start:get-file-path]
 answer = tools["Get"].call({"path": "Meridian/content/Annual Report 2024.pdf"})
 print(answer[:45])
-#> "Meridian Components Group\nAnnual Report 202
+#> "Meridian Components GroupAnnual Report 2024F
 text = json.loads(answer)  # the answer is one JSON string literal
 print(len(text), len(answer))
-#> 145624 147556
+#> 143548 143611
 # --8<-- [end:get-file-path]
+
+# --8<-- [start:statement-page]
+# The same answer where the income statement begins: pages are joined by "\n", so a page is one line of text.
+start = answer.index("Consolidated income statement")
+end = answer.index("Consolidated balance sheet", start)
+page = answer.count("\\n", 0, start) + 1
+print(page, answer[start:start + 90])
+#> 54 Consolidated income statementLine itemUnitFY2024FY2023RevenueEUR m4,812.34,523.1Cost of sa
+# --8<-- [end:statement-page]
+
+# verifies: chunks.get-pdf-loses-table-structure
+assert "\n" not in text.split("\n")[page - 1] and "Revenue EUR m" not in text and "Line itemUnitFY2024FY2023Revenue" in text
 
 # verifies: chunks.file-path-returns-text
 assert text == full_text and all(value.display in text for value in REPORT.values)
@@ -213,8 +225,24 @@ def path_shapes() -> str:
     return "\n".join(lines)
 
 
+def statement_page_view() -> str:
+    """The Get answer at the income statement, as the model receives it: part of one JSON string literal."""
+    (call,) = VIEW.calls_in("get-file-path")
+    return "\n".join([
+        f"**`{call.tool}`** called with `{json.dumps(call.arguments, ensure_ascii=False)}`",
+        "",
+        f"answers, where page {page} reaches the income statement (characters {start:,} to {end:,} of "
+        f"{len(call.answer):,}):",
+        "",
+        "```text",
+        call.answer[start:end],
+        "```",
+    ]) + "\n"
+
+
 CAPTURES = {
     "chunk_path_shapes.md": path_shapes,
+    "chunks_view_statement_page.md": statement_page_view,
     "chunks_view_document_node.md": lambda: VIEW.markdown("get-document-node"),
     "chunks_view_file.md": lambda: VIEW.markdown("get-file-path"),
 }

@@ -60,6 +60,10 @@ assert answers[4].startswith("Invalid JSON: ") and answers[4].endswith(
 assert answers[5].startswith("Error: Content does not match the schema for NodeType 'Fact'. ")
 # verifies: mesh.create-schema-mismatch
 assert "Expected content schema for NodeType 'Fact': " in answers[5]
+for not_an_object in ([], "x", 4812.3):
+    # verifies: mesh.create-schema-mismatch
+    assert create.call({"node": {"id": "Meridian/rev-FY2024-1", "name": "R", "nodeType": "Fact", "content": not_an_object}}
+                       ).startswith("Error: Content does not match the schema for NodeType 'Fact'. ")
 # verifies: mesh.create-nothing-written-on-error
 assert [node.path for node in mesh.nodes()] == ["Meridian"]
 

@@ -90,3 +90,57 @@ def test_one_long_line_is_cut_after_its_first_characters_with_a_count():
     shown = render_call(RecordedCall((1,), "Get", {"path": "f.md"}, answer))
     assert f"```text\n{answer[:MAX_ANSWER_CHARS]}\n```" in shown
     assert f"(the first {MAX_ANSWER_CHARS:,} characters of {len(answer):,})" in shown
+
+
+CONFIG_SNIPPET = textwrap.dedent('''
+    import agentkit
+    from tools.agentview import AgentView
+
+    view = AgentView(__file__)
+    AgentConfiguration = view.configurations(agentkit.AgentConfiguration)
+    AgentConfiguration("before")
+
+
+    def agent(plugins):
+        return AgentConfiguration("a", "Read.", plugins=plugins)
+
+    # --8<-- [start:configure]
+    agent(["Mesh:Get"])
+    agent(["Mesh:Get"])
+    AgentConfiguration.from_node_content({"id": "b", "maxToolCallsPerRound": 3})
+    # --8<-- [end:configure]
+
+    AgentConfiguration("after")
+''')
+
+
+def test_a_section_shows_the_agent_nodes_it_configures_once_each(tmp_path: Path):
+    """Configurations built through a helper or a class method count for the section's line; the same node shows once."""
+    path = tmp_path / "agent_design_99_view.py"
+    path.write_text(CONFIG_SNIPPET, encoding="utf-8")
+    view: AgentView = run_snippet(path)[0]["view"]
+    assert [c.id for c in view.configurations_in("configure")] == ["a", "a", "b"]
+    assert len(view.configurations_built) == 5 and isinstance(view.configurations_built[0].configuration,
+                                                              __import__("agentkit").AgentConfiguration)
+    listing = view.agent_nodes("configure")
+    blocks = [json.loads(block.split("\n```")[0]) for block in listing.split("```json\n")[1:]]
+    assert blocks == [
+        {"id": "a", "name": "a", "nodeType": "Agent", "content": {
+            "$type": "AgentConfiguration", "id": "a", "instructions": "Read.",
+            "plugins": [{"$type": "AgentPluginReference", "name": "Mesh", "methods": ["Get"]}]}},
+        {"id": "b", "name": "b", "nodeType": "Agent",
+         "content": {"$type": "AgentConfiguration", "id": "b", "maxToolCallsPerRound": 3}}]
+    assert "before" not in listing and "after" not in listing
+    view.configurations_built.clear()
+    with pytest.raises(ValueError, match="built no agent configuration"):
+        view.agent_nodes("configure")
+
+
+def test_pretty_json_keeps_what_fits_on_one_line():
+    from tools.agentview import pretty_json
+
+    value = {"plugins": [{"name": "Mesh", "methods": ["Get", "Search"]}], "long": "x" * 100}
+    assert json.loads(pretty_json(value)) == value
+    assert pretty_json(value) == ('{\n  "plugins": [{"name": "Mesh", "methods": ["Get", "Search"]}],\n'
+                                  f'  "long": "{"x" * 100}"\n}}')
+    assert pretty_json({"a": [1, 2]}) == '{"a": [1, 2]}' and pretty_json({}) == "{}"

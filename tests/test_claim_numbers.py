@@ -16,7 +16,10 @@ from agentkit import (
     CHUNK_OVERLAP, CHUNK_SIZE, SUMMARY_LIMIT, Mesh, chunk_spans, extractive_summary, mesh_plugin, search_chunks, tools_by_name,
 )
 from agentkit._mesh import UNIFIED_READ_TIMEOUT_SECONDS
-from agentkit.guide import REPORT, Worksheet, list_dimensions, read_tables, report_pdf_path, report_text, workspace
+from agentkit.guide import (
+    REPORT, Worksheet, list_dimensions, read_tables, report_pdf_path, report_text, report_tokens, workspace,
+)
+from agentkit.guide._facts import fused_readings
 from agentkit._chunks import snippet
 from agentkit._config import DEFAULT_MAXIMUM_ITERATIONS
 from agentkit._cost import CACHE_READ
@@ -57,6 +60,19 @@ def test_report_shape():
     assert stated.numbers("unified-path.pdf-pages-joined") == [report_pages()]
     # verifies: chunks.whole-text-has-every-value
     assert stated.numbers("chunks.whole-text-has-every-value") == [len(REPORT.values)]
+
+
+def test_fused_figures_and_the_read_path():
+    """Of the report's 32 statement rows, 14 split more than one way unless the figures share their decimals."""
+    rows = read_tables(report_text(workspace()))
+    fused = ["".join(row.values.values()) for row in rows]
+    ambiguous = [run for run in fused if len(fused_readings(run, len(REPORT.periods), same_decimals=False)) > 1]
+    # verifies: chunks.fused-figures-need-decimals
+    assert stated.numbers("chunks.fused-figures-need-decimals") == [len(REPORT.periods), len(ambiguous), len(rows)]
+    # verifies: chunks.fused-figures-need-decimals
+    assert all(len(fused_readings(run, len(REPORT.periods))) == 1 for run in fused) and "621.5528.2" in fused
+    # verifies: agent.get-text-read-path
+    assert stated.numbers("agent.get-text-read-path") == [report_tokens(), len(rows)]
 
 
 def test_history_budget():

@@ -263,3 +263,56 @@ def test_a_colon_in_a_content_path_sends_the_read_to_the_old_form():
     assert mesh.fetch("Acme/content:plain.md").value == "plain"
     with pytest.raises(NodeNotFound, match=r"^Error: No node found at 'Acme/content'\. Closest ancestor is 'Acme'"):
         mesh.fetch("Acme/content/Q3: notes.md")
+
+
+def _encrypted_pdf() -> bytes:
+    import io
+
+    from pypdf import PdfWriter
+
+    writer = PdfWriter()
+    writer.add_blank_page(200, 200)
+    writer.encrypt(user_password="secret", owner_password="owner")
+    buffer = io.BytesIO()
+    writer.write(buffer)
+    return buffer.getvalue()
+
+
+def _unreadable_uploads() -> list[tuple[str, bytes]]:
+    from tests import corpus
+
+    docx = corpus.minimal_docx().data
+    return [("encrypted.pdf", _encrypted_pdf()), ("truncated.pdf", report_pdf_bytes()[:4096]), ("empty.pdf", b""),
+            ("not-a-pdf.pdf", b"PK\x03\x04 a zip archive, not a PDF"), ("damaged.docx", docx[: len(docx) // 2])]
+
+
+@pytest.mark.parametrize("name, data", _unreadable_uploads(), ids=[name for name, _ in _unreadable_uploads()])
+def test_an_upload_indexing_cannot_read_is_stored_and_answers_the_failure(name, data):
+    """upload(..., index=True) stored the file and then raised UnreadableDocument, so a caller that saw the exception
+    believed nothing had changed. As in the framework (C8: MCP upload answers once the file is saved, and indexing
+    fails in the background), the file stays stored and the failure is the result's index_error, never raised."""
+    mesh = company()
+    content = mesh.collections["Acme/content"]
+    result = content.upload(name, data, index=True)
+    mesh.refresh_index()
+    # verifies: chunks.upload-index-error-returned
+    assert result.index_error and name in result.index_error and result.document is None
+    # verifies: chunks.upload-index-error-returned
+    assert content.stored(name).data == data == result.stored.data and name in [entry["filePath"] for entry in content.listing()]
+    # verifies: chunks.unreadable-upload-stored
+    assert mesh.index.chunks_of("Acme/content", name) == () and not mesh.exists(f"Acme/content/_Documents/{name}")
+
+
+def test_an_unreadable_upload_over_a_readable_file_keeps_the_old_chunks_and_document():
+    """The failed indexing changes nothing but the stored bytes: the earlier version's chunks and Document stay, as
+    the framework's IndexFile fails before ReplaceFileChunks."""
+    mesh = company()
+    content = mesh.collections["Acme/content"]
+    first = content.upload("r.pdf", report_pdf_bytes(), index=True)
+    mesh.refresh_index()
+    chunks = mesh.index.chunks_of("Acme/content", "r.pdf")
+    second = content.upload("r.pdf", b"%PDF-1.7\n", index=True)
+    mesh.refresh_index()
+    assert first.index_error is None and first.document is not None and second.index_error
+    assert content.stored("r.pdf").data == b"%PDF-1.7\n" and mesh.index.chunks_of("Acme/content", "r.pdf") == chunks
+    assert mesh.get("Acme/content/_Documents/r.pdf").version == first.document.version

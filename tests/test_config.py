@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+import os
+import re
 import warnings
 
 import pytest
@@ -196,3 +199,75 @@ def test_the_page_states_the_cap_rules_as_configured():
     entry = "Mesh:Get,,Search"
     # verifies: agent.malformed-entry-accepted
     assert stated.numbers("agent.malformed-entry-accepted") == [entry.count(",")] and "" in parse_plugin_entry(entry).methods
+
+
+# -- the agent node's JSON (A9) -------------------------------------------------------------------------------------
+EVERY_FIELD = AgentConfiguration(
+    "extractor", "Extract the report.", plugins=["Mesh:Get,Search", "ContentCollection"],
+    max_tool_calls_per_round=0, delegations=["reader"], skills={"worksheet": "Write a worksheet."},
+    model="example-large", strict_plugins=True, is_default=True)
+
+
+def _objects(value, owner: str = "AgentConfiguration"):
+    """Every JSON object in the content with the record it stands for (its $type)."""
+    if isinstance(value, dict):
+        yield value.get("$type", owner), value
+        for item in value.values():
+            yield from _objects(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _objects(item)
+
+
+def test_node_json_writes_every_framework_field_and_no_agentkit_field():
+    """camelCase in the framework's declaration order; a cap of 0 is written (only null is the default of int?)."""
+    node = EVERY_FIELD.node_json("Meridian/Agent")
+    assert list(node) == ["id", "namespace", "name", "nodeType", "content"] and node["nodeType"] == "Agent"
+    # verifies: agent.node-json
+    assert list(node["content"]) == ["$type", "id", "instructions", "isDefault", "delegations", "plugins",
+                                     "maxToolCallsPerRound"]
+    assert node["content"]["maxToolCallsPerRound"] == 0 and node["content"]["isDefault"] is True
+    # verifies: agent.strict-plugins-extension
+    assert not {"model", "skills", "strictPlugins", "strict_plugins"} & set(node["content"])
+    text = json.dumps(node)
+    assert "example-large" not in text and "Write a worksheet." not in text
+
+
+def test_node_json_reads_back_as_the_same_configuration():
+    """from_node_content(content_json()) is the configuration, but for agentkit's own fields."""
+    back = AgentConfiguration.from_node_content(json.loads(json.dumps(EVERY_FIELD.content_json())))
+    assert (back.id, back.instructions, back.plugins, back.max_tool_calls_per_round, back.delegations, back.is_default) == (
+        EVERY_FIELD.id, EVERY_FIELD.instructions, EVERY_FIELD.plugins, 0, ("reader",), True)
+    assert [g for g in back.grants] == [g for g in EVERY_FIELD.grants]
+
+
+MESHWEAVER_SOURCE = os.environ.get("MESHWEAVER_SOURCE", "")
+
+
+def _framework_records() -> tuple[dict[str, list[str]], set[str]]:
+    """The records of AgentConfiguration.cs at the pin with their properties in order, and the $type names AddAITypes registers."""
+    from tests.test_plugins import _framework_file
+
+    source = _framework_file("src/MeshWeaver.AI/AgentConfiguration.cs")
+    records: dict[str, list[str]] = {}
+    for match in re.finditer(r"public record (\w+)\s*\{(.*?)\n\}", source, re.DOTALL):
+        records[match.group(1)] = re.findall(r"public (?:required )?[\w<>?]+ (\w+) \{ get; init; \}", match.group(2))
+    registered = set(re.findall(r"WithType\(typeof\((\w+)\), nameof\(\1\)\)", _framework_file("src/MeshWeaver.AI/AIExtensions.cs")))
+    return records, registered
+
+
+@pytest.mark.skipif(not MESHWEAVER_SOURCE, reason=(
+    "set MESHWEAVER_SOURCE to a MeshWeaver checkout or git dir to compare the agent node's JSON with AgentConfiguration.cs"))
+def test_node_json_names_are_the_framework_s_properties_in_camel_case():
+    """Each object's keys are its record's properties, camelCased (the hub's naming policy), in declaration order;
+    each $type is a record of AgentConfiguration.cs that AddAITypes registers under its own name."""
+    records, registered = _framework_records()
+    assert records["AgentConfiguration"][:3] == ["Id", "Description", "Instructions"]  # the parse found the records
+    assert "MaxToolCallsPerRound" in records["AgentConfiguration"] and records["AgentPluginReference"] == ["Name", "Methods"]
+    camel = {name: [p[0].lower() + p[1:] for p in properties] for name, properties in records.items()}
+    for type_name, obj in _objects(EVERY_FIELD.content_json()):
+        # verifies: agent.node-json
+        assert obj["$type"] == type_name and type_name in camel and type_name in registered
+        keys = [key for key in obj if key != "$type"]
+        # verifies: agent.node-json
+        assert keys == [name for name in camel[type_name] if name in keys], (type_name, keys, camel[type_name])

@@ -67,6 +67,23 @@ def test_read_tables_finds_every_reported_value_at_its_position(text):
         assert parse_amount(row.values[value.period]) == value.value
 
 
+def test_read_tables_reads_cells_run_together_and_ends_a_table_at_a_row_it_cannot_divide(mesh, text):
+    """Get's text runs a row's cells together; the reader divides fused figures only where they split one way."""
+    assert "RevenueEUR m4,812.34,523.1Cost of sales" in text  # the text as Get returns it (C9)
+    spaced = text.replace("RevenueEUR m4,812.34,523.1", "Revenue EUR m 4,812.3 4,523.1\n")
+    assert read_tables(spaced) == read_tables(text)
+    # A row whose figures divide no way (here: printed without decimals) ends its table; the rows after it, and the
+    # row itself, read as not stated in the report.
+    broken = text.replace("Gross profitEUR m1,876.81,721.4", "Gross profitEUR m18771721")
+    rows = [row.name for row in read_tables(broken) if row.statement == STATEMENTS["income"]]
+    worksheet = _worksheet(mesh, broken)
+    lost = {row.key for row in worksheet.facts if row.value is None} - {item.key for item in REPORT.unreported}
+    # verifies: agent.get-text-read-path
+    assert rows == ["Revenue", "Cost of sales"] and "gp" in lost and len(lost) > 1
+    # verifies: agent.get-text-read-path
+    assert all(row.reason == NOT_REPORTED for row in worksheet.facts if row.key in lost)
+
+
 def test_worksheet_holds_deterministic_ids_status_and_unreported_rows(mesh, text):
     """Fact ids are the report's; seeded dimensions are 'exists', the rest 'new'; unreported items carry a reason."""
     worksheet = _worksheet(mesh, text)

@@ -214,6 +214,30 @@ def test_create_of_a_document_node_with_scalar_content_answers_and_never_half_wr
         assert snapshot(mesh) == before, answer
 
 
+@pytest.mark.parametrize("content", [[], "x", 0, 4812.3, True, [{"value": 1}]])
+def test_content_that_is_not_an_object_is_refused_on_a_node_type_with_a_schema(content):
+    """Create with content [] or "x" answered Created on a node type that registers a schema: agentkit checked
+    objects only. The framework converts any content to the type (MeshOperations.ValidateContentAgainstSchema)
+    and refuses what is not an object with M6's text, in Create, Update and Patch alike; nothing is written."""
+    from agentkit import ContentType
+
+    mesh = workspace()
+    mesh.register_type(ContentType("Fact", {"value": "number"}))
+    mesh.create({"id": "kept", "namespace": COMPANY, "name": "Kept", "nodeType": "Fact", "content": {"value": 1}})
+    before = snapshot(mesh)
+    node = {"id": "f", "namespace": COMPANY, "name": "F", "nodeType": "Fact", "content": content}
+    refusal = "Error: Content does not match the schema for NodeType 'Fact'. "
+    agent, server = tools_by_name(mesh_plugin(mesh)), mcp(mesh)
+    answers = [agent["Create"].call({"node": json.dumps(node)}), server["create"].call({"node": json.dumps(node)}),
+               agent["Update"].call({"nodes": json.dumps([{**node, "id": "kept"}])}),
+               agent["Patch"].call({"path": f"{COMPANY}/kept", "fields": json.dumps({"content": content})})]
+    # verifies: mesh.create-schema-mismatch
+    assert all(answer.startswith(refusal) and "must be a JSON object" in answer for answer in answers), answers
+    # verifies: mesh.create-nothing-written-on-error
+    assert snapshot(mesh) == before
+    assert mesh.create({**node, "nodeType": "Note"}).node.content == content  # no schema: stored as sent (untyped)
+
+
 def test_parse_path_refuses_a_non_string_path_with_a_path_error():
     for value in (-(10**5000), [[[]]], None):
         with pytest.raises(PathError, match="a path is a string"):

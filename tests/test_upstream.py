@@ -315,7 +315,9 @@ def test_citations_toml_holds_every_fact_of_the_shared_facts_file():
     """Every fact of framework-facts.md is vendored with the same citations; any other fact is 'own reading'."""
     shared = import_facts_markdown(SHARED_FACTS.read_text(encoding="utf-8"))
     vendored = tomllib.loads((REPO_ROOT / CITATIONS_FILE).read_text(encoding="utf-8"))
-    assert vendored["pin"] == shared["pin"] and vendored.get("repos", {}) == shared["repos"]
+    # A repository of the facts file is vendored as it stands; one it lacks (PdfPig) serves "own reading" facts.
+    repos = vendored.get("repos", {})
+    assert vendored["pin"] == shared["pin"] and all(repos.get(key) == repo for key, repo in shared["repos"].items())
 
     def cites(fact: dict) -> list[dict]:
         return [{"repo": "", "symbol": ""} | cite for cite in fact.get("cites", [])]

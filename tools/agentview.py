@@ -7,6 +7,13 @@ tools with `AgentView.wrap`, every call through them is recorded with the
 snippet line that made it, and a capture renders the calls of one named section
 (`CAPTURES = {"x.md": lambda: view.markdown("section")}`), so the committed
 listing is checked against a fresh run like every other captured output.
+
+A listing that configures an agent shows the agent node's JSON first, the
+same way: the snippet builds its configurations with the class
+`AgentView.configurations(AgentConfiguration)` returns, which records each one
+with the snippet lines that built it, and `view.agent_nodes("section")` renders
+the node JSON (`AgentConfiguration.node_json`) of the configurations those
+lines built.
 """
 
 from __future__ import annotations
@@ -28,6 +35,12 @@ MAX_ANSWER_CHARS = 600
 
 
 @dataclass(frozen=True)
+class RecordedConfiguration:
+    lines: tuple[int, ...]  # the snippet's lines on the stack when the configuration was built
+    configuration: object   # an agentkit AgentConfiguration
+
+
+@dataclass(frozen=True)
 class RecordedCall:
     lines: tuple[int, ...]  # the snippet's lines on the stack when the call was made, innermost first
     tool: str
@@ -41,6 +54,22 @@ class AgentView:
     def __init__(self, snippet: str | Path) -> None:
         self.snippet = Path(snippet).resolve()
         self.calls: list[RecordedCall] = []
+        self.configurations_built: list[RecordedConfiguration] = []
+
+    def configurations(self, base):
+        """A subclass of `base` (agentkit's AgentConfiguration) that records every configuration built.
+
+        It behaves as `base` and keeps its name; its class methods (`from_markdown`,
+        `from_node_content`) build the subclass too, so their configurations are recorded.
+        """
+        view = self
+
+        def __post_init__(config) -> None:
+            base.__post_init__(config)
+            view.configurations_built.append(RecordedConfiguration(view._caller_lines(), config))
+
+        return type(base.__name__, (base,), {"__post_init__": __post_init__, "__qualname__": base.__qualname__,
+                                             "__module__": base.__module__, "__doc__": base.__doc__})
 
     def wrap(self, tools):
         """The same tools (a name → Tool mapping, or a list of tools), each recording its calls."""
@@ -74,6 +103,24 @@ class AgentView:
         sections, _ = read_sections(self.snippet)
         found = sections[section]
         return [call for call in self.calls if any(found.start < line < found.end for line in call.lines)]
+
+    def configurations_in(self, *sections: str) -> list:
+        """The configurations the lines of the sections built, in the order they were built."""
+        found = read_sections(self.snippet)[0]
+        spans = [found[section] for section in sections]
+        return [built.configuration for built in self.configurations_built
+                if any(span.start < line < span.end for span in spans for line in built.lines)]
+
+    def agent_nodes(self, *sections: str) -> str:
+        """The agent node JSON of each configuration the sections built (the same node once), as JSON blocks."""
+        shown: list[str] = []
+        for configuration in self.configurations_in(*sections):
+            text = pretty_json(configuration.node_json())
+            if text not in shown:
+                shown.append(text)
+        if not shown:
+            raise ValueError(f"sections {', '.join(sections)} of {self.snippet.name} built no agent configuration")
+        return "\n\n".join(f"```json\n{text}\n```" for text in shown) + "\n"
 
     def markdown(self, section: str) -> str:
         """The section's calls as the model sees them: each call's JSON, then the answer's text."""
@@ -111,6 +158,25 @@ def render_call(call: RecordedCall) -> str:
     if note:
         parts += ["", note]
     return "\n".join(parts)
+
+
+def pretty_json(value, indent: str = "", width: int = 88, lead: int = 0) -> str:
+    """JSON indented by two spaces; an object or array that fits in `width` stays on one line, as people write it.
+
+    `lead` is what stands before the value on its first line besides the indent (its key).
+    """
+    flat = json.dumps(value, ensure_ascii=False)
+    if not isinstance(value, (dict, list)) or not value or len(indent) + lead + len(flat) <= width:
+        return flat
+    inner = indent + "  "
+    if isinstance(value, dict):
+        items = []
+        for key, item in value.items():
+            name = json.dumps(key, ensure_ascii=False) + ": "
+            items.append(inner + name + pretty_json(item, inner, width, len(name)))
+        return "{\n" + ",\n".join(items) + "\n" + indent + "}"
+    items = [inner + pretty_json(item, inner, width) for item in value]
+    return "[\n" + ",\n".join(items) + "\n" + indent + "]"
 
 
 def _fits_inline(text: str) -> bool:

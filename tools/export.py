@@ -6,10 +6,13 @@ writes OUT/Architecture/ContentChunkNavigation.md and the other exported pages, 
 framework's `src/MeshWeaver.Documentation/Data/` folder is, each in the form the framework's pages
 have at the pinned commit:
 
-- YAML front matter: NodeType, Name, Abstract, Icon, Authors, Tags;
-- every `--8<--` include inlined as the reader sees it on the site: a snippet section as a
-  ```python block (with `tools["Get"].call({...})` shown in its tool-call form, `Get(path=...)`),
-  captured output as its Markdown;
+- framework only (tools/framework_only.py): no Python and no mention of agentkit, no extension
+  sections or claims, no model claims about the guide's own runs; the listings in the agent's view
+  (the tool calls and answers), the framework's behaviour, the field's observations and the rules;
+- YAML front matter: NodeType, Name, Abstract (one sentence), Icon, Authors, Tags;
+- every `--8<--` include inlined as the reader sees it on the site: captured output as its Markdown
+  (a snippet section that is not Python would come as its block, with `tools["Get"].call({...})`
+  shown in its tool-call form, `Get(path=...)`);
 - claim markers replaced by a trailing "Checked by" line linking the claim's row on the guide's
   claims page; `<!-- verifies: -->` comments dropped;
 - links to exported pages as `/Doc/...` paths, in-page anchors as the framework's Markdig names
@@ -43,6 +46,7 @@ from urllib.parse import urlsplit
 from markdown.extensions.toc import slugify as mkdocs_slugify
 
 from tools import siteconfig
+from tools.framework_only import GUIDE_ONLY, HEADING, SENTENCE_END, framework_only, scrub_prose
 from tools.pages import FENCE_OPEN, INCLUDE, MARKER, VERIFIES_COMMENT
 from tools.project import REPO_ROOT
 
@@ -72,7 +76,6 @@ CHECKED_BY = {
 }
 
 SECTION_MARKER = re.compile(r"-{1,}8<-{1,}\s+\[\s*(?P<type>start|end)\s*:\s*(?P<name>[^\]\s]+)\s*\]", re.I)
-HEADING = re.compile(r"^(?P<hashes>#{1,6})\s+(?P<text>.*?)\s*$")
 # attr_list: `{ #id .class key="value" }` or `{: ...}`, after a heading, a link or alone on a line.
 ATTR_LIST = re.compile(r"\s*\{:?\s*(?:[#.][^\s{}]+|[\w-]+=(?:\"[^\"]*\"|'[^']*'|[^\s{}]+))(?:\s+(?:[#.][^\s{}]+|[\w-]+=(?:\"[^\"]*\"|'[^']*'|[^\s{}]+)))*\s*\}")
 EXPLICIT_ID = re.compile(r"#(?P<id>[^\s{}.]+(?:\.[^\s{}.]+)*)")
@@ -311,13 +314,13 @@ def export_page(site: Site, page: ExportedPage) -> str:
     source_lines = (site.root / "docs" / page.source).read_text(encoding="utf-8").splitlines()
     front_matter, body = _split_front_matter(source_lines)
     title, body = _take_title(body, page)
-    lines = _render_body(site, page, body)
+    lines = _scrub_rendered(_render_body(site, page, framework_only(body)))
     lines = _blocks_for_markdig(lines)
     text = "\n".join(_squeeze_blank_lines(lines)).strip("\n") + "\n"
     meta = {
         "NodeType": "Markdown",
         "Name": title,
-        "Abstract": front_matter.get("description") or _abstract(text),
+        "Abstract": _one_sentence(front_matter.get("description") or _abstract(text)),
         "Icon": ICON,
         "Authors": _authors(site.root, page.source),
         "Tags": site.nav_sections.get(page.source.as_posix(), []) + [GUIDE_TAG],
@@ -378,6 +381,26 @@ def _render_body(site: Site, page: ExportedPage, lines: list[str]) -> list[str]:
     if fence is not None:
         raise ExportError(f"docs/{page.source}: a code fence is never closed")
     return out
+
+
+def _scrub_rendered(lines: list[str]) -> list[str]:
+    """What the includes brought in, without mentions of agentkit: a table row that names it goes, and
+    so does a sentence of prose; a fenced listing that names it goes whole."""
+    out: list[str] = []
+    fence: list[str] | None = None
+    for line, fenced in _with_fences(lines):
+        if fenced:
+            fence = (fence or []) + [line]
+            if len(fence) > 1 and FENCE_OPEN.match(fence[0]) and line.strip() == FENCE_OPEN.match(fence[0])["fence"]:
+                if not any(GUIDE_ONLY.search(text) for text in fence):
+                    out += fence
+                fence = None
+            continue
+        if fence is not None:  # a fence left open by the page: keep what it held
+            out += fence
+            fence = None
+        out += scrub_prose([line]) if GUIDE_ONLY.search(line) else [line]
+    return out + (fence or [])
 
 
 def _render_fence(site: Site, indent: str, marker: str, info: str, body: list[str]) -> list[str]:
@@ -567,6 +590,14 @@ def _abstract(text: str) -> str:
         return plain
     cut = plain.rfind(". ", 0, ABSTRACT_LIMIT)
     return plain[: cut + 1] if cut > 0 else plain[:ABSTRACT_LIMIT].rsplit(" ", 1)[0] + " …"
+
+
+def _one_sentence(text: str) -> str:
+    """The first sentence, ending in a full stop: a paragraph that leads into a list ends in ':'."""
+    first = SENTENCE_END.split(text.strip(), maxsplit=1)[0].strip()
+    if first.endswith((":", ";", ",")):
+        first = first[:-1]
+    return first if first.endswith((".", "!", "?")) else first.rstrip(" …") + "."
 
 
 def _authors(root: Path, source: PurePosixPath) -> list[str]:

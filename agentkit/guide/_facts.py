@@ -49,9 +49,13 @@ MASTER_DATA = ("name", "statement", "unit")
 NOT_REPORTED = "not stated in the report"
 ALREADY_EXISTS = "dimension already exists"
 
-_ROW = re.compile(r"^(?P<name>\S.*?) (?P<unit>EUR m|EUR) (?P<values>\S+(?: \S+)*)$")
-_PERIOD_HEADER = re.compile(r"^Line item Unit (?P<periods>.+)$")
+# Get's text of a PDF runs the cells of a table together where the PDF draws no space (PdfPig's page.Text): a row
+# is ``RevenueEUR m4,812.34,523.1``. The reader takes what it is shown, spaces or not: a label (letters, no digits,
+# brackets or full stops), a unit, then the figures up to the next label.
+_ROW = re.compile(r"\s*(?P<name>[A-Za-z][^.()0-9]*?)\s*(?P<unit>EUR m|EUR)\s*(?P<values>[-0-9,.() ]*[0-9)])")
+_PERIOD_HEADER = re.compile(r"\s*Line item\s*Unit\s*(?P<periods>(?:FY[0-9]{4}\s*)+)")
 _AMOUNT = re.compile(r"^\(?-?[0-9][0-9,]*(?:\.[0-9]+)?\)?$")
+_FUSED_AMOUNT = re.compile(r"\(?-?[0-9]{1,3}(?:,[0-9]{3})*\.(?P<decimals>[0-9]+)\)?")
 
 
 def register_types(mesh: Mesh) -> None:
@@ -115,35 +119,62 @@ class TableRow:
 def read_tables(text: str) -> list[TableRow]:
     """Every row of every statement table in a report's full text (the key-figures overview is skipped).
 
-    A table opens with its title line, then ``Line item Unit {periods}``; its
-    rows follow until the first line that is not a row.
+    A table opens with its title, then ``Line item``, ``Unit`` and its periods; its rows follow until the first
+    stretch of text that is no complete row. The text may hold the table as lines of cells separated by spaces,
+    or, as Get returns a PDF, with no separator at all: then a row's figures are one run of digits, and
+    :func:`split_amounts` must find the one way they divide into the periods' amounts, or the table ends there.
     """
-    titles = set(STATEMENTS.values())
-    lines = text.splitlines()
     rows: list[TableRow] = []
-    for number, line in enumerate(lines[:-1]):
-        header = _PERIOD_HEADER.match(lines[number + 1])
-        if line.strip() not in titles or not header:
-            continue
-        periods = header["periods"].split()
-        for position, row_line in enumerate(lines[number + 2:], start=1):
-            row = parse_row(row_line, periods)
-            if row is None:
-                break
-            name, unit, values = row
-            rows.append(TableRow(line.strip(), position, name, unit, values))
+    for title in STATEMENTS.values():
+        start = 0
+        while (at := text.find(title, start)) >= 0:
+            start = at + len(title)
+            header = _PERIOD_HEADER.match(text, start)
+            if not header:
+                continue
+            periods = re.findall(r"FY[0-9]{4}", header["periods"])
+            position, cursor = 0, header.end()
+            while (found := _ROW.match(text, cursor)) is not None:
+                amounts = split_amounts(found["values"], len(periods))
+                if amounts is None or found["name"].strip() in STATEMENTS.values():
+                    break
+                position += 1
+                rows.append(TableRow(title, position, found["name"].strip(), found["unit"],
+                                     dict(zip(periods, amounts))))
+                cursor = found.end()
     return rows
 
 
-def parse_row(line: str, periods: Sequence[str]) -> tuple[str, str, dict[str, str]] | None:
-    """``(name, unit, {period: amount})`` of one table line, or None when the line is no complete row."""
-    found = _ROW.match(line.strip())
-    if not found:
-        return None
-    amounts = found["values"].split()
-    if len(amounts) != len(periods) or not all(_AMOUNT.match(a) for a in amounts):
-        return None
-    return found["name"], found["unit"], dict(zip(periods, amounts))
+def split_amounts(figures: str, count: int) -> list[str] | None:
+    """The ``count`` amounts a row's figures hold, or None when they cannot be read as exactly that many.
+
+    Figures separated by spaces are read as they stand. Figures that ran together (``4,812.34,523.1``) are read
+    only where they divide one way into amounts with thousands groups and the same number of decimals.
+    """
+    tokens = figures.split()
+    if len(tokens) == count and all(_AMOUNT.match(token) for token in tokens):
+        return tokens
+    found = fused_readings("".join(tokens), count)
+    return found[0] if len(found) == 1 else None
+
+
+def fused_readings(fused: str, count: int, *, same_decimals: bool = True) -> list[list[str]]:
+    """Every way ``fused`` divides into ``count`` amounts with thousands groups (``621.5528.2`` is ``621.5 528.2``,
+    or ``621.55 28.2``, or ``621.552 8.2``); with ``same_decimals``, only those whose amounts all carry as many
+    decimals as each other."""
+    if count == 0:
+        return [[]] if not fused else []
+    readings = []
+    for end in range(1, len(fused) + 1):
+        found = _FUSED_AMOUNT.fullmatch(fused, 0, end)
+        if found is None:
+            continue
+        for rest in fused_readings(fused[end:], count - 1, same_decimals=False):
+            reading = [fused[:end], *rest]
+            decimals = {len(amount.strip("()").partition(".")[2]) for amount in reading}
+            if not same_decimals or len(decimals) == 1:
+                readings.append(reading)
+    return readings
 
 
 # -- the worksheet --------------------------------------------------------------

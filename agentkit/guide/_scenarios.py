@@ -583,16 +583,19 @@ class ProhibitionOutcome:
     refused: int   # forbidden calls the runtime refused
 
 
-def prohibition(plugins: Sequence[str], *, insist: bool = False) -> ProhibitionOutcome:
+def prohibition(plugins: Sequence[str], *, insist: bool = False,
+                configuration: type[AgentConfiguration] = AgentConfiguration) -> ProhibitionOutcome:
     """Run phase 1 with the prohibition in the instructions and a model that reaches for ``SearchChunks``.
 
     The model calls it when it is offered (it ignores the prompt); with
-    ``insist`` it calls it even when it is not offered.
+    ``insist`` it calls it even when it is not offered. ``configuration`` is the
+    class that builds the agent's configuration (a page's listing passes one
+    that records it, to show the agent node).
     """
     def reader(view: View) -> Procedure:
         return (yield from read_phase(view, chunk_detour=insist or "SearchChunks" in view.offered))
 
-    config = AgentConfiguration("extractor", f"{PROHIBITION}\n{PROTOCOL_INSTRUCTIONS}", plugins=list(plugins))
+    config = configuration("extractor", f"{PROHIBITION}\n{PROTOCOL_INSTRUCTIONS}", plugins=list(plugins))
     agent = _agent(config, reader, workspace())
     offered = "SearchChunks" in {tool.name for tool in agent.offered}
     run = agent.start(Thread(THREAD), TASK)

@@ -11,7 +11,7 @@ from conformance.fixtures import (
     CHUNK_OVERLAP, CHUNK_SIZE, CHUNK_STRIDE, PDF_PAGES, SEARCH_WORD, SNIPPET_LIMIT, expected_windows, long_text, pdf, pdf_chunk_pages,
     pdf_index_text, short_text, slug, workbook, workbook_text,
 )
-from conformance.suite import Fixtures, Skip, check, short
+from conformance.suite import FIXTURE_FOLDER, Fixtures, Skip, check, encode, short
 
 CHUNK_TOOLS = {"upload", "get_chunk"}
 DOCUMENT_FIELDS = {"name", "summary", "collectionPath", "filePath", "sizeBytes", "contentHash", "chunkCount", "indexedAt"}
@@ -186,6 +186,22 @@ async def mcp_upload_indexes(fx: Fixtures) -> None:
     assert total == len(expected_windows(long_text())), f"after an MCP upload the file has {total} chunks"
 
 
+@check("chunks.unreadable-upload-stored", needs=CHUNK_TOOLS)
+async def unreadable_upload(fx: Fixtures) -> None:
+    damaged = b"%PDF-1.7\n% cut off after its header"  # no PDF reader can open it
+    path = f"{fx.collection}/{FIXTURE_FOLDER}/damaged.pdf"
+    answer = await fx.call("upload", {"path": path, "base64Content": encode(damaged)})
+    if path not in fx.uploaded_files:
+        fx.uploaded_files.append(path)
+    # verifies: chunks.unreadable-upload-stored
+    assert answer == json.dumps({"status": "Uploaded", "path": path, "bytes": len(damaged)}, separators=(",", ":")), \
+        f"uploading a PDF indexing cannot read answered {short(answer)}"
+    await long_file(fx)  # indexing has had time to run (and fail) for the damaged file, too
+    found = await chunk(fx, f"{FIXTURE_FOLDER}/damaged.pdf", 0)
+    # verifies: chunks.unreadable-upload-stored
+    assert found.get("found") is False and found.get("totalChunks") == 0, f"the damaged PDF has chunks: {short(json.dumps(found))}"
+
+
 async def document_row(fx: Fixtures, path: str) -> dict:
     """The search row of the Document node at `path`, once the index shows it."""
 
@@ -342,6 +358,16 @@ async def pdf_index_text_differs(fx: Fixtures) -> None:
     # verifies: chunks.pdf-index-text-differs
     assert got != pdf_index_text() and all(line in got.replace("\r\n", "\n") for page in PDF_PAGES for line in page[:1]), \
         f"Get on the PDF answered the indexed text itself, or lost its lines: {got[:120]!r}"
+
+
+@check("chunks.get-pdf-loses-table-structure", needs={"get", "upload"})
+async def get_pdf_runs_strings_together(fx: Fixtures) -> None:
+    file_path = await fx.once("pdf-file", lambda: fx.upload("pages.pdf", pdf()))
+    got = (await fx.read(f"{fx.collection}/{file_path}")).replace("\r\n", "\n")
+    # Each line is one Tj and T* draws no space: PdfPig's page.Text runs the lines together, pages by "\n" (C9).
+    expected = "\n".join("".join(lines) for lines in PDF_PAGES)
+    # verifies: chunks.get-pdf-loses-table-structure
+    assert got == expected, f"Get on the PDF did not run its lines together with nothing inserted: {got[:160]!r}"
 
 
 async def image_document(fx: Fixtures) -> tuple[str, str | None]:

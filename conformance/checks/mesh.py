@@ -480,6 +480,13 @@ async def create_schema_mismatch(fx: Fixtures) -> None:
     # verifies: mesh.create-schema-mismatch
     assert answer.startswith("Error: Content does not match the schema for NodeType 'Document'.") and \
         after == f"Not found: {root}/misshapen", f"create with chunkCount 'many' answered {answer[:120]!r}; get then {after[:60]!r}"
+    for content in ([], "x"):  # content that is not an object cannot become the type either
+        answer = await create(fx, {"id": "misshapen", "namespace": root, "name": "Misshapen", "nodeType": "Document",
+                                   "content": content})
+        after = await fx.call("get", {"path": f"{root}/misshapen"})
+        # verifies: mesh.create-schema-mismatch
+        assert answer.startswith("Error: Content does not match the schema for NodeType 'Document'.") and \
+            after == f"Not found: {root}/misshapen", f"create with content {content!r} answered {answer[:120]!r}; get then {after[:60]!r}"
 
 
 @check("mesh.update-full-replacement", needs=WRITE | {"update"})

@@ -20,6 +20,10 @@
 #
 # Prices are the example prices of `agentkit` ($3 per million input tokens,
 # $15 per million output tokens); change `PRICE` to explore your own.
+#
+# The report's text is what `Get` returns for the PDF: each page's letters in the
+# order the PDF draws them, a table's cells run together (see
+# [what Get returns for a PDF](../../Architecture/ContentChunkNavigation/#what-get-returns-for-a-pdf)).
 
 # %%
 import matplotlib.pyplot as plt
