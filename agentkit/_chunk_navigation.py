@@ -122,10 +122,12 @@ def search_chunks(mesh: Mesh, query: str, scope: str | None = None, limit: Any =
             return _envelope([], NO_TARGETED_TEXT)
         if not namespace:
             return _envelope([], NO_NAMESPACE)
+        mesh.index.check_chunk_store()  # the embedding and the store's search fail uncaught (K3)
         if scope_word == "exact":
             pool = [c for c in store if c.collection_path == namespace]
-        elif scope_word in ("ancestors", "ancestorsandself"):
-            pool = [c for collection in _ancestors_and_self(namespace) for c in store if c.collection_path == collection]
+        elif scope_word in ("ancestors", "ancestorsandself"):  # one search per collection, joined, not re-ranked
+            return _envelope([chunk for collection in _ancestors_and_self(namespace) for chunk in
+                              _ranked([c for c in store if c.collection_path == collection], text, clamped)][:clamped])
         else:  # subtree, the default, and every other scope word
             pool = [c for c in store if c.collection_path == namespace or c.collection_path.startswith(namespace + "/")]
         return _envelope(_ranked(pool, text, clamped))
@@ -135,7 +137,9 @@ def search_chunks(mesh: Mesh, query: str, scope: str | None = None, limit: Any =
     collections = _ancestors_and_self(scope)
     if not collections:
         return _envelope([], NO_SCOPE)
-    # Each collection is searched on its own and the lists are joined in scope order, then capped.
+    mesh.index.check_chunk_store()
+    # Each collection is searched on its own and the lists are joined, never re-ranked, then capped; the
+    # framework joins them as the store answers (agentkit's store answers in scope order).
     merged = [chunk for collection in collections
               for chunk in _ranked([c for c in store if c.collection_path == collection], text, clamped)]
     return _envelope(merged[:clamped])
@@ -170,6 +174,7 @@ def get_chunk(mesh: Mesh, collection_path: str, file_path: str, chunk_index: Any
         return {"count": 0, "results": [], "message": "'collectionPath' is required."}
     if not file_path or not str(file_path).strip():
         return {"count": 0, "results": [], "message": "'filePath' is required."}
+    mesh.index.check_chunk_store()  # a store failure is raised, not answered (K3)
     chunks = mesh.index.chunks_of(collection_path, file_path)
     total = len(chunks)
     if not 0 <= index < total:

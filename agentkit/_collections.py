@@ -41,6 +41,12 @@ class NodeStore(Protocol):
     def remove_node(self, path: str) -> None: ...
 
 
+# The content stores a host can back its collections with (S1): the framework registers FileSystem
+# (AddContentService); AzureBlob comes with MeshWeaver.Hosting.AzureBlob.
+FILE_SYSTEM = "FileSystem"
+AZURE_BLOB = "AzureBlob"
+CONTENT_STORES = (FILE_SYSTEM, AZURE_BLOB)
+
 SUMMARY_LIMIT = 280
 ELLIPSIS = "…"
 
@@ -118,6 +124,8 @@ class ContentCollection:
         # ContentCollectionConfig.IsEditable: MCP upload refuses a read-only collection; UploadContent does not ask (U2).
         self.editable = editable
         self._files: dict[str, StoredFile] = {}
+        # A FileSystem store creates the collection's folder with its first file and keeps it (S1).
+        self._root_created = False
 
     # -- paths ----------------------------------------------------------------
     def file_key(self, file_path: str) -> str:
@@ -163,6 +171,7 @@ class ContentCollection:
         if index:
             self._refuse_slug_collision(key)  # before anything is written
         self._files[key] = stored
+        self._root_created = True
         if not index:
             return UploadResult(stored)
         try:
@@ -170,14 +179,17 @@ class ContentCollection:
         except UnreadableDocument as error:  # index() changed nothing; the stored file stays
             return UploadResult(stored, None, str(error))
 
-    def index(self, file_path: str) -> Node | None:
+    def index(self, file_path: str, *, force: bool = False) -> Node | None:
         """Index one stored file; returns its Document node, or ``None`` when none is written.
 
         The chunks are replaced (visible to chunk search after the index refreshes). A Document node is
         upserted only when the file has indexing text and the host has a summarizer, or an image
         describer captioned it (D5, D6); a second file with the same slug overwrites it (D3). A file
         whose bytes were indexed already is skipped, unless the sink believes its Document missing;
-        it remembers every Document it wrote or found, deleted ones too (R14).
+        it remembers every Document it wrote or found, deleted ones too, until the indexing process
+        restarts (R14, S3). ``force=True`` is the host's forced rebuild (Re-index with rebuild): no
+        hash gate, so the chunks and the Document are written again. A host without an indexing
+        pipeline (``SearchIndex(chunk_store=False)``) indexes nothing.
         """
         stored = self.stored(file_path)
         pipeline = self.mesh.index
@@ -186,7 +198,7 @@ class ContentCollection:
         self._refuse_slug_collision(stored.file_path)
         digest = hashlib.sha256(stored.data).hexdigest()
         document_path = document_node_path(self.path, stored.file_path)
-        unchanged = pipeline.file_hash(self.path, stored.file_path) == digest
+        unchanged = not force and pipeline.file_hash(self.path, stored.file_path) == digest
         if unchanged and self._document_believed_present(document_path):
             # The hash gate (R14): the chunks are current and the sink believes the Document exists
             # (it remembers every one it wrote or saw, deleted ones too): nothing is written.
@@ -323,6 +335,17 @@ class ContentCollection:
     def has_folder(self, folder: str) -> bool:
         """True when some stored file lies below ``folder``."""
         return bool(folder.strip("/")) and bool(self.listing(folder))
+
+    def folder_listing(self, folder: str) -> list[dict[str, Any]] | None:
+        """What the collection's store answers when Get lists ``folder`` after a failed file read (S1).
+
+        An AzureBlob store lists a missing prefix as empty; a FileSystem store does too while the
+        collection's folder does not exist yet (no file stored), and refuses a missing subfolder
+        otherwise (``None``: the file read's error stands).
+        """
+        if getattr(self.mesh, "content_store", FILE_SYSTEM) == AZURE_BLOB or not self._root_created:
+            return self.items(folder)
+        return self.items(folder) if self.has_folder(folder) else None
 
     def document_node(self, file_path: str) -> Node:
         """The Document node at the stored file's Document path (written by indexing)."""

@@ -73,6 +73,11 @@ class SearchIndex:
     PostgreSQL-backed mesh, whose Search adds one synthetic Document row per file whose chunk text
     holds the query's free text (K8). ``refuse_slug_collisions=True`` is an agentkit extension (the
     framework overwrites, D3): indexing refuses a file whose slug another file of its collection owns.
+    ``chunk_store=False`` is a host without an indexing pipeline (the framework's default; memex wires
+    one with PostgreSQL and an embedding service): nothing is indexed, and the chunk tools answer
+    ``{count: 0, results: [], message}`` saying so (K6). ``chunk_store_failure`` (a message) makes every
+    chunk-store read fail, as a database or embedding-service failure does: the framework catches
+    nothing there, so the tool call raises (K3).
     """
 
     auto_refresh: bool = False
@@ -86,13 +91,16 @@ class SearchIndex:
     image_describer: Callable[[bytes, str], str] | None = None
     content_rows: bool = False
     refuse_slug_collisions: bool = False
+    # A failing chunk store (K3): every chunk-store read raises this message, as a database or embedding failure does.
+    chunk_store_failure: str | None = None
     _nodes: dict[str, IndexedNode] = field(default_factory=dict)
     _chunks: dict[tuple[str, str], tuple[Chunk, ...]] = field(default_factory=dict)
     _pending: list[tuple[str, Any, Any]] = field(default_factory=list)
     # The chunk store's hash of each indexed file: the hash gate skips a file whose bytes it holds (R14).
     _file_hashes: dict[tuple[str, str], str] = field(default_factory=dict)
-    # The Document sink's memory of the Document paths it wrote or found, for the mesh's lifetime and
-    # never cleared on delete, so an unchanged file's deleted Document is not written again (R14).
+    # The Document sink's memory of the Document paths it wrote or found, for the indexing process's
+    # lifetime and never cleared on delete, so an unchanged file's deleted Document is not written
+    # again (R14) until the process restarts (S3, :meth:`restart_indexer`).
     _known_documents: set[str] = field(default_factory=set)
 
     @property
@@ -134,6 +142,17 @@ class SearchIndex:
 
     def remember_document(self, path: str) -> None:
         self._known_documents.add(path)
+
+    def restart_indexer(self) -> None:
+        """The indexing process restarts (or another replica indexes, S3): the Document sink's memory is
+        gone; the chunk store, PostgreSQL in memex, keeps the chunks and their hashes."""
+        self._known_documents.clear()
+
+    def check_chunk_store(self) -> None:
+        """Raise as a failing chunk store (or embedding service) does: not an agentkit refusal, so the
+        tool layers answer their invocation-failure text (K3)."""
+        if self.chunk_store_failure is not None:
+            raise ChunkStoreFailure(self.chunk_store_failure)
 
     def _stage(self, operation: str, key: Any, value: Any) -> None:
         self._pending.append((operation, key, value))
@@ -187,6 +206,10 @@ class SearchIndex:
                     "lastModified": "",
                 })
         return rows
+
+
+class ChunkStoreFailure(RuntimeError):
+    """A chunk store or embedding service that failed; deliberately not an :class:`AgentkitError`."""
 
 
 def _matches(entry: IndexedNode, query: str) -> bool:

@@ -27,7 +27,7 @@ import json
 import posixpath
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Callable
 
 from ._errors import (
     AgentkitError,
@@ -46,7 +46,7 @@ from ._errors import (
     UnregisteredDiscriminator,
     UnreadableDocument,
 )
-from ._collections import ContentCollection
+from ._collections import CONTENT_STORES, FILE_SYSTEM, ContentCollection
 from ._index import SearchIndex, clamp_limit
 from ._index import _matches as index_matches
 from ._paths import (
@@ -193,6 +193,7 @@ class Mesh:
 
     ``strict=False`` (the default) behaves as the framework: unknown content
     fields are dropped silently. ``strict=True`` refuses them, naming them.
+    ``content_store`` and ``read_seconds`` are the host's wiring and speed (S1, S2).
     """
 
     strict: bool = False  # agentkit extension: refuse what the framework would drop silently
@@ -207,6 +208,13 @@ class Mesh:
     # partition no store has (H1). agentkit's caller holds every permission and the host has no self-healing
     # partition bootstrap, so the guard's two texts are what such a Create answers.
     partition_guard: bool = False
+    # Host wiring (S1): the store behind the collections' files. "FileSystem" is the framework's own
+    # registration and memex's deployed store; "AzureBlob" lists a missing folder as empty, so Get
+    # answers [] where a FileSystem store answers the file's error.
+    content_store: str = FILE_SYSTEM
+    # Host speed (S2): seconds the host takes to answer Get's unified read of a path, or None for no
+    # delay; past UNIFIED_READ_TIMEOUT_SECONDS Get answers its timeout error instead.
+    read_seconds: Callable[[str], float] | None = None
     clock: StepClock = field(default_factory=StepClock)
     index: SearchIndex = field(default_factory=SearchIndex)
     content_types: dict[str, ContentType] = field(default_factory=dict)
@@ -217,6 +225,8 @@ class Mesh:
     _nodes: dict[str, Node] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
+        if self.content_store not in CONTENT_STORES:
+            raise ValueError(f"content_store must be one of {CONTENT_STORES}, got {self.content_store!r}")
         self.register_type(DOCUMENT_TYPE)
 
     # -- registry -----------------------------------------------------------
@@ -259,6 +269,14 @@ class Mesh:
         if unified.kind == "children":
             return Fetched("children", self.children(unified.address))
         node = self._nodes.get(resolved)
+        try:
+            legacy = self._legacy_colon_read(resolved, content_only=unified.kind != "content")
+            if legacy is not None:
+                return legacy
+        except (CollectionNotFound, FileNotFound, UnreadableDocument, NodeNotFound, PathError) as error:
+            if node is not None:
+                return Fetched("node", node)
+            raise type(error)(f"Error: {error}") from None
         if unified.kind == "node":
             if node is None:
                 raise NodeNotFound(f"Not found: {resolved}")
@@ -278,11 +296,33 @@ class Mesh:
         if image_document is not None:
             return Fetched("node", image_document)
         try:
+            if self.read_seconds is not None and self.read_seconds(resolved) > UNIFIED_READ_TIMEOUT_SECONDS:
+                raise ReadTimedOut(f"Timeout resolving '{unified.remainder}' at {unified.address}")
             return self._read_content(unified.address, unified.content_key or "")
-        except (CollectionNotFound, FileNotFound, UnreadableDocument) as error:
+        except (CollectionNotFound, FileNotFound, UnreadableDocument, ReadTimedOut) as error:
             if node is not None:
                 return Fetched("node", node)  # the node namespace is authoritative (D4)
             raise type(error)(f"Error: {error}") from None
+
+    def _legacy_colon_read(self, resolved: str, *, content_only: bool) -> Fetched | None:
+        """Get tries the legacy form ``address/prefix:path`` before the slash form (S4): the address is what
+        stands before the last ``/`` ahead of the first ``:``. So ``{node}/content:{file}`` reads a file,
+        and a file whose path holds a ``:`` is never read by its slash path: the read goes to an address
+        inside the collection, where routing finds no node. ``None`` when the colon form does not apply,
+        or (``content_only``) names another prefix than ``content``; agentkit reads only ``content`` there."""
+        colon = resolved.find(":")
+        slash = resolved.rfind("/", 0, colon + 1) if colon > 0 else -1
+        if slash <= 0:
+            return None
+        address, remainder = resolved[:slash], resolved[slash + 1:]
+        prefix, sep, rest = remainder.partition(":")
+        if not sep or not prefix or (content_only and prefix.lower() != DEFAULT_COLLECTION):
+            return None
+        if address not in self._nodes:
+            raise NodeNotFound(self._no_node_at(address))  # routing refuses the address (R8)
+        if prefix.lower() != DEFAULT_COLLECTION:
+            raise PathError(f"agentkit models node and content paths only, not '{prefix}' ('{resolved}')")
+        return self._read_content(address, rest.strip("/"))
 
     def _image_document(self, resolved: str) -> Node | None:
         """C5: an image read through ``{node}/content/{file}`` is answered by the Document node of
@@ -351,14 +391,17 @@ class Mesh:
                                                         f"'{key}' from collection '{name}'", 1)) from None
 
     def _read_file_or_folder(self, collection: ContentCollection | None, name: str, key: str) -> Fetched:
+        """ReadFileOrListFolder: the file, else the folder listing of that name, as the store answers it
+        (S1: an empty listing on an AzureBlob store, or before a FileSystem collection holds a file)."""
         try:
             return self._read_file(collection, name, key)
-        except FileNotFound:
+        except (FileNotFound, UnreadableDocument):
             store, inner = self._in_store(collection, key) if collection is not None else (None, key)
             if store is not None and not inner:
                 return Fetched("collection", store.items())  # '..' reached a collection's own folder
-            if store is not None and store.has_folder(inner):
-                return Fetched("collection", store.items(inner))
+            listed = store.folder_listing(inner) if store is not None else None
+            if listed is not None:
+                return Fetched("collection", listed)
             raise
 
     def search(self, query: str = "", base_path: str | None = None, limit: Any = 50) -> dict[str, Any]:
@@ -936,6 +979,14 @@ class Mesh:
                 f"silently. Known fields: {known}."
             )
         return typed, True, dropped
+
+
+# S2: TryResolveUnifiedPath's cap on the whole unified read (routing, the node hub, the store, the transformer).
+UNIFIED_READ_TIMEOUT_SECONDS = 10
+
+
+class ReadTimedOut(AgentkitError):
+    """Get's unified read did not answer within UNIFIED_READ_TIMEOUT_SECONDS (S2)."""
 
 
 PATCHABLE_FIELDS = ("name", "description", "icon", "category", "order", "content", "preRenderedHtml", "mainNode")

@@ -7,7 +7,8 @@ from agentkit import (
     SUMMARY_LIMIT, DocumentSlugCollision, Mesh, SearchIndex, document_slug, extractive_summary,
     file_path_by_string_rule, file_path_from_document, get_path_of_file, index_text, mesh_plugin, tools_by_name,
 )
-from agentkit.guide import REPORT, report_pdf_bytes, upload_report
+from agentkit._mesh import UNIFIED_READ_TIMEOUT_SECONDS
+from agentkit.guide import REPORT, copy_mesh, report_pdf_bytes, upload_report
 
 # --8<-- [start:upload]
 mesh = Mesh()
@@ -44,6 +45,11 @@ assert summary == extractive_summary(index_text(REPORT.file_name, report_pdf_byt
 assert len(summary) <= 281 and summary.endswith("…") and extractive_summary("# Title\n\n- a point\n> quoted") == "Title a point quoted"
 # verifies: chunks.summary-is-extractive
 assert SUMMARY_LIMIT == 280 and extractive_summary("word " * 100) == ("word " * 56).strip() + "…"
+first_page = index_text(REPORT.file_name, report_pdf_bytes()).text.split("\n")[0]
+# verifies: chunks.summary-is-extractive
+assert summary.startswith(first_page + " ") and "\n" not in summary  # a PDF: its first pages' words, page after page
+# verifies: chunks.summary-is-extractive
+assert extractive_summary("| a | b |\n-5 apples\n**bold** [link](x)") == "| a | b | 5 apples bold** [link](x)"
 
 # --8<-- [start:get-file-path]
 answer = tools["Get"].call({"path": "Meridian/content/Annual Report 2024.pdf"})
@@ -74,6 +80,19 @@ captioned.add_collection("Meridian").upload("chart.png", b"\x89PNG\r\n\x1a\n" + 
 # verifies: chunks.file-path-returns-text
 assert json.loads(tools_by_name(mesh_plugin(captioned))["Get"].call({"path": "Meridian/content/chart.png"}))[
     "content"]["$type"] == "Document"  # an indexed image in `content`: its Document node, not text
+caption = "A bar chart of revenue by segment, " * 12  # a describer's caption is the summary, as written
+captioned.index.image_describer = lambda data, name: caption
+captioned.collections["Meridian/content"].upload("bars.png", b"\x89PNG\r\n\x1a\n" + bytes(32), index=True)
+# verifies: chunks.summary-is-extractive
+assert captioned.get("Meridian/content/_Documents/bars.png").content["summary"] == caption and len(caption) > SUMMARY_LIMIT
+slow = copy_mesh(mesh)
+slow.read_seconds = lambda path: UNIFIED_READ_TIMEOUT_SECONDS + 0.5  # a busy host
+# verifies: chunks.file-path-returns-text
+assert tools_by_name(mesh_plugin(slow))["Get"].call({"path": "Meridian/content/Annual Report 2024.pdf"}) == \
+    "Error: Timeout resolving 'content/Annual Report 2024.pdf' at Meridian"
+slow.read_seconds = lambda path: UNIFIED_READ_TIMEOUT_SECONDS
+# verifies: chunks.file-path-returns-text
+assert json.loads(tools_by_name(mesh_plugin(slow))["Get"].call({"path": "Meridian/content/Annual Report 2024.pdf"})) == full_text
 # verifies: chunks.get-answers-a-json-string
 assert answer.startswith('"') and answer.endswith('"') and "\n" not in answer and "\\n" in answer
 # verifies: chunks.get-answers-a-json-string
@@ -94,6 +113,23 @@ print(tools["Get"].call({"path": by_string_rule}))
 assert tools["Get"].call({"path": by_string_rule}) == "Error: File 'Annual-Report-2024.pdf' not found in collection 'content'"
 # verifies: chunks.fields-give-the-get-path
 assert json.loads(tools["Get"].call({"path": by_fields})) == full_text
+odd = copy_mesh(mesh)
+odd_tools = tools_by_name(mesh_plugin(odd))
+for odd_name, old_form_reads in (("Director's report.md", False), ('The "final" notes.md', False),
+                                  ("Q3: notes.md", True), ("2024/Q3: notes.md", True)):
+    odd.collections["Meridian/content"].upload(odd_name, b"notes", index=True)
+    odd_answer = odd_tools["Get"].call({"path": get_path_of_file("Meridian/content", odd_name)})
+    # verifies: chunks.fields-give-the-get-path
+    assert odd_answer.startswith("Error: ") and odd_answer != '"notes"', odd_answer  # a quote or a ':'
+    old_form = odd_tools["Get"].call({"path": f"Meridian/content:{odd_name}"})
+    # verifies: chunks.fields-give-the-get-path
+    assert (old_form == '"notes"') is old_form_reads, (odd_name, old_form)  # `{node}/content:{filePath}`: ':' only
+odd.create({"id": "Data", "namespace": "Meridian", "name": "Data room", "nodeType": "Markdown"})
+odd.add_collection("Meridian/Data").upload("notes.md", b"notes", index=True)
+# verifies: chunks.fields-give-the-get-path
+assert odd_tools["Get"].call({"path": "Meridian/Data/content/notes.md"}).startswith("Error: ")  # split at 'Data'
+# verifies: chunks.fields-give-the-get-path
+assert odd_tools["Get"].call({"path": "Meridian/Data/content:notes.md"}) == '"notes"'  # the old form reads it
 
 # --8<-- [start:named-collection]
 filings = mesh.add_collection("Meridian", "filings")
@@ -113,6 +149,27 @@ assert tools["Get"].call({"path": "Meridian/filings/annual-report-2024.md"}) == 
 assert json.loads(tools["Get"].call({"path": file_path_from_document(filed)})) == "# Annual report\n"
 # verifies: chunks.named-collection-get-path
 assert get_path_of_file("Meridian/content", "2024/notes.md") == "Meridian/content/2024/notes.md"
+for store, holds_a_file in (("AzureBlob", True), ("FileSystem", False)):
+    other = Mesh(content_store=store)
+    other.create({"id": "Meridian", "name": "Meridian", "nodeType": "Company"})
+    if holds_a_file:
+        other.add_collection("Meridian").upload("notes.md", b"notes")
+    else:
+        other.add_collection("Meridian")  # a `content` collection that has stored nothing yet
+    other.add_collection("Meridian", "filings").upload("annual-report-2024.md", b"# Annual report\n")
+    # verifies: chunks.named-collection-get-path
+    assert tools_by_name(mesh_plugin(other))["Get"].call({"path": file_path_from_document(filed)}) == "[]", store
+azure = copy_mesh(mesh)
+azure.content_store = "AzureBlob"  # the same files and nodes behind an AzureBlob content store
+azure_get = tools_by_name(mesh_plugin(azure))["Get"]
+# verifies: chunks.content-store-is-host-wiring
+assert Mesh().content_store == "FileSystem" and azure_get.call({"path": by_fields}) == tools["Get"].call({"path": by_fields})
+# verifies: chunks.content-store-is-host-wiring
+assert [azure_get.call({"path": path}) for path in (document.path, file_path_from_document(filed))] == ["[]", "[]"]
+# verifies: chunks.document-node-has-no-text
+assert azure_get.call({"path": document.path}) == "[]"  # a `content` Document path: an empty folder listing
+# verifies: chunks.document-node-has-no-text
+assert json.loads(azure_get.call({"path": filings.document_node("annual-report-2024.md").path}))["nodeType"] == "Document"
 mesh.collections["Meridian/content"].upload("notes.md", b"notes", index=True)
 # verifies: chunks.string-rule-works-for-slug-safe-names
 assert json.loads(tools["Get"].call({"path": file_path_by_string_rule("Meridian/content/_Documents/notes.md")})) == "notes"
@@ -150,17 +207,21 @@ assert [f["filePath"] for f in guarded.listing()] == ["Q3 report.md"] and Search
 
 
 def path_shapes() -> str:
-    """The two paths of one uploaded file, and what Get on each returns, measured."""
+    """The two paths of one uploaded file, and what Get on each returns on either store, measured."""
+    def on_azure(path: str) -> str:
+        answer = azure_get.call({"path": path})
+        return "the same" if answer == tools["Get"].call({"path": path}) else f"`{answer}`"
+
     rows = [
-        ("Document node", "`{collectionPath}/_Documents/{slug}`", f"`{document.path}`",
+        ("Document node", "`{collectionPath}/_Documents/{slug}`", document.path,
          f"the node: {len(node['content']) - 1} metadata fields and a {len(summary)}-character summary, never the text"),
-        ("The file", "`{node}/content/{filePath}`", f"`{by_fields}`",
+        ("The file", "`{node}/content/{filePath}`", by_fields,
          f"the full extracted text: {len(text):,} characters"),
         ("A file of a named collection", "`{node}/content/{collection}/{filePath}`",
-         f"`{file_path_from_document(filed)}`", "the file's text"),
+         file_path_from_document(filed), "the file's text"),
     ]
-    lines = ["| Path | Shape | Example | Get returns |", "|---|---|---|---|"]
-    lines += [f"| {name} | {shape} | {example} | {returns} |" for name, shape, example, returns in rows]
+    lines = ["| Path | Shape | Example | Get returns (FileSystem store) | AzureBlob store |", "|---|---|---|---|---|"]
+    lines += [f"| {name} | {shape} | `{example}` | {returns} | {on_azure(example)} |" for name, shape, example, returns in rows]
     return "\n".join(lines)
 
 

@@ -3,7 +3,9 @@
 import json
 
 from tools.agentview import AgentView
-from agentkit import Mesh, SearchIndex, content_collection_plugin, file_path_from_document, mesh_plugin, tools_by_name
+from agentkit import (
+    Mesh, SearchIndex, content_collection_plugin, extractive_summary, file_path_from_document, mesh_plugin, tools_by_name,
+)
 from agentkit.guide import REPORT, upload_report
 
 mesh = Mesh()
@@ -65,6 +67,15 @@ named_row = next(r for r in postgres_like.search("Consolidated income statement"
 # verifies: chunks.search-rows-lack-file-fields
 assert named_row["path"] == "Meridian/filings/_Documents/notes.md" and \
     postgres_get.call({"path": named_row["path"]}) == "Not found: Meridian/filings/_Documents/notes.md"
+# verifies: chunks.search-rows-lack-file-fields
+assert not [r for r in postgres_like.search("nodeType:Document")["results"] if r["version"] == 0]  # free text only
+postgres_like.content_store = "AzureBlob"
+postgres_like.index.summarizer = extractive_summary
+postgres_like.collections["Meridian/content"].index(REPORT.file_name)  # the heal writes its Document node now
+# verifies: chunks.search-rows-lack-file-fields
+assert postgres_like.exists(synthetic[0]["path"]) and postgres_get.call({"path": synthetic[0]["path"]}) == "[]"
+# verifies: chunks.search-rows-lack-file-fields
+assert postgres_get.call({"path": named_row["path"]}) == "Not found: Meridian/filings/_Documents/notes.md"
 
 
 # --8<-- [start:recovery]
@@ -94,5 +105,15 @@ image_node = json.loads(tools_by_name(mesh_plugin(captioned))["Get"].call({"path
 # verifies: chunks.recovery-signature
 assert fetched_document_node(json.dumps(image_node)) and file_path_from_document(image_node["content"]) == (
     "Meridian/content/chart.png")  # the corrected path of an image answers its Document node again
+captioned.add_collection("Meridian", "charts").upload("bars.png", b"\x89PNG\r\n\x1a\n" + bytes(24), index=True)
+named_image = json.loads(tools_by_name(mesh_plugin(captioned))["Get"].call({"path": "Meridian/charts/_Documents/bars.png"}))
+placeholder = json.loads(tools_by_name(mesh_plugin(captioned))["Get"].call({"path": file_path_from_document(named_image["content"])}))
+# verifies: chunks.recovery-signature
+assert fetched_document_node(json.dumps(named_image)) and placeholder.startswith("[image: bars.png (image/png, 32 bytes)] ") and \
+    placeholder.endswith("Binary image content is not returned as text. When content indexing is enabled, an "
+                         "AI-generated description is available on the file's Document node.")
+captioned.content_store = "AzureBlob"
+# verifies: chunks.recovery-signature
+assert tools_by_name(mesh_plugin(captioned))["Get"].call({"path": file_path_from_document(named_image["content"])}) == "[]"
 
 CAPTURES = {"chunks_view_end_to_end.md": lambda: VIEW.markdown("end-to-end")}

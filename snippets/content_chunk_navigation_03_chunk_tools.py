@@ -7,7 +7,10 @@ from agentkit import (
     CHUNK_OVERLAP, CHUNK_SIZE, CONTENT_COLLECTION_PLUGIN, Mesh, chunk_spans, content_collection_plugin, index_text,
     mcp_tools, snippet, tools_by_name,
 )
-from agentkit.guide import REPORT, report_pdf_bytes, upload_report
+from agentkit import SearchIndex
+from agentkit._chunk_navigation import NO_STORE
+from agentkit._plugins import FUNCTION_FAILED, MCP_INVOCATION_FAILED
+from agentkit.guide import REPORT, copy_mesh, report_pdf_bytes, upload_report
 
 mesh = Mesh()
 document = upload_report(mesh)
@@ -66,6 +69,20 @@ mesh.add_collection("Meridian", "long").upload("long.md", ("figure " * 30_000).e
 mesh.refresh_index()
 # verifies: chunks.search-chunks-shape
 assert json.loads(tools["SearchChunks"].call({"query": "namespace:Meridian/long figure", "limit": 500}))["count"] == 200
+layered = Mesh(index=SearchIndex(auto_refresh=True))  # collection Meridian/sub, and the content of node Meridian/sub
+layered.create({"id": "Meridian", "name": "Meridian", "nodeType": "Company"})
+layered.create({"id": "sub", "namespace": "Meridian", "name": "Sub", "nodeType": "Company"})
+layered.add_collection("Meridian/sub").upload("weak.md", b"margin", index=True)
+layered.add_collection("Meridian", "sub").upload("strong.md", b"margin margin margin margin", index=True)
+walk = json.loads(tools_by_name(mcp_tools(layered))["search_chunks"].call({"query": "margin", "scope": "Meridian/sub/content"}))
+# verifies: chunks.search-chunks-shape
+assert [(h["filePath"], h["rank"]) for h in walk["results"]] == [("weak.md", 0), ("strong.md", 1)]  # joined, not re-ranked
+failing = copy_mesh(mesh)
+failing.index.chunk_store_failure = "connection refused"  # the chunk store's database is down
+# verifies: chunks.search-chunks-shape
+assert tools_by_name(content_collection_plugin(failing))["SearchChunks"].call({"query": "namespace:Meridian/content profit"}) \
+    == FUNCTION_FAILED and tools_by_name(mcp_tools(failing))["search_chunks"].call(
+        {"query": "namespace:Meridian/content profit"}) == MCP_INVOCATION_FAILED.format(tool="search_chunks")
 # verifies: chunks.get-chunk-shape
 assert list(chunk) == ["found", "collectionPath", "filePath", "chunkIndex", "text", "prevIndex", "nextIndex",
                        "totalChunks", "page", "bbox"]
@@ -77,6 +94,19 @@ assert beyond == {"found": False, **FILE, "chunkIndex": 500, "totalChunks": tota
 # verifies: chunks.out-of-range-is-an-answer
 assert json.loads(tools["GetChunk"].call({**FILE, "filePath": "missing.pdf", "chunkIndex": 0}))["message"] == \
     "No chunks indexed for 'missing.pdf' in 'Meridian/content'."
+# verifies: chunks.out-of-range-is-an-answer
+assert json.loads(tools["GetChunk"].call({**FILE, "filePath": " ", "chunkIndex": 0})) == \
+    {"count": 0, "results": [], "message": "'filePath' is required."}
+unindexed = copy_mesh(mesh)
+unindexed.index.chunk_store = False  # a host that wires no indexing pipeline
+not_enabled = {"count": 0, "results": [], "message": NO_STORE}
+# verifies: chunks.out-of-range-is-an-answer
+assert [json.loads(tool.call(arguments)) for tool, arguments in (
+    (tools_by_name(content_collection_plugin(unindexed))["GetChunk"], {**FILE, "chunkIndex": 0}),
+    (tools_by_name(mcp_tools(unindexed))["get_chunk"], {**FILE, "chunkIndex": 0}),
+    (tools_by_name(mcp_tools(unindexed))["search_chunks"], {"query": "namespace:Meridian/content profit"}),
+)] == [not_enabled] * 3 and NO_STORE == ("Content chunk indexing is not enabled in this host — no chunk store is "
+                                         "configured.")
 
 # --8<-- [start:anchored]
 for arguments in ({"query": "operating profit"},                                 # anchored at the context

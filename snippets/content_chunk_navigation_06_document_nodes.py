@@ -57,6 +57,22 @@ assert not mesh.exists("Meridian/content/_Documents/q2-notes.md")  # the hash ga
 content.upload("q2-notes.md", b"Q2 notes: the order book grew to 2,140 units (revised).", index=True)
 # verifies: chunks.deleted-document-node-dangles
 assert mesh.get("Meridian/content/_Documents/q2-notes.md").content["filePath"] == "q2-notes.md"  # changed bytes: written
+for heal in ("restart", "rebuild"):  # the same bytes, once the indexing process restarts or the host forces a rebuild
+    mesh.delete(["Meridian/content/_Documents/q2-notes.md"])
+    content.upload("q2-notes.md", b"Q2 notes: the order book grew to 2,140 units (revised).", index=True)
+    # verifies: chunks.deleted-document-node-dangles
+    assert not mesh.exists("Meridian/content/_Documents/q2-notes.md"), heal
+    if heal == "restart":
+        mesh.index.restart_indexer()
+        content.upload("q2-notes.md", b"Q2 notes: the order book grew to 2,140 units (revised).", index=True)
+    else:
+        content.index("q2-notes.md", force=True)
+    # verifies: chunks.deleted-document-node-dangles
+    assert mesh.exists("Meridian/content/_Documents/q2-notes.md"), heal
+mesh.delete(["Meridian/content/_Documents/q2-notes.md"])
+mesh.content_store = "AzureBlob"  # the same mesh behind an AzureBlob store: the dangling path lists as empty
+# verifies: chunks.deleted-document-node-dangles
+assert tools["Get"].call({"path": hit["documentPath"]}) == "[]"
 
 CAPTURES = {
     "chunks_view_document_path_taken.md": lambda: VIEW.markdown("document-path-taken"),

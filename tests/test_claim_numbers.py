@@ -12,7 +12,10 @@ import math
 
 from pypdf import PdfReader
 
-from agentkit import CHUNK_OVERLAP, CHUNK_SIZE, SUMMARY_LIMIT, Mesh, chunk_spans, extractive_summary, search_chunks
+from agentkit import (
+    CHUNK_OVERLAP, CHUNK_SIZE, SUMMARY_LIMIT, Mesh, chunk_spans, extractive_summary, mesh_plugin, search_chunks, tools_by_name,
+)
+from agentkit._mesh import UNIFIED_READ_TIMEOUT_SECONDS
 from agentkit.guide import (
     REPORT, Worksheet, list_dimensions, read_tables, report_pdf_path, report_text, report_tokens, workspace,
 )
@@ -91,6 +94,20 @@ def test_search_limit():
     default = mesh.search("")["limit"]
     # verifies: mesh.search-limit-clamped
     assert stated.numbers("mesh.search-limit-clamped") == [lowest, highest, default]
+
+
+def test_unified_read_timeout():
+    """A read that takes longer than 10 seconds answers the timeout error; one of exactly 10 seconds answers the text."""
+    mesh = Mesh()
+    mesh.create({"id": "Meridian", "name": "Meridian", "nodeType": "Company"})
+    mesh.add_collection("Meridian").upload("notes.md", b"notes")
+    answers = {}
+    for seconds in (UNIFIED_READ_TIMEOUT_SECONDS, UNIFIED_READ_TIMEOUT_SECONDS + 0.001):
+        mesh.read_seconds = lambda path, seconds=seconds: seconds
+        answers[seconds] = tools_by_name(mesh_plugin(mesh))["Get"].call({"path": "Meridian/content/notes.md"})
+    assert list(answers.values()) == ['"notes"', "Error: Timeout resolving 'content/notes.md' at Meridian"]
+    # verifies: chunks.file-path-returns-text
+    assert stated.numbers("chunks.file-path-returns-text") == [UNIFIED_READ_TIMEOUT_SECONDS]
 
 
 def test_summary_limit():

@@ -199,6 +199,72 @@ def test_report_document_node():
     assert mesh.get("Acme/content/_Documents/Annual-Report-2024.pdf").content["summary"].endswith("…")
 
 
+# -- the content store behind the collections (S1), the indexing process (S3), no pipeline (S5) ------------
+
+@pytest.mark.parametrize("store, expected", [("FileSystem", FileNotFound), ("AzureBlob", "[]")])
+def test_a_missing_nested_key_is_the_file_error_on_filesystem_and_an_empty_listing_on_azureblob(store, expected):
+    """S1: after a failed file read Get lists a folder of that name; AzureBlob lists a missing prefix as empty."""
+    mesh = company()
+    mesh.content_store = store
+    mesh.collections["Acme/content"].upload("a.md", b"alpha", index=True)
+    if expected is FileNotFound:
+        with pytest.raises(FileNotFound, match="^Error: File 'Sub/missing.md' not found in collection 'content'$"):
+            mesh.fetch("Acme/content/Sub/missing.md")
+    else:
+        assert mesh.fetch("Acme/content/Sub/missing.md").value == []
+        assert mesh.fetch("Acme/content/_Documents/a.md").value == []  # the Document node is never reached
+    assert mesh.fetch("Acme/content/a.md").value == "alpha"  # a stored file reads the same on either store
+
+
+def test_a_filesystem_collection_that_has_stored_nothing_lists_every_folder_as_empty():
+    """S1: FileSystem lists a collection whose folder does not exist yet as empty, so a named collection
+    behind it is not reached; the first stored file creates the folder, and the named collection is read."""
+    mesh = company()
+    mesh.add_collection("Acme", "filings").upload("q3.md", b"Q3")
+    assert mesh.fetch("Acme/content/filings/q3.md").value == []
+    mesh.collections["Acme/content"].upload("a.md", b"alpha")
+    assert mesh.fetch("Acme/content/filings/q3.md").value == "Q3"
+
+
+def test_an_unknown_content_store_is_refused():
+    with pytest.raises(ValueError, match="content_store must be one of"):
+        Mesh(content_store="S3")
+
+
+def test_a_restart_or_a_forced_rebuild_writes_a_deleted_document_again():
+    """S3: the sink's memory lives as long as the indexing process; a forced rebuild skips the hash gate."""
+    mesh = company()
+    collection = mesh.collections["Acme/content"]
+    collection.upload("a.md", b"alpha", index=True)
+    document = "Acme/content/_Documents/a.md"
+    mesh.delete([document])
+    assert collection.index("a.md") is None and not mesh.exists(document)  # remembered: not written again
+    assert collection.index("a.md", force=True).path == document
+    mesh.delete([document])
+    mesh.index.restart_indexer()
+    assert collection.index("a.md").path == document  # the hash gate's heal, with the memory gone
+
+
+def test_a_host_without_a_chunk_store_indexes_nothing():
+    """S5: no indexing pipeline: the upload is stored, nothing is chunked and no Document is written."""
+    mesh = company(SearchIndex(summarizer=extractive_summary, chunk_store=False))
+    mesh.collections["Acme/content"].upload("a.md", b"alpha", index=True)
+    mesh.refresh_index()
+    assert mesh.index.chunks_of("Acme/content", "a.md") == () and not mesh.exists("Acme/content/_Documents/a.md")
+    assert mesh.fetch("Acme/content/a.md").value == "alpha"
+
+
+def test_a_colon_in_a_content_path_sends_the_read_to_the_old_form():
+    """S4: `address/prefix:path` is tried first; `{node}/content:{file}` reads the file, and a file whose path
+    holds a ':' is read at an address inside the collection, where routing finds no node."""
+    mesh = company()
+    mesh.collections["Acme/content"].upload("Q3: notes.md", b"notes")
+    mesh.collections["Acme/content"].upload("plain.md", b"plain")
+    assert mesh.fetch("Acme/content:plain.md").value == "plain"
+    with pytest.raises(NodeNotFound, match=r"^Error: No node found at 'Acme/content'\. Closest ancestor is 'Acme'"):
+        mesh.fetch("Acme/content/Q3: notes.md")
+
+
 def _encrypted_pdf() -> bytes:
     import io
 

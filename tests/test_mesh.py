@@ -380,7 +380,7 @@ def test_file_system_store_resolves_dot_dot_against_the_collections_folder():
     mesh = filed()
     assert mesh.fetch("Acme/content/sub/../sub/notes.md").value == "notes"
     assert mesh.fetch("Acme/content/../../Other/content/secret.md").value == "secret"  # another node's file
-    assert mesh.fetch("Acme/content/../content/sub").value == [{"filePath": "sub/notes.md", "sizeBytes": 5}]
+    assert [item["path"] for item in mesh.fetch("Acme/content/../content/sub").value] == ["/sub/notes.md"]
     for beyond in ("Acme/content/../../../x.md", "Acme/content/../../Nowhere/content/x.md", "Acme/content/.."):
         with pytest.raises(FileNotFound, match="^Error: File '.*' not found in collection 'content'$"):
             mesh.fetch(beyond)  # the error names the key as sent, never where it led
