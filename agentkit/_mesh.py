@@ -316,10 +316,12 @@ class Mesh:
             return None
         address, remainder = resolved[:slash], resolved[slash + 1:]
         prefix, sep, rest = remainder.partition(":")
-        if not sep or not prefix or (content_only and prefix.lower() != DEFAULT_COLLECTION):
+        if not sep or not prefix:
             return None
         if address not in self._nodes:
-            raise NodeNotFound(self._no_node_at(address))  # routing refuses the address (R8)
+            raise NodeNotFound(self._no_node_at(address))  # routing refuses the address first (R8), whatever the prefix
+        if content_only and prefix.lower() != DEFAULT_COLLECTION:
+            return None
         if prefix.lower() != DEFAULT_COLLECTION:
             raise PathError(f"agentkit models node and content paths only, not '{prefix}' ('{resolved}')")
         return self._read_content(address, rest.strip("/"))
