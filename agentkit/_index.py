@@ -53,13 +53,11 @@ class IndexedNode:
     text: str  # lower-cased searchable text: name, id, path and (for Document nodes) the summary
 
     def row(self) -> dict[str, Any]:
-        return {
-            "path": self.path,
-            "name": self.name,
-            "nodeType": self.node_type,
-            "version": self.version,
-            "lastModified": self.last_modified,
-        }
+        """A Search result as the hub's JSON options write it: a key holding its default (M3) is left out."""
+        row = {"path": self.path, "name": self.name, "nodeType": self.node_type, "version": self.version,
+               "lastModified": self.last_modified}
+        unset = {"version": 0, "lastModified": ""}  # agentkit's stand-ins for Version 0 and default(DateTimeOffset)
+        return {key: value for key, value in row.items() if value is not None and unset.get(key, None) != value}
 
 
 @dataclass
@@ -98,7 +96,7 @@ class SearchIndex:
         summary = content.get("summary", "") if node.node_type == "Document" else ""
         entry = IndexedNode(
             node.path, node.id, node.namespace, node.name, node.node_type, node.version, node.last_modified,
-            " ".join((node.name, node.id, node.path, str(summary))).lower(),
+            " ".join((node.name or "", node.id, node.path, str(summary))).lower(),
         )
         self._stage("node", node.path, entry)
 
@@ -127,6 +125,13 @@ class SearchIndex:
 
     def remember_document(self, path: str) -> None:
         self._known_documents.add(path)
+
+    def restart_sink(self) -> None:
+        """The host restarts: the Document sink's memory (a mesh singleton) starts empty again (R14).
+
+        Only the sink's memory is modelled: the chunk store's hashes are persisted and survive.
+        """
+        self._known_documents.clear()
 
     def _stage(self, operation: str, key: Any, value: Any) -> None:
         self._pending.append((operation, key, value))

@@ -11,7 +11,7 @@ from agentkit.guide import PlannedCalls, report_tokens, run_scenario, write_phas
 PRICE = EXAMPLE_PRICES["example-large"]
 
 # --8<-- [start:bill-per-call]
-mesh = Mesh()
+mesh = Mesh(node_types={"Company"})
 mesh.create({"id": "Acme", "name": "Acme", "nodeType": "Company"})
 reads = [ToolCall("Get", {"path": "Acme"}) for _ in range(3)]
 model = PlannedCalls(reads, batch_size=1)

@@ -10,7 +10,7 @@ from agentkit.guide import PlannedCalls, TextModel, prohibition
 from agentkit._config import BUDGET_SEPARATOR, DEFAULT_MAXIMUM_ITERATIONS
 from agentkit._plugins import content_collection_plugin
 
-mesh = Mesh()
+mesh = Mesh(node_types={"Company"})
 mesh.create({"id": "Acme", "name": "Acme", "nodeType": "Company"})
 HOST_TOOLS = mesh_plugin(mesh) + content_collection_plugin(mesh)  # the host's built-ins: Mesh, ContentCollection
 

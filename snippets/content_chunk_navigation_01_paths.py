@@ -10,7 +10,7 @@ from agentkit import (
 from agentkit.guide import REPORT, report_pdf_bytes, upload_report
 
 # --8<-- [start:upload]
-mesh = Mesh()
+mesh = Mesh(node_types={"Company"})
 document = upload_report(mesh)  # stored and indexed into Meridian/content
 mesh.refresh_index()            # let the search index catch up
 tools = tools_by_name(mesh_plugin(mesh))
@@ -56,7 +56,7 @@ print(len(text), len(answer))
 
 # verifies: chunks.file-path-returns-text
 assert text == full_text and all(value.display in text for value in REPORT.values)
-captioned = Mesh(index=SearchIndex(image_describer=lambda data, name: f"A chart in {name}."))
+captioned = Mesh(node_types={"Company"}, index=SearchIndex(image_describer=lambda data, name: f"A chart in {name}."))
 captioned.create({"id": "Meridian", "name": "Meridian", "nodeType": "Company"})
 captioned.add_collection("Meridian").upload("chart.png", b"\x89PNG\r\n\x1a\n" + bytes(24), index=True)
 # verifies: chunks.file-path-returns-text
@@ -121,7 +121,7 @@ assert document_slug("Q3 report.md") == document_slug("Q3-report.md") and both["
 # verifies: chunks.slug-collision-last-wins
 assert json.loads(tools["Get"].call({"path": "Meridian/content/Q3 report.md"})) == "First file: Q3 revenue 100."
 
-strict = Mesh(index=SearchIndex(summarizer=extractive_summary, refuse_slug_collisions=True))
+strict = Mesh(node_types={"Company"}, index=SearchIndex(summarizer=extractive_summary, refuse_slug_collisions=True))
 strict.create({"id": "Meridian", "name": "Meridian", "nodeType": "Company"})
 guarded = strict.add_collection("Meridian")
 guarded.upload("Q3 report.md", b"First file.", index=True)

@@ -11,7 +11,7 @@ from agentkit import (
 )
 from agentkit.guide import REPORT, report_pdf_bytes
 
-mesh = Mesh(index=SearchIndex(summarizer=extractive_summary))  # a host wired like memex
+mesh = Mesh(node_types={"Company"}, index=SearchIndex(summarizer=extractive_summary))  # a host wired like memex
 mesh.create({"id": "Meridian", "name": "Meridian Components Group", "nodeType": "Company"})
 mesh.add_collection("Meridian")
 agent = tools_by_name(mesh_plugin(mesh, context="Meridian") + content_collection_plugin(mesh, context="Meridian"))
@@ -72,7 +72,7 @@ assert json.loads(agent["GetChunk"].call({"collectionPath": "Meridian/content", 
 # verifies: chunks.xlsx-not-indexed
 assert not mesh.exists("Meridian/content/_Documents/figures.xlsx")
 
-bare = Mesh()  # the framework registers no summarizer
+bare = Mesh(node_types={"Company"})  # the framework registers no summarizer
 bare.create({"id": "Meridian", "name": "Meridian", "nodeType": "Company"})
 bare.add_collection("Meridian").upload(REPORT.file_name, report_pdf_bytes(), index=True)
 bare.refresh_index()

@@ -6,7 +6,7 @@ import json
 from tools.agentview import AgentView
 from agentkit import Mesh, extractive_summary, mcp_tools, tools_by_name
 
-mesh = Mesh()
+mesh = Mesh(node_types={"Company", "Markdown"})
 mesh.index.summarizer = extractive_summary  # a host wired like memex writes Document nodes (D6)
 mesh.create({"id": "Meridian", "name": "Meridian Components Group", "nodeType": "Company"})
 mesh.add_collection("Meridian").upload("notes.md", b"Board notes: dividend approved.", index=True)
@@ -56,6 +56,11 @@ assert not mesh.exists(documents[0])  # the same bytes: skipped, and the indexer
 mesh.collections["Meridian/content"].upload("notes.md", b"Board notes: dividend approved, paid in May.", index=True)
 # verifies: mesh.create-takes-over-upload
 assert mesh.exists(documents[0])  # changed bytes: indexed anew, the Document node is written again
+tools["delete"].call({"paths": json.dumps(documents)})
+mesh.index.restart_sink()  # a restart: the sink no longer remembers the Document as written
+mesh.collections["Meridian/content"].upload("notes.md", b"Board notes: dividend approved, paid in May.", index=True)
+# verifies: mesh.create-takes-over-upload
+assert mesh.exists(documents[0])  # the same bytes after a restart: the heal writes the Document again
 
 # --8<-- [start:upload-taken-over]
 print(create("filings"))  # the collection's own path
@@ -78,6 +83,10 @@ assert upload("Meridian/content/notes.md", b"Board notes, third draft.") == \
     "Error: path must include '{collection}/{filePath}' after the node path (e.g. 'Systemorph/content/logo.png')."
 # verifies: mesh.create-takes-over-upload
 assert mesh.collections["Meridian/content"].read_text("notes.md") == "Board notes, revised."
+# verifies: mesh.create-takes-over-upload
+assert create("content") == "Created: Meridian/content" and upload("Meridian/content/Sub/a.md", b"x") == \
+    "Error: collection 'Sub' not found on 'Meridian/content'."
+tools["delete"].call({"paths": json.dumps(["Meridian/content"])})
 # verifies: mesh.create-takes-over-upload
 assert upload("Meridian/content/Sub/a.md", b"x") == "{\"status\":\"Uploaded\",\"path\":\"Meridian/content/Sub/a.md\",\"bytes\":1}"
 

@@ -9,7 +9,7 @@ from agentkit import (
 from agentkit.guide import upload_report
 from tools.agentview import AgentView
 
-mesh = Mesh()
+mesh = Mesh(node_types={"Company"})
 upload_report(mesh)  # Meridian/content/Annual Report 2024.pdf
 mesh.add_collection("Meridian", "filings").upload("annual-report-2024.md", b"# Annual report\n")
 mesh.collections["Meridian/content"].upload("2024/notes.md", b"Nested notes.\n")
@@ -90,7 +90,7 @@ assert [f["filePath"] for f in json.loads(get.call({"path": "Meridian/content/fi
 assert get.call({"path": "Meridian/content/no-such-file.pdf"}) == "Error: File 'no-such-file.pdf' not found in collection 'content'"
 # verifies: unified-path.not-found-messages
 assert get.call({"path": "Meridian/content/2024/gone.md"}) == "Error: File '2024/gone.md' not found in collection 'content'"
-bare = Mesh()
+bare = Mesh(node_types={"Company"})
 bare.create({"id": "Empty", "name": "Empty", "nodeType": "Company"})
 # verifies: unified-path.not-found-messages
 assert tools_by_name(mesh_plugin(bare))["Get"].call({"path": "Empty/content/x.md"}) == "Error: Content collection 'content' not found"
