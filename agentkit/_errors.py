@@ -19,6 +19,8 @@ Hierarchy::
     │   ├── NodeExists(CreateError)          "Error creating node: Node already exists: {path}"
     │   ├── SchemaMismatch(CreateError)      "Error: Content does not match the schema for NodeType '...'"
     │   ├── UnregisteredDiscriminator(CreateError)  an unregistered '$type' on a built-in node type (M8)
+    │   ├── MisplacedSatellite(CreateError)  an ownerless satellite or a mis-scoped access grant (MP2)
+    │   ├── UnregisteredNodeType(CreateError)  a nodeType the mesh does not know (MP1)
     │   └── NotPatchable(CreateError)        Patch named a key it cannot apply (M11)
     ├── ToolArgumentError(ValueError)        a tool argument of the wrong JSON type (answered as text)
     ├── StrictContentError(ValueError)       strict mode (an agentkit extension): dropped fields or unknown $type
@@ -94,6 +96,14 @@ class SchemaMismatch(CreateError):
 
 class UnregisteredDiscriminator(CreateError):
     """Content carries a string '$type' no registry resolves, on a built-in node type (refused since e298c8cf8)."""
+
+
+class MisplacedSatellite(CreateError):
+    """A satellite with no owning node, or an access assignment scoped elsewhere than its folder (MP2)."""
+
+
+class UnregisteredNodeType(CreateError):
+    """Create named a nodeType the mesh does not know (no registered NodeType, no node at that path)."""
 
 
 class NotPatchable(CreateError):

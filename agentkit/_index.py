@@ -53,13 +53,11 @@ class IndexedNode:
     text: str  # lower-cased searchable text: name, id, path and (for Document nodes) the summary
 
     def row(self) -> dict[str, Any]:
-        return {
-            "path": self.path,
-            "name": self.name,
-            "nodeType": self.node_type,
-            "version": self.version,
-            "lastModified": self.last_modified,
-        }
+        """A Search result as the hub's JSON options write it: a key holding its default (M3) is left out."""
+        row = {"path": self.path, "name": self.name, "nodeType": self.node_type, "version": self.version,
+               "lastModified": self.last_modified}
+        unset = {"version": 0, "lastModified": ""}  # agentkit's stand-ins for Version 0 and default(DateTimeOffset)
+        return {key: value for key, value in row.items() if value is not None and unset.get(key, None) != value}
 
 
 @dataclass
@@ -113,7 +111,7 @@ class SearchIndex:
         summary = content.get("summary", "") if node.node_type == "Document" else ""
         entry = IndexedNode(
             node.path, node.id, node.namespace, node.name, node.node_type, node.version, node.last_modified,
-            " ".join((node.name, node.id, node.path, str(summary))).lower(),
+            " ".join((node.name or "", node.id, node.path, str(summary))).lower(),
         )
         self._stage("node", node.path, entry)
 

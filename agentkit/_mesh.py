@@ -25,7 +25,7 @@ from __future__ import annotations
 import copy
 import json
 import posixpath
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
@@ -36,6 +36,7 @@ from ._errors import (
     FileNotFound,
     InvalidJson,
     MalformedNamespace,
+    MisplacedSatellite,
     MissingField,
     NodeExists,
     NodeNotFound,
@@ -44,6 +45,7 @@ from ._errors import (
     SchemaMismatch,
     StrictContentError,
     UnregisteredDiscriminator,
+    UnregisteredNodeType,
     UnreadableDocument,
 )
 from ._collections import CONTENT_STORES, FILE_SYSTEM, ContentCollection
@@ -72,7 +74,9 @@ class ContentType:
     """A registered content type: its ``$type`` name and its fields with their JSON kinds.
 
     Kinds are ``string``, ``number``, ``integer``, ``boolean``, ``array``,
-    ``object``; ``null`` is accepted for every field.
+    ``object``; ``null`` is accepted for every field. A kind ending in ``?``
+    (``number?``) is a nullable value type (``decimal?``): its default is
+    null, so the framework's JSON writes a stored ``0`` or ``false`` (M7).
     """
 
     name: str
@@ -81,9 +85,14 @@ class ContentType:
     keeps_unknown_fields: bool = False
 
     def __post_init__(self) -> None:
-        unknown = sorted(kind for kind in self.fields.values() if kind not in _JSON_KINDS)
+        unknown = sorted(kind for kind in self.fields.values() if kind.removesuffix("?") not in _JSON_KINDS)
         if unknown:
             raise ValueError(f"ContentType '{self.name}': unknown field kind(s) {unknown}; use {sorted(_JSON_KINDS)}")
+
+    @property
+    def nullable_fields(self) -> frozenset[str]:
+        """The fields declared nullable (kind ending in ``?``)."""
+        return frozenset(name for name, kind in self.fields.items() if kind.endswith("?"))
 
     def deserialize(self, raw: Mapping[str, Any], node_type: str) -> tuple[dict[str, Any], tuple[str, ...]]:
         """Keep the known fields (checking their JSON kind); return them and the dropped names."""
@@ -99,6 +108,7 @@ class ContentType:
                 else:
                     dropped.append(key)
                 continue
+            kind = kind.removesuffix("?")
             if value is not None and not _matches(value, kind):
                 # M6: the opening is the framework's; the detail stands in for .NET's JsonException text.
                 raise SchemaMismatch(
@@ -222,17 +232,30 @@ class Mesh:
     # Node types the host registers in-process (the framework's built-ins, no compile source): on them an
     # unregistered '$type' is refused (M8). Any other node type counts as DB-defined or compiled.
     builtin_node_types: set[str] = field(default_factory=set)
+    # Every other NodeType the host registers (configured or compiled: a static node at the type's path).
+    # Create refuses a nodeType that is neither here, built in, nor the path of a node (a NodeType
+    # defined in the mesh): the mesh's NodeType existence check.
+    node_types: set[str] = field(default_factory=set)
     _nodes: dict[str, Node] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if self.content_store not in CONTENT_STORES:
             raise ValueError(f"content_store must be one of {CONTENT_STORES}, got {self.content_store!r}")
         self.register_type(DOCUMENT_TYPE)
+        self.node_types.add("Document")  # the host wires content indexing, which registers the Document NodeType
 
     # -- registry -----------------------------------------------------------
     def register_type(self, content_type: ContentType) -> None:
         """Register a content type under its ``$type`` name (re-registering replaces it)."""
         self.content_types[content_type.name] = content_type
+
+    def register_node_type(self, name: str, *, builtin: bool = False) -> None:
+        """Register a NodeType the host configures; ``builtin`` marks one without compile source (M8)."""
+        (self.builtin_node_types if builtin else self.node_types).add(name)
+
+    def knows_node_type(self, name: str) -> bool:
+        """The create handler's check: a static NodeType node at ``name`` (registered here) or a node at that path."""
+        return name in self.node_types or name in self.builtin_node_types or name in self._nodes
 
     # -- reads --------------------------------------------------------------
     def exists(self, path: str) -> bool:
@@ -316,10 +339,12 @@ class Mesh:
             return None
         address, remainder = resolved[:slash], resolved[slash + 1:]
         prefix, sep, rest = remainder.partition(":")
-        if not sep or not prefix or (content_only and prefix.lower() != DEFAULT_COLLECTION):
+        if not sep or not prefix:
             return None
         if address not in self._nodes:
-            raise NodeNotFound(self._no_node_at(address))  # routing refuses the address (R8)
+            raise NodeNotFound(self._no_node_at(address))  # routing refuses the address first (R8), whatever the prefix
+        if content_only and prefix.lower() != DEFAULT_COLLECTION:
+            return None
         if prefix.lower() != DEFAULT_COLLECTION:
             raise PathError(f"agentkit models node and content paths only, not '{prefix}' ('{resolved}')")
         return self._read_content(address, rest.strip("/"))
@@ -455,11 +480,16 @@ class Mesh:
         data = _node_json(node, invalid_tip=True)
         candidate = self._identified(data, "create")
         built = self._build(data, candidate, strict=strict)
-        self._refuse_discriminator(built.node, existing=None, prefix="Error creating node: ")
+        misplaced = misplaced_satellite(built.node, "mainNode" in data)
+        if misplaced is not None:
+            raise MisplacedSatellite(f"Error creating node: {misplaced}")
         if built.node.path in self._nodes:
             raise NodeExists(f"Error creating node: Node already exists: {built.node.path}")
-        if self.partition_guard:
+        self._refuse_discriminator(built.node, existing=None, prefix="Error creating node: ")
+        if self.partition_guard:  # the validators run before the NodeType check (MeshExtensions.cs:525)
             self._refuse_by_partition_guard(built.node)
+        if not self.knows_node_type(built.node.node_type):
+            raise UnregisteredNodeType(f"Error creating node: NodeType '{built.node.node_type}' is not registered")
         return replace(built, node=self.put_node(built.node))
 
     def _refuse_by_partition_guard(self, node: Node) -> None:
@@ -694,13 +724,13 @@ class Mesh:
         if source == target:
             raise PathError(f"Error: target path is the same as source ({source}).")
         failure = f"Error moving {source} -> {target}: "
-        if source not in self._nodes:
-            # R8: the request goes to the source's address, and routing refuses an address with no node.
-            raise NodeNotFound(failure + self._no_node_at(source))
+        routable = {entry.path for entry in self.index.visible_nodes()} & self._nodes.keys()
+        if source not in routable:
+            # R8: the request goes to the source's address, which routing resolves with a 'path:' query (it
+            # lags like Search); an address the query does not show is refused. agentkit has no route cache, so
+            # the copy's 'Source node not found' (a route cached while the query misses the node) is not reached.
+            raise NodeNotFound(failure + self._no_node_at(source, routable))
         indexed = self.indexed_subtree(source)
-        if source not in indexed:
-            # R8: the node exists but the index has not caught up; the move handler's copy finds nothing.
-            raise NodeNotFound(f"{failure}Source node not found: {source} (SourceNotFound)")
         self._refuse_collections(source, "move")
         if target in self._nodes:
             raise NodeExists(f"{failure}Node already exists: {target} (TargetAlreadyExists)")
@@ -711,11 +741,12 @@ class Mesh:
         self._delete_subtree(source)
         return len(written)
 
-    def _no_node_at(self, address: str) -> str:
-        """Routing's refusal of an address with no node (R8), naming the closest existing ancestor."""
+    def _no_node_at(self, address: str, known: Collection[str] | None = None) -> str:
+        """Routing's refusal of an address with no node (R8), naming the closest ancestor among ``known`` (all nodes)."""
+        known = self._nodes if known is None else known
         segments = address.split("/")
         ancestors = ["/".join(segments[:n]) for n in range(len(segments) - 1, 0, -1)]
-        prefix = next((path for path in ancestors if path in self._nodes), None)
+        prefix = next((path for path in ancestors if path in known), None)
         if prefix is None:
             return f"No node found at '{address}'."
         return (f"No node found at '{address}'. Closest ancestor is '{prefix}' "
@@ -820,7 +851,13 @@ class Mesh:
         return sorted(path for path in self._nodes if is_within(path, root))
 
     def _overwrite(self, previous: Node, result: CreateResult) -> CreateResult:
-        """Write ``result``'s node over ``previous``, one version later."""
+        """Write ``result``'s node over ``previous``, one version later.
+
+        The owner's no-op gate (NodeUpdatePipeline): a node equal to the live one but for its
+        version and timestamp is not written, and keeps its version.
+        """
+        if replace(result.node, version=previous.version, last_modified=previous.last_modified) == previous:
+            return replace(result, node=previous)
         return replace(result, node=self.put_node(replace(result.node, version=previous.version + 1)))
 
     def _identified(self, data: Mapping[str, Any], operation: str) -> Node:
@@ -884,7 +921,7 @@ class Mesh:
         own = self.content_types.get(node_type)
         if own is None:
             return ""
-        schema = {"type": "object", "properties": {name: {"type": kind} for name, kind in own.fields.items()}}
+        schema = {"type": "object", "properties": {name: {"type": kind.removesuffix("?")} for name, kind in own.fields.items()}}
         return f" Expected content schema for NodeType '{node_type}': {json.dumps(schema, separators=(',', ':'))}"
 
     def _null_content_error(self, path: str, node_type: str) -> str:
@@ -914,6 +951,11 @@ class Mesh:
             f"content shape (check '@{node.node_type}/schema/'); for Markdown nodes the content is "
             "{\"$type\": \"MarkdownContent\", \"content\": \"<markdown text>\"}."
         )
+
+    def nullable_fields(self, node: Node) -> frozenset[str]:
+        """The nullable fields of ``node``'s typed content (what the framework's JSON writes when 0 or false)."""
+        content_type = self._content_type(node.content.get("$type")) if node.typed and isinstance(node.content, Mapping) else None
+        return content_type.nullable_fields if content_type is not None else frozenset()
 
     def _resolves(self, discriminator: str) -> bool:
         return discriminator in self.content_types or (
@@ -987,6 +1029,56 @@ UNIFIED_READ_TIMEOUT_SECONDS = 10
 
 class ReadTimedOut(AgentkitError):
     """Get's unified read did not answer within UNIFIED_READ_TIMEOUT_SECONDS (S2)."""
+
+
+# The satellite folders whose nodes need an owning node before them (SatelliteTableMapping.Defaults, '_' segments
+# other than '_Access'), and the folder of access assignments (AccessAssignmentGuard).
+OWNER_REQUIRING_SATELLITES = frozenset(
+    {"_Activity", "_UserActivity", "_Thread", "_ThreadMessage", "_Tracking", "_Approval", "_Comment", "_Notification"})
+_SATELLITE_SEGMENTS = OWNER_REQUIRING_SATELLITES | {"_Access"}
+
+
+def misplaced_satellite(node: Node, main_node_sent: bool) -> str | None:
+    """The create handler's structural refusals, before it reads the path (ActivityNodeGuard, AccessAssignmentGuard).
+
+    A node directly under an owner-requiring satellite folder with no node
+    before it is ownerless; an ``_Activity`` with an empty ``mainNode`` too.
+    An ``AccessAssignment`` filed under ``{scope}/_Access/`` must carry
+    ``mainNode`` = ``{scope}`` (any case); left out, ``mainNode`` is the
+    node's path, which a satellite normalises to its owner.
+    """
+    segments = [segment for segment in node.namespace.split("/") if segment]
+    if segments and segments[-1] in OWNER_REQUIRING_SATELLITES:
+        folder, owner = segments[-1], "/".join(segments[:-1])
+        if not owner:
+            return (f"Satellite '{node.path}' is anchored at a top-level / ownerless path: the namespace "
+                    f"'{node.namespace}' has no owning node before '{folder}'. Satellites MUST live at "
+                    f"'{{ownerPath}}/{folder}/{{id}}' under a real owning node (a Space, NodeType, User "
+                    f"partition, or an Admin-partition version node for startup activities) — never at a bare "
+                    f"'{folder}'. There is no partition / per-node hub to route to, so every "
+                    f"poster/subscriber NotFound-storms the router.")
+        if folder == "_Activity" and isinstance(node.main_node, str) and not node.main_node.strip():
+            return (f"Activity '{node.path}' has an empty MainNode. Set MainNode to the owning node path "
+                    f"('{owner}') so access delegates to it and the activity is routable — an empty MainNode is "
+                    f"the ownerless shape that NotFound-storms the router.")
+    if node.node_type.lower() != "accessassignment":
+        return None
+    marker = node.path.lower().find("/_access/")
+    scope = node.path[:marker] if marker >= 0 else ("" if node.path.lower().startswith("_access/") else None)
+    if scope is None:
+        return None
+    main = node.main_node if main_node_sent and isinstance(node.main_node, str) else node.path
+    if node.namespace and main == node.path:  # NormalizeSatelliteMainNode: the owner, cut at the first satellite folder
+        parts = [segment for segment in node.namespace.split("/") if segment]
+        cut = next((i for i, segment in enumerate(parts) if segment in _SATELLITE_SEGMENTS), None)
+        main = "/".join(parts[:cut]) if cut is not None else node.namespace
+    if (not main and not scope) or main.lower() == scope.lower():
+        return None
+    if not main:
+        return (f"AccessAssignment '{node.path}' has an EMPTY MainNode. A grant is scoped by MainNode, "
+                f"NOT by its folder — so this grants ROOT (every partition), not '{scope}'. Set MainNode='{scope}'.")
+    return (f"AccessAssignment '{node.path}' has MainNode='{main}' but its path encodes scope '{scope}'. "
+            "A grant must be scoped to the node it is filed under; a mismatch silently grants somewhere else.")
 
 
 PATCHABLE_FIELDS = ("name", "description", "icon", "category", "order", "content", "preRenderedHtml", "mainNode")
@@ -1112,12 +1204,77 @@ def _repaired_prefix(text: str) -> str:
 
 
 def _load_repaired(text: str) -> Any:
-    """``load_json(repair_json(text))``, parsing text that parses whole only once."""
+    """``load_json(repair_json(text))``, parsing text that parses whole only once.
+
+    The repair parses strictly, but the hub's deserializer then skips comments
+    and allows trailing commas (M4), so text no prefix of which parses is read
+    once more that leniently before it is refused.
+    """
     try:
         return load_json(text)
     except (json.JSONDecodeError, InvalidJson):
         pass
-    return load_json(_repaired_prefix(text))
+    repaired = _repaired_prefix(text)
+    if repaired != text:
+        return load_json(repaired)
+    try:
+        return load_json(_without_comments_and_trailing_commas(text))
+    except (json.JSONDecodeError, InvalidJson):
+        return load_json(text)  # refused with the strict parser's detail
+
+
+def _without_comments_and_trailing_commas(text: str) -> str:
+    """``text`` with ``//`` and ``/* */`` comments outside strings removed, and every comma before ``}`` or ``]``."""
+    kept: list[str] = []
+    index, in_string = 0, False
+    while index < len(text):
+        char = text[index]
+        if in_string:
+            kept.append(char)
+            if char == "\\" and index + 1 < len(text):
+                kept.append(text[index + 1])
+                index += 1
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+            kept.append(char)
+        elif text.startswith("//", index):
+            end = text.find("\n", index)
+            index = len(text) if end < 0 else end
+            continue
+        elif text.startswith("/*", index):
+            end = text.find("*/", index + 2)
+            if end < 0:
+                return text  # an unterminated comment: the deserializer refuses it too
+            index = end + 2
+            continue
+        else:
+            kept.append(char)
+        index += 1
+    return _drop_trailing_commas("".join(kept))
+
+
+def _drop_trailing_commas(text: str) -> str:
+    """Remove each comma outside strings whose next non-blank character is ``}`` or ``]`` (linear time)."""
+    following = [""] * (len(text) + 1)  # the first non-blank character after each position
+    for index in range(len(text) - 1, -1, -1):
+        following[index] = following[index + 1] if text[index].isspace() else text[index]
+    kept: list[str] = []
+    in_string = escaped = False
+    previous = ""
+    for index, char in enumerate(text):
+        if in_string:
+            in_string = escaped or char != '"'
+            escaped = not escaped and char == "\\"
+        elif char == '"':
+            in_string = True
+        elif char == "," and following[index + 1] in ("}", "]") and previous not in ("", "{", "[", ","):
+            continue  # a trailing comma follows a value; '[,]' stays invalid
+        kept.append(char)
+        if not char.isspace():
+            previous = char
+    return "".join(kept)
 
 
 def _parse_json(text: str, *, tip: bool) -> Any:

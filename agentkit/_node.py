@@ -7,6 +7,7 @@ can name a node without importing the mesh.
 from __future__ import annotations
 
 import copy
+from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from typing import Any
@@ -54,8 +55,12 @@ class Node:
     def path(self) -> str:
         return f"{self.namespace}/{self.id}" if self.namespace else self.id
 
-    def to_json(self) -> dict[str, Any]:
-        """The node as the Get tool shows it, with the framework's camelCase keys."""
+    def to_json(self, nullable: Collection[str] = ()) -> dict[str, Any]:
+        """The node as the Get tool shows it, with the framework's camelCase keys.
+
+        ``nullable``: the typed content's fields declared nullable (``int?``), whose default is null
+        alone, so a stored ``0`` or ``false`` is written.
+        """
         return {
             "id": self.id,
             "namespace": self.namespace,
@@ -67,7 +72,7 @@ class Node:
             "order": self.order,
             "version": self.version,
             "lastModified": self.last_modified,
-            "content": _without_defaults(self.content) if self.typed else copy.deepcopy(self.content),
+            "content": _without_defaults(self.content, nullable) if self.typed else copy.deepcopy(self.content),
         } | {key: value for key, value in (("description", self.description), ("preRenderedHtml", self.pre_rendered_html),
                                            ("mainNode", self.main_node)) if value is not None}
 
@@ -77,8 +82,12 @@ def _is_default(value: Any) -> bool:
     return value is None or value is False or (type(value) in (int, float) and value == 0)
 
 
-def _without_defaults(content: Any) -> Any:
-    """Typed content as the framework's JSON writes it: fields holding their default value are omitted (M7)."""
+def _without_defaults(content: Any, nullable: Collection[str] = ()) -> Any:
+    """Typed content as the framework's JSON writes it: fields holding their default value are omitted (M7).
+
+    A nullable field's default is null: its ``0`` or ``false`` is written.
+    """
     if not isinstance(content, dict):
         return copy.deepcopy(content)
-    return {key: copy.deepcopy(value) for key, value in content.items() if key == "$type" or not _is_default(value)}
+    return {key: copy.deepcopy(value) for key, value in content.items()
+            if key == "$type" or not (value is None if key in nullable else _is_default(value))}

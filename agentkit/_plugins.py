@@ -35,6 +35,7 @@ import base64
 import binascii
 import json
 import re
+import time
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -292,7 +293,7 @@ class _Operations:
             return self._node_text(self.mesh.children(resolved))
         fetched = self.mesh.fetch(resolved)
         if fetched.kind == "node":
-            return self._node_text(fetched.value.to_json())
+            return self._node_text(fetched.value.to_json(self.mesh.nullable_fields(fetched.value)))
         if isinstance(fetched.value, str):  # a file's text (or an image placeholder), serialized as a JSON string
             return dotnet_json_string(fetched.value)
         if fetched.kind == "collection":  # a folder's items, serialized by the hub's JSON options (UP2)
@@ -300,6 +301,8 @@ class _Operations:
         return to_text(fetched.value)
 
     def search(self, query: Any, base_path: Any, limit: Any) -> str:
+        if query is None and isinstance(base_path, str) and resolve_path(base_path):
+            raise TypeError("Search: query.Replace on a null query")  # MeshOperations.Search dereferences it
         return to_text(self.mesh.search(str(query or ""), base_path, limit))
 
     def create(self, node: Any) -> str:
@@ -381,13 +384,19 @@ class _Operations:
     def navigate_to(self, path: Any, context: str | None) -> str:
         """Modelled: a direct path to an existing node (case-insensitive), or a bare segment under the context.
 
-        The framework's fallbacks (URL correction, a search for the closest
-        node, free-text phrases and skills) are not modelled: where agentkit
-        finds no node it answers M14's "Couldn't find anywhere" text.
+        The framework's resolver (R9) also corrects a URL-shaped path, searches
+        for the closest node and opens it, and reads free text (a blank in the
+        argument) as a request for a skill or the best-matching node. agentkit
+        has no search here: where no node has the path it answers the
+        resolver's own text for a search that found nothing (R9).
         """
         row = path.strip() if isinstance(path, str) else ""
-        if not row:
+        quoted = len(row) >= 2 and row[0] == row[-1] and row[0] in "\"'"
+        core = row[1:] if row.startswith("@") else row
+        if not row or not core or (quoted and len(row) == 2):
             return "Nothing to navigate to."
+        if not quoted and any(blank in core for blank in " \t\r\n"):
+            return f"Couldn't find anything for \u201c{row}\u201d."
         node_path = resolve_path(row).strip("/")
         candidates = [node_path]
         if context and "/" not in node_path and not row.startswith("@/"):
@@ -396,7 +405,7 @@ class _Operations:
         for candidate in candidates:
             if candidate.lower() in live:
                 return f"Navigating to: {live[candidate.lower()]}."
-        return f'Couldn\'t find anywhere matching "{path}".'
+        return f"Nothing in the mesh matches \u201c{row}\u201d."
 
     def upload_content(self, node_path: Any, file_path: Any, content: Any, collection_name: Any, context: str | None) -> str:
         """Agent UploadContent: saves text into a collection and does NOT index it (C7).
@@ -507,11 +516,25 @@ def _kind_of(value: Any) -> str:
     return {str: "a string", list: "an array", dict: "an object"}.get(type(value), "null")
 
 
+# The text arguments whose JSON null the framework's operation passes to JsonSerializer.Deserialize, which throws
+# ArgumentNullException outside the JsonException catch (MeshOperations.Create/Update/Delete): the call raises.
+NULL_RAISES = frozenset({"node", "nodes", "paths"})
+# AccessContextAIFunction: every agent tool without [ToolTimeout] is bounded to 30 s; on expiry the model reads
+# this text while the operation runs on (MP3). agentkit's operations are synchronous: a call that took longer
+# answers the text after its work is done, which is what the framework's orphaned operation may still do.
+AGENT_TOOL_TIMEOUT_SECONDS = 30
+AGENT_TOOL_TIMED_OUT = "Tool '{name}' timed out after {seconds}s. Add [ToolTimeout(N)] to allow longer."
+_clock = time.monotonic  # the agent tools' stopwatch (a test replaces it)
+
+
 def _answering(function: Callable[[dict], str], parameters: tuple[Parameter, ...],
-               failed: str = FUNCTION_FAILED) -> Callable[[dict], str]:
+               failed: str = FUNCTION_FAILED, null_fails: frozenset[str] = NULL_RAISES,
+               null_passes: bool = False) -> Callable[[dict], str]:
     """Wrap a tool body so that it always answers text: refusals become their message, never an exception.
 
-    Arguments the tool does not declare are ignored (the agent binder drops them); ``null`` counts as absent.
+    Arguments the tool does not declare are ignored (the agent binder drops them); ``null`` counts as absent,
+    except for the arguments in ``null_fails``, where the framework's call raises and ``failed`` is answered,
+    and, with ``null_passes`` (the Mesh tools, whose operations check their text arguments), a text argument.
     """
 
     def call(arguments: dict) -> str:
@@ -521,6 +544,11 @@ def _answering(function: Callable[[dict], str], parameters: tuple[Parameter, ...
         try:
             for parameter in parameters:
                 value = arguments.get(parameter.name)
+                if value is None and parameter.name in arguments and parameter.name in null_fails:
+                    return failed
+                if value is None and null_passes and parameter.name in arguments and parameter.type == "string":
+                    bound[parameter.name] = None  # the binder passes a JSON null on to the operation
+                    continue
                 if value is None:
                     if parameter.required:
                         return f"Error: missing required argument '{parameter.name}'"
@@ -537,7 +565,21 @@ def _answering(function: Callable[[dict], str], parameters: tuple[Parameter, ...
 
 def _tool(name: str, plugin: str, text: ToolText, body: Callable[[dict], str], annotations: tuple[bool, bool]) -> Tool:
     parameters = _parameters(text)
-    return Tool(name, plugin, text[0], _answering(body, parameters), parameters, *annotations)
+    answering = _answering(body, parameters, null_passes=plugin == MESH_PLUGIN)
+    return Tool(name, plugin, text[0], _timed(name, answering), parameters, *annotations)
+
+
+def _timed(name: str, call: Callable[[dict], str]) -> Callable[[dict], str]:
+    """AccessContextAIFunction's bound on an agent tool (MP3): past 30 s the model reads the timed-out text."""
+
+    def timed(arguments: dict) -> str:
+        started = _clock()
+        answer = call(arguments)
+        if _clock() - started > AGENT_TOOL_TIMEOUT_SECONDS:
+            return AGENT_TOOL_TIMED_OUT.format(name=name, seconds=AGENT_TOOL_TIMEOUT_SECONDS)
+        return answer
+
+    return timed
 
 
 def _agent_annotations(method: str) -> tuple[bool, bool]:
@@ -654,7 +696,10 @@ def mcp_tools(mesh: Mesh, *, base_url: str = "") -> list[Tool]:
         name = snake_case(method)
         text = MCP_TEXTS[method]
         parameters = _parameters(text)
-        body = _answering(bodies[method], parameters, MCP_INVOCATION_FAILED.format(tool=name))
+        # McpArgumentValidation lets JSON null through (MP4): the binder cannot make it a number or a flag.
+        null_fails = NULL_RAISES | {p.name for p in parameters if p.type in ("integer", "boolean")}
+        body = _answering(bodies[method], parameters, MCP_INVOCATION_FAILED.format(tool=name), null_fails,
+                          null_passes=method in MESH_METHODS)
         tools.append(Tool(name, MCP_SERVER, text[0], _validated(name, parameters, body), parameters,
                           *_MCP_ANNOTATIONS[method]))
     return tools

@@ -56,6 +56,7 @@ def path_parsing(scale: int) -> dict[str, float]:
     node_path = "/".join(segments)
     file_path = "/".join(["Meridian", "content", *segments[1:]])
     mesh = agentkit.guide.workspace()
+    mesh.register_node_type("Markdown")
     get, create = mcp(mesh, "get"), mcp(mesh, "create")
     ids = iter(range(10**9))
     return {
@@ -68,6 +69,7 @@ def path_parsing(scale: int) -> dict[str, float]:
 
 def search(scale: int) -> dict[str, float]:
     mesh = agentkit.guide.workspace()
+    mesh.register_node_type("Markdown")
     extra = 25 * scale - len(mesh.nodes())
     for number in range(max(0, extra)):
         mesh.create({"id": f"Meridian/Notes/note-{number}", "name": f"Revenue note {number}", "nodeType": "Markdown"})
@@ -108,7 +110,7 @@ def pdf_pages_repeated(data: bytes, times: int) -> bytes:
 def upload(scale: int, text: str, pdf: bytes) -> dict[str, float]:
     def upload_and_index(name: str, data: bytes) -> None:
         _pdf_pass.cache_clear()  # every run reads the PDF (agentkit keeps the words of the last files read)
-        mesh = agentkit.Mesh()
+        mesh = agentkit.Mesh(node_types={"Company"})
         mesh.create({"id": "Meridian", "name": "Meridian", "nodeType": "Company"})
         mesh.add_collection("Meridian")
         answer = mcp(mesh, "upload").call({"path": f"Meridian/content/{name}", "base64Content": base64.b64encode(data).decode()})

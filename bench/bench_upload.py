@@ -32,7 +32,7 @@ def one_upload(data: bytes) -> dict[str, float]:
     extracted, extract_s = timed(lambda: index_text(REPORT.file_name, data))
     _, summary_s = timed(lambda: extractive_summary(extracted.text))
     _, chunk_s = timed(lambda: split_chunks(extracted, collection_path="Acme/content", file_path=REPORT.file_name))
-    mesh = Mesh(index=SearchIndex(summarizer=extractive_summary))
+    mesh = Mesh(node_types={"Company"}, index=SearchIndex(summarizer=extractive_summary))
     mesh.create({"id": "Acme", "name": "Acme", "nodeType": "Company"})
     collection = mesh.add_collection("Acme")
 

@@ -17,7 +17,7 @@ AgentConfiguration = VIEW.configurations(agentkit.AgentConfiguration)
 PRICE = EXAMPLE_PRICES["example-large"]
 
 # --8<-- [start:bill-per-call]
-mesh = Mesh()
+mesh = Mesh(node_types={"Company"})
 mesh.create({"id": "Acme", "name": "Acme", "nodeType": "Company"})
 reads = [ToolCall("Get", {"path": "Acme"}) for _ in range(3)]
 model = PlannedCalls(reads, batch_size=1)

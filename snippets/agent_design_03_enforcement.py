@@ -21,7 +21,7 @@ prohibition = functools.partial(run_prohibition, configuration=AgentConfiguratio
 CAPTURES = {f"agent_node_{name}.md": (lambda sections=sections: VIEW.agent_nodes(*sections)) for name, sections in {
     "whitelist": ("whitelist", "malformed"), "cap": ("cap", "front-matter", "prohibition")}.items()}
 
-mesh = Mesh()
+mesh = Mesh(node_types={"Company", "Agent"})
 mesh.create({"id": "Acme", "name": "Acme", "nodeType": "Company"})
 HOST_TOOLS = mesh_plugin(mesh) + content_collection_plugin(mesh)  # the host's built-ins: Mesh, ContentCollection
 

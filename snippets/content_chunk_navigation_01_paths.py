@@ -11,7 +11,7 @@ from agentkit._mesh import UNIFIED_READ_TIMEOUT_SECONDS
 from agentkit.guide import REPORT, copy_mesh, report_pdf_bytes, upload_report
 
 # --8<-- [start:upload]
-mesh = Mesh()
+mesh = Mesh(node_types={"Company", "Markdown"})
 document = upload_report(mesh)  # stored and indexed into Meridian/content
 mesh.refresh_index()            # let the search index catch up
 tools = tools_by_name(mesh_plugin(mesh))
@@ -74,7 +74,7 @@ assert "\n" not in text.split("\n")[page - 1] and "Revenue EUR m" not in text an
 
 # verifies: chunks.file-path-returns-text
 assert text == full_text and all(value.display in text for value in REPORT.values)
-captioned = Mesh(index=SearchIndex(image_describer=lambda data, name: f"A chart in {name}."))
+captioned = Mesh(node_types={"Company"}, index=SearchIndex(image_describer=lambda data, name: f"A chart in {name}."))
 captioned.create({"id": "Meridian", "name": "Meridian", "nodeType": "Company"})
 captioned.add_collection("Meridian").upload("chart.png", b"\x89PNG\r\n\x1a\n" + bytes(24), index=True)
 # verifies: chunks.file-path-returns-text
@@ -150,7 +150,7 @@ assert json.loads(tools["Get"].call({"path": file_path_from_document(filed)})) =
 # verifies: chunks.named-collection-get-path
 assert get_path_of_file("Meridian/content", "2024/notes.md") == "Meridian/content/2024/notes.md"
 for store, holds_a_file in (("AzureBlob", True), ("FileSystem", False)):
-    other = Mesh(content_store=store)
+    other = Mesh(node_types={"Company"}, content_store=store)
     other.create({"id": "Meridian", "name": "Meridian", "nodeType": "Company"})
     if holds_a_file:
         other.add_collection("Meridian").upload("notes.md", b"notes")
@@ -190,7 +190,7 @@ assert document_slug("Q3 report.md") == document_slug("Q3-report.md") and both["
 # verifies: chunks.slug-collision-last-wins
 assert json.loads(tools["Get"].call({"path": "Meridian/content/Q3 report.md"})) == "First file: Q3 revenue 100."
 
-strict = Mesh(index=SearchIndex(summarizer=extractive_summary, refuse_slug_collisions=True))
+strict = Mesh(node_types={"Company"}, index=SearchIndex(summarizer=extractive_summary, refuse_slug_collisions=True))
 strict.create({"id": "Meridian", "name": "Meridian", "nodeType": "Company"})
 guarded = strict.add_collection("Meridian")
 guarded.upload("Q3 report.md", b"First file.", index=True)

@@ -8,7 +8,7 @@ from agentkit import (
 )
 from agentkit.guide import REPORT, upload_report
 
-mesh = Mesh()
+mesh = Mesh(node_types={"Company"})
 upload_report(mesh)
 mesh.refresh_index()
 tools = tools_by_name(mesh_plugin(mesh, context="Meridian") + content_collection_plugin(mesh, context="Meridian"))
@@ -47,7 +47,7 @@ print(row["path"], "|", "collectionPath" in row, "filePath" in row)
 
 # verifies: chunks.search-rows-lack-file-fields
 assert set(row) >= {"path", "name", "nodeType"} and not {"collectionPath", "filePath"} & set(row)
-postgres_like = Mesh(index=SearchIndex(summarizer=None, content_rows=True))
+postgres_like = Mesh(node_types={"Company"}, index=SearchIndex(summarizer=None, content_rows=True))
 postgres_like.create({"id": "Meridian", "name": "Meridian", "nodeType": "Company"})
 postgres_like.add_collection("Meridian").upload(REPORT.file_name, mesh.collections["Meridian/content"].stored(REPORT.file_name).data, index=True)
 postgres_like.refresh_index()
@@ -98,7 +98,7 @@ if fetched_document_node(result):
 assert fetched_document_node(tools["Get"].call({"path": row["path"]}))
 # verifies: chunks.recovery-signature
 assert not fetched_document_node(result) and json.loads(result) == text
-captioned = Mesh(index=SearchIndex(image_describer=lambda data, name: f"A chart in {name}."))
+captioned = Mesh(node_types={"Company"}, index=SearchIndex(image_describer=lambda data, name: f"A chart in {name}."))
 captioned.create({"id": "Meridian", "name": "Meridian", "nodeType": "Company"})
 captioned.add_collection("Meridian").upload("chart.png", b"\x89PNG\r\n\x1a\n" + bytes(24), index=True)
 image_node = json.loads(tools_by_name(mesh_plugin(captioned))["Get"].call({"path": "Meridian/content/chart.png"}))

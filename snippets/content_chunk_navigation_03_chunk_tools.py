@@ -12,7 +12,7 @@ from agentkit._chunk_navigation import NO_STORE
 from agentkit._plugins import FUNCTION_FAILED, MCP_INVOCATION_FAILED
 from agentkit.guide import REPORT, copy_mesh, report_pdf_bytes, upload_report
 
-mesh = Mesh()
+mesh = Mesh(node_types={"Company"})
 document = upload_report(mesh)
 mesh.refresh_index()
 
@@ -69,7 +69,7 @@ mesh.add_collection("Meridian", "long").upload("long.md", ("figure " * 30_000).e
 mesh.refresh_index()
 # verifies: chunks.search-chunks-shape
 assert json.loads(tools["SearchChunks"].call({"query": "namespace:Meridian/long figure", "limit": 500}))["count"] == 200
-layered = Mesh(index=SearchIndex(auto_refresh=True))  # collection Meridian/sub, and the content of node Meridian/sub
+layered = Mesh(node_types={"Company", "Markdown"}, index=SearchIndex(auto_refresh=True))  # collection Meridian/sub, and the content of node Meridian/sub
 layered.create({"id": "Meridian", "name": "Meridian", "nodeType": "Company"})
 layered.create({"id": "sub", "namespace": "Meridian", "name": "Sub", "nodeType": "Company"})
 layered.add_collection("Meridian/sub").upload("weak.md", b"margin", index=True)

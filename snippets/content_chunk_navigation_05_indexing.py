@@ -13,7 +13,7 @@ from agentkit.guide import REPORT, report_pdf_bytes
 from agentkit._errors import UnreadableDocument
 from tools.agentview import AgentView
 
-mesh = Mesh(index=SearchIndex(summarizer=extractive_summary))  # a host wired like memex
+mesh = Mesh(node_types={"Company"}, index=SearchIndex(summarizer=extractive_summary))  # a host wired like memex
 mesh.create({"id": "Meridian", "name": "Meridian Components Group", "nodeType": "Company"})
 mesh.add_collection("Meridian")
 # Every tool call below is recorded for the page's "Tool call" listings (tools/agentview.py).
@@ -116,7 +116,7 @@ stored_as_text = agent["UploadContent"].call({"nodePath": "@/Meridian", "filePat
 stored = mesh.collections["Meridian/content"].stored("copy.pdf").data
 # verifies: chunks.upload-content-text-only
 assert stored_as_text.startswith("Uploaded") and stored == pdf_bytes.decode("latin-1").encode("utf-8") != pdf_bytes
-locked = Mesh()
+locked = Mesh(node_types={"Company"})
 locked.create({"id": "Meridian", "name": "Meridian", "nodeType": "Company"})
 locked.add_collection("Meridian", editable=False)
 # verifies: chunks.upload-content-text-only
@@ -130,7 +130,7 @@ assert locked.collections["Meridian/content"].read_text("a.md") == "a"
 
 PIXEL = base64.b64decode("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGNgYGBgAAAABQABpfZFQAAAAABJRU5ErkJggg==")
 for describer in (lambda data, name: f"A one-pixel image, {name}.", None):
-    seen = Mesh(index=SearchIndex(summarizer=extractive_summary, image_describer=describer))
+    seen = Mesh(node_types={"Company"}, index=SearchIndex(summarizer=extractive_summary, image_describer=describer))
     seen.create({"id": "Meridian", "name": "Meridian", "nodeType": "Company"})
     seen.add_collection("Meridian")
     tools_by_name(mcp_tools(seen))["upload"].call({"path": "Meridian/content/pixel.png",
@@ -146,7 +146,7 @@ for describer in (lambda data, name: f"A one-pixel image, {name}.", None):
         assert chunk["text"] == "A one-pixel image, pixel.png." and \
             seen.get("Meridian/content/_Documents/pixel.png").content["summary"] == chunk["text"]
 
-storeless = Mesh(index=SearchIndex(chunk_store=False, summarizer=extractive_summary))  # no indexing pipeline
+storeless = Mesh(node_types={"Company"}, index=SearchIndex(chunk_store=False, summarizer=extractive_summary))  # no indexing pipeline
 storeless.create({"id": "Meridian", "name": "Meridian", "nodeType": "Company"})
 storeless.add_collection("Meridian")
 on_storeless = tools_by_name(mcp_tools(storeless) + content_collection_plugin(storeless, context="Meridian"))
@@ -163,7 +163,7 @@ assert [json.loads(on_storeless[tool].call({"query": query})) for tool, query in
 # verifies: chunks.no-chunk-store
 assert storeless.index.chunks_of("Meridian/content", "plan.md") == () and not storeless.exists("Meridian/content/_Documents/plan.md")
 
-wide = Mesh(index=SearchIndex(chunk_size=400, chunk_overlap=50))  # a host that sets ContentIndexingOptions
+wide = Mesh(node_types={"Company"}, index=SearchIndex(chunk_size=400, chunk_overlap=50))  # a host that sets ContentIndexingOptions
 wide.create({"id": "Meridian", "name": "Meridian", "nodeType": "Company"})
 wide.add_collection("Meridian").upload("long.md", ("word " * 300).encode(), index=True)
 wide.refresh_index()
@@ -176,7 +176,7 @@ assert "1000-char windows with 150-char overlap" in tools_by_name(mcp_tools(wide
 # verifies: chunks.chunk-size-host-option
 assert (SearchIndex().chunk_size, SearchIndex().chunk_overlap) == (1000, 150)
 
-bare = Mesh()  # the framework registers no summarizer
+bare = Mesh(node_types={"Company"})  # the framework registers no summarizer
 bare.create({"id": "Meridian", "name": "Meridian", "nodeType": "Company"})
 bare.add_collection("Meridian").upload(REPORT.file_name, report_pdf_bytes(), index=True)
 bare.refresh_index()

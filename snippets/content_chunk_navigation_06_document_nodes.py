@@ -5,7 +5,7 @@ import json
 from tools.agentview import AgentView
 from agentkit import Mesh, content_collection_plugin, extractive_summary, file_path_from_document, mesh_plugin, tools_by_name
 
-mesh = Mesh()
+mesh = Mesh(node_types={"Company", "Markdown"})
 mesh.index.summarizer = extractive_summary  # a host wired like memex writes Document nodes (D6)
 mesh.create({"id": "Meridian", "name": "Meridian Components Group", "nodeType": "Company"})
 content = mesh.add_collection("Meridian")

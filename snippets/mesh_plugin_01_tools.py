@@ -5,13 +5,13 @@ import textwrap
 
 from tools.agentview import AgentView
 from agentkit import (
-    CONTENT_COLLECTION_PLUGIN, MCP_SERVER, MESH_PLUGIN, ContentType, Mesh, content_collection_plugin, mcp_tools,
+    CONTENT_COLLECTION_PLUGIN, MCP_SERVER, MESH_PLUGIN, ContentType, Mesh, Node, content_collection_plugin, mcp_tools,
     mesh_plugin, snake_case, tools_by_name,
 )
 from agentkit._mesh import search_query
 from agentkit._plugins import MCP_METHODS, MCP_METHODS_NOT_MODELLED, PATH_HANDLING
 
-mesh = Mesh()
+mesh = Mesh(node_types={"Company", "Fact", "Folder", "Markdown", "Note"})
 mesh.register_type(ContentType("Fact", {"lineItem": "string", "period": "string", "value": "number", "unit": "string"}))
 mesh.create({"id": "Meridian", "name": "Meridian Components Group", "nodeType": "Company"})
 mesh.add_collection("Meridian")
@@ -107,7 +107,7 @@ for number in range(3):
     tools["Create"].call({"node": {"id": f"Meridian/Facts/f-{number}", "name": f"Fact {number}", "nodeType": "Fact",
                                    "content": {"$type": "Fact", "value": number}}})
 
-library = Mesh()  # a second mesh, with one indexed file, for the chunk tools
+library = Mesh(node_types={"Company"})  # a second mesh, with one indexed file, for the chunk tools
 library.create({"id": "Meridian", "name": "Meridian Components Group", "nodeType": "Company"})
 library.add_collection("Meridian").upload("notes.md", b"Board notes.", index=True)
 library.refresh_index()
@@ -144,7 +144,7 @@ assert json.loads(tools_by_name(mcp_tools(library))["get_chunk"].call({**hit, "c
 
 def path_world() -> Mesh:
     """A fresh mesh for one probe of a path argument: the same nodes, files and clock every time."""
-    world = Mesh()
+    world = Mesh(node_types={"Company", "Note"})
     world.create({"id": "Meridian", "name": "Meridian", "nodeType": "Company"})
     world.create({"id": "Facts", "namespace": "Meridian", "name": "Facts", "nodeType": "Note", "content": "Q3 revenue"})
     world.create({"id": "f-0", "namespace": "Meridian/Facts", "name": "F0", "nodeType": "Note"})
@@ -240,12 +240,17 @@ assert json.loads(tools["Get"].call({"path": "Meridian/Facts/*"})) == [
 assert set(node) >= {"id", "namespace", "path", "name", "nodeType", "category", "icon", "order", "content"}
 # verifies: mesh.get-node-json
 assert node["category"] is None and tools["Get"].call({"path": "Meridian/Facts/f-0"}).startswith('{\n  "id"')
-scratch_typed = Mesh()
+scratch_typed = Mesh(node_types={"Fact", "Note"})
 scratch_typed.register_type(ContentType("Fact", {"value": "number", "final": "boolean", "unit": "string"}))
 scratch_typed.create({"id": "z", "name": "Z", "nodeType": "Fact",
                       "content": {"$type": "Fact", "value": 0, "final": False, "unit": None}})
 # verifies: mesh.json-omits-defaults
 assert json.loads(tools_by_name(mesh_plugin(scratch_typed))["Get"].call({"path": "z"}))["content"] == {"$type": "Fact"}
+scratch_typed.register_type(ContentType("Count", {"count": "integer?", "final": "boolean?"}))  # int?, bool?
+scratch_typed.create({"id": "n", "name": "N", "nodeType": "Note", "content": {"$type": "Count", "count": 0, "final": False}})
+# verifies: mesh.json-omits-defaults, mesh.read-back-defaults-omitted
+assert json.loads(tools_by_name(mesh_plugin(scratch_typed))["Get"].call({"path": "n"}))["content"] == \
+    {"$type": "Count", "count": 0, "final": False}
 scratch_typed.create({"id": "u", "name": "U", "nodeType": "Note", "content": {"value": 0}})  # untyped: kept
 # verifies: mesh.json-omits-defaults
 assert json.loads(tools_by_name(mesh_plugin(scratch_typed))["Get"].call({"path": "u"}))["content"] == {"value": 0}
@@ -264,6 +269,15 @@ assert set(envelope) == {"count", "limit", "truncated", "results", "hint"} and (
 assert set(envelope["results"][0]) == {"path", "name", "nodeType", "version", "lastModified"}
 # verifies: mesh.search-envelope
 assert "hint" not in json.loads(tools["Search"].call({"query": "nodeType:Fact", "basePath": "Meridian/Facts", "limit": 4}))
+configured = Mesh()  # a node from the host's configuration: never written, so version 0 and no timestamp
+configured.index.stage_node(Node("Settings", "", None, "Folder", version=0, last_modified=""))  # type: ignore[arg-type]
+configured.refresh_index()
+# verifies: mesh.search-envelope
+assert json.loads(tools_by_name(mesh_plugin(configured))["Search"].call({"query": ""}))["results"] == \
+    [{"path": "Settings", "nodeType": "Folder"}]
+# verifies: mesh.search-base-path-rewrites-query
+assert [[row["path"] for row in json.loads(tools["Search"].call({"query": query, "basePath": "Meridian/Facts"}))["results"]]
+        for query in ("namespace:Meridian", "namespace:Elsewhere")] == [[f"Meridian/Facts/f-{n}" for n in range(3)], []]
 # verifies: mesh.search-base-path
 assert json.loads(tools["Search"].call({"query": "", "basePath": "Meridian"}))["results"][0]["path"] == "Meridian/Facts"
 # verifies: mesh.search-base-path
@@ -298,7 +312,7 @@ print(tools["Delete"].call({"paths": '["Meridian/Facts", "Meridian/Drafts"]'})) 
 # verifies: mesh.update-full-replacement
 assert tools["Update"].call({"nodes": json.dumps([{"id": "Meridian/x", "name": "x", "nodeType": "Fact"}])}).startswith(
     "Error: cannot write Meridian/x: 'content' is null. Fetch the node first with Get")
-scratch = Mesh()
+scratch = Mesh(node_types={"Fact"})
 scratch.register_type(ContentType("Fact", {"lineItem": "string", "period": "string", "value": "number", "unit": "string"}))
 scratch.create({"id": "f", "name": "f", "nodeType": "Fact", "icon": "Chart",
                 "content": {"$type": "Fact", "lineItem": "rev", "value": 1}})
@@ -315,6 +329,11 @@ version_before = scratch.get("f").version
 # verifies: mesh.patch-node-level
 assert tools_by_name(mesh_plugin(scratch))["Patch"].call({"path": "f", "fields": {"icon": "Chart"}}) == \
     f"Patched: f (v{version_before} → v{scratch.get('f').version})" and scratch.get("f").version > version_before
+# verifies: mesh.patch-node-level
+assert [tools_by_name(mesh_plugin(scratch))["Patch"].call({"path": "f", "fields": fields})
+        for fields in ({"Name": "Sales", "Icon": "Pie"}, {"icon": "Chart"})] == ["Patched: f", "Patched: f"]
+# verifies: mesh.patch-node-level
+assert (scratch.get("f").name, scratch.get("f").icon, scratch.get("f").version) == ("Revenue", "Chart", version_before + 1)
 before_refusal = scratch.get("f")
 # verifies: mesh.patch-node-level
 assert tools_by_name(mesh_plugin(scratch))["Patch"].call({"path": "f", "fields": {"unit": "EUR"}}).startswith(
@@ -331,9 +350,14 @@ assert scratch.get("f") == before_refusal
 assert not any(mesh.exists(f"Meridian/Facts/f-{n}") for n in range(3)) and mesh.exists("Meridian")
 # verifies: mesh.errors-are-text
 assert tools["Get"].call({"path": "Meridian/Facts"}) == "Not found: Meridian/Facts"
+# verifies: mesh.errors-are-text
+assert [tools["Update"].call({"nodes": "[]"}), tools["Delete"].call({"paths": "[]"}),
+        json.loads(tools["GetDiagnostics"].call({"path": "Meridian/Facts"}))["status"]] == \
+    ["No nodes provided.", "No paths provided.", "Unknown"]
 
 tools["Create"].call({"node": {"id": "Meridian/Drafts", "name": "Drafts", "nodeType": "Folder"}})
-tools["Create"].call({"node": {"id": "Meridian/Drafts/d-1", "name": "Draft 1", "nodeType": "Fact"}})
+tools["Create"].call({"node": {"id": "Meridian/Drafts/d-1", "name": "Draft 1", "nodeType": "Fact", "order": 3,
+                               "description": "First draft"}})
 mesh.refresh_index()
 tools["Create"].call({"node": {"id": "Meridian/Drafts/d-2", "name": "Draft 2", "nodeType": "Fact"}})  # not indexed yet
 
@@ -348,6 +372,8 @@ print([node.path for node in mesh.nodes() if "Drafts" in node.path or "Old" in n
 #> ['Archive/Drafts', 'Archive/Drafts/d-1', 'Meridian/Old', 'Meridian/Old/d-1']
 # --8<-- [end:move-copy]
 
+# verifies: mesh.copy-signature-and-answer
+assert (mesh.get("Archive/Drafts/d-1").order, mesh.get("Archive/Drafts/d-1").description) == (None, None)
 # verifies: mesh.move-lags-and-deletes
 assert not mesh.exists("Meridian/Drafts/d-2") and not mesh.exists("Meridian/Old/d-2")
 mesh.refresh_index()
@@ -368,8 +394,8 @@ assert tools["Move"].call({"sourcePath": "Nowhere", "targetPath": "X"}) == \
     "Error moving Nowhere -> X: No node found at 'Nowhere'."
 mesh.create({"id": "unindexed", "namespace": "Meridian", "name": "U", "nodeType": "Markdown"})
 # verifies: mesh.move-refusals
-assert tools["Move"].call({"sourcePath": "Meridian/unindexed", "targetPath": "X"}) == \
-    "Error moving Meridian/unindexed -> X: Source node not found: Meridian/unindexed (SourceNotFound)"
+assert tools["Move"].call({"sourcePath": "Meridian/unindexed", "targetPath": "X"}).startswith(
+    "Error moving Meridian/unindexed -> X: No node found at 'Meridian/unindexed'. Closest ancestor is 'Meridian' ")
 # verifies: mesh.move-copy-refuse-collections
 assert tools["Move"].call({"sourcePath": "Meridian", "targetPath": "Acme"}).startswith(
     "Error: cannot move: 'Meridian' owns content collection 'Meridian/content'") and mesh.exists("Meridian")
@@ -385,9 +411,13 @@ print(tools_by_name(mcp_tools(mesh, base_url="https://portal.example"))["navigat
 assert tools_by_name(mcp_tools(mesh))["navigate_to"].call({"path": "@Meridian/Old"}) == "/Meridian/Old"  # no base URL
 
 # verifies: mesh.navigate-fallback-not-modelled
-assert tools["NavigateTo"].call({"path": "Nowhere/x"}) == "Couldn't find anywhere matching \"Nowhere/x\"."
+assert tools["NavigateTo"].call({"path": " @Nowhere/x "}) == "Nothing in the mesh matches “@Nowhere/x”."
 # verifies: mesh.navigate-fallback-not-modelled
-assert tools["NavigateTo"].call({"path": "the old drafts"}) == "Couldn't find anywhere matching \"the old drafts\"."
+assert tools["NavigateTo"].call({"path": "the old drafts"}) == "Couldn't find anything for “the old drafts”."
+# verifies: mesh.navigate-fallback-not-modelled
+assert tools["NavigateTo"].call({"path": "'Meridian/Old'"}) == "Navigating to: Meridian/Old."  # quoted: one path
+# verifies: mesh.navigate-fallback-not-modelled
+assert [tools["NavigateTo"].call({"path": p}) for p in ("", " @ ", "''")] == ["Nothing to navigate to."] * 3
 # verifies: mesh.navigate-to
 assert tools_by_name(mesh_plugin(mesh, context="Meridian"))["NavigateTo"].call({"path": "Old"}) == "Navigating to: Meridian/Old."
 
@@ -430,3 +460,9 @@ assert (len(MCP_METHODS) + len(MCP_METHODS_NOT_MODELLED), len(MCP_METHODS_NOT_MO
 assert not set(map(snake_case, MCP_METHODS_NOT_MODELLED)) & set(mcp) and len(mcp) == len(MCP_METHODS)
 # verifies: mesh.mcp-arguments
 assert mcp["create"].call({"node": json.dumps({"id": "Meridian/x", "name": "x", "nodeType": "Fact"})}) == "Created: Meridian/x"
+# verifies: mesh.mcp-arguments
+assert [mcp["search"].call({"query": "", "limit": None}), mcp["get"].call({"path": None}), mcp["create"].call({"node": None})] \
+    == ["An error occurred invoking 'search'.", "Error: path is required.", "An error occurred invoking 'create'."]
+# verifies: mesh.mcp-arguments
+assert json.loads(mcp["search"].call({"query": "", "limit": "2"}))["limit"] == 2
+

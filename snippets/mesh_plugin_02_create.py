@@ -3,9 +3,10 @@
 import json
 
 from tools.agentview import AgentView
-from agentkit import ContentType, Mesh, mesh_plugin, tools_by_name
+from agentkit import ContentType, Mesh, mcp_tools, mesh_plugin, tools_by_name
+from agentkit._mesh import MARKDOWN_TYPE
 
-mesh = Mesh()
+mesh = Mesh(node_types={"Company", "Fact", "Folder"})
 # The registered type of node type Fact: its $type name and its exact field names.
 mesh.register_type(ContentType("Fact", {"lineItem": "string", "period": "string", "value": "number", "unit": "string"}))
 mesh.create({"id": "Meridian", "name": "Meridian Components Group", "nodeType": "Company"})
@@ -21,6 +22,7 @@ BAD_INPUTS = [
     ("single-quoted JSON", {"node": "{'id': 'rev-FY2024-1'}"}),
     ("a text where `value` needs a number",
      {"node": '{"id": "Meridian/rev-FY2024-1", "name": "R", "nodeType": "Fact", "content": {"$type": "Fact", "value": "4,812.3"}}'}),
+    ("a `nodeType` no NodeType has", {"node": '{"id": "Meridian/rev-FY2024-1", "name": "R", "nodeType": "Facts"}'}),
 ]
 
 
@@ -41,6 +43,11 @@ answers = [create.call(arguments) for _, arguments in BAD_INPUTS]
 assert [answer.split(". ")[0] for answer in answers[:3]] == [
     "Error: cannot create: 'id' is not set", "Error: cannot create 'Meridian/rev-FY2024-1': 'nodeType' is not set",
     "Error: cannot create 'Meridian/rev-FY2024-1': 'name' is not set"]
+# verifies: mesh.create-required-fields
+assert answers[6] == "Error creating node: NodeType 'Facts' is not registered"
+# verifies: mesh.create-required-fields
+assert create.call({"node": {"id": "Meridian/t", "name": "T", "nodeType": "Meridian"}}) == "Created: Meridian/t"
+mesh.delete(["Meridian/t"])  # a node at the nodeType's path counts, as a NodeType defined in the mesh does
 # verifies: mesh.create-malformed-namespace
 assert answers[3].startswith("Error: cannot create 'rev': namespace 'Meridian//Facts' is malformed.")
 # verifies: mesh.create-malformed-namespace
@@ -53,6 +60,33 @@ for blank, refusal in (({"id": "  ", "name": "R"}, "Error: cannot create: 'id' i
     assert create.call({"node": {"namespace": "Meridian", "nodeType": "Fact", **blank}}).startswith(refusal)
 # verifies: mesh.create-malformed-namespace
 assert not mesh.exists("Meridian/rev-2")
+# verifies: mesh.create-malformed-namespace
+assert [create.call({"node": {"id": "n", "namespace": ns, "name": "N", "nodeType": "Fact"}}) for ns in (" '@/Meridian' ", "/Meridian/")] \
+    == ["Created: Meridian/n", "Error: cannot create 'n': namespace 'Meridian/' is malformed. The namespace is the parent "
+        "path, segments separated by single slashes, no trailing slash (e.g. \"ACME/Projects\", \"User/rbuergi\")."]
+mesh.delete(["Meridian/n"])
+mesh.register_node_type("AccessAssignment")
+misplaced = [create.call({"node": node}) for node in (
+    {"id": "_Comment/c1", "name": "C", "nodeType": "Fact"},
+    {"id": "Meridian/_Access/ann_Access", "name": "Ann", "nodeType": "AccessAssignment", "mainNode": "Other"})]
+# verifies: mesh.create-malformed-namespace
+assert misplaced[0].startswith("Error creating node: Satellite '_Comment/c1' is anchored at a top-level / ownerless path: ")
+# verifies: mesh.create-malformed-namespace
+assert misplaced[1].startswith("Error creating node: AccessAssignment 'Meridian/_Access/ann_Access' has MainNode='Other' but")
+# verifies: mesh.create-malformed-namespace
+assert create.call({"node": {"id": "Meridian/_Comment/c1", "name": "C", "nodeType": "Fact"}}) == "Created: Meridian/_Comment/c1"
+mesh.delete(["Meridian/_Comment/c1"])
+mesh.node_types.discard("AccessAssignment")
+two_nodes = '[{"id": "Meridian/a", "name": "A", "nodeType": "Fact"}, {"id": "Meridian/b", "name": "B", "nodeType": "Fact"}]'
+# verifies: mesh.create-invalid-json
+assert create.call({"node": two_nodes}).startswith("Invalid JSON: ") and not mesh.exists("Meridian/a")
+# verifies: mesh.create-invalid-json
+assert create.call({"node": '{"id": "Meridian/rev", "name": "R", "nodeType": "Fact", "order": "x"}'}).startswith("Invalid JSON: ")
+# verifies: mesh.create-invalid-json
+assert create.call({"node": "null"}) == "Invalid node: deserialized to null."
+# verifies: mesh.create-invalid-json
+assert create.call({"node": '{"id": "Meridian/c", /* kept */ "name": "C", "nodeType": "Fact",}'}) == "Created: Meridian/c"
+mesh.delete(["Meridian/c"])
 # verifies: mesh.create-invalid-json
 assert answers[4].startswith("Invalid JSON: ") and answers[4].endswith(
     "Tip: ensure all quotes and special characters in markdown content are properly escaped for JSON strings.")
@@ -111,6 +145,12 @@ print(mesh.typed_view("Meridian/rev-FY2023-1"))
 assert mesh.typed_view("Meridian/rev-FY2023-1") == {"lineItem": "rev", "period": "FY2023"}
 # verifies: mesh.create-silent-drop
 assert "amount" not in mesh.get("Meridian/rev-FY2023-1").content
+markdown = Mesh(node_types={"Markdown"})  # MarkdownContent keeps unknown fields in its extension-data bag
+markdown.register_type(MARKDOWN_TYPE)
+markdown.create({"id": "Notes", "name": "Notes", "nodeType": "Markdown",
+                 "content": {"$type": "MarkdownContent", "content": "# Notes", "titel": "Typo"}})
+# verifies: mesh.create-silent-drop
+assert json.loads(tools_by_name(mcp_tools(markdown))["get"].call({"path": "Notes"}))["content"]["titel"] == "Typo"
 
 # --8<-- [start:type-discriminator]
 # A node type that is not built in (defined in the mesh, or compiled): stored, but empty in every typed view.

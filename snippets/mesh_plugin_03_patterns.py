@@ -5,7 +5,7 @@ import json
 from agentkit import ContentType, Mesh, mesh_plugin, tools_by_name
 from agentkit.guide import REPORT
 
-mesh = Mesh()
+mesh = Mesh(node_types={"Company", "Fact", "Folder"})
 mesh.register_type(ContentType("Fact", {"lineItem": "string", "period": "string", "value": "number", "unit": "string"}))
 mesh.create({"id": "Meridian", "name": REPORT.company, "nodeType": "Company"})
 mesh.create({"id": "Meridian/Facts", "name": "Facts", "nodeType": "Folder"})

@@ -6,7 +6,7 @@ import json
 from tools.agentview import AgentView
 from agentkit import Mesh, extractive_summary, mcp_tools, tools_by_name
 
-mesh = Mesh()
+mesh = Mesh(node_types={"Company", "Markdown"})
 mesh.index.summarizer = extractive_summary  # a host wired like memex writes Document nodes (D6)
 mesh.create({"id": "Meridian", "name": "Meridian Components Group", "nodeType": "Company"})
 mesh.add_collection("Meridian").upload("notes.md", b"Board notes: dividend approved.", index=True)
@@ -56,6 +56,11 @@ assert not mesh.exists(documents[0])  # the same bytes: skipped, and the indexer
 mesh.collections["Meridian/content"].upload("notes.md", b"Board notes: dividend approved, paid in May.", index=True)
 # verifies: mesh.create-takes-over-upload
 assert mesh.exists(documents[0])  # changed bytes: indexed anew, the Document node is written again
+tools["delete"].call({"paths": json.dumps(documents)})
+mesh.index.restart_indexer()  # a restart: the sink no longer remembers the Document as written
+mesh.collections["Meridian/content"].upload("notes.md", b"Board notes: dividend approved, paid in May.", index=True)
+# verifies: mesh.create-takes-over-upload
+assert mesh.exists(documents[0])  # the same bytes after a restart: the heal writes the Document again
 
 # --8<-- [start:upload-taken-over]
 print(create("filings"))  # the collection's own path
@@ -79,6 +84,10 @@ assert upload("Meridian/content/notes.md", b"Board notes, third draft.") == \
 # verifies: mesh.create-takes-over-upload
 assert mesh.collections["Meridian/content"].read_text("notes.md") == "Board notes, revised."
 # verifies: mesh.create-takes-over-upload
+assert create("content") == "Created: Meridian/content" and upload("Meridian/content/Sub/a.md", b"x") == \
+    "Error: collection 'Sub' not found on 'Meridian/content'."
+tools["delete"].call({"paths": json.dumps(["Meridian/content"])})
+# verifies: mesh.create-takes-over-upload
 assert upload("Meridian/content/Sub/a.md", b"x") == "{\"status\":\"Uploaded\",\"path\":\"Meridian/content/Sub/a.md\",\"bytes\":1}"
 
 # --8<-- [start:unnamed-ids]
@@ -99,7 +108,7 @@ assert create("@Q3", namespace="") == "Created: @Q3" and tools["get"].call({"pat
 # verifies: mesh.create-ids-get-cannot-name
 assert mesh.exists("Meridian/'Q3 plan'") and not mesh.exists("Meridian/Q3 plan")
 
-guarded = Mesh(partition_guard=True)  # host wiring: a host that calls AddRowLevelSecurity, as memex does
+guarded = Mesh(node_types={"Space", "Markdown"}, partition_guard=True)  # host wiring: a host that calls AddRowLevelSecurity, as memex does
 guarded.create({"id": "Meridian", "name": "Meridian Components Group", "nodeType": "Space"})
 on_memex = VIEW.wrap(tools_by_name(mcp_tools(guarded)))
 
@@ -123,7 +132,7 @@ assert create_on("Archive", namespace="", node_type="Space") == "Created: Archiv
 # verifies: mesh.create-partition-guard
 assert create_on("q3", namespace="Archive") == "Created: Archive/q3"  # now the partition exists
 # verifies: mesh.create-partition-guard
-assert create_on("t", namespace="_Thread") == "Created: _Thread/t"  # partitions starting with '_' are exempt
+assert create_on("t", namespace="_Scratch") == "Created: _Scratch/t"  # partitions starting with '_' are exempt
 # verifies: mesh.create-partition-guard
 assert not guarded.exists("@Q3") and create_on("Q3", namespace="", node_type="User").startswith(
     "Error creating node: Space 'Q3' does not exist.")  # a User passes the top-level rule; its partition is missing

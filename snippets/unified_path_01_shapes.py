@@ -10,7 +10,7 @@ from agentkit.guide import upload_report
 from agentkit._paths import markdown_reference
 from tools.agentview import AgentView
 
-mesh = Mesh()
+mesh = Mesh(node_types={"Company"})
 upload_report(mesh)  # Meridian/content/Annual Report 2024.pdf
 mesh.add_collection("Meridian", "filings").upload("annual-report-2024.md", b"# Annual report\n")
 mesh.collections["Meridian/content"].upload("2024/notes.md", b"Nested notes.\n")
@@ -43,7 +43,7 @@ assert json.loads(get.call({"path": "Meridian/Content:2024/notes.md"})) == "Nest
 # verifies: unified-path.other-words-are-node-paths
 assert get.call({"path": "Meridian/filings/annual-report-2024.md"}) == "Not found: Meridian/filings/annual-report-2024.md"
 
-oddities = Mesh()
+oddities = Mesh(node_types={"Company", "Markdown"})
 oddities.create({"id": "Meridian", "name": "Meridian", "nodeType": "Company"})
 odd = oddities.add_collection("Meridian", "content")
 odd.upload("area/f.md", b"in a folder named area")
@@ -137,7 +137,7 @@ assert json.loads(get.call({"path": "Meridian/content/filings/annual-report-2024
 # verifies: unified-path.named-collection-shape
 assert [f["name"] for f in json.loads(get.call({"path": "Meridian/content/filings"}))] == ["annual-report-2024.md"]
 # content comes first: a folder 'filings' in content, or a root file 'filings', shadows the collection.
-shadowed = Mesh()
+shadowed = Mesh(node_types={"Company"})
 shadowed.create({"id": "Acme", "name": "Acme", "nodeType": "Company"})
 shadowed.add_collection("Acme", "content").upload("filings/annual-report-2024.md", b"content's copy")
 shadowed.add_collection("Acme", "filings").upload("annual-report-2024.md", b"the collection's copy")
@@ -151,7 +151,7 @@ assert json.loads(shadow_get.call({"path": "Acme/content/filings"})) == "a root 
 assert get.call({"path": "Meridian/content/no-such-file.pdf"}) == "Error: File 'no-such-file.pdf' not found in collection 'content'"
 # verifies: unified-path.not-found-messages
 assert get.call({"path": "Meridian/content/2024/gone.md"}) == "Error: File '2024/gone.md' not found in collection 'content'"
-bare = Mesh()
+bare = Mesh(node_types={"Company"})
 bare.create({"id": "Empty", "name": "Empty", "nodeType": "Company"})
 # verifies: unified-path.not-found-messages
 assert tools_by_name(mesh_plugin(bare))["Get"].call({"path": "Empty/content/x.md"}) == "Error: Content collection 'content' not found"
@@ -198,7 +198,7 @@ assert get.call({"path": "Meridian/content/2024/../Annual Report 2024.pdf"}) == 
 assert (in_context.call({"path": "../Meridian"}), in_context.call({"path": ".."})) == (
     "Not found: ../Meridian", "Not found: Meridian/..")
 
-tree = Mesh(file_system_store=True)  # host wiring: the collections kept as folders of one tree
+tree = Mesh(node_types={"Company"}, file_system_store=True)  # host wiring: the collections kept as folders of one tree
 tree.create({"id": "Meridian", "name": "Meridian Components Group", "nodeType": "Company"})
 tree.create({"id": "Harbour", "name": "Harbour Logistics", "nodeType": "Company"})
 tree.add_collection("Meridian").upload("notes.md", b"Board notes.")

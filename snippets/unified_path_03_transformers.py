@@ -9,7 +9,7 @@ from openpyxl import Workbook
 from agentkit import TRANSFORMERS, Mesh, SearchIndex, find_transformer, mesh_plugin, tools_by_name
 from agentkit.guide import REPORT, upload_report
 
-mesh = Mesh()
+mesh = Mesh(node_types={"Company"})
 upload_report(mesh)
 collection = mesh.collections["Meridian/content"]
 get = tools_by_name(mesh_plugin(mesh))["Get"]
@@ -109,7 +109,7 @@ collection.upload("scan.bin", bytes([0x41, 0xFF, 0xFE, 0x00, 0xC3]))
 assert read("Meridian/content/scan.bin") == "A\ufffd\ufffd\x00\ufffd"
 
 # An image described at indexing has a Document node, and Get on the image in `content` answers with it.
-captioned = Mesh(index=SearchIndex(image_describer=lambda data, name: f"A logo, {len(data)} bytes."))
+captioned = Mesh(node_types={"Company"}, index=SearchIndex(image_describer=lambda data, name: f"A logo, {len(data)} bytes."))
 captioned.create({"id": "Meridian", "name": "Meridian", "nodeType": "Company"})
 captioned.add_collection("Meridian").upload("logo.png", b"\x89PNG\r\n\x1a\n" + bytes(2040), index=True)
 captioned_get = tools_by_name(mesh_plugin(captioned))["Get"]

@@ -26,12 +26,16 @@ NAMED_FILE = "board minutes.txt"
 NAMED_TEXT = "The board approved the dividend."
 
 
+# The NodeTypes the tests' meshes register: Create refuses any other (the mesh's NodeType existence check).
+NODE_TYPES = frozenset({"Company", "Fact", "Folder", "Markdown", "Note", "Unit", "Organization", "X"})
+
+
 def workspace() -> Mesh:
     """A company node with a child, a registered Fact type, and indexed files in the default and a named collection.
 
     The host wires memex's extractive summarizer (D6), so indexing writes Document nodes too.
     """
-    mesh = Mesh()
+    mesh = Mesh(node_types=set(NODE_TYPES))
     mesh.index.summarizer = extractive_summary
     mesh.register_type(ContentType("Fact", {"item": "string", "value": "number", "period": "string"}))
     mesh.create({"id": COMPANY, "name": "Acme Corp", "nodeType": "Company"})

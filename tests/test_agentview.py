@@ -15,7 +15,7 @@ SNIPPET = textwrap.dedent('''
     from agentkit import Mesh, mesh_plugin, tools_by_name
     from tools.agentview import AgentView
 
-    mesh = Mesh()
+    mesh = Mesh(node_types={"Company"})
     view = AgentView(__file__)
     tools = view.wrap(tools_by_name(mesh_plugin(mesh)))
     tools["Get"].call({"path": "Before"})

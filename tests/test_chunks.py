@@ -9,11 +9,12 @@ from agentkit import (
 )
 from agentkit.guide import REPORT, report_pdf_bytes
 from agentkit._chunk_navigation import NO_ANCHORED_QUERY, NO_NAMESPACE, NO_SCOPE, NO_TARGETED_TEXT
+from tests.mesh_state import NODE_TYPES
 
 
 @pytest.fixture(scope="module")
 def mesh() -> Mesh:
-    mesh = Mesh()
+    mesh = Mesh(node_types=set(NODE_TYPES))
     mesh.create({"id": "Acme", "name": "Acme", "nodeType": "Company"})
     mesh.create({"id": "Acme/Sales", "name": "Sales", "nodeType": "Unit"})
     collection = mesh.add_collection("Acme")
@@ -83,7 +84,7 @@ def test_search_chunks_envelope_rank_and_no_dedup(mesh):
 
 @pytest.mark.parametrize("limit, count", [(0, 1), (-3, 1), (2, 2), (1000, 200)])
 def test_limit_is_clamped(limit, count):
-    mesh = Mesh()
+    mesh = Mesh(node_types=set(NODE_TYPES))
     mesh.create({"id": "Acme", "name": "Acme", "nodeType": "Company"})
     mesh.add_collection("Acme").upload("long.md", ("figure " * 30_000).encode(), index=True)  # 248 chunks
     mesh.refresh_index()
@@ -126,7 +127,7 @@ def test_targeted_scope_words(mesh):
 
 def test_chunk_search_lags_until_refresh():
     """Chunks come from the index: a freshly indexed file is found only after a refresh."""
-    mesh = Mesh()
+    mesh = Mesh(node_types=set(NODE_TYPES))
     mesh.create({"id": "Acme", "name": "Acme", "nodeType": "Company"})
     mesh.add_collection("Acme").upload("a.md", b"quarterly figures", index=True)
     assert search_chunks(mesh, "quarterly", scope="Acme/content")["count"] == 0

@@ -32,6 +32,7 @@ from agentkit._threads import (
 )
 from tools import captures, stated
 from tools.project import REPO_ROOT
+from tests.mesh_state import NODE_TYPES
 
 
 @functools.cache
@@ -86,7 +87,7 @@ def test_history_budget():
 
 def test_search_limit():
     """`limit` is clamped to 1..200; without one it is 50."""
-    mesh = Mesh()
+    mesh = Mesh(node_types=set(NODE_TYPES))
     for number in range(3):
         mesh.create({"id": f"n{number}", "name": f"Node {number}", "nodeType": "Markdown"})
     lowest = mesh.search("", limit=-5)["limit"]
@@ -98,7 +99,7 @@ def test_search_limit():
 
 def test_unified_read_timeout():
     """A read that takes longer than 10 seconds answers the timeout error; one of exactly 10 seconds answers the text."""
-    mesh = Mesh()
+    mesh = Mesh(node_types={"Company"})
     mesh.create({"id": "Meridian", "name": "Meridian", "nodeType": "Company"})
     mesh.add_collection("Meridian").upload("notes.md", b"notes")
     answers = {}

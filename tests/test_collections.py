@@ -10,10 +10,11 @@ import pytest
 from agentkit import DocumentSlugCollision, Mesh, NodeNotFound, PathError, SearchIndex, extractive_summary
 from agentkit._errors import CollectionNotFound, FileNotFound
 from agentkit.guide import REPORT, report_pdf_bytes
+from tests.mesh_state import NODE_TYPES
 
 
 def company(index: SearchIndex | None = None) -> Mesh:
-    mesh = Mesh(index=index or SearchIndex(summarizer=extractive_summary))
+    mesh = Mesh(node_types=set(NODE_TYPES), index=index or SearchIndex(summarizer=extractive_summary))
     mesh.create({"id": "Acme", "name": "Acme", "nodeType": "Company"})
     mesh.add_collection("Acme")
     return mesh
@@ -129,7 +130,7 @@ def test_slug_collision_refusal_is_an_opt_in_extension():
 
 
 def test_names_are_compared_exactly_unless_the_extension_is_on():
-    """C6: no decoding, no NFC; Mesh(canonical_paths=True) does both."""
+    """C6: no decoding, no NFC; Mesh(node_types=set(NODE_TYPES), canonical_paths=True) does both."""
     decomposed = unicodedata.normalize("NFD", "Übersicht.md")
     plain = company()
     plain.collections["Acme/content"].upload(decomposed, b"x")
@@ -137,7 +138,7 @@ def test_names_are_compared_exactly_unless_the_extension_is_on():
         plain.fetch("Acme/content/" + unicodedata.normalize("NFC", decomposed))
     with pytest.raises(FileNotFound):
         plain.fetch("Acme/content/%C3%9Cbersicht.md")
-    canonical = Mesh(canonical_paths=True)
+    canonical = Mesh(node_types=set(NODE_TYPES), canonical_paths=True)
     canonical.create({"id": "Acme", "name": "Acme", "nodeType": "Company"})
     canonical.add_collection("Acme").upload(decomposed, b"x")
     assert canonical.fetch("Acme/content/%C3%9Cbersicht.md").value == "x"
@@ -159,7 +160,7 @@ def test_content_route_shapes_and_errors():
         mesh.fetch("Acme/content/reports/x.md")
     with pytest.raises(NodeNotFound, match="^Not found: Acme/reports/r.md$"):
         mesh.fetch("Acme/reports/r.md")
-    bare = Mesh()
+    bare = Mesh(node_types=set(NODE_TYPES))
     bare.create({"id": "B", "name": "B", "nodeType": "Company"})
     with pytest.raises(CollectionNotFound, match="^Error: Content collection 'content' not found$"):
         bare.fetch("B/content/x.md")
@@ -193,7 +194,7 @@ def test_unmodelled_upload_paths_are_refused(path):
 
 
 def test_report_document_node():
-    mesh = Mesh(index=SearchIndex(summarizer=extractive_summary))
+    mesh = Mesh(node_types=set(NODE_TYPES), index=SearchIndex(summarizer=extractive_summary))
     mesh.create({"id": "Acme", "name": "Acme", "nodeType": "Company"})
     mesh.add_collection("Acme").upload(REPORT.file_name, report_pdf_bytes(), index=True)
     assert mesh.get("Acme/content/_Documents/Annual-Report-2024.pdf").content["summary"].endswith("…")

@@ -16,6 +16,7 @@ from agentkit import BUDGET_TEXT, Mesh, content_collection_plugin, mcp_tools, me
 from agentkit._config import ALWAYS_OFFERED, DELEGATION_TOOL, READ_ONLY_MESH_METHODS
 from agentkit.guide._facts import register_types
 from tools.project import REPO_ROOT
+from tests.mesh_state import NODE_TYPES
 
 
 def page(path: str) -> str:
@@ -44,17 +45,17 @@ def unnamed(names, path: str, *, outputs: bool = False) -> list[str]:
 
 def test_every_mesh_tool_is_named_on_the_mesh_plugin_page():
     """Each tool of the Mesh plugin, the bulk-create extension included, appears as code on its page."""
-    assert unnamed([tool.name for tool in mesh_plugin(Mesh(), bulk_create=True)], MESH_PAGE) == []
+    assert unnamed([tool.name for tool in mesh_plugin(Mesh(node_types=set(NODE_TYPES)), bulk_create=True)], MESH_PAGE) == []
 
 
 def test_every_mcp_tool_is_named_on_the_mesh_plugin_page():
     """Each MCP tool agentkit models appears as code on the Mesh plugin page (its table of tools included)."""
-    assert unnamed([tool.name for tool in mcp_tools(Mesh())], MESH_PAGE, outputs=True) == []
+    assert unnamed([tool.name for tool in mcp_tools(Mesh(node_types=set(NODE_TYPES)))], MESH_PAGE, outputs=True) == []
 
 
 def test_every_content_collection_tool_is_named_on_the_chunk_navigation_page():
     """Each tool of the ContentCollection plugin appears as code on the content chunk navigation page."""
-    assert unnamed([tool.name for tool in content_collection_plugin(Mesh())], CHUNKS_PAGE) == []
+    assert unnamed([tool.name for tool in content_collection_plugin(Mesh(node_types=set(NODE_TYPES)))], CHUNKS_PAGE) == []
 
 
 def test_configuration_tool_names_are_named_on_the_agent_design_page():
@@ -69,7 +70,7 @@ def test_delegation_tool_is_named_on_the_agent_design_page():
 
 def test_every_registered_content_type_is_named_on_a_page():
     """Each `$type` agentkit registers (Document, and the fact model's types) is named on some page."""
-    mesh = Mesh()
+    mesh = Mesh(node_types=set(NODE_TYPES))
     register_types(mesh)
     everything = " ".join(page(path.relative_to(REPO_ROOT / "docs").as_posix()) for path in (REPO_ROOT / "docs").rglob("*.md"))
     assert [name for name in mesh.content_types if f"`{name}`" not in everything] == []
@@ -86,7 +87,7 @@ def test_budget_text_is_quoted_word_for_word():
 ])
 def test_collection_errors_are_quoted_as_agentkit_words_them(path, template):
     """The not-found messages the pages quote are the ones agentkit raises, names aside."""
-    mesh = Mesh()
+    mesh = Mesh(node_types=set(NODE_TYPES))
     agentkit.guide.upload_report(mesh)
     mesh.create({"id": "Acme", "name": "Acme", "nodeType": "Company"})
     with pytest.raises(KeyError) as raised:

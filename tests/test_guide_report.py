@@ -14,6 +14,7 @@ from agentkit.guide import REPORT, report_pdf_bytes, report_pdf_path
 from agentkit.guide import _report
 from tools.background import JobResult
 from tools.gate import background_fixture, require_success
+from tests.mesh_state import NODE_TYPES
 
 
 @pytest.fixture(scope="module")
@@ -113,7 +114,7 @@ def test_upload_report_creates_company_collection_and_document():
     from agentkit import Mesh
     from agentkit.guide import upload_report
 
-    mesh = Mesh()
+    mesh = Mesh(node_types=set(NODE_TYPES))
     node = upload_report(mesh)
     assert node.path == "Meridian/content/_Documents/Annual-Report-2024.pdf"
     assert mesh.get("Meridian").name == REPORT.company
@@ -127,7 +128,7 @@ def test_upload_report_keeps_a_host_summarizer():
     from agentkit import Mesh, SearchIndex
     from agentkit.guide import upload_report
 
-    mesh = Mesh(index=SearchIndex(summarizer=lambda text, name: f"Summary of {name}"))
+    mesh = Mesh(node_types=set(NODE_TYPES), index=SearchIndex(summarizer=lambda text, name: f"Summary of {name}"))
     assert upload_report(mesh).content["summary"] == "Summary of Annual Report 2024.pdf"
 
 

@@ -6,10 +6,11 @@ import pytest
 
 from agentkit import Mesh, PathError, SearchIndex
 from agentkit._index import clamp_limit
+from tests.mesh_state import NODE_TYPES
 
 
 def mesh_with_facts(count: int, **options) -> Mesh:
-    mesh = Mesh(index=SearchIndex(**options))
+    mesh = Mesh(node_types=set(NODE_TYPES), index=SearchIndex(**options))
     mesh.create({"id": "Acme", "name": "Acme", "nodeType": "Company"})
     for number in range(count):
         mesh.create({"id": f"Acme/f-{number:03d}", "name": f"Fact {number}", "nodeType": "Fact"})
@@ -62,7 +63,7 @@ def test_infinite_limit_is_clamped_and_nan_refused():
 
 def test_chunks_are_staged_and_keyed_exactly():
     """Chunks become visible on refresh; a file's chunks are found by its exact (collectionPath, filePath)."""
-    mesh = Mesh()
+    mesh = Mesh(node_types=set(NODE_TYPES))
     mesh.create({"id": "Acme", "name": "Acme", "nodeType": "Company"})
     mesh.add_collection("Acme").upload("a.md", b"alpha " * 400, index=True)
     assert mesh.index.chunks_of("Acme/content", "a.md") == () and mesh.index.pending > 0
@@ -74,7 +75,7 @@ def test_chunks_are_staged_and_keyed_exactly():
 def test_synthetic_document_rows_need_the_postgres_like_host():
     """K8: one row per file whose chunk text holds the free text; no collectionPath or filePath in it."""
     for content_rows, expected in ((False, []), (True, ["Acme/content/_Documents/Sub-a-b.md"])):
-        mesh = Mesh(index=SearchIndex(content_rows=content_rows))
+        mesh = Mesh(node_types=set(NODE_TYPES), index=SearchIndex(content_rows=content_rows))
         mesh.create({"id": "Acme", "name": "Acme", "nodeType": "Company"})
         collection = mesh.add_collection("Acme")
         collection.upload("Sub/a b.md", b"Quarterly revenue grew. " * 100, index=True)

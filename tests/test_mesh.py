@@ -10,12 +10,13 @@ from agentkit._errors import (
     UnregisteredDiscriminator,
 )
 from agentkit._mesh import merge_patch, repair_json
+from tests.mesh_state import NODE_TYPES
 
 FACT = ContentType("Fact", {"item": "string", "period": "string", "value": "number", "tags": "array"})
 
 
 def make_mesh(**options) -> Mesh:
-    mesh = Mesh(**options)
+    mesh = Mesh(node_types=set(NODE_TYPES), **options)
     mesh.register_type(FACT)
     mesh.create({"id": "Acme", "name": "Acme", "nodeType": "Company"})
     return mesh
@@ -99,7 +100,7 @@ def test_strict_mode_extension_refuses_dropped_fields_and_writes_nothing():
     with pytest.raises(StrictContentError, match="content \\$type is missing"):
         mesh.create(fact("x") | {"content": {"value": 1}})
     assert paths(mesh) == ["Acme"]
-    assert Mesh().strict is False
+    assert Mesh(node_types=set(NODE_TYPES)).strict is False
 
 
 def test_unregistered_type_is_refused_on_a_built_in_node_type_and_stored_untyped_otherwise():
@@ -311,9 +312,8 @@ def test_move_reads_the_index_and_deletes_the_live_subtree():
                                            r"Closest ancestor is 'Beta' \(remainder='gone'\)\. This usually means"):
         mesh.move("Beta/gone", "X")
     mesh.create({"id": "fresh", "namespace": "Gamma", "name": "F", "nodeType": "Markdown"})
-    with pytest.raises(NodeNotFound, match=r"^Error moving Gamma/fresh -> X: Source node not found: Gamma/fresh "
-                                           r"\(SourceNotFound\)$"):
-        mesh.move("Gamma/fresh", "X")  # R8: the node exists, the index has not caught up
+    with pytest.raises(NodeNotFound, match=r"^Error moving Gamma/fresh -> X: No node found at 'Gamma/fresh'\.$"):
+        mesh.move("Gamma/fresh", "X")  # R8: the node exists, but routing's path query has not caught up
     assert paths(mesh) == ["Beta", "Beta/rev-FY2024-1", "Gamma", "Gamma/fresh"]
 
 
@@ -412,7 +412,7 @@ def test_partition_guard_is_host_wiring_and_off_by_default():
 
 def test_partition_guard_refusals_write_nothing_and_come_after_the_tools_own_checks():
     """H1, M5, M9: the guard runs after identity, schema and existence; a refused create writes nothing."""
-    mesh = Mesh(partition_guard=True)
+    mesh = Mesh(node_types={"Space", "Markdown"}, partition_guard=True)
     mesh.create({"id": "Acme", "name": "Acme", "nodeType": "Space"})
     before = paths(mesh)
     with pytest.raises(CreateError, match=r"^Error creating node: Cannot create 'Loose' at the top level: .*"

@@ -17,7 +17,10 @@ from agentkit import (
     CONTENT_COLLECTION_PLUGIN, MCP_SERVER, MESH_PLUGIN, ContentType, Mesh, Tool, content_collection_plugin, mcp_tools,
     mesh_plugin, snake_case, tools_by_name,
 )
+from agentkit import _plugins as plugins
 from agentkit._plugins import BULK_CREATE, Parameter, unoffered_tool_answer
+from tests.mesh_state import NODE_TYPES
+from tools import stated
 
 FACTS = tomllib.loads((Path(__file__).resolve().parents[1] / "framework" / "citations.toml").read_text())["facts"]
 
@@ -33,7 +36,7 @@ def ticked(text: str) -> list[str]:
 
 @pytest.fixture
 def mesh() -> Mesh:
-    mesh = Mesh()
+    mesh = Mesh(node_types=set(NODE_TYPES))
     mesh.register_type(ContentType("Fact", {"item": "string", "value": "number"}))
     mesh.create({"id": "Acme", "name": "Acme", "nodeType": "Company"})
     mesh.add_collection("Acme").upload("Annual Report 2024.md", b"Revenue was 4,812.3.", index=True)
@@ -187,7 +190,8 @@ def test_navigate_diagnostics_recycle_and_edit_answers(mesh):
     """M14 NavigateTo; the modelled parts of GetDiagnostics, Recycle and EditContent."""
     tools = tools_by_name(mesh_plugin(mesh, context="Acme"))
     assert tools["NavigateTo"].call({"path": "@/acme"}) == "Navigating to: Acme."
-    assert tools["NavigateTo"].call({"path": "Nowhere/x"}) == 'Couldn\'t find anywhere matching "Nowhere/x".'
+    # verifies: mesh.navigate-fallback-not-modelled
+    assert tools["NavigateTo"].call({"path": "Nowhere/x"}) == "Nothing in the mesh matches \u201cNowhere/x\u201d."
     assert json.loads(tools["GetDiagnostics"].call({"path": "@/Nope"})) == {"status": "Unknown", "message": "Not found: Nope"}
     assert json.loads(tools["Recycle"].call({"path": "@/Acme"}))["status"] == "Recycled"
     tools["Create"].call({"node": {"id": "Acme/doc", "name": "Doc", "nodeType": "Markdown",
@@ -299,6 +303,26 @@ def test_an_unexpected_failure_answers_the_invocation_layer_s_text(mesh, monkeyp
     assert tools_by_name(mesh_plugin(mesh))["Search"].call({"query": "x"}) == "Error: Function failed."
     assert tools_by_name(mcp_tools(mesh))["search"].call({"query": "x"}) == "An error occurred invoking 'search'."
     assert tools_by_name(mesh_plugin(mesh))["Search"].call({"query": "x", "limit": "9" * 40}).startswith("Error: Function")
+
+
+def test_agent_runtime_answers_a_slow_call_and_a_null_text(mesh, monkeypatch):
+    """AccessContextAIFunction's 30 s bound and the binder's null: answers the framework's runtime gives the model."""
+    ticks = iter([0.0, 30.0, 100.0, 131.0])  # the first call takes 30 s, the second 31 s
+    monkeypatch.setattr(plugins, "_clock", lambda: next(ticks))
+    create = tools_by_name(mesh_plugin(mesh))["Create"]
+    node = {"id": "Acme/slow", "name": "Slow", "nodeType": "Fact"}
+    # verifies: mesh.errors-are-text
+    assert create.call({"node": node}) == "Created: Acme/slow"
+    # verifies: mesh.errors-are-text
+    assert create.call({"node": {**node, "id": "Acme/slower"}}) == \
+        "Tool 'Create' timed out after 30s. Add [ToolTimeout(N)] to allow longer." and mesh.exists("Acme/slower")
+    # verifies: mesh.errors-are-text
+    assert stated.numbers("mesh.errors-are-text") == [plugins.AGENT_TOOL_TIMEOUT_SECONDS]
+    monkeypatch.undo()
+    tools = tools_by_name(mesh_plugin(mesh))
+    # verifies: mesh.errors-are-text
+    assert [tools[name].call({argument: None}) for name, argument in (("Create", "node"), ("Update", "nodes"),
+                                                                     ("Delete", "paths"))] == ["Error: Function failed."] * 3
 
 
 def test_non_object_arguments_are_answered(mesh):

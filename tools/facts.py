@@ -56,7 +56,7 @@ class Fact:
     id: str
     text: str
     citations: tuple[Citation, ...]
-    origin: str  # "facts v2" or "own reading"
+    origin: str  # "facts v2", "facts v2, corrected by own reading" or "own reading"
 
 
 @dataclass(frozen=True)

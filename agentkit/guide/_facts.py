@@ -59,9 +59,10 @@ _FUSED_AMOUNT = re.compile(r"\(?-?[0-9]{1,3}(?:,[0-9]{3})*\.(?P<decimals>[0-9]+)
 
 
 def register_types(mesh: Mesh) -> None:
-    """Register the ``LineItem`` and ``Fact`` content types in ``mesh``."""
-    mesh.register_type(DIMENSION_TYPE)
-    mesh.register_type(FACT_TYPE)
+    """Register the ``LineItem`` and ``Fact`` NodeTypes and their content types in ``mesh``."""
+    for content_type in (DIMENSION_TYPE, FACT_TYPE):
+        mesh.register_node_type(content_type.name)
+        mesh.register_type(content_type)
 
 
 def fact_id(key: str, period: str, position: int) -> str:

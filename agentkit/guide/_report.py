@@ -374,12 +374,13 @@ def upload_report(mesh, address: str = "Meridian", collection: str = "content"):
     The guide's examples run on a host wired like memex: when the mesh's indexing has no summarizer,
     this sets the framework's ExtractiveSummarizer (:func:`extractive_summary`), because without one
     indexing writes no Document node (D6). The upload is indexed as MCP ``upload`` indexes it (C7).
-    Creates the company node and the collection when they are missing. The index is not refreshed:
+    Creates the company node (registering the Company NodeType) and the collection when they are missing. The index is not refreshed:
     searches see the report after ``mesh.refresh_index()``.
     """
     if mesh.index.summarizer is None:
         mesh.index.summarizer = extractive_summary
     if not mesh.exists(address):
+        mesh.register_node_type("Company")  # the guide's host configures a Company NodeType
         mesh.create({"id": address, "name": REPORT.company, "nodeType": "Company"})
     target = mesh.collections.get(f"{address}/{collection}") or mesh.add_collection(address, collection)
     target.upload(REPORT.file_name, report_pdf_bytes(), index=True)

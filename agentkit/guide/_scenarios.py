@@ -95,7 +95,7 @@ PROHIBITION = "Never call SearchChunks or GetChunk: read the whole file with one
 
 @lru_cache(maxsize=1)
 def _pristine() -> Mesh:
-    mesh = Mesh()
+    mesh = Mesh(node_types={"Folder"})
     register_types(mesh)
     upload_report(mesh, OWNER)
     for folder in (DIMENSIONS, FACTS):

@@ -102,6 +102,13 @@ async def arguments_checked(fx: Fixtures) -> None:
         text = "".join(getattr(block, "text", "") for block in result.content)
         # verifies: mesh.mcp-arguments
         assert result.is_error and text.startswith(expected), f"{tool}({arguments}) answered is_error={result.is_error}: {text[:120]!r}"
+    nulls = []
+    for tool, arguments in (("search", {"query": "", "limit": None}), ("get", {"path": None})):
+        result = await fx.mcp.call_result(tool, arguments)
+        nulls.append("".join(getattr(block, "text", "") for block in result.content))
+    # verifies: mesh.mcp-arguments
+    assert nulls == ["An error occurred invoking 'search'.", "Error: path is required."], \
+        f"search with limit null and get with path null answered {nulls}"
 
 
 # -- refusals are text --------------------------------------------------------------------------------
@@ -245,6 +252,8 @@ async def create_required_fields(fx: Fixtures) -> None:
     no_id = await create(fx, {"namespace": root, "nodeType": "Markdown"})
     no_type = await create(fx, {"id": "typeless", "namespace": root})
     no_name = await create(fx, {"id": "nameless", "namespace": root, "nodeType": "Markdown"})
+    unknown = await create(fx, {"id": "untyped-kind", "namespace": root, "name": "Unknown kind", "nodeType": "NoSuchNodeType"})
+    unknown_read = await fx.call("get", {"path": f"{root}/untyped-kind"})
     # verifies: mesh.create-required-fields
     assert no_id.startswith("Error: cannot create: 'id' is not set."), f"create without id answered {no_id[:100]!r}"
     # verifies: mesh.create-required-fields
@@ -253,6 +262,10 @@ async def create_required_fields(fx: Fixtures) -> None:
     # verifies: mesh.create-required-fields
     assert no_name.startswith(f"Error: cannot create '{root}/nameless': 'name' is not set."), \
         f"create without name answered {no_name[:100]!r}"
+    # verifies: mesh.create-required-fields
+    assert unknown == "Error creating node: NodeType 'NoSuchNodeType' is not registered" and \
+        unknown_read == f"Not found: {root}/untyped-kind", \
+        f"create with an unknown nodeType answered {unknown[:100]!r}; get then answered {unknown_read[:60]!r}"
 
 
 @check("mesh.create-malformed-namespace", needs=WRITE)
@@ -282,6 +295,16 @@ async def create_invalid_json(fx: Fixtures) -> None:
     assert answer.startswith("Invalid JSON: ") and answer.endswith(
         ". Tip: ensure all quotes and special characters in markdown content are properly escaped for JSON strings."), \
         f"create with broken JSON answered {answer[:140]!r}"
+    root = await fx.root_node()
+    nodes = [{"id": f"in-array-{n}", "namespace": root, "name": "In array", "nodeType": "Markdown"} for n in (1, 2)]
+    array = await create(fx, json.dumps(nodes))
+    null = await create(fx, "null")
+    lenient = await create(fx, '{"id": "lenient", "namespace": "%s", /* a comment */ "name": "Lenient", "nodeType": "Markdown",}' % root)
+    # verifies: mesh.create-invalid-json
+    assert array.startswith("Invalid JSON: ") and null == "Invalid node: deserialized to null.", \
+        f"create of an array of nodes answered {array[:100]!r}; of null {null[:60]!r}"
+    # verifies: mesh.create-invalid-json
+    assert lenient == f"Created: {root}/lenient", f"create with a comment and a trailing comma answered {lenient[:100]!r}"
 
 
 @check("mesh.create-repairs-json", needs=WRITE)
@@ -579,7 +602,7 @@ async def move_answers(fx: Fixtures) -> None:
 
 @check("mesh.copy-signature-and-answer", needs=WRITE | {"copy", "search"})
 async def copy_answers(fx: Fixtures) -> None:
-    source = await made(fx, "original", content={"v": 1})
+    source = await made(fx, "original", content={"v": 1}, order=2, description="Not copied")
     target = await made(fx, "shelf")
     await fx.searchable(source)
     first = await fx.call("copy", {"sourcePath": source, "targetNamespace": target})
@@ -592,6 +615,8 @@ async def copy_answers(fx: Fixtures) -> None:
     # verifies: mesh.copy-signature-and-answer
     assert (copy.get("id"), copy.get("name"), plain(copy.get("content"))) == ("original", "Original", {"v": 1}), \
         f"the copy is {short(copy)}"
+    # verifies: mesh.copy-signature-and-answer
+    assert not {"order", "description"} & set(copy), f"the copy of a node with order and description is {short(copy)}"
 
 
 @check("mesh.navigate-to", needs={"navigate_to"})
