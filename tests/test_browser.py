@@ -25,7 +25,7 @@ from tests.browser import (
     CHROMIUM, CHROMIUM_ARGS, DESKTOP, PHONE, SKIP_REASON, NavPage, SiteBrowser, Viewport, driver_cpu_seconds, nav_pages, serve,
 )
 from tools import siteconfig
-from tools.pages import MARKER_LIKE, read_page
+from claimcheck.page import MARKER_LIKE, read_page
 from tools.project import REPO_ROOT
 from tools.pysource import SECTION, read_sections
 

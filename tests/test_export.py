@@ -15,7 +15,7 @@ import yaml
 from markdown_it import MarkdownIt
 
 from tools import export
-from tools.pages import fenced_lines, read_page
+from claimcheck.page import fenced_lines, read_page
 from tools.project import REPO_ROOT
 
 FRONT_MATTER = re.compile(r"\A---\n(?P<yaml>.*?)\n---\n", re.S)

@@ -16,7 +16,7 @@ from pathlib import Path
 from tools import siteconfig
 from tools.background import JobResult
 from tools.gate import background_fixture, require_success
-from tools.problems import report
+from claimcheck.problems import report
 from tools.project import REPO_ROOT
 from tools.sitelinks import link_problems
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import re
 
-from tools.pages import Include
-from tools.problems import Problem
+from claimcheck.page import Include
+from claimcheck.problems import Problem
 from tools.project import CAPTURED_OUTPUT, Project
 from tools.pysource import read_sections
 

@@ -23,7 +23,7 @@ have at the pinned commit:
   (UseMathematics, EmphasisExtras and GenericAttributes would read `$3 … $15` as math, `~x~` as
   subscript and the placeholder `{N}` as an attribute).
 
-The exporter reads whatever the pages contain; it knows the page syntax (tools/pages.py), not the pages.
+The exporter reads whatever the pages contain; it knows the page syntax (claimcheck/page.py), not the pages.
 """
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ from markdown.extensions.toc import slugify as mkdocs_slugify
 
 from tools import siteconfig
 from tools.framework_only import GUIDE_ONLY, HEADING, SENTENCE_END, framework_only, scrub_prose
-from tools.pages import FENCE_OPEN, INCLUDE, MARKER, VERIFIES_COMMENT, closes_fence, fenced_lines
+from claimcheck.page import FENCE_OPEN, INCLUDE, MARKER, VERIFIES_COMMENT, closes_fence, fenced_lines
 from tools.pysource import SECTION
 from tools.project import REPO_ROOT
 

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tools import claimcontract, claims, numbers
-from tools.pages import LIST_ITEM, Marker, read_page
+from claimcheck.page import LIST_ITEM, Marker, read_page
 from tools.project import REPO_ROOT, Project
 
 COPIED = ("agentkit", "docs", "snippets", "tests", "tools", "framework", "claimcheck", "conftest.py", "pyproject.toml", "mkdocs.yml")

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tools.doctests import OPTIONFLAGS
-from tools.pages import read_page
+from claimcheck.page import read_page
 
 _CHECKER = doctest.OutputChecker()
 

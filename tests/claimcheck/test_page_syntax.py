@@ -1,6 +1,6 @@
 """Each form of page syntax planted once, and every reader of it seeing the same thing.
 
-The page readers (tools/pages.py), the snippet reader (tools/pysource.py), the shown-output reader
+The page readers (claimcheck/page.py), the snippet reader (tools/pysource.py), the shown-output reader
 (tools/outputs.py), mutate's claim regions, the export and the site's rendering (Python-Markdown with
 the site's extensions, then claimcheck's claim labels) each read part of the syntax; they must agree.
 """
@@ -18,7 +18,7 @@ import pytest
 from claimcheck._marks import mark_claims
 from tools import export, mutate
 from tools.outputs import shown_output
-from tools.pages import fenced_lines, read_page
+from claimcheck.page import fenced_lines, read_page
 from tools.pysource import read_sections
 
 SNIPPET = '''

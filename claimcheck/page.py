@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tools.problems import Problem
+from claimcheck.problems import Problem
 
 # A claim or observation marker: an attribute list alone on the last line of a paragraph or list item.
 # The four kinds of statement: framework behaviour (cited and checked), the guide's own model (checked),
