@@ -3,7 +3,7 @@
 claimcheck (claimcheck/pytest_plugin.py, registered through the `pytest11` entry point and switched
 on by the `claims_*` settings in pyproject.toml) collects it alongside tests/:
 
-- every ```pycon example in docs/**/*.md runs as a doctest (tools/doctests.py);
+- every ```pycon example in docs/**/*.md runs as a doctest (claimcheck/doctests.py);
 - every snippets/*.py file runs as one test: its asserts are its checks, what it
   prints must match its `#>` lines, and the captured output it declares must
   match the committed snippets/output/ file.

@@ -9,7 +9,7 @@ Two ini settings switch it on; a project that sets neither is left alone:
 
 A failing test then names the claims it breaks, with where each is stated and checked.
 
-The checker's modules (tools/) are imported when a hook first needs them, not with the plugin:
+The checker's modules (tools/, and claimcheck's own readers) are imported when a hook first needs them, not with the plugin:
 pytest loads entry points before it puts the project's `pythonpath` first, and a copy of the
 project (dev.py mutate) must use its own.
 """
@@ -56,7 +56,7 @@ def pytest_pycollect_makemodule(module_path: Path, parent: pytest.Collector):
 
 @functools.cache
 def _pycon_collector(pages: Path):
-    from tools.doctests import make_sybil
+    from claimcheck.doctests import make_sybil
 
     return make_sybil(path=str(pages), patterns=["*.md"]).pytest()
 
@@ -109,7 +109,8 @@ class SnippetRun(pytest.Item):
     """Run one snippet file as a script and compare its captured output with the committed files."""
 
     def runtest(self) -> None:
-        from tools import captures, outputs
+        from claimcheck import outputs
+        from tools import captures
         from tools.project import Project
 
         root = self.config.rootpath

@@ -27,7 +27,7 @@ from tests.browser import (
 from tools import siteconfig
 from claimcheck.page import MARKER_LIKE, read_page
 from tools.project import REPO_ROOT
-from tools.pysource import SECTION, read_sections
+from claimcheck.pysource import SECTION, read_sections
 
 if not CHROMIUM.exists():
     pytest.skip(SKIP_REASON, allow_module_level=True)

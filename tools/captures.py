@@ -13,7 +13,7 @@ import types
 from collections.abc import Callable
 from pathlib import Path
 
-from tools.outputs import LineRecorder
+from claimcheck.outputs import LineRecorder
 from tools.project import CAPTURED_OUTPUT, REPO_ROOT
 
 

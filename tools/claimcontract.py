@@ -24,7 +24,7 @@ from pathlib import Path
 from tools import facts, numbers
 from tools.claimlock import check_source
 from tools.claims import Claims
-from tools.outputs import SHOWN_LINE
+from claimcheck.outputs import SHOWN_LINE
 from claimcheck.page import Marker
 from claimcheck.problems import Problem
 from tools.project import Project

@@ -17,7 +17,7 @@ from pathlib import Path
 from tools.claims import Claims, CheckSite
 from claimcheck.page import Marker
 from tools.project import Project
-from tools.pysource import read_checks
+from claimcheck.pysource import read_checks
 
 LOCK_FILE = Path("docs/reference/claims.lock.json")
 

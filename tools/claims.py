@@ -19,7 +19,7 @@ from tools.facts import CITATIONS_FILE, Fact
 from claimcheck.page import Marker
 from claimcheck.problems import Problem
 from tools.project import CLAIMS_PAGE, CONFORMANCE, Project
-from tools.pysource import read_checks
+from claimcheck.pysource import read_checks
 
 
 @dataclass(frozen=True)

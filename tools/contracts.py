@@ -8,7 +8,7 @@ import re
 from claimcheck.page import Include
 from claimcheck.problems import Problem
 from tools.project import CAPTURED_OUTPUT, Project
-from tools.pysource import read_sections
+from claimcheck.pysource import read_sections
 
 # pymdownx.snippets' line selections: `:5`, `2:3`, `:1:5,10:`, `-3:`.
 LINE_RANGE = re.compile(r"^[-0-9:,]+$")

@@ -48,7 +48,7 @@ from markdown.extensions.toc import slugify as mkdocs_slugify
 from tools import siteconfig
 from tools.framework_only import GUIDE_ONLY, HEADING, SENTENCE_END, framework_only, scrub_prose
 from claimcheck.page import FENCE_OPEN, INCLUDE, MARKER, VERIFIES_COMMENT, closes_fence, fenced_lines
-from tools.pysource import SECTION
+from claimcheck.pysource import SECTION
 from tools.project import REPO_ROOT
 
 # The guide's pages that the framework's documentation has a page for, at the same path under Data/.

@@ -16,7 +16,7 @@ import traceback
 from dataclasses import dataclass
 from pathlib import Path
 
-from tools.doctests import OPTIONFLAGS
+from claimcheck.doctests import OPTIONFLAGS
 from claimcheck.page import read_page
 
 _CHECKER = doctest.OutputChecker()

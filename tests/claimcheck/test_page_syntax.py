@@ -1,7 +1,7 @@
 """Each form of page syntax planted once, and every reader of it seeing the same thing.
 
-The page readers (claimcheck/page.py), the snippet reader (tools/pysource.py), the shown-output reader
-(tools/outputs.py), mutate's claim regions, the export and the site's rendering (Python-Markdown with
+The page readers (claimcheck/page.py), the snippet reader (claimcheck/pysource.py), the shown-output reader
+(claimcheck/outputs.py), mutate's claim regions, the export and the site's rendering (Python-Markdown with
 the site's extensions, then claimcheck's claim labels) each read part of the syntax; they must agree.
 """
 
@@ -17,9 +17,9 @@ import pytest
 
 from claimcheck._marks import mark_claims
 from tools import export, mutate
-from tools.outputs import shown_output
+from claimcheck.outputs import shown_output
 from claimcheck.page import fenced_lines, read_page
-from tools.pysource import read_sections
+from claimcheck.pysource import read_sections
 
 SNIPPET = '''
 from math import prod
