@@ -9,9 +9,10 @@ Two ini settings switch it on; a project that sets neither is left alone:
 
 A failing test then names the claims it breaks, with where each is stated and checked.
 
-The checker's modules (tools/, and claimcheck's own readers) are imported when a hook first needs them, not with the plugin:
-pytest loads entry points before it puts the project's `pythonpath` first, and a copy of the
-project (dev.py mutate) must use its own.
+The readers are imported when a hook first needs them, not with the plugin: a run that collects
+no snippet or page never pays for them. The checker's modules in tools/ must come from the
+project's `pythonpath`, which pytest puts first only after it loads entry points: a copy of the
+project (dev.py mutate) uses its own.
 """
 
 from __future__ import annotations
