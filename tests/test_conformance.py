@@ -44,9 +44,10 @@ RUNS = {
     "http": "http",
     # Over stdio, the whole suite against a server with one behaviour changed (a test-only option): navigate_to
     # answers a path, not a URL. Every other claim must still pass, and conform must fail and name that one.
-    # The same server keeps its collections' files in the AzureBlob store, the HTTP one in FileSystem (the
-    # framework's default): on both a read resolves '..', so the dot-dot probe must find the hazard on both.
-    "stdio": shlex.join(["stdio", "--plant", PLANT, "--content-store", "AzureBlob"]),
+    # Both servers keep the collections' files in the framework's default store, FileSystem, where a read resolves
+    # '..': the dot-dot probe must find the hazard on both. (The suite's checks assume that store: on AzureBlob a
+    # missing folder lists as [], S1, and a file read resolves '..' too, N9: tests/test_mesh.py.)
+    "stdio": shlex.join(["stdio", "--plant", PLANT]),
 }
 DOT_DOT_CLAIM = "unified-path.dot-dot-in-tool-paths"
 
@@ -123,8 +124,8 @@ def dot_dot_finding(result: JobResult) -> str:
 
 def test_dot_dot_probe_reports_whether_get_leaves_a_collections_folder(conform_over_http: JobResult,
                                                                         conform_over_stdio: JobResult):
-    # Both stores resolve '..' when they read a file (FileSystem over HTTP, AzureBlob over stdio): the probe climbs
-    # out of the collection's folder and reads its sentinel back on each.
+    # The FileSystem store resolves '..' when it reads a file: the probe climbs out of the collection's folder and
+    # reads its sentinel back, over HTTP and over stdio.
     for run in (conform_over_http, conform_over_stdio):
         found = dot_dot_finding(run)
         # verifies: unified-path.dot-dot-in-tool-paths
