@@ -99,7 +99,7 @@ def test_search_limit():
 
 def test_unified_read_timeout():
     """A read that takes longer than 10 seconds answers the timeout error; one of exactly 10 seconds answers the text."""
-    mesh = Mesh()
+    mesh = Mesh(node_types={"Company"})
     mesh.create({"id": "Meridian", "name": "Meridian", "nodeType": "Company"})
     mesh.add_collection("Meridian").upload("notes.md", b"notes")
     answers = {}

@@ -425,7 +425,7 @@ def test_partition_guard_is_host_wiring_and_off_by_default():
 
 def test_partition_guard_refusals_write_nothing_and_come_after_the_tools_own_checks():
     """H1, M5, M9: the guard runs after identity, schema and existence; a refused create writes nothing."""
-    mesh = Mesh(partition_guard=True)
+    mesh = Mesh(partition_guard=True, node_types=set(NODE_TYPES) | {"Space"})
     mesh.create({"id": "Acme", "name": "Acme", "nodeType": "Space"})
     before = paths(mesh)
     with pytest.raises(CreateError, match=r"^Error creating node: Cannot create 'Loose' at the top level: .*"
