@@ -776,7 +776,8 @@ def test_notebook_figures_are_readable_on_a_phone(site: SiteBrowser, page: NavPa
 @pytest.fixture(scope="module")
 def accessibility_audit(site: SiteBrowser) -> dict[tuple[str, str, str], list[dict]]:
     """axe-core's violations for every (page, width, scheme), read from the shared visits."""
-    tabs = {(page.url_path, viewport.name): site.visit(page, viewport).page for viewport in BOTH_WIDTHS for page in NAV}
+    visits = {(page.url_path, viewport.name): site.visit(page, viewport) for viewport in BOTH_WIDTHS for page in NAV}
+    tabs = {key: visit.page for key, visit in visits.items()}
     loaded = {tab.evaluate("document.body.getAttribute('data-md-color-scheme')") for tab in tabs.values()}
     assert loaded == {COLOR_SCHEMES[0]}, f"the shared visits load in the {sorted(loaded)} scheme(s)"
     found: dict[tuple[str, str, str], list[dict]] = {}
@@ -790,6 +791,9 @@ def accessibility_audit(site: SiteBrowser) -> dict[tuple[str, str, str], list[di
     finally:
         for tab in tabs.values():
             tab.evaluate(SET_COLOR_SCHEME, COLOR_SCHEMES[0])
+    # axe-core comes from the package, not the network: no tab asked for anything beyond the local server.
+    leaving = sorted({url for visit in visits.values() for url in visit.recorder.external})
+    assert not leaving, "requests beyond localhost during the accessibility checks:" + listing(leaving)
     return found
 
 
