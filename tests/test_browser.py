@@ -811,7 +811,7 @@ def test_page_passes_axe_core(accessibility_audit, page: NavPage, viewport: View
 
 
 # An element too faint to read and a box that scrolls but cannot be reached with the keyboard (nothing in it
-# is focusable, and docs/javascripts/scroll-regions.js only sees the boxes a page has when it loads).
+# is focusable, and docs/javascripts/keyboard.js only sees the boxes a page has when it loads).
 INACCESSIBLE = """() => {
     const sandbox = document.createElement('div');
     sandbox.id = 'axe-control';
@@ -1179,6 +1179,42 @@ def test_keyboard_operates_tabs_copy_buttons_search_and_claim_labels(site: SiteB
         tab.evaluate("""() => {
             window.__shownTabs.forEach(input => input.click());
             document.querySelector('input.md-search__input').value = '';
+            document.querySelector('input[data-md-toggle=search]').checked = false;
+            document.activeElement?.blur();
+            window.scrollTo(0, 0);
+        }""")
+
+
+SEARCH_BOX_SHOWN = """() => {
+    const box = document.querySelector('input.md-search__input');
+    const area = box.getBoundingClientRect();
+    return {
+        focused: document.activeElement === box,
+        open: document.querySelector('input[data-md-toggle=search]').checked,
+        onScreen: area.width > 0 && area.left >= 0 && area.top >= 0 && area.right <= innerWidth + 1 && getComputedStyle(box.closest('.md-search__inner')).opacity === '1',
+    };
+}"""
+
+
+def test_search_box_reached_by_tab_on_a_phone_opens_the_search(site: SiteBrowser):
+    """At 390 px Material hides the search box behind a button the Tab key skips; reached by Tab, the box opens
+    the search, so the reader sees where focus is (docs/javascripts/keyboard.js), and Escape closes it again."""
+    tab = site.visit(KEYBOARD_PAGE, PHONE).page
+    tab.evaluate("() => { const start = document.createElement('span'); start.id = 'tab-walk-start'; start.tabIndex = -1; "
+                 "document.body.prepend(start); start.focus(); }")
+    try:
+        for _ in range(10):
+            tab.keyboard.press("Tab")
+            if tab.evaluate("document.activeElement.matches('input.md-search__input')"):
+                break
+        # Material eases the search open over 0.3 s.
+        tab.wait_for_function(f"() => ({SEARCH_BOX_SHOWN})().onScreen", timeout=5000)
+        assert tab.evaluate(SEARCH_BOX_SHOWN) == {"focused": True, "open": True, "onScreen": True}
+        tab.keyboard.press("Escape")
+        assert not tab.evaluate(SEARCH_BOX_SHOWN)["open"], "Escape did not close the search"
+    finally:
+        tab.evaluate("""() => {
+            document.getElementById('tab-walk-start').remove();
             document.querySelector('input[data-md-toggle=search]').checked = false;
             document.activeElement?.blur();
             window.scrollTo(0, 0);

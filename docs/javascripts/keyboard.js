@@ -1,4 +1,6 @@
-/* Keyboard access to every box that scrolls (WCAG 2.1.1; axe-core's scrollable-region-focusable).
+/* Keyboard access where Material leaves gaps.
+
+   1. Every box that scrolls (WCAG 2.1.1; axe-core's scrollable-region-focusable).
    A code block, a wide table, a notebook cell or output that scrolls sideways must be reachable with
    Tab so the arrow keys can scroll it. Material does this for code blocks only, and only where the
    device has hover: on a phone none is reachable, and tables and notebook cells never are.
@@ -53,4 +55,21 @@
   // Material wraps tables in their scrolling box when its script starts; that has happened by `load`.
   if (document.readyState === "complete") start();
   else window.addEventListener("load", start, {once: true});
+})();
+
+/* 2. The search box on a narrow screen (WCAG 2.4.7, focus visible). Below 960 px Material hides the search box
+   until its button is pressed, and the button is a label the Tab key skips: Tab reached the box while it was
+   still hidden, and the reader saw no focus until the first key. Reached so, the search opens, as its button
+   opens it (Material's own toggle); it closes again as Material closes it, on Escape or when focus leaves. */
+(() => {
+  const narrow = matchMedia("(max-width: 59.984375em)");
+  const input = document.querySelector(".md-search__input");
+  const toggle = document.getElementById("__search");
+  if (!input || !toggle) return;
+  input.addEventListener("focus", () => {
+    if (narrow.matches && !toggle.checked) {
+      toggle.checked = true;
+      toggle.dispatchEvent(new Event("change"));
+    }
+  });
 })();
