@@ -140,6 +140,20 @@ def markdown_reference(line: str) -> tuple[str, str] | None:
     return (kind, path) if path.strip() else None
 
 
+def markdown_blocks(text: str) -> list[tuple[str, str]]:
+    """What the framework's Markdown parser keeps of ``text``, line by line: ``(kind, path)`` for a line that
+    opens a reference (:func:`markdown_reference`) and ``("text", line)`` for any other line, which the rest of Markdown renders.
+
+    A reference line keeps its reference only: the parser answers ``ContinueDiscard``, which ends the line's
+    processing, so the rest of that line is dropped, and the next line starts a block of its own (UQ2).
+    """
+    blocks: list[tuple[str, str]] = []
+    for line in text.splitlines():
+        found = markdown_reference(line)
+        blocks.append(found if found else ("text", line))
+    return blocks
+
+
 def reference_kind(text: str) -> str | None:
     """``embed`` for a line opening ``@@x``, ``link`` for ``@x`` (see :func:`markdown_reference`), else ``None``."""
     found = markdown_reference(text)
