@@ -267,12 +267,12 @@ assert json.loads(agent_tools["GetChunk"].call({"collectionPath": "content", "fi
     "collectionPath"] == "content"  # compared as sent
 # verifies: unified-path.dot-dot-in-tool-paths
 assert get.call({"path": "Meridian/content/2024/../Annual Report 2024.pdf"}) == \
-    "Error: File '2024/../Annual Report 2024.pdf' not found in collection 'content'"
+    get.call({"path": "Meridian/content/Annual Report 2024.pdf"})  # the default store, FileSystem, resolves '..'
 # verifies: unified-path.dot-dot-in-tool-paths
 assert (in_context.call({"path": "../Meridian"}), in_context.call({"path": ".."})) == (
     "Not found: ../Meridian", "Not found: Meridian/..")
 
-tree = Mesh(node_types={"Company"}, file_system_store=True)  # host wiring: the collections kept as folders of one tree
+tree = Mesh(node_types={"Company"})  # the collections kept as folders of one tree, in the FileSystem store
 tree.create({"id": "Meridian", "name": "Meridian Components Group", "nodeType": "Company"})
 tree.create({"id": "Harbour", "name": "Harbour Logistics", "nodeType": "Company"})
 tree.add_collection("Meridian").upload("notes.md", b"Board notes.")
@@ -282,9 +282,15 @@ on_files = tools_by_name(mcp_tools(tree))
 # --8<-- [start:dot-dot]
 print(on_files["get"].call({"path": "Meridian/content/../../Harbour/content/salaries.csv"}))  # Harbour's file
 #> "name;salary\nA;1\n"
-print(get.call({"path": "Meridian/content/../../Harbour/content/salaries.csv"}))  # files kept by name
-#> Error: File '../../Harbour/content/salaries.csv' not found in collection 'content'
+tree.content_store = "AzureBlob"  # the same files as blobs: the blob's URL resolves '..' too
+print(on_files["get"].call({"path": "Meridian/content/../../Harbour/content/salaries.csv"}))
+#> "name;salary\nA;1\n"
+print(on_files["get"].call({"path": "Meridian/content/../../Harbour/content"}))  # a listing's prefix is taken as sent
+#> []
 # --8<-- [end:dot-dot]
+# verifies: unified-path.dot-dot-in-tool-paths
+assert on_files["get"].call({"path": "Meridian/content/../../Harbour/content"}) == "[]"  # AzureBlob: listed as sent
+tree.content_store = "FileSystem"
 
 # verifies: unified-path.dot-dot-in-tool-paths
 assert json.loads(on_files["get"].call({"path": "Meridian/content/x/../notes.md"})) == "Board notes."
