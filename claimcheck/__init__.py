@@ -13,6 +13,6 @@ The modules whose names start with `_` are private; what they offer others is na
 from __future__ import annotations
 
 from claimcheck._code_breaks import breakable_code
-from claimcheck._marks import LABELS
+from claimcheck._marks import LABELS, spoken_name
 
-__all__ = ["LABELS", "breakable_code"]
+__all__ = ["LABELS", "breakable_code", "spoken_name"]
