@@ -22,7 +22,8 @@
     python3 dev.py conform --url URL [--header H] [--namespace NS]   check the tool claims over MCP
 
 Every command first makes sure `.venv/` exists and holds exactly the pins of
-requirements.txt; it reinstalls only when that file changed.
+requirements.txt and the checkout, installed editable; it reinstalls only when
+requirements.txt or pyproject.toml changed.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
 REQUIREMENTS = ROOT / "requirements.txt"
+PYPROJECT = ROOT / "pyproject.toml"
 BROWSER_SUITE = ROOT / "tests" / "test_browser.py"
 STAMP = VENV / ".requirements.sha256"
 BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
@@ -45,33 +47,34 @@ PYTHON = BIN / ("python.exe" if os.name == "nt" else "python")
 
 
 def ensure_environment() -> None:
-    """Create the venv and install the pins, unless the stamp says it is current."""
+    """Create the venv, install the pins and the checkout itself, unless the stamp says they are current."""
     if not PYTHON.exists():
         print(f"dev.py: creating {VENV.relative_to(ROOT)}/", flush=True)
         venv.create(VENV, with_pip=True)
-    wanted = hashlib.sha256(REQUIREMENTS.read_bytes()).hexdigest()
+    # The project's metadata (its entry points) is installed too: a change to either file reinstalls.
+    wanted = hashlib.sha256(REQUIREMENTS.read_bytes() + PYPROJECT.read_bytes()).hexdigest()
     if STAMP.exists() and STAMP.read_text().strip() == wanted:
         return
-    pins = [line for line in REQUIREMENTS.read_text().splitlines() if line.strip() and not line.startswith("#")]
+    pins = [line for line in REQUIREMENTS.read_text().splitlines() if line[:1].isalnum()]
     print(f"dev.py: installing the {len(pins)} pins of requirements.txt into .venv/ (a minute or two the first time)", flush=True)
     # pip's own lines (Collecting / Installing / Successfully installed) are the progress report.
-    subprocess.run(
-        [str(PYTHON), "-m", "pip", "install", "--disable-pip-version-check", "--progress-bar", "off",
-         "-r", str(REQUIREMENTS)],
-        check=True,
-    )
-    _link_checkout()
+    # The pins carry hashes, so pip checks every file it installs against them.
+    pip = [str(PYTHON), "-m", "pip", "install", "--disable-pip-version-check", "--progress-bar", "off"]
+    subprocess.run([*pip, "-r", str(REQUIREMENTS)], check=True)
+    # The checkout, editable: `import agentkit` works in pytest, in mkdocs and in the notebook kernel
+    # alike with no build step, and the entry points (the pytest and MkDocs plugins) are registered.
+    # Its dependencies are the pins just installed.
+    subprocess.run([*pip, "--no-deps", "--editable", str(ROOT)], check=True)
+    # The .pth file that stood in for this install before.
+    _site_packages().joinpath("agent-design-guide.pth").unlink(missing_ok=True)
     STAMP.write_text(wanted + "\n")
 
 
-def _link_checkout() -> None:
-    # A .pth file puts the checkout on the venv's path, so `import agentkit`
-    # works in pytest, in mkdocs and in the notebook kernel alike, with no build step.
-    purelib = subprocess.run(
+def _site_packages() -> Path:
+    return Path(subprocess.run(
         [str(PYTHON), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
         check=True, capture_output=True, text=True,
-    ).stdout.strip()
-    (Path(purelib) / "agent-design-guide.pth").write_text(str(ROOT) + "\n")
+    ).stdout.strip())
 
 
 def keep_bytecode() -> None:

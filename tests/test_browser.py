@@ -20,16 +20,16 @@ from pathlib import Path
 
 import pytest
 
-from hooks.generated_pages import GENERATED_PAGES
-from hooks.claim_marks import spoken_name
+from claimcheck import spoken_name
+from claimcheck.mkdocs_plugin import CLAIMS_PAGE
 from tests.browser import (
     CHROMIUM, CHROMIUM_ARGS, COLOR_SCHEMES, DESKTOP, FINISH_TRANSITIONS, PHONE, SET_COLOR_SCHEME, SKIP_REASON, NavPage, SiteBrowser, Viewport,
     axe_report, axe_violations, driver_cpu_seconds, nav_pages, serve, start_axe,
 )
 from tools import siteconfig
-from tools.pages import MARKER_LIKE, read_page
+from claimcheck.page import MARKER_LIKE, read_page
 from tools.project import REPO_ROOT
-from tools.pysource import SECTION, read_sections
+from claimcheck.pysource import SECTION, read_sections
 
 if not CHROMIUM.exists():
     pytest.skip(SKIP_REASON, allow_module_level=True)
@@ -191,7 +191,7 @@ def test_sitemap_lists_every_nav_page_at_its_published_address(site: SiteBrowser
 def test_page_links_its_source_for_editing(site: SiteBrowser, page: NavPage):
     """The page's "edit this page" link opens its source under edit_uri; a generated page, rewritten by regen, has none."""
     links = site.visit(page).page.evaluate("() => [...document.querySelectorAll('article a[rel=edit]')].map(link => link.href)")
-    expected = [] if page.source.as_posix() in GENERATED_PAGES else [SITE_CONFIG["edit_uri"] + page.source.as_posix()]
+    expected = [] if page.source.as_posix() == CLAIMS_PAGE else [SITE_CONFIG["edit_uri"] + page.source.as_posix()]
     assert links == expected
 
 

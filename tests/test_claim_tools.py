@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from tools import captures, claimcontract, claimlock, claims, outputs, pycon, stated
+from claimcheck import outputs
+from tools import captures, claimcontract, claimlock, claims, pycon, stated
 from tools.project import Project
 
 MINIDOCS = Path(__file__).parent / "fixtures" / "minidocs"

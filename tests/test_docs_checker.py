@@ -10,9 +10,10 @@ from pathlib import Path
 import pytest
 from sybil.example import SybilFailure
 
-from tools import captures, claims, contracts, outputs
-from tools.doctests import make_sybil
-from tools.pages import read_page
+from claimcheck import outputs
+from tools import captures, claims, contracts
+from claimcheck.doctests import make_sybil
+from claimcheck.page import read_page
 from tools.project import Project
 
 BROKEN = Project(Path(__file__).parent / "fixtures" / "broken")

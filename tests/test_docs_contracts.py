@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tools import claimcontract, claimlock, claims, contracts
-from tools.problems import report
+from claimcheck.problems import report
 from tools.project import CLAIMS_PAGE, REPO_ROOT, Project
 
 PROJECT = Project()

@@ -15,7 +15,7 @@ import yaml
 from markdown_it import MarkdownIt
 
 from tools import export
-from tools.pages import read_page
+from claimcheck.page import fenced_lines, read_page
 from tools.project import REPO_ROOT
 
 FRONT_MATTER = re.compile(r"\A---\n(?P<yaml>.*?)\n---\n", re.S)
@@ -215,7 +215,7 @@ def test_each_page_renders_with_the_sites_markdown_settings_without_a_broken_tab
 
 
 def _outside_fences(body: str) -> list[str]:
-    return [line for line, fenced in export._with_fences(body.splitlines()) if not fenced]
+    return [line for line, fenced in fenced_lines(body.splitlines()) if not fenced]
 
 
 MESHWEAVER_SOURCE = os.environ.get("MESHWEAVER_SOURCE", "")

@@ -16,7 +16,7 @@ from pathlib import Path
 from tools import siteconfig
 from tools.background import JobResult
 from tools.gate import background_fixture, require_success
-from tools.problems import report
+from claimcheck.problems import report
 from tools.project import REPO_ROOT
 from tools.sitelinks import link_problems
 
@@ -54,12 +54,12 @@ def test_properdocs_site_links_and_anchors_resolve(properdocs_build: JobResult):
 
 
 def test_properdocs_builds_the_same_pages_with_hooks_plugins_and_notebook(properdocs_build: JobResult, built_site: Path):
-    """ProperDocs writes the pages MkDocs writes, runs the claim-label hook and the date plugin, and renders every
+    """ProperDocs writes the pages MkDocs writes, runs the claims plugin and the date plugin, and renders every
     code cell of the notebook through mkdocs-jupyter, unexecuted as the switch asks (MkDocs' build executes it)."""
     site = properdocs_site(properdocs_build)
     assert html_pages(site) == html_pages(built_site)
     home = (site / "index.html").read_text(encoding="utf-8")
-    assert 'class="claim-mark' in home, "hooks/claim_marks.py did not run"
+    assert 'class="claim-mark' in home, "the claims plugin (claimcheck) did not run"
     assert "git-revision-date-localized-plugin-date" in home, "the last-update plugin did not run"
     import jupytext  # only this test reads the notebook's source
 

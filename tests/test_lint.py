@@ -12,7 +12,7 @@ from tools.project import REPO_ROOT
 # Every Python file of the project; pyproject's exclusions keep out the pages (and with them the
 # notebook's source) and the deliberately broken fixtures.
 LINTED = ["."]
-SHIPPED = {"agentkit", "snippets", "tools", "tests", "conformance", "mcp_server", "hooks", "bench", "dev.py", "conftest.py"}
+SHIPPED = {"agentkit", "snippets", "tools", "tests", "conformance", "mcp_server", "claimcheck", "bench", "dev.py", "conftest.py"}
 
 
 def ruff(*arguments: str) -> subprocess.CompletedProcess:
@@ -29,7 +29,7 @@ def markdown_files_in(diff: str) -> list[str]:
 
 def test_ruff_check_passes_on_the_code():
     """`ruff check` with pyproject's rules finds nothing in the project's Python: agentkit (both layers),
-    snippets, tools, tests, conformance, mcp_server, hooks, bench and dev.py."""
+    snippets, tools, tests, conformance, mcp_server, claimcheck, bench and dev.py."""
     result = ruff("check", *LINTED)
     assert result.returncode == 0, result.stdout + result.stderr
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tools import siteconfig
-from tools.problems import report
+from claimcheck.problems import report
 from tools.sitelinks import link_problems
 
 

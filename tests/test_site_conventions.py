@@ -19,7 +19,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from hooks import generated_pages
+from claimcheck.mkdocs_plugin import CLAIMS_PAGE, ClaimsPlugin
 from tools import siteconfig
 from tools.project import REPO_ROOT
 from tools.sitelinks import link_problems, served_root_path
@@ -81,11 +81,13 @@ def test_last_update_date_falls_back_to_the_build_date_outside_a_clone(tmp_path:
 
 
 def test_generated_pages_get_no_edit_link():
-    """The hook clears the edit path of the generated claims page, which regen overwrites, and leaves every other page's."""
-    files = [SimpleNamespace(src_uri=uri, edit_uri=uri) for uri in ("index.md", "reference/claims.md")]
-    generated_pages.on_files(files, config=None)
+    """The claims plugin clears the edit path of the generated claims page, which regen overwrites, and leaves every other page's."""
+    files = [SimpleNamespace(src_uri=uri, edit_uri=uri, url=uri.replace(".md", "/")) for uri in ("index.md", "reference/claims.md")]
+    plugin = ClaimsPlugin()
+    plugin.load_config({})
+    plugin.on_files(files, config=None)
     assert [file.edit_uri for file in files] == ["index.md", None]
-    assert all((REPO_ROOT / "docs" / uri).is_file() for uri in generated_pages.GENERATED_PAGES)
+    assert (REPO_ROOT / "docs" / CLAIMS_PAGE).is_file()
 
 
 # --- dev.py serve: signals reach the server, the kernel's warning does not reach the reader ------------------

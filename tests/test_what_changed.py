@@ -4,7 +4,7 @@ text said, what holds, and names claims that prove it; every claim it names exis
 from __future__ import annotations
 
 import re
-from tools.pages import read_page
+from claimcheck.page import read_page
 from tools.project import REPO_ROOT
 
 DOCS = REPO_ROOT / "docs"

@@ -24,7 +24,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from tools.pysource import read_sections
+from claimcheck.pysource import read_sections
 
 # A long text answer (a whole document) is cut after this many lines, a JSON answer after more; the
 # listing says how many lines are left out.

@@ -7,34 +7,28 @@ with a fresh rendering, and `dev.py regen` rewrites it.
 
 from __future__ import annotations
 
-import ast
 import contextlib
 import sys
 import types
 from collections.abc import Callable
 from pathlib import Path
 
-from tools.outputs import LineRecorder
+from claimcheck.outputs import LineRecorder
 from tools.project import CAPTURED_OUTPUT, REPO_ROOT
 
 
-def run_snippet(path: Path, rewrite: Callable[[ast.Module, bytes], None] | None = None) -> tuple[dict, str]:
+def run_snippet(path: Path, execute: Callable[[types.ModuleType], None] | None = None) -> tuple[dict, str]:
     """Run a snippet file as a script (its asserts are its checks); return its namespace and what it printed.
 
-    `rewrite` may transform the parsed module before it runs: the test runner
-    passes pytest's assertion rewriting, so a failing check shows its values.
+    `execute` may run the file's code in the module instead: the test runner loads it through
+    pytest's assertion rewriting, so a failing check shows its values.
     """
-    namespace, recorder = run_snippet_recorded(path, rewrite)
+    namespace, recorder = run_snippet_recorded(path, execute)
     return namespace, recorder.getvalue()
 
 
-def run_snippet_recorded(path: Path, rewrite: Callable[[ast.Module, bytes], None] | None = None) -> tuple[dict, LineRecorder]:
+def run_snippet_recorded(path: Path, execute: Callable[[types.ModuleType], None] | None = None) -> tuple[dict, LineRecorder]:
     """Like run_snippet, but what it printed comes with the snippet line that printed each piece."""
-    source = path.read_bytes()
-    tree = ast.parse(source, filename=str(path))
-    if rewrite:
-        rewrite(tree, source)
-    code = compile(tree, str(path), "exec")
     # Run as __main__ in a module of its own, as `python snippets/x.py` would.
     module = types.ModuleType("__main__")
     module.__file__ = str(path)
@@ -43,12 +37,17 @@ def run_snippet_recorded(path: Path, rewrite: Callable[[ast.Module, bytes], None
     sys.modules["__main__"] = module
     try:
         with contextlib.redirect_stdout(printed):
-            exec(code, module.__dict__)
+            (execute or _execute)(module)
     finally:
         if saved is not None:
             sys.modules["__main__"] = saved
     RAN[path.resolve()] = module.__dict__
     return module.__dict__, printed
+
+
+def _execute(module: types.ModuleType) -> None:
+    path = module.__file__
+    exec(compile(Path(path).read_bytes(), path, "exec"), module.__dict__)
 
 
 # The namespace of every snippet that ran to its end in this process: a check that reads what a

@@ -24,9 +24,9 @@ from pathlib import Path
 from tools import facts, numbers
 from tools.claimlock import check_source
 from tools.claims import Claims
-from tools.outputs import SHOWN_LINE
-from tools.pages import Marker
-from tools.problems import Problem
+from claimcheck.outputs import SHOWN_LINE
+from claimcheck.page import Marker
+from claimcheck.problems import Problem
 from tools.project import Project
 
 # A check that reads its claim's numbers from the page compares all of them.

@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tools.claims import Claims, CheckSite
-from tools.pages import Marker
+from claimcheck.page import Marker
 from tools.project import Project
-from tools.pysource import read_checks
+from claimcheck.pysource import read_checks
 
 LOCK_FILE = Path("docs/reference/claims.lock.json")
 

@@ -16,10 +16,10 @@ from pathlib import Path
 
 from tools import facts
 from tools.facts import CITATIONS_FILE, Fact
-from tools.pages import Marker
-from tools.problems import Problem
+from claimcheck.page import Marker
+from claimcheck.problems import Problem
 from tools.project import CLAIMS_PAGE, CONFORMANCE, Project
-from tools.pysource import read_checks
+from claimcheck.pysource import read_checks
 
 
 @dataclass(frozen=True)

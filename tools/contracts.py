@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import re
 
-from tools.pages import Include
-from tools.problems import Problem
+from claimcheck.page import Include
+from claimcheck.problems import Problem
 from tools.project import CAPTURED_OUTPUT, Project
-from tools.pysource import read_sections
+from claimcheck.pysource import read_sections
 
 # pymdownx.snippets' line selections: `:5`, `2:3`, `:1:5,10:`, `-3:`.
 LINE_RANGE = re.compile(r"^[-0-9:,]+$")

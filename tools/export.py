@@ -23,7 +23,7 @@ have at the pinned commit:
   (UseMathematics, EmphasisExtras and GenericAttributes would read `$3 … $15` as math, `~x~` as
   subscript and the placeholder `{N}` as an attribute).
 
-The exporter reads whatever the pages contain; it knows the page syntax (tools/pages.py), not the pages.
+The exporter reads whatever the pages contain; it knows the page syntax (claimcheck/page.py), not the pages.
 """
 
 from __future__ import annotations
@@ -47,7 +47,8 @@ from markdown.extensions.toc import slugify as mkdocs_slugify
 
 from tools import siteconfig
 from tools.framework_only import GUIDE_ONLY, HEADING, SENTENCE_END, framework_only, scrub_prose
-from tools.pages import FENCE_OPEN, INCLUDE, MARKER, VERIFIES_COMMENT
+from claimcheck.page import FENCE_OPEN, INCLUDE, MARKER, VERIFIES_COMMENT, closes_fence, fenced_lines
+from claimcheck.pysource import SECTION
 from tools.project import REPO_ROOT
 
 # The guide's pages that the framework's documentation has a page for, at the same path under Data/.
@@ -67,7 +68,7 @@ ICON = (
 )
 GUIDE_TAG = "Executable guide"
 ABSTRACT_LIMIT = 300
-# What stands behind a claim, in the words of the site's claim labels (hooks/claim_marks.py).
+# What stands behind a claim, in the words of the site's claim labels (claimcheck/_marks.py).
 CHECKED_BY = {
     "framework": "\u2713 Checked by code (framework behaviour, cited from its source)",
     "model": "\u2713 Checked by code (the guide's model)",
@@ -75,7 +76,6 @@ CHECKED_BY = {
     "observation": "\u25cb Observation from production runs, not checked by code",
 }
 
-SECTION_MARKER = re.compile(r"-{1,}8<-{1,}\s+\[\s*(?P<type>start|end)\s*:\s*(?P<name>[^\]\s]+)\s*\]", re.I)
 # attr_list: `{ #id .class key="value" }` or `{: ...}`, after a heading, a link or alone on a line.
 ATTR_LIST = re.compile(r"\s*\{:?\s*(?:[#.][^\s{}]+|[\w-]+=(?:\"[^\"]*\"|'[^']*'|[^\s{}]+))(?:\s+(?:[#.][^\s{}]+|[\w-]+=(?:\"[^\"]*\"|'[^']*'|[^\s{}]+)))*\s*\}")
 EXPLICIT_ID = re.compile(r"#(?P<id>[^\s{}.]+(?:\.[^\s{}.]+)*)")
@@ -180,24 +180,8 @@ def _unique(slug: str, seen: dict[str, int], joiner: str) -> str:
     return slug if count == 0 else f"{slug}{joiner}{count}"
 
 
-def _with_fences(lines: Iterable[str]) -> Iterable[tuple[str, bool]]:
-    """Each line, and whether it belongs to a fenced block (its opening and closing lines included)."""
-    fence: str | None = None
-    for line in lines:
-        opening = FENCE_OPEN.match(line)
-        if fence is None and opening:
-            fence = opening["fence"]
-            yield line, True
-        elif fence is not None:
-            if line.strip().startswith(fence) and not line.strip().strip(fence[0]):
-                fence = None
-            yield line, True
-        else:
-            yield line, False
-
-
 def _outside_fences(lines: Iterable[str]) -> Iterable[str]:
-    return (line for line, fenced in _with_fences(lines) if not fenced)
+    return (line for line, fenced in fenced_lines(lines) if not fenced)
 
 
 # --- includes ----------------------------------------------------------------------------------------
@@ -211,7 +195,7 @@ def included_text(root: Path, target: str) -> str:
     if section:
         start = end = None
         for number, line in enumerate(lines):
-            marker = SECTION_MARKER.search(line)
+            marker = SECTION.search(line)
             if marker and marker["name"] == section:
                 if marker["type"].lower() == "start" and start is None:
                     start = number + 1
@@ -221,7 +205,7 @@ def included_text(root: Path, target: str) -> str:
         if start is None or end is None:
             raise ExportError(f"the include '{target}' names a section {path} does not have")
         lines = lines[start:end]
-    shown = [line for line in lines if not SECTION_MARKER.search(line)]
+    shown = [line for line in lines if not SECTION.search(line)]
     return textwrap.dedent("\n".join(shown)).strip("\n")
 
 
@@ -355,7 +339,7 @@ def _render_body(site: Site, page: ExportedPage, lines: list[str]) -> list[str]:
     for line in lines:
         if fence is not None:
             marker, info, body = fence
-            if line.strip().startswith(marker) and not line.strip().strip(marker[0]):
+            if closes_fence(marker, line):
                 out += _render_fence(site, line[: len(line) - len(line.lstrip())], marker, info, body)
                 fence = None
             else:
@@ -388,7 +372,7 @@ def _scrub_rendered(lines: list[str]) -> list[str]:
     so does a sentence of prose; a fenced listing that names it goes whole."""
     out: list[str] = []
     fence: list[str] | None = None
-    for line, fenced in _with_fences(lines):
+    for line, fenced in fenced_lines(lines):
         if fenced:
             fence = (fence or []) + [line]
             if len(fence) > 1 and FENCE_OPEN.match(fence[0]) and line.strip() == FENCE_OPEN.match(fence[0])["fence"]:
@@ -561,7 +545,7 @@ def _indented_block(lines: list[str], start: int, indent: str) -> tuple[list[str
 def _squeeze_blank_lines(lines: list[str]) -> list[str]:
     """Runs of blank lines outside fenced blocks become one; a code block keeps its own."""
     out: list[str] = []
-    for line, fenced in _with_fences(lines):
+    for line, fenced in fenced_lines(lines):
         if not fenced and not line.strip() and out and not out[-1].strip():
             continue
         out.append(line)

@@ -14,7 +14,7 @@ export renders a page, this pass removes from its Markdown source:
   labelled with what stands behind it;
 - every sentence (or parenthesis) that mentions agentkit, and a table row that does.
 
-It knows the page syntax (tools/pages.py), not the pages.
+It knows the page syntax (claimcheck/page.py), not the pages.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from tools.pages import FENCE_OPEN, INCLUDE, MARKER, VERIFIES_COMMENT
+from claimcheck.page import FENCE_OPEN, INCLUDE, MARKER, VERIFIES_COMMENT
 
 GUIDE_ONLY = re.compile(r"agentkit", re.IGNORECASE)
 # A heading whose section is the guide's own: its model runs, its extensions.

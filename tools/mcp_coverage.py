@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from tools.pages import Marker
+from claimcheck.page import Marker
 
 COVERAGE_FILE = Path("conformance/coverage.toml")
 SECTION = "not-observable"

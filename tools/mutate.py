@@ -32,10 +32,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tools import claimcontract, claims, numbers
-from tools.pages import LIST_ITEM, Marker, read_page
+from claimcheck.page import LIST_ITEM, Marker, read_page
 from tools.project import REPO_ROOT, Project
 
-COPIED = ("agentkit", "docs", "snippets", "tests", "tools", "framework", "hooks", "conftest.py", "pyproject.toml", "mkdocs.yml")
+COPIED = ("agentkit", "docs", "snippets", "tests", "tools", "framework", "claimcheck", "conftest.py", "pyproject.toml", "mkdocs.yml")
 NEXT_WORD = {
     "zero": "two", "two": "three", "three": "four", "four": "five", "five": "six", "six": "seven", "seven": "eight",
     "eight": "nine", "nine": "ten", "ten": "eleven", "eleven": "twelve", "twelve": "twenty", "twenty": "thirty",
@@ -58,16 +58,11 @@ class Mutant:
         return f"{self.claim.page.as_posix()}:{self.claim.line} {self.claim.id}: {self.kind} '{self.original}' -> '{self.replacement}'"
 
 
-def claim_region(text: str, marker_line: int) -> tuple[int, int]:
+def claim_region(text: str, marker: Marker) -> tuple[int, int]:
     """Offsets of the block a marker closes, in the page's text (list bullets blanked by the caller)."""
     lines = text.split("\n")
-    first = marker_line - 1
-    while first > 0 and lines[first - 1].strip():
-        first -= 1
-        if LIST_ITEM.match(lines[first]):
-            break
-    start = sum(len(line) + 1 for line in lines[:first])
-    end = sum(len(line) + 1 for line in lines[:marker_line - 1])
+    start = sum(len(line) + 1 for line in lines[:marker.first_line - 1])
+    end = sum(len(line) + 1 for line in lines[:marker.line - 1])
     return start, end
 
 
@@ -114,7 +109,7 @@ def mutants(project: Project, collected: claims.Claims, pages: set[str] | None =
             continue
         seen.add(marker.id)
         text = texts.setdefault(marker.page, (project.root / marker.page).read_text(encoding="utf-8"))
-        start, end = claim_region(text, marker.line)
+        start, end = claim_region(text, marker)
         region = text[start:end]
         # A list item's bullet is no number of the claim ("1. ...").
         region = "\n".join(LIST_ITEM.sub(lambda match: " " * len(match.group(0)), line, count=1) for line in region.split("\n"))
@@ -211,9 +206,11 @@ def run_mutant(mutant: Mutant, tree: Path, run_all: bool = False) -> str:
         return "survived"
     with applied(mutant, tree):
         # Only the plugins a claim's checks use: the installed ones (Hypothesis's, anyio's) cost a second
-        # of start-up per mutant and no check needs them; pytest-timeout keeps pyproject's timeout.
+        # of start-up per mutant and no check needs them; pytest-timeout keeps pyproject's timeout, and
+        # claimcheck's plugin collects the snippets and the pages' examples.
         result = subprocess.run(
             [sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", "-p", "pytest_timeout",
+             "-p", "claimcheck.pytest_plugin",
              "-m", "not build and not browser", *units],
             cwd=tree, capture_output=True, text=True,
             env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1", "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"},

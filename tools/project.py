@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
-from tools.pages import Page, read_page
+from claimcheck.page import Page, read_page
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 # The generated claims page quotes every id; it is output, not a page that makes claims.

@@ -16,8 +16,8 @@ import traceback
 from dataclasses import dataclass
 from pathlib import Path
 
-from tools.doctests import OPTIONFLAGS
-from tools.pages import read_page
+from claimcheck.doctests import OPTIONFLAGS
+from claimcheck.page import read_page
 
 _CHECKER = doctest.OutputChecker()
 

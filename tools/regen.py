@@ -17,7 +17,8 @@ import os
 import sys
 import traceback
 
-from tools import captures, claimlock, claims, outputs, pycon
+from claimcheck import outputs
+from tools import captures, claimlock, claims, pycon
 from tools.project import CAPTURED_OUTPUT, CLAIMS_PAGE, REPO_ROOT, Project
 
 

@@ -24,7 +24,7 @@ from pathlib import Path
 
 from tools import claimlock, claims
 from tools.numbers import numbers_in
-from tools.pages import LIST_ITEM, MARKER, read_page
+from claimcheck.page import LIST_ITEM, MARKER, read_page
 from tools.project import REPO_ROOT, Project
 
 # Words that state how something behaves; a sentence with one of them (or a code span) is a promise.

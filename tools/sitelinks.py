@@ -9,7 +9,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urldefrag, urlsplit
 
-from tools.problems import Problem
+from claimcheck.problems import Problem
 
 
 class _Anchors(HTMLParser):

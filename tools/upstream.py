@@ -30,7 +30,7 @@ from pathlib import Path
 
 from tools import facts
 from tools.facts import CITATIONS_FILE, EVIDENCE_WINDOW, Citation, Facts
-from tools.problems import Problem
+from claimcheck.problems import Problem
 from tools.project import REPO_ROOT, Project
 
 EXIT_OK, EXIT_DRIFT, EXIT_BAD_INPUT = 0, 1, 2

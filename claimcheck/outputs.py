@@ -179,7 +179,7 @@ def _as_shown(text: str, indent: str) -> list[str]:
 
 def where_shown(project, snippet: Path, line: int) -> list[str]:
     """The page lines that show `snippet:line`: each include of a section that holds the line."""
-    from tools.pysource import read_sections
+    from claimcheck.pysource import read_sections
 
     sections, _ = read_sections(project.root / snippet, snippet)
     holding = {name for name, section in sections.items() if section.start < line < section.end}

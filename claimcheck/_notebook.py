@@ -1,4 +1,4 @@
-"""MkDocs hook: on a notebook page, fold the code that only draws a figure.
+"""On a notebook page, fold the code that only draws a figure.
 
 The figure is what a reader of the cost explorer came for; the matplotlib code
 that draws it filled a phone's screen several times over. A code cell that
@@ -12,7 +12,6 @@ from __future__ import annotations
 import html as html_lib
 import re
 
-NOTEBOOK_SUFFIXES = (".py", ".ipynb")
 SUMMARY = "Plotting code"
 _INPUT_WRAPPER = re.compile(r'<div class="jp-Cell-inputWrapper"[^>]*>')
 _DIV_TAG = re.compile(r"<div\b|</div>")
@@ -20,9 +19,8 @@ _TAG = re.compile(r"<[^>]+>")
 _PLOTS = re.compile(r"\bplt\.")
 
 
-def on_page_content(html: str, page, config, files) -> str:
-    if not page.file.src_uri.endswith(NOTEBOOK_SUFFIXES):
-        return html
+def fold_plotting_code(html: str) -> str:
+    """A notebook page's HTML with each code cell that calls `plt.` folded."""
     pieces: list[str] = []
     position = 0
     for wrapper in _INPUT_WRAPPER.finditer(html):

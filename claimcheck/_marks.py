@@ -1,4 +1,4 @@
-"""MkDocs hook: give every claim on a page a small label that links to its row on the claims page.
+"""Give every claim on a page a small label that links to its row on the claims page.
 
 A claim is a paragraph or list item with the class of its kind (attr_list writes
 `{ #id .framework cite="K1" }` as `class="framework" id="..."`). The label names the
@@ -16,9 +16,6 @@ from __future__ import annotations
 import re
 from html import escape
 
-from mkdocs.utils import get_relative_url
-
-CLAIMS_PAGE_URL = "reference/claims/"
 LABELS = {
     "framework": "\u2713 framework",
     "model": "\u2713 guide's model",
@@ -37,8 +34,8 @@ _ID = re.compile(r'\bid="(?P<id>[^"]+)"')
 _CITE = re.compile(r'\bcite="')
 
 
-def on_page_content(html: str, page, config, files) -> str:
-    claims_url = get_relative_url(CLAIMS_PAGE_URL, page.url)
+def mark_claims(html: str, claims_url: str) -> str:
+    """The page's HTML with a label after each claim, linking to `claims_url`#claim-ID."""
     pieces: list[str] = []
     position = 0
     for opening in _OPENING.finditer(html):

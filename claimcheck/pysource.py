@@ -10,8 +10,8 @@ import tokenize
 from dataclasses import dataclass
 from pathlib import Path
 
-from tools.pages import CLAIM_ID, parse_ids
-from tools.problems import Problem
+from claimcheck.page import CLAIM_ID, parse_ids
+from claimcheck.problems import Problem
 
 # The marker pymdownx.snippets reads: `# --8<-- [start:name]` ... `# --8<-- [end:name]`.
 SECTION = re.compile(r"-{1,}8<-{1,}\s+\[\s*(?P<type>start|end)\s*:\s*(?P<name>[a-z][-_0-9a-z]*)\s*\]", re.I)

@@ -7,10 +7,11 @@ code, so the page source is the only truth about what a page includes and claims
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tools.problems import Problem
+from claimcheck.problems import Problem
 
 # A claim or observation marker: an attribute list alone on the last line of a paragraph or list item.
 # The four kinds of statement: framework behaviour (cited and checked), the guide's own model (checked),
@@ -72,6 +73,8 @@ class Marker:
     kind: str  # one of KINDS
     text: str = ""  # the paragraph or list item the marker closes, as one line
     cites: tuple[str, ...] = ()  # fact ids of framework/citations.toml
+    # The line the closed block starts on (its text runs from there to the line above the marker).
+    first_line: int = field(default=0, compare=False)
 
     @property
     def checked(self) -> bool:
@@ -110,6 +113,27 @@ class Page:
         return self.body_includes + [include for fence in self.fences for include in fence.includes]
 
 
+def closes_fence(fence: str, text: str) -> bool:
+    """True when `text` closes a block opened with `fence`: its character alone, at least as many times."""
+    return text.strip().startswith(fence) and text.strip().strip(fence[0]) == ""
+
+
+def fenced_lines(lines: Iterable[str]) -> Iterable[tuple[str, bool]]:
+    """Each line, and whether it belongs to a fenced block (its opening and closing lines included)."""
+    fence: str | None = None
+    for line in lines:
+        opening = FENCE_OPEN.match(line)
+        if fence is None and opening:
+            fence = opening["fence"]
+            yield line, True
+        elif fence is not None:
+            if closes_fence(fence, line):
+                fence = None
+            yield line, True
+        else:
+            yield line, False
+
+
 def parse_ids(text: str) -> tuple[str, ...]:
     return tuple(part.strip() for part in text.split(",") if part.strip())
 
@@ -122,17 +146,21 @@ def parse_include(page: Path, line: int, text: str) -> Include | None:
     return Include(page, line, path, section or None)
 
 
-def _block_text(lines: list[str], marker_line: int) -> str:
-    """The text of the block a marker closes: the lines above it up to a blank line or a list bullet."""
+def _block(lines: list[str], marker_line: int) -> tuple[int, str]:
+    """The block a marker closes, the lines above it up to a blank line or a list bullet: the number
+    of its first line (the marker's own when nothing stands above it) and its text as one line."""
     block: list[str] = []
-    for text in reversed(lines[: marker_line - 1]):
+    first = marker_line
+    for number in range(marker_line - 1, 0, -1):
+        text = lines[number - 1]
         if not text.strip():
             break
+        first = number
         block.insert(0, text.strip())
         if LIST_ITEM.match(text):
             block[0] = LIST_ITEM.sub("", text).strip()
             break
-    return " ".join(block)
+    return first, " ".join(block)
 
 
 def read_page(path: Path, shown_as: Path | None = None) -> Page:
@@ -150,7 +178,7 @@ def read_page(path: Path, shown_as: Path | None = None) -> Page:
     for number, text in enumerate(lines, start=1):
         if open_fence:
             marker, fence = open_fence
-            if text.strip().startswith(marker) and text.strip().strip(marker[0]) == "":
+            if closes_fence(marker, text):
                 open_fence = None
             else:
                 fence.body.append(text)
@@ -193,7 +221,8 @@ def read_page(path: Path, shown_as: Path | None = None) -> Page:
             if not CLAIM_ID.match(marker["id"]):
                 problems.append(Problem(name, number, f"claim id {marker['id']!r} is malformed; use lowercase words joined by '.' and '-'", marker["id"]))
             cites = tuple((marker["cite"] or "").replace(",", " ").split())
-            markers.append(Marker(name, number, marker["id"], marker["kind"], _block_text(lines, number), cites))
+            first, text = _block(lines, number)
+            markers.append(Marker(name, number, marker["id"], marker["kind"], text, cites, first))
         elif MARKER_LIKE.search(text):
             problems.append(Problem(name, number, "claim marker not in the form '{ #page.claim-id .KIND }' alone on its line, KIND one of framework (with cite=\"FACT\"), model, extension, observation"))
 

@@ -1,4 +1,4 @@
-"""MkDocs hook: inline code breaks only after a `/` or at a space, never inside a word.
+"""Inline code breaks only after a `/` or at a space, never inside a word.
 
 Paths and identifiers (`Meridian/content/_Documents/Annual-Report-2024.pdf`,
 `{collectionPath}`, claim ids such as `agent.document-dies-with-round`) used to
@@ -25,7 +25,8 @@ _PLAIN = re.compile(r"\w+")
 WORD_CLASS = "code-word"
 
 
-def on_page_content(html: str, page, config, files) -> str:
+def break_code(html: str) -> str:
+    """The page's HTML with every inline code span breakable only after a `/` or at a space."""
     return _INLINE_CODE.sub(_breakable, html)
 
 

@@ -1,0 +1,52 @@
+"""The MkDocs plugin `claims` (`plugins: - claims` in mkdocs.yml): what a reader sees of the claims.
+
+One small function per event:
+
+- `on_files`: the claims page, which `dev.py regen` writes, gets no "edit this page" link
+  (an edit there is overwritten by the next regen), and its address is noted;
+- `on_page_content`: every claim gets a label linking to its row on the claims page; inline code
+  breaks only after a `/`; a notebook page folds the code that only draws a figure.
+
+ProperDocs loads it unchanged: it reads `mkdocs.plugins` entry points and maps `mkdocs.*` imports
+to its own modules.
+"""
+
+from __future__ import annotations
+
+from mkdocs.config import config_options
+from mkdocs.config.base import Config
+from mkdocs.exceptions import PluginError
+from mkdocs.plugins import BasePlugin
+from mkdocs.utils import get_relative_url
+
+from claimcheck._code_breaks import break_code
+from claimcheck._marks import mark_claims
+from claimcheck._notebook import fold_plotting_code
+
+NOTEBOOK_SUFFIXES = (".py", ".ipynb")
+CLAIMS_PAGE = "reference/claims.md"
+
+
+class ClaimsConfig(Config):
+    # The generated page that lists every claim with its checks (docs-relative); each label links to it.
+    claims_page = config_options.Type(str, default=CLAIMS_PAGE)
+
+
+class ClaimsPlugin(BasePlugin[ClaimsConfig]):
+    claims_url: str = ""
+
+    def on_files(self, files, config):
+        claims_page = next((file for file in files if file.src_uri == self.config.claims_page), None)
+        if claims_page is None:
+            raise PluginError(f"claims: the claims page {self.config.claims_page!r} is not among the site's pages")
+        # MkDocs and ProperDocs build a page's edit link from `edit_uri`; None means no link.
+        claims_page.edit_uri = None
+        self.claims_url = claims_page.url
+        return files
+
+    def on_page_content(self, html, page, config, files):
+        html = mark_claims(html, get_relative_url(self.claims_url, page.url))
+        html = break_code(html)
+        if page.file.src_uri.endswith(NOTEBOOK_SUFFIXES):
+            html = fold_plotting_code(html)
+        return html

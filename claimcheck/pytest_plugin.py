@@ -1,0 +1,161 @@
+"""The pytest plugin `claims` (entry point `pytest11`): a project's executable documentation as tests.
+
+Two ini settings switch it on; a project that sets neither is left alone:
+
+    claims_snippets = "snippets"   each .py file there runs as one test: its asserts are its checks,
+                                   what it prints must match its `#>` lines, and the captured output
+                                   it declares must match the committed files;
+    claims_pages = "docs"          every ```pycon example of the Markdown pages there runs as a doctest.
+
+A failing test then names the claims it breaks, with where each is stated and checked.
+
+The readers are imported when a hook first needs them, not with the plugin: a run that collects
+no snippet or page never pays for them. The checker's modules in tools/ must come from the
+project's `pythonpath`, which pytest puts first only after it loads entry points: a copy of the
+project (dev.py mutate) uses its own.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.util
+import types
+from pathlib import Path
+
+import pytest
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addini("claims_snippets", "folder (from the rootdir) whose .py files each run as one test", default="")
+    parser.addini("claims_pages", "folder (from the rootdir) whose Markdown pages' pycon examples run as doctests", default="")
+
+
+def _folder(config: pytest.Config, name: str) -> Path | None:
+    value = config.getini(name)
+    return config.rootpath / value if value else None
+
+
+def _is_snippet(config: pytest.Config, path: Path) -> bool:
+    return path.suffix == ".py" and path.parent == _folder(config, "claims_snippets")
+
+
+def pytest_collect_file(file_path: Path, parent: pytest.Collector):
+    config = parent.config
+    if file_path.suffix == ".md" and _folder(config, "claims_pages"):
+        return _pycon_collector(_folder(config, "claims_pages"))(file_path, parent)
+    if _is_snippet(config, file_path) and not parent.session.isinitpath(file_path):
+        return SnippetFile.from_parent(parent, path=file_path)
+    return None
+
+
+def pytest_pycollect_makemodule(module_path: Path, parent: pytest.Collector):
+    # A snippet named on the command line reaches the Python plugin, which would import it as a test module.
+    if _is_snippet(parent.config, module_path):
+        return SnippetFile.from_parent(parent, path=module_path)
+    return None
+
+
+@functools.cache
+def _pycon_collector(pages: Path):
+    from claimcheck.doctests import make_sybil
+
+    return make_sybil(path=str(pages), patterns=["*.md"]).pytest()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
+    """Name the claims a failure breaks, with where each is stated and checked, under the failure."""
+    report = yield
+    configured = _folder(item.config, "claims_snippets") or _folder(item.config, "claims_pages")
+    if report.failed and call.excinfo is not None and configured:
+        broken = _broken_claims(item.config.rootpath, call.excinfo)
+        if broken:
+            report.sections.append(("broken claims", "\n".join(broken)))
+    return report
+
+
+def _broken_claims(root: Path, excinfo: pytest.ExceptionInfo) -> list[str]:
+    from sybil.example import SybilFailure
+    from tools import claims
+
+    if isinstance(excinfo.value, SybilFailure):
+        places = [(Path(excinfo.value.example.path), excinfo.value.example.line)]
+    else:
+        places = [(Path(entry.path), entry.lineno + 1) for entry in excinfo.traceback]
+    project, collected = _claims(root)
+    broken: list[str] = []
+    for path, line in places:
+        if path.resolve().is_relative_to(project.root.resolve()):
+            broken += [text for text in claims.broken_by(project, collected, path, line) if text not in broken]
+    return broken
+
+
+@functools.cache
+def _claims(root: Path):
+    # Read once, on the first failure: passing runs never pay for it. The report needs only where each
+    # claim is stated; the checks it names are read where the failure is.
+    from tools import claims
+    from tools.project import Project
+
+    project = Project(root)
+    return project, claims.Claims([marker for page in project.pages for marker in page.markers], {}, [])
+
+
+class SnippetFile(pytest.File):
+    def collect(self):
+        yield SnippetRun.from_parent(self, name="run")
+
+
+class SnippetRun(pytest.Item):
+    """Run one snippet file as a script and compare its captured output with the committed files."""
+
+    def runtest(self) -> None:
+        from claimcheck import outputs
+        from tools import captures
+        from tools.project import Project
+
+        root = self.config.rootpath
+        namespace, recorder = captures.run_snippet_recorded(self.path, execute=self._execute_rewritten)
+        difference = outputs.output_mismatch(self.path, recorder.getvalue())
+        if difference:
+            project = Project(root)
+            located = outputs.mismatch_report(project, project.relative(self.path), outputs.attribute(self.path, recorder.writes))
+            raise SnippetOutputStale(
+                f"{located or difference}\n"
+                "Show the real output below each print: 'python3 dev.py regen --outputs' rewrites the '#>' lines; review the diff."
+            )
+        outdated = captures.stale(captures.render(namespace, root))
+        if outdated:
+            names = ", ".join(str(path.relative_to(root)) for path in outdated)
+            raise SnippetOutputStale(f"{self.path.relative_to(root)}: captured output is stale: {names}; run 'python3 dev.py regen' and review the diff")
+
+    def _execute_rewritten(self, module: types.ModuleType) -> None:
+        """Run the snippet's code in `module` with the assertion rewriting pytest applies to test modules,
+        so a failing check prints its values: its import hook rewrites the modules registered with it."""
+        name = ".".join(self.path.relative_to(self.config.rootpath).with_suffix("").parts)
+        pytest.register_assert_rewrite(name)
+        spec = importlib.util.find_spec(name)
+        if spec is None or spec.loader is None or Path(spec.origin or "") != self.path:
+            # Not importable by that name (the rootdir is not on the path): run it as it is.
+            exec(compile(self.path.read_bytes(), str(self.path), "exec"), module.__dict__)
+            return
+        module.__spec__ = spec
+        spec.loader.exec_module(module)
+
+    def repr_failure(self, excinfo):
+        if isinstance(excinfo.value, SnippetOutputStale):
+            return str(excinfo.value)
+        # A snippet is one module-level frame: the long style would print the whole file.
+        return super().repr_failure(excinfo, style="short")
+
+    def _traceback_filter(self, excinfo: pytest.ExceptionInfo):
+        # Show the snippet and agentkit frames, not pytest's and runpy's plumbing.
+        own = excinfo.traceback.filter(lambda entry: Path(entry.path) == self.path or "agentkit" in Path(entry.path).parts)
+        return own or excinfo.traceback
+
+    def reportinfo(self):
+        return self.path, 0, f"snippet {self.path.relative_to(self.config.rootpath)}"
+
+
+class SnippetOutputStale(AssertionError):
+    """A snippet's shown or captured output differs from what it produces now."""

@@ -1,0 +1,45 @@
+"""claimcheck's MkDocs plugin on a site that is not the guide (tests/fixtures/claimcheck_site/)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tools.project import REPO_ROOT
+
+SITE = REPO_ROOT / "tests" / "fixtures" / "claimcheck_site"
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("claimcheck_site")
+    build = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "--config-file", str(SITE / "mkdocs.yml"), "--site-dir", str(out)],
+        capture_output=True, text=True, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+    )
+    assert build.returncode == 0, build.stdout + build.stderr
+    return out
+
+
+def test_plugin_is_found_by_its_entry_point_and_labels_each_claim(built: Path):
+    """`plugins: - claims` is all a site writes: the claim gets a label linking to its row, and the other paragraph none."""
+    home = (built / "index.html").read_text(encoding="utf-8")
+    assert home.count('class="claim-mark') == 1
+    assert 'href="reference/claims/#claim-adder.adds"' in home
+    assert "\u2713 guide's model \u00b7 <code><span class=\"code-word\">adder.adds</span></code></a>" in home
+
+
+def test_inline_code_breaks_only_after_a_slash(built: Path):
+    """Each piece up to a `/` is kept whole, with a break opportunity after the `/`."""
+    home = (built / "index.html").read_text(encoding="utf-8")
+    assert '<code><span class="code-word">lib/</span><wbr><span class="code-word">adder.py</span></code>' in home
+
+
+def test_the_claims_page_has_no_edit_link_and_the_others_keep_theirs(built: Path):
+    """The claims page is generated: an edit there would be overwritten, so it offers none."""
+    assert "https://example.org/edit/docs/index.md" in (built / "index.html").read_text(encoding="utf-8")
+    assert "https://example.org/edit/docs/" not in (built / "reference" / "claims" / "index.html").read_text(encoding="utf-8")

@@ -1,0 +1,70 @@
+"""claimcheck's pytest plugin on a project that is not the guide, run by pytester in a process of its own."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+pytest_plugins = ["pytester"]
+
+SETTINGS = """
+[pytest]
+claims_snippets = snippets
+claims_pages = docs
+pythonpath = .
+"""
+
+
+@pytest.fixture
+def project(pytester: pytest.Pytester) -> pytest.Pytester:
+    pytester.makeini(SETTINGS)
+    for folder in ("snippets", "docs"):
+        pytester.mkdir(folder)
+    return pytester
+
+
+def write(pytester: pytest.Pytester, path: str, text: str) -> None:
+    (pytester.path / path).write_text(textwrap.dedent(text).lstrip(), encoding="utf-8")
+
+
+def test_a_snippet_runs_as_one_test_and_its_printed_output_is_compared(project: pytest.Pytester):
+    """A snippet whose print matches its `#>` line passes; one whose print differs fails and shows both."""
+    write(project, "snippets/adds.py", "print(1 + 1)\n#> 2\n")
+    write(project, "snippets/miscounts.py", "print(1 + 2)\n#> 4\n")
+    result = project.runpytest_subprocess("-p", "no:cacheprovider")
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.fnmatch_lines(["snippets/miscounts.py:2: *differ*", "Expected:", "    4", "Got:", "    3", "*regen --outputs*"])
+
+
+def test_a_failing_check_in_a_snippet_shows_its_values(project: pytest.Pytester):
+    """The snippet's asserts are rewritten as a test module's are: the failure shows the compared values."""
+    write(project, "snippets/checks.py", "total = 1 + 1\nassert total == 3\n")
+    result = project.runpytest_subprocess("-p", "no:cacheprovider")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["*assert 2 == 3*"])
+
+
+def test_pycon_examples_of_the_pages_run_as_doctests(project: pytest.Pytester):
+    """Each `>>>` example of a ```pycon block is a test; a wrong expected output fails it."""
+    write(project, "docs/page.md", """
+        # A page
+
+        ```pycon
+        >>> 1 + 1
+        2
+        >>> 2 + 2
+        5
+        ```
+    """)
+    result = project.runpytest_subprocess("-p", "no:cacheprovider")
+    result.assert_outcomes(passed=1, failed=1)
+
+
+def test_a_project_without_the_settings_is_left_alone(pytester: pytest.Pytester):
+    """Without `claims_snippets` and `claims_pages` the plugin collects nothing of its own."""
+    pytester.mkdir("snippets")
+    write(pytester, "snippets/checks.py", "assert False\n")
+    write(pytester, "page.md", "```pycon\n>>> 1\n2\n```\n")
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "snippets", "page.md")
+    result.assert_outcomes()
