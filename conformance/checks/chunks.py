@@ -468,6 +468,24 @@ async def chunk_text_is(fx: Fixtures, file_path: str, data: bytes) -> bool | Non
     return True if (await chunk(fx, file_path, 0)).get("text") == data.decode("utf-8") else None
 
 
+@check("chunks.upload-answers-before-indexing", needs=CHUNK_TOOLS | {"get"})
+async def reupload_waits_for_content_hash(fx: Fixtures) -> None:
+    await document(fx, (await long_file(fx))[0])  # skips on a host that writes no Document nodes (D6)
+    first = f"Revised notes of run {fx.run_id}, first take.\n".encode("utf-8")
+    file_path = await fx.upload("revised.md", first)
+    await document(fx, file_path, first)
+    second = f"Revised notes of run {fx.run_id}, second take.\n".encode("utf-8")
+    await fx.upload("revised.md", second)
+    # Whether chunk 0 still holds the first take right after this answer is a race (a fast host may have
+    # indexed already); what holds on every host is the order: the Document node's contentHash is the SHA-256
+    # of the second take only after indexing replaced the chunks.
+    await document(fx, file_path, second)
+    got = await chunk(fx, file_path, 0)
+    # verifies: chunks.upload-answers-before-indexing
+    assert got.get("text") == second.decode("utf-8"), \
+        f"the Document node of {file_path} has the second take's contentHash, but chunk 0 is {short(got, 120)}"
+
+
 DANGLING_WORD = "vellumfinch"  # a word only the dangling fixture holds
 
 
