@@ -147,6 +147,15 @@ assert json.loads(mcp["get_chunk"].call(guidance))["text"] == revised.decode() a
 mesh.refresh_index()
 # verifies: chunks.upload-answers-before-indexing
 assert indexed("guidance.md", b"Guidance, third take.") and json.loads(mcp["get_chunk"].call(guidance))["text"] == "Guidance, third take."
+mcp["upload"].call({"path": "Meridian/content/report.pdf", "base64Content": base64.b64encode(report_pdf_bytes()).decode()})
+mesh.refresh_index()
+report_chunk = {"collectionPath": "Meridian/content", "filePath": "report.pdf", "chunkIndex": 0}
+first_text = json.loads(mcp["get_chunk"].call(report_chunk))["text"]
+mcp["upload"].call({"path": "Meridian/content/report.pdf", "base64Content": base64.b64encode(b"%PDF-1.7 cut").decode()})
+mesh.refresh_index()  # indexing failed: nothing replaced, so the wait for the new hash needs its time limit
+# verifies: chunks.upload-answers-before-indexing
+assert indexed("report.pdf", report_pdf_bytes()) and not indexed("report.pdf", b"%PDF-1.7 cut") and \
+    json.loads(mcp["get_chunk"].call(report_chunk))["text"] == first_text
 
 pdf_bytes = report_pdf_bytes()
 stored_as_text = agent["UploadContent"].call({"nodePath": "@/Meridian", "filePath": "copy.pdf",

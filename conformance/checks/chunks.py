@@ -11,7 +11,7 @@ from conformance.fixtures import (
     CHUNK_OVERLAP, CHUNK_SIZE, CHUNK_STRIDE, PDF_PAGES, SEARCH_WORD, SNIPPET_LIMIT, expected_windows, long_text, pdf, pdf_chunk_pages,
     pdf_index_text, short_text, slug, workbook, workbook_text,
 )
-from conformance.suite import FIXTURE_FOLDER, Fixtures, Skip, check, encode, short
+from conformance.suite import FIXTURE_FOLDER, Fixtures, Skip, check, decoded, encode, short
 
 CHUNK_TOOLS = {"upload", "get_chunk"}
 DOCUMENT_FIELDS = {"name", "summary", "collectionPath", "filePath", "sizeBytes", "contentHash", "chunkCount", "indexedAt"}
@@ -274,6 +274,17 @@ async def fields_give_the_path(fx: Fixtures) -> None:
     text = await fx.read(f"{hit['collectionPath']}/{hit['filePath']}")
     # verifies: chunks.fields-give-the-get-path
     assert text == long_text(), f"Get {hit['collectionPath']}/{hit['filePath']} answered {text[:80]!r}"
+
+
+@check("chunks.fields-give-the-get-path", needs={"upload", "get"})
+async def area_folder_takes_the_area_route(fx: Fixtures) -> None:
+    data = b"A file in a folder named area.\n"
+    file_path = await fx.upload("area/map.md", data)  # upload splits {node}/{collection}/{filePath}: no area route
+    by_fields = await fx.call("get", {"path": f"{fx.collection}/{file_path}"})
+    old_form = await fx.read(f"{fx.namespace}/content:{file_path}")
+    # verifies: chunks.fields-give-the-get-path
+    assert decoded(by_fields) != data.decode("utf-8") and old_form == data.decode("utf-8"), \
+        f"Get {fx.collection}/{file_path} answered {short(by_fields)}; the old form {fx.namespace}/content:{file_path} {short(old_form)}"
 
 
 @check("chunks.file-path-returns-text", needs=CHUNK_TOOLS | {"get"})
