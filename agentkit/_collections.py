@@ -163,9 +163,11 @@ class ContentCollection:
     def upload(self, file_path: str, data: bytes, *, index: bool = False) -> UploadResult:
         """Store a file (any extension, any bytes) as ``UploadContent`` does; replaces a file at that path.
 
-        ``index=True`` also runs :meth:`index` after storing, as MCP ``upload`` does. A file indexing cannot
+        ``index=True`` also runs :meth:`index` after storing, at once, where MCP ``upload`` starts it in the
+        background (it runs at the index's next refresh, CC2). A file indexing cannot
         read stays stored, and the failure is returned as ``index_error``, never raised: what a caller sees
-        is what was stored. What raises (a bad path, data that is not bytes, the slug-collision extension)
+        is what was stored. What raises (a bad path, data that is not bytes, an embedded-resource store, the
+        slug-collision extension)
         raises before anything is stored.
         """
         key = self._upload_key(file_path)
