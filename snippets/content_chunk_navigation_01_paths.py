@@ -135,6 +135,12 @@ odd.collections["Meridian/content"].upload("area/map.md", b"map", index=True)  #
 assert odd_tools["Get"].call({"path": "Meridian/content/area/map.md"}) == "Not found: Meridian/content"  # the area route
 # verifies: chunks.fields-give-the-get-path
 assert odd_tools["Get"].call({"path": "Meridian/content:area/map.md"}) == '"map"'  # the old form is never that route
+odd.create({"id": "area", "namespace": "Meridian", "name": "Area", "nodeType": "Markdown"})  # a node named 'area'
+odd.add_collection("Meridian/area").upload("notes.md", b"notes", index=True)
+# verifies: chunks.fields-give-the-get-path
+assert odd_tools["Get"].call({"path": "Meridian/area/content/notes.md"}).startswith("Error: ")  # area 'content' of Meridian
+# verifies: chunks.fields-give-the-get-path
+assert odd_tools["Get"].call({"path": "Meridian/area/content:notes.md"}) == '"notes"'
 odd.create({"id": "layoutAreas", "namespace": "Meridian", "name": "Layouts", "nodeType": "Markdown"})
 odd.add_collection("Meridian/layoutAreas").upload("notes.md", b"notes", index=True)
 # verifies: chunks.fields-give-the-get-path
