@@ -9,10 +9,11 @@ and stored untyped otherwise; Update replaces whole nodes one by one; Patch
 changes node-level keys and merge-patches only ``content``; Move and Copy read
 the subtree from the index, which lags.
 
-Host wiring (off by default, as a host chooses it): ``file_system_store=True`` keeps the collections' files
-as the framework's file-system store does, where ``..`` in a content key can leave a collection's folder
-(N8); ``partition_guard=True`` is a host with row-level security, whose partition guard refuses a
-top-level node of a type that owns no partition and a create into a missing partition (H1).
+Host wiring (as a host chooses it): ``content_store`` is the store behind the collections' files,
+"FileSystem" (the framework's registration, the default) or "AzureBlob" (S1); on either, ``..`` in a
+content key read by Get is resolved against the collection's folder and can leave it (N8, N9);
+``partition_guard=True`` (off by default) is a host with row-level security, whose partition guard
+refuses a top-level node of a type that owns no partition and a create into a missing partition (H1).
 
 Extensions (agentkit only, off by default): ``strict=True`` refuses content
 the framework would store with fields dropped or untyped; ``create_many``
@@ -48,7 +49,7 @@ from ._errors import (
     UnregisteredNodeType,
     UnreadableDocument,
 )
-from ._collections import CONTENT_STORES, FILE_SYSTEM, ContentCollection
+from ._collections import AZURE_BLOB, CONTENT_STORES, FILE_SYSTEM, ContentCollection
 from ._index import SearchIndex, clamp_limit
 from ._index import _matches as index_matches
 from ._paths import (
@@ -208,11 +209,6 @@ class Mesh:
 
     strict: bool = False  # agentkit extension: refuse what the framework would drop silently
     canonical_paths: bool = False  # agentkit extension: content keys percent-decoded and NFC-composed (C6: the framework does neither)
-    # Host wiring (off by default, as the summarizer is): `file_system_store=True` keeps the collections' files as
-    # the framework's FileSystemStreamProvider does, as folders of one tree (agentkit's layout: `{node}/{collection}`),
-    # so a key with '..' is resolved against the collection's folder and may leave it (N8). By default a collection
-    # keeps its files by name, and '..' is a literal segment that names nothing.
-    file_system_store: bool = False
     # Host wiring: `partition_guard=True` models a host that calls AddRowLevelSecurity (memex does), whose
     # PartitionWriteGuardValidator refuses a top-level node of a type that owns no partition and a create into a
     # partition no store has (H1). agentkit's caller holds every permission and the host has no self-healing
@@ -220,7 +216,9 @@ class Mesh:
     partition_guard: bool = False
     # Host wiring (S1): the store behind the collections' files. "FileSystem" is the framework's own
     # registration and memex's deployed store; "AzureBlob" lists a missing folder as empty, so Get
-    # answers [] where a FileSystem store answers the file's error.
+    # answers [] where a FileSystem store answers the file's error. Both keep the collections' files as
+    # folders (blob prefixes) of one tree (agentkit's layout: `{node}/{collection}`), and both resolve a
+    # key's '.' and '..' when they read a file, so '..' can leave the collection's folder (N8, N9).
     content_store: str = FILE_SYSTEM
     # Host speed (S2): seconds the host takes to answer Get's unified read of a path, or None for no
     # delay; past UNIFIED_READ_TIMEOUT_SECONDS Get answers its timeout error instead.
@@ -389,10 +387,11 @@ class Mesh:
                 raise default_error from None
 
     def _in_store(self, collection: ContentCollection, key: str) -> tuple[ContentCollection | None, str]:
-        """Where the store looks for ``key`` of ``collection`` (N8): by name in the collection itself; on a
-        file-system store, in the folder that joining ``key`` to the collection's folder reaches, which '..'
-        can take outside it (into another collection's folder, or into no collection at all: ``None``)."""
-        if not self.file_system_store or not any(part in (".", "..") for part in key.split("/")):
+        """Where the store reads the file ``key`` of ``collection``: the key joined to the collection's folder,
+        its '.' and '..' resolved, which '..' can take outside the folder (into another collection's folder, or
+        into no collection at all: ``None``). FileSystem joins with ``Path.Combine`` and the OS resolves (N8);
+        AzureBlob puts the blob name in the blob's URL, whose dot segments are removed (N9)."""
+        if not any(part in (".", "..") for part in key.split("/")):
             return collection, key
         target = posixpath.normpath(f"{collection.path}/{key}")
         owners = [c for c in self.collections.values() if is_within(target, c.path)]
@@ -417,10 +416,17 @@ class Mesh:
 
     def _read_file_or_folder(self, collection: ContentCollection | None, name: str, key: str) -> Fetched:
         """ReadFileOrListFolder: the file, else the folder listing of that name, as the store answers it
-        (S1: an empty listing on an AzureBlob store, or before a FileSystem collection holds a file)."""
+        (S1: an empty listing on an AzureBlob store, or before a FileSystem collection holds a file). A
+        FileSystem store lists the folder the key reaches; AzureBlob lists the blobs whose names start with
+        the key as sent (a query parameter, not resolved), so a key with '..' lists as empty (N9)."""
         try:
             return self._read_file(collection, name, key)
         except (FileNotFound, UnreadableDocument):
+            if self.content_store == AZURE_BLOB:
+                listed = collection.folder_listing(key) if collection is not None else None
+                if listed is not None:
+                    return Fetched("collection", listed)
+                raise
             store, inner = self._in_store(collection, key) if collection is not None else (None, key)
             if store is not None and not inner:
                 return Fetched("collection", store.items())  # '..' reached a collection's own folder

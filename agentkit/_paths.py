@@ -112,32 +112,112 @@ def resolve_relative(base: str, reference: str) -> str:
 
 
 _CODE_INDENT = 4  # columns of indentation that make a line code, where no reference opens
-_DIRECT_PATH_END = re.compile(r"[ \t\r\n\0)\]}]")  # where a direct path ends
+_IGNORED = " \t"  # the blanks the parser skips
+_TOKEN_BREAK = "\n\r\0}"  # where the parenthesised form's token breaks off (no path)
+_DIRECT_PATH_BREAK = " \t\n\r\0)]}"  # where a direct path ends
 
 
 def markdown_reference(line: str) -> tuple[str, str] | None:
     """The reference a Markdown line opens, as the framework's block parser reads it: ``(kind, path)``.
 
     Only a line that starts with ``@`` (after fewer than four blanks) opens one; ``@@`` is an embed,
-    ``@`` a link. The path is quoted (``@"a b/c.pdf"``), in parentheses (the old ``@(path)``), or
-    direct: it starts with a letter, digit, ``/`` or ``.`` and ends at a blank, ``)``, ``]`` or ``}``.
-    The path is returned as written, before :func:`resolve_relative`. ``None`` when the line opens none.
+    ``@`` a link. The path is quoted (``@"a b/c.pdf"``, up to the closing quote), direct (it starts with
+    a letter, digit, ``/`` or ``.`` and ends at a blank, ``)``, ``]`` or ``}``), or the old parenthesised
+    form, which reads a token up to a closing quote, ``=`` or ``,`` (blanks outside quotes skipped) and
+    needs ``)`` right after it: ``@("a b")`` opens one, ``@(a/b)`` does not (LayoutAreaMarkdownParser.cs
+    59-71, 131-170). The path is returned as
+    written, before :func:`resolve_relative`. ``None`` when the line opens none.
     """
     text = line.lstrip(" ")
     if len(line) - len(text) >= _CODE_INDENT or not text.startswith("@"):
         return None
-    kind, rest = ("embed", text[2:]) if text.startswith("@@") else ("link", text[1:])
-    if rest.startswith('"'):
-        end = rest.find('"', 1)
-        path = rest[1:end] if end > 0 else ""
-    elif rest.startswith("("):
-        end = rest.find(")")
-        path = rest[1:end].replace('"', "").strip() if end > 0 else ""
-    elif rest[:1].isalnum() or rest[:1] in ("/", "."):
-        path = _DIRECT_PATH_END.split(rest, maxsplit=1)[0]
+    # A port of LayoutAreaMarkdownParser.TryOpen over Markdig's StringSlice: `at` is the current
+    # character, peek() the one after it, advance() moves on and answers the new current one.
+    at = 0
+
+    def peek() -> str:
+        return text[at + 1] if at + 1 < len(text) else "\0"
+
+    def advance() -> str:
+        nonlocal at
+        at += 1
+        return text[at] if at < len(text) else "\0"
+
+    def prune() -> None:
+        c = peek()
+        while c in _IGNORED:
+            c = advance()
+
+    def read_token() -> str | None:
+        inside, token = False, []
+        while True:
+            c = peek()
+            while c in _IGNORED and not inside:
+                advance()
+                c = peek()
+            if c in _TOKEN_BREAK:
+                return None
+            if c == '"':
+                inside = not inside
+                advance()
+                if inside:
+                    continue
+                return "".join(token)
+            if not inside and c in "=,":
+                advance()
+                if not token:
+                    continue
+                return "".join(token)
+            token.append(c)
+            advance()
+
+    prune()
+    kind = "link"
+    if peek() == "@":
+        kind = "embed"
+        advance()
+    first = peek()
+    path: str | None
+    if first == "(":
+        advance()
+        path = read_token()
+        if path is None or not path.strip():
+            return None
+        prune()
+        if peek() != ")":
+            return None
+    elif first == '"':
+        advance()
+        chars: list[str] = []
+        while (c := peek()) != '"':
+            if c in "\0\n\r":
+                return None  # an unclosed quote
+            chars.append(c)
+            advance()
+        path = "".join(chars)
+    elif first.isalnum() or first in ("/", "."):
+        chars = []
+        while (c := peek()) not in _DIRECT_PATH_BREAK:
+            chars.append(c)
+            advance()
+        path = "".join(chars)
     else:
         return None
     return (kind, path) if path.strip() else None
+
+
+def markdown_blocks(text: str) -> list[tuple[str, str]]:
+    """What the framework's Markdown parser keeps of ``text``, line by line: ``(kind, path)`` for a line that
+    opens a reference (:func:`markdown_reference`) and ``("text", line)`` for any other line, which the rest of Markdown renders.
+
+    A reference line keeps its reference only: the parser answers ``ContinueDiscard``, which ends the line's
+    processing, so the rest of that line is dropped, and the next line starts a block of its own (UQ2).
+    """
+    blocks: list[tuple[str, str]] = []
+    for line in text.splitlines():
+        found = markdown_reference(line)
+        blocks.append(found if found else ("text", line))
+    return blocks
 
 
 def reference_kind(text: str) -> str | None:

@@ -8,9 +8,8 @@ The mesh starts as the guide's workspace: node `Meridian` with the generated
 report in `Meridian/content`. `upload` adds files; the index catches up in the
 background (every --index-interval seconds), so search and chunk reads see a
 new file eventually, as in the framework. One log line per call goes to
-stderr; Ctrl-C or SIGTERM stops the server cleanly. `--file-system-store` keeps the
-collections' files as the framework's file-system store does, where '..' in a content
-path can leave a collection's folder.
+stderr; Ctrl-C or SIGTERM stops the server cleanly. `--content-store` names the
+store behind the collections' files: FileSystem (the framework's default) or AzureBlob.
 """
 
 from __future__ import annotations
@@ -35,15 +34,14 @@ INSTRUCTIONS = (
 )
 
 
-def seeded_workspace(*, file_system_store: bool = False) -> tuple[Any, list]:
-    """The guide's workspace and its MCP tools; `file_system_store` wires the collections as the framework's
-    file-system store keeps them (FileSystemStreamProvider), where '..' in a content path leaves a collection's folder."""
+def seeded_workspace(*, content_store: str = "FileSystem") -> tuple[Any, list]:
+    """The guide's workspace and its MCP tools, its collections' files behind `content_store` (S1)."""
     from agentkit import mcp_tools
     from agentkit._mesh import MARKDOWN_TYPE
     from agentkit.guide import workspace
 
     mesh = workspace()
-    mesh.file_system_store = file_system_store
+    mesh.content_store = content_store
     # Every framework host has the built-in node type Markdown: on it an unregistered '$type' is refused (M8).
     mesh.register_type(MARKDOWN_TYPE)
     mesh.builtin_node_types.add("Markdown")
@@ -106,15 +104,16 @@ async def serve_stdio(server: Any, mesh: Any, interval: float, log) -> None:
 
 
 def parse_arguments(argv: list[str]) -> argparse.Namespace:
+    from agentkit._collections import CONTENT_STORES, FILE_SYSTEM
+
     parser = argparse.ArgumentParser(prog="dev.py mcp", description="Serve agentkit's workspace over MCP.")
     parser.add_argument("--host", default=DEFAULT_HOST, help=f"address to listen on (default {DEFAULT_HOST})")
     parser.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"HTTP port (default {DEFAULT_PORT}; 0 picks a free one)")
     parser.add_argument("--stdio", action="store_true", help="serve over stdin/stdout instead of HTTP")
     parser.add_argument("--index-interval", type=float, default=0.1, metavar="SECONDS",
                         help="how often the background indexer makes new uploads searchable (default 0.1)")
-    parser.add_argument("--file-system-store", action="store_true",
-                        help="keep the collections' files as the framework's file-system store does: '..' in a "
-                             "content path is resolved against the collection's folder and can leave it")
+    parser.add_argument("--content-store", choices=CONTENT_STORES, default=FILE_SYSTEM,
+                        help=f"the store behind the collections' files (default {FILE_SYSTEM}, the framework's)")
     # Test-only: serve one behaviour deliberately changed, so the gate can prove that conform catches it.
     parser.add_argument("--plant", choices=sorted(PLANTS), help=argparse.SUPPRESS)
     return parser.parse_args(argv)
@@ -129,9 +128,9 @@ def _is_interrupt(error: BaseException) -> bool:
 def main(argv: list[str] | None = None) -> int:
     options = parse_arguments(sys.argv[1:] if argv is None else argv)
     log = stderr_log()
-    mesh, tools = seeded_workspace(file_system_store=options.file_system_store)
-    if options.file_system_store:
-        log("content collections kept as folders of one tree (the framework's file-system store)")
+    mesh, tools = seeded_workspace(content_store=options.content_store)
+    if options.content_store != "FileSystem":
+        log(f"content store: {options.content_store}")
     if options.plant:
         tools = plant(options.plant, tools)
         log(f"PLANTED DIVERGENCE (test only): {options.plant}: {PLANTS[options.plant]}")

@@ -7,7 +7,7 @@ from agentkit import (
     resolve_relative, resolve_tool_path, tools_by_name,
 )
 from agentkit.guide import upload_report
-from agentkit._paths import markdown_reference
+from agentkit._paths import markdown_blocks, markdown_reference
 from tools.agentview import AgentView
 
 mesh = Mesh(node_types={"Company"})
@@ -58,6 +58,11 @@ colon = parse_path("Meridian/content/Q1: notes.md")
 assert (colon.kind, colon.address, colon.prefix) == ("unified", "Meridian/content", "q1")
 # verifies: unified-path.colon-name-unreadable
 assert odd_get.call({"path": "Meridian/content/Q1: notes.md"}) != '"a colon in the name"' and odd.read_text("Q1: notes.md")
+# The old colon form skips the area route and splits at its first ':': both files read there (S4).
+# verifies: unified-path.area-folder-unreadable
+assert json.loads(odd_get.call({"path": "Meridian/content:area/f.md"})) == "in a folder named area"
+# verifies: unified-path.colon-name-unreadable
+assert json.loads(odd_get.call({"path": "Meridian/content:Q1: notes.md"})) == "a colon in the name"
 shadowing = parse_path("Acme/Model")
 # verifies: unified-path.reserved-segment-shadows-node
 assert (shadowing.kind, shadowing.address) == ("unified", "Acme")
@@ -84,32 +89,61 @@ EXAMPLES = [
 ]
 
 
+def shown(answer: str) -> str:
+    """Get's answer in a few words (its first line, shortened)."""
+    try:
+        value = json.loads(answer)
+    except json.JSONDecodeError:
+        first = answer.splitlines()[0]
+        return f"`{first}`" if first.startswith(("Error", "Not found")) else "the file's text"
+    if isinstance(value, str):
+        return "the file's text, as a JSON string"
+    if isinstance(value, dict):
+        return "a node, `nodeType` " + value["nodeType"]
+    if not value:
+        return "`[]`"
+    return "a listing: " + ", ".join(f"folder `{f['name']}`" if f.get("isFolder") else f"`{f['name']}`" for f in value)
+
+
 def shapes_table() -> str:
-    """What Get answers for each example path in the mesh above (the answer's first line, shortened)."""
+    """What Get answers for each example path in the mesh above."""
     lines = ["| Path | Split at | Get answers |", "|---|---|---|"]
     for text in EXAMPLES:
         parsed = parse_path(text)
-        answer = get.call({"path": text})
-        try:
-            value = json.loads(answer)
-            if isinstance(value, str):
-                shown = "the file's text, as a JSON string"
-            elif isinstance(value, dict):
-                shown = "a node, `nodeType` " + value["nodeType"]
-            else:
-                shown = "a listing: " + ", ".join(
-                    f"folder `{f['name']}`" if f.get("isFolder") else f"`{f['name']}`" for f in value)
-        except json.JSONDecodeError:
-            first = answer.splitlines()[0]
-            shown = f"`{first}`" if first.startswith(("Error", "Not found")) else "the file's text"
         split = f"`{parsed.prefix}`" if parsed.prefix else "(none: a node path)"
-        lines.append(f"| `{text}` | {split} | {shown} |")
+        lines.append(f"| `{text}` | {split} | {shown(get.call({'path': text}))} |")
+    return "\n".join(lines)
+
+
+def get_on(store: str, *, content_files: bool = True):
+    """Get on a mesh like the one above whose collections are kept by `store` (the host's wiring, S1)."""
+    wired = Mesh(node_types={"Company"}, content_store=store)
+    wired.create({"id": "Meridian", "name": "Meridian", "nodeType": "Company"})
+    content = wired.add_collection("Meridian", "content")
+    if content_files:
+        content.upload("2024/notes.md", b"Nested notes.\n")
+    wired.add_collection("Meridian", "filings").upload("annual-report-2024.md", b"# Annual report\n")
+    return tools_by_name(mesh_plugin(wired))["Get"]
+
+
+STORES = ("FileSystem", "AzureBlob")
+STORE_EXAMPLES = ["Meridian/content/content/2024", "Meridian/content/content/2024/notes.md",
+                  "Meridian/content/filings/annual-report-2024.md", "Meridian/content/2024/notes.md"]
+ON_STORE = {store: {text: get_on(store).call({"path": text}) for text in STORE_EXAMPLES} for store in STORES}
+
+
+def stores_table() -> str:
+    """What Get answers for the same paths on the two content stores."""
+    lines = ["| Path | File-system storage | Azure Blob storage |", "|---|---|---|"]
+    lines += [f"| `{text}` | {shown(ON_STORE['FileSystem'][text])} | {shown(ON_STORE['AzureBlob'][text])} |"
+              for text in STORE_EXAMPLES]
     return "\n".join(lines)
 
 
 SHAPES = shapes_table()  # now, before the examples below add files
 CAPTURES = {
     "unified_path_shapes.md": lambda: SHAPES,
+    "unified_path_stores.md": stores_table,
     **{f"unified_path_view_{section.replace('-', '_')}.md": (lambda section=section: VIEW.markdown(section))
        for section in ("tool-paths", "mcp-upload")},
 }
@@ -147,6 +181,21 @@ assert json.loads(shadow_get.call({"path": "Acme/content/filings/annual-report-2
 shadowed.collections["Acme/content"].upload("filings", b"a root file")
 # verifies: unified-path.named-collection-shape
 assert json.loads(shadow_get.call({"path": "Acme/content/filings"})) == "a root file"
+# The folder step is the store's (S1): Azure Blob storage lists a missing folder as empty, a success.
+fs, blob = ON_STORE["FileSystem"], ON_STORE["AzureBlob"]
+# verifies: unified-path.content-listing
+assert [f["name"] for f in json.loads(fs["Meridian/content/content/2024"])] == ["notes.md"] \
+    and blob["Meridian/content/content/2024"] == "[]"
+# verifies: unified-path.nested-both-forms
+assert json.loads(fs["Meridian/content/content/2024/notes.md"]) == "Nested notes.\n" \
+    and blob["Meridian/content/content/2024/notes.md"] == "[]"
+# verifies: unified-path.nested-both-forms
+assert json.loads(blob["Meridian/content/2024/notes.md"]) == "Nested notes.\n"  # the single form reads on both
+# verifies: unified-path.named-collection-shape
+assert json.loads(fs["Meridian/content/filings/annual-report-2024.md"]) == "# Annual report\n" \
+    and blob["Meridian/content/filings/annual-report-2024.md"] == "[]"
+# verifies: unified-path.named-collection-shape
+assert get_on("FileSystem", content_files=False).call({"path": "Meridian/content/filings/annual-report-2024.md"}) == "[]"
 # verifies: unified-path.not-found-messages
 assert get.call({"path": "Meridian/content/no-such-file.pdf"}) == "Error: File 'no-such-file.pdf' not found in collection 'content'"
 # verifies: unified-path.not-found-messages
@@ -181,11 +230,36 @@ assert get.call({"path": "Meridian/content/CEO's letter.md"}) == "Error: File 'C
 assert get.call({"path": 'Meridian/content/"CEO\'s letter.md"'}).startswith("Error: File 'CEOs letter.md'")
 # verifies: unified-path.tool-paths-lose-quotes
 assert "CEO's letter.md" in [f["name"] for f in json.loads(get.call({"path": "Meridian/content/"}))]
+# The agent's UploadContent and the chunk tools take filePath as sent (UQ1, N7): stored and chunked, not readable by Get.
+agent_tools = tools_by_name(mesh_plugin(mesh, context="Meridian") + content_collection_plugin(mesh, context="Meridian"))
+stored = agent_tools["UploadContent"].call({"nodePath": "/Meridian", "filePath": "CFO's memo.md", "content": "Margins held."})
+# verifies: unified-path.tool-paths-lose-quotes
+assert stored == "Uploaded `CFO's memo.md` to @Meridian/content/CFO's memo.md" and letter.has_file("CFO's memo.md")
+letter.index("CFO's memo.md")
+mesh.refresh_index()
+chunk = json.loads(agent_tools["GetChunk"].call({"collectionPath": "Meridian/content", "filePath": "CFO's memo.md",
+                                                 "chunkIndex": 0}))
+# verifies: unified-path.tool-paths-lose-quotes
+assert (chunk["found"], chunk["text"]) == (True, "Margins held.") and \
+    get.call({"path": "Meridian/content/CFO's memo.md"}) == "Error: File 'CFOs memo.md' not found in collection 'content'"
 # verifies: unified-path.context-prefix
 assert json.loads(in_context.call({"path": "content/2024/notes.md"})) == "Nested notes.\n"
 # verifies: unified-path.context-prefix
 assert in_context.call({"path": "Facts/rev-FY2024-1"}) == "Not found: Facts/rev-FY2024-1"
-agent_tools = tools_by_name(mesh_plugin(mesh, context="Meridian") + content_collection_plugin(mesh, context="Meridian"))
+# verifies: unified-path.context-prefix
+assert json.loads(in_context.call({"path": "content:2024/notes.md"})) == "Nested notes.\n"  # a colon path is relative
+# NavigateTo reads a single segment as written first, then under the context; Get reads it under the context.
+mesh.create({"id": "Ledger", "name": "A ledger at the root", "nodeType": "Company"})
+mesh.create({"id": "Ledger", "namespace": "Meridian", "name": "Meridian's ledger", "nodeType": "Company"})
+# verifies: unified-path.context-prefix
+assert agent_tools["NavigateTo"].call({"path": "Ledger"}) == "Navigating to: Ledger."
+# verifies: unified-path.context-prefix
+assert json.loads(agent_tools["Get"].call({"path": "Ledger"}))["path"] == "Meridian/Ledger"
+before = agent_tools["NavigateTo"].call({"path": "Dimensions"})
+mesh.create({"id": "Dimensions", "namespace": "Meridian", "name": "Dimensions", "nodeType": "Company"})
+# verifies: unified-path.context-prefix
+assert (before, agent_tools["NavigateTo"].call({"path": "Dimensions"})) == (
+    "Nothing in the mesh matches \u201cDimensions\u201d.", "Navigating to: Meridian/Dimensions.")
 # verifies: unified-path.context-prefix
 assert agent_tools["Delete"].call({"paths": '["Facts"]'}) == "Error deleting Facts: Node not found: Facts"  # no context
 # verifies: unified-path.context-prefix
@@ -193,12 +267,12 @@ assert json.loads(agent_tools["GetChunk"].call({"collectionPath": "content", "fi
     "collectionPath"] == "content"  # compared as sent
 # verifies: unified-path.dot-dot-in-tool-paths
 assert get.call({"path": "Meridian/content/2024/../Annual Report 2024.pdf"}) == \
-    "Error: File '2024/../Annual Report 2024.pdf' not found in collection 'content'"
+    get.call({"path": "Meridian/content/Annual Report 2024.pdf"})  # the default store, FileSystem, resolves '..'
 # verifies: unified-path.dot-dot-in-tool-paths
 assert (in_context.call({"path": "../Meridian"}), in_context.call({"path": ".."})) == (
     "Not found: ../Meridian", "Not found: Meridian/..")
 
-tree = Mesh(node_types={"Company"}, file_system_store=True)  # host wiring: the collections kept as folders of one tree
+tree = Mesh(node_types={"Company"})  # the collections kept as folders of one tree, in the FileSystem store
 tree.create({"id": "Meridian", "name": "Meridian Components Group", "nodeType": "Company"})
 tree.create({"id": "Harbour", "name": "Harbour Logistics", "nodeType": "Company"})
 tree.add_collection("Meridian").upload("notes.md", b"Board notes.")
@@ -208,9 +282,15 @@ on_files = tools_by_name(mcp_tools(tree))
 # --8<-- [start:dot-dot]
 print(on_files["get"].call({"path": "Meridian/content/../../Harbour/content/salaries.csv"}))  # Harbour's file
 #> "name;salary\nA;1\n"
-print(get.call({"path": "Meridian/content/../../Harbour/content/salaries.csv"}))  # files kept by name
-#> Error: File '../../Harbour/content/salaries.csv' not found in collection 'content'
+tree.content_store = "AzureBlob"  # the same files as blobs: the blob's URL resolves '..' too
+print(on_files["get"].call({"path": "Meridian/content/../../Harbour/content/salaries.csv"}))
+#> "name;salary\nA;1\n"
+print(on_files["get"].call({"path": "Meridian/content/../../Harbour/content"}))  # a listing's prefix is taken as sent
+#> []
 # --8<-- [end:dot-dot]
+# verifies: unified-path.dot-dot-in-tool-paths
+assert on_files["get"].call({"path": "Meridian/content/../../Harbour/content"}) == "[]"  # AzureBlob: listed as sent
+tree.content_store = "FileSystem"
 
 # verifies: unified-path.dot-dot-in-tool-paths
 assert json.loads(on_files["get"].call({"path": "Meridian/content/x/../notes.md"})) == "Board notes."
@@ -260,6 +340,10 @@ print(resolve_relative("Meridian/Facts", "/Other/Company"))
 assert (reference_kind("@x"), reference_kind("@@x"), reference_kind("x")) == ("link", "embed", None)
 # verifies: unified-path.links-and-embeds
 assert reference_kind("See @Meridian/content/x.md for details.") is None  # inside a sentence: plain text
+# verifies: unified-path.links-and-embeds
+assert markdown_blocks("@Meridian/Facts holds the facts.\nNext line.") == [("link", "Meridian/Facts"), ("text", "Next line.")]
+# verifies: unified-path.links-and-embeds
+assert [markdown_reference(f"@Meridian/Facts{end}x") for end in " )]}"] == [("link", "Meridian/Facts")] * 4
 # verifies: unified-path.links-and-embeds
 assert [markdown_reference(line) for line in ('@"Meridian/content/Annual Report 2024.pdf"',
                                               "@Meridian/content/Annual Report 2024.pdf")] == [

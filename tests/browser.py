@@ -51,6 +51,31 @@ CHROMIUM_ARGS = [
 # What a page requests by itself after its load event: the search worker's index and the tab's icon.
 SEARCH_INDEX = "search/search_index.json"
 
+# Accessibility: axe-core as axe-playwright-python bundles it (pinned in requirements.txt, so the rules cannot
+# change under the gate; its axe.min.js is injected from the package, offline). The rules of WCAG 2.0 and 2.1,
+# levels A and AA; none is switched off.
+AXE_TAGS = ("wcag2a", "wcag2aa", "wcag21a", "wcag21aa")
+AXE_OPTIONS = {"runOnly": {"type": "tag", "values": list(AXE_TAGS)}, "resultTypes": ["violations"]}
+# Material's two colour schemes, as its palette names them on <body data-md-color-scheme>.
+COLOR_SCHEMES = ("default", "slate")
+# A loaded page switched to another scheme, as Material's palette toggle switches it: the attribute its
+# stylesheets key every colour on. Material eases colours over a quarter second; the transitions are run
+# to their end, so what is read next is what the reader sees once the switch has settled. An element that
+# inherits its colour starts its own transition only when its parent's ends (a tab label's link, 0.125 s
+# after its label's 0.25 s): the transitions are finished until none is left.
+FINISH_TRANSITIONS = """() => {
+    for (let round = 0; round < 20; round++) {
+        const easing = document.getAnimations().filter(animation => animation instanceof CSSTransition && animation.playState !== 'finished');
+        if (!easing.length) return true;
+        easing.forEach(animation => animation.finish());
+    }
+    return false;
+}"""
+SET_COLOR_SCHEME = f"""scheme => {{
+    document.body.setAttribute('data-md-color-scheme', scheme);
+    return ({FINISH_TRANSITIONS})() ? document.body.getAttribute('data-md-color-scheme') : 'still easing after 20 rounds';
+}}"""
+
 
 def driver_cpu_seconds() -> float | None:
     """CPU time of Playwright's driver and everything under it (Chromium's processes, the ended ones
@@ -325,6 +350,47 @@ class ServedPage:
 
     status: int
     anchors: set[str] | None
+
+
+def start_axe(page, context: str | None = None) -> None:
+    """Start axe-core over the tab's page (or the part `context` selects) without waiting for it, so tabs in other
+    renderer processes run theirs at the same time; `axe_violations` collects the result."""
+    if not page.evaluate("typeof window.axe !== 'undefined'"):
+        page.evaluate(_axe().axe_script)
+    page.evaluate(
+        "([context, options]) => { window.__axeRun = axe.run(context || document, options)"
+        ".then(results => results.violations, error => ({error: String(error)})); }",
+        [context, AXE_OPTIONS],
+    )
+
+
+def axe_violations(page) -> list[dict]:
+    """The violations of the run `start_axe` started in the tab, once it has finished."""
+    found = page.evaluate("() => window.__axeRun")
+    assert isinstance(found, list), f"axe-core did not run on {page.url}: {found}"
+    return found
+
+
+@functools.cache
+def _axe():
+    # Imported here: the browser suite's modules load where Playwright is not installed, and skip.
+    from axe_playwright_python.sync_playwright import Axe
+
+    return Axe()
+
+
+def axe_report(where: str, violations: list[dict], examples: int = 4) -> str:
+    """What axe-core found, rule by rule: its id, impact and help, how many elements, and the first few of them."""
+    lines = [f"{where}: {len(violations)} axe-core rule(s) fail"]
+    for violation in violations:
+        nodes = violation["nodes"]
+        lines.append(f"  {violation['id']} ({violation['impact']}), {len(nodes)} element(s): {violation['help']} ({violation['helpUrl']})")
+        for node in nodes[:examples]:
+            summary = " ".join((node.get("failureSummary") or "").split())
+            lines.append(f"    {' '.join(map(str, node['target']))}: {node['html'][:120]}  {summary[:240]}")
+        if len(nodes) > examples:
+            lines.append(f"    and {len(nodes) - examples} more")
+    return "\n".join(lines)
 
 
 class SiteBrowser:

@@ -21,8 +21,10 @@ from pathlib import Path
 import pytest
 
 from hooks.generated_pages import GENERATED_PAGES
+from hooks.claim_marks import spoken_name
 from tests.browser import (
-    CHROMIUM, CHROMIUM_ARGS, DESKTOP, PHONE, SKIP_REASON, NavPage, SiteBrowser, Viewport, driver_cpu_seconds, nav_pages, serve,
+    CHROMIUM, CHROMIUM_ARGS, COLOR_SCHEMES, DESKTOP, FINISH_TRANSITIONS, PHONE, SET_COLOR_SCHEME, SKIP_REASON, NavPage, SiteBrowser, Viewport,
+    axe_report, axe_violations, driver_cpu_seconds, nav_pages, serve, start_axe,
 )
 from tools import siteconfig
 from tools.pages import MARKER_LIKE, read_page
@@ -279,6 +281,8 @@ MARKER_STYLES = """() => [...document.querySelectorAll('article :is(.framework, 
             fontStyle: style.fontStyle,
         },
         label: label ? label.textContent : null,
+        name: label ? label.getAttribute('aria-label') : null,
+        inHeading: label ? label.closest('h1, h2, h3, h4, h5, h6, summary, caption, .admonition-title') !== null : null,
         href: label ? label.getAttribute('href') : null,
         labelClipped: label ? label.scrollWidth > label.clientWidth + 1 : null,
     };
@@ -305,8 +309,11 @@ def test_claim_kinds_look_different(site: SiteBrowser):
 @pytest.mark.parametrize("page", PAGES_WITH_MARKERS, ids=page_id)
 def test_claim_markers_render_as_designed(site: SiteBrowser, page: NavPage):
     """Every marker in the page source renders with its id and kind, looks like every other of its kind,
-    and carries a whole, unclipped label naming kind and id that links to the claim's row on the claims page."""
-    rendered = site.visit(page).page.evaluate(MARKER_STYLES)
+    and carries a whole, unclipped label naming kind and id that links to the claim's row on the claims page.
+    Read aloud, the label says its kind, its id and its status (its accessible name, as the browser computes it),
+    and no label sits in a heading, where it would be read with every mention of the heading."""
+    tab = site.visit(page).page
+    rendered = tab.evaluate(MARKER_STYLES)
     shown = [(marker["id"], marker["kind"]) for marker in rendered]
     written = [(marker.id, marker.kind) for marker in MARKDOWN_PAGES[page].markers]
     assert shown == written, (
@@ -320,6 +327,12 @@ def test_claim_markers_render_as_designed(site: SiteBrowser, page: NavPage):
         assert marker["id"] in marker["label"], f"#{marker['id']}'s label does not name its id"
         assert marker["href"].endswith(f"reference/claims/#claim-{marker['id']}"), f"#{marker['id']}'s label links to {marker['href']}"
         assert not marker["labelClipped"], f"#{marker['id']}'s label is cut off"
+        assert marker["name"] == spoken_name(marker["kind"], marker["id"]), f"#{marker['id']}'s label reads {marker['name']!r}"
+        assert not marker["inHeading"], f"#{marker['id']}'s label is inside a heading"
+    # The name as the browser's accessibility tree gives it (Playwright's role query), one label of each kind.
+    for marker in {marker["kind"]: marker for marker in rendered}.values():
+        name = spoken_name(marker["kind"], marker["id"])
+        assert tab.get_by_role("link", name=name, exact=True).count() == 1, f"no link named {name!r}"
 
 
 # --- links ------------------------------------------------------------------------------------------------
@@ -685,13 +698,37 @@ def tab_in_scheme(site: SiteBrowser, page: NavPage, scheme: str) -> Iterator:
         context.close()
 
 
+# Every element's painted colours, in document order: what a scheme decides.
+PAINTED_COLOURS = """() => [...document.body.querySelectorAll('*')].map(element => {
+    const style = getComputedStyle(element);
+    return [element.tagName.toLowerCase(), style.color, style.backgroundColor, style.borderLeftColor,
+            style.textDecorationColor, style.outlineColor, style.fill].join(' ');
+})"""
+# The page that shows the most kinds of claim, read once in a tab of its own loaded in the dark scheme.
+SCHEMES_PAGE = max(PAGES_WITH_MARKERS, key=lambda page: len({marker.kind for marker in MARKDOWN_PAGES[page].markers}), default=HOME)
+DARK_READING: dict[str, object] = {}
+
+
+def dark_reading(site: SiteBrowser) -> dict:
+    """SCHEME_LOOK and PAINTED_COLOURS of SCHEMES_PAGE loaded in the dark scheme (the suite's one load in it)."""
+    if not DARK_READING:
+        with tab_in_scheme(site, SCHEMES_PAGE, "dark") as tab:
+            # Material applies the dark palette as its script starts, so colours may still be easing at `load`.
+            assert tab.evaluate(FINISH_TRANSITIONS), "transitions still running after 20 rounds"
+            DARK_READING.update(look=tab.evaluate(SCHEME_LOOK), colours=tab.evaluate(PAINTED_COLOURS))
+    return DARK_READING
+
+
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_claim_kinds_stay_distinct_and_legible_in_both_schemes(site: SiteBrowser, scheme: str):
     """In the light and the dark scheme each kind of claim has a rule colour of its own, and each colour
     stands out from the page's background (contrast at least 3:1, as for large text and graphics)."""
-    page = max(PAGES_WITH_MARKERS, key=lambda page: len({marker.kind for marker in MARKDOWN_PAGES[page].markers}))
-    with tab_in_scheme(site, page, scheme) as tab:
-        look = tab.evaluate(SCHEME_LOOK)
+    page = SCHEMES_PAGE
+    if scheme == "dark":
+        look = dark_reading(site)["look"]
+    else:
+        with tab_in_scheme(site, page, scheme) as tab:
+            look = tab.evaluate(SCHEME_LOOK)
     assert look["scheme"] == {"light": "default", "dark": "slate"}[scheme]
     background = look["background"]
     colours = {}
@@ -703,6 +740,23 @@ def test_claim_kinds_stay_distinct_and_legible_in_both_schemes(site: SiteBrowser
     assert not faint, f"against the {scheme} background {background}: {faint}"
 
 
+def test_a_page_switched_to_the_dark_scheme_paints_as_one_loaded_in_it(site: SiteBrowser):
+    """The accessibility checks read the dark scheme from the shared visits, switched as Material's palette toggle
+    switches them (tests/browser.py, SET_COLOR_SCHEME). Switched so, every element of a page paints the colours it
+    paints when the page is loaded in the dark scheme: text, background, rules, underlines, outlines and icons."""
+    tab = site.visit(SCHEMES_PAGE, PHONE).page
+    try:
+        assert tab.evaluate(SET_COLOR_SCHEME, "slate") == "slate"
+        switched = tab.evaluate(PAINTED_COLOURS)
+    finally:
+        tab.evaluate(SET_COLOR_SCHEME, "default")
+    loaded = dark_reading(site)["colours"]
+    assert len(switched) == len(loaded), f"{len(switched)} elements switched, {len(loaded)} loaded"
+    differ = [f"element {number}: switched {ours!r}, loaded {theirs!r}"
+              for number, (ours, theirs) in enumerate(zip(switched, loaded)) if ours != theirs]
+    assert not differ, listing(differ[:20])
+
+
 @pytest.mark.parametrize("page", NOTEBOOK_PAGES, ids=page_id)
 def test_notebook_figures_are_readable_on_a_phone(site: SiteBrowser, page: NavPage):
     """At 390 px each figure is shown at no less than 60% of its natural size, so its labels stay readable
@@ -710,6 +764,79 @@ def test_notebook_figures_are_readable_on_a_phone(site: SiteBrowser, page: NavPa
     figures = site.visit(page, PHONE).page.evaluate(NOTEBOOK_LAYOUT)["figures"]
     shrunk = [figure for figure in figures if figure["shown"] < 0.6 * figure["natural"]]
     assert figures and not shrunk, f"figures shrunk below 60% on a phone: {shrunk}"
+
+
+# --- accessibility: axe-core on every page, at both widths, in both schemes --------------------------------
+# The shared visits are loaded in the light scheme ("default"); for the dark one ("slate") each is switched as
+# Material's palette toggle switches it, and back (test_a_page_switched_to_the_dark_scheme_paints_as_one_loaded_in_it
+# shows that paints what a page loaded in the dark scheme paints). No page is loaded again. axe-core runs in every
+# tab at once: each tab has a renderer process of its own, so both cores work.
+
+
+@pytest.fixture(scope="module")
+def accessibility_audit(site: SiteBrowser) -> dict[tuple[str, str, str], list[dict]]:
+    """axe-core's violations for every (page, width, scheme), read from the shared visits."""
+    visits = {(page.url_path, viewport.name): site.visit(page, viewport) for viewport in BOTH_WIDTHS for page in NAV}
+    tabs = {key: visit.page for key, visit in visits.items()}
+    loaded = {tab.evaluate("document.body.getAttribute('data-md-color-scheme')") for tab in tabs.values()}
+    assert loaded == {COLOR_SCHEMES[0]}, f"the shared visits load in the {sorted(loaded)} scheme(s)"
+    found: dict[tuple[str, str, str], list[dict]] = {}
+    try:
+        for scheme in COLOR_SCHEMES:
+            for tab in tabs.values():
+                assert tab.evaluate(SET_COLOR_SCHEME, scheme) == scheme, f"{tab.url} did not settle in the {scheme} scheme"
+                start_axe(tab)
+            for (url_path, width), tab in tabs.items():
+                found[url_path, width, scheme] = axe_violations(tab)
+    finally:
+        for tab in tabs.values():
+            tab.evaluate(SET_COLOR_SCHEME, COLOR_SCHEMES[0])
+    # axe-core comes from the package, not the network: no tab asked for anything beyond the local server.
+    leaving = sorted({url for visit in visits.values() for url in visit.recorder.external})
+    assert not leaving, "requests beyond localhost during the accessibility checks:" + listing(leaving)
+    return found
+
+
+def assert_accessible(page: NavPage, viewport: Viewport, scheme: str, violations: list[dict]) -> None:
+    assert not violations, axe_report(f"{page.name} at {viewport.width} px in the {scheme} scheme", violations)
+
+
+@pytest.mark.parametrize("scheme", COLOR_SCHEMES)
+@by_page_and_width
+def test_page_passes_axe_core(accessibility_audit, page: NavPage, viewport: Viewport, scheme: str):
+    """axe-core (WCAG 2.0 and 2.1, A and AA, every rule) finds nothing on the page, the notebook's outputs included:
+    contrast of text and code, links told apart from text by more than colour, every scrolling box reachable by
+    keyboard, names for links, buttons and fields, and the rest."""
+    assert_accessible(page, viewport, scheme, accessibility_audit[page.url_path, viewport.name, scheme])
+
+
+# An element too faint to read and a box that scrolls but cannot be reached with the keyboard (nothing in it
+# is focusable, and docs/javascripts/keyboard.js only sees the boxes a page has when it loads).
+INACCESSIBLE = """() => {
+    const sandbox = document.createElement('div');
+    sandbox.id = 'axe-control';
+    sandbox.innerHTML = `<p style="color: #b8b8b8">text too faint to read</p>
+        <div style="overflow-x: auto; width: 120px"><p style="width: 600px">a wide box that scrolls sideways</p></div>`;
+    document.querySelector('article').prepend(sandbox);
+}"""
+
+
+def test_axe_check_reports_planted_violations(site: SiteBrowser):
+    """Planted in a page: text at 2:1 contrast and a scrolling box the keyboard cannot reach. The check fails,
+    naming the page and both rules."""
+    tab = site.visit(HOME, PHONE).page
+    tab.evaluate(INACCESSIBLE)
+    try:
+        start_axe(tab)
+        violations = axe_violations(tab)
+    finally:
+        tab.evaluate("() => document.getElementById('axe-control').remove()")
+    with pytest.raises(AssertionError) as failure:
+        assert_accessible(HOME, PHONE, COLOR_SCHEMES[0], violations)
+    report = str(failure.value)
+    assert f"{HOME.name} at {PHONE.width} px in the {COLOR_SCHEMES[0]} scheme" in report, report
+    for rule in ("color-contrast", "scrollable-region-focusable"):
+        assert f"  {rule} (serious)" in report and "#axe-control" in report, report
 
 
 # --- tests that click and type in the shared visits: last, after every test that reads them --------------
@@ -910,3 +1037,185 @@ def test_link_check_reports_planted_misses(site: SiteBrowser):
     assert any(problem.startswith("no/such/page/: HTTP 404") for problem in problems), problems
     assert any(problem.startswith("#no-such-anchor: the page has no element") for problem in problems), problems
     assert any("#no-such-anchor-there: the target has no element" in problem for problem in problems), problems
+
+
+# --- the keyboard: one page tabbed through, and its controls used without a mouse ----------------------------
+# The page with tool-call/Python tabs, copy buttons and claim labels that has the fewest stops to tab through.
+KEYBOARD_PAGE = min(
+    (page for page in PAGES_WITH_MARKERS if any(fence.includes for fence in MARKDOWN_PAGES[page].fences)
+     and "=== " in (REPO_ROOT / "docs" / page.source).read_text(encoding="utf-8")),
+    key=lambda page: (REPO_ROOT / "docs" / page.source).stat().st_size, default=HOME,
+)
+# Every element the Tab key should stop at, in document order: focusable, shown, not disabled, no negative
+# tabindex, and of a group of radio buttons (a tab set, the palette) only the checked one. Each is numbered;
+# a start point before the first is focused, so the next Tab goes to the top of the page; every focus is recorded.
+TAB_STOPS = """() => {
+    const candidates = document.querySelectorAll('a[href], button, input, select, textarea, summary, iframe, [tabindex], [contenteditable]');
+    const stops = [...candidates].filter(element => element.tabIndex >= 0 && !element.disabled && element.type !== 'hidden'
+        && !element.closest('[inert]') && element.checkVisibility({visibilityProperty: true})
+        && (element.type !== 'radio' || element.checked
+            || (![...document.getElementsByName(element.name)].some(radio => radio.checked) && document.getElementsByName(element.name)[0] === element)));
+    const region = element => element.matches('.md-skip') ? 'skip link' : element.closest('header') ? 'header'
+        : element.closest('article') ? 'article' : element.closest('.md-sidebar') ? 'navigation' : element.closest('footer') ? 'footer' : 'elsewhere';
+    const kind = element => element.matches('a.claim-mark') ? 'claim' : element.matches('.md-code__button') ? 'copy'
+        : element.matches('.tabbed-set > input') ? 'tab' : element.matches('.md-search__input') ? 'search' : '';
+    const described = stops.map((element, number) => {
+        element.dataset.tabStop = number;
+        const name = (element.getAttribute('aria-label') || element.getAttribute('title') || element.textContent || element.id).trim().replace(/\\s+/g, ' ');
+        return {region: region(element), kind: kind(element), text: `${element.tagName.toLowerCase()}.${element.classList[0] || ''} "${name.slice(0, 60)}"`};
+    });
+    const start = document.createElement('span');
+    start.id = 'tab-walk-start';
+    start.tabIndex = -1;
+    document.body.prepend(start);
+    start.focus();
+    window.__tabWalk = [];
+    window.__recordFocus = event => window.__tabWalk.push(event.target.dataset.tabStop === undefined ? -1 : Number(event.target.dataset.tabStop));
+    document.addEventListener('focusin', window.__recordFocus, true);
+    return {
+        stops: described,
+        claims: document.querySelectorAll('article a.claim-mark').length,
+        tabSets: document.querySelectorAll('article .tabbed-set').length,
+        copyButtons: [...document.querySelectorAll('article .md-code__button')].filter(button => button.checkVisibility()).length,
+    };
+}"""
+END_TAB_WALK = """() => {
+    document.removeEventListener('focusin', window.__recordFocus, true);
+    document.getElementById('tab-walk-start').remove();
+    document.querySelectorAll('[data-tab-stop]').forEach(element => delete element.dataset.tabStop);
+    document.activeElement?.blur();
+    window.scrollTo(0, 0);
+    return window.__tabWalk;
+}"""
+
+
+def test_tab_key_reaches_every_control_in_reading_order(site: SiteBrowser):
+    """Tabbing through a page at 1280 px stops at every control once, in the order of the document: the skip link,
+    the header (the search box among it), the navigation, then the article (the tool-call/Python tabs, the copy
+    buttons and every claim label as they come in the text) and the footer, and nowhere else."""
+    tab = site.visit(KEYBOARD_PAGE).page
+    found = tab.evaluate(TAB_STOPS)
+    stops = found["stops"]
+    try:
+        for _ in range(len(stops) + 1):
+            tab.keyboard.press("Tab")
+    finally:
+        walk = tab.evaluate(END_TAB_WALK)
+    # After the last stop one more Tab leaves the page (to the browser's own controls) or comes back to the top.
+    expected = [*range(len(stops)), 0] if walk[len(stops):] == [0] else [*range(len(stops))]
+    if walk != expected:
+        first = next((step for step, (went, due) in enumerate(zip(walk, expected)) if went != due), min(len(walk), len(expected)))
+        went = [stops[number]["text"] if number >= 0 else "(no expected stop)" for number in walk[first:first + 5]]
+        due = [stops[number]["text"] for number in expected[first:first + 5]]
+        pytest.fail(f"{KEYBOARD_PAGE.name}: Tab {first + 1} of {len(expected)} went to{listing(went)}\nnot to{listing(due)}")
+    regions = [region for number, region in enumerate(stop["region"] for stop in stops) if number == 0 or stops[number - 1]["region"] != region]
+    assert regions == ["skip link", "header", "navigation", "article", "footer"], f"Tab visits the page's parts in the order {regions}"
+    kinds = [stop["kind"] for stop in stops]
+    assert kinds.count("search") == 1, "the search box is not a stop"
+    assert kinds.count("claim") == found["claims"] == len(MARKDOWN_PAGES[KEYBOARD_PAGE].markers), (
+        f"{kinds.count('claim')} claim labels reached, {found['claims']} on the page")
+    assert kinds.count("tab") == found["tabSets"] > 0, f"{kinds.count('tab')} of {found['tabSets']} tab sets reached"
+    assert kinds.count("copy") == found["copyButtons"] > 0, f"{kinds.count('copy')} of {found['copyButtons']} copy buttons reached"
+
+
+# The search box reached by Tab, a query typed, the results entered with the arrow keys, the search closed with Escape.
+SEARCH_STATE = """() => ({
+    open: document.querySelector('input[data-md-toggle=search]').checked,
+    results: document.querySelectorAll('.md-search-result__item').length,
+    inResults: document.activeElement.matches('.md-search-result a.md-search-result__link'),
+})"""
+WAIT_FOR_CLIPBOARD_CHANGE = """async sentinel => {
+    for (let attempt = 0; attempt < 100; attempt++) {
+        const text = await navigator.clipboard.readText();
+        if (text !== sentinel) return text;
+        await new Promise(resolve => setTimeout(resolve, 10));
+    }
+    return sentinel;
+}"""
+
+
+def test_keyboard_operates_tabs_copy_buttons_search_and_claim_labels(site: SiteBrowser):
+    """Without a mouse: the arrow keys switch a tool-call/Python tab set; Enter on a copy button copies the code
+    shown; Enter on a claim label follows its link; typed into the search box a query lists results, the down arrow
+    enters them and Escape closes the search. The page is put back as it was."""
+    tab = site.visit(KEYBOARD_PAGE).page
+    tab_set = tab.locator("article .tabbed-set").first
+    shown_blocks = "set => [...set.querySelectorAll(':scope > .tabbed-content > .tabbed-block')].map(block => block.checkVisibility())"
+    tab.evaluate("() => { window.__shownTabs = [...document.querySelectorAll('.tabbed-set > input:checked')]; }")
+    try:
+        tab_set.locator(":scope > input").first.focus()
+        tab.keyboard.press("ArrowRight")
+        assert tab_set.evaluate(shown_blocks)[:2] == [False, True], "the right arrow did not show the second tab"
+        tab.keyboard.press("ArrowLeft")
+        assert tab_set.evaluate(shown_blocks)[:2] == [True, False], "the left arrow did not show the first tab again"
+
+        button = tab.locator("article .md-code__button:visible").first
+        tab.evaluate("sentinel => navigator.clipboard.writeText(sentinel)", NOTHING_COPIED)
+        button.focus()
+        tab.keyboard.press("Enter")
+        copied = tab.evaluate(WAIT_FOR_CLIPBOARD_CHANGE, NOTHING_COPIED)
+        assert normalized(copied) == normalized(button.evaluate("button => button.closest('pre').querySelector('code').textContent"))
+
+        mark = tab.locator("article a.claim-mark").first
+        # The link is followed as far as its click: the shared visit stays on its page.
+        tab.evaluate("() => document.addEventListener('click', event => { window.__followed = event.target.closest('a')?.href ?? null; "
+                     "event.preventDefault(); }, {capture: true, once: true})")
+        mark.focus()
+        tab.keyboard.press("Enter")
+        assert tab.evaluate("window.__followed") == mark.evaluate("link => link.href"), "Enter did not follow the claim label"
+
+        tab.locator("input.md-search__input").focus()
+        # Material searches on every key's release, and a result list rendered for "chu" may be replaced by the one for
+        # "chunk" after the arrow key has entered it: the word goes in as one input, and one key press searches it once.
+        tab.keyboard.insert_text("chunk")
+        tab.keyboard.press("End")
+        tab.wait_for_function("() => document.querySelectorAll('.md-search-result__item').length > 0")
+        tab.keyboard.press("ArrowDown")
+        entered = tab.evaluate(SEARCH_STATE)
+        assert entered == {"open": True, "results": entered["results"], "inResults": True} and entered["results"] > 0, entered
+        tab.keyboard.press("Escape")
+        assert not tab.evaluate(SEARCH_STATE)["open"], "Escape did not close the search"
+    finally:
+        tab.evaluate("""() => {
+            window.__shownTabs.forEach(input => input.click());
+            document.querySelector('input.md-search__input').value = '';
+            document.querySelector('input[data-md-toggle=search]').checked = false;
+            document.activeElement?.blur();
+            window.scrollTo(0, 0);
+        }""")
+
+
+SEARCH_BOX_SHOWN = """() => {
+    const box = document.querySelector('input.md-search__input');
+    const area = box.getBoundingClientRect();
+    return {
+        focused: document.activeElement === box,
+        open: document.querySelector('input[data-md-toggle=search]').checked,
+        onScreen: area.width > 0 && area.left >= 0 && area.top >= 0 && area.right <= innerWidth + 1 && getComputedStyle(box.closest('.md-search__inner')).opacity === '1',
+    };
+}"""
+
+
+def test_search_box_reached_by_tab_on_a_phone_opens_the_search(site: SiteBrowser):
+    """At 390 px Material hides the search box behind a button the Tab key skips; reached by Tab, the box opens
+    the search, so the reader sees where focus is (docs/javascripts/keyboard.js), and Escape closes it again."""
+    tab = site.visit(KEYBOARD_PAGE, PHONE).page
+    tab.evaluate("() => { const start = document.createElement('span'); start.id = 'tab-walk-start'; start.tabIndex = -1; "
+                 "document.body.prepend(start); start.focus(); }")
+    try:
+        for _ in range(10):
+            tab.keyboard.press("Tab")
+            if tab.evaluate("document.activeElement.matches('input.md-search__input')"):
+                break
+        # Material eases the search open over 0.3 s.
+        tab.wait_for_function(f"() => ({SEARCH_BOX_SHOWN})().onScreen", timeout=5000)
+        assert tab.evaluate(SEARCH_BOX_SHOWN) == {"focused": True, "open": True, "onScreen": True}
+        tab.keyboard.press("Escape")
+        assert not tab.evaluate(SEARCH_BOX_SHOWN)["open"], "Escape did not close the search"
+    finally:
+        tab.evaluate("""() => {
+            document.getElementById('tab-walk-start').remove();
+            document.querySelector('input[data-md-toggle=search]').checked = false;
+            document.activeElement?.blur();
+            window.scrollTo(0, 0);
+        }""")

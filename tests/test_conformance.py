@@ -44,9 +44,10 @@ RUNS = {
     "http": "http",
     # Over stdio, the whole suite against a server with one behaviour changed (a test-only option): navigate_to
     # answers a path, not a URL. Every other claim must still pass, and conform must fail and name that one.
-    # The same server keeps its collections as the framework's file-system store does, where '..' leaves a
-    # collection's folder: the dot-dot probe must say so (over HTTP, with agentkit's default store, it must not).
-    "stdio": shlex.join(["stdio", "--plant", PLANT, "--file-system-store"]),
+    # Both servers keep the collections' files in the framework's default store, FileSystem, where a read resolves
+    # '..': the dot-dot probe must find the hazard on both. (The suite's checks assume that store: on AzureBlob a
+    # missing folder lists as [], S1, and a file read resolves '..' too, N9: tests/test_mesh.py.)
+    "stdio": shlex.join(["stdio", "--plant", PLANT]),
 }
 DOT_DOT_CLAIM = "unified-path.dot-dot-in-tool-paths"
 
@@ -123,14 +124,14 @@ def dot_dot_finding(result: JobResult) -> str:
 
 def test_dot_dot_probe_reports_whether_get_leaves_a_collections_folder(conform_over_http: JobResult,
                                                                         conform_over_stdio: JobResult):
-    # verifies: unified-path.dot-dot-in-tool-paths
-    assert "Get stays in the collection's folder here" in dot_dot_finding(conform_over_http)
-    # The server with the framework's file-system store: the probe climbs out of the folder and reads its sentinel.
-    found = dot_dot_finding(conform_over_stdio)
-    # verifies: unified-path.dot-dot-in-tool-paths
-    assert "HAZARD: Get leaves the collection's folder here: Meridian/content/../content/" in found, found
-    report = (conform_over_stdio.workdir / "report.md").read_text()
-    assert f"| PASS | `{DOT_DOT_CLAIM}` | dot_dot_reaches_the_store: HAZARD: Get leaves" in report, report
+    # The FileSystem store resolves '..' when it reads a file: the probe climbs out of the collection's folder and
+    # reads its sentinel back, over HTTP and over stdio.
+    for run in (conform_over_http, conform_over_stdio):
+        found = dot_dot_finding(run)
+        # verifies: unified-path.dot-dot-in-tool-paths
+        assert "HAZARD: Get leaves the collection's folder here: Meridian/content/../content/" in found, found
+        report = (run.workdir / "report.md").read_text()
+        assert f"| PASS | `{DOT_DOT_CLAIM}` | dot_dot_reaches_the_store: HAZARD: Get leaves" in report, report
 
 
 # -- targets the suite cannot check: one line, exit 2 ---------------------------------------------------
@@ -251,6 +252,14 @@ def test_dot_dot_probe_says_when_it_cannot_tell(tmp_path, capsys):
     code, out = dot_dot_run(tmp_path, capsys, get)
     # verifies: unified-path.dot-dot-in-tool-paths
     assert code == 0 and f"PASS {DOT_DOT_CLAIM}: dot_dot_reaches_the_store: cannot tell whether Get leaves" in out, out
+
+
+def test_dot_dot_probe_says_when_the_store_takes_dot_dot_as_a_name(tmp_path, capsys):
+    """A store (none at the pin) that keeps '..' as part of a file's name: Get stays in the collection's folder."""
+    code, out = dot_dot_run(tmp_path, capsys, lambda arguments: "Error: File '{}' not found in collection 'content'".format(
+        arguments["path"].removeprefix("Meridian/content/")))
+    # verifies: unified-path.dot-dot-in-tool-paths
+    assert code == 0 and f"PASS {DOT_DOT_CLAIM}: dot_dot_reaches_the_store: Get stays in the collection's folder" in out, out
 
 
 def test_dot_dot_probe_fails_a_deployment_that_refuses_dot_dot_before_the_store(tmp_path, capsys):

@@ -635,3 +635,14 @@ def test_search_time_grows_at_most_linearly_with_what_is_indexed(method, argumen
     small = best_time(lambda: _mcp(meshes[10], method).call(arguments))
     large = best_time(lambda: _mcp(meshes[100], method).call(arguments))
     assert large / max(small, 1e-6) < 10 * GENEROUS, f"{method}: {small:.4f} s -> {large:.4f} s"
+
+
+@given(segments=st.lists(segment, min_size=1, max_size=7), store=st.sampled_from(["FileSystem", "AzureBlob"]))
+def test_dot_dot_in_a_content_key_never_reaches_outside_agentkits_tree(segments, store):
+    """N8, N9: on either store a key's '.' and '..' are resolved, but only against agentkit's in-memory tree: the
+    file it reaches is in one of the mesh's collections (its key free of dot segments), or there is none."""
+    mesh = workspace()
+    mesh.content_store = store
+    collection = mesh.collections[f"{COMPANY}/content"]
+    owner, inner = mesh._in_store(collection, "/".join(segments))
+    assert owner is None or (owner in mesh.collections.values() and not {".", ".."} & set(inner.split("/")))

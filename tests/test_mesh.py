@@ -9,7 +9,8 @@ from agentkit._errors import (
     FileNotFound, UnreadableDocument, InvalidJson, MalformedNamespace, MissingField, NodeExists, NotPatchable, SchemaMismatch, StrictContentError,
     UnregisteredDiscriminator,
 )
-from agentkit._mesh import merge_patch, repair_json
+from agentkit._collections import CONTENT_STORES
+from agentkit._mesh import Fetched, merge_patch, repair_json
 from tests.mesh_state import NODE_TYPES
 
 FACT = ContentType("Fact", {"item": "string", "period": "string", "value": "number", "tags": "array"})
@@ -363,39 +364,51 @@ def test_content_type_refuses_unknown_kinds():
         ContentType("Bad", {"x": "decimal"})
 
 
-# -- host wiring: a file-system store (N8) and a partition guard (H1) --------------------------------
+# -- host wiring: the content store (N8, N9) and a partition guard (H1) ----------------------------------
 
 
 def filed(**options) -> Mesh:
     """Two nodes with a collection each; their files kept as folders of one tree (`{node}/{collection}`)."""
-    mesh = make_mesh(file_system_store=True, **options)
+    mesh = make_mesh(**options)
     mesh.create({"id": "Other", "name": "Other", "nodeType": "Company"})
     mesh.add_collection("Acme").upload("sub/notes.md", b"notes")
     mesh.add_collection("Other").upload("secret.md", b"secret")
     return mesh
 
 
-def test_file_system_store_resolves_dot_dot_against_the_collections_folder():
-    """N8: '..' is joined to the collection's folder and resolved: inside it, into another collection, or nowhere."""
-    mesh = filed()
+@pytest.mark.parametrize("store", CONTENT_STORES)
+def test_both_stores_resolve_dot_dot_when_they_read_a_file(store):
+    """N8, N9: '..' is joined to the collection's folder (FileSystem) or blob prefix (AzureBlob) and resolved:
+    inside it, or into another collection."""
+    mesh = filed(content_store=store)
     assert mesh.fetch("Acme/content/sub/../sub/notes.md").value == "notes"
+    assert mesh.fetch("Acme/content/./sub/notes.md").value == "notes"
     assert mesh.fetch("Acme/content/../../Other/content/secret.md").value == "secret"  # another node's file
+
+
+def test_file_system_lists_the_folder_dot_dot_reaches_and_names_the_key_as_sent_when_it_reaches_none():
+    """N8, S1: a folder reached through '..' is listed; a key that leads nowhere is the file's error, as sent."""
+    mesh = filed()
     assert [item["path"] for item in mesh.fetch("Acme/content/../content/sub").value] == ["/sub/notes.md"]
     for beyond in ("Acme/content/../../../x.md", "Acme/content/../../Nowhere/content/x.md", "Acme/content/.."):
         with pytest.raises(FileNotFound, match="^Error: File '.*' not found in collection 'content'$"):
             mesh.fetch(beyond)  # the error names the key as sent, never where it led
 
 
-def test_by_default_a_collection_keeps_dot_dot_as_part_of_a_name():
-    """N8: agentkit's default collections key files by name; the same paths name nothing."""
-    mesh = make_mesh()
-    mesh.add_collection("Acme").upload("sub/notes.md", b"notes")
-    with pytest.raises(FileNotFound, match=r"^Error: File 'sub/\.\./sub/notes\.md' not found in collection 'content'$"):
-        mesh.fetch("Acme/content/sub/../sub/notes.md")
+def test_azure_blob_lists_the_prefix_as_sent_so_a_key_with_dot_dot_lists_as_empty():
+    """N9, S1: the listing's prefix is a query parameter, not resolved: no blob name starts with '..'."""
+    mesh = filed(content_store="AzureBlob")
+    mesh.collections["Other/content"].upload("broken.pdf", b"%PDF-1.7 cut")
+    for path in ("Acme/content/../content/sub", "Acme/content/../../../x.md", "Acme/content/../../Nowhere/content/x.md",
+                 "Acme/content/../../Other/content/broken.pdf"):
+        assert mesh.fetch(path) == Fetched("collection", []), path
+    with pytest.raises(FileNotFound):  # one segment is read as a file only (S1)
+        mesh.fetch("Acme/content/..")
 
 
-def test_file_system_store_names_the_key_as_sent_when_the_file_it_reaches_is_unreadable():
-    """N8, C3: a damaged PDF reached through '..' is reported under the path the caller gave."""
+def test_file_system_names_the_key_as_sent_when_the_file_it_reaches_is_unreadable():
+    """N8, C3: a damaged PDF reached through '..' is reported under the path the caller gave (on AzureBlob the
+    listing that follows any failed read answers [], S1)."""
     mesh = filed()
     mesh.collections["Other/content"].upload("broken.pdf", b"%PDF-1.7 cut")
     with pytest.raises(UnreadableDocument, match=r"^Error: Error accessing file '\.\./\.\./Other/content/broken\.pdf' from "
