@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from ._chunks import split_chunks
-from ._errors import DocumentSlugCollision, FileNotFound, PathError, UnreadableDocument
+from ._errors import DocumentSlugCollision, FileNotFound, PathError, StoreCannotWrite, UnreadableDocument
 from ._index import SearchIndex
 from ._node import Node, StepClock
 from ._paths import DOCUMENTS_SEGMENT, canonical_path, document_node_path, document_slug, split_node_id
@@ -114,7 +114,8 @@ class UploadResult:
 class ContentCollection:
     """A named collection of files attached to a node; its path is ``{node}/{name}``."""
 
-    def __init__(self, mesh: NodeStore, address: str, name: str, *, editable: bool = True) -> None:
+    def __init__(self, mesh: NodeStore, address: str, name: str, *, editable: bool = True,
+                 embedded_resource: bool = False) -> None:
         if not isinstance(name, str) or not name or "/" in name or name in (".", "..", DOCUMENTS_SEGMENT):
             raise PathError(f"Collection name '{name}' must be one path segment (not '.', '..' or '{DOCUMENTS_SEGMENT}')")
         self.mesh = mesh
@@ -122,7 +123,10 @@ class ContentCollection:
         self.name = name
         self.path = f"{address}/{name}"
         # ContentCollectionConfig.IsEditable: MCP upload refuses a read-only collection; UploadContent does not ask (U2).
-        self.editable = editable
+        self.editable = editable and not embedded_resource
+        # An embedded-resource collection (AddEmbeddedResourceContentCollection) is never editable, and its
+        # store cannot write: every save raises, so UploadContent answers the store's error (CC3).
+        self.embedded_resource = embedded_resource
         self._files: dict[str, StoredFile] = {}
         # A FileSystem store creates the collection's folder with its first file and keeps it (S1).
         self._root_created = False
@@ -159,14 +163,18 @@ class ContentCollection:
     def upload(self, file_path: str, data: bytes, *, index: bool = False) -> UploadResult:
         """Store a file (any extension, any bytes) as ``UploadContent`` does; replaces a file at that path.
 
-        ``index=True`` also runs :meth:`index` after storing, as MCP ``upload`` does. A file indexing cannot
+        ``index=True`` also runs :meth:`index` after storing, at once, where MCP ``upload`` starts it in the
+        background (it runs at the index's next refresh, CC2). A file indexing cannot
         read stays stored, and the failure is returned as ``index_error``, never raised: what a caller sees
-        is what was stored. What raises (a bad path, data that is not bytes, the slug-collision extension)
+        is what was stored. What raises (a bad path, data that is not bytes, an embedded-resource store, the
+        slug-collision extension)
         raises before anything is stored.
         """
         key = self._upload_key(file_path)
         if not isinstance(data, (bytes, bytearray)):
             raise PathError(f"Upload of '{key}' needs bytes, got {type(data).__name__}")
+        if self.embedded_resource:
+            raise StoreCannotWrite("Embedded resource collections are read-only")
         stored = StoredFile(key, bytes(data), self.mesh.clock.now())
         if index:
             self._refuse_slug_collision(key)  # before anything is written

@@ -130,6 +130,10 @@ class UnreadableDocument(ContentError):
     """The file has a transformer but its bytes cannot be read (corrupt, truncated, empty, encrypted)."""
 
 
+class StoreCannotWrite(AgentkitError, ValueError):
+    """The collection's store cannot write: an embedded-resource collection's SaveFileAsync throws (CC3)."""
+
+
 class DocumentSlugCollision(AgentkitError, ValueError):
     """A different file of the collection already owns the Document-node slug."""
 

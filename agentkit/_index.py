@@ -100,11 +100,21 @@ class SearchIndex:
     # lifetime and never cleared on delete, so an unchanged file's deleted Document is not written
     # again (R14) until the process restarts (S3, :meth:`restart_indexer`).
     _known_documents: set[str] = field(default_factory=set)
+    # Indexing runs the framework starts in the background (MCP upload's Activity, C8): they run, in order,
+    # at the next refresh, so until then a file keeps what an earlier indexing wrote (chunks, Document node).
+    _background: list[Callable[[], Any]] = field(default_factory=list)
 
     @property
     def pending(self) -> int:
         """How many staged writes searches cannot see yet."""
         return len(self._pending)
+
+    def index_in_background(self, run: Callable[[], Any]) -> None:
+        """Start an indexing run as the framework's upload observer does (C8, CC2): it runs at the next
+        :meth:`refresh`, before the staged writes are applied (at once with ``auto_refresh``)."""
+        self._background.append(run)
+        if self.auto_refresh:
+            self.refresh()
 
     def stage_node(self, node: Node) -> None:
         content = node.content if isinstance(node.content, Mapping) else {}  # Create stores any JSON as content
@@ -158,7 +168,10 @@ class SearchIndex:
             self.refresh()
 
     def refresh(self) -> int:
-        """Apply every staged write in order; returns how many were applied."""
+        """Run the background indexing runs, then apply every staged write in order; returns how many
+        writes were applied."""
+        while self._background:
+            self._background.pop(0)()
         applied = len(self._pending)
         for operation, key, value in self._pending:
             if operation == "node":

@@ -824,10 +824,12 @@ class Mesh:
         if self._nodes.pop(path, None) is not None:
             self.index.stage_remove(path)
 
-    def add_collection(self, address: str, name: str = "content", *, editable: bool = True) -> ContentCollection:
-        """Attach a content collection named ``name`` to the node at ``address`` (``editable=False``: read-only)."""
+    def add_collection(self, address: str, name: str = "content", *, editable: bool = True,
+                       embedded_resource: bool = False) -> ContentCollection:
+        """Attach a content collection named ``name`` to the node at ``address`` (``editable=False``: read-only;
+        ``embedded_resource=True``: the framework's embedded-resource kind, read-only and unable to store, CC3)."""
         owner = self.get(address)
-        collection = ContentCollection(self, owner.path, name, editable=editable)
+        collection = ContentCollection(self, owner.path, name, editable=editable, embedded_resource=embedded_resource)
         if collection.path in self.collections:
             raise CreateError(f"Content collection '{collection.path}' already exists")
         self.collections[collection.path] = collection

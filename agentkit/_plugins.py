@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from ._chunk_navigation import get_chunk, search_chunks
-from ._errors import AgentkitError, ToolArgumentError
+from ._errors import AgentkitError, StoreCannotWrite, ToolArgumentError
 from ._mesh import CreateResult, Mesh, load_json, refuse_beyond_json_limits, resolve_path
 from ._paths import resolve_context_path  # N4: which agent paths the chat context prefixes
 from ._tool_texts import CONTENT_COLLECTION_TEXTS, MCP_TEXTS, MESH_TEXTS, ToolText
@@ -420,7 +420,10 @@ class _Operations:
                     "`path` property, not its `name`.")
         if collection is None:
             return f"Error: Content collection '{collection_name}' not found"
-        collection.upload(str(file_path), str(content or "").encode("utf-8"), index=False)
+        try:
+            collection.upload(str(file_path), str(content or "").encode("utf-8"), index=False)
+        except StoreCannotWrite as error:  # SaveFileContent's failed result (CC3)
+            return f"Error: Error saving file '{file_path}' to collection '{collection_name}': {error}"
         return f"Uploaded `{file_path}` to @{resolved}/{collection_name}/{file_path}"
 
     def upload(self, path: Any, base64_content: Any) -> str:
@@ -459,10 +462,15 @@ class _Operations:
         if not collection.editable:  # U2: MCP upload asks; UploadContent does not
             return f"Error: collection '{collection_name}' on '{prefix}' is read-only."
         collection.upload(file_path, data)
-        try:  # the framework indexes in the background after answering: a failure there is not the upload's
-            collection.index(file_path)
-        except AgentkitError:
-            pass
+
+        def index_stored() -> None:  # the Activity: it indexes the file as stored when it runs
+            try:  # a failure there is not the upload's: it marks the Activity failed (C8)
+                collection.index(file_path)
+            except AgentkitError:
+                pass
+
+        # The framework answers before indexing starts (U1): chunks and the Document node follow later (CC2).
+        self.mesh.index.index_in_background(index_stored)
         return _compact({"status": "Uploaded", "path": f"{prefix}/{collection_name}/{file_path}", "bytes": len(data)})
 
     def search_chunks(self, query: Any, scope: Any, limit: Any) -> str:

@@ -130,6 +130,23 @@ odd.add_collection("Meridian/Data").upload("notes.md", b"notes", index=True)
 assert odd_tools["Get"].call({"path": "Meridian/Data/content/notes.md"}).startswith("Error: ")  # split at 'Data'
 # verifies: chunks.fields-give-the-get-path
 assert odd_tools["Get"].call({"path": "Meridian/Data/content:notes.md"}) == '"notes"'  # the old form reads it
+odd.collections["Meridian/content"].upload("area/map.md", b"map", index=True)  # a folder named 'area'
+# verifies: chunks.fields-give-the-get-path
+assert odd_tools["Get"].call({"path": "Meridian/content/area/map.md"}) == "Not found: Meridian/content"  # the area route
+# verifies: chunks.fields-give-the-get-path
+assert odd_tools["Get"].call({"path": "Meridian/content:area/map.md"}) == '"map"'  # the old form is never that route
+odd.create({"id": "area", "namespace": "Meridian", "name": "Area", "nodeType": "Markdown"})  # a node named 'area'
+odd.add_collection("Meridian/area").upload("notes.md", b"notes", index=True)
+# verifies: chunks.fields-give-the-get-path
+assert odd_tools["Get"].call({"path": "Meridian/area/content/notes.md"}).startswith("Error: ")  # area 'content' of Meridian
+# verifies: chunks.fields-give-the-get-path
+assert odd_tools["Get"].call({"path": "Meridian/area/content:notes.md"}) == '"notes"'
+odd.create({"id": "layoutAreas", "namespace": "Meridian", "name": "Layouts", "nodeType": "Markdown"})
+odd.add_collection("Meridian/layoutAreas").upload("notes.md", b"notes", index=True)
+# verifies: chunks.fields-give-the-get-path
+assert odd_tools["Get"].call({"path": "Meridian/layoutAreas/content/notes.md"}).startswith("Error: ")  # split at 'layoutAreas'
+# verifies: chunks.fields-give-the-get-path
+assert odd_tools["Get"].call({"path": "Meridian/layoutAreas/content:notes.md"}) == '"notes"'
 
 # --8<-- [start:named-collection]
 filings = mesh.add_collection("Meridian", "filings")

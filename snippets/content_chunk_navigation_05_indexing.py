@@ -1,13 +1,14 @@
 """Storing is not indexing (C7); what indexing reads (D5) and when it writes a Document node (D6)."""
 
+import hashlib
 import io
 import json
 
 from openpyxl import Workbook
 
 from agentkit import (
-    Mesh, SearchIndex, content_collection_plugin, extractive_summary, get_text, index_text, mcp_tools, mesh_plugin,
-    tools_by_name,
+    Mesh, SearchIndex, content_collection_plugin, document_slug, extractive_summary, get_text, index_text, mcp_tools,
+    mesh_plugin, tools_by_name,
 )
 from agentkit.guide import REPORT, report_pdf_bytes
 from agentkit._errors import UnreadableDocument
@@ -46,6 +47,22 @@ mesh.collections["Meridian/content"].index("outlook.md")  # what a re-index does
 mesh.refresh_index()
 # verifies: chunks.upload-content-does-not-index
 assert json.loads(agent["SearchChunks"].call({"query": "namespace:Meridian/content operating profit"}))["count"] == 1
+old_outlook = "# Outlook\n\nOperating profit will grow."
+new_outlook = "# Outlook\n\nOperating profit will fall."
+agent["UploadContent"].call({"nodePath": "@/Meridian", "filePath": "outlook.md", "content": new_outlook})  # over an indexed file
+mesh.refresh_index()
+# verifies: chunks.upload-content-does-not-index
+assert json.loads(agent["Get"].call({"path": "content/outlook.md"})) == new_outlook
+# verifies: chunks.upload-content-does-not-index
+assert json.loads(agent["GetChunk"].call({"collectionPath": "Meridian/content", "filePath": "outlook.md", "chunkIndex": 0}))[
+    "text"] == old_outlook  # the chunk tools answer the old text
+# verifies: chunks.upload-content-does-not-index
+assert mesh.get("Meridian/content/_Documents/outlook.md").content["contentHash"] == hashlib.sha256(old_outlook.encode()).hexdigest()
+mesh.collections["Meridian/content"].index("outlook.md")  # until the file is indexed again
+mesh.refresh_index()
+# verifies: chunks.upload-content-does-not-index
+assert json.loads(agent["GetChunk"].call({"collectionPath": "Meridian/content", "filePath": "outlook.md", "chunkIndex": 0}))[
+    "text"] == new_outlook
 
 workbook = Workbook()
 workbook.active.append(["Operating profit", 601.4])
@@ -84,6 +101,11 @@ def chunks_ready(file_path: str) -> bool:  # what an agent polls after an upload
     return json.loads(mcp["get_chunk"].call(hit))["found"]
 
 
+def indexed(file_path: str, data: bytes) -> bool:  # after an upload over an indexed file: its Document node has these bytes
+    answer = mcp["get"].call({"path": f"Meridian/content/_Documents/{document_slug(file_path)}"})
+    return answer.startswith("{") and json.loads(answer)["content"]["contentHash"] == hashlib.sha256(data).hexdigest()
+
+
 # --8<-- [start:wait-for-chunks]
 print(mcp["upload"].call({"path": "Meridian/content/plan.md", "base64Content": base64.b64encode(b"Capex plan.").decode()}))
 #> {"status":"Uploaded","path":"Meridian/content/plan.md","bytes":11}
@@ -97,6 +119,14 @@ print(mcp["upload"].call({"path": "Meridian/content/cut.pdf", "base64Content": b
 mesh.refresh_index()
 print(chunks_ready("cut.pdf"))  # indexing could not read it, and nothing says so
 #> False
+revised = b"Operating profit guidance, revised."
+print(mcp["upload"].call({"path": "Meridian/content/guidance.md", "base64Content": base64.b64encode(revised).decode()}))
+#> {"status":"Uploaded","path":"Meridian/content/guidance.md","bytes":35}
+print(chunks_ready("guidance.md"), indexed("guidance.md", revised))  # chunk 0 still holds the old text
+#> True False
+mesh.refresh_index()
+print(indexed("guidance.md", revised))
+#> True
 # --8<-- [end:wait-for-chunks]
 
 # verifies: chunks.chunk-paths-case-sensitive
@@ -109,6 +139,23 @@ assert [json.loads(mcp["get_chunk"].call({"collectionPath": collection, "filePat
 assert mesh.collections["Meridian/content"].has_file("cut.pdf") and mesh.index.chunks_of("Meridian/content", "cut.pdf") == ()
 # verifies: chunks.upload-answers-before-indexing
 assert not mesh.exists("Meridian/content/_Documents/cut.pdf")
+guidance = {"collectionPath": "Meridian/content", "filePath": "guidance.md", "chunkIndex": 0}
+mcp["upload"].call({"path": "Meridian/content/guidance.md", "base64Content": base64.b64encode(b"Guidance, third take.").decode()})
+# verifies: chunks.upload-answers-before-indexing
+assert json.loads(mcp["get_chunk"].call(guidance))["text"] == revised.decode() and indexed("guidance.md", revised) and \
+    not indexed("guidance.md", b"Guidance, third take.")  # found at once, with the old text; the node has the old hash
+mesh.refresh_index()
+# verifies: chunks.upload-answers-before-indexing
+assert indexed("guidance.md", b"Guidance, third take.") and json.loads(mcp["get_chunk"].call(guidance))["text"] == "Guidance, third take."
+mcp["upload"].call({"path": "Meridian/content/report.pdf", "base64Content": base64.b64encode(report_pdf_bytes()).decode()})
+mesh.refresh_index()
+report_chunk = {"collectionPath": "Meridian/content", "filePath": "report.pdf", "chunkIndex": 0}
+first_text = json.loads(mcp["get_chunk"].call(report_chunk))["text"]
+mcp["upload"].call({"path": "Meridian/content/report.pdf", "base64Content": base64.b64encode(b"%PDF-1.7 cut").decode()})
+mesh.refresh_index()  # indexing failed: nothing replaced, so the wait for the new hash needs its time limit
+# verifies: chunks.upload-answers-before-indexing
+assert indexed("report.pdf", report_pdf_bytes()) and not indexed("report.pdf", b"%PDF-1.7 cut") and \
+    json.loads(mcp["get_chunk"].call(report_chunk))["text"] == first_text
 
 pdf_bytes = report_pdf_bytes()
 stored_as_text = agent["UploadContent"].call({"nodePath": "@/Meridian", "filePath": "copy.pdf",
@@ -127,9 +174,19 @@ assert tools_by_name(content_collection_plugin(locked))["UploadContent"].call(
     {"nodePath": "Meridian", "filePath": "a.md", "content": "a"}) == "Uploaded `a.md` to @Meridian/content/a.md"
 # verifies: chunks.upload-content-text-only
 assert locked.collections["Meridian/content"].read_text("a.md") == "a"
+embedded = Mesh(node_types={"Company"})
+embedded.create({"id": "Meridian", "name": "Meridian", "nodeType": "Company"})
+embedded.add_collection("Meridian", embedded_resource=True)  # AddEmbeddedResourceContentCollection: a store that cannot write
+# verifies: chunks.upload-content-text-only
+assert tools_by_name(content_collection_plugin(embedded))["UploadContent"].call(
+    {"nodePath": "Meridian", "filePath": "a.md", "content": "a"}) == \
+    "Error: Error saving file 'a.md' to collection 'content': Embedded resource collections are read-only"
+# verifies: chunks.upload-content-text-only
+assert not embedded.collections["Meridian/content"].has_file("a.md") and tools_by_name(mcp_tools(embedded))["upload"].call(
+    {"path": "Meridian/content/a.md", "base64Content": "YQ=="}) == "Error: collection 'content' on 'Meridian' is read-only."
 
 PIXEL = base64.b64decode("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGNgYGBgAAAABQABpfZFQAAAAABJRU5ErkJggg==")
-for describer in (lambda data, name: f"A one-pixel image, {name}.", None):
+for describer in (lambda data, name: f"A one-pixel image, {name}.", None, lambda data, name: ""):  # "": no model answered
     seen = Mesh(node_types={"Company"}, index=SearchIndex(summarizer=extractive_summary, image_describer=describer))
     seen.create({"id": "Meridian", "name": "Meridian", "nodeType": "Company"})
     seen.add_collection("Meridian")
@@ -138,7 +195,7 @@ for describer in (lambda data, name: f"A one-pixel image, {name}.", None):
     seen.refresh_index()
     chunk = json.loads(tools_by_name(mcp_tools(seen))["get_chunk"].call(
         {"collectionPath": "Meridian/content", "filePath": "pixel.png", "chunkIndex": 0}))
-    if describer is None:
+    if describer is None or not describer(PIXEL, "pixel.png"):
         # verifies: chunks.images-indexed-with-describer
         assert chunk["found"] is False and not seen.exists("Meridian/content/_Documents/pixel.png")
     else:

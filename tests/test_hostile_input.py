@@ -276,6 +276,8 @@ def test_indexing_overwrites_a_node_created_at_the_files_document_path():
     tools["create"].call({"node": json.dumps({"id": document_path, "name": "Mine", "nodeType": "Markdown"})})
     upload = tools["upload"].call({"path": f"{COMPANY}/content/new.md", "base64Content": base64.b64encode(b"New text.").decode()})
     assert upload.startswith('{"status":"Uploaded"')
+    assert mesh.get(document_path).node_type == "Markdown"  # indexing runs in the background, after the answer (CC2)
+    mesh.refresh_index()
     node = mesh.get(document_path)
     assert (node.node_type, node.name, node.content["filePath"]) == ("Document", "new.md", "new.md")
 

@@ -11,7 +11,7 @@ from conformance.fixtures import (
     CHUNK_OVERLAP, CHUNK_SIZE, CHUNK_STRIDE, PDF_PAGES, SEARCH_WORD, SNIPPET_LIMIT, expected_windows, long_text, pdf, pdf_chunk_pages,
     pdf_index_text, short_text, slug, workbook, workbook_text,
 )
-from conformance.suite import FIXTURE_FOLDER, Fixtures, Skip, check, encode, short
+from conformance.suite import FIXTURE_FOLDER, Fixtures, Skip, check, decoded, encode, short
 
 CHUNK_TOOLS = {"upload", "get_chunk"}
 DOCUMENT_FIELDS = {"name", "summary", "collectionPath", "filePath", "sizeBytes", "contentHash", "chunkCount", "indexedAt"}
@@ -276,6 +276,17 @@ async def fields_give_the_path(fx: Fixtures) -> None:
     assert text == long_text(), f"Get {hit['collectionPath']}/{hit['filePath']} answered {text[:80]!r}"
 
 
+@check("chunks.fields-give-the-get-path", needs={"upload", "get"})
+async def area_folder_takes_the_area_route(fx: Fixtures) -> None:
+    data = b"A file in a folder named area.\n"
+    file_path = await fx.upload("area/map.md", data)  # upload splits {node}/{collection}/{filePath}: no area route
+    by_fields = await fx.call("get", {"path": f"{fx.collection}/{file_path}"})
+    old_form = await fx.read(f"{fx.namespace}/content:{file_path}")
+    # verifies: chunks.fields-give-the-get-path
+    assert decoded(by_fields) != data.decode("utf-8") and old_form == data.decode("utf-8"), \
+        f"Get {fx.collection}/{file_path} answered {short(by_fields)}; the old form {fx.namespace}/content:{file_path} {short(old_form)}"
+
+
 @check("chunks.file-path-returns-text", needs=CHUNK_TOOLS | {"get"})
 async def file_path_returns_text(fx: Fixtures) -> None:
     file_path, _ = await long_file(fx)
@@ -466,6 +477,24 @@ async def indexing_replaces_node_at_document_path(fx: Fixtures) -> None:
 async def chunk_text_is(fx: Fixtures, file_path: str, data: bytes) -> bool | None:
     """True once the file's first chunk holds `data` (an earlier upload's chunks do not count), else None."""
     return True if (await chunk(fx, file_path, 0)).get("text") == data.decode("utf-8") else None
+
+
+@check("chunks.upload-answers-before-indexing", needs=CHUNK_TOOLS | {"get"})
+async def reupload_waits_for_content_hash(fx: Fixtures) -> None:
+    await document(fx, (await long_file(fx))[0])  # skips on a host that writes no Document nodes (D6)
+    first = f"Revised notes of run {fx.run_id}, first take.\n".encode("utf-8")
+    file_path = await fx.upload("revised.md", first)
+    await document(fx, file_path, first)
+    second = f"Revised notes of run {fx.run_id}, second take.\n".encode("utf-8")
+    await fx.upload("revised.md", second)
+    # Whether chunk 0 still holds the first take right after this answer is a race (a fast host may have
+    # indexed already); what holds on every host is the order: the Document node's contentHash is the SHA-256
+    # of the second take only after indexing replaced the chunks.
+    await document(fx, file_path, second)
+    got = await chunk(fx, file_path, 0)
+    # verifies: chunks.upload-answers-before-indexing
+    assert got.get("text") == second.decode("utf-8"), \
+        f"the Document node of {file_path} has the second take's contentHash, but chunk 0 is {short(got, 120)}"
 
 
 DANGLING_WORD = "vellumfinch"  # a word only the dangling fixture holds
