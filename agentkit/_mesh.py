@@ -441,20 +441,35 @@ class Mesh:
         ``limit`` is clamped to 1..200. A ``base_path`` turns the query into
         ``namespace:{base_path} …`` (its own ``namespace:`` words dropped): the
         direct children of ``base_path``, or its subtree when the query names a
-        ``scope:``. ``truncated`` is ``count >= limit``; ``hint`` appears only then.
+        ``scope:``. As in the framework's QueryParser (MQ3), a ``path:`` and a
+        ``namespace:`` token set the same location, the later one winning, and
+        a ``namespace:`` makes the default scope the children: ``path:X`` with a
+        ``base_path`` lists X's children. ``path:X`` alone is the node X.
+        ``truncated`` is ``count >= limit``; ``hint`` appears only then.
         """
         clamped = clamp_limit(limit, 50)
         words = search_query(query, base_path).split()
-        named = [w for w in words if w.startswith("namespace:")]  # the base path's, or the query's own
-        base = resolve_path(named[-1][len("namespace:"):]) if named else None
-        words = [w for w in words if not w.startswith("namespace:")]
-        scoped = any(w.startswith("scope:") for w in words)
+        base, namespace_used = None, False
+        for word in words:  # QueryParser.ExtractReservedQualifiers: one `path` variable for both tokens
+            key, _, value = word.partition(":")
+            if key.lower() == "path" and value:
+                base = value.strip("/")
+            elif key.lower() == "namespace" and value:
+                base, namespace_used = resolve_path(value), True
+        words = [w for w in words if w.partition(":")[0].lower() not in ("namespace", "path")]
+        scopes = [w[len("scope:"):].lower() for w in words if w.startswith("scope:")]
+        scoped = bool(scopes)
+        with_self = scoped and scopes[-1] == "subtree" and not namespace_used  # a namespace's subtree drops itself
         terms = " ".join(w for w in words if not w.startswith("scope:"))
-        matches = [
-            entry.row() for entry in self.index.visible_nodes()
-            if (not base or (is_within(entry.path, base) and entry.path != base if scoped else entry.namespace == base))
-            and index_matches(entry, terms)
-        ]
+
+        def located(entry: Any) -> bool:
+            if not base:
+                return True
+            if scoped:
+                return is_within(entry.path, base) and (with_self or entry.path != base)
+            return entry.namespace == base if namespace_used else entry.path == base
+
+        matches = [entry.row() for entry in self.index.visible_nodes() if located(entry) and index_matches(entry, terms)]
         if getattr(self.index, "content_rows", False):  # a PostgreSQL-backed mesh adds Document rows (K8)
             matches += self.index.synthetic_document_rows(terms)
         shown = matches[:clamped]
@@ -583,6 +598,8 @@ class Mesh:
         resolved = resolve_path(path)
         if not resolved.strip():
             raise PathError("Error: path is required.")
+        if fields is None:  # RepairJson hands null back; JsonNode.Parse(null) throws outside the JsonException catch (MQ1)
+            raise TypeError("Patch: fields is null")
         patch_doc = _parse_patch(fields)
         if "name" in patch_doc and (patch_doc["name"] is None or not str(patch_doc["name"]).strip()):
             raise MissingField(

@@ -61,6 +61,14 @@ mesh.index.restart_indexer()  # a restart: the sink no longer remembers the Docu
 mesh.collections["Meridian/content"].upload("notes.md", b"Board notes: dividend approved, paid in May.", index=True)
 # verifies: mesh.create-takes-over-upload
 assert mesh.exists(documents[0])  # the same bytes after a restart: the heal writes the Document again
+tools["delete"].call({"paths": json.dumps(documents)})
+mesh.collections["Meridian/content"].upload("notes.md", b"Board notes: dividend approved, paid in May.", index=True)
+# verifies: mesh.create-takes-over-upload
+assert not mesh.exists(documents[0])  # written since the restart, so remembered: the same bytes are skipped
+for name in [item["name"] for item in mesh.collections["Meridian/content"].items()]:
+    mesh.collections["Meridian/content"].index(name, force=True)  # the Content Indexing tab's Rebuild
+# verifies: mesh.create-takes-over-upload
+assert mesh.exists(documents[0])  # a forced re-index passes the hash gate and writes every Document again
 
 # --8<-- [start:upload-taken-over]
 print(create("filings"))  # the collection's own path
