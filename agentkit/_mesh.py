@@ -13,7 +13,8 @@ Host wiring (as a host chooses it): ``content_store`` is the store behind the co
 "FileSystem" (the framework's registration, the default) or "AzureBlob" (S1); on either, ``..`` in a
 content key read by Get is resolved against the collection's folder and can leave it (N8, N9);
 ``partition_guard=True`` (off by default) is a host with row-level security, whose partition guard
-refuses a top-level node of a type that owns no partition and a create into a missing partition (H1).
+refuses a create in the mirror partitions ``User`` and ``Auth``, a top-level node of a type that owns no
+partition and a create into a missing partition other than the ``caller``'s own (H1, MQ6, MQ7).
 
 Extensions (agentkit only, off by default): ``strict=True`` refuses content
 the framework would store with fields dropped or untyped; ``create_many``
@@ -162,6 +163,9 @@ MARKDOWN_TYPE = ContentType(
 # The node types whose NodeTypeDefinition.OwnsPartition is true (H1): the only ones a partition guard lets into the
 # root namespace.
 PARTITION_OWNING_TYPES = ("User", "Space")
+# WellKnownPartitions.Mirror (MQ6): the system-managed lookup mirror, which the partition guard closes to every
+# caller but the system. Matched ignoring case.
+MIRROR_PARTITIONS = ("User", "Auth")
 
 
 def search_query(query: str | None, base_path: str | None) -> str:
@@ -210,10 +214,14 @@ class Mesh:
     strict: bool = False  # agentkit extension: refuse what the framework would drop silently
     canonical_paths: bool = False  # agentkit extension: content keys percent-decoded and NFC-composed (C6: the framework does neither)
     # Host wiring: `partition_guard=True` models a host that calls AddRowLevelSecurity (memex does), whose
-    # PartitionWriteGuardValidator refuses a top-level node of a type that owns no partition and a create into a
-    # partition no store has (H1). agentkit's caller holds every permission and the host has no self-healing
-    # partition bootstrap, so the guard's two texts are what such a Create answers.
+    # PartitionWriteGuardValidator refuses a create in the User/Auth mirror, a top-level node of a type that owns
+    # no partition and a create into a partition no store has (H1, MQ6, MQ7). agentkit's caller holds every
+    # permission and the host has no self-healing partition bootstrap, so the guard's texts are what such a
+    # Create answers.
     partition_guard: bool = False
+    # Host wiring, with `partition_guard`: the caller's user id (the create's CreatedBy). The guard lets a caller
+    # write into its own partition, a partition of that name (MQ7), and names it in its refusals; None: no id.
+    caller: str | None = None
     # Host wiring (S1): the store behind the collections' files. "FileSystem" is the framework's own
     # registration and memex's deployed store; "AzureBlob" lists a missing folder as empty, so Get
     # answers [] where a FileSystem store answers the file's error. Both keep the collections' files as
@@ -441,20 +449,35 @@ class Mesh:
         ``limit`` is clamped to 1..200. A ``base_path`` turns the query into
         ``namespace:{base_path} …`` (its own ``namespace:`` words dropped): the
         direct children of ``base_path``, or its subtree when the query names a
-        ``scope:``. ``truncated`` is ``count >= limit``; ``hint`` appears only then.
+        ``scope:``. As in the framework's QueryParser (MQ3), a ``path:`` and a
+        ``namespace:`` token set the same location, the later one winning, and
+        a ``namespace:`` makes the default scope the children: ``path:X`` with a
+        ``base_path`` lists X's children. ``path:X`` alone is the node X.
+        ``truncated`` is ``count >= limit``; ``hint`` appears only then.
         """
         clamped = clamp_limit(limit, 50)
         words = search_query(query, base_path).split()
-        named = [w for w in words if w.startswith("namespace:")]  # the base path's, or the query's own
-        base = resolve_path(named[-1][len("namespace:"):]) if named else None
-        words = [w for w in words if not w.startswith("namespace:")]
-        scoped = any(w.startswith("scope:") for w in words)
+        base, namespace_used = None, False
+        for word in words:  # QueryParser.ExtractReservedQualifiers: one `path` variable for both tokens
+            key, _, value = word.partition(":")
+            if key.lower() == "path" and value:
+                base = value.strip("/")
+            elif key.lower() == "namespace" and value:
+                base, namespace_used = resolve_path(value), True
+        words = [w for w in words if w.partition(":")[0].lower() not in ("namespace", "path")]
+        scopes = [w[len("scope:"):].lower() for w in words if w.startswith("scope:")]
+        scoped = bool(scopes)
+        with_self = scoped and scopes[-1] == "subtree" and not namespace_used  # a namespace's subtree drops itself
         terms = " ".join(w for w in words if not w.startswith("scope:"))
-        matches = [
-            entry.row() for entry in self.index.visible_nodes()
-            if (not base or (is_within(entry.path, base) and entry.path != base if scoped else entry.namespace == base))
-            and index_matches(entry, terms)
-        ]
+
+        def located(entry: Any) -> bool:
+            if not base:
+                return True
+            if scoped:
+                return is_within(entry.path, base) and (with_self or entry.path != base)
+            return entry.namespace == base if namespace_used else entry.path == base
+
+        matches = [entry.row() for entry in self.index.visible_nodes() if located(entry) and index_matches(entry, terms)]
         if getattr(self.index, "content_rows", False):  # a PostgreSQL-backed mesh adds Document rows (K8)
             matches += self.index.synthetic_document_rows(terms)
         shown = matches[:clamped]
@@ -499,23 +522,37 @@ class Mesh:
         return replace(built, node=self.put_node(built.node))
 
     def _refuse_by_partition_guard(self, node: Node) -> None:
-        """PartitionWriteGuardValidator's create rules 3 and 2 (H1), for a caller other than the system.
+        """PartitionWriteGuardValidator's create rules 1, 3 and 2 (H1, MQ6, MQ7), for a caller other than the system.
 
-        A node in the root namespace must be of a type that owns a partition (``User``, ``Space``); a node
-        below one needs its partition (the first segment) to exist, unless it is a ``Space`` or the partition
-        starts with ``_``. Here a partition exists when any node lies in it. The caller has no user id, so the
-        own-partition exemption never applies and the first text names ``<your-id>``.
+        A node in the mirror partitions ``User`` and ``Auth`` is refused, unless it is a legacy satellite
+        (``User/{user}/_…``), which the guard lets through at once. A node in the root namespace must be of a
+        type that owns a partition (``User``, ``Space``); a node below one needs its partition (the first
+        segment) to exist, unless it is a ``Space``, the partition is the caller's own (``caller``) or starts
+        with ``_``. Here a partition exists when any node lies in it. The framework's guard refuses Update
+        in the mirror too; agentkit's Update does not run the guard.
         """
-        partition = node.path.strip("/").split("/", 1)[0]
+        segments = [segment for segment in node.path.split("/") if segment]
+        partition = segments[0] if segments else ""
+        if partition.lower() in (mirror.lower() for mirror in MIRROR_PARTITIONS):
+            if len(segments) >= 3 and segments[2].startswith("_"):
+                return
+            raise CreateError(
+                f"Error creating node: The '{partition}' partition is a system-managed lookup mirror (users, groups, "
+                "roles, tokens) written only by the platform middleware. Cannot Create "
+                f"'{node.path}' there. Put your content in your own space ('{self.caller or ''}/…') or a Space you create."
+            )
         if not node.namespace and node.node_type not in PARTITION_OWNING_TYPES:
             raise CreateError(
                 f"Error creating node: Cannot create '{node.path}' at the top level: the root namespace ('') is "
                 "reserved for partition roots, so a top-level node MUST be a partition-owning type — it must be a "
                 f"Space (which provisions the partition's schema). A '{node.node_type or 'untyped'}' node does not "
                 "own a partition (only User and Space do). Create it as a Space (inspect the required shape via its "
-                f"content schema at 'Space/schema'), or put your content in your own space ('<your-id>/{node.id}')."
+                f"content schema at 'Space/schema'), or put your content in your own space "
+                f"('{self.caller or '<your-id>'}/{node.id}')."
             )
         if node.node_type.lower() == "space" or partition.startswith("_"):
+            return
+        if self.caller and partition.lower() == self.caller.lower():  # the caller's own partition
             return
         if not any(path == partition or path.startswith(partition + "/") for path in self._nodes):
             raise CreateError(
@@ -583,6 +620,8 @@ class Mesh:
         resolved = resolve_path(path)
         if not resolved.strip():
             raise PathError("Error: path is required.")
+        if fields is None:  # RepairJson hands null back; JsonNode.Parse(null) throws outside the JsonException catch (MQ1)
+            raise TypeError("Patch: fields is null")
         patch_doc = _parse_patch(fields)
         if "name" in patch_doc and (patch_doc["name"] is None or not str(patch_doc["name"]).strip()):
             raise MissingField(

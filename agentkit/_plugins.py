@@ -320,7 +320,7 @@ class _Operations:
 
     def patch(self, path: Any, fields: Any) -> str:
         before = self.mesh._nodes.get(resolve_path(path)) if isinstance(path, str) else None
-        result = self.mesh.patch(path, _text_arg(fields), strict=self.strict)
+        result = self.mesh.patch(path, None if fields is None else _text_arg(fields), strict=self.strict)
         version = f" (v{before.version} → v{result.node.version})" if before and result.node.version > before.version else ""
         return f"Patched: {result.path}{version}"
 

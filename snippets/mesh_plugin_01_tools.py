@@ -284,6 +284,9 @@ assert json.loads(tools["Search"].call({"query": "", "basePath": "Meridian"}))["
 assert json.loads(tools["Search"].call({"query": "", "basePath": "Meridian"}))["count"] == 1
 # verifies: mesh.search-base-path
 assert json.loads(tools["Search"].call({"query": "scope:descendants", "basePath": "Meridian"}))["count"] == 4
+# verifies: mesh.search-base-path
+assert [row["path"] for row in json.loads(tools["Search"].call({"query": "path:Meridian/Facts", "basePath": "Meridian"}))[
+    "results"]] == [f"Meridian/Facts/f-{n}" for n in range(3)]  # a path: replaces the basePath: its children
 # verifies: mesh.search-base-path-rewrites-query
 assert search_query("namespace:Archive nodeType:Fact", "Meridian") == "namespace:Meridian Archive nodeType:Fact"
 # verifies: mesh.search-base-path-rewrites-query
@@ -420,6 +423,11 @@ assert tools["NavigateTo"].call({"path": "'Meridian/Old'"}) == "Navigating to: M
 assert [tools["NavigateTo"].call({"path": p}) for p in ("", " @ ", "''")] == ["Nothing to navigate to."] * 3
 # verifies: mesh.navigate-to
 assert tools_by_name(mesh_plugin(mesh, context="Meridian"))["NavigateTo"].call({"path": "Old"}) == "Navigating to: Meridian/Old."
+same_name = Mesh(node_types={"Folder"})  # a root node and a node under the chat's context, both named Old
+for node_id, namespace in (("Meridian", ""), ("Old", "Meridian"), ("Old", "")):
+    same_name.create({"id": node_id, "namespace": namespace, "name": node_id, "nodeType": "Folder"})
+# verifies: mesh.navigate-to
+assert tools_by_name(mesh_plugin(same_name, context="Meridian"))["NavigateTo"].call({"path": "Old"}) == "Navigating to: Old."
 
 tools["Create"].call({"node": {"id": "Meridian/Notes", "name": "Notes", "nodeType": "Markdown",
                                "content": {"$type": "MarkdownContent", "content": "Revenue rose. Revenue fell."}}})
@@ -463,6 +471,9 @@ assert mcp["create"].call({"node": json.dumps({"id": "Meridian/x", "name": "x", 
 # verifies: mesh.mcp-arguments
 assert [mcp["search"].call({"query": "", "limit": None}), mcp["get"].call({"path": None}), mcp["create"].call({"node": None})] \
     == ["An error occurred invoking 'search'.", "Error: path is required.", "An error occurred invoking 'create'."]
+# verifies: mesh.mcp-arguments
+assert [mcp["patch"].call({"path": "Meridian/x", "fields": None}), mcp["search"].call({"query": None, "basePath": "Meridian"})] \
+    == ["An error occurred invoking 'patch'.", "An error occurred invoking 'search'."]
 # verifies: mesh.mcp-arguments
 assert json.loads(mcp["search"].call({"query": "", "limit": "2"}))["limit"] == 2
 

@@ -61,6 +61,14 @@ mesh.index.restart_indexer()  # a restart: the sink no longer remembers the Docu
 mesh.collections["Meridian/content"].upload("notes.md", b"Board notes: dividend approved, paid in May.", index=True)
 # verifies: mesh.create-takes-over-upload
 assert mesh.exists(documents[0])  # the same bytes after a restart: the heal writes the Document again
+tools["delete"].call({"paths": json.dumps(documents)})
+mesh.collections["Meridian/content"].upload("notes.md", b"Board notes: dividend approved, paid in May.", index=True)
+# verifies: mesh.create-takes-over-upload
+assert not mesh.exists(documents[0])  # written since the restart, so remembered: the same bytes are skipped
+for name in [item["name"] for item in mesh.collections["Meridian/content"].items()]:
+    mesh.collections["Meridian/content"].index(name, force=True)  # the Content Indexing tab's Rebuild
+# verifies: mesh.create-takes-over-upload
+assert mesh.exists(documents[0])  # a forced re-index passes the hash gate and writes every Document again
 
 # --8<-- [start:upload-taken-over]
 print(create("filings"))  # the collection's own path
@@ -143,6 +151,25 @@ assert refused.endswith("A 'Markdown' node does not own a partition (only User a
                         "in your own space ('<your-id>/Note').") and not guarded.exists("Note")
 # verifies: mesh.create-ids-get-cannot-name
 assert create_on("@Q4", namespace="").startswith("Error creating node: Cannot create '@Q4' at the top level")
+# verifies: mesh.create-ids-get-cannot-name
+assert not create_on("@Q5", namespace="", node_type="Space").startswith("Error creating node: Cannot create")  # a Space
+# verifies: mesh.create-partition-guard
+assert [create_on("notes", namespace=namespace) for namespace in ("User/alice", "auth")] == [
+    "Error creating node: The 'User' partition is a system-managed lookup mirror (users, groups, roles, tokens) written "
+    "only by the platform middleware. Cannot Create 'User/alice/notes' there. Put your content in your own space "
+    "('/…') or a Space you create.",
+    "Error creating node: The 'auth' partition is a system-managed lookup mirror (users, groups, roles, tokens) written "
+    "only by the platform middleware. Cannot Create 'auth/notes' there. Put your content in your own space "
+    "('/…') or a Space you create."] and not guarded.exists("User/alice/notes")
+# verifies: mesh.create-partition-guard
+assert create_on("t1", namespace="User/alice/_Thread") == "Created: User/alice/_Thread/t1"  # a legacy satellite passes
+as_alice = tools_by_name(mcp_tools(Mesh(node_types={"Space", "Markdown"}, partition_guard=True, caller="alice")))
+# verifies: mesh.create-partition-guard
+assert [as_alice["create"].call({"node": json.dumps({"id": "notes", "namespace": partition, "name": "Notes",
+                                                     "nodeType": "Markdown"})}) for partition in ("Alice", "bob")] == [
+    "Created: Alice/notes",  # the caller's own partition, in any case, needs no Space
+    "Error creating node: Space 'bob' does not exist. Writing never creates a space implicitly (\"no partition, no "
+    "write\") — create the space explicitly first, then write into it. Cannot create 'bob/notes'."]
 # verifies: mesh.create-malformed-namespace
 assert create_on("x", namespace="Two Words").startswith("Error creating node: Space 'Two Words' does not exist.") \
     and create("x", namespace="Two Words") == "Created: Two Words/x"  # the tool itself accepts the blank

@@ -323,6 +323,12 @@ def test_agent_runtime_answers_a_slow_call_and_a_null_text(mesh, monkeypatch):
     # verifies: mesh.errors-are-text
     assert [tools[name].call({argument: None}) for name, argument in (("Create", "node"), ("Update", "nodes"),
                                                                      ("Delete", "paths"))] == ["Error: Function failed."] * 3
+    before = mesh.get("Acme/slow")
+    # verifies: mesh.errors-are-text
+    assert [tools["Patch"].call({"path": "Acme/slow", "fields": None}),
+            tools["Search"].call({"query": None, "basePath": "Acme"})] == ["Error: Function failed."] * 2
+    # verifies: mesh.errors-are-text
+    assert mesh.get("Acme/slow") == before and tools["Patch"].call({"path": " ", "fields": None}) == "Error: path is required."
 
 
 def test_non_object_arguments_are_answered(mesh):

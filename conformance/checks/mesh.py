@@ -87,7 +87,7 @@ async def search_chunks_description(fx: Fixtures) -> None:
         f"search_chunks' description does not send whole-document reads to Get: {short(description, 200)}"
 
 
-@check("mesh.mcp-arguments", needs={"get", "search"})
+@check("mesh.mcp-arguments", needs={"get", "search", "patch"})
 async def arguments_checked(fx: Fixtures) -> None:
     cases = [
         ("get", {"path": fx.namespace, "nodes": "x"},
@@ -103,12 +103,16 @@ async def arguments_checked(fx: Fixtures) -> None:
         # verifies: mesh.mcp-arguments
         assert result.is_error and text.startswith(expected), f"{tool}({arguments}) answered is_error={result.is_error}: {text[:120]!r}"
     nulls = []
-    for tool, arguments in (("search", {"query": "", "limit": None}), ("get", {"path": None})):
+    # patch's null fields raises before the node is looked at; search's null query with a basePath before the query runs
+    for tool, arguments in (("search", {"query": "", "limit": None}), ("get", {"path": None}),
+                            ("patch", {"path": f"{fx.namespace}/conformance-absent", "fields": None}),
+                            ("search", {"query": None, "basePath": fx.namespace})):
         result = await fx.mcp.call_result(tool, arguments)
         nulls.append("".join(getattr(block, "text", "") for block in result.content))
     # verifies: mesh.mcp-arguments
-    assert nulls == ["An error occurred invoking 'search'.", "Error: path is required."], \
-        f"search with limit null and get with path null answered {nulls}"
+    assert nulls == ["An error occurred invoking 'search'.", "Error: path is required.",
+                     "An error occurred invoking 'patch'.", "An error occurred invoking 'search'."], \
+        f"search with limit null, get with path null, patch with fields null and search with query null answered {nulls}"
 
 
 # -- refusals are text --------------------------------------------------------------------------------
@@ -210,12 +214,16 @@ async def listing_limits(fx: Fixtures) -> None:
     await fx.searchable(grandchild)
     direct = await fx.call_json("search", {"query": "", "basePath": parent})
     deep = await fx.call_json("search", {"query": "scope:subtree", "basePath": parent})
+    moved = await fx.call_json("search", {"query": f"path:{child}", "basePath": parent})
     # verifies: mesh.search-base-path
     assert [row["path"] for row in direct["results"]] == [child] and direct["limit"] == 50 and direct["truncated"] is False, \
         f"search under {parent} answered {short(direct)}"
     # verifies: mesh.search-base-path
     assert {row["path"] for row in deep["results"]} >= {child, grandchild}, \
         f"search 'scope:subtree' under {parent} found {[row['path'] for row in deep['results']]}"
+    # verifies: mesh.search-base-path
+    assert [row["path"] for row in moved["results"]] == [grandchild], \
+        f"search 'path:{child}' under {parent} found {[row['path'] for row in moved['results']]}, not {child}'s child"
 
 
 # -- writing ---------------------------------------------------------------------------------------------
