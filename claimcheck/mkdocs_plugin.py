@@ -5,7 +5,10 @@ One small function per event:
 - `on_files`: the claims page, which `dev.py regen` writes, gets no "edit this page" link
   (an edit there is overwritten by the next regen), and its address is noted;
 - `on_page_content`: every claim gets a label linking to its row on the claims page; inline code
-  breaks only after a `/`; a notebook page folds the code that only draws a figure.
+  breaks only after a `/`; a notebook page folds the code that only draws a figure;
+- `on_startup` and `on_pre_page`: while `mkdocs serve` runs, a notebook page whose source and watched
+  files (`watch:` in mkdocs.yml) are unchanged is shown as it was last executed, so editing another
+  page does not run the notebook's kernel again. A build (and so every test) always executes it.
 
 ProperDocs loads it unchanged: it reads `mkdocs.plugins` entry points and maps `mkdocs.*` imports
 to its own modules.
@@ -16,12 +19,12 @@ from __future__ import annotations
 from mkdocs.config import config_options
 from mkdocs.config.base import Config
 from mkdocs.exceptions import PluginError
-from mkdocs.plugins import BasePlugin
+from mkdocs.plugins import BasePlugin, event_priority
 from mkdocs.utils import get_relative_url
 
 from claimcheck._code_breaks import break_code
 from claimcheck._marks import mark_claims
-from claimcheck._notebook import fold_plotting_code
+from claimcheck._notebook import fold_plotting_code, inputs_digest, reuse_while_unchanged
 
 NOTEBOOK_SUFFIXES = (".py", ".ipynb")
 CLAIMS_PAGE = "reference/claims.md"
@@ -34,6 +37,21 @@ class ClaimsConfig(Config):
 
 class ClaimsPlugin(BasePlugin[ClaimsConfig]):
     claims_url: str = ""
+    serving: bool = False
+    # Defining on_startup keeps this plugin object for the whole `mkdocs serve`: the notebook pages as last
+    # rendered, by page, with the digest of what they were rendered from.
+    rendered: dict
+
+    def on_startup(self, *, command, dirty):
+        self.serving = command == "serve"
+        self.rendered = {}
+
+    @event_priority(-100)  # after mkdocs-jupyter's on_pre_page, which gives the page its executing render
+    def on_pre_page(self, page, config, files):
+        if self.serving and page.file.src_uri.endswith(NOTEBOOK_SUFFIXES):
+            digest = inputs_digest(page.file.abs_src_path, config.watch)
+            reuse_while_unchanged(page, digest, self.rendered)
+        return page
 
     def on_files(self, files, config):
         claims_page = next((file for file in files if file.src_uri == self.config.claims_page), None)
