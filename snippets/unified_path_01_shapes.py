@@ -195,7 +195,9 @@ assert json.loads(blob["Meridian/content/2024/notes.md"]) == "Nested notes.\n"  
 assert json.loads(fs["Meridian/content/filings/annual-report-2024.md"]) == "# Annual report\n" \
     and blob["Meridian/content/filings/annual-report-2024.md"] == "[]"
 # verifies: unified-path.named-collection-shape
-assert get_on("FileSystem", content_files=False).call({"path": "Meridian/content/filings/annual-report-2024.md"}) == "[]"
+# opening a file-system collection creates its folder, so an empty `content` refuses the folder too (S1)
+assert json.loads(get_on("FileSystem", content_files=False).call(
+    {"path": "Meridian/content/filings/annual-report-2024.md"})) == "# Annual report\n"
 # verifies: unified-path.not-found-messages
 assert get.call({"path": "Meridian/content/no-such-file.pdf"}) == "Error: File 'no-such-file.pdf' not found in collection 'content'"
 # verifies: unified-path.not-found-messages
