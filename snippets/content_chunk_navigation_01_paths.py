@@ -147,6 +147,11 @@ odd.add_collection("Meridian/layoutAreas").upload("notes.md", b"notes", index=Tr
 assert odd_tools["Get"].call({"path": "Meridian/layoutAreas/content/notes.md"}).startswith("Error: ")  # split at 'layoutAreas'
 # verifies: chunks.fields-give-the-get-path
 assert odd_tools["Get"].call({"path": "Meridian/layoutAreas/content:notes.md"}) == '"notes"'
+for exact_word in ("Area", "LayoutAreas"):  # `area` and `layoutAreas` match in that case only
+    odd.create({"id": exact_word, "namespace": "Meridian", "name": exact_word, "nodeType": "Markdown"})
+    odd.add_collection(f"Meridian/{exact_word}").upload("notes.md", b"notes", index=True)
+    # verifies: chunks.fields-give-the-get-path
+    assert odd_tools["Get"].call({"path": f"Meridian/{exact_word}/content/notes.md"}) == '"notes"', exact_word
 
 # --8<-- [start:named-collection]
 filings = mesh.add_collection("Meridian", "filings")

@@ -4,7 +4,7 @@ import json
 
 from agentkit import (
     RESERVED_PREFIXES, Mesh, content_collection_plugin, mcp_tools, mesh_plugin, parse_path, reference_kind,
-    resolve_relative, resolve_tool_path, tools_by_name,
+    resolve_context_path, resolve_relative, resolve_tool_path, tools_by_name,
 )
 from agentkit.guide import upload_report
 from agentkit._paths import markdown_blocks, markdown_reference
@@ -250,6 +250,11 @@ assert json.loads(in_context.call({"path": "content/2024/notes.md"})) == "Nested
 assert in_context.call({"path": "Facts/rev-FY2024-1"}) == "Not found: Facts/rev-FY2024-1"
 # verifies: unified-path.context-prefix
 assert json.loads(in_context.call({"path": "content:2024/notes.md"})) == "Nested notes.\n"  # a colon path is relative
+# verifies: unified-path.context-prefix
+assert [resolve_context_path("Meridian", text) for text in ("DATA/x", "layoutAreas/", "layoutAreas")] == [
+    "@Meridian/DATA/x", "layoutAreas/", "@Meridian/layoutAreas"]  # `layoutAreas/…` is not prefixed
+# verifies: unified-path.context-prefix
+assert in_context.call({"path": "layoutAreas/"}).endswith("('layoutAreas/')")  # Get receives it unprefixed
 # NavigateTo reads a single segment as written first, then under the context; Get reads it under the context.
 mesh.create({"id": "Ledger", "name": "A ledger at the root", "nodeType": "Company"})
 mesh.create({"id": "Ledger", "namespace": "Meridian", "name": "Meridian's ledger", "nodeType": "Company"})
