@@ -133,7 +133,7 @@ def test_the_drift_workflow_checks_citations_and_errata_at_the_frameworks_main()
     assert 'dev.py upstream --source "$framework" --ref origin/main' in script
     assert 'dev.py errata --source "$framework" --ref origin/main' in script
     # On drift the step fails, after writing upstream's list of moved or changed citations to the summary.
-    assert '>> "$GITHUB_STEP_SUMMARY"' in script and "cat upstream.txt" in script
+    assert '>> "$GITHUB_STEP_SUMMARY"' in script and 'cat "$RUNNER_TEMP/upstream.txt"' in script
     assert script.rstrip().endswith('[ "$status" -eq 0 ] && [ "$errata" -eq 0 ]')
 
 
