@@ -107,6 +107,10 @@ def test_the_guide_workflow_runs_the_gate_reviews_builds_and_deploys_main():
     runs = [step.get("run", "") for step in gate]
     # The README's test command, through .ci/run (which installs the browser first).
     assert ".ci/run" in runs
+    # with the framework's source, so the citations are checked against it as on a developer's machine
+    the_gate = next(step for step in gate if step.get("run") == ".ci/run")
+    assert the_gate["env"] == {"MESHWEAVER_SOURCE": "${{ runner.temp }}/MeshWeaver"}
+    assert 'git clone --quiet --no-checkout https://github.com/Systemorph/MeshWeaver.git "$RUNNER_TEMP/MeshWeaver"' in runs
     assert (REPO_ROOT / ".ci" / "run").read_text().rstrip().splitlines()[-1] == "exec python3 dev.py test"
     # On a pull request: `dev.py review` of its base into the job summary; the base comes in through env.
     review = next(step for step in gate if "dev.py review" in step.get("run", ""))
