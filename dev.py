@@ -4,6 +4,8 @@
     python3 dev.py serve   build and serve the site on http://127.0.0.1:8000
     python3 dev.py test    the whole gate (pytest: tests, snippets, pages, strict build, browser);
                            pytest arguments pass through: dev.py test -x -k chunks tests/test_mesh.py
+    python3 dev.py build OUT   the site as it is published: the strict build (the notebook executed) into OUT,
+                           the same command the gate checks and the Pages workflow deploys
     python3 dev.py check   the fast loop (under 10 s): contracts, claims, snippets and pages' pycon
                            examples, without the strict build or the browser
     python3 dev.py regen   rewrite the generated files (claims page, captured output, claims lock);
@@ -127,8 +129,7 @@ FORWARDED_SIGNALS = (signal.SIGINT, signal.SIGTERM) + ((signal.SIGHUP,) if hasat
 def serve(rest: list[str]) -> int:
     """`mkdocs serve` on 127.0.0.1:8000, quiet about Material's end-of-life box and the kernel's TCP warning."""
     command = [str(BIN / "mkdocs"), "serve", "--dev-addr", "127.0.0.1:8000", *rest]
-    # Material's "MkDocs 2.0" end-of-life box, as the tests silence it.
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    env = {**os.environ, **BUILD_ENV}
     return run_forwarding_signals(command, env, drop=KERNEL_TCP_WARNING)
 
 
@@ -164,6 +165,25 @@ def _prepare_child() -> None:
         ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
 
 
+def build_command(out: Path) -> list[str]:
+    """The site as it is published: MkDocs' strict build into `out` (the gate's strict build is this command)."""
+    return [str(PYTHON), "-m", "mkdocs", "build", "--strict", "--site-dir", str(out)]
+
+
+# Material's "MkDocs 2.0" end-of-life box, switched off for every build and serve.
+BUILD_ENV = {"NO_MKDOCS_2_WARNING": "1"}
+
+
+def build(rest: list[str]) -> int:
+    """`dev.py build OUT`: what .github/workflows/guide.yml deploys to GitHub Pages, built here."""
+    if len(rest) != 1 or rest[0].startswith("-"):
+        print("usage: python3 dev.py build OUT   (OUT: the folder the site is written to, emptied first)", file=sys.stderr)
+        return 2
+    # OUT is read from the caller's folder; MkDocs runs from the root, where the snippet paths resolve.
+    out = Path(rest[0]).resolve()
+    return subprocess.run(build_command(out), cwd=ROOT, env={**os.environ, **BUILD_ENV}).returncode
+
+
 def replace_with(*command: str) -> int:
     """Become the command (same process id), so Ctrl-C and SIGTERM reach a long-running server directly."""
     os.chdir(ROOT)
@@ -173,6 +193,7 @@ def replace_with(*command: str) -> int:
 
 def main(argv: list[str]) -> int:
     commands = {
+        "build": build,
         "check": check,
         "serve": serve,
         "export": lambda rest: run(str(PYTHON), "-m", "tools.export", *rest),

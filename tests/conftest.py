@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+import dev
+
 from tools.background import JobResult
 from tools.gate import background_fixture, require_success
 
@@ -30,13 +32,14 @@ class Build:
 
 
 def _strict_build(workdir: Path) -> list[str]:
-    # From the repository root (snippet paths are relative to it), into the job's own folder,
+    # `python3 dev.py build OUT`'s own command (what the Pages workflow deploys), run by this interpreter:
+    # from the repository root (snippet paths are relative to it), into the job's own folder,
     # so two test runs never clean each other's site.
-    return [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(workdir / "site")]
+    return [sys.executable, *dev.build_command(workdir / "site")[1:]]
 
 
 site_build = background_fixture(
-    "site_build", _strict_build, env={"NO_MKDOCS_2_WARNING": "1"},
+    "site_build", _strict_build, env=dev.BUILD_ENV,
     wrap=lambda result: Build(result.returncode, result.output, result.workdir / "site", result),
 )
 

@@ -1,0 +1,197 @@
+"""The GitHub Actions workflows (.github/workflows/): linted by actionlint and zizmor, hardened, and
+publishing what `python3 dev.py build OUT` builds (README, "Publishing").
+
+Both linters come from the pins (actionlint as a wheel that ships its binary) and run offline: zizmor with
+`--offline`, so no audit asks GitHub anything. A planted unpinned action and a planted pull-request title in
+a `run:` line each fail, so a lint that stopped reading the files would show.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+import yaml
+
+from tools.project import REPO_ROOT
+
+WORKFLOWS = REPO_ROOT / ".github" / "workflows"
+GUIDE = WORKFLOWS / "guide.yml"
+DRIFT = WORKFLOWS / "drift.yml"
+ZIZMOR_CONFIG = REPO_ROOT / ".github" / "zizmor.yml"
+BIN = Path(sys.executable).parent
+CHECKOUT_PIN = "actions/checkout@3d3c42e5aac5ba805825da76410c181273ba90b1 # v7.0.1"
+# `uses: owner/repo@<40 hex> # vX.Y.Z`: a commit, and the release it is, for a reader and for Dependabot.
+PINNED_USES = re.compile(r"^\s*(?:-\s+)?uses:\s+[\w.-]+/[\w./-]+@[0-9a-f]{40} # v\d+\.\d+\.\d+$")
+
+
+def actionlint(*files: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([str(BIN / "actionlint"), "-no-color", *map(str, files)],
+                          cwd=REPO_ROOT, capture_output=True, text=True, timeout=60)
+
+
+def zizmor(*paths: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([str(BIN / "zizmor"), "--offline", "--no-progress", "--config", str(ZIZMOR_CONFIG), *map(str, paths)],
+                          cwd=REPO_ROOT, capture_output=True, text=True, timeout=60)
+
+
+def load(path: Path) -> dict:
+    workflow = yaml.safe_load(path.read_text(encoding="utf-8"))
+    # YAML 1.1 reads the key `on` as True.
+    workflow["on"] = workflow.pop(True, workflow.get("on"))
+    return workflow
+
+
+def steps(workflow: dict, job: str) -> list[dict]:
+    return workflow["jobs"][job]["steps"]
+
+
+def planted(tmp_path: Path, old: str, new: str) -> Path:
+    """guide.yml with one change, in a folder of its own."""
+    text = GUIDE.read_text(encoding="utf-8")
+    assert old in text, f"{old!r} is no longer in {GUIDE.name}: re-plant the test"
+    copy = tmp_path / ".github" / "workflows" / "guide.yml"
+    copy.parent.mkdir(parents=True)
+    copy.write_text(text.replace(old, new, 1), encoding="utf-8")
+    return copy
+
+
+def test_actionlint_passes_on_the_workflows():
+    result = actionlint(GUIDE, DRIFT)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_zizmor_passes_on_the_workflows_offline():
+    result = zizmor(WORKFLOWS)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "No findings" in result.stdout + result.stderr
+
+
+def test_an_action_pinned_by_tag_fails_zizmor(tmp_path):
+    result = zizmor(planted(tmp_path, CHECKOUT_PIN, "actions/checkout@v7"))
+    assert result.returncode != 0
+    assert "unpinned-uses" in result.stdout, result.stdout + result.stderr
+
+
+def test_a_pull_request_title_in_a_run_line_fails_both_linters(tmp_path):
+    workflow = planted(tmp_path, 'run: git config --global --add safe.directory "$GITHUB_WORKSPACE"',
+                       'run: echo "${{ github.event.pull_request.title }}"')
+    flagged = zizmor(workflow)
+    assert flagged.returncode != 0
+    assert "template-injection" in flagged.stdout, flagged.stdout + flagged.stderr
+    linted = actionlint(workflow)
+    assert linted.returncode != 0
+    assert "github.event.pull_request.title" in linted.stdout and "untrusted" in linted.stdout, linted.stdout
+
+
+@pytest.mark.parametrize("path", [GUIDE, DRIFT], ids=lambda path: path.name)
+def test_workflows_pin_every_action_by_commit_and_grant_nothing_by_default(path):
+    """Every `uses:` names a commit and its release; the workflow grants no permission, each job its own least."""
+    text = path.read_text(encoding="utf-8")
+    uses = [line for line in text.splitlines() if re.match(r"^\s*(?:-\s+)?uses:", line)]
+    assert uses and all(PINNED_USES.match(line) for line in uses), [line for line in uses if not PINNED_USES.match(line)]
+    workflow = load(path)
+    assert workflow["permissions"] == {}
+    for name, job in workflow["jobs"].items():
+        assert "write" not in job["permissions"].values() or name == "deploy", (name, job["permissions"])
+
+
+def test_the_guide_workflow_runs_the_gate_reviews_builds_and_deploys_main():
+    workflow = load(GUIDE)
+    assert {"pull_request", "push"} <= set(workflow["on"])
+    gate = steps(workflow, "gate")
+    runs = [step.get("run", "") for step in gate]
+    # The README's test command, through .ci/run (which installs the browser first).
+    assert ".ci/run" in runs
+    # with the framework's source, so the citations are checked against it as on a developer's machine
+    the_gate = next(step for step in gate if step.get("run") == ".ci/run")
+    assert the_gate["env"] == {"MESHWEAVER_SOURCE": "${{ runner.temp }}/MeshWeaver"}
+    assert 'git clone --quiet --no-checkout https://github.com/Systemorph/MeshWeaver.git "$RUNNER_TEMP/MeshWeaver"' in runs
+    assert (REPO_ROOT / ".ci" / "run").read_text().rstrip().splitlines()[-1] == "exec python3 dev.py test"
+    # On a pull request: `dev.py review` of its base into the job summary; the base comes in through env.
+    review = next(step for step in gate if "dev.py review" in step.get("run", ""))
+    assert "pull_request" in review["if"] and "!cancelled()" in review["if"]
+    assert review["env"] == {"BASE": "${{ github.event.pull_request.base.sha }}"}
+    assert 'dev.py review "$BASE" --output review.md' in review["run"] and '>> "$GITHUB_STEP_SUMMARY"' in review["run"]
+    # The site `python3 dev.py build OUT` builds is the one uploaded.
+    assert "python3 dev.py build site" in runs
+    upload = next(step for step in gate if step.get("uses", "").startswith("actions/upload-pages-artifact@"))
+    assert upload["with"]["path"] == "site"
+    # Deployed from main only, by the official Pages action.
+    deploy = workflow["jobs"]["deploy"]
+    assert deploy["if"] == "${{ github.event_name == 'push' && github.ref == 'refs/heads/main' }}"
+    assert deploy["needs"] == "gate" and deploy["environment"]["name"] == "github-pages"
+    assert deploy["permissions"] == {"pages": "write", "id-token": "write"}
+    assert [step["uses"].split("@")[0] for step in deploy["steps"]] == ["actions/deploy-pages"]
+
+
+def test_the_drift_workflow_checks_citations_and_errata_at_the_frameworks_main():
+    workflow = load(DRIFT)
+    assert set(workflow["on"]) == {"schedule", "workflow_dispatch"}
+    script = "\n".join(step.get("run", "") for step in steps(workflow, "drift"))
+    assert "git clone --quiet --no-checkout https://github.com/Systemorph/MeshWeaver.git" in script
+    assert 'dev.py upstream --source "$framework" --ref origin/main' in script
+    assert 'dev.py errata --source "$framework" --ref origin/main' in script
+    # On drift the step fails, after writing upstream's list of moved or changed citations to the summary.
+    assert '>> "$GITHUB_STEP_SUMMARY"' in script and 'cat "$RUNNER_TEMP/upstream.txt"' in script
+    assert script.rstrip().endswith('[ "$status" -eq 0 ] && [ "$errata" -eq 0 ]')
+
+
+def test_site_url_and_edit_uri_name_the_repository_and_branch_the_workflow_deploys():
+    """GitHub Pages serves a repository's site at https://OWNER.github.io/REPO/; the edit links point into
+    that repository's docs/ on the branch the workflow deploys from."""
+    config = yaml.safe_load(re.sub(r"!ENV \[[^\]]*\]", "true", (REPO_ROOT / "mkdocs.yml").read_text(encoding="utf-8")))
+    site = urlsplit(config["site_url"])
+    owner, repository = site.hostname.removesuffix(".github.io"), site.path.strip("/")
+    assert site.scheme == "https" and site.hostname.endswith(".github.io") and "/" not in repository
+    branch = re.search(r"refs/heads/([\w.-]+)", load(GUIDE)["jobs"]["deploy"]["if"]).group(1)
+    docs = config.get("docs_dir", "docs")
+    assert config["edit_uri"].lower() == f"https://github.com/{owner}/{repository}/edit/{branch}/{docs}/".lower()
+    readme = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
+    assert config["site_url"] in readme.split("## Publishing", 1)[1]
+
+
+def test_dev_py_build_is_the_gates_strict_build():
+    """The site the gate builds and checks (links, 404 page, browser suite) is `python3 dev.py build OUT`'s."""
+    import dev
+    from tools.gate import COMMANDS
+
+    argv_in, env = COMMANDS["site_build"]
+    workdir = Path("/nowhere")
+    out = workdir / "site"
+    assert argv_in(workdir) == [sys.executable, *dev.build_command(out)[1:]]
+    assert dev.build_command(out)[1:] == ["-m", "mkdocs", "build", "--strict", "--site-dir", str(out)]
+    assert env == dev.BUILD_ENV
+
+
+def test_the_built_site_has_the_404_page_and_every_page(built_site):
+    config = yaml.safe_load(re.sub(r"!ENV \[[^\]]*\]", "true", (REPO_ROOT / "mkdocs.yml").read_text(encoding="utf-8")))
+
+    def pages(nav):
+        for entry in nav:
+            value = next(iter(entry.values())) if isinstance(entry, dict) else entry
+            yield from pages(value) if isinstance(value, list) else [value]
+
+    expected = ["404.html", "sitemap.xml", *(
+        "index.html" if page == "index.md" else str(Path(page).with_suffix("") / "index.html") for page in pages(config["nav"]))]
+    missing = [page for page in expected if not (built_site / page).is_file()]
+    assert not missing, missing
+    assert "404" in (built_site / "404.html").read_text(encoding="utf-8")
+
+
+def test_pre_commit_runs_ruff_and_the_claim_contract_from_the_venv_without_network():
+    config = yaml.safe_load((REPO_ROOT / ".pre-commit-config.yaml").read_text(encoding="utf-8"))
+    assert [repo["repo"] for repo in config["repos"]] == ["local"]
+    hooks = {hook["id"]: hook for hook in config["repos"][0]["hooks"]}
+    assert set(hooks) == {"ruff", "claim-contract"}
+    assert all(hook["language"] == "system" and hook["entry"].startswith(".venv/bin/") for hook in hooks.values())
+    assert hooks["ruff"]["entry"].split()[:2] == [".venv/bin/ruff", "check"]
+    assert hooks["claim-contract"]["entry"].endswith("tests/test_docs_contracts.py")
+    assert (REPO_ROOT / "tests" / "test_docs_contracts.py").is_file()
+    result = subprocess.run([str(BIN / "pre-commit"), "validate-config", ".pre-commit-config.yaml"],
+                            cwd=REPO_ROOT, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stdout + result.stderr
