@@ -13,7 +13,8 @@
                            (the gate writes the first screen only)
     python3 dev.py review [BASE]   Markdown review report of a doc change (default: merge base with main)
     python3 dev.py mutate [PAGE ...]   docs mutation testing: change each number and name in checked claims
-    python3 dev.py bench   print the speed figures measured by bench/*.py
+    python3 dev.py bench [--write] [NAME ...]   measure the speed figures (bench/bench_NAME.py);
+                           --write records them in bench/README.md
     python3 dev.py export --meshweaver OUT   write the pages in the framework's documentation format under OUT
     python3 dev.py upstream --source DIR [--ref REF]   check the framework citations against its source
     python3 dev.py errata --source DIR [--ref REF] [--out FILE] [--patch FILE]

@@ -48,7 +48,7 @@ from ._cost import (
 from ._usage import usage_report, record_usage, usage_key
 # end agents
 
-# The public surface: everything above, and nothing else (README, "Architecture", lists it).
+# The public surface: everything above, and nothing else (agentkit/README.md, "Public surface", lists it).
 __all__ = [
     # content
     "PathError", "ContentError", "DocumentSlugCollision",

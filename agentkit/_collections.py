@@ -128,8 +128,6 @@ class ContentCollection:
         # store cannot write: every save raises, so UploadContent answers the store's error (CC3).
         self.embedded_resource = embedded_resource
         self._files: dict[str, StoredFile] = {}
-        # A FileSystem store creates the collection's folder with its first file and keeps it (S1).
-        self._root_created = False
 
     # -- paths ----------------------------------------------------------------
     def file_key(self, file_path: str) -> str:
@@ -179,7 +177,6 @@ class ContentCollection:
         if index:
             self._refuse_slug_collision(key)  # before anything is written
         self._files[key] = stored
-        self._root_created = True
         if not index:
             return UploadResult(stored)
         try:
@@ -347,11 +344,11 @@ class ContentCollection:
     def folder_listing(self, folder: str) -> list[dict[str, Any]] | None:
         """What the collection's store answers when Get lists ``folder`` after a failed file read (S1).
 
-        An AzureBlob store lists a missing prefix as empty; a FileSystem store does too while the
-        collection's folder does not exist yet (no file stored), and refuses a missing subfolder
-        otherwise (``None``: the file read's error stands).
+        An AzureBlob store lists a missing prefix as empty; a FileSystem store refuses a missing subfolder
+        (``None``: the file read's error stands). Its "root missing -> empty" branch is never reached through
+        Get: opening a FileSystem collection creates its folder (AttachMonitor), stored file or not.
         """
-        if getattr(self.mesh, "content_store", FILE_SYSTEM) == AZURE_BLOB or not self._root_created:
+        if getattr(self.mesh, "content_store", FILE_SYSTEM) == AZURE_BLOB:
             return self.items(folder)
         return self.items(folder) if self.has_folder(folder) else None
 

@@ -67,6 +67,8 @@ class SearchIndex:
     The pipeline settings are the host's: ``summarizer(text, file_name)`` writes Document summaries
     (the framework registers none, D6, so by default indexing writes chunks but no Document node);
     ``image_describer(data, file_name)`` captions images, whose caption is then their indexing text (K10);
+    it is asked only for the extensions memex's ChatClientImageDescriber takes (``IMAGE_MEDIA_TYPES``), so an
+    ``.svg`` or any other image gets no text, no chunks and no Document node;
     ``chunk_size`` and ``chunk_overlap`` are the host's ContentIndexingOptions (K9). ``content_rows=True`` models a
     PostgreSQL-backed mesh, whose Search adds one synthetic Document row per file whose chunk text
     holds the query's free text (K8). ``refuse_slug_collisions=True`` is an agentkit extension (the

@@ -424,7 +424,7 @@ class Mesh:
 
     def _read_file_or_folder(self, collection: ContentCollection | None, name: str, key: str) -> Fetched:
         """ReadFileOrListFolder: the file, else the folder listing of that name, as the store answers it
-        (S1: an empty listing on an AzureBlob store, or before a FileSystem collection holds a file). A
+        (S1: an empty listing on an AzureBlob store; a FileSystem store refuses a missing folder). A
         FileSystem store lists the folder the key reaches; AzureBlob lists the blobs whose names start with
         the key as sent (a query parameter, not resolved), so a key with '..' lists as empty (N9)."""
         try:

@@ -1,12 +1,12 @@
 """Print how long the browser suite takes after the site is built (tests/test_browser.py), and its CPU time.
 
-    python bench/bench_browser.py [runs]        (from the repository root; 3 runs unless told)
+    python bench/bench_browser.py [runs] [--write]   (from the repository root; 3 runs unless told)
 
 Target: under 60 s after the build (the gate's own budget; aim for 12 s). The figures are the
 suite's own line from pytest's summary (measured from serving the built site to closing Chromium):
 wall time, CPU of the pytest process (tests and the local web server) and of the browser (Chromium
 and Playwright's driver). Each run prints its line; the medians follow, since other processes on
-the machine make single runs noisy. Printed, never asserted.
+the machine make single runs noisy. Printed, never asserted; --write records the medians in bench/README.md.
 """
 
 from __future__ import annotations
@@ -17,6 +17,8 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+
+from _figures import Figures
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 VENV_PYTHON = REPO_ROOT / ".venv" / "bin" / "python"
@@ -41,16 +43,18 @@ def run_once(python: Path) -> dict[str, float] | None:
 
 
 def main() -> int:
+    figures = Figures("bench_browser.py")
     runs = int(sys.argv[1]) if len(sys.argv) > 1 else 3
     python = VENV_PYTHON if VENV_PYTHON.exists() else Path(sys.executable)
-    figures = [run_once(python) for _ in range(runs)]
-    if not all(figures):
+    measured = [run_once(python) for _ in range(runs)]
+    if not all(measured):
         return 1
-    median = {name: statistics.median(run[name] for run in figures) for name in figures[0]}
-    print(
+    median = {name: statistics.median(run[name] for run in measured) for name in measured[0]}
+    figures.say(
         f"median of {runs}: {median['wall']:.1f} s after the build; CPU {median['own'] + median['browser']:.1f} s "
         f"(tests and server {median['own']:.1f} s, browser {median['browser']:.1f} s)"
     )
+    figures.record()
     return 0
 
 

@@ -1,10 +1,10 @@
 """Print how long the conformance suite takes against agentkit's local MCP server.
 
-    python bench/bench_conformance.py        (from the repository root)
+    python bench/bench_conformance.py [--write]   (from the repository root)
 
 Starts `python -m mcp_server --port 0` once, then runs `python -m conformance --url …` five times as
 a user would (a fresh process each time: start-up, connect, every check, clean-up). Target: under
-10 s. The figures are printed, never asserted.
+10 s. The figures are printed, never asserted; --write records them in bench/README.md.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from _figures import Figures
 from _venv import REPO_ROOT, use_venv
 
 use_venv("mcp")
@@ -50,6 +51,7 @@ def one_run(url: str, folder: Path) -> tuple[float, float, str]:
 
 
 def main() -> None:
+    figures = Figures("bench_conformance.py")
     with tempfile.TemporaryDirectory() as folder:
         server, url, start_s = start_server(Path(folder) / "server.log")
         try:
@@ -58,12 +60,13 @@ def main() -> None:
             server.terminate()
             server.wait()
     walls, checks = [run[0] for run in runs], [run[1] for run in runs]
-    print(f"server start (import, seed the workspace, listen): {start_s:.2f} s")
-    print(f"{RUNS} runs of `conform --url {url}`: {runs[-1][2]}; median (best) in seconds:")
-    print(f"  whole command  {statistics.median(walls):6.2f}  ({min(walls):.2f})")
-    print(f"  the checks     {statistics.median(checks):6.2f}  ({min(checks):.2f})")
+    figures.say(f"server start (import, seed the workspace, listen): {start_s:.2f} s")
+    figures.say(f"{RUNS} runs of `conform --url {url}`: {runs[-1][2]}; median (best) in seconds:")
+    figures.say(f"  whole command  {statistics.median(walls):6.2f}  ({min(walls):.2f})")
+    figures.say(f"  the checks     {statistics.median(checks):6.2f}  ({min(checks):.2f})")
     verdict = "under" if statistics.median(walls) < TARGET_SECONDS else "OVER"
-    print(f"conformance against the local server: {verdict} the {TARGET_SECONDS:.0f} s target")
+    figures.say(f"conformance against the local server: {verdict} the {TARGET_SECONDS:.0f} s target")
+    figures.record()
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 """Print how agentkit's time grows with its input: path parsing, Search, search_chunks and upload.
 
-    python bench/bench_scaling.py        (from the repository root)
+    python bench/bench_scaling.py [--write]   (from the repository root; --write records the figures in bench/README.md)
 
 Each entry point runs on today's largest input (the guide's workspace: paths of
 8 segments, 25 nodes, the report's 172 chunks, the 88 KB report) and on inputs
@@ -22,6 +22,7 @@ import io
 import json
 import time
 
+from _figures import Figures
 from _venv import use_venv
 
 use_venv("pypdf")
@@ -129,21 +130,23 @@ def upload(scale: int, text: str, pdf: bytes) -> dict[str, float]:
 
 
 def main() -> None:
+    figures = Figures("bench_scaling.py")
     started = time.perf_counter()
     pdf = agentkit.guide.report_pdf_bytes()
     text = agentkit.get_text("report.pdf", pdf)
-    print(f"today's largest: paths of {PATH_SEGMENTS} segments, 25 nodes, 172 chunks, a {len(pdf) // 1024} KB report "
+    figures.say(f"today's largest: paths of {PATH_SEGMENTS} segments, 25 nodes, 172 chunks, a {len(pdf) // 1024} KB report "
           f"({len(text):,} characters of text); best of {RUNS} runs, CPU seconds")
     for label, measure in (("path parsing", path_parsing), ("Search", search),
                            ("search_chunks", lambda s: search_chunks(s, text)), ("upload", lambda s: upload(s, text, pdf))):
         results = {scale: measure(scale) for scale in SCALES}
-        print(f"\n{label}")
+        figures.say(f"\n{label}")
         for key in results[1]:
             times = [results[s][k] for s in SCALES if (k := _same(results[s], key))]
             steps = " ".join(f"{later / max(earlier, 1e-9):6.1f}" for earlier, later in zip(times, times[1:]))
             overall = f"   100x took {times[-1] / max(times[0], 1e-9):7.1f}x" if len(times) == len(SCALES) else ""
-            print(f"  {key:<50} {' '.join(f'{t:8.4f}' for t in times)}   each 10x step took: {steps}{overall}")
-    print(f"\nthe bench took {time.perf_counter() - started:.0f} s ({time.process_time():.0f} s CPU)")
+            figures.say(f"  {key:<50} {' '.join(f'{t:8.4f}' for t in times)}   each 10x step took: {steps}{overall}")
+    figures.say(f"\nthe bench took {time.perf_counter() - started:.0f} s ({time.process_time():.0f} s CPU)")
+    figures.record()
 
 
 def _same(figures: dict[str, float], key: str) -> str | None:

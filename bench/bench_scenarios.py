@@ -1,15 +1,18 @@
 """Time to simulate every scenario of the agent-design guide, reading the report included (target: under 5 s).
 
-    python bench/bench_scenarios.py
+    python bench/bench_scenarios.py [--write]   (--write records the figures in bench/README.md)
 """
 
 from __future__ import annotations
 
-import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout without installing
+from _figures import Figures
+from _venv import use_venv
+
+use_venv("cachetools", "pypdf")  # the venv's python, with the checkout on sys.path
+
+figures = Figures("bench_scenarios.py")
 
 started = time.perf_counter()
 from agentkit.guide import _scenarios as scenarios  # noqa: E402  (the import is part of what is timed)
@@ -36,5 +39,6 @@ lap("scenario 6: prompt-only, whitelist, insisting model", lambda: [
 total = time.perf_counter() - started
 
 for label, seconds in laps:
-    print(f"{seconds:7.3f} s  {label}")
-print(f"{total:7.3f} s  all scenarios, imports included ({len(sweep)} interruptions, target under 5 s)")
+    figures.say(f"{seconds:7.3f} s  {label}")
+figures.say(f"{total:7.3f} s  all scenarios, imports included ({len(sweep)} interruptions, target under 5 s)")
+figures.record()

@@ -1,11 +1,11 @@
 """Time `mkdocs serve`'s rebuild after an edit to a page that is not the notebook, several edits.
 
-    python bench/bench_serve.py [EDITS]      (from the repository root; default 5 edits)
+    python bench/bench_serve.py [EDITS] [--write]   (from the repository root; default 5 edits)
 
 Starts `mkdocs serve` on a spare port, waits for its first build (which executes the notebook), then
 appends a blank line to docs/index.md and takes it away again, EDITS times, and times each edit until
 MkDocs tells the browsers to reload (the page is rebuilt then), file watcher included. The page is
-restored afterwards. Printed, never asserted. Target: within 1.5 s.
+restored afterwards. Printed, never asserted; --write records them in bench/README.md. Target: within 1.5 s.
 """
 
 from __future__ import annotations
@@ -18,6 +18,8 @@ import sys
 import time
 from pathlib import Path
 
+from _figures import Figures
+
 REPO_ROOT = Path(__file__).resolve().parents[1]
 MKDOCS = REPO_ROOT / ".venv" / "bin" / "mkdocs"
 PAGE = REPO_ROOT / "docs" / "index.md"
@@ -26,6 +28,7 @@ RELOADED = "Reloading browsers"
 
 
 def main() -> int:
+    figures = Figures("bench_serve.py")
     edits = int(sys.argv[1]) if len(sys.argv) > 1 else 5
     log = REPO_ROOT / "build" / "bench_serve.log"
     log.parent.mkdir(exist_ok=True)
@@ -36,7 +39,7 @@ def main() -> int:
     try:
         builds = wait_for_builds(log, 1, limit=120)
         wait_for(log, "Serving on", limit=30)  # the file watcher starts after the first build
-        print(f"first build (notebook executed): {builds[0]:.2f} s", flush=True)
+        figures.say(f"first build (notebook executed): {builds[0]:.2f} s")
         wall = []
         for edit in range(1, edits + 1):
             reloads = log.read_text(errors="replace").count(RELOADED)
@@ -46,12 +49,13 @@ def main() -> int:
             wall.append(time.perf_counter() - started)
             print(f"edit {edit}: rebuilt and reloading {wall[-1]:.2f} s after the edit", flush=True)
             time.sleep(1)
-        print(f"rebuild: median {statistics.median(wall):.2f} s from the edit to the reload (file watcher included), "
-              f"{edits} edits", flush=True)
+        figures.say(f"rebuild: median {statistics.median(wall):.2f} s from the edit to the reload (file watcher included), "
+                    f"{edits} edits")
     finally:
         PAGE.write_bytes(original)
         server.terminate()
         server.wait(timeout=30)
+    figures.record()
     return 0
 
 

@@ -147,6 +147,11 @@ odd.add_collection("Meridian/layoutAreas").upload("notes.md", b"notes", index=Tr
 assert odd_tools["Get"].call({"path": "Meridian/layoutAreas/content/notes.md"}).startswith("Error: ")  # split at 'layoutAreas'
 # verifies: chunks.fields-give-the-get-path
 assert odd_tools["Get"].call({"path": "Meridian/layoutAreas/content:notes.md"}) == '"notes"'
+for exact_word in ("Area", "LayoutAreas"):  # `area` and `layoutAreas` match in that case only
+    odd.create({"id": exact_word, "namespace": "Meridian", "name": exact_word, "nodeType": "Markdown"})
+    odd.add_collection(f"Meridian/{exact_word}").upload("notes.md", b"notes", index=True)
+    # verifies: chunks.fields-give-the-get-path
+    assert odd_tools["Get"].call({"path": f"Meridian/{exact_word}/content/notes.md"}) == '"notes"', exact_word
 
 # --8<-- [start:named-collection]
 filings = mesh.add_collection("Meridian", "filings")
@@ -166,16 +171,13 @@ assert tools["Get"].call({"path": "Meridian/filings/annual-report-2024.md"}) == 
 assert json.loads(tools["Get"].call({"path": file_path_from_document(filed)})) == "# Annual report\n"
 # verifies: chunks.named-collection-get-path
 assert get_path_of_file("Meridian/content", "2024/notes.md") == "Meridian/content/2024/notes.md"
-for store, holds_a_file in (("AzureBlob", True), ("FileSystem", False)):
+for store, expected in (("AzureBlob", "[]"), ("FileSystem", '"# Annual report\\n"')):
     other = Mesh(node_types={"Company"}, content_store=store)
     other.create({"id": "Meridian", "name": "Meridian", "nodeType": "Company"})
-    if holds_a_file:
-        other.add_collection("Meridian").upload("notes.md", b"notes")
-    else:
-        other.add_collection("Meridian")  # a `content` collection that has stored nothing yet
+    other.add_collection("Meridian")  # a `content` collection that has stored nothing yet
     other.add_collection("Meridian", "filings").upload("annual-report-2024.md", b"# Annual report\n")
     # verifies: chunks.named-collection-get-path
-    assert tools_by_name(mesh_plugin(other))["Get"].call({"path": file_path_from_document(filed)}) == "[]", store
+    assert tools_by_name(mesh_plugin(other))["Get"].call({"path": file_path_from_document(filed)}) == expected, store
 azure = copy_mesh(mesh)
 azure.content_store = "AzureBlob"  # the same files and nodes behind an AzureBlob content store
 azure_get = tools_by_name(mesh_plugin(azure))["Get"]

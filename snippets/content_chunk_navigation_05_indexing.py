@@ -202,6 +202,12 @@ for describer in (lambda data, name: f"A one-pixel image, {name}.", None, lambda
         # verifies: chunks.images-indexed-with-describer
         assert chunk["text"] == "A one-pixel image, pixel.png." and \
             seen.get("Meridian/content/_Documents/pixel.png").content["summary"] == chunk["text"]
+        seen.collections["Meridian/content"].upload("logo.svg", b'<svg xmlns="http://www.w3.org/2000/svg"/>', index=True)
+        seen.refresh_index()
+        # verifies: chunks.images-indexed-with-describer
+        assert json.loads(tools_by_name(mcp_tools(seen))["get_chunk"].call(
+            {"collectionPath": "Meridian/content", "filePath": "logo.svg", "chunkIndex": 0}))["found"] is False and \
+            not seen.exists("Meridian/content/_Documents/logo.svg")  # not among the describer's extensions
 
 storeless = Mesh(node_types={"Company"}, index=SearchIndex(chunk_store=False, summarizer=extractive_summary))  # no indexing pipeline
 storeless.create({"id": "Meridian", "name": "Meridian", "nodeType": "Company"})

@@ -4,7 +4,7 @@ import json
 
 from agentkit import (
     RESERVED_PREFIXES, Mesh, content_collection_plugin, mcp_tools, mesh_plugin, parse_path, reference_kind,
-    resolve_relative, resolve_tool_path, tools_by_name,
+    resolve_context_path, resolve_relative, resolve_tool_path, tools_by_name,
 )
 from agentkit.guide import upload_report
 from agentkit._paths import markdown_blocks, markdown_reference
@@ -195,7 +195,9 @@ assert json.loads(blob["Meridian/content/2024/notes.md"]) == "Nested notes.\n"  
 assert json.loads(fs["Meridian/content/filings/annual-report-2024.md"]) == "# Annual report\n" \
     and blob["Meridian/content/filings/annual-report-2024.md"] == "[]"
 # verifies: unified-path.named-collection-shape
-assert get_on("FileSystem", content_files=False).call({"path": "Meridian/content/filings/annual-report-2024.md"}) == "[]"
+# opening a file-system collection creates its folder, so an empty `content` refuses the folder too (S1)
+assert json.loads(get_on("FileSystem", content_files=False).call(
+    {"path": "Meridian/content/filings/annual-report-2024.md"})) == "# Annual report\n"
 # verifies: unified-path.not-found-messages
 assert get.call({"path": "Meridian/content/no-such-file.pdf"}) == "Error: File 'no-such-file.pdf' not found in collection 'content'"
 # verifies: unified-path.not-found-messages
@@ -248,6 +250,11 @@ assert json.loads(in_context.call({"path": "content/2024/notes.md"})) == "Nested
 assert in_context.call({"path": "Facts/rev-FY2024-1"}) == "Not found: Facts/rev-FY2024-1"
 # verifies: unified-path.context-prefix
 assert json.loads(in_context.call({"path": "content:2024/notes.md"})) == "Nested notes.\n"  # a colon path is relative
+# verifies: unified-path.context-prefix
+assert [resolve_context_path("Meridian", text) for text in ("DATA/x", "layoutAreas/", "layoutAreas")] == [
+    "@Meridian/DATA/x", "layoutAreas/", "@Meridian/layoutAreas"]  # `layoutAreas/…` is not prefixed
+# verifies: unified-path.context-prefix
+assert in_context.call({"path": "layoutAreas/"}).endswith("('layoutAreas/')")  # Get receives it unprefixed
 # NavigateTo reads a single segment as written first, then under the context; Get reads it under the context.
 mesh.create({"id": "Ledger", "name": "A ledger at the root", "nodeType": "Company"})
 mesh.create({"id": "Ledger", "namespace": "Meridian", "name": "Meridian's ledger", "nodeType": "Company"})

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import unicodedata
 
@@ -11,6 +12,9 @@ from agentkit import DocumentSlugCollision, Mesh, NodeNotFound, PathError, Searc
 from agentkit._errors import CollectionNotFound, FileNotFound
 from agentkit.guide import REPORT, report_pdf_bytes
 from tests.mesh_state import NODE_TYPES
+
+
+_no_error = contextlib.nullcontext
 
 
 def company(index: SearchIndex | None = None) -> Mesh:
@@ -217,14 +221,18 @@ def test_a_missing_nested_key_is_the_file_error_on_filesystem_and_an_empty_listi
     assert mesh.fetch("Acme/content/a.md").value == "alpha"  # a stored file reads the same on either store
 
 
-def test_a_filesystem_collection_that_has_stored_nothing_lists_every_folder_as_empty():
-    """S1: FileSystem lists a collection whose folder does not exist yet as empty, so a named collection
-    behind it is not reached; the first stored file creates the folder, and the named collection is read."""
+@pytest.mark.parametrize("store, expected", [("FileSystem", "Q3"), ("AzureBlob", [])])
+def test_a_collection_that_has_stored_nothing_lists_a_missing_folder_as_its_store_does(store, expected):
+    """S1: opening a FileSystem collection creates its folder (AttachMonitor), so before `content` holds a
+    file a missing folder is refused as after it, and the named collection behind it is read; only an
+    AzureBlob store lists the missing folder as empty."""
     mesh = company()
+    mesh.content_store = store
     mesh.add_collection("Acme", "filings").upload("q3.md", b"Q3")
-    assert mesh.fetch("Acme/content/filings/q3.md").value == []
-    mesh.collections["Acme/content"].upload("a.md", b"alpha")
-    assert mesh.fetch("Acme/content/filings/q3.md").value == "Q3"
+    assert mesh.collections["Acme/content"].listing() == []
+    assert mesh.fetch("Acme/content/filings/q3.md").value == expected
+    with pytest.raises(FileNotFound) if store == "FileSystem" else _no_error():
+        assert mesh.fetch("Acme/content/Sub/missing.md").value == []
 
 
 def test_an_unknown_content_store_is_refused():

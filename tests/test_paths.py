@@ -32,6 +32,8 @@ def test_tool_paths_lose_blanks_quotes_and_one_at(raw, resolved):
     ("Acme", "Child", "@Acme/Child"),
     ("Acme", "content/a.md", "@Acme/content/a.md"),
     ("Acme", "Content/a.md", "@Acme/Content/a.md"),
+    ("Acme", "layoutAreas/", "layoutAreas/"),
+    ("Acme", "layoutAreas", "@Acme/layoutAreas"),
     ("Acme", "Other/Doc", "Other/Doc"),
     ("Acme", "/Other", "@Other"),
     ("Acme", "@/Other/Doc", "@Other/Doc"),

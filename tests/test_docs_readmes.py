@@ -1,0 +1,75 @@
+"""The project's own docs (README.md, CONTRIBUTING.md and the folders' README.md): the README stays a page a
+newcomer finishes, keeps the test command CI runs, and every relative link between the docs works."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from tools.project import REPO_ROOT
+
+README_LIMIT = 150  # lines: what this is, the two commands, the fast loop, the layout, links
+LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
+FENCE = re.compile(r"^(```|~~~)")
+
+
+def project_docs() -> list[Path]:
+    folders = sorted(path for path in REPO_ROOT.glob("*/README.md") if not path.parts[-2].startswith("."))
+    return [REPO_ROOT / "README.md", REPO_ROOT / "CONTRIBUTING.md", *folders]
+
+
+def prose_lines(path: Path) -> list[str]:
+    """The lines outside fenced blocks (a fence's `[x](y)` or `# comment` is code, not a link or a heading)."""
+    lines, fenced = [], False
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if FENCE.match(line.strip()):
+            fenced = not fenced
+        elif not fenced:
+            lines.append(line)
+    return lines
+
+
+def anchors(path: Path) -> set[str]:
+    """The heading ids a code host gives a Markdown file: lowercase, punctuation dropped, spaces as hyphens."""
+    headings = [line.lstrip("#").strip() for line in prose_lines(path) if re.match(r"#{1,6} ", line)]
+    return {re.sub(r"[^\w\- ]", "", heading.lower()).replace(" ", "-") for heading in headings}
+
+
+def test_the_readme_is_short_and_keeps_the_command_ci_runs():
+    """At most 150 lines, and its two commands are the ones .ci/run and a newcomer use."""
+    readme = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
+    assert len(readme.splitlines()) <= README_LIMIT
+    ci_command = re.search(r"^exec (python3 dev\.py test)$", (REPO_ROOT / ".ci" / "run").read_text(), re.M).group(1)
+    assert f"\n{ci_command}    #" in readme and "\npython3 dev.py serve   #" in readme
+
+
+def broken_links(doc: Path) -> list[str]:
+    """The relative links of ``doc`` that name no file, or a #fragment no heading of that file has."""
+    broken = []
+    for line in prose_lines(doc):
+        for target in LINK.findall(line):
+            if re.match(r"[a-z]+:", target):
+                continue  # an absolute URL
+            file, _, fragment = target.partition("#")
+            linked = (doc.parent / file).resolve() if file else doc
+            if not linked.exists() or (fragment and linked.suffix == ".md" and fragment not in anchors(linked)):
+                broken.append(target)
+    return broken
+
+
+@pytest.mark.parametrize("doc", project_docs(), ids=lambda path: path.relative_to(REPO_ROOT).as_posix())
+def test_relative_links_reach_a_file_and_a_heading(doc):
+    """Every relative link names a file of the checkout, and its #fragment a heading of that file."""
+    assert broken_links(doc) == [], f"{doc.relative_to(REPO_ROOT)}: broken links"
+
+
+def test_the_link_check_finds_a_missing_file_and_a_missing_heading(tmp_path):
+    """The check above can fail: a link to a missing file or heading is reported, a working one is not."""
+    (tmp_path / "b.md").write_text("# B, the other file\n\n## Two words\n")
+    (tmp_path / "a.md").write_text(
+        "See [b](b.md), [its part](b.md#two-words), [top](#a) and [site](https://example.com/x.md).\n"
+        "Broken: [gone](gone.md) and [no part](b.md#three-words).\n\n```sh\n[not](a link.md)\n```\n\n# A\n")
+    assert anchors(tmp_path / "b.md") == {"b-the-other-file", "two-words"}
+    assert broken_links(tmp_path / "a.md") == ["gone.md", "b.md#three-words"]
