@@ -1,6 +1,7 @@
 """Run the conformance suite against an MCP endpoint.
 
-    python3 dev.py conform --url http://127.0.0.1:8765/mcp
+    meshweaver-conform --url https://mesh.example.com/mcp --header 'Authorization: Bearer …'   (pip install ./conformance)
+    python3 dev.py conform --url http://127.0.0.1:8765/mcp                                    (in the guide's checkout)
     python3 dev.py conform --url https://mesh.example.com/mcp --header 'Authorization: Bearer …' --namespace ACME
     python3 dev.py conform --command 'python3 dev.py mcp --stdio'      (a server spoken to over stdio)
 
@@ -28,7 +29,9 @@ DEFAULT_REPORT = Path("build/conformance/report.md")
 
 
 def parse_arguments(argv: list[str]) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="dev.py conform", description="Check the guide's tool claims over MCP.")
+    # Installed, the command is `meshweaver-conform`; in the guide's checkout `dev.py conform` runs this module.
+    prog = "meshweaver-conform" if Path(sys.argv[0]).stem == "meshweaver-conform" else "dev.py conform"
+    parser = argparse.ArgumentParser(prog=prog, description="Check the guide's tool claims over MCP.")
     where = parser.add_mutually_exclusive_group(required=True)
     where.add_argument("--url", help="the streamable HTTP endpoint, e.g. http://127.0.0.1:8765/mcp")
     where.add_argument("--command", help="a command that serves MCP on stdin/stdout")

@@ -114,8 +114,8 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
                         help="how often the background indexer makes new uploads searchable (default 0.1)")
     parser.add_argument("--content-store", choices=CONTENT_STORES, default=FILE_SYSTEM,
                         help=f"the store behind the collections' files (default {FILE_SYSTEM}, the framework's)")
-    # Test-only: serve one behaviour deliberately changed, so the gate can prove that conform catches it.
-    parser.add_argument("--plant", choices=sorted(PLANTS), help=argparse.SUPPRESS)
+    # Test-only (repeatable): serve a behaviour deliberately changed, so the gate can prove that conform catches it.
+    parser.add_argument("--plant", choices=sorted(PLANTS), action="append", default=[], help=argparse.SUPPRESS)
     return parser.parse_args(argv)
 
 
@@ -131,9 +131,9 @@ def main(argv: list[str] | None = None) -> int:
     mesh, tools = seeded_workspace(content_store=options.content_store)
     if options.content_store != "FileSystem":
         log(f"content store: {options.content_store}")
-    if options.plant:
-        tools = plant(options.plant, tools)
-        log(f"PLANTED DIVERGENCE (test only): {options.plant}: {PLANTS[options.plant]}")
+    for name in options.plant:
+        tools = plant(name, tools)
+        log(f"PLANTED DIVERGENCE (test only): {name}: {PLANTS[name]}")
     server = build_server(tools, log=log, refuse=refused, instructions=INSTRUCTIONS)
     # SIGTERM ends the stdio server the way Ctrl-C does; over HTTP uvicorn installs its own handlers.
     previous = signal.signal(signal.SIGTERM, signal.default_int_handler)

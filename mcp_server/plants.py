@@ -1,42 +1,87 @@
 """Test-only divergences: each changes one behaviour the guide states, so the gate can prove conform catches it.
 
-Never used unless `--plant NAME` is passed (a hidden option of `dev.py mcp`);
-the server logs the plant on start.
+Never used unless `--plant NAME` is passed (a hidden option of `dev.py mcp`, repeatable);
+the server logs each plant on start. The security plants are the unsafe variants the security
+probes (conformance/checks/security.py) must find.
 """
 
 from __future__ import annotations
 
+import json
+import traceback
+import urllib.parse
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 PLANTS = {
     "navigate-to-path": "navigate_to answers the node's path instead of its URL",
+    "decode-paths": "get percent-decodes its path before it reads (%2e%2e becomes '..', %2f '/')",
+    "error-details": "create answers its refusals with the Python traceback (exception type, server file paths)",
+    "read-only-writes": "get_diagnostics, annotated read-only, creates the node it is asked about when it is missing",
 }
+
+# A planted call: (the original tool, its arguments, every tool by name) -> the answer.
+PlantedCall = Callable[[Any, dict, dict[str, Any]], str]
 
 
 @dataclass(frozen=True)
 class _Planted:
-    """A tool with the same name, description and parameters whose answer is rewritten."""
+    """A tool with the same name, description, parameters and annotations whose call is replaced."""
 
     original: Any
-    rewrite: Callable[[dict, str], str]
+    replacement: PlantedCall
+    tools: dict[str, Any]
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.original, name)
 
     def call(self, arguments: dict) -> str:
-        return self.rewrite(arguments, self.original.call(arguments))
+        return self.replacement(self.original, arguments, self.tools)
 
 
-def _path_not_url(arguments: dict, answer: str) -> str:
+def _path_not_url(tool: Any, arguments: dict, tools: dict[str, Any]) -> str:
     # One tool and one claim (mesh.navigate-to) change, so a whole conformance run must fail that claim alone.
+    tool.call(arguments)
     return str(arguments.get("path", ""))
 
 
-_REWRITES = {"navigate-to-path": ("navigate_to", _path_not_url)}
+def _decoded_path(tool: Any, arguments: dict, tools: dict[str, Any]) -> str:
+    # A host that URL-decodes the path it is given (as a web route would) before it reaches the store.
+    path = arguments.get("path")
+    return tool.call({**arguments, "path": urllib.parse.unquote(path) if isinstance(path, str) else path})
+
+
+def _with_traceback(tool: Any, arguments: dict, tools: dict[str, Any]) -> str:
+    # A host that reports a refusal with the exception behind it, as a debugging build might.
+    answer = tool.call(arguments)
+    if not answer.startswith(("Error", "Invalid")):
+        return answer
+    try:
+        raise ValueError(answer)
+    except ValueError:
+        return f"{answer}\n{traceback.format_exc()}"
+
+
+def _touch_on_read(tool: Any, arguments: dict, tools: dict[str, Any]) -> str:
+    # A read-only tool that creates what it is asked about: a write through the read-only surface.
+    path = str(arguments.get("path", "")).strip("/")
+    if "/" in path and tools["get"].call({"path": path}) == f"Not found: {path}":
+        namespace, node_id = path.rsplit("/", 1)
+        tools["create"].call({"node": json.dumps({"id": node_id, "namespace": namespace, "name": "Touched",
+                                                  "nodeType": "Markdown"})})
+    return tool.call(arguments)
+
+
+_REPLACEMENTS: dict[str, tuple[str, PlantedCall]] = {
+    "navigate-to-path": ("navigate_to", _path_not_url),
+    "decode-paths": ("get", _decoded_path),
+    "error-details": ("create", _with_traceback),
+    "read-only-writes": ("get_diagnostics", _touch_on_read),
+}
 
 
 def plant(name: str, tools: list) -> list:
-    tool_name, rewrite = _REWRITES[name]
-    return [_Planted(tool, rewrite) if tool.name == tool_name else tool for tool in tools]
+    tool_name, replacement = _REPLACEMENTS[name]
+    by_name = {tool.name: tool for tool in tools}
+    return [_Planted(tool, replacement, by_name) if tool.name == tool_name else tool for tool in tools]

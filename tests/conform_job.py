@@ -20,6 +20,8 @@ import signal
 import subprocess
 import sys
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from conformance.__main__ import main as conform_main
@@ -37,7 +39,10 @@ def conform(workdir: Path, *arguments: str) -> int:
     return code
 
 
-def over_http(workdir: Path) -> None:
+@contextmanager
+def serving(workdir: Path) -> Iterator[str | None]:
+    """agentkit's MCP server over HTTP on a free port, as a process of its own: yields its URL (None when it stopped
+    before serving), then stops it with SIGTERM, writes its log to WORKDIR/server.log and prints its exit code."""
     server = subprocess.Popen([*SERVER, "--port", "0"], cwd=REPO_ROOT, stderr=subprocess.PIPE, text=True)
     log: list[str] = []
     url = None
@@ -52,8 +57,7 @@ def over_http(workdir: Path) -> None:
     try:
         if url is None:
             print("the MCP server stopped before serving", flush=True)
-        else:
-            conform(workdir, "--url", url)
+        yield url
     finally:
         if server.poll() is None:
             server.send_signal(signal.SIGTERM)
@@ -61,6 +65,12 @@ def over_http(workdir: Path) -> None:
         reader.join(timeout=STOP_TIMEOUT_SECONDS)
         (workdir / "server.log").write_text("\n".join(log) + "\n", encoding="utf-8")
         print(f"server exit: {stopped}", flush=True)
+
+
+def over_http(workdir: Path) -> None:
+    with serving(workdir) as url:
+        if url is not None:
+            conform(workdir, "--url", url)
 
 
 def over_stdio(workdir: Path, options: list[str]) -> None:

@@ -38,6 +38,12 @@ def conform_args(tmp_path: Path, *target: str) -> list[str]:
 
 
 PLANT = "navigate-to-path"
+# The security probes (conformance/checks/security.py): each plant's unsafe variant and the claim its probe checks.
+SECURITY_PLANTS = {
+    "decode-paths": "unified-path.no-decoding",
+    "error-details": "mesh.errors-are-text",
+    "read-only-writes": "mesh.tool-table",
+}
 PLANTED_CLAIM = next(check.claim for check in CHECKS if check.name == "navigate_to_url")
 RUNS = {
     # Over HTTP: the server as a real subprocess on a free port, the whole suite against its URL, then SIGTERM.
@@ -48,6 +54,11 @@ RUNS = {
     # '..': the dot-dot probe must find the hazard on both. (The suite's checks assume that store: on AzureBlob a
     # missing folder lists as [], S1, and a file read resolves '..' too, N9: tests/test_mesh.py.)
     "stdio": shlex.join(["stdio", "--plant", PLANT]),
+    # Over stdio, the security probes alone against a server with their unsafe variants planted: get decodes
+    # percent-escapes, create answers its refusals with the traceback, get_diagnostics (read-only) creates what it
+    # is asked about. Each probe must FAIL its claim, naming what it found.
+    "probes": shlex.join(["stdio", *(word for name in SECURITY_PLANTS for word in ("--plant", name)), "--",
+                          *(word for claim in SECURITY_PLANTS.values() for word in ("--claim", claim))]),
 }
 DOT_DOT_CLAIM = "unified-path.dot-dot-in-tool-paths"
 
@@ -75,6 +86,11 @@ def conform_over_http(conformance_runs: JobResult) -> JobResult:
 @pytest.fixture(scope="session")
 def conform_over_stdio(conformance_runs: JobResult) -> JobResult:
     return run_named(conformance_runs, "stdio")
+
+
+@pytest.fixture(scope="session")
+def conform_planted_probes(conformance_runs: JobResult) -> JobResult:
+    return run_named(conformance_runs, "probes")
 
 
 def every_claim_judged(result: JobResult, failed: frozenset[str] = frozenset()) -> None:
@@ -132,6 +148,80 @@ def test_dot_dot_probe_reports_whether_get_leaves_a_collections_folder(conform_o
         assert "HAZARD: Get leaves the collection's folder here: Meridian/content/../content/" in found, found
         report = (run.workdir / "report.md").read_text()
         assert f"| PASS | `{DOT_DOT_CLAIM}` | dot_dot_reaches_the_store: HAZARD: Get leaves" in report, report
+
+
+# -- the security probes ------------------------------------------------------------------------------------
+
+# What each probe reports on agentkit's server (PASS) and on its planted unsafe variant (FAIL).
+PROBE_FINDINGS = {
+    "unified-path.no-decoding": (
+        "encoded_separators_reach_the_store_as_typed: the store received conformance/%2e%2e/conformance/encoded-sentinel.md, "
+        "conformance/%2E%2E%2Fconformance/encoded-sentinel.md, conformance%2fencoded-sentinel.md, "
+        "conformance%5Cencoded-sentinel.md as typed (nothing decoded them)",
+        "encoded_separators_reach_the_store_as_typed: get Meridian/content/conformance/%2e%2e/conformance/encoded-sentinel.md "
+        "was decoded on its way to the store (to 'conformance/../conformance/encoded-sentinel.md')"),
+    "mesh.errors-are-text": (
+        "error_answers_show_no_internals: 6 refused or failed calls answered no stack trace, exception type or "
+        "server-side path",
+        "error_answers_show_no_internals: create({\"node\": \"{not JSON\"}) answered a stack trace "
+        "('Traceback (most recent call last)')"),
+    "mesh.tool-table": (
+        "read_only_tools_write_nothing: the read-only tools (get, get_chunk, get_diagnostics, navigate_to, search, "
+        "search_chunks) wrote nothing at a path they were all given",
+        "read_only_tools_write_nothing: get_diagnostics, annotated read-only, wrote: after get_diagnostics("),
+}
+
+
+def test_security_probes_find_agentkits_server_safe(conform_over_http: JobResult, conform_over_stdio: JobResult):
+    for run in (conform_over_http, conform_over_stdio):
+        for claim, (safe, _) in PROBE_FINDINGS.items():
+            line = next(line for line in run.output.splitlines() if line.startswith(f"PASS {claim}"))
+            # verifies: unified-path.no-decoding, mesh.errors-are-text, mesh.tool-table
+            assert safe in line, line
+
+
+def test_each_security_probe_fails_its_planted_unsafe_variant(conform_planted_probes: JobResult):
+    output = conform_planted_probes.output
+    assert "conform exit: 1" in output and "0 passed, 3 failed, 0 skipped" in output, output
+    for claim, (_, unsafe) in PROBE_FINDINGS.items():
+        line = next((line for line in output.splitlines() if line.startswith(f"FAIL {claim}: ")), None)
+        # verifies: unified-path.no-decoding, mesh.errors-are-text, mesh.tool-table
+        assert line is not None and unsafe in line, output
+    # The node the read-only tool wrote is deleted again by the run's clean-up.
+    assert not any(line.startswith("left behind: Meridian/conformance-read-only-") for line in output.splitlines()), output
+
+
+def probe_alone(tmp_path, capsys, claim: str, answers: dict[str, str], answering=None) -> str:
+    with stand_in(answers, answering) as url:
+        conform(conform_args(tmp_path, "--url", url, "--claim", claim))
+    return capsys.readouterr().out
+
+
+def test_encoded_separator_probe_says_when_it_cannot_tell(tmp_path, capsys):
+    """A store that lists a missing folder as empty ([]) for every path: no answer shows which name reached it."""
+    from conformance.checks.paths import NOTE
+
+    def get(arguments: dict) -> str:  # the claim's other check (a name with %20 read as typed) passes
+        if arguments["path"].endswith("/two%20words.md"):
+            return json.dumps(NOTE)
+        if arguments["path"].endswith("/two words.md"):
+            return "Error: File 'conformance/two words.md' not found in collection 'content'"
+        return "[]"
+
+    uploaded = '{"status":"Uploaded","path":"Meridian/content/conformance/encoded-sentinel.md","bytes":47}'
+    out = probe_alone(tmp_path, capsys, "unified-path.no-decoding", {"upload": uploaded, "delete": "ok"}, {"get": get})
+    # verifies: unified-path.no-decoding
+    assert "SKIP unified-path.no-decoding: " in out and "encoded_separators_reach_the_store_as_typed: cannot tell on this " \
+        "host: no answer named the file as sent" in out, out
+
+
+def test_error_details_probe_says_when_it_cannot_tell(tmp_path, capsys):
+    """A host that answers every malformed call as if it were fine shows no error text to inspect."""
+    out = probe_alone(tmp_path, capsys, "mesh.errors-are-text",
+                      {name: "ok" for name in ("get", "create", "update", "patch", "search", "get_chunk", "delete")})
+    # verifies: mesh.errors-are-text
+    assert "error_answers_show_no_internals: cannot tell on this host: it answered none of the probe's malformed " \
+        "calls" in out, out
 
 
 # -- targets the suite cannot check: one line, exit 2 ---------------------------------------------------
