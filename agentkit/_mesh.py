@@ -166,6 +166,12 @@ PARTITION_OWNING_TYPES = ("User", "Space")
 # WellKnownPartitions.Mirror (MQ6): the system-managed lookup mirror, which the partition guard closes to every
 # caller but the system. Matched ignoring case.
 MIRROR_PARTITIONS = ("User", "Auth")
+# The partition stores a host may register (IPartitionStorageProvider), and those whose PartitionExists answers
+# (MR2): only PostgreSQL and Snowflake read their schemas; every other store keeps the interface's default, null
+# ("cannot tell"). The guard refuses a missing partition only when every registered store answers "no".
+PARTITION_STORES = ("PostgreSql", "Snowflake", "FileSystem", "InMemory", "Sqlite", "Cosmos", "AzureBlob",
+                    "EmbeddedResource", "StaticNode")
+PARTITION_STORES_THAT_ANSWER = ("PostgreSql", "Snowflake")
 
 
 def search_query(query: str | None, base_path: str | None) -> str:
@@ -222,6 +228,11 @@ class Mesh:
     # Host wiring, with `partition_guard`: the caller's user id (the create's CreatedBy). The guard lets a caller
     # write into its own partition, a partition of that name (MQ7), and names it in its refusals; None: no id.
     caller: str | None = None
+    # Host wiring, with `partition_guard`: the host's registered partition stores (MR2). The missing-partition rule
+    # refuses only when every one of them can report a missing partition (PostgreSql, Snowflake); with a file-system,
+    # in-memory or built-in (static, embedded) store among them, a create into a missing partition passes. The
+    # default is memex on PostgreSQL with every static partition synced.
+    partition_stores: tuple[str, ...] = ("PostgreSql",)
     # Host wiring (S1): the store behind the collections' files. "FileSystem" is the framework's own
     # registration and memex's deployed store; "AzureBlob" lists a missing folder as empty, so Get
     # answers [] where a FileSystem store answers the file's error. Both keep the collections' files as
@@ -247,6 +258,9 @@ class Mesh:
     def __post_init__(self) -> None:
         if self.content_store not in CONTENT_STORES:
             raise ValueError(f"content_store must be one of {CONTENT_STORES}, got {self.content_store!r}")
+        unknown_stores = [store for store in self.partition_stores if store not in PARTITION_STORES]
+        if unknown_stores:
+            raise ValueError(f"partition_stores must be drawn from {PARTITION_STORES}, got {unknown_stores}")
         self.register_type(DOCUMENT_TYPE)
         self.node_types.add("Document")  # the host wires content indexing, which registers the Document NodeType
 
@@ -528,8 +542,9 @@ class Mesh:
         (``User/{user}/_…``), which the guard lets through at once. A node in the root namespace must be of a
         type that owns a partition (``User``, ``Space``); a node below one needs its partition (the first
         segment) to exist, unless it is a ``Space``, the partition is the caller's own (``caller``) or starts
-        with ``_``. Here a partition exists when any node lies in it. The framework's guard refuses Update
-        in the mirror too; agentkit's Update does not run the guard.
+        with ``_``. Here a partition exists when any node lies in it, and a missing one is refused only when
+        every store in ``partition_stores`` can say so (none: no probe, the create passes; MR2). The
+        framework's guard refuses Update in the mirror too; agentkit's Update does not run the guard.
         """
         segments = [segment for segment in node.path.split("/") if segment]
         partition = segments[0] if segments else ""
@@ -554,6 +569,8 @@ class Mesh:
             return
         if self.caller and partition.lower() == self.caller.lower():  # the caller's own partition
             return
+        if not self.partition_stores or not all(store in PARTITION_STORES_THAT_ANSWER for store in self.partition_stores):
+            return  # some store cannot tell (null), or no store at all: the guard lets the create through (MR2)
         if not any(path == partition or path.startswith(partition + "/") for path in self._nodes):
             raise CreateError(
                 f"Error creating node: Space '{partition}' does not exist. Writing never creates a space implicitly "
@@ -862,6 +879,27 @@ class Mesh:
         """Remove one node written with :meth:`put_node`, without Delete's subtree walk (a deleted file's Document node)."""
         if self._nodes.pop(path, None) is not None:
             self.index.stage_remove(path)
+
+    def rebuild_content_index(self, node_path: str) -> int:
+        """The Content Indexing settings tab's Rebuild button (MR1, MQ5): a forced re-index of every file of
+        ``{node_path}/content``; returns the number of files indexed.
+
+        The tab is shown only on a node whose type is exactly ``Space``, and its buttons re-index only that
+        Space's ``content`` collection: a named collection, or a collection on any other node, has no such
+        button, and nothing else forces a re-index. For such a node this raises :class:`PathError` and
+        indexes nothing.
+        """
+        node = self._nodes.get(node_path)
+        if node is None or node.node_type != "Space":
+            kind = "no node" if node is None else f"a '{node.node_type}' node"
+            raise PathError(f"No Content Indexing tab on '{node_path}' ({kind}): the tab is shown only on Space nodes")
+        collection = self.collections.get(f"{node_path}/{DEFAULT_COLLECTION}")
+        if collection is None:
+            raise CollectionNotFound(f"Collection '{node_path}/{DEFAULT_COLLECTION}' not found")
+        files = [stored.file_path for stored in list(collection._files.values())]
+        for file_path in files:
+            collection.index(file_path, force=True)
+        return len(files)
 
     def add_collection(self, address: str, name: str = "content", *, editable: bool = True,
                        embedded_resource: bool = False) -> ContentCollection:

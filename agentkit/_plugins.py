@@ -291,7 +291,7 @@ class _Operations:
             return "Error: path is required."
         if resolved.endswith("/*"):  # N6: a query over the index, which lags (M2)
             return self._node_text(self.mesh.children(resolved))
-        fetched = self.mesh.fetch(resolved)
+        fetched = self.mesh.fetch(path)  # fetch cleans the path once, as Get's single ResolvePath (N4)
         if fetched.kind == "node":
             return self._node_text(fetched.value.to_json(self.mesh.nullable_fields(fetched.value)))
         if isinstance(fetched.value, str):  # a file's text (or an image placeholder), serialized as a JSON string
@@ -347,7 +347,7 @@ class _Operations:
             if not self.mesh.exists(path):
                 lines.append(f"Error deleting {path}: Node not found: {path}")
                 continue
-            self.mesh.delete([path])
+            self.mesh.delete([raw])  # the mesh cleans the path once, as Delete's single ResolvePath (N4)
             lines.append(f"Deleted: {path}")
         return "\n".join(lines)
 

@@ -4,9 +4,9 @@ import base64
 import json
 
 from tools.agentview import AgentView
-from agentkit import Mesh, extractive_summary, mcp_tools, tools_by_name
+from agentkit import Mesh, PathError, extractive_summary, mcp_tools, mesh_plugin, tools_by_name
 
-mesh = Mesh(node_types={"Company", "Markdown"})
+mesh = Mesh(node_types={"Company", "Markdown", "Space"})
 mesh.index.summarizer = extractive_summary  # a host wired like memex writes Document nodes (D6)
 mesh.create({"id": "Meridian", "name": "Meridian Components Group", "nodeType": "Company"})
 mesh.add_collection("Meridian").upload("notes.md", b"Board notes: dividend approved.", index=True)
@@ -65,10 +65,31 @@ tools["delete"].call({"paths": json.dumps(documents)})
 mesh.collections["Meridian/content"].upload("notes.md", b"Board notes: dividend approved, paid in May.", index=True)
 # verifies: mesh.create-takes-over-upload
 assert not mesh.exists(documents[0])  # written since the restart, so remembered: the same bytes are skipped
-for name in [item["name"] for item in mesh.collections["Meridian/content"].items()]:
-    mesh.collections["Meridian/content"].index(name, force=True)  # the Content Indexing tab's Rebuild
+
+
+def rebuild_refused(node_path: str) -> bool:
+    """True when the node has no Content Indexing tab, so no Rebuild (MR1)."""
+    try:
+        mesh.rebuild_content_index(node_path)
+    except PathError:
+        return True
+    return False
+
+
 # verifies: mesh.create-takes-over-upload
-assert mesh.exists(documents[0])  # a forced re-index passes the hash gate and writes every Document again
+assert rebuild_refused("Meridian") and not mesh.exists(documents[0])  # a Company: no tab, nothing written
+mesh.create({"id": "Harbor", "name": "Harbor Space", "nodeType": "Space"})
+mesh.add_collection("Harbor").upload("memo.md", b"Harbor memo: berth 4 reopened.", index=True)
+mesh.add_collection("Harbor", "filings").upload("q3.md", b"Q3 revenue 1,210.", index=True)
+harbor_documents = sorted(node.path for node in mesh.nodes() if node.node_type == "Document" and node.path.startswith("Harbor/"))
+# verifies: mesh.create-takes-over-upload
+assert harbor_documents == ["Harbor/content/_Documents/memo.md", "Harbor/filings/_Documents/q3.md"]
+tools["delete"].call({"paths": json.dumps(harbor_documents)})
+# verifies: mesh.create-takes-over-upload
+assert mesh.rebuild_content_index("Harbor") == 1  # the Space's Rebuild: a forced re-index of Harbor/content only
+# verifies: mesh.create-takes-over-upload
+assert mesh.exists(harbor_documents[0]) and not mesh.exists(harbor_documents[1])  # the named collection: not rebuilt
+tools["delete"].call({"paths": json.dumps(["Harbor"])})
 
 # --8<-- [start:upload-taken-over]
 print(create("filings"))  # the collection's own path
@@ -114,9 +135,20 @@ for odd_id, get_path in ((" padded ", "Meridian/ padded "), ("*", "Meridian/*"),
 # verifies: mesh.create-ids-get-cannot-name
 assert create("@Q3", namespace="") == "Created: @Q3" and tools["get"].call({"path": "@Q3"}) == "Not found: Q3"
 # verifies: mesh.create-ids-get-cannot-name
+assert json.loads(tools["get"].call({"path": "@@Q3"}))["path"] == "@Q3"  # Get drops only one leading '@'
+agent_get = tools_by_name(mesh_plugin(mesh))["Get"]
+in_chat_get = tools_by_name(mesh_plugin(mesh, context="Meridian"))["Get"]
+# verifies: mesh.create-ids-get-cannot-name
+assert json.loads(agent_get.call({"path": "@@Q3"}))["path"] == "@Q3"  # the agent's Get without a chat context
+# verifies: mesh.create-ids-get-cannot-name
+assert json.loads(in_chat_get.call({"path": "@/@Q3"}))["path"] == "@Q3"  # with one: '@/' makes the path absolute
+# verifies: mesh.create-ids-get-cannot-name
+assert in_chat_get.call({"path": "@Q3"}).startswith("Not found")  # read under the chat's context
+# verifies: mesh.create-ids-get-cannot-name
 assert mesh.exists("Meridian/'Q3 plan'") and not mesh.exists("Meridian/Q3 plan")
 
-guarded = Mesh(node_types={"Space", "Markdown"}, partition_guard=True)  # host wiring: a host that calls AddRowLevelSecurity, as memex does
+# host wiring: a host that calls AddRowLevelSecurity, as memex does, on PostgreSQL (partition_stores' default)
+guarded = Mesh(node_types={"Space", "Markdown"}, partition_guard=True)
 guarded.create({"id": "Meridian", "name": "Meridian Components Group", "nodeType": "Space"})
 on_memex = VIEW.wrap(tools_by_name(mcp_tools(guarded)))
 
@@ -170,6 +202,18 @@ assert [as_alice["create"].call({"node": json.dumps({"id": "notes", "namespace":
     "Created: Alice/notes",  # the caller's own partition, in any case, needs no Space
     "Error creating node: Space 'bob' does not exist. Writing never creates a space implicitly (\"no partition, no "
     "write\") — create the space explicitly first, then write into it. Cannot create 'bob/notes'."]
+for stores in (("PostgreSql", "FileSystem"), ("InMemory",), ("PostgreSql", "StaticNode"), ("Sqlite",)):
+    on_files = tools_by_name(mcp_tools(Mesh(node_types={"Space", "Markdown"}, partition_guard=True,
+                                            partition_stores=stores)))
+    # verifies: mesh.create-partition-guard
+    assert on_files["create"].call({"node": json.dumps({"id": "q3", "namespace": "Archive", "name": "Notes",
+                                                        "nodeType": "Markdown"})}) == "Created: Archive/q3", stores
+on_snowflake = tools_by_name(mcp_tools(Mesh(node_types={"Space", "Markdown"}, partition_guard=True,
+                                            partition_stores=("Snowflake", "PostgreSql"))))
+# verifies: mesh.create-partition-guard
+assert on_snowflake["create"].call({"node": json.dumps({"id": "q3", "namespace": "Archive", "name": "Notes",
+                                                        "nodeType": "Markdown"})}).startswith(
+    "Error creating node: Space 'Archive' does not exist.")  # every store can tell: refused
 # verifies: mesh.create-malformed-namespace
 assert create_on("x", namespace="Two Words").startswith("Error creating node: Space 'Two Words' does not exist.") \
     and create("x", namespace="Two Words") == "Created: Two Words/x"  # the tool itself accepts the blank

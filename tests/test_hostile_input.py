@@ -298,7 +298,8 @@ def test_deleting_a_document_node_leaves_its_file_readable_and_its_chunks_search
                                                 ("@at", ""), ("*", COMPANY)])
 def test_a_node_whose_path_get_cannot_name_is_created_as_the_framework_does(node_id, namespace):
     """Create keeps the id as sent (M5), while Get strips blanks, quotes and one leading '@' from its path (N4)
-    and reads 'X/*' as X's children (N6): the node exists, but no Get path reaches it."""
+    and reads 'X/*' as X's children (N6): the node exists, but the path as written does not reach it (for '@at',
+    only '@@at' does: the next test)."""
     mesh = workspace()
     tools = mcp(mesh)
     path = f"{namespace}/{node_id}" if namespace else node_id
@@ -307,6 +308,20 @@ def test_a_node_whose_path_get_cannot_name_is_created_as_the_framework_does(node
     assert mesh.exists(path)
     shown = tools["get"].call({"path": path})
     assert not (shown.startswith("{") and json.loads(shown).get("path") == path), shown
+
+
+def test_a_root_node_with_a_leading_at_is_reached_by_writing_the_at_twice():
+    """mesh.create-ids-get-cannot-name: ResolvePath drops ONE leading '@' (MR3), and each tool resolves a path
+    once, so '@@at' names the node '@at' for Get and for Delete (agentkit once cleaned the path twice)."""
+    mesh = workspace()
+    tools = mcp(mesh)
+    assert tools["create"].call({"node": json.dumps({"id": "@at", "namespace": "", "name": "Odd", "nodeType": "Markdown"})}) == "Created: @at"
+    assert tools["get"].call({"path": "@at"}) == "Not found: at"
+    # verifies: mesh.create-ids-get-cannot-name
+    assert json.loads(tools["get"].call({"path": "@@at"}))["path"] == "@at"
+    # verifies: mesh.create-ids-get-cannot-name
+    assert json.loads(tools_by_name(mesh_plugin(mesh, context=COMPANY))["Get"].call({"path": "@/@at"}))["path"] == "@at"
+    assert tools["delete"].call({"paths": json.dumps(["@@at"])}) == "Deleted: @at" and not mesh.exists("@at")
 
 
 def test_xlsx_zip_archive_is_never_left_open():

@@ -349,6 +349,23 @@ async def create_ids_get_cannot_name(fx: Fixtures) -> None:
             read = None
         # verifies: mesh.create-ids-get-cannot-name
         assert not (isinstance(read, dict) and read.get("path") == path), f"get {path!r} reached the node: {answer[:100]!r}"
+    # An id with a leading '@' in the root namespace: a host with row-level security refuses it at the top level;
+    # elsewhere it is created, Get drops only one '@', so only '@@{id}' reaches it, and it is deleted at once.
+    at_id = f"@conformance-{fx.run_id}"
+    made_at = await create(fx, {"id": at_id, "namespace": "", "name": "Odd", "nodeType": "Markdown"})
+    if made_at == f"Created: {at_id}":
+        fx.created_nodes.append(f"@{at_id}")  # clean-up deletes by path, and Delete drops one '@'
+        once, twice = await fx.call("get", {"path": at_id}), await fx.call("get", {"path": f"@{at_id}"})
+        gone = await fx.call("delete", {"paths": json.dumps([f"@{at_id}"])})
+        if gone == f"Deleted: {at_id}":
+            fx.release(f"@{at_id}")
+        # verifies: mesh.create-ids-get-cannot-name
+        assert once == f"Not found: {at_id[1:]}" and json.loads(twice).get("path") == at_id, \
+            f"get {at_id!r} answered {once[:80]!r}; get '@{at_id}' answered {twice[:100]!r}"
+    else:
+        # verifies: mesh.create-ids-get-cannot-name
+        assert made_at.startswith(f"Error creating node: Cannot create '{at_id}' at the top level"), \
+            f"create of {at_id!r} in the root namespace answered {made_at[:120]!r}"
 
 
 @check("mesh.create-refuses-unregistered-type", needs=WRITE)
