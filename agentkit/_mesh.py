@@ -312,6 +312,10 @@ class Mesh:
         if unified.kind == "children":
             return Fetched("children", self.children(unified.address))
         node = self._nodes.get(resolved)
+        if unified.kind != "area":  # after the area route, before any split: an image's Document node (C5, CC6)
+            image_document = self._image_document(resolved)
+            if image_document is not None:
+                return Fetched("node", image_document)
         try:
             legacy = self._legacy_colon_read(resolved, content_only=unified.kind != "content")
             if legacy is not None:
@@ -335,9 +339,6 @@ class Mesh:
             # framework answers that read, and a node at the whole path only when the read fails (R12).
             what = "layout areas" if unified.kind == "area" else f"the reference '{unified.prefix}'"
             raise PathError(f"Error: agentkit models node and content paths only, not {what} ('{resolved}')")
-        image_document = self._image_document(resolved)
-        if image_document is not None:
-            return Fetched("node", image_document)
         try:
             if self.read_seconds is not None and self.read_seconds(resolved) > UNIFIED_READ_TIMEOUT_SECONDS:
                 raise ReadTimedOut(f"Timeout resolving '{unified.remainder}' at {unified.address}")

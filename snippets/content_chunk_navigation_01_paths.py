@@ -153,6 +153,18 @@ for exact_word in ("Area", "LayoutAreas"):  # `area` and `layoutAreas` match in 
     # verifies: chunks.fields-give-the-get-path
     assert odd_tools["Get"].call({"path": f"Meridian/{exact_word}/content/notes.md"}) == '"notes"', exact_word
 
+seen = Mesh(node_types={"Company", "Markdown"}, index=SearchIndex(image_describer=lambda data, name: f"A chart in {name}."))
+seen.create({"id": "Meridian", "name": "Meridian", "nodeType": "Company"})
+seen.create({"id": "Data", "namespace": "Meridian", "name": "Data room", "nodeType": "Markdown"})
+for image_node, image in (("Meridian", "Q3: chart.png"), ("Meridian/Data", "chart.png")):
+    seen.add_collection(image_node).upload(image, b"\x89PNG\r\n\x1a\n" + bytes(24), index=True)
+seen.refresh_index()
+seen_get = tools_by_name(mesh_plugin(seen))["Get"]
+# verifies: chunks.fields-give-the-get-path
+assert [json.loads(seen_get.call({"path": path}))["content"]["summary"] for path in (
+    "Meridian/content/Q3: chart.png", "Meridian/Data/content/chart.png")] == [
+    "A chart in Q3: chart.png.", "A chart in chart.png."]  # an image's Document node: looked up before any split
+
 # --8<-- [start:named-collection]
 filings = mesh.add_collection("Meridian", "filings")
 filings.upload("annual-report-2024.md", b"# Annual report\n", index=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tools import claimcontract, claimlock, claims, contracts
+from tools import claimcontract, claimlock, claims, contracts, facts, refutation
 from claimcheck.problems import report
 from tools.project import CLAIMS_PAGE, REPO_ROOT, Project
 
@@ -85,3 +85,12 @@ def test_claims_lock_is_current(collected):
     assert lock.is_file(), f"{claimlock.LOCK_FILE} is missing: restore it from git, or create it with 'python3 dev.py regen --init-lock'"
     entries, _ = claimlock.updated(PROJECT, collected, set())
     assert lock.read_text(encoding="utf-8") == claimlock.render(entries), f"{claimlock.LOCK_FILE} is stale: run 'python3 dev.py regen' and review the diff"
+
+
+def test_every_framework_claim_has_a_refutation_reading_of_its_current_wording(collected):
+    """framework/review.toml holds, for each framework claim as worded now, a reading at the pin that tried to refute it."""
+    readings, form = refutation.load(PROJECT.root)
+    framework = [marker for marker in collected.markers if marker.kind == "framework"]
+    assert framework, "the claim scanner found no framework claim"
+    problems = form + refutation.problems(collected.markers, readings, facts.load(PROJECT.root).framework.commit)
+    assert not problems, "\n" + report(problems)

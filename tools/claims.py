@@ -14,7 +14,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
-from tools import facts
+from tools import facts, refutation
 from tools.facts import CITATIONS_FILE, Fact
 from claimcheck.page import Marker
 from claimcheck.problems import Problem
@@ -167,6 +167,8 @@ def render_page(project: Project, claims: Claims) -> str:
         f"{cited} of {len(framework)} framework claims cited ({_percent(cited, len(framework))}); "
         f"{over_mcp} checked over MCP as well.**",
         "",
+        _refutation_line(project, framework),
+        "",
         "A claim marked **MCP** is also checked by the conformance suite (`conformance/`), which calls the tools",
         "through the Model Context Protocol only: `python3 dev.py conform --url URL` runs it against agentkit's",
         "own server (`python3 dev.py mcp`) or against a framework deployment.",
@@ -199,6 +201,18 @@ def render_page(project: Project, claims: Claims) -> str:
                 f"| {'MCP' if _over_mcp(claims, marker.id) else ''} |"
             )
     return "\n".join(lines) + "\n"
+
+
+def _refutation_line(project: Project, framework: list[Marker]) -> str:
+    """How many framework claims a reading that tried to refute them found true, as worded now."""
+    readings, _ = refutation.load(project.root)
+    current = [m for m in framework if m.id in readings and readings[m.id].text == m.text]
+    read = {m.id: readings[m.id] for m in current}
+    counts = refutation.summary(read)
+    return (f"{len(current)} of {len(framework)} framework claims were read against the source, as worded now, by a reader "
+            f"who did not write them and tried to refute them ({counts['corrected']} of them corrected after an earlier "
+            f"reading, {counts['unsettled']} that the source cannot settle, which say so); the record, with the files "
+            f"and lines each reading followed, is `{refutation.REVIEW_FILE}`.")
 
 
 def _over_mcp(claims: Claims, claim_id: str) -> bool:
