@@ -2,7 +2,8 @@
 
     python tests/conform_package_job.py WORKDIR [CONFORM_OPTION ...]
 
-1. builds the wheel of conformance/ with `pip wheel --no-deps` (its own build backend needs nothing installed);
+1. builds the wheel of conformance/ with `pip wheel --no-deps --no-build-isolation` (setuptools, pinned in
+   requirements.txt, so nothing is fetched);
 2. fills a wheelhouse with the distributions that wheel requires, repacked from this environment's installed
    ones (the pins requirements.txt already downloaded), so nothing is fetched;
 3. makes a fresh virtual environment (no system site-packages, no pip of its own) and installs the client
@@ -113,7 +114,7 @@ def main(workdir: Path, conform_options: list[str]) -> None:
     wheelhouse, environment = workdir / "wheelhouse", workdir / "venv"
     pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "--no-input", "-q"]
     started = time.perf_counter()
-    subprocess.run([*pip, "wheel", "--no-deps", "--no-index", "--wheel-dir", str(wheelhouse), str(PACKAGE)], check=True)
+    subprocess.run([*pip, "wheel", "--no-deps", "--no-index", "--no-build-isolation", "--wheel-dir", str(wheelhouse), str(PACKAGE)], check=True)
     built = next(wheelhouse.glob("meshweaver_conform-*.whl"))
     print(f"built: {built.name}", flush=True)
     step("wheel built", started)
