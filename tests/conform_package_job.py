@@ -26,6 +26,7 @@ import json
 import os
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 import time
@@ -114,7 +115,10 @@ def main(workdir: Path, conform_options: list[str]) -> None:
     wheelhouse, environment = workdir / "wheelhouse", workdir / "venv"
     pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "--no-input", "-q"]
     started = time.perf_counter()
-    subprocess.run([*pip, "wheel", "--no-deps", "--no-index", "--no-build-isolation", "--wheel-dir", str(wheelhouse), str(PACKAGE)], check=True)
+    # Built from a copy: setuptools leaves build/ and *.egg-info beside the sources it builds, and the checkout's
+    # conformance/ must hold only the suite (the claim checker reads every .py file under it).
+    source = shutil.copytree(PACKAGE, workdir / "source", ignore=shutil.ignore_patterns("__pycache__", "build", "*.egg-info"))
+    subprocess.run([*pip, "wheel", "--no-deps", "--no-index", "--no-build-isolation", "--wheel-dir", str(wheelhouse), str(source)], check=True)
     built = next(wheelhouse.glob("meshweaver_conform-*.whl"))
     print(f"built: {built.name}", flush=True)
     step("wheel built", started)
