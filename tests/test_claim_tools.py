@@ -148,6 +148,29 @@ def test_review_report_lists_claims_numbers_and_unmarked_behaviour(tmp_path):
     assert "- docs/guide.md:24: The `add` function always returns an int. _(`add`, always, returns)_" in report
     # The claimed sentence is a claim, not an unmarked promise.
     assert "docs/guide.md:21: The sum" not in report
+    assert "refutation reading" not in report  # model claims need none
+
+
+def test_review_report_asks_a_new_reading_for_a_new_or_reworded_framework_claim(tmp_path):
+    """A framework claim's new wording is read against the source by someone else (tools/refutation.py)."""
+    root = tmp_path / "repo"
+    shutil.copytree(MINIDOCS, root)
+    page = root / "docs" / "guide.md"
+    page.write_text(page.read_text(encoding="utf-8").replace("{ #mini.limit .model }", '{ #mini.limit .framework cite="F1" }'),
+                    encoding="utf-8")
+    git(root, "init", "-q", "-b", "main")
+    git(root, "add", ".")
+    git(root, "commit", "-q", "-m", "base")
+    text = page.read_text(encoding="utf-8").replace("Input is cut at 1,000 characters.", "Input is cut at 1,200 characters.")
+    page.write_text(text + '\nThe sum is an int.\n{ #mini.sum-type .framework cite="F1" }\n', encoding="utf-8")
+    git(root, "commit", "-q", "-am", "change")
+
+    from tools import review
+
+    report = review.build(root, "HEAD~1").markdown()
+    reading = "  - refutation reading: the new wording needs one in `framework/review.toml`"
+    assert report.count(reading) == 2, report
+    assert report.index("**reworded** `mini.limit` (framework)") < report.rindex(reading)
 
 
 class TestStaticContract:

@@ -63,6 +63,10 @@ def tree_at(root: Path, ref: str, into: Path) -> Project:
     return Project(into)
 
 
+# A framework claim's new wording is read against the source by someone who did not write it (tools/refutation.py).
+_READING_NEEDED = ("  - refutation reading: the new wording needs one in `framework/review.toml` by a reader who did not "
+                   "write it (`python3 -m tools.refutation` lists it)")
+
 @dataclass
 class Report:
     base: str
@@ -82,6 +86,7 @@ class Report:
             out.append("No claim was added, removed or reworded.")
         for marker, sites in self.added:
             out += [f"- **added** `{marker.id}` ({marker.kind}) at {_where(marker)}: {marker.text}", f"  - checks: {self._checks(sites)}"]
+            out += [_READING_NEEDED] if marker.kind == "framework" else []
         for marker in self.removed:
             out += [f"- **removed** `{marker.id}` ({marker.kind}), was at {_where(marker)}: {marker.text}"]
         for old, new, sites, changed in self.reworded:
@@ -92,6 +97,7 @@ class Report:
                 f"  - now: {new.text}",
                 f"  - checks: {self._checks(sites)}; {verdict}",
             ]
+            out += [_READING_NEEDED] if new.kind == "framework" else []
         out += ["", "## Numbers changed", ""]
         if not self.numbers:
             out.append("No number on a page changed.")
