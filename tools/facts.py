@@ -114,11 +114,14 @@ def import_facts_markdown(text: str) -> dict:
     return data
 
 
+def toml_string(value: str) -> str:
+    """A TOML basic string: the value in double quotes, its backslashes and quotes escaped."""
+    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
 def to_toml(data: dict) -> str:
     """Write the dict in a stable, reviewable TOML layout (no third-party writer needed)."""
-    def string(value: str) -> str:
-        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
-
+    string = toml_string
     lines = [
         "# The framework facts the guide's framework claims cite (`cite=\"K1\"` on a page).",
         "# Imported from framework-facts.md v2 by `python3 -m tools.facts IMPORT FILE`; facts with",

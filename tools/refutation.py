@@ -17,6 +17,7 @@ from pathlib import Path
 
 from claimcheck.page import Marker
 from claimcheck.problems import Problem
+from tools.facts import toml_string
 
 REVIEW_FILE = Path("framework/review.toml")
 # holds: the reading found nothing to refute in the wording it read.
@@ -176,16 +177,13 @@ def main() -> int:
     for marker in todo:
         earlier = readings.get(marker.id)
         print(f'\n[claims."{marker.id}"]  # {marker.page.as_posix()}:{marker.line}, cites {" ".join(marker.cites)}')
-        print("text = " + _toml_string(marker.text))
+        print("text = " + toml_string(marker.text))
         print('verdict = ""  # holds | unsettled (with page_says); a wrong or incomplete claim is corrected first')
         if earlier is not None:
             print(f"# the reading of an earlier wording: {earlier.verdict}" + (f", was {earlier.was}" if earlier.was else ""))
     print(f"\n# {len(todo)} framework claim(s) without a reading of their current wording", flush=True)
     return 1 if todo or form else 0
 
-
-def _toml_string(text: str) -> str:
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
 if __name__ == "__main__":
