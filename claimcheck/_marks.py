@@ -64,10 +64,9 @@ class _Labeller(Treeprocessor):
 def add_label(claim: Element, claims_url: str) -> None:
     """The label at the end of a paragraph, or of a list item's own text (before its nested list)."""
     kind, claim_id = claim.get("class"), claim.get("id")
-    # `cite` is not an attribute of <p> or <li>; keep the fact ids as data for scripts and tests (in its place).
-    attributes = {("data-cite" if name == "cite" else name): value for name, value in claim.attrib.items()}
-    claim.attrib.clear()
-    claim.attrib.update(attributes)
+    if "cite" in claim.attrib:
+        # `cite` is not an attribute of <p> or <li>; keep the fact ids as data for scripts and tests.
+        claim.set("data-cite", claim.attrib.pop("cite"))
     label = Element("a", {
         "class": f"claim-mark claim-mark--{kind}",
         "href": f"{claims_url}#claim-{claim_id}",
@@ -76,6 +75,7 @@ def add_label(claim: Element, claims_url: str) -> None:
     })
     label.text = f"{LABELS[kind]} \u00b7 "
     SubElement(label, "code").text = claim_id
+    # A space between the claim's last word and its label, as between two words.
     at = next((index for index, child in enumerate(claim) if child.tag in ("ul", "ol")), len(claim))
     if at:
         claim[at - 1].tail = (claim[at - 1].tail or "") + " "

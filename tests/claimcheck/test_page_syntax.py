@@ -50,6 +50,7 @@ The reader returns two items, as `lib/reader.py` says.
 - A listed claim that spans
   two lines.
   { #demo.listed .framework cite="K1 K2" }
+    - A nested item, no claim.
 
 Seen in the field.
 { #demo.seen .observation }
@@ -106,6 +107,8 @@ def test_claims_read_from_the_page_are_the_claims_the_site_labels(tree: Path):
     labelled = re.findall(r'class="claim-mark claim-mark--(\w+)" href="claims/#claim-([^"]+)"', html)
     assert [(claim_id, kind) for kind, claim_id in labelled] == [(claim_id, kind) for claim_id, kind, _ in CLAIMS]
     assert 'data-cite="K1 K2"' in html
+    # A list item's label ends its own text, before its nested list.
+    assert re.search(r'id="demo.listed">A listed claim that spans\s+two lines. <a [^>]*>[^<]*<code>demo.listed</code></a><ul>\n<li>A nested item', html)
 
 
 def test_a_claims_text_is_the_same_for_the_page_reader_and_mutate(tree: Path):
