@@ -17,9 +17,9 @@ project (dev.py mutate) uses its own.
 
 from __future__ import annotations
 
-import functools
 import importlib.util
 import types
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -42,7 +42,7 @@ def _is_snippet(config: pytest.Config, path: Path) -> bool:
 def pytest_collect_file(file_path: Path, parent: pytest.Collector):
     config = parent.config
     if file_path.suffix == ".md" and _folder(config, "claims_pages"):
-        return _pycon_collector(_folder(config, "claims_pages"))(file_path, parent)
+        return _pycon_collector(config)(file_path, parent)
     if _is_snippet(config, file_path) and not parent.session.isinitpath(file_path):
         return SnippetFile.from_parent(parent, path=file_path)
     return None
@@ -55,11 +55,18 @@ def pytest_pycollect_makemodule(module_path: Path, parent: pytest.Collector):
     return None
 
 
-@functools.cache
-def _pycon_collector(pages: Path):
-    from claimcheck.doctests import make_sybil
+# What the plugin reads once per session lives in the session's config, not in this module: a second
+# session in the same process (pytester's in-process runs) starts afresh.
+_PYCON_COLLECTOR = pytest.StashKey[Callable]()
+_CLAIMS = pytest.StashKey[tuple]()
 
-    return make_sybil(path=str(pages), patterns=["*.md"]).pytest()
+
+def _pycon_collector(config: pytest.Config) -> Callable:
+    if _PYCON_COLLECTOR not in config.stash:
+        from claimcheck.doctests import make_sybil
+
+        config.stash[_PYCON_COLLECTOR] = make_sybil(path=str(_folder(config, "claims_pages")), patterns=["*.md"]).pytest()
+    return config.stash[_PYCON_COLLECTOR]
 
 
 @pytest.hookimpl(wrapper=True)
@@ -68,13 +75,13 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
     report = yield
     configured = _folder(item.config, "claims_snippets") or _folder(item.config, "claims_pages")
     if report.failed and call.excinfo is not None and configured:
-        broken = _broken_claims(item.config.rootpath, call.excinfo)
+        broken = _broken_claims(item.config, call.excinfo)
         if broken:
             report.sections.append(("broken claims", "\n".join(broken)))
     return report
 
 
-def _broken_claims(root: Path, excinfo: pytest.ExceptionInfo) -> list[str]:
+def _broken_claims(config: pytest.Config, excinfo: pytest.ExceptionInfo) -> list[str]:
     from sybil.example import SybilFailure
     from tools import claims
 
@@ -82,7 +89,7 @@ def _broken_claims(root: Path, excinfo: pytest.ExceptionInfo) -> list[str]:
         places = [(Path(excinfo.value.example.path), excinfo.value.example.line)]
     else:
         places = [(Path(entry.path), entry.lineno + 1) for entry in excinfo.traceback]
-    project, collected = _claims(root)
+    project, collected = _claims(config)
     broken: list[str] = []
     for path, line in places:
         if path.resolve().is_relative_to(project.root.resolve()):
@@ -90,15 +97,16 @@ def _broken_claims(root: Path, excinfo: pytest.ExceptionInfo) -> list[str]:
     return broken
 
 
-@functools.cache
-def _claims(root: Path):
-    # Read once, on the first failure: passing runs never pay for it. The report needs only where each
-    # claim is stated; the checks it names are read where the failure is.
-    from tools import claims
-    from tools.project import Project
+def _claims(config: pytest.Config) -> tuple:
+    # Read once per session, on its first failure: passing runs never pay for it. The report needs only
+    # where each claim is stated; the checks it names are read where the failure is.
+    if _CLAIMS not in config.stash:
+        from tools import claims
+        from tools.project import Project
 
-    project = Project(root)
-    return project, claims.Claims([marker for page in project.pages for marker in page.markers], {}, [])
+        project = Project(config.rootpath)
+        config.stash[_CLAIMS] = project, claims.Claims([marker for page in project.pages for marker in page.markers], {}, [])
+    return config.stash[_CLAIMS]
 
 
 class SnippetFile(pytest.File):

@@ -18,10 +18,10 @@ from pathlib import Path
 
 import anyio
 
-from conformance import checks  # noqa: F401  (registers the checks)
+from conformance.checks import collect_checks
 from conformance.report import console, write
 from conformance.session import BadTarget, Connection, Target, parse_header
-from conformance.suite import CHECKS, Run, run_checks
+from conformance.suite import Run, run_checks
 
 DEFAULT_NAMESPACE = "Meridian"
 DEFAULT_JUNIT = Path("build/conformance/junit.xml")
@@ -47,8 +47,9 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
 
 
 async def conform(target: Target, namespace: str, claims: list[str]) -> Run:
-    selected = [c for c in CHECKS if not claims or c.claim in claims]
-    unknown = sorted(set(claims) - {c.claim for c in CHECKS})
+    every_check = collect_checks()
+    selected = [c for c in every_check if not claims or c.claim in claims]
+    unknown = sorted(set(claims) - {c.claim for c in every_check})
     if unknown:
         raise BadTarget(f"no conformance check for claim(s): {', '.join(unknown)}")
     async with Connection(target) as mcp:

@@ -1,6 +1,8 @@
-"""The checks' registry, their fixtures and the run that turns them into a pass, fail or skip per claim.
+"""What a check is, its fixtures and the run that turns checks into a pass, fail or skip per claim.
 
-A check is an async function registered with `@check("claim.id", needs={tools})`.
+A check is an async function marked with `@check("claim.id", needs={tools})`,
+which makes it a `Check` record; the run is handed the checks it runs
+(`conformance.checks.collect_checks()` gathers them from their modules).
 It receives a `Fixtures` (the connection, the namespace, what the run made) and
 states its expectation in asserts, each under `# verifies: claim.id`. An
 `AssertionError` fails the claim with the assert's message; `Skip` (raised when
@@ -15,7 +17,7 @@ import json
 import secrets
 import time
 import traceback
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -54,17 +56,14 @@ class Check:
         return self.function.__module__
 
 
-CHECKS: list[Check] = []
+def check(claim: str, *, needs: set[str] | frozenset[str] = frozenset()) -> Callable[[CheckFunction], Check]:
+    """Make an async function the check of `claim` that calls the tools in `needs`: its name then holds the
+    `Check`, where `collect_checks` finds it. Nothing is registered anywhere."""
 
+    def mark(function: CheckFunction) -> Check:
+        return Check(claim, function, frozenset(needs))
 
-def check(claim: str, *, needs: set[str] | frozenset[str] = frozenset()) -> Callable[[CheckFunction], CheckFunction]:
-    """Register an async check of `claim` that calls the tools in `needs`."""
-
-    def register(function: CheckFunction) -> CheckFunction:
-        CHECKS.append(Check(claim, function, frozenset(needs)))
-        return function
-
-    return register
+    return mark
 
 
 @dataclass
@@ -264,12 +263,12 @@ class Fixtures:
         return leftovers
 
 
-async def run_checks(mcp: Connection, namespace: str, checks: list[Check] | None = None,
+async def run_checks(mcp: Connection, namespace: str, checks: Sequence[Check],
                      progress: Callable[[Outcome], None] | None = None) -> Run:
-    """Run `checks` (all by default) in order against an open connection."""
+    """Run `checks` in order against an open connection."""
     if not __debug__:  # python -O strips asserts: every check would pass without checking anything
         raise BadTarget("the checks are assert statements, which python -O removes; run conform without -O")
-    selected = list(CHECKS if checks is None else checks)
+    selected = list(checks)
     mcp.require(set().union(*(c.needs for c in selected)) | {"delete"})
     fixtures = Fixtures(mcp, namespace)
     started = time.perf_counter()

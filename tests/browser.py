@@ -15,16 +15,19 @@ import threading
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path, PurePosixPath
+from typing import TypeVar
 from urllib.parse import urlsplit
 
 import yaml
 
 from tools.sitelinks import anchors_in
+
+T = TypeVar("T")
 
 # Debian's build of Chromium's headless shell (the old headless mode, Playwright's own choice for headless
 # runs): the same engine as /usr/bin/chromium without the browser's window machinery, about a third less CPU
@@ -409,6 +412,7 @@ class SiteBrowser:
         self._contexts: dict[str, object] = {}
         self._visits: dict[tuple[str, str], Visit] = {}
         self._served: dict[str, ServedPage] = {}
+        self._readings: dict[object, object] = {}
 
     def url(self, page: NavPage) -> str:
         return self.base_url + page.url_path
@@ -449,6 +453,12 @@ class SiteBrowser:
         """The shared, settled visit of a page at a viewport, loaded once per run; tests only read it."""
         self.preload([page], [viewport])
         return self._visits[page.url_path, viewport.name]
+
+    def once(self, key: object, read: Callable[[], T]) -> T:
+        """What `read` returns, read once while this browser serves the site: tests share a reading as they share a visit."""
+        if key not in self._readings:
+            self._readings[key] = read()
+        return self._readings[key]
 
     def _context(self, viewport: Viewport):
         if viewport.name not in self._contexts:

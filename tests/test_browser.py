@@ -287,8 +287,6 @@ MARKER_STYLES = """() => [...document.querySelectorAll('article :is(.framework, 
         labelClipped: label ? label.scrollWidth > label.clientWidth + 1 : null,
     };
 })"""
-# The look of the first marker of each kind the suite meets; every later marker of that kind must match it.
-REFERENCE_LOOKS: dict[str, dict] = {}
 
 
 def test_claim_kinds_look_different(site: SiteBrowser):
@@ -320,8 +318,10 @@ def test_claim_markers_render_as_designed(site: SiteBrowser, page: NavPage):
         f"written but not rendered: {[marker for marker in written if marker not in shown]}; "
         f"rendered but not written: {[marker for marker in shown if marker not in written]}"
     )
+    # The look of the first marker of each kind the suite meets; every later marker of that kind must match it.
+    reference_looks = site.once("reference looks", dict)
     for marker in rendered:
-        expected = REFERENCE_LOOKS.setdefault(marker["kind"], marker["look"])
+        expected = reference_looks.setdefault(marker["kind"], marker["look"])
         assert marker["look"] == expected, f"#{marker['id']} does not look like a {marker['kind']}"
         assert marker["label"] is not None, f"#{marker['id']} has no label"
         assert marker["id"] in marker["label"], f"#{marker['id']}'s label does not name its id"
@@ -579,15 +579,12 @@ LAYOUT = """() => {
     }));
     return {clipped, unstuckTables, brokenWords, coveredCode, marks};
 }"""
-LAYOUTS: dict[tuple[str, str], dict] = {}
 BOTH_WIDTHS = [DESKTOP, PHONE]
 
 
 def layout(site: SiteBrowser, page: NavPage, viewport: Viewport) -> dict:
     """What LAYOUT finds on the page at the width, read once per run."""
-    if (page.url_path, viewport.name) not in LAYOUTS:
-        LAYOUTS[page.url_path, viewport.name] = site.visit(page, viewport).page.evaluate(LAYOUT)
-    return LAYOUTS[page.url_path, viewport.name]
+    return site.once(("layout", page.url_path, viewport.name), lambda: site.visit(page, viewport).page.evaluate(LAYOUT))
 
 
 def by_page_and_width(test):
@@ -706,17 +703,18 @@ PAINTED_COLOURS = """() => [...document.body.querySelectorAll('*')].map(element 
 })"""
 # The page that shows the most kinds of claim, read once in a tab of its own loaded in the dark scheme.
 SCHEMES_PAGE = max(PAGES_WITH_MARKERS, key=lambda page: len({marker.kind for marker in MARKDOWN_PAGES[page].markers}), default=HOME)
-DARK_READING: dict[str, object] = {}
 
 
 def dark_reading(site: SiteBrowser) -> dict:
     """SCHEME_LOOK and PAINTED_COLOURS of SCHEMES_PAGE loaded in the dark scheme (the suite's one load in it)."""
-    if not DARK_READING:
+
+    def read() -> dict:
         with tab_in_scheme(site, SCHEMES_PAGE, "dark") as tab:
             # Material applies the dark palette as its script starts, so colours may still be easing at `load`.
             assert tab.evaluate(FINISH_TRANSITIONS), "transitions still running after 20 rounds"
-            DARK_READING.update(look=tab.evaluate(SCHEME_LOOK), colours=tab.evaluate(PAINTED_COLOURS))
-    return DARK_READING
+            return {"look": tab.evaluate(SCHEME_LOOK), "colours": tab.evaluate(PAINTED_COLOURS)}
+
+    return site.once("dark reading", read)
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])

@@ -21,9 +21,9 @@ from pathlib import Path
 import anyio
 import pytest
 
-from conformance import checks  # noqa: F401  (registers the checks)
+from conformance import checks
 from conformance.__main__ import main as conform
-from conformance.suite import CHECKS
+from conformance.checks import collect_checks
 from mcp_server import build_server
 from mcp_server.__main__ import ENDPOINT, http_server
 from tests import conform_job
@@ -37,6 +37,7 @@ def conform_args(tmp_path: Path, *target: str) -> list[str]:
     return [*target, "--junit", str(tmp_path / "junit.xml"), "--report", str(tmp_path / "report.md")]
 
 
+CHECKS = collect_checks()
 PLANT = "navigate-to-path"
 # The security probes (conformance/checks/security.py): each plant's unsafe variant and the claim its probe checks.
 SECURITY_PLANTS = {
@@ -366,6 +367,23 @@ def test_every_check_names_its_claim_in_its_verifies_comments():
     for check in CHECKS:
         named = set(re.findall(r"# verifies: (\S+)", inspect.getsource(check.function)))
         assert named == {check.claim}, f"{check.module}.{check.name} is registered for {check.claim} but verifies {named}"
+
+
+def test_the_checks_are_collected_from_every_module_of_the_package_in_its_order():
+    """A module of checks left out of MODULES would never run; each module gives its checks in the order it defines them."""
+    import inspect
+    import pkgutil
+
+    assert {module.__name__ for module in checks.MODULES} == {
+        f"{checks.__name__}.{found.name}" for found in pkgutil.iter_modules(checks.__path__)}
+    for module in checks.MODULES:
+        defined = [check for check in CHECKS if check.module == module.__name__]
+        assert defined, f"{module.__name__} defines no check"
+        lines = [inspect.getsourcelines(check.function)[1] for check in defined]
+        assert lines == sorted(lines), f"{module.__name__}'s checks are not collected in the order it defines them"
+    order = [module.__name__ for module in checks.MODULES]
+    assert [check.module for check in CHECKS] == sorted((check.module for check in CHECKS), key=order.index)
+    assert collect_checks() == CHECKS, "a second collection gives the same checks"
 
 
 def test_a_stdio_server_that_dies_is_named_with_its_last_words(tmp_path, capsys):

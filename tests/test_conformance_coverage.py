@@ -7,8 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from conformance import checks  # noqa: F401  (registers the checks)
-from conformance.suite import CHECKS
+from conformance.checks import collect_checks
 from tools import mcp_coverage
 from tools.claims import collect
 from tools.project import Project
@@ -22,7 +21,7 @@ def markers():
 
 
 def over_mcp() -> set[str]:
-    return {check.claim for check in CHECKS}
+    return {check.claim for check in collect_checks()}
 
 
 def listed(text: str | None = None) -> dict[str, mcp_coverage.Listed]:

@@ -41,23 +41,12 @@ def run_snippet_recorded(path: Path, execute: Callable[[types.ModuleType], None]
     finally:
         if saved is not None:
             sys.modules["__main__"] = saved
-    RAN[path.resolve()] = module.__dict__
     return module.__dict__, printed
 
 
 def _execute(module: types.ModuleType) -> None:
     path = module.__file__
     exec(compile(Path(path).read_bytes(), path, "exec"), module.__dict__)
-
-
-# The namespace of every snippet that ran to its end in this process: a check that reads what a
-# listing computed takes it from here instead of running the snippet a second time.
-RAN: dict[Path, dict] = {}
-
-
-def namespace_of(path: Path) -> dict:
-    """What the snippet at `path` leaves behind when it runs: from this process's run if it had one."""
-    return RAN.get(path.resolve()) or run_snippet(path)[0]
 
 
 def render(namespace: dict, root: Path = REPO_ROOT) -> dict[Path, str]:

@@ -20,6 +20,7 @@ import functools
 import re
 from decimal import Decimal
 from pathlib import Path
+from types import MappingProxyType
 
 from tools import facts, numbers
 from tools.claimlock import check_source
@@ -167,14 +168,16 @@ def _folded(name: str) -> str:
 class KnownNames:
     """`names`: every identifier and one-word string agentkit and the snippets use, the registry's
     tool, plugin and parameter names among them; `strict`: the registry's names and agentkit's field
-    names (the string keys of its dicts), what `dev.py mutate` misspells."""
+    names (the string keys of its dicts), what `dev.py mutate` misspells. Frozen: `known_names` hands the
+    same one to every caller."""
 
     def __init__(self, names: set[str], texts: list[str], strict: set[str] = frozenset()) -> None:
-        self.strict = set(strict)
-        self.names = names | self.strict
-        self.folded: dict[str, set[str]] = {}
+        self.strict = frozenset(strict)
+        self.names = frozenset(names) | self.strict
+        folded: dict[str, set[str]] = {}
         for name in self.names:
-            self.folded.setdefault(_folded(name), set()).add(name)
+            folded.setdefault(_folded(name), set()).add(name)
+        self.folded = MappingProxyType({key: frozenset(same) for key, same in folded.items()})
         self.text = "\n".join(texts)
 
     def has(self, name: str) -> bool:

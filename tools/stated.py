@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 from pathlib import Path
 
+from claimcheck.page import Marker
 from tools import numbers as _numbers
 from tools.project import REPO_ROOT, Project
 
@@ -32,6 +33,7 @@ def numbers(claim_id: str, root: Path = REPO_ROOT) -> list[int | float]:
 
 
 @functools.cache
-def _markers(root: Path):
-    # Read once per run; a mutation run starts a fresh process for every change.
-    return [marker for page in Project(root).pages for marker in page.markers]
+def _markers(root: Path) -> tuple[Marker, ...]:
+    # Read once per run and root (a tuple: no caller changes what the next one reads); a mutation run starts
+    # a fresh process for every change, and a test that edits a tree reads it under a root of its own.
+    return tuple(marker for page in Project(root).pages for marker in page.markers)
