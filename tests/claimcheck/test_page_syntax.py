@@ -1,8 +1,9 @@
 """Each form of page syntax planted once, and every reader of it seeing the same thing.
 
-The page readers (claimcheck/page.py), the snippet reader (claimcheck/pysource.py), the shown-output reader
-(claimcheck/outputs.py), mutate's claim regions, the export and the site's rendering (Python-Markdown with
-the site's extensions, then claimcheck's claim labels) each read part of the syntax; they must agree.
+The page model (claimcheck/page.py), the snippet reader (claimcheck/pysource.py), the shown-output reader
+(claimcheck/outputs.py), mutate's claim regions, the export and its framework-only cut, and the site's
+rendering (Python-Markdown with the site's extensions, then claimcheck's claim labels) each read part of
+the syntax; they must agree.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import markdown
 import pytest
 
 from claimcheck._marks import mark_claims
-from tools import export, mutate
+from tools import export, framework_only, mutate
 from claimcheck.outputs import shown_output
 from claimcheck.page import fenced_lines, read_page
 from claimcheck.pysource import read_sections
@@ -55,6 +56,25 @@ Seen in the field.
 --8<-- "snippets/demo.py:reading"
 ```
 
+!!! note "Read this"
+    A note's text.
+
+=== "Tool call"
+
+    --8<-- "snippets/output/demo.md"
+
+=== "Python"
+
+    ```python
+    --8<-- "snippets/demo.py:reading"
+    ```
+
+??? example
+    Collapsed.
+
+Refusing a name is an extension of this model.
+{ #demo.refuses .extension }
+
 ## Checking { #checking }
 
 <!-- verifies: demo.reads -->
@@ -64,12 +84,19 @@ Seen in the field.
 ```
 '''
 
-CLAIMS = [("demo.reads", "model", ()), ("demo.listed", "framework", ("K1", "K2")), ("demo.seen", "observation", ())]
+CLAIMS = [("demo.reads", "model", ()), ("demo.listed", "framework", ("K1", "K2")), ("demo.seen", "observation", ()),
+          ("demo.refuses", "extension", ())]
+OUTPUT = """
+| read | items |
+| --- | --- |
+| `lib/reader.py` | 2 |
+"""
+CONTAINERS = [("admonition", "note", "Read this"), ("tab", "", "Tool call"), ("tab", "", "Python"), ("admonition", "example", None)]
 
 
 @pytest.fixture
 def tree(tmp_path: Path) -> Path:
-    for path, text in {"snippets/demo.py": SNIPPET, "docs/page.md": PAGE}.items():
+    for path, text in {"snippets/demo.py": SNIPPET, "snippets/output/demo.md": OUTPUT, "docs/page.md": PAGE}.items():
         (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / path).write_text(textwrap.dedent(text).lstrip(), encoding="utf-8")
     return tmp_path
@@ -79,8 +106,10 @@ def rendered(tree: Path) -> str:
     """The page's HTML as the site renders it: its Markdown extensions, then the claims plugin's labels."""
     html = markdown.markdown(
         (tree / "docs/page.md").read_text(encoding="utf-8"),
-        extensions=["attr_list", "md_in_html", "toc", "pymdownx.superfences", "pymdownx.snippets"],
-        extension_configs={"pymdownx.snippets": {"base_path": [str(tree)], "check_paths": True, "dedent_subsections": True}},
+        extensions=["admonition", "attr_list", "md_in_html", "tables", "toc", "pymdownx.details", "pymdownx.superfences",
+                    "pymdownx.tabbed", "pymdownx.snippets"],
+        extension_configs={"pymdownx.snippets": {"base_path": [str(tree)], "check_paths": True, "dedent_subsections": True},
+                           "pymdownx.tabbed": {"alternate_style": True}},
     )
     return mark_claims(html, "claims/")
 
@@ -99,6 +128,7 @@ def test_a_claims_text_is_the_same_for_the_page_reader_and_mutate(tree: Path):
     page = read_page(tree / "docs/page.md", Path("docs/page.md"))
     assert [marker.text for marker in page.markers] == [
         "The reader returns two items, as `lib/reader.py` says.", "A listed claim that spans two lines.", "Seen in the field.",
+        "Refusing a name is an extension of this model.",
     ]
     for marker in page.markers:
         start, end = mutate.claim_region(text, marker)
@@ -108,8 +138,9 @@ def test_a_claims_text_is_the_same_for_the_page_reader_and_mutate(tree: Path):
 
 def test_an_include_names_a_section_the_snippet_reader_the_export_and_the_site_agree_on(tree: Path):
     page = read_page(tree / "docs/page.md", Path("docs/page.md"))
-    [include] = page.includes
-    assert (include.path, include.section) == ("snippets/demo.py", "reading")
+    assert [(include.path, include.section) for include in page.body_includes] == [("snippets/output/demo.md", None)]
+    [include, again] = [include for fence in page.fences for include in fence.includes]
+    assert (include.path, include.section) == (again.path, again.section) == ("snippets/demo.py", "reading")
     sections, problems = read_sections(tree / include.path)
     assert problems == [] and list(sections) == ["reading"]
     lines = (tree / include.path).read_text(encoding="utf-8").splitlines()
@@ -127,10 +158,56 @@ def test_shown_output_verifies_links_and_fences_are_read_alike(tree: Path):
     fenced = [line for line, inside in fenced_lines(lines) if inside]
     # Each fence as read_page sees it: its opening line, its body and its closing line.
     assert fenced == [line for fence in page.fences for line in [lines[fence.line - 1], *fence.body, lines[fence.line + len(fence.body)]]]
-    assert [fence.language for fence in page.fences] == ["python", "pycon"]
+    assert [fence.language for fence in page.fences] == ["python", "python", "pycon"]
 
 
 def test_heading_anchors_of_the_export_are_the_ids_the_site_gives(tree: Path):
     html = rendered(tree)
     site_ids = re.findall(r'<h[1-6] id="([^"]+)"', html)
     assert list(export.heading_anchors((tree / "docs/page.md").read_text(encoding="utf-8").splitlines())) == site_ids
+
+
+def test_sections_of_the_page_model_are_the_headings_and_ids_the_site_gives(tree: Path):
+    page = read_page(tree / "docs/page.md", Path("docs/page.md"))
+    headings = re.findall(r'<h([1-6]) id="([^"]+)">(.*?)</h', rendered(tree))
+    assert [(section.level, section.anchor, section.text) for section in page.sections] == [
+        (int(level), anchor, html_lib.unescape(re.sub(r"<[^>]+>", "", text))) for level, anchor, text in headings
+    ]
+    # The framework-only cut reads the same headings (it drops the sections that are the guide's own).
+    lines = (tree / "docs/page.md").read_text(encoding="utf-8").splitlines()
+    cut = [block for block in framework_only.blocks(lines) if block.kind == "heading"]
+    assert [(block.level, block.text) for block in cut] == [(section.level, section.source) for section in page.sections]
+
+
+def test_admonitions_and_tabs_are_the_containers_the_site_renders_and_the_export_rewrites(tree: Path):
+    page = read_page(tree / "docs/page.md", Path("docs/page.md"))
+    assert [(container.kind, container.type, container.title) for container in page.containers] == CONTAINERS
+    # The site: an admonition's title (its type, capitalized, when it gives none), a details summary, a tab's label.
+    shown = re.findall(r'<p class="admonition-title">([^<]*)</p>|<summary>([^<]*)</summary>|<label for="__tabbed_[^"]*">([^<]*)</label>', rendered(tree))
+    assert ["".join(title) for title in shown] == [title or kind.capitalize() for _, kind, title in CONTAINERS]
+    # Each container holds the lines the site shows in it: the tab's include, the other tab's fence.
+    lines = (tree / "docs/page.md").read_text(encoding="utf-8").splitlines()
+    tool_call, python = page.containers[1:3]
+    assert [include.line for include in page.body_includes] == [tool_call.end]
+    assert python.languages == ("python",) and python.line < page.fences[1].line <= python.end
+    # The framework-only cut sees the same containers, and the export rewrites each one it keeps.
+    cut = [(block.container, block.title) for block in framework_only.blocks(lines) if block.kind == "container"]
+    assert cut == [(container.marker, container.title or container.type) for container in page.containers if not container.indent]
+    markdig = export._blocks_for_markdig(lines)
+    assert not [line for line in markdig if re.match(r"\s*(!!!|\?\?\?|===)", line)]
+    assert [line for line in markdig if line.lstrip("> ").startswith("**")] == [
+        "> **Read this**", "**Tool call**", "**Python**", "> **Example**",
+    ]
+
+
+def test_the_export_keeps_the_framework_claims_and_the_agents_view_of_the_page_model(tree: Path):
+    page = read_page(tree / "docs/page.md", Path("docs/page.md"))
+    exported = export.ExportedPage(Path("page.md"), "/Doc/page", export.heading_anchors((tree / "docs/page.md").read_text(encoding="utf-8").splitlines()))
+    site = export.Site(tree, "https://guide.example/", {}, {"page.md": exported})
+    text = export.export_page(site, exported)
+    # Every claim but the extension keeps its "Checked by" line, linking its row on the claims page.
+    assert re.findall(r"#claim-([^)]+)\)", text) == [marker.id for marker in page.markers if marker.kind != "extension"]
+    # The Python goes: the tab that held it, and its fence; the tool-call tab is left, unwrapped, with the include inlined.
+    assert "```python" not in text and "**Python**" not in text and "**Tool call**" not in text
+    assert "| `lib/reader.py` | 2 |" in text and "> **Read this**" in text and "> **Example**" in text
+    assert list(exported.anchors) == [section.anchor for section in page.sections]
