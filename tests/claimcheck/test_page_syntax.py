@@ -17,6 +17,7 @@ import markdown
 import pytest
 
 from claimcheck._marks import mark_claims
+from claimcheck.doctests import make_sybil
 from tools import export, framework_only, mutate
 from claimcheck.outputs import shown_output
 from claimcheck.page import fenced_lines, read_page
@@ -159,6 +160,10 @@ def test_shown_output_verifies_links_and_fences_are_read_alike(tree: Path):
     # Each fence as read_page sees it: its opening line, its body and its closing line.
     assert fenced == [line for fence in page.fences for line in [lines[fence.line - 1], *fence.body, lines[fence.line + len(fence.body)]]]
     assert [fence.language for fence in page.fences] == ["python", "python", "pycon"]
+    # The doctests run the examples of that pycon block, at its lines.
+    examples = list(make_sybil().parse(tree / "docs/page.md"))
+    [check] = page.checks
+    assert [(example.line, example.parsed.source, example.parsed.want) for example in examples] == [(check.fence.line + 1, "1 + 1\n", "2\n")]
 
 
 def test_heading_anchors_of_the_export_are_the_ids_the_site_gives(tree: Path):
