@@ -39,7 +39,7 @@ class Block:
     markup: str = ""  # a fence's backticks, a container's `!!!`, `???+`, `===`; a heading's `##`
     info: str = ""  # a fence's info string; an admonition's parameters; a tab's title
     content: str = ""  # a paragraph's or heading's inline source, an HTML block's or fence's text
-    text: str = ""  # a paragraph's or heading's text as rendered, without inline markup
+    text: str = ""  # a heading's text as rendered, without inline markup
 
 
 def _tab(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
@@ -75,6 +75,8 @@ def _tab(state: StateBlock, start_line: int, end_line: int, silent: bool) -> boo
 def _parser() -> MarkdownIt:
     parser = MarkdownIt("commonmark").use(front_matter_plugin).use(admon_plugin)
     parser.block.ruler.before("fence", "tab", _tab, {"alt": ["paragraph", "reference", "blockquote", "list"]})
+    # Inline parsing is most of the time a parse takes, and only a heading's text needs it (`parse` asks for it).
+    parser.core.ruler.disable("inline")
     return parser
 
 
@@ -87,7 +89,8 @@ def parse(lines: list[str]) -> list[Block]:
     containers = 0
     for token in _parser().parse("\n".join(lines) + "\n"):
         if token.type == "inline" and blocks:  # a paragraph's or heading's text: the block before it holds it
-            blocks[-1] = replace(blocks[-1], content=token.content, text=_plain(token.children or []))
+            text = _plain(_parser().inline.parse(token.content, _parser(), {}, [])) if blocks[-1].kind == "heading" else ""
+            blocks[-1] = replace(blocks[-1], content=token.content, text=text)
             continue
         if token.nesting == -1:
             containers -= token.type.removesuffix("_close") in CONTAINERS
