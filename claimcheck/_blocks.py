@@ -73,7 +73,7 @@ def _tab(state: StateBlock, start_line: int, end_line: int, silent: bool) -> boo
 
 @functools.cache
 def _parser() -> MarkdownIt:
-    parser = MarkdownIt("commonmark").use(front_matter_plugin).use(admon_plugin)
+    parser = MarkdownIt("commonmark").enable("table").use(front_matter_plugin).use(admon_plugin)
     parser.block.ruler.before("fence", "tab", _tab, {"alt": ["paragraph", "reference", "blockquote", "list"]})
     # Inline parsing is most of the time a parse takes, and only a heading's text needs it (`parse` asks for it).
     parser.core.ruler.disable("inline")

@@ -162,10 +162,6 @@ def _unique(slug: str, seen: dict[str, int], joiner: str) -> str:
     return slug if count == 0 else f"{slug}{joiner}{count}"
 
 
-def _outside_fences(lines: Iterable[str]) -> Iterable[str]:
-    return (line for line, fenced in fenced_lines(lines) if not fenced)
-
-
 # --- includes ----------------------------------------------------------------------------------------
 
 
@@ -539,18 +535,13 @@ CHECKED_BY_LINES = tuple(f"*{words}" for words in CHECKED_BY.values())
 
 def _abstract(text: str) -> str:
     """The first paragraph of prose, as plain text, cut at a sentence end near ABSTRACT_LIMIT characters."""
+    lines = text.splitlines()
+    first = next((block for block in read_lines(lines, Path()).blocks if block.kind == "paragraph" and block.depth == 0), None)
     paragraph: list[str] = []
-    for line in _outside_fences(text.splitlines()):
-        stripped = line.strip()
-        if not stripped:
-            if paragraph:
-                break
-            continue
-        if stripped.startswith(CHECKED_BY_LINES):
+    for line in lines[first.start:first.end] if first else []:
+        if line.strip().startswith(CHECKED_BY_LINES):
             break
-        if stripped.startswith(("#", ">", "|", "<", "-", "*", "!")) and not paragraph:
-            continue
-        paragraph.append(stripped.rstrip("\\"))
+        paragraph.append(line.strip().rstrip("\\"))
     plain = heading_text(" ".join(paragraph))
     if len(plain) <= ABSTRACT_LIMIT:
         return plain
