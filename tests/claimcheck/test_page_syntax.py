@@ -216,3 +216,48 @@ def test_the_export_keeps_the_framework_claims_and_the_agents_view_of_the_page_m
     assert "```python" not in text and "**Python**" not in text and "**Tool call**" not in text
     assert "| `lib/reader.py` | 2 |" in text and "> **Read this**" in text and "> **Example**" in text
     assert list(exported.anchors) == [section.anchor for section in page.sections]
+
+
+FAULTS = '''
+# Faults
+
+A claim with a malformed id.
+{ #Bad_Id .model }
+
+A marker inside a line { #x.y .model } is not a marker.
+
+<!-- verifies: -->
+
+<!-- verifies: demo.a -->
+```python
+x = 1
+```
+
+<!-- verifies: demo.b -->
+
+```pycon
+>>> 1
+1
+```
+
+```text
+never closed
+'''
+
+
+def test_each_planted_fault_of_page_syntax_is_one_problem_at_its_line(tmp_path: Path):
+    """The page model's problems, each with its line: a malformed id or marker, a verifies comment that names
+    nothing, stands above a block that is not pycon, or above nothing at all, and a fence never closed."""
+    page = tmp_path / "faults.md"
+    page.write_text(FAULTS.lstrip(), encoding="utf-8")
+    verifies = "a verifies comment must stand directly above a ```pycon block"
+    assert [(problem.line, problem.message) for problem in read_page(page, Path("faults.md")).problems] == [
+        (4, "claim id 'Bad_Id' is malformed; use lowercase words joined by '.' and '-'"),
+        (6, "claim marker not in the form '{ #page.claim-id .KIND }' alone on its line, KIND one of framework (with cite=\"FACT\"), model, extension, observation"),
+        (8, "verifies comment names no claim id; write <!-- verifies: some.claim-id -->"),
+        (10, f"{verifies}; move it or make the block pycon"),
+        (15, f"{verifies}; nothing may stand between them"),
+        (22, "code fence is never closed"),
+    ]
+    page.write_text("Text.\n\n<!-- verifies: demo.c -->\n", encoding="utf-8")
+    assert [(problem.line, problem.message) for problem in read_page(page).problems] == [(3, verifies)]
