@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-
 from pathlib import Path
 
 from claimcheck.page import INCLUDE, MARKER, VERIFIES_COMMENT, fence_language, list_marker, read_lines
@@ -51,10 +50,6 @@ class Block:
     items: tuple[int, ...] = ()  # a list's items: where each starts, as an index into `lines`
 
 
-# Blocks of prose: a run of them without a blank line between is one paragraph here.
-PROSE = {"paragraph", "bullet_list", "ordered_list", "blockquote", "html_block", "code_block", "hr", "table", "front_matter"}
-
-
 def blocks(lines: list[str]) -> list[Block]:
     """The top-level blocks of a page's Markdown source (claimcheck's page model), and its blank lines."""
     out: list[Block] = []
@@ -78,14 +73,14 @@ def blocks(lines: list[str]) -> list[Block]:
             title = container.title if container.title is not None else container.type
             out.append(Block("container", lines[block.start:block.end], title=title, container=container.marker[:3], languages=container.languages))
         else:
-            out += _prose(lines, block.start, block.end, items)
+            _prose(out, lines, block.start, block.end, items)
     out += [Block("blank", [line]) for line in lines[number:]]
-    return _joined(out)
+    return out
 
 
-def _prose(lines: list[str], start: int, end: int, items: set[int]) -> list[Block]:
-    """Lines of prose: an include line and a verifies comment each stand alone; blank lines split the rest."""
-    out: list[Block] = []
+def _prose(out: list[Block], lines: list[str], start: int, end: int, items: set[int]) -> None:
+    """Lines of prose (paragraphs, lists, HTML, tables): an include line and a verifies comment each stand
+    alone; blank lines split the rest, and prose that follows prose without a blank line joins it."""
     for number in range(start, end):
         line = lines[number]
         kind = "blank" if not line.strip() else "include" if INCLUDE.match(line) else "comment" if VERIFIES_COMMENT.match(line) else "paragraph"
@@ -95,19 +90,6 @@ def _prose(lines: list[str], start: int, end: int, items: set[int]) -> list[Bloc
             out.append(Block(kind, [line]))
         if kind == "paragraph" and number in items:
             out[-1].items += (len(out[-1].lines) - 1,)
-    return out
-
-
-def _joined(found: list[Block]) -> list[Block]:
-    """Paragraphs, lists and HTML with no blank line between them are one paragraph."""
-    out: list[Block] = []
-    for block in found:
-        if block.kind == "paragraph" and out and out[-1].kind == "paragraph":
-            out[-1].items += tuple(len(out[-1].lines) + index for index in block.items)
-            out[-1].lines += block.lines
-        else:
-            out.append(block)
-    return out
 
 
 def _marker_kinds(lines: list[str]) -> list[str]:
