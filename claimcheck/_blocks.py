@@ -39,7 +39,6 @@ class Block:
     markup: str = ""  # a fence's backticks, a container's `!!!`, `???+`, `===`; a heading's `##`
     info: str = ""  # a fence's info string; an admonition's parameters; a tab's title
     content: str = ""  # a paragraph's or heading's inline source, an HTML block's or fence's text
-    text: str = ""  # a heading's text as rendered, without inline markup
 
 
 def _tab(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
@@ -75,7 +74,7 @@ def _tab(state: StateBlock, start_line: int, end_line: int, silent: bool) -> boo
 def _parser() -> MarkdownIt:
     parser = MarkdownIt("commonmark").enable("table").use(front_matter_plugin).use(admon_plugin)
     parser.block.ruler.before("fence", "tab", _tab, {"alt": ["paragraph", "reference", "blockquote", "list"]})
-    # Inline parsing is most of the time a parse takes, and only a heading's text needs it (`parse` asks for it).
+    # Inline parsing would be most of the time a parse takes; only a heading's text needs it (`inline_text`).
     parser.core.ruler.disable("inline")
     return parser
 
@@ -88,9 +87,8 @@ def parse(lines: list[str]) -> list[Block]:
     blocks: list[Block] = []
     containers = 0
     for token in _parser().parse("\n".join(lines) + "\n"):
-        if token.type == "inline" and blocks:  # a paragraph's or heading's text: the block before it holds it
-            text = _plain(_parser().inline.parse(token.content, _parser(), {}, [])) if blocks[-1].kind == "heading" else ""
-            blocks[-1] = replace(blocks[-1], content=token.content, text=text)
+        if token.type == "inline" and blocks:  # a paragraph's or heading's source: the block before it holds it
+            blocks[-1] = replace(blocks[-1], content=token.content)
             continue
         if token.nesting == -1:
             containers -= token.type.removesuffix("_close") in CONTAINERS
@@ -107,8 +105,9 @@ def parse(lines: list[str]) -> list[Block]:
     return blocks
 
 
-def _plain(children: list[Token]) -> str:
-    """Inline text as rendered, without its markup: a link's text, a code span's code."""
+def inline_text(source: str) -> str:
+    """Inline Markdown as the text it renders, without its markup: a link's text, a code span's code."""
+    children: list[Token] = _parser().inline.parse(source, _parser(), {}, [])
     return "".join(
         child.content if child.type in {"text", "code_inline"} else " " if child.type in {"softbreak", "hardbreak"} else ""
         for child in children

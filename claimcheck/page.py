@@ -13,11 +13,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 
-from markdown.extensions.toc import slugify as toc_slugify
-
-from claimcheck._blocks import ADMONITION_PARAMS, Block, parse
+from claimcheck._blocks import ADMONITION_PARAMS, Block, inline_text, parse
 from claimcheck.problems import Problem
 
 # A claim or observation marker: an attribute list alone on the last line of a paragraph or list item.
@@ -142,10 +141,18 @@ class Page:
     problems: list[Problem]
     # Includes outside fences: captured Markdown output such as generated tables.
     body_includes: list[Include]
-    sections: list[Section] = field(default_factory=list)
     containers: list[Container] = field(default_factory=list)
     # Every block markdown-it found, in document order: for readers that rewrite the page's lines.
     blocks: list[Block] = field(default_factory=list, repr=False)
+
+    @cached_property
+    def sections(self) -> list[Section]:
+        """The headings, read when asked: the claim checks never need them, and their anchors need
+        Python-Markdown's slugify, an import the checks would otherwise pay for in every process."""
+        from markdown.extensions.toc import slugify
+
+        slugs: dict[str, int] = {}  # toc's slugs so far, to make each anchor unique
+        return [_section(block, slugs, slugify) for block in self.blocks if block.kind == "heading"]
 
     @property
     def includes(self) -> list[Include]:
@@ -209,7 +216,6 @@ def read_lines(lines: list[str], name: Path) -> Page:
     page = Page(name, [], [], [], [], [], blocks=blocks)
     late: list[Problem] = []  # reported after the others: an unclosed fence, a comment on the last line
     fences: dict[int, Fence] = {}
-    slugs: dict[str, int] = {}  # toc's slugs so far, to make each anchor unique
     for block in blocks:
         if block.kind == "fence":
             closed = is_closed(lines, block)
@@ -224,7 +230,6 @@ def read_lines(lines: list[str], name: Path) -> Page:
         elif block.kind == "html_block":
             late += _read_html(lines, block, fences, page)
         elif block.kind == "heading":
-            page.sections.append(_section(block, slugs))
             _malformed_markers(lines, block, page)
         elif block.kind in ("admonition", "tab"):
             page.containers.append(_container(lines, block, blocks))
@@ -288,18 +293,19 @@ def _read_html(lines: list[str], block: Block, fences: dict[int, Fence], page: P
     return late
 
 
-def _section(block: Block, seen: dict[str, int]) -> Section:
+def _section(block: Block, seen: dict[str, int], slugify) -> Section:
     """A heading and its id on the site: `{ #id }` when it has one, else toc's slug of its text, made
     unique as toc makes it (`_1`, `_2` after the first)."""
     attrs = ATTR_LIST.search(block.content)
     trailing = attrs is not None and block.content.endswith(attrs.group(0).rstrip())
     explicit = EXPLICIT_ID.search(attrs.group(0)) if trailing else None
-    text = ATTR_LIST.sub("", block.text).strip() if attrs else block.text.strip()
+    rendered = inline_text(block.content)
+    text = ATTR_LIST.sub("", rendered).strip() if attrs else rendered.strip()
     level = len(block.markup) if block.markup.startswith("#") else {"=": 1, "-": 2}[block.markup[:1]]
     if explicit:
         anchor = explicit["id"]
     else:
-        slug = toc_slugify(text, "-")
+        slug = slugify(text, "-")
         count = seen[slug] = seen.get(slug, 0) + 1
         anchor = slug if count == 1 else f"{slug}_{count - 1}"
     return Section(block.start + 1, level, block.content, text, anchor)
