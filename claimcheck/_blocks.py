@@ -34,7 +34,7 @@ class Block:
     kind: str
     start: int
     end: int
-    depth: int  # 0 for a block of the page itself, 1 inside one container (list, quote, admonition, tab), ...
+    depth: int  # markdown-it's nesting level: 0 for a block of the page itself (a list item is 1, its paragraph 2)
     container_depth: int  # how many admonitions and tabs stand around it
     markup: str = ""  # a fence's backticks, a container's `!!!`, `???+`, `===`; a heading's `##`
     info: str = ""  # a fence's info string; an admonition's parameters; a tab's title
