@@ -1,8 +1,9 @@
 """Give every claim on a page a small label that links to its row on the claims page.
 
 A claim is a paragraph or list item with the class of its kind (attr_list writes
-`{ #id .framework cite="K1" }` as `class="framework" id="..."`). The label names the
-kind and the id, so a reader sees at a glance what stands behind a sentence, and
+`{ #id .framework cite="K1" }` as `class="framework" id="..."`). The label is added to the page's
+element tree once attr_list has run, so nothing reads the page's syntax or its HTML again for it.
+It names the kind and the id, so a reader sees at a glance what stands behind a sentence, and
 one click shows its checks and, for framework behaviour, its source lines.
 
 Read aloud, the label's text would be a run of symbols ("check mark framework middle dot
@@ -13,8 +14,10 @@ The name starts with the words the label shows, in their order (WCAG 2.5.3, labe
 
 from __future__ import annotations
 
-import re
-from html import escape
+from xml.etree.ElementTree import Element, SubElement
+
+from markdown import Extension
+from markdown.treeprocessors import Treeprocessor
 
 LABELS = {
     "framework": "\u2713 framework",
@@ -29,43 +32,59 @@ SPOKEN = {
     "extension": ("agentkit extension claim", "checked, off by default"),
     "observation": ("observation", "a field figure, not checked"),
 }
-_OPENING = re.compile(r"<(?P<tag>p|li)\b(?P<attrs>[^>]*\bclass=\"(?P<kind>framework|model|extension|observation)\"[^>]*)>")
-_ID = re.compile(r'\bid="(?P<id>[^"]+)"')
-_CITE = re.compile(r'\bcite="')
 
 
-def mark_claims(html: str, claims_url: str) -> str:
-    """The page's HTML with a label after each claim, linking to `claims_url`#claim-ID."""
-    pieces: list[str] = []
-    position = 0
-    for opening in _OPENING.finditer(html):
-        claim_id = _ID.search(opening["attrs"])
-        if not claim_id or opening.start() < position:
-            continue
-        end = _element_end(html, opening.end(), opening["tag"])
-        label = (
-            f' <a class="claim-mark claim-mark--{opening["kind"]}" href="{claims_url}#claim-{claim_id["id"]}" '
-            f'aria-label="{escape(spoken_name(opening["kind"], claim_id["id"]))}" '
-            f'title="What checks this, and its source">{LABELS[opening["kind"]]} \u00b7 <code>{claim_id["id"]}</code></a>'
-        )
+class ClaimLabels(Extension):
+    """Python-Markdown extension: a label after each claim, linking to `claims_url`#claim-ID.
+
+    The plugin adds it to the site's extensions and sets `claims_url` before each page is rendered:
+    the claims page's address relative to that page."""
+
+    def __init__(self, claims_url: str = "") -> None:
+        super().__init__()
+        self.claims_url = claims_url
+
+    def extendMarkdown(self, md) -> None:
+        # After attr_list (8), which writes a claim's mark as its id and class, and after MkDocs' link
+        # rewriting (0), which would read the label's address as a link the page wrote.
+        md.treeprocessors.register(_Labeller(md, self), "claim_labels", -10)
+
+
+class _Labeller(Treeprocessor):
+    def __init__(self, md, labels: ClaimLabels) -> None:
+        super().__init__(md)
+        self.labels = labels
+
+    def run(self, root: Element) -> None:
+        claims = [element for element in root.iter() if element.tag in ("p", "li") and element.get("class") in LABELS and element.get("id")]
+        for claim in claims:
+            add_label(claim, self.labels.claims_url)
+
+
+def add_label(claim: Element, claims_url: str) -> None:
+    """The label at the end of a paragraph, or of a list item's own text (before its nested list)."""
+    kind, claim_id = claim.get("class"), claim.get("id")
+    if "cite" in claim.attrib:
         # `cite` is not an attribute of <p> or <li>; keep the fact ids as data for scripts and tests.
-        attrs = _CITE.sub('data-cite="', opening["attrs"])
-        pieces += [html[position:opening.start()], f"<{opening['tag']}{attrs}>", html[opening.end():end], label]
-        position = end
-    pieces.append(html[position:])
-    return "".join(pieces)
+        claim.set("data-cite", claim.attrib.pop("cite"))
+    label = Element("a", {
+        "class": f"claim-mark claim-mark--{kind}",
+        "href": f"{claims_url}#claim-{claim_id}",
+        "aria-label": spoken_name(kind, claim_id),
+        "title": "What checks this, and its source",
+    })
+    label.text = f"{LABELS[kind]} \u00b7 "
+    SubElement(label, "code").text = claim_id
+    # A space between the claim's last word and its label, as between two words.
+    at = next((index for index, child in enumerate(claim) if child.tag in ("ul", "ol")), len(claim))
+    if at:
+        claim[at - 1].tail = (claim[at - 1].tail or "") + " "
+    else:
+        claim.text = (claim.text or "") + " "
+    claim.insert(at, label)
 
 
 def spoken_name(kind: str, claim_id: str) -> str:
     """The label's accessible name: its kind, its id and its status, and where the link leads."""
     words, status = SPOKEN[kind]
     return f"{words} {claim_id}, {status}: see its row on the claims page"
-
-
-def _element_end(html: str, start: int, tag: str) -> int:
-    """Where the label goes: before the paragraph's end, or before a list item's nested list or end."""
-    candidates = [html.find(f"</{tag}>", start)]
-    if tag == "li":
-        candidates += [html.find("<ul", start), html.find("<ol", start)]
-    found = [index for index in candidates if index >= 0]
-    return min(found) if found else len(html)

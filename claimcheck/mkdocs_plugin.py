@@ -4,8 +4,10 @@ One small function per event:
 
 - `on_files`: the claims page, which `dev.py regen` writes, gets no "edit this page" link
   (an edit there is overwritten by the next regen), and its address is noted;
-- `on_page_content`: every claim gets a label linking to its row on the claims page; inline code
-  breaks only after a `/`; a notebook page folds the code that only draws a figure;
+- `on_config` and `on_page_markdown`: every claim gets a label linking to its row on the claims page,
+  added by a Markdown extension (claimcheck/_marks.py) that is told each page's address;
+- `on_page_content`: inline code breaks only after a `/`; a notebook page folds the code that only
+  draws a figure;
 - `on_startup` and `on_pre_page`: while `mkdocs serve` runs, a notebook page whose source and watched
   files (`watch:` in mkdocs.yml) are unchanged is shown as it was last executed, so editing another
   page does not run the notebook's kernel again. A build (and so every test) always executes it.
@@ -23,7 +25,7 @@ from mkdocs.plugins import BasePlugin, event_priority
 from mkdocs.utils import get_relative_url
 
 from claimcheck._code_breaks import break_code
-from claimcheck._marks import mark_claims
+from claimcheck._marks import ClaimLabels
 from claimcheck._notebook import fold_plotting_code, inputs_digest, reuse_while_unchanged
 
 NOTEBOOK_SUFFIXES = (".py", ".ipynb")
@@ -41,6 +43,7 @@ class ClaimsPlugin(BasePlugin[ClaimsConfig]):
     # Defining on_startup keeps this plugin object for the whole `mkdocs serve`: the notebook pages as last
     # rendered, by page, with the digest of what they were rendered from.
     rendered: dict
+    labels: ClaimLabels
 
     def on_startup(self, *, command, dirty):
         self.serving = command == "serve"
@@ -53,6 +56,11 @@ class ClaimsPlugin(BasePlugin[ClaimsConfig]):
             reuse_while_unchanged(page, digest, self.rendered)
         return page
 
+    def on_config(self, config):
+        self.labels = ClaimLabels()
+        config.markdown_extensions.append(self.labels)
+        return config
+
     def on_files(self, files, config):
         claims_page = next((file for file in files if file.src_uri == self.config.claims_page), None)
         if claims_page is None:
@@ -62,8 +70,12 @@ class ClaimsPlugin(BasePlugin[ClaimsConfig]):
         self.claims_url = claims_page.url
         return files
 
+    def on_page_markdown(self, markdown, page, config, files):
+        # The page is rendered next: its labels link to the claims page relative to it.
+        self.labels.claims_url = get_relative_url(self.claims_url, page.url)
+        return markdown
+
     def on_page_content(self, html, page, config, files):
-        html = mark_claims(html, get_relative_url(self.claims_url, page.url))
         html = break_code(html)
         if page.file.src_uri.endswith(NOTEBOOK_SUFFIXES):
             html = fold_plotting_code(html)

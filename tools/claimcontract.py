@@ -24,6 +24,7 @@ from pathlib import Path
 from tools import facts, numbers
 from tools.claimlock import check_source
 from tools.claims import Claims
+from claimcheck.inline import read_inline
 from claimcheck.outputs import SHOWN_LINE
 from claimcheck.page import Marker
 from claimcheck.problems import Problem
@@ -31,7 +32,6 @@ from tools.project import Project
 
 # A check that reads its claim's numbers from the page compares all of them.
 READS_STATED = re.compile(r"\bstated\.numbers\(|\bstated_numbers\(")
-CODE_SPAN = re.compile(r"`([^`]+)`")
 IDENTIFIER = re.compile(r"[A-Za-z_$][\w$]*")
 # `name(a, b?, limit=50)`: a tool or function and its parameters.
 CALL = re.compile(r"^(?P<name>[A-Za-z_][\w.]*)\((?P<args>[^()]*)\)$")
@@ -40,6 +40,8 @@ FIELDS = re.compile(r"^\{(?P<fields>[^{}]*,[^{}]*)\}$")
 FIELD_NAME = re.compile(r"\$?[A-Za-z_][A-Za-z0-9_]*")
 # `{path}`, `…` and an optional plural such as `replacement[s]` stand for text the message varies.
 PLACEHOLDER = re.compile(r"\{[^{}]*\}|…|\.\.\.|\[s\]")
+# "no", "not", "never" or "nor" right before a code span: the claim says that name does not exist.
+NEGATION = re.compile(r"\b(?:no|not|never|nor)\s+$", re.I)
 # Words a code span may hold that are Markdown or JSON, not names: literals and language names.
 NOT_NAMES = {"null", "true", "false", "None", "True", "False", "python", "pycon", "json"}
 
@@ -94,12 +96,13 @@ def name_problems(project: Project, claims: Claims, known: "KnownNames | None" =
             for text in (cited[fact_id].text, *(citation.evidence for citation in cited[fact_id].citations))
         ]
         in_facts = {name for text in fact_texts for name in IDENTIFIER.findall(text)}
-        spans = CODE_SPAN.findall(marker.text)
+        code = read_inline(marker.text).code
+        spans = [span.text for span in code]
         # A path the claim shows names its own example folders (`Sub` in `Node/content/Sub/file.ext`).
         # Its `{placeholders}` are names all the same: they are checked like any other.
         example = {name for span in spans if "/" in span for name in IDENTIFIER.findall(re.sub(r"\{[^{}]*\}", " ", span))}
         # "There is no `ContentChunks` plugin": a name the claim says does not exist.
-        absent = {match[1] for match in re.finditer(r"\b(?:no|not|never|nor)\s+`([^`]+)`", marker.text, re.I)}
+        absent = {span.text for span in code if NEGATION.search(marker.text, 0, span.start)}
         for span in spans:
             # ... unless it is another casing of a name agentkit knows: "not `Order`" for `order` is a typo.
             if span in absent and _folded(span) not in known.folded:

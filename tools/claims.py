@@ -9,13 +9,13 @@ renders docs/reference/claims.md, the coverage table a reader and a reviewer see
 from __future__ import annotations
 
 import posixpath
-import re
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
 from tools import facts, refutation
 from tools.facts import CITATIONS_FILE, Fact
+from claimcheck.inline import read_inline
 from claimcheck.page import Marker
 from claimcheck.problems import Problem
 from tools.project import CLAIMS_PAGE, CONFORMANCE, Project
@@ -236,12 +236,12 @@ def _excerpt(text: str, limit: int = 110) -> str:
     if len(text) > limit:
         short = text[:limit].rsplit(" ", 1)[0]
         # Close a code span or bold run the cut left open, so the cell renders as text.
-        for mark in ("`", "**"):
-            if short.count(mark) % 2:
-                short += mark
+        short += "".join(span.ticks for span in read_inline(text).code if span.start < len(short) < span.end)
+        if short.count("**") % 2:
+            short += "**"
         short += " …"
-    # Links and marker syntax stay on the page; a cell shows plain words.
-    short = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", short)
+    # Links stay on the page; a cell shows their words.
+    short = read_inline(short).link_texts()
     return short.replace("|", "\\|")
 
 

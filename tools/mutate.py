@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tools import claimcontract, claims, numbers
+from claimcheck.inline import read_inline
 from claimcheck.page import LIST_ITEM, Marker, read_page
 from tools.project import REPO_ROOT, Project
 
@@ -117,16 +118,16 @@ def mutants(project: Project, collected: claims.Claims, pages: set[str] | None =
         for number in numbers.stated(region):
             found.append(Mutant(marker, "number", number.text, mutated_number(number.text, number.is_word), start + number.start, units))
         named: set[str] = set()  # each name once per claim: a second mutant of it tells nothing new
-        for span in re.finditer(r"`([^`\n]+)`", region):
-            for name in dict.fromkeys(claimcontract.names_in_span(span.group(1))):
+        for span in read_inline(region).code:
+            for name in dict.fromkeys(claimcontract.names_in_span(span.text)):
                 if name in named:
                     continue
-                position = re.search(rf"(?<![\w$]){re.escape(name)}(?![\w$])", span.group(1))
-                template = "/" in span.group(1) and not claimcontract.CALL.match(span.group(1).strip())
+                position = re.search(rf"(?<![\w$]){re.escape(name)}(?![\w$])", span.text)
+                template = "/" in span.text and not claimcontract.CALL.match(span.text.strip())
                 wrong = misspelt(name, known.names, letters=template)
                 if position and name in known.strict and wrong != name:
                     named.add(name)
-                    found.append(Mutant(marker, "name", name, wrong, start + span.start(1) + position.start(), units))
+                    found.append(Mutant(marker, "name", name, wrong, start + span.text_start + position.start(), units))
     return found
 
 

@@ -12,6 +12,8 @@ import re
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
+from claimcheck.inline import read_inline
+
 # "one" is left out: in prose it is mostly a pronoun ("one per file", "the one it found"); so are
 # "double", which mostly names quotes.
 WORDS = {
@@ -22,8 +24,6 @@ WORDS = {
 }
 DIGITS = re.compile(r"(?<![\w.,/-])\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\w-])|(?<![\w.,/-])\d+(?:\.\d+)?(?![\w-])")
 WORD = re.compile(r"\b(" + "|".join(WORDS) + r")\b", re.I)
-CODE_SPAN = re.compile(r"`[^`]*`")
-LINK_TARGET = re.compile(r"\]\([^)]*\)")
 RANGE_DOTS = re.compile(r"(?<=\d)\.\.(?=\d)")
 # References, not quantities: an issue (#369), a standard (RFC 7396), a numbered rule of a list (rule 6).
 REFERENCE = re.compile(r"#\d+\b|\bRFC \d+\b|\brule \d+\b", re.I)
@@ -42,9 +42,9 @@ class Stated:
 
 
 def prose(text: str) -> str:
-    """The text with code spans and link targets blanked out (same length, so offsets hold)."""
+    """The text with code spans, link targets and references blanked out (same length, so offsets hold)."""
     blank = lambda match: " " * len(match.group(0))  # noqa: E731
-    visible = REFERENCE.sub(blank, LINK_TARGET.sub(blank, CODE_SPAN.sub(blank, text)))
+    visible = REFERENCE.sub(blank, read_inline(text).prose)
     # A range: "1..200" states 1 and 200.
     return RANGE_DOTS.sub("  ", visible)
 

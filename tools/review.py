@@ -24,12 +24,12 @@ from pathlib import Path
 
 from tools import claimlock, claims
 from tools.numbers import numbers_in
+from claimcheck.inline import read_inline
 from claimcheck.page import LIST_ITEM, MARKER, read_page
 from tools.project import REPO_ROOT, Project
 
 # Words that state how something behaves; a sentence with one of them (or a code span) is a promise.
 BEHAVIOUR_WORDS = re.compile(r"\b(returns?|always|never|only|must|cannot|can't|refuses?|fails?|guarantees?|every|each|exactly)\b", re.I)
-CODE_SPAN = re.compile(r"`[^`]+`")
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`*(])")
 HUNK = re.compile(r"^@@ -(?P<old>\d+)(?:,(?P<old_count>\d+))? \+(?P<new>\d+)(?:,(?P<new_count>\d+))? @@")
 
@@ -181,11 +181,23 @@ def _diff_findings(root: Path, base: str):
                 continue
             if _is_claimed(lines, number):
                 continue
-            for sentence in SENTENCE_END.split(LIST_ITEM.sub("", text).strip()):
-                why = [f"`{span.strip('`')}`" for span in CODE_SPAN.findall(sentence)] + sorted({word.lower() for word in BEHAVIOUR_WORDS.findall(sentence)})
+            for sentence, code in sentences(LIST_ITEM.sub("", text).strip()):
+                why = [f"`{span}`" for span in code] + sorted({word.lower() for word in BEHAVIOUR_WORDS.findall(sentence)})
                 if why:
                     unmarked.append((page, number, sentence, why))
     return numbers, unmarked
+
+
+def sentences(text: str) -> list[tuple[str, list[str]]]:
+    """Each sentence of a line with the code spans it holds; a sentence never ends inside a code span."""
+    code = read_inline(text).code
+    ends = [end for end in SENTENCE_END.finditer(text) if not any(span.start < end.start() < span.end for span in code)]
+    sentences, start = [], 0
+    for end in [*ends, None]:
+        stop = end.start() if end else len(text)
+        sentences.append((text[start:stop], [span.text for span in code if start <= span.start < stop]))
+        start = end.end() if end else stop
+    return sentences
 
 
 def _code_lines(path: Path) -> set[int]:

@@ -1,9 +1,9 @@
 """Each form of page syntax planted once, and every reader of it seeing the same thing.
 
-The page model (claimcheck/page.py), the snippet reader (claimcheck/pysource.py), the shown-output reader
-(claimcheck/outputs.py), mutate's claim regions, the export and its framework-only cut, and the site's
-rendering (Python-Markdown with the site's extensions, then claimcheck's claim labels) each read part of
-the syntax; they must agree.
+The page model (claimcheck/page.py), the inline reader of a claim's words (claimcheck/inline.py), the
+snippet reader (claimcheck/pysource.py), the shown-output reader (claimcheck/outputs.py), mutate's claim
+regions, the export and its framework-only cut, and the site's rendering (Python-Markdown with the site's
+extensions and claimcheck's claim labels) each read part of the syntax; they must agree.
 """
 
 from __future__ import annotations
@@ -16,9 +16,11 @@ from pathlib import Path
 import markdown
 import pytest
 
-from claimcheck._marks import mark_claims
+from claimcheck._marks import ClaimLabels
 from claimcheck.doctests import make_sybil
-from tools import export, framework_only, mutate
+from tools import claimcontract, claims, export, framework_only, mutate, numbers, review
+from tools.project import Project
+from claimcheck.inline import read_inline
 from claimcheck.outputs import shown_output
 from claimcheck.page import fenced_lines, read_page
 from claimcheck.pysource import read_sections
@@ -49,9 +51,14 @@ The reader returns two items, as `lib/reader.py` says.
 - A listed claim that spans
   two lines.
   { #demo.listed .framework cite="K1 K2" }
+    - A nested item, no claim.
 
 Seen in the field.
 { #demo.seen .observation }
+
+`Search` takes ``Get(limit=5, path=`x`)`` as its query; see [the 2 rules](rules.md#rule-3)
+for the other 4.
+{ #demo.inline .model }
 
 ```python
 --8<-- "snippets/demo.py:reading"
@@ -85,8 +92,14 @@ Refusing a name is an extension of this model.
 ```
 '''
 
-CLAIMS = [("demo.reads", "model", ()), ("demo.listed", "framework", ("K1", "K2")), ("demo.seen", "observation", ()),
-          ("demo.refuses", "extension", ())]
+CLAIMS = [
+    ("demo.reads", "model", ()), ("demo.listed", "framework", ("K1", "K2")), ("demo.seen", "observation", ()),
+    ("demo.inline", "model", ()), ("demo.refuses", "extension", ()),
+]
+# demo.inline's words: a code span, a double-backtick span holding backticks, and a link whose target holds a number.
+INLINE_CODE = ["Search", "Get(limit=5, path=`x`)"]
+INLINE_LINK = ("the 2 rules", "rules.md#rule-3")
+INLINE_NAMES = [("Search", "Search"), ("Get(limit=5, path=`x`)", "Get"), ("Get(limit=5, path=`x`)", "limit"), ("Get(limit=5, path=`x`)", "path")]
 OUTPUT = """
 | read | items |
 | --- | --- |
@@ -97,22 +110,23 @@ CONTAINERS = [("admonition", "note", "Read this"), ("tab", "", "Tool call"), ("t
 
 @pytest.fixture
 def tree(tmp_path: Path) -> Path:
-    for path, text in {"snippets/demo.py": SNIPPET, "snippets/output/demo.md": OUTPUT, "docs/page.md": PAGE}.items():
+    facts = '[pin]\nrepo = "demo/demo"\ncommit = "0000000"\n\n[facts]\n'
+    files = {"snippets/demo.py": SNIPPET, "snippets/output/demo.md": OUTPUT, "docs/page.md": PAGE, "framework/citations.toml": facts}
+    for path, text in files.items():
         (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / path).write_text(textwrap.dedent(text).lstrip(), encoding="utf-8")
     return tmp_path
 
 
 def rendered(tree: Path) -> str:
-    """The page's HTML as the site renders it: its Markdown extensions, then the claims plugin's labels."""
-    html = markdown.markdown(
+    """The page's HTML as the site renders it: its Markdown extensions and the claims plugin's labels."""
+    return markdown.markdown(
         (tree / "docs/page.md").read_text(encoding="utf-8"),
         extensions=["admonition", "attr_list", "md_in_html", "tables", "toc", "pymdownx.details", "pymdownx.superfences",
-                    "pymdownx.tabbed", "pymdownx.snippets"],
+                    "pymdownx.tabbed", "pymdownx.snippets", ClaimLabels("claims/")],
         extension_configs={"pymdownx.snippets": {"base_path": [str(tree)], "check_paths": True, "dedent_subsections": True},
                            "pymdownx.tabbed": {"alternate_style": True}},
     )
-    return mark_claims(html, "claims/")
 
 
 def test_claims_read_from_the_page_are_the_claims_the_site_labels(tree: Path):
@@ -122,6 +136,8 @@ def test_claims_read_from_the_page_are_the_claims_the_site_labels(tree: Path):
     labelled = re.findall(r'class="claim-mark claim-mark--(\w+)" href="claims/#claim-([^"]+)"', html)
     assert [(claim_id, kind) for kind, claim_id in labelled] == [(claim_id, kind) for claim_id, kind, _ in CLAIMS]
     assert 'data-cite="K1 K2"' in html
+    # A list item's label ends its own text, before its nested list.
+    assert re.search(r'id="demo.listed">A listed claim that spans\s+two lines. <a [^>]*>[^<]*<code>demo.listed</code></a><ul>\n<li>A nested item', html)
 
 
 def test_a_claims_text_is_the_same_for_the_page_reader_and_mutate(tree: Path):
@@ -129,12 +145,53 @@ def test_a_claims_text_is_the_same_for_the_page_reader_and_mutate(tree: Path):
     page = read_page(tree / "docs/page.md", Path("docs/page.md"))
     assert [marker.text for marker in page.markers] == [
         "The reader returns two items, as `lib/reader.py` says.", "A listed claim that spans two lines.", "Seen in the field.",
+        "`Search` takes ``Get(limit=5, path=`x`)`` as its query; see [the 2 rules](rules.md#rule-3) for the other 4.",
         "Refusing a name is an extension of this model.",
     ]
     for marker in page.markers:
         start, end = mutate.claim_region(text, marker)
         region = " ".join(line.strip() for line in text[start:end].splitlines())
         assert region.removeprefix("- ") == marker.text
+
+
+def test_a_claims_code_spans_links_and_numbers_are_read_alike(tree: Path):
+    """One claim's inline syntax as the inline reader, the site, the name and number contracts, mutate,
+    review and the claims page read it: the same two code spans (one written with double backticks), the
+    same link, and the numbers of its prose only (not the 5 in code, not the 3 in the link's target)."""
+    project = Project(tree)
+    [page] = project.pages
+    marker = next(marker for marker in page.markers if marker.id == "demo.inline")
+    alone = claims.Claims([marker], {}, [])
+    inline = read_inline(marker.text)
+    assert [span.text for span in inline.code] == INLINE_CODE
+    assert [(link.text, link.target) for link in inline.links] == [INLINE_LINK]
+
+    paragraph = re.search(r'<p class="model" id="demo.inline">(.*?) <a [^>]*class="claim-mark', rendered(tree), re.S)[1]
+    assert [html_lib.unescape(code) for code in re.findall(r"<code>(.*?)</code>", paragraph)] == INLINE_CODE
+    assert re.findall(r'<a href="([^"]+)">(.*?)</a>', paragraph) == [INLINE_LINK[::-1]]
+
+    unknown = claimcontract.KnownNames(set(), [])
+    assert [problem.message for problem in claimcontract.name_problems(project, alone, unknown)] == [
+        f"demo.inline: `{span}` names '{name}', which is no tool, plugin, parameter or field agentkit knows" for span, name in INLINE_NAMES
+    ]
+    assert [number.text for number in numbers.stated(marker.text)] == ["2", "4"]
+    assert [problem.message.split("'")[1] for problem in claimcontract.number_problems(project, alone)] == ["2", "4"]
+    assert [code for _, code in review.sentences(marker.text)] == [INLINE_CODE]
+
+    text = (tree / "docs/page.md").read_text(encoding="utf-8")
+    found = [mutant for mutant in mutate.mutants(project, alone) if mutant.claim.id == "demo.inline"]
+    assert [mutant.original for mutant in found if mutant.kind == "number"] == ["2", "4"]
+    assert sorted(mutant.original for mutant in found if mutant.kind == "name") == sorted({name for _, name in INLINE_NAMES})
+    start, _ = mutate.claim_region(text, marker)
+    spans = [(start + span.start, start + span.end) for span in read_inline(text[start:]).code]
+    link = text.index("the 2 rules")
+    for mutant in found:
+        assert text[mutant.start:mutant.start + len(mutant.original)] == mutant.original
+        where = [(left, right) for left, right in spans if left <= mutant.start < right]
+        assert where if mutant.kind == "name" else not where and not (link + 11 <= mutant.start < text.index("\nfor")), mutant
+
+    row = next(line for line in claims.render_page(project, claims.Claims(page.markers, {}, [])).splitlines() if "demo.inline" in line)
+    assert "see the 2 rules for the other 4" in row and "rules.md" not in row and "``Get(limit=5, path=`x`)``" in row
 
 
 def test_an_include_names_a_section_the_snippet_reader_the_export_and_the_site_agree_on(tree: Path):
