@@ -1,7 +1,11 @@
-"""Read a Markdown page the way the checks need it: fences, includes, claim markers, verifies comments.
+"""The page model: a Markdown page read once into what the guide cares about.
 
-The reading is line-based on purpose. Test tools never see snippet-included
-code, so the page source is the only truth about what a page includes and claims.
+Fences and their `--8<--` includes, includes in the page body, claim markers (kind, id, text, citations),
+`<!-- verifies: -->` links to the ```pycon block below them, sections (headings and the anchors the
+site gives them) and containers (admonitions, content tabs). The blocks come from markdown-it-py
+(claimcheck/_blocks.py); the lines inside them (a marker, an include, a verifies comment) are the
+guide's own syntax, read here. Test tools never see snippet-included code, so the page source is
+the only truth about what a page includes and claims.
 """
 
 from __future__ import annotations
@@ -9,8 +13,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 
+from claimcheck._blocks import ADMONITION_PARAMS, Block, inline_text, parse
 from claimcheck.problems import Problem
 
 # A claim or observation marker: an attribute list alone on the last line of a paragraph or list item.
@@ -26,9 +32,12 @@ MARKER = re.compile(
 MARKER_LIKE = re.compile(r"\{[^}]*\.(claim|" + "|".join(KINDS) + r")\b[^}]*\}")
 CLAIM_ID = re.compile(r"^[a-z0-9]+(?:[.-][a-z0-9]+)*$")
 VERIFIES_COMMENT = re.compile(r"^\s*<!--\s*verifies:\s*(?P<ids>[^>]*?)\s*-->\s*$")
-FENCE_OPEN = re.compile(r"^(?P<indent>\s*)(?P<fence>`{3,}|~{3,})\s*(?P<info>[^`\s]*)")
+# A list item's bullet or number (tools/review.py and tools/mutate.py read claim text with it).
 LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+\.)\s+")
 INCLUDE = re.compile(r'^\s*-{1,}8<-{1,}\s+"(?P<target>[^"]+)"\s*$')
+# attr_list: `{ #id .class key="value" }` or `{: ...}`, after a heading, a link or alone on a line.
+ATTR_LIST = re.compile(r"\s*\{:?\s*(?:[#.][^\s{}]+|[\w-]+=(?:\"[^\"]*\"|'[^']*'|[^\s{}]+))(?:\s+(?:[#.][^\s{}]+|[\w-]+=(?:\"[^\"]*\"|'[^']*'|[^\s{}]+)))*\s*\}")
+EXPLICIT_ID = re.compile(r"#(?P<id>[^\s{}.]+(?:\.[^\s{}.]+)*)")
 
 
 @dataclass(frozen=True)
@@ -98,6 +107,31 @@ class PageCheck:
         )
 
 
+@dataclass(frozen=True)
+class Section:
+    """A heading: its level, its text as rendered, and the id the site gives it (toc's slug, or `{ #id }`)."""
+
+    line: int
+    level: int
+    source: str  # the heading's Markdown, attribute list included
+    text: str
+    anchor: str
+
+
+@dataclass(frozen=True)
+class Container:
+    """An admonition (`!!! note "Title"`, `???`, `???+`) or a content tab (`=== "Title"`), and the lines it holds."""
+
+    kind: str  # "admonition" or "tab"
+    line: int  # its header
+    end: int  # the last line of its body
+    indent: str  # the header's indentation
+    marker: str  # "!!!", "???", "???+", "===", "===+"
+    type: str  # an admonition's type ("note", "example"); "" for a tab
+    title: str | None  # the quoted title; None when the header gives none
+    languages: tuple[str, ...] = ()  # the languages of the fences it holds, at any depth
+
+
 @dataclass
 class Page:
     path: Path
@@ -107,6 +141,18 @@ class Page:
     problems: list[Problem]
     # Includes outside fences: captured Markdown output such as generated tables.
     body_includes: list[Include]
+    containers: list[Container] = field(default_factory=list)
+    # Every block markdown-it found, in document order: for readers that rewrite the page's lines.
+    blocks: list[Block] = field(default_factory=list, repr=False)
+
+    @cached_property
+    def sections(self) -> list[Section]:
+        """The headings, read when asked: the claim checks never need them, and their anchors need
+        Python-Markdown's slugify, an import the checks would otherwise pay for in every process."""
+        from markdown.extensions.toc import slugify
+
+        slugs: dict[str, int] = {}  # toc's slugs so far, to make each anchor unique
+        return [_section(block, slugs, slugify) for block in self.blocks if block.kind == "heading"]
 
     @property
     def includes(self) -> list[Include]:
@@ -120,18 +166,12 @@ def closes_fence(fence: str, text: str) -> bool:
 
 def fenced_lines(lines: Iterable[str]) -> Iterable[tuple[str, bool]]:
     """Each line, and whether it belongs to a fenced block (its opening and closing lines included)."""
-    fence: str | None = None
-    for line in lines:
-        opening = FENCE_OPEN.match(line)
-        if fence is None and opening:
-            fence = opening["fence"]
-            yield line, True
-        elif fence is not None:
-            if closes_fence(fence, line):
-                fence = None
-            yield line, True
-        else:
-            yield line, False
+    lines = list(lines)
+    fenced = [False] * len(lines)
+    for block in parse(lines):
+        if block.kind == "fence":
+            fenced[block.start:block.end] = [True] * (block.end - block.start)
+    return zip(lines, fenced)
 
 
 def parse_ids(text: str) -> tuple[str, ...]:
@@ -146,88 +186,138 @@ def parse_include(page: Path, line: int, text: str) -> Include | None:
     return Include(page, line, path, section or None)
 
 
-def _block(lines: list[str], marker_line: int) -> tuple[int, str]:
-    """The block a marker closes, the lines above it up to a blank line or a list bullet: the number
-    of its first line (the marker's own when nothing stands above it) and its text as one line."""
-    block: list[str] = []
-    first = marker_line
-    for number in range(marker_line - 1, 0, -1):
-        text = lines[number - 1]
-        if not text.strip():
-            break
-        first = number
-        block.insert(0, text.strip())
-        if LIST_ITEM.match(text):
-            block[0] = LIST_ITEM.sub("", text).strip()
-            break
-    return first, " ".join(block)
+def fence_language(info: str) -> str:
+    """A fence's language, the first word of its info string: `python`, or `{` of `{ .python title="x" }`."""
+    return info.split()[0].lower() if info.strip() else ""
+
+
+def is_closed(lines: list[str], fence: Block) -> bool:
+    return fence.end - fence.start >= 2 and closes_fence(fence.markup, lines[fence.end - 1])
+
+
+def list_marker(line: str) -> str:
+    """The bullet or number that opens a list item on the line, and the space after it; "" for any other line."""
+    text = line.lstrip()
+    found = parse([text])
+    if len(found) < 2 or found[1].kind != "list_item" or len(text) <= len(found[1].info + found[1].markup):
+        return ""
+    marker = found[1].info + found[1].markup
+    return marker + text[len(marker)]
 
 
 def read_page(path: Path, shown_as: Path | None = None) -> Page:
-    """Scan one page; `shown_as` is the path used in messages (relative to the repo)."""
-    name = shown_as or path
-    lines = path.read_text(encoding="utf-8").splitlines()
-    fences: list[Fence] = []
-    markers: list[Marker] = []
-    checks: list[PageCheck] = []
-    problems: list[Problem] = []
-    body_includes: list[Include] = []
-    open_fence: tuple[str, Fence] | None = None
-    pending_check: tuple[int, tuple[str, ...]] | None = None
+    """Read one page; `shown_as` is the path used in messages (relative to the repo)."""
+    return read_lines(path.read_text(encoding="utf-8").splitlines(), shown_as or path)
 
-    for number, text in enumerate(lines, start=1):
-        if open_fence:
-            marker, fence = open_fence
-            if closes_fence(marker, text):
-                open_fence = None
-            else:
-                fence.body.append(text)
-            continue
 
-        opening = FENCE_OPEN.match(text)
-        if opening:
-            fence = Fence(name, number, opening["info"].lower())
-            fences.append(fence)
-            open_fence = (opening["fence"], fence)
-            if pending_check:
-                check_line, ids = pending_check
-                if fence.language != "pycon":
-                    problems.append(Problem(name, check_line, "a verifies comment must stand directly above a ```pycon block; move it or make the block pycon"))
-                else:
-                    checks.append(PageCheck(name, check_line, ids, fence))
-                pending_check = None
-            continue
+def read_lines(lines: list[str], name: Path) -> Page:
+    """The page model of a page's lines; `name` is the path used in messages."""
+    blocks = parse(lines)
+    page = Page(name, [], [], [], [], [], blocks=blocks)
+    late: list[Problem] = []  # reported after the others: an unclosed fence, a comment on the last line
+    fences: dict[int, Fence] = {}
+    for block in blocks:
+        if block.kind == "fence":
+            closed = is_closed(lines, block)
+            body = lines[block.start + 1:block.end - 1] if closed else lines[block.start + 1:]
+            fences[block.start] = Fence(name, block.start + 1, fence_language(block.info), body)
+            if not closed:
+                late.append(Problem(name, block.start + 1, "code fence is never closed"))
+    page.fences.extend(fences.values())
+    for block in blocks:
+        if block.kind == "paragraph":
+            _read_paragraph(lines, block, page)
+        elif block.kind == "html_block":
+            late += _read_html(lines, block, fences, page)
+        elif block.kind == "heading":
+            _malformed_markers(lines, block, page)
+        elif block.kind in ("admonition", "tab"):
+            page.containers.append(_container(lines, block, blocks))
+    page.problems.extend(late)
+    return page
 
-        if pending_check:
-            problems.append(Problem(name, pending_check[0], "a verifies comment must stand directly above a ```pycon block; nothing may stand between them"))
-            pending_check = None
 
-        include = parse_include(name, number, text)
+def _read_paragraph(lines: list[str], block: Block, page: Page) -> None:
+    """Body includes and claim markers: lines of a paragraph. A marker closes the text above it."""
+    content = block.content.splitlines()
+    for offset, number in enumerate(range(block.start, block.end)):
+        text = lines[number]
+        include = parse_include(page.path, number + 1, text)
         if include:
-            body_includes.append(include)
+            page.body_includes.append(include)
             continue
-
-        comment = VERIFIES_COMMENT.match(text)
-        if comment:
-            ids = parse_ids(comment["ids"])
-            if not ids:
-                problems.append(Problem(name, number, "verifies comment names no claim id; write <!-- verifies: some.claim-id -->"))
-            else:
-                pending_check = (number, ids)
-            continue
-
         marker = MARKER.match(text)
         if marker:
-            if not CLAIM_ID.match(marker["id"]):
-                problems.append(Problem(name, number, f"claim id {marker['id']!r} is malformed; use lowercase words joined by '.' and '-'", marker["id"]))
-            cites = tuple((marker["cite"] or "").replace(",", " ").split())
-            first, text = _block(lines, number)
-            markers.append(Marker(name, number, marker["id"], marker["kind"], text, cites, first))
+            above = " ".join(line.strip() for line in content[:offset])
+            page.markers.append(_marker(page, number + 1, marker, above, block.start + 1))
         elif MARKER_LIKE.search(text):
-            problems.append(Problem(name, number, "claim marker not in the form '{ #page.claim-id .KIND }' alone on its line, KIND one of framework (with cite=\"FACT\"), model, extension, observation"))
+            page.problems.append(_malformed(page.path, number + 1))
 
-    if open_fence:
-        problems.append(Problem(name, open_fence[1].line, "code fence is never closed"))
-    if pending_check:
-        problems.append(Problem(name, pending_check[0], "a verifies comment must stand directly above a ```pycon block"))
-    return Page(name, fences, markers, checks, problems, body_includes)
+
+def _marker(page: Page, line: int, marker: re.Match, text: str, first: int) -> Marker:
+    if not CLAIM_ID.match(marker["id"]):
+        page.problems.append(Problem(page.path, line, f"claim id {marker['id']!r} is malformed; use lowercase words joined by '.' and '-'", marker["id"]))
+    cites = tuple((marker["cite"] or "").replace(",", " ").split())
+    return Marker(page.path, line, marker["id"], marker["kind"], text, cites, first)
+
+
+def _malformed(name: Path, line: int) -> Problem:
+    return Problem(name, line, "claim marker not in the form '{ #page.claim-id .KIND }' alone on its line, KIND one of framework (with cite=\"FACT\"), model, extension, observation")
+
+
+def _malformed_markers(lines: list[str], block: Block, page: Page) -> None:
+    page.problems.extend(_malformed(page.path, number + 1) for number in range(block.start, block.end) if MARKER_LIKE.search(lines[number]))
+
+
+def _read_html(lines: list[str], block: Block, fences: dict[int, Fence], page: Page) -> list[Problem]:
+    """`<!-- verifies: ids -->` comments: each links the ```pycon block on the very next line."""
+    late = []
+    for number in range(block.start, block.end):
+        comment = VERIFIES_COMMENT.match(lines[number])
+        if not comment:
+            if MARKER_LIKE.search(lines[number]):
+                page.problems.append(_malformed(page.path, number + 1))
+            continue
+        ids = parse_ids(comment["ids"])
+        fence = fences.get(number + 1)
+        if not ids:
+            page.problems.append(Problem(page.path, number + 1, "verifies comment names no claim id; write <!-- verifies: some.claim-id -->"))
+        elif fence is not None and fence.language == "pycon":
+            page.checks.append(PageCheck(page.path, number + 1, ids, fence))
+        elif fence is not None:
+            page.problems.append(Problem(page.path, number + 1, "a verifies comment must stand directly above a ```pycon block; move it or make the block pycon"))
+        elif number + 1 < len(lines):
+            page.problems.append(Problem(page.path, number + 1, "a verifies comment must stand directly above a ```pycon block; nothing may stand between them"))
+        else:
+            late.append(Problem(page.path, number + 1, "a verifies comment must stand directly above a ```pycon block"))
+    return late
+
+
+def _section(block: Block, seen: dict[str, int], slugify) -> Section:
+    """A heading and its id on the site: `{ #id }` when it has one, else toc's slug of its text, made
+    unique as toc makes it (`_1`, `_2` after the first)."""
+    attrs = ATTR_LIST.search(block.content)
+    trailing = attrs is not None and block.content.endswith(attrs.group(0).rstrip())
+    explicit = EXPLICIT_ID.search(attrs.group(0)) if trailing else None
+    rendered = inline_text(block.content)
+    text = ATTR_LIST.sub("", rendered).strip() if attrs else rendered.strip()
+    level = len(block.markup) if block.markup.startswith("#") else {"=": 1, "-": 2}[block.markup[:1]]
+    if explicit:
+        anchor = explicit["id"]
+    else:
+        slug = slugify(text, "-")
+        count = seen[slug] = seen.get(slug, 0) + 1
+        anchor = slug if count == 1 else f"{slug}_{count - 1}"
+    return Section(block.start + 1, level, block.content, text, anchor)
+
+
+def _container(lines: list[str], block: Block, blocks: list[Block]) -> Container:
+    header = lines[block.start]
+    indent = header[: len(header) - len(header.lstrip())]
+    languages = tuple(fence_language(inner.info) for inner in blocks
+                      if inner.kind == "fence" and block.start < inner.start < block.end)
+    if block.kind == "tab":
+        return Container("tab", block.start + 1, block.end, indent, block.markup, "", block.info, languages)
+    params = ADMONITION_PARAMS.match(block.info)
+    kind = params["type"] if params else block.info.split()[0] if block.info.split() else ""
+    return Container("admonition", block.start + 1, block.end, indent, block.markup, kind, params["title"] if params else None, languages)

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
+from claimcheck.page import fenced_lines, read_page
 from tools.project import REPO_ROOT
 
 README_LIMIT = 150  # lines: what this is, the two commands, the fast loop, the layout, links
 LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
-FENCE = re.compile(r"^(```|~~~)")
 
 
 def project_docs() -> list[Path]:
@@ -22,19 +22,12 @@ def project_docs() -> list[Path]:
 
 def prose_lines(path: Path) -> list[str]:
     """The lines outside fenced blocks (a fence's `[x](y)` or `# comment` is code, not a link or a heading)."""
-    lines, fenced = [], False
-    for line in path.read_text(encoding="utf-8").splitlines():
-        if FENCE.match(line.strip()):
-            fenced = not fenced
-        elif not fenced:
-            lines.append(line)
-    return lines
+    return [line for line, fenced in fenced_lines(path.read_text(encoding="utf-8").splitlines()) if not fenced]
 
 
 def anchors(path: Path) -> set[str]:
-    """The heading ids a code host gives a Markdown file: lowercase, punctuation dropped, spaces as hyphens."""
-    headings = [line.lstrip("#").strip() for line in prose_lines(path) if re.match(r"#{1,6} ", line)]
-    return {re.sub(r"[^\w\- ]", "", heading.lower()).replace(" ", "-") for heading in headings}
+    """The heading ids a code host gives a Markdown file: its headings' text lowercase, punctuation dropped, spaces as hyphens."""
+    return {re.sub(r"[^\w\- ]", "", section.text.lower()).replace(" ", "-") for section in read_page(path).sections}
 
 
 def test_the_readme_is_short_and_keeps_the_command_ci_runs():

@@ -148,15 +148,12 @@ def test_the_export_is_framework_only_no_python_no_agentkit(exported, page):
 
 def _under_guide_heading(source, line: int) -> bool:
     """Whether the page line stands in a section the export leaves out (a heading naming agentkit or extensions)."""
-    from tools.framework_only import GUIDE_SECTION, HEADING
+    from tools.framework_only import GUIDE_SECTION
 
-    lines = (REPO_ROOT / source.path).read_text(encoding="utf-8").splitlines()[:line]
     levels: list[tuple[int, bool]] = []
-    for text in lines:
-        heading = HEADING.match(text)
-        if heading:
-            level = len(heading["hashes"])
-            levels = [entry for entry in levels if entry[0] < level] + [(level, bool(GUIDE_SECTION.search(heading["text"])))]
+    for section in source.sections:
+        if section.line < line:
+            levels = [entry for entry in levels if entry[0] < section.level] + [(section.level, bool(GUIDE_SECTION.search(section.source)))]
     return any(guide for _, guide in levels)
 
 

@@ -43,11 +43,9 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from urllib.parse import urlsplit
 
-from markdown.extensions.toc import slugify as mkdocs_slugify
-
 from tools import siteconfig
-from tools.framework_only import GUIDE_ONLY, HEADING, SENTENCE_END, framework_only, scrub_prose
-from claimcheck.page import FENCE_OPEN, INCLUDE, MARKER, VERIFIES_COMMENT, closes_fence, fenced_lines
+from tools.framework_only import GUIDE_ONLY, SENTENCE_END, framework_only, scrub_prose
+from claimcheck.page import ATTR_LIST, INCLUDE, MARKER, VERIFIES_COMMENT, Container, fenced_lines, is_closed, read_lines
 from claimcheck.pysource import SECTION
 from tools.project import REPO_ROOT
 
@@ -76,11 +74,6 @@ CHECKED_BY = {
     "observation": "\u25cb Observation from production runs, not checked by code",
 }
 
-# attr_list: `{ #id .class key="value" }` or `{: ...}`, after a heading, a link or alone on a line.
-ATTR_LIST = re.compile(r"\s*\{:?\s*(?:[#.][^\s{}]+|[\w-]+=(?:\"[^\"]*\"|'[^']*'|[^\s{}]+))(?:\s+(?:[#.][^\s{}]+|[\w-]+=(?:\"[^\"]*\"|'[^']*'|[^\s{}]+)))*\s*\}")
-EXPLICIT_ID = re.compile(r"#(?P<id>[^\s{}.]+(?:\.[^\s{}.]+)*)")
-ADMONITION = re.compile(r"^(?P<indent>\s*)(?:!!!|\?\?\?\+?)\s+(?P<kind>[\w-]+)(?:\s+\"(?P<title>[^\"]*)\")?\s*$")
-TAB = re.compile(r"^(?P<indent>\s*)===\+?\s+\"(?P<title>[^\"]*)\"\s*$")
 INLINE_LINK = re.compile(r"(?P<open>!?\[(?:[^\[\]]|\[[^\]]*\])*\]\()(?P<target><[^>]*>|[^\s()]*(?:\([^\s()]*\)[^\s()]*)*)(?P<title>\s+\"[^\"]*\")?\)")
 REFERENCE_DEFINITION = re.compile(r"^(?P<lead>\s{0,3}\[[^\]]+\]:\s*)(?P<target>\S+)(?P<rest>.*)$")
 MARKDOWN_IN_HTML = re.compile(r"\s+markdown(?:=\"[^\"]*\")?(?=[\s>])")
@@ -150,38 +143,23 @@ def markdig_slug(text: str) -> str:
 
 
 def heading_text(markdown: str) -> str:
-    """A heading's text as rendered: links reduced to their text, code and emphasis marks dropped."""
+    """Prose as plain text (the abstract): links reduced to their text, code and emphasis marks dropped."""
     text = INLINE_LINK.sub(lambda match: match["open"][match["open"].index("[") + 1:-2], markdown)
     # Emphasis marks go; an underscore inside a word (`read_tables`) is text and stays.
     return re.sub(r"[`*]|(?<!\w)_+|_+(?!\w)", "", text).strip()
 
 
 def heading_anchors(lines: Iterable[str]) -> dict[str, str]:
-    """The id each heading gets on the site (toc slug or explicit `{ #id }`) -> the id Markdig gives it."""
-    anchors: dict[str, str] = {}
-    site_seen: dict[str, int] = {}
+    """The id each heading gets on the site (the page model's anchor) -> the id Markdig gives it."""
     markdig_seen: dict[str, int] = {}
-    for line in _outside_fences(lines):
-        match = HEADING.match(line)
-        if not match:
-            continue
-        raw = match["text"]
-        attrs = ATTR_LIST.search(raw)
-        explicit = EXPLICIT_ID.search(attrs.group(0)) if attrs and raw.endswith(attrs.group(0).rstrip()) else None
-        text = heading_text(ATTR_LIST.sub("", raw) if attrs else raw)
-        site_id = explicit["id"] if explicit else _unique(mkdocs_slugify(text, "-"), site_seen, "_")
-        anchors[site_id] = _unique(markdig_slug(text) or "section", markdig_seen, "-")
-    return anchors
+    return {section.anchor: _unique(markdig_slug(section.text) or "section", markdig_seen, "-")
+            for section in read_lines(list(lines), Path()).sections}
 
 
 def _unique(slug: str, seen: dict[str, int], joiner: str) -> str:
     count = seen.get(slug, 0)
     seen[slug] = count + 1
     return slug if count == 0 else f"{slug}{joiner}{count}"
-
-
-def _outside_fences(lines: Iterable[str]) -> Iterable[str]:
-    return (line for line, fenced in fenced_lines(lines) if not fenced)
 
 
 # --- includes ----------------------------------------------------------------------------------------
@@ -313,78 +291,79 @@ def export_page(site: Site, page: ExportedPage) -> str:
 
 
 def _split_front_matter(lines: list[str]) -> tuple[dict, list[str]]:
-    if lines and lines[0].strip() == "---":
-        for number, line in enumerate(lines[1:], start=1):
-            if line.strip() in {"---", "..."}:
-                import yaml
+    first = next(iter(read_lines(lines, Path()).blocks), None)
+    if first is not None and first.kind == "front_matter":
+        import yaml
 
-                return yaml.safe_load("\n".join(lines[1:number])) or {}, lines[number + 1:]
+        return yaml.safe_load(first.content) or {}, lines[first.end:]
     return {}, lines
 
 
 def _take_title(lines: list[str], page: ExportedPage) -> tuple[str, list[str]]:
-    """The page's H1 becomes the front matter's Name; the framework's pages show Name as the title."""
-    for number, line in enumerate(lines):
-        match = HEADING.match(line)
-        if match and len(match["hashes"]) == 1:
-            return heading_text(ATTR_LIST.sub("", match["text"])), lines[:number] + lines[number + 1:]
-        if line.strip():
-            break
+    """The page's H1, when the page opens with one, becomes the front matter's Name; the framework's pages show Name as the title."""
+    sections = read_lines(lines, Path(page.source)).sections
+    first = next((number for number, line in enumerate(lines) if line.strip()), None)
+    if sections and sections[0].level == 1 and sections[0].line - 1 == first:
+        return sections[0].text, lines[:first] + lines[first + 1:]
     return page.source.stem, lines
 
 
 def _render_body(site: Site, page: ExportedPage, lines: list[str]) -> list[str]:
+    """Fences with their includes inlined, body includes inlined (rendered in turn), claim markers as
+    "Checked by" lines, verifies comments dropped; prose lines with their links and escapes rewritten."""
+    fences, guide_lines = {}, set()
+    for block in read_lines(lines, Path(page.source)).blocks:
+        if block.kind == "fence":
+            if not is_closed(lines, block):
+                raise ExportError(f"docs/{page.source}: a code fence is never closed")
+            fences[block.start] = block
+        elif block.kind in {"paragraph", "html_block"}:
+            guide_lines.update(range(block.start, block.end))  # where includes, markers and comments stand
     out: list[str] = []
-    fence: tuple[str, str, list[str]] | None = None  # (marker, info, body lines)
-    for line in lines:
+    number = 0
+    while number < len(lines):
+        line = lines[number]
+        fence = fences.get(number)
         if fence is not None:
-            marker, info, body = fence
-            if closes_fence(marker, line):
-                out += _render_fence(site, line[: len(line) - len(line.lstrip())], marker, info, body)
-                fence = None
-            else:
-                body.append(line)
+            closing = lines[fence.end - 1]
+            info = line.strip()[len(fence.markup):].strip()
+            out += _render_fence(site, closing[: len(closing) - len(closing.lstrip())], fence.markup, info, lines[fence.start + 1:fence.end - 1])
+            number = fence.end
             continue
-        opening = FENCE_OPEN.match(line)
-        if opening:
-            fence = (opening["fence"], line.strip()[len(opening["fence"]):].strip(), [])
-            continue
-        if VERIFIES_COMMENT.match(line):
-            continue
-        include = INCLUDE.match(line)
-        if include:
-            indent = line[: len(line) - len(line.lstrip())]
-            inlined = _render_body(site, page, included_text(site.root, include["target"]).splitlines())
-            out += [indent + text if text.strip() else "" for text in inlined]
-            continue
-        marker = MARKER.match(line)
-        if marker:
-            _append_checked_by(site, out, line, marker)
-            continue
+        number += 1
+        if number - 1 in guide_lines:
+            if VERIFIES_COMMENT.match(line):
+                continue
+            include = INCLUDE.match(line)
+            if include:
+                indent = line[: len(line) - len(line.lstrip())]
+                inlined = _render_body(site, page, included_text(site.root, include["target"]).splitlines())
+                out += [indent + text if text.strip() else "" for text in inlined]
+                continue
+            marker = MARKER.match(line)
+            if marker:
+                _append_checked_by(site, out, line, marker)
+                continue
         out.append(_escape_markdig_extras(_rewrite_links(site, page, _strip_attr_lists(line))))
-    if fence is not None:
-        raise ExportError(f"docs/{page.source}: a code fence is never closed")
     return out
 
 
 def _scrub_rendered(lines: list[str]) -> list[str]:
     """What the includes brought in, without mentions of agentkit: a table row that names it goes, and
     so does a sentence of prose; a fenced listing that names it goes whole."""
+    fences = {block.start: block.end for block in read_lines(lines, Path()).blocks if block.kind == "fence"}
     out: list[str] = []
-    fence: list[str] | None = None
-    for line, fenced in fenced_lines(lines):
-        if fenced:
-            fence = (fence or []) + [line]
-            if len(fence) > 1 and FENCE_OPEN.match(fence[0]) and line.strip() == FENCE_OPEN.match(fence[0])["fence"]:
-                if not any(GUIDE_ONLY.search(text) for text in fence):
-                    out += fence
-                fence = None
+    number = 0
+    while number < len(lines):
+        if number in fences:
+            fence = lines[number:fences[number]]
+            out += [] if any(GUIDE_ONLY.search(text) for text in fence) else fence
+            number = fences[number]
             continue
-        if fence is not None:  # a fence left open by the page: keep what it held
-            out += fence
-            fence = None
+        line = lines[number]
         out += scrub_prose([line]) if GUIDE_ONLY.search(line) else [line]
-    return out + (fence or [])
+        number += 1
+    return out
 
 
 def _render_fence(site: Site, indent: str, marker: str, info: str, body: list[str]) -> list[str]:
@@ -504,42 +483,41 @@ def _doc_link(page: ExportedPage, anchor: str) -> str:
 def _blocks_for_markdig(lines: list[str]) -> list[str]:
     """Admonitions (`!!! warning "Title"`, `??? note`) become block quotes with a bold title, as the
     framework's own pages write callouts; content tabs (`=== "Tab"`) become a bold label above their content."""
+    outermost = {container.line - 1: container for container in read_lines(lines, Path()).containers}
+    for container in list(outermost.values()):  # a container inside another is rewritten with its body
+        for inner in range(container.line, container.end):
+            outermost.pop(inner, None)
     out: list[str] = []
     number = 0
     while number < len(lines):
-        line = lines[number]
-        admonition, tab = ADMONITION.match(line), TAB.match(line)
-        if not (admonition or tab):
-            out.append(line)
+        container = outermost.get(number)
+        if container is None:
+            out.append(lines[number])
             number += 1
             continue
-        found = admonition or tab
-        indent = found["indent"]
-        body, number = _indented_block(lines, number + 1, indent)
-        body = _blocks_for_markdig(body)
-        if admonition:
-            title = admonition["title"] if admonition["title"] is not None else admonition["kind"].capitalize()
+        body = _blocks_for_markdig(_body(lines, container))
+        indent = container.indent
+        if container.kind == "admonition":
+            title = container.title if container.title is not None else container.type.capitalize()
             quoted = [f"**{title}**"] if title else []
             quoted += [""] + body if body else []
             out += [f"{indent}> {text}".rstrip() for text in quoted]
         else:
-            out += [f"{indent}**{tab['title']}**", ""] + [f"{indent}{text}" if text.strip() else "" for text in body]
+            out += [f"{indent}**{container.title}**", ""] + [f"{indent}{text}" if text.strip() else "" for text in body]
         out.append("")
+        number = container.end
+        while number < len(lines) and not lines[number].strip():
+            number += 1  # the blank lines after it: the "" above stands for them
     return out
 
 
-def _indented_block(lines: list[str], start: int, indent: str) -> tuple[list[str], int]:
-    body_indent = indent + "    "
-    body: list[str] = []
-    number = start
-    while number < len(lines) and (not lines[number].strip() or lines[number].startswith(body_indent)):
-        body.append(lines[number][len(body_indent):] if lines[number].strip() else "")
-        number += 1
-    while body and not body[-1].strip():
-        body.pop()
+def _body(lines: list[str], container: Container) -> list[str]:
+    """A container's body, dedented past its header, without blank lines around it."""
+    cut = len(container.indent) + 4
+    body = [line[cut:] if line.strip() else "" for line in lines[container.line:container.end]]
     while body and not body[0].strip():
         body.pop(0)
-    return body, number
+    return body
 
 
 def _squeeze_blank_lines(lines: list[str]) -> list[str]:
@@ -557,18 +535,13 @@ CHECKED_BY_LINES = tuple(f"*{words}" for words in CHECKED_BY.values())
 
 def _abstract(text: str) -> str:
     """The first paragraph of prose, as plain text, cut at a sentence end near ABSTRACT_LIMIT characters."""
+    lines = text.splitlines()
+    first = next((block for block in read_lines(lines, Path()).blocks if block.kind == "paragraph" and block.depth == 0), None)
     paragraph: list[str] = []
-    for line in _outside_fences(text.splitlines()):
-        stripped = line.strip()
-        if not stripped:
-            if paragraph:
-                break
-            continue
-        if stripped.startswith(CHECKED_BY_LINES):
+    for line in lines[first.start:first.end] if first else []:
+        if line.strip().startswith(CHECKED_BY_LINES):
             break
-        if stripped.startswith(("#", ">", "|", "<", "-", "*", "!")) and not paragraph:
-            continue
-        paragraph.append(stripped.rstrip("\\"))
+        paragraph.append(line.strip().rstrip("\\"))
     plain = heading_text(" ".join(paragraph))
     if len(plain) <= ABSTRACT_LIMIT:
         return plain

@@ -21,8 +21,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from pathlib import Path
 
-from claimcheck.page import FENCE_OPEN, INCLUDE, MARKER, VERIFIES_COMMENT
+from claimcheck.page import INCLUDE, MARKER, VERIFIES_COMMENT, fence_language, list_marker, read_lines
 
 GUIDE_ONLY = re.compile(r"agentkit", re.IGNORECASE)
 # A heading whose section is the guide's own: its model runs, its extensions.
@@ -30,10 +31,6 @@ GUIDE_SECTION = re.compile(r"agentkit|\bextensions?\b|\bscenarios?\b", re.IGNORE
 # A model claim that reports the guide's runs rather than stating a rule.
 MODEL_RUN = re.compile(r"agentkit|\bscenarios?\b|\bthe guide\b", re.IGNORECASE)
 CODE_LANGUAGES = {"python", "py", "pycon"}
-HEADING = re.compile(r"^(?P<hashes>#{1,6})\s+(?P<text>.*?)\s*$")
-BLOCK_HEADER = re.compile(r'^(?P<indent>\s*)(?P<kind>!!!|\?\?\?\+?|===\+?)\s*(?P<rest>.*)$')
-TITLE = re.compile(r'"(?P<title>[^"]*)"')
-LIST_ITEM = re.compile(r"^(?:[-*+]|\d+[.)])\s")
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`*\[(\"'])")
 PARENTHESIS = re.compile(r"\s*\([^()]*\)")
 # A clause that points at one of the guide's scenarios (", as scenario 2 models"): it goes, the sentence stays.
@@ -46,60 +43,53 @@ class Block:
     kind: str  # heading, fence, container, include, paragraph, blank, comment
     lines: list[str]
     level: int = 0  # a heading's level
-    title: str = ""  # a container's title
+    title: str = ""  # a container's title, a fence's language
     container: str = ""  # "!!!", "???", "===" for containers
+    text: str = ""  # a heading's Markdown
+    languages: tuple[str, ...] = ()  # a container's fences' languages
+    items: tuple[int, ...] = ()  # a list's items: where each starts, as an index into `lines`
 
 
 def blocks(lines: list[str]) -> list[Block]:
-    """The top-level blocks of a page's Markdown source."""
+    """The top-level blocks of a page's Markdown source (claimcheck's page model), and its blank lines."""
     out: list[Block] = []
+    page = read_lines(lines, Path())
+    sections = {section.line - 1: section for section in page.sections}
+    containers = {container.line - 1: container for container in page.containers}
+    items = {block.start for block in page.blocks if block.kind == "list_item" and block.depth == 1}
     number = 0
-    while number < len(lines):
-        line = lines[number]
-        if not line.strip():
-            out.append(Block("blank", [line]))
-            number += 1
+    for block in page.blocks:
+        if block.depth or block.container_depth or block.end <= number:
             continue
-        heading = HEADING.match(line)
-        if heading:
-            out.append(Block("heading", [line], level=len(heading["hashes"])))
-            number += 1
-            continue
-        opening = FENCE_OPEN.match(line)
-        if opening and not opening["indent"]:
-            end = number + 1
-            while end < len(lines) and not (lines[end].strip().startswith(opening["fence"]) and not lines[end].strip().strip(opening["fence"][0])):
-                end += 1
-            out.append(Block("fence", lines[number:end + 1], title=opening["info"].lstrip("{").lstrip(".")))
-            number = end + 1
-            continue
-        header = BLOCK_HEADER.match(line)
-        if header and not header["indent"]:
-            end = number + 1
-            while end < len(lines) and (not lines[end].strip() or lines[end].startswith("    ")):
-                end += 1
-            while end > number + 1 and not lines[end - 1].strip():
-                end -= 1
-            title = TITLE.search(header["rest"])
-            out.append(Block("container", lines[number:end], title=title["title"] if title else header["rest"].strip(),
-                             container=header["kind"][:3]))
-            number = end
-            continue
-        if INCLUDE.match(line):
-            out.append(Block("include", [line]))
-            number += 1
-            continue
-        if VERIFIES_COMMENT.match(line):
-            out.append(Block("comment", [line]))
-            number += 1
-            continue
-        end = number + 1
-        while end < len(lines) and lines[end].strip() and not HEADING.match(lines[end]) \
-                and not FENCE_OPEN.match(lines[end]) and not BLOCK_HEADER.match(lines[end]) and not INCLUDE.match(lines[end]):
-            end += 1
-        out.append(Block("paragraph", lines[number:end]))
-        number = end
+        out += [Block("blank", [line]) for line in lines[number:block.start]]
+        number = block.end
+        if block.start in sections:
+            section = sections[block.start]
+            out.append(Block("heading", lines[block.start:block.end], level=section.level, text=section.source))
+        elif block.kind == "fence" and not lines[block.start][:1].isspace():
+            out.append(Block("fence", lines[block.start:block.end], title=fence_language(block.info).lstrip("{").lstrip(".")))
+        elif block.start in containers:
+            container = containers[block.start]
+            title = container.title if container.title is not None else container.type
+            out.append(Block("container", lines[block.start:block.end], title=title, container=container.marker[:3], languages=container.languages))
+        else:
+            _prose(out, lines, block.start, block.end, items)
+    out += [Block("blank", [line]) for line in lines[number:]]
     return out
+
+
+def _prose(out: list[Block], lines: list[str], start: int, end: int, items: set[int]) -> None:
+    """Lines of prose (paragraphs, lists, HTML, tables): an include line and a verifies comment each stand
+    alone; blank lines split the rest, and prose that follows prose without a blank line joins it."""
+    for number in range(start, end):
+        line = lines[number]
+        kind = "blank" if not line.strip() else "include" if INCLUDE.match(line) else "comment" if VERIFIES_COMMENT.match(line) else "paragraph"
+        if kind == "paragraph" and out and out[-1].kind == "paragraph":
+            out[-1].lines.append(line)
+        else:
+            out.append(Block(kind, [line]))
+        if kind == "paragraph" and number in items:
+            out[-1].items += (len(out[-1].lines) - 1,)
 
 
 def _marker_kinds(lines: list[str]) -> list[str]:
@@ -132,9 +122,7 @@ def _code_only(block: Block) -> bool:
         return True
     if block.container != "===" and (block.title.lower() == "the code" or "not framework" in block.title.lower()):
         return True
-    inner = [line.strip() for line in block.lines[1:]]
-    return any(FENCE_OPEN.match(line) and FENCE_OPEN.match(line)["info"].lstrip("{").lstrip(".").lower() in CODE_LANGUAGES
-               for line in inner)
+    return any(language.lstrip("{").lstrip(".") in CODE_LANGUAGES for language in block.languages)
 
 
 def _unwrap(block: Block) -> list[str]:
@@ -145,8 +133,8 @@ def _unwrap(block: Block) -> list[str]:
 def _scrub_items(block: Block) -> list[str]:
     """A paragraph or list with the guide-only items (an item whose claim is the guide's) and sentences left out."""
     items: list[list[str]] = []
-    for line in block.lines:
-        if LIST_ITEM.match(line) or not items:
+    for number, line in enumerate(block.lines):
+        if number in block.items or not items:
             items.append([line])
         else:
             items[-1].append(line)
@@ -168,11 +156,8 @@ def scrub_prose(lines: list[str]) -> list[str]:
     markers = [line for line in lines if MARKER.match(line)]
     first = prose[0] if prose else ""
     indent = first[: len(first) - len(first.lstrip())]
-    lead = LIST_ITEM.match(first.lstrip())
-    text = " ".join(line.strip() for line in prose)
-    prefix = ""
-    if lead:
-        prefix, text = lead.group(0), text[len(lead.group(0)):]
+    prefix = list_marker(first)
+    text = " ".join(line.strip() for line in prose)[len(prefix):]
     text = SCENARIO_CLAUSE.sub("", text)
     text = PARENTHESIS.sub(lambda m: "" if GUIDE_ONLY.search(m.group(0)) else m.group(0), text)
     sentences = [kept for sentence in SENTENCE_END.split(text) if (kept := _scrub_sentence(sentence))]
@@ -215,7 +200,7 @@ def framework_only(lines: list[str]) -> list[str]:
                 continue
             skip_level = None
             dropping_listings = False
-            if GUIDE_SECTION.search(HEADING.match(block.lines[0])["text"]):
+            if GUIDE_SECTION.search(block.text):
                 skip_level = block.level
                 continue
         if skip_level is not None:

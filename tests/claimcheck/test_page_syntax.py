@@ -1,9 +1,9 @@
 """Each form of page syntax planted once, and every reader of it seeing the same thing.
 
-The page readers (claimcheck/page.py), the inline reader of a claim's words (claimcheck/inline.py), the
+The page model (claimcheck/page.py), the inline reader of a claim's words (claimcheck/inline.py), the
 snippet reader (claimcheck/pysource.py), the shown-output reader (claimcheck/outputs.py), mutate's claim
-regions, the export and the site's rendering (Python-Markdown with the site's extensions and claimcheck's
-claim labels) each read part of the syntax; they must agree.
+regions, the export and its framework-only cut, and the site's rendering (Python-Markdown with the site's
+extensions and claimcheck's claim labels) each read part of the syntax; they must agree.
 """
 
 from __future__ import annotations
@@ -17,7 +17,8 @@ import markdown
 import pytest
 
 from claimcheck._marks import ClaimLabels
-from tools import claimcontract, claims, export, mutate, numbers, review
+from claimcheck.doctests import make_sybil
+from tools import claimcontract, claims, export, framework_only, mutate, numbers, review
 from tools.project import Project
 from claimcheck.inline import read_inline
 from claimcheck.outputs import shown_output
@@ -63,6 +64,25 @@ for the other 4.
 --8<-- "snippets/demo.py:reading"
 ```
 
+!!! note "Read this"
+    A note's text.
+
+=== "Tool call"
+
+    --8<-- "snippets/output/demo.md"
+
+=== "Python"
+
+    ```python
+    --8<-- "snippets/demo.py:reading"
+    ```
+
+??? example
+    Collapsed.
+
+Refusing a name is an extension of this model.
+{ #demo.refuses .extension }
+
 ## Checking { #checking }
 
 <!-- verifies: demo.reads -->
@@ -74,18 +94,25 @@ for the other 4.
 
 CLAIMS = [
     ("demo.reads", "model", ()), ("demo.listed", "framework", ("K1", "K2")), ("demo.seen", "observation", ()),
-    ("demo.inline", "model", ()),
+    ("demo.inline", "model", ()), ("demo.refuses", "extension", ()),
 ]
 # demo.inline's words: a code span, a double-backtick span holding backticks, and a link whose target holds a number.
 INLINE_CODE = ["Search", "Get(limit=5, path=`x`)"]
 INLINE_LINK = ("the 2 rules", "rules.md#rule-3")
 INLINE_NAMES = [("Search", "Search"), ("Get(limit=5, path=`x`)", "Get"), ("Get(limit=5, path=`x`)", "limit"), ("Get(limit=5, path=`x`)", "path")]
+OUTPUT = """
+| read | items |
+| --- | --- |
+| `lib/reader.py` | 2 |
+"""
+CONTAINERS = [("admonition", "note", "Read this"), ("tab", "", "Tool call"), ("tab", "", "Python"), ("admonition", "example", None)]
 
 
 @pytest.fixture
 def tree(tmp_path: Path) -> Path:
     facts = '[pin]\nrepo = "demo/demo"\ncommit = "0000000"\n\n[facts]\n'
-    for path, text in {"snippets/demo.py": SNIPPET, "docs/page.md": PAGE, "framework/citations.toml": facts}.items():
+    files = {"snippets/demo.py": SNIPPET, "snippets/output/demo.md": OUTPUT, "docs/page.md": PAGE, "framework/citations.toml": facts}
+    for path, text in files.items():
         (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / path).write_text(textwrap.dedent(text).lstrip(), encoding="utf-8")
     return tmp_path
@@ -95,8 +122,10 @@ def rendered(tree: Path) -> str:
     """The page's HTML as the site renders it: its Markdown extensions and the claims plugin's labels."""
     return markdown.markdown(
         (tree / "docs/page.md").read_text(encoding="utf-8"),
-        extensions=["attr_list", "md_in_html", "toc", "pymdownx.superfences", "pymdownx.snippets", ClaimLabels("claims/")],
-        extension_configs={"pymdownx.snippets": {"base_path": [str(tree)], "check_paths": True, "dedent_subsections": True}},
+        extensions=["admonition", "attr_list", "md_in_html", "tables", "toc", "pymdownx.details", "pymdownx.superfences",
+                    "pymdownx.tabbed", "pymdownx.snippets", ClaimLabels("claims/")],
+        extension_configs={"pymdownx.snippets": {"base_path": [str(tree)], "check_paths": True, "dedent_subsections": True},
+                           "pymdownx.tabbed": {"alternate_style": True}},
     )
 
 
@@ -117,12 +146,12 @@ def test_a_claims_text_is_the_same_for_the_page_reader_and_mutate(tree: Path):
     assert [marker.text for marker in page.markers] == [
         "The reader returns two items, as `lib/reader.py` says.", "A listed claim that spans two lines.", "Seen in the field.",
         "`Search` takes ``Get(limit=5, path=`x`)`` as its query; see [the 2 rules](rules.md#rule-3) for the other 4.",
+        "Refusing a name is an extension of this model.",
     ]
     for marker in page.markers:
         start, end = mutate.claim_region(text, marker)
         region = " ".join(line.strip() for line in text[start:end].splitlines())
         assert region.removeprefix("- ") == marker.text
-
 
 
 def test_a_claims_code_spans_links_and_numbers_are_read_alike(tree: Path):
@@ -167,8 +196,9 @@ def test_a_claims_code_spans_links_and_numbers_are_read_alike(tree: Path):
 
 def test_an_include_names_a_section_the_snippet_reader_the_export_and_the_site_agree_on(tree: Path):
     page = read_page(tree / "docs/page.md", Path("docs/page.md"))
-    [include] = page.includes
-    assert (include.path, include.section) == ("snippets/demo.py", "reading")
+    assert [(include.path, include.section) for include in page.body_includes] == [("snippets/output/demo.md", None)]
+    [include, again] = [include for fence in page.fences for include in fence.includes]
+    assert (include.path, include.section) == (again.path, again.section) == ("snippets/demo.py", "reading")
     sections, problems = read_sections(tree / include.path)
     assert problems == [] and list(sections) == ["reading"]
     lines = (tree / include.path).read_text(encoding="utf-8").splitlines()
@@ -186,10 +216,105 @@ def test_shown_output_verifies_links_and_fences_are_read_alike(tree: Path):
     fenced = [line for line, inside in fenced_lines(lines) if inside]
     # Each fence as read_page sees it: its opening line, its body and its closing line.
     assert fenced == [line for fence in page.fences for line in [lines[fence.line - 1], *fence.body, lines[fence.line + len(fence.body)]]]
-    assert [fence.language for fence in page.fences] == ["python", "pycon"]
+    assert [fence.language for fence in page.fences] == ["python", "python", "pycon"]
+    # The doctests run the examples of that pycon block, at its lines.
+    examples = list(make_sybil().parse(tree / "docs/page.md"))
+    [check] = page.checks
+    assert [(example.line, example.parsed.source, example.parsed.want) for example in examples] == [(check.fence.line + 1, "1 + 1\n", "2\n")]
 
 
 def test_heading_anchors_of_the_export_are_the_ids_the_site_gives(tree: Path):
     html = rendered(tree)
     site_ids = re.findall(r'<h[1-6] id="([^"]+)"', html)
     assert list(export.heading_anchors((tree / "docs/page.md").read_text(encoding="utf-8").splitlines())) == site_ids
+
+
+def test_sections_of_the_page_model_are_the_headings_and_ids_the_site_gives(tree: Path):
+    page = read_page(tree / "docs/page.md", Path("docs/page.md"))
+    headings = re.findall(r'<h([1-6]) id="([^"]+)">(.*?)</h', rendered(tree))
+    assert [(section.level, section.anchor, section.text) for section in page.sections] == [
+        (int(level), anchor, html_lib.unescape(re.sub(r"<[^>]+>", "", text))) for level, anchor, text in headings
+    ]
+    # The framework-only cut reads the same headings (it drops the sections that are the guide's own).
+    lines = (tree / "docs/page.md").read_text(encoding="utf-8").splitlines()
+    cut = [block for block in framework_only.blocks(lines) if block.kind == "heading"]
+    assert [(block.level, block.text) for block in cut] == [(section.level, section.source) for section in page.sections]
+
+
+def test_admonitions_and_tabs_are_the_containers_the_site_renders_and_the_export_rewrites(tree: Path):
+    page = read_page(tree / "docs/page.md", Path("docs/page.md"))
+    assert [(container.kind, container.type, container.title) for container in page.containers] == CONTAINERS
+    # The site: an admonition's title (its type, capitalized, when it gives none), a details summary, a tab's label.
+    shown = re.findall(r'<p class="admonition-title">([^<]*)</p>|<summary>([^<]*)</summary>|<label for="__tabbed_[^"]*">([^<]*)</label>', rendered(tree))
+    assert ["".join(title) for title in shown] == [title or kind.capitalize() for _, kind, title in CONTAINERS]
+    # Each container holds the lines the site shows in it: the tab's include, the other tab's fence.
+    lines = (tree / "docs/page.md").read_text(encoding="utf-8").splitlines()
+    tool_call, python = page.containers[1:3]
+    assert [include.line for include in page.body_includes] == [tool_call.end]
+    assert python.languages == ("python",) and python.line < page.fences[1].line <= python.end
+    # The framework-only cut sees the same containers, and the export rewrites each one it keeps.
+    cut = [(block.container, block.title) for block in framework_only.blocks(lines) if block.kind == "container"]
+    assert cut == [(container.marker, container.title or container.type) for container in page.containers if not container.indent]
+    markdig = export._blocks_for_markdig(lines)
+    assert not [line for line in markdig if re.match(r"\s*(!!!|\?\?\?|===)", line)]
+    assert [line for line in markdig if line.lstrip("> ").startswith("**")] == [
+        "> **Read this**", "**Tool call**", "**Python**", "> **Example**",
+    ]
+
+
+def test_the_export_keeps_the_framework_claims_and_the_agents_view_of_the_page_model(tree: Path):
+    page = read_page(tree / "docs/page.md", Path("docs/page.md"))
+    exported = export.ExportedPage(Path("page.md"), "/Doc/page", export.heading_anchors((tree / "docs/page.md").read_text(encoding="utf-8").splitlines()))
+    site = export.Site(tree, "https://guide.example/", {}, {"page.md": exported})
+    text = export.export_page(site, exported)
+    # Every claim but the extension keeps its "Checked by" line, linking its row on the claims page.
+    assert re.findall(r"#claim-([^)]+)\)", text) == [marker.id for marker in page.markers if marker.kind != "extension"]
+    # The Python goes: the tab that held it, and its fence; the tool-call tab is left, unwrapped, with the include inlined.
+    assert "```python" not in text and "**Python**" not in text and "**Tool call**" not in text
+    assert "| `lib/reader.py` | 2 |" in text and "> **Read this**" in text and "> **Example**" in text
+    assert list(exported.anchors) == [section.anchor for section in page.sections]
+
+
+FAULTS = '''
+# Faults
+
+A claim with a malformed id.
+{ #Bad_Id .model }
+
+A marker inside a line { #x.y .model } is not a marker.
+
+<!-- verifies: -->
+
+<!-- verifies: demo.a -->
+```python
+x = 1
+```
+
+<!-- verifies: demo.b -->
+
+```pycon
+>>> 1
+1
+```
+
+```text
+never closed
+'''
+
+
+def test_each_planted_fault_of_page_syntax_is_one_problem_at_its_line(tmp_path: Path):
+    """The page model's problems, each with its line: a malformed id or marker, a verifies comment that names
+    nothing, stands above a block that is not pycon, or above nothing at all, and a fence never closed."""
+    page = tmp_path / "faults.md"
+    page.write_text(FAULTS.lstrip(), encoding="utf-8")
+    verifies = "a verifies comment must stand directly above a ```pycon block"
+    assert [(problem.line, problem.message) for problem in read_page(page, Path("faults.md")).problems] == [
+        (4, "claim id 'Bad_Id' is malformed; use lowercase words joined by '.' and '-'"),
+        (6, "claim marker not in the form '{ #page.claim-id .KIND }' alone on its line, KIND one of framework (with cite=\"FACT\"), model, extension, observation"),
+        (8, "verifies comment names no claim id; write <!-- verifies: some.claim-id -->"),
+        (10, f"{verifies}; move it or make the block pycon"),
+        (15, f"{verifies}; nothing may stand between them"),
+        (22, "code fence is never closed"),
+    ]
+    page.write_text("Text.\n\n<!-- verifies: demo.c -->\n", encoding="utf-8")
+    assert [(problem.line, problem.message) for problem in read_page(page).problems] == [(3, verifies)]
