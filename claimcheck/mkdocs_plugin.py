@@ -8,7 +8,8 @@ One small function per event:
   breaks only after a `/`; a notebook page folds the code that only draws a figure;
 - `on_startup` and `on_pre_page`: while `mkdocs serve` runs, a notebook page whose source and watched
   files (`watch:` in mkdocs.yml) are unchanged is shown as it was last executed, so editing another
-  page does not run the notebook's kernel again. A build (and so every test) always executes it.
+  page does not run the notebook's kernel again. A build (and so every test) always executes it;
+- `on_env`: while `mkdocs serve` runs, the theme's templates are compiled once, not on every rebuild.
 
 ProperDocs loads it unchanged: it reads `mkdocs.plugins` entry points and maps `mkdocs.*` imports
 to its own modules.
@@ -25,6 +26,7 @@ from mkdocs.utils import get_relative_url
 from claimcheck._code_breaks import break_code
 from claimcheck._marks import mark_claims
 from claimcheck._notebook import fold_plotting_code, inputs_digest, reuse_while_unchanged
+from claimcheck._templates import CompiledTemplates
 
 NOTEBOOK_SUFFIXES = (".py", ".ipynb")
 CLAIMS_PAGE = "reference/claims.md"
@@ -41,10 +43,17 @@ class ClaimsPlugin(BasePlugin[ClaimsConfig]):
     # Defining on_startup keeps this plugin object for the whole `mkdocs serve`: the notebook pages as last
     # rendered, by page, with the digest of what they were rendered from.
     rendered: dict
+    templates: CompiledTemplates
 
     def on_startup(self, *, command, dirty):
         self.serving = command == "serve"
         self.rendered = {}
+        self.templates = CompiledTemplates()
+
+    def on_env(self, env, config, files):
+        if self.serving:
+            env.bytecode_cache = self.templates
+        return env
 
     @event_priority(-100)  # after mkdocs-jupyter's on_pre_page, which gives the page its executing render
     def on_pre_page(self, page, config, files):
