@@ -109,6 +109,8 @@ def check(rest: list[str]) -> int:
     contracts = sorted(str(path.relative_to(ROOT)) for path in (ROOT / "tests").glob("test_docs_*.py"))
     snippets = sorted(str(path.relative_to(ROOT)) for path in (ROOT / "snippets").glob("*.py"))
     halves = [[*contracts, "docs", *snippets[0::2]], snippets[1::2]]
+    # None of these is a Hypothesis test, and Hypothesis's plugin imports all of Hypothesis as a session ends.
+    pytest += ["-p", "no:hypothesispytest"]
     runs = [subprocess.Popen([*pytest, *half], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
             for half in halves if half]
     codes = []

@@ -9,10 +9,8 @@ something stay open. The notebook's source is untouched.
 
 from __future__ import annotations
 
-import hashlib
 import html as html_lib
 import re
-from pathlib import Path
 
 SUMMARY = "Plotting code"
 _INPUT_WRAPPER = re.compile(r'<div class="jp-Cell-inputWrapper"[^>]*>')
@@ -45,28 +43,3 @@ def _div_end(html: str, start: int) -> int:
         if depth == 0:
             return tag.end()
     return len(html)
-
-
-def inputs_digest(notebook: str, watched: list[str]) -> str:
-    """A digest of the notebook's source and of every file under the watched folders: what its outputs depend on."""
-    digest = hashlib.sha256(Path(notebook).read_bytes())
-    for folder in watched:
-        for path in sorted(p for p in Path(folder).rglob("*") if p.is_file() and "__pycache__" not in p.parts):
-            digest.update(str(path).encode() + b"\0" + path.read_bytes())
-    return digest.hexdigest()
-
-
-def reuse_while_unchanged(page, digest: str, rendered: dict) -> None:
-    """Give the page the content, table of contents and title it rendered to from the same inputs, if it did;
-    otherwise render it (the notebook plugin's render executes it) and keep the result under `digest`."""
-    render = page.render
-
-    def render_or_reuse(config, files):
-        kept = rendered.get(page.file.src_uri)
-        if kept is not None and kept[0] == digest:
-            page.content, page.toc, page.title = kept[1:]
-            return
-        render(config, files)
-        rendered[page.file.src_uri] = (digest, page.content, page.toc, page.title)
-
-    page.render = render_or_reuse

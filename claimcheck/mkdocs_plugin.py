@@ -8,9 +8,11 @@ One small function per event:
   added by a Markdown extension (claimcheck/_marks.py) that is told each page's address;
 - `on_page_content`: inline code breaks only after a `/`; a notebook page folds the code that only
   draws a figure;
-- `on_startup` and `on_pre_page`: while `mkdocs serve` runs, a notebook page whose source and watched
-  files (`watch:` in mkdocs.yml) are unchanged is shown as it was last executed, so editing another
-  page does not run the notebook's kernel again. A build (and so every test) always executes it.
+- `on_startup`, `on_files` and `on_pre_page`: while `mkdocs serve` runs, a page whose source, watched
+  files (`watch:` in mkdocs.yml), configuration and site files are unchanged is shown as it was last
+  rendered, so editing one page renders that page alone, and a notebook's kernel runs again only
+  when its inputs changed. A build (and so every test) always renders and executes everything;
+- `on_env`: while `mkdocs serve` runs, the theme's templates are compiled once, not on every rebuild.
 
 ProperDocs loads it unchanged: it reads `mkdocs.plugins` entry points and maps `mkdocs.*` imports
 to its own modules.
@@ -26,7 +28,9 @@ from mkdocs.utils import get_relative_url
 
 from claimcheck._code_breaks import break_code
 from claimcheck._marks import ClaimLabels
-from claimcheck._notebook import fold_plotting_code, inputs_digest, reuse_while_unchanged
+from claimcheck._notebook import fold_plotting_code
+from claimcheck._rebuilds import reuse_while_unchanged, site_inputs
+from claimcheck._templates import CompiledTemplates
 
 NOTEBOOK_SUFFIXES = (".py", ".ipynb")
 CLAIMS_PAGE = "reference/claims.md"
@@ -40,20 +44,27 @@ class ClaimsConfig(Config):
 class ClaimsPlugin(BasePlugin[ClaimsConfig]):
     claims_url: str = ""
     serving: bool = False
-    # Defining on_startup keeps this plugin object for the whole `mkdocs serve`: the notebook pages as last
-    # rendered, by page, with the digest of what they were rendered from.
+    # Defining on_startup keeps this plugin object for the whole `mkdocs serve`: the pages as last rendered,
+    # by page, with the digest of what they were rendered from.
     rendered: dict
     labels: ClaimLabels
+    site: bytes = b""
+    templates: CompiledTemplates
 
     def on_startup(self, *, command, dirty):
         self.serving = command == "serve"
         self.rendered = {}
+        self.templates = CompiledTemplates()
+
+    def on_env(self, env, config, files):
+        if self.serving:
+            env.bytecode_cache = self.templates
+        return env
 
     @event_priority(-100)  # after mkdocs-jupyter's on_pre_page, which gives the page its executing render
     def on_pre_page(self, page, config, files):
-        if self.serving and page.file.src_uri.endswith(NOTEBOOK_SUFFIXES):
-            digest = inputs_digest(page.file.abs_src_path, config.watch)
-            reuse_while_unchanged(page, digest, self.rendered)
+        if self.serving:
+            reuse_while_unchanged(page, self.site, self.rendered)
         return page
 
     def on_config(self, config):
@@ -68,6 +79,8 @@ class ClaimsPlugin(BasePlugin[ClaimsConfig]):
         # MkDocs and ProperDocs build a page's edit link from `edit_uri`; None means no link.
         claims_page.edit_uri = None
         self.claims_url = claims_page.url
+        if self.serving:
+            self.site = site_inputs(config.config_file_path, config.watch, files)
         return files
 
     def on_page_markdown(self, markdown, page, config, files):

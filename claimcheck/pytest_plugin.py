@@ -41,7 +41,9 @@ def _is_snippet(config: pytest.Config, path: Path) -> bool:
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector):
     config = parent.config
-    if file_path.suffix == ".md" and _folder(config, "claims_pages"):
+    pages = _folder(config, "claims_pages")
+    # Only the pages' folder: pytest offers every Markdown file beside the paths it collects (the README too).
+    if file_path.suffix == ".md" and pages and file_path.is_relative_to(pages):
         return _pycon_collector(config)(file_path, parent)
     if _is_snippet(config, file_path) and not parent.session.isinitpath(file_path):
         return SnippetFile.from_parent(parent, path=file_path)

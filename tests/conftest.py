@@ -52,6 +52,11 @@ def built_site(site_build: Build) -> Path:
     return site_build.site
 
 
-# Hypothesis profiles ("ci" for the gate, "long" for --hypothesis-profile=long), registered before
-# pytest_configure loads the one named on the command line (issue 10; see tests/hypothesis_profiles.py).
-from tests import hypothesis_profiles  # noqa: E402,F401
+@pytest.hookimpl(tryfirst=True)
+def pytest_configure(config: pytest.Config) -> None:
+    # Hypothesis profiles ("ci" for the gate, "long" for --hypothesis-profile=long), registered before the
+    # Hypothesis plugin's pytest_configure loads the one named on the command line (issue 10; see
+    # tests/hypothesis_profiles.py). Not when that plugin is off, as in `dev.py check`, which runs no
+    # Hypothesis test: importing Hypothesis costs every pytest process a fifth of a second.
+    if config.pluginmanager.has_plugin("hypothesispytest"):
+        from tests import hypothesis_profiles  # noqa: F401

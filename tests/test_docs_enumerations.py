@@ -10,8 +10,6 @@ import re
 
 import pytest
 
-import agentkit
-import agentkit.guide
 from agentkit import BUDGET_TEXT, Mesh, content_collection_plugin, mcp_tools, mesh_plugin
 from agentkit._config import ALWAYS_OFFERED, DELEGATION_TOOL, READ_ONLY_MESH_METHODS
 from agentkit.guide._facts import register_types
@@ -88,7 +86,9 @@ def test_budget_text_is_quoted_word_for_word():
 def test_collection_errors_are_quoted_as_agentkit_words_them(path, template):
     """The not-found messages the pages quote are the ones agentkit raises, names aside."""
     mesh = Mesh(node_types=set(NODE_TYPES))
-    agentkit.guide.upload_report(mesh)
+    # Meridian has the content collection, empty (the messages name no file of it), and Acme has none.
+    mesh.create({"id": "Meridian", "name": "Meridian", "nodeType": "Company"})
+    mesh.add_collection("Meridian", "content")
     mesh.create({"id": "Acme", "name": "Acme", "nodeType": "Company"})
     with pytest.raises(KeyError) as raised:
         mesh.fetch(path)
