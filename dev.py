@@ -2,8 +2,8 @@
 """Set up and run the guide with nothing but python3.
 
     python3 dev.py serve   build and serve the site on http://127.0.0.1:8000
-    python3 dev.py test    the whole gate (pytest: tests, snippets, pages, strict build, browser);
-                           pytest arguments pass through: dev.py test -x -k chunks tests/test_mesh.py
+    python3 dev.py test    the whole gate (pytest on two workers: tests, snippets, pages, strict build, browser);
+                           pytest arguments pass through: dev.py test -x -k chunks tests/test_mesh.py, --lf
     python3 dev.py build OUT   the site as it is published: the strict build (the notebook executed) into OUT,
                            the same command the gate checks and the Pages workflow deploys
     python3 dev.py check   the fast loop (under 10 s): contracts, claims, snippets and pages' pycon
@@ -96,28 +96,21 @@ def run(*command: str) -> int:
     return subprocess.run(command, cwd=ROOT).returncode
 
 
+# Two pytest-xdist workers: the browser suite is one xdist_group, so one worker runs it while the other
+# runs the rest (tools/gate.py). Options given after these win: `dev.py test -n 0` runs in one process.
+GATE_WORKERS = ["-n", "2", "--dist", "loadgroup"]
+
+
 def check(rest: list[str]) -> int:
     """The docs checks without the build or the browser: tests/test_docs_*.py, snippets/, docs/.
 
-    Paths among the arguments replace those; every other argument goes to pytest as it is. Without
-    paths the checks run as two pytest processes at once, one per core, each with half the snippets
-    (the snippets run agentkit's scenarios, most of the time), and their reports follow each other.
+    Paths among the arguments replace those; every other argument goes to pytest as it is. The checks run on
+    the gate's two workers, one per core (the snippets run agentkit's scenarios, most of the time).
     """
-    pytest = [str(PYTHON), "-m", "pytest", "-q", "-m", "not build and not browser", *rest]
-    if any(not arg.startswith("-") and (ROOT / arg.split("::")[0]).exists() for arg in rest):
-        return run(*pytest)
+    paths = [arg for arg in rest if not arg.startswith("-") and (ROOT / arg.split("::")[0]).exists()]
     contracts = sorted(str(path.relative_to(ROOT)) for path in (ROOT / "tests").glob("test_docs_*.py"))
-    snippets = sorted(str(path.relative_to(ROOT)) for path in (ROOT / "snippets").glob("*.py"))
-    halves = [[*contracts, "docs", *snippets[0::2]], snippets[1::2]]
-    runs = [subprocess.Popen([*pytest, *half], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-            for half in halves if half]
-    codes = []
-    for number, process in enumerate(runs, start=1):
-        output, _ = process.communicate()
-        print(f"== dev.py check, part {number} of {len(runs)}", flush=True)
-        print(output, end="", flush=True)
-        codes.append(process.returncode)
-    return max(codes)
+    return run(str(PYTHON), "-m", "pytest", "-q", *GATE_WORKERS, "-m", "not build and not browser",
+               *([] if paths else [*contracts, "docs", "snippets"]), *rest)
 
 
 # The kernel that executes the notebook warns on every build that it talks TCP to nbclient on
@@ -197,7 +190,7 @@ def main(argv: list[str]) -> int:
         "check": check,
         "serve": serve,
         "export": lambda rest: run(str(PYTHON), "-m", "tools.export", *rest),
-        "test": lambda rest: run(str(PYTHON), "-m", "pytest", *rest),
+        "test": lambda rest: run(str(PYTHON), "-m", "pytest", *GATE_WORKERS, *rest),
         "screenshots": lambda rest: run(str(PYTHON), "-m", "pytest", "-q", str(BROWSER_SUITE), "-k", "test_screenshot",
                                         "--full-page-screenshots", *rest),
         "regen": lambda rest: run(str(PYTHON), "-m", "tools.regen", *rest),
