@@ -104,13 +104,27 @@ GATE_WORKERS = ["-n", "2", "--dist", "loadgroup"]
 def check(rest: list[str]) -> int:
     """The docs checks without the build or the browser: tests/test_docs_*.py, snippets/, docs/.
 
-    Paths among the arguments replace those; every other argument goes to pytest as it is. The checks run on
-    the gate's two workers, one per core (the snippets run agentkit's scenarios, most of the time).
+    Paths among the arguments replace those; every other argument goes to pytest as it is. Without
+    paths the checks run as two pytest processes at once, one per core, each with half the snippets
+    (the snippets run agentkit's scenarios, most of the time), and their reports follow each other.
+    Two plain processes cost less CPU than xdist's workers, which both collect every check; they leave
+    pytest's cache alone (two processes would overwrite each other's last failures): `dev.py test --lf` reruns.
     """
-    paths = [arg for arg in rest if not arg.startswith("-") and (ROOT / arg.split("::")[0]).exists()]
+    pytest = [str(PYTHON), "-m", "pytest", "-q", "-p", "no:cacheprovider", "-m", "not build and not browser", *rest]
+    if any(not arg.startswith("-") and (ROOT / arg.split("::")[0]).exists() for arg in rest):
+        return run(*pytest)
     contracts = sorted(str(path.relative_to(ROOT)) for path in (ROOT / "tests").glob("test_docs_*.py"))
-    return run(str(PYTHON), "-m", "pytest", "-q", *GATE_WORKERS, "-m", "not build and not browser",
-               *([] if paths else [*contracts, "docs", "snippets"]), *rest)
+    snippets = sorted(str(path.relative_to(ROOT)) for path in (ROOT / "snippets").glob("*.py"))
+    halves = [[*contracts, "docs", *snippets[0::2]], snippets[1::2]]
+    runs = [subprocess.Popen([*pytest, *half], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+            for half in halves if half]
+    codes = []
+    for number, process in enumerate(runs, start=1):
+        output, _ = process.communicate()
+        print(f"== dev.py check, part {number} of {len(runs)}", flush=True)
+        print(output, end="", flush=True)
+        codes.append(process.returncode)
+    return max(codes)
 
 
 # The kernel that executes the notebook warns on every build that it talks TCP to nbclient on
