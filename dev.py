@@ -2,8 +2,8 @@
 """Set up and run the guide with nothing but python3.
 
     python3 dev.py serve   build and serve the site on http://127.0.0.1:8000
-    python3 dev.py test    the whole gate (pytest: tests, snippets, pages, strict build, browser);
-                           pytest arguments pass through: dev.py test -x -k chunks tests/test_mesh.py
+    python3 dev.py test    the whole gate (pytest on two workers: tests, snippets, pages, strict build, browser);
+                           pytest arguments pass through: dev.py test -x -k chunks tests/test_mesh.py, --lf
     python3 dev.py build OUT   the site as it is published: the strict build (the notebook executed) into OUT,
                            the same command the gate checks and the Pages workflow deploys
     python3 dev.py check   the fast loop (under 10 s): contracts, claims, snippets and pages' pycon
@@ -96,14 +96,21 @@ def run(*command: str) -> int:
     return subprocess.run(command, cwd=ROOT).returncode
 
 
+# Two pytest-xdist workers: the browser suite is one xdist_group, so one worker runs it while the other
+# runs the rest (tools/gate.py). Options given after these win: `dev.py test -n 0` runs in one process.
+GATE_WORKERS = ["-n", "2", "--dist", "loadgroup"]
+
+
 def check(rest: list[str]) -> int:
     """The docs checks without the build or the browser: tests/test_docs_*.py, snippets/, docs/.
 
     Paths among the arguments replace those; every other argument goes to pytest as it is. Without
     paths the checks run as two pytest processes at once, one per core, each with half the snippets
     (the snippets run agentkit's scenarios, most of the time), and their reports follow each other.
+    Two plain processes cost less CPU than xdist's workers, which both collect every check; they leave
+    pytest's cache alone (two processes would overwrite each other's last failures): `dev.py test --lf` reruns.
     """
-    pytest = [str(PYTHON), "-m", "pytest", "-q", "-m", "not build and not browser", *rest]
+    pytest = [str(PYTHON), "-m", "pytest", "-q", "-p", "no:cacheprovider", "-m", "not build and not browser", *rest]
     if any(not arg.startswith("-") and (ROOT / arg.split("::")[0]).exists() for arg in rest):
         return run(*pytest)
     contracts = sorted(str(path.relative_to(ROOT)) for path in (ROOT / "tests").glob("test_docs_*.py"))
@@ -199,7 +206,7 @@ def main(argv: list[str]) -> int:
         "check": check,
         "serve": serve,
         "export": lambda rest: run(str(PYTHON), "-m", "tools.export", *rest),
-        "test": lambda rest: run(str(PYTHON), "-m", "pytest", *rest),
+        "test": lambda rest: run(str(PYTHON), "-m", "pytest", *GATE_WORKERS, *rest),
         "screenshots": lambda rest: run(str(PYTHON), "-m", "pytest", "-q", str(BROWSER_SUITE), "-k", "test_screenshot",
                                         "--full-page-screenshots", *rest),
         "regen": lambda rest: run(str(PYTHON), "-m", "tools.regen", *rest),

@@ -1,7 +1,7 @@
-"""Shared fixtures: the strictly built site, built once per test session, in the background.
+"""Shared fixtures: the strictly built site, built once per test run (for both xdist workers), in the background.
 
-The build starts when collection ends (tools/gate.py), so it runs on the second core while the
-cheap checks run; the first test that needs the site waits for it.
+The plain gate starts the build before collection, any other run when collection ends (tools/gate.py), so it
+runs while the cheap checks do; the first test that needs the site waits for it.
 """
 
 from __future__ import annotations
@@ -14,8 +14,7 @@ import pytest
 
 import dev
 
-from tools.background import JobResult
-from tools.gate import background_fixture, require_success
+from tools.gate import JobResult, background_fixture, require_success
 
 
 @dataclass(frozen=True)

@@ -26,13 +26,16 @@ from tests.browser import (
     CHROMIUM, CHROMIUM_ARGS, COLOR_SCHEMES, DESKTOP, FINISH_TRANSITIONS, PHONE, SET_COLOR_SCHEME, SKIP_REASON, NavPage, SiteBrowser, Viewport,
     axe_report, axe_violations, driver_cpu_seconds, nav_pages, serve, start_axe,
 )
-from tools import siteconfig
+from tools import gate, siteconfig
 from claimcheck.page import MARKER_LIKE, read_page
 from tools.project import REPO_ROOT
 from claimcheck.pysource import SECTION, read_sections
 
 if not CHROMIUM.exists():
     pytest.skip(SKIP_REASON, allow_module_level=True)
+
+# One xdist worker runs the whole suite (`--dist loadgroup`): one browser, and the other worker for the rest.
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
 from PIL import Image, ImageChops  # noqa: E402 - only needed when the browser runs
 from playwright.sync_api import sync_playwright  # noqa: E402
@@ -72,22 +75,6 @@ def screenshot_path(page: NavPage, viewport: Viewport) -> Path:
     return SCREENSHOTS / f"{page.name}-{viewport.name}.jpg"
 
 
-class _SuiteTime:
-    """Prints how long the browser suite took after the build, and the CPU it used, in pytest's summary.
-
-    (The gate's "gate CPU" line counts only the browser processes this process reaped, about a third.)"""
-
-    def __init__(self, seconds: float, pages: int, own_cpu: float, browser_cpu: float | None) -> None:
-        self.seconds, self.pages, self.own_cpu, self.browser_cpu = seconds, pages, own_cpu, browser_cpu
-
-    def pytest_terminal_summary(self, terminalreporter) -> None:
-        browser = "unknown (no /proc)" if self.browser_cpu is None else f"{self.browser_cpu:.1f} s"
-        terminalreporter.write_line(
-            f"browser suite: {self.pages} nav pages in {self.seconds:.1f} s after the build (budget 60 s); "
-            f"CPU: tests and server {self.own_cpu:.1f} s, browser {browser}"
-        )
-
-
 @pytest.fixture(scope="module")
 def site(built_site: Path, request: pytest.FixtureRequest) -> Iterator[SiteBrowser]:
     """The built site served on 127.0.0.1 and a headless Chromium to read it; both stop when the module ends."""
@@ -106,8 +93,12 @@ def site(built_site: Path, request: pytest.FixtureRequest) -> Iterator[SiteBrows
         finally:
             browser_cpu = driver_cpu_seconds()
             browser.close()
-    suite_time = _SuiteTime(time.perf_counter() - started, len(NAV), time.process_time() - own_cpu, browser_cpu)
-    request.config.pluginmanager.register(suite_time, "browser-suite-time")
+    # In the run's summary (from an xdist worker too): the suite's time after the build, and its CPU.
+    # (The CPU of the processes the gate waited for includes only about a third of the browser's.)
+    browser = "unknown (no /proc)" if browser_cpu is None else f"{browser_cpu:.1f} s"
+    gate.summary_line(request.config, f"browser suite: {len(NAV)} nav pages in {time.perf_counter() - started:.1f} s "
+                                      f"after the build (budget 60 s); CPU: tests and server "
+                                      f"{time.process_time() - own_cpu:.1f} s, browser {browser}")
 
 
 # --- every page: renders, offline, nothing raw -------------------------------------------------

@@ -11,8 +11,7 @@ import xml.etree.ElementTree as ElementTree
 
 import pytest
 
-from tools.background import JobResult
-from tools.gate import background_fixture
+from tools.gate import JobResult, background_fixture
 from tools.project import REPO_ROOT
 
 # A few claims are enough to show the installed client works end to end (the whole suite runs in test_conformance.py):

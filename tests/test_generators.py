@@ -14,8 +14,7 @@ import sys
 from pathlib import Path
 
 from tools import siteconfig
-from tools.background import JobResult
-from tools.gate import background_fixture, require_success
+from tools.gate import JobResult, background_fixture, require_success
 from claimcheck.problems import report
 from tools.project import REPO_ROOT
 from tools.sitelinks import link_problems

@@ -12,8 +12,7 @@ from pypdf import PdfReader
 from agentkit import chunk_spans, extractive_summary, index_text
 from agentkit.guide import REPORT, report_pdf_bytes, report_pdf_path
 from agentkit.guide import _report
-from tools.background import JobResult
-from tools.gate import background_fixture, require_success
+from tools.gate import JobResult, background_fixture, require_success
 from tests.mesh_state import NODE_TYPES
 
 

@@ -158,14 +158,14 @@ def test_site_url_and_edit_uri_name_the_repository_and_branch_the_workflow_deplo
 def test_dev_py_build_is_the_gates_strict_build():
     """The site the gate builds and checks (links, 404 page, browser suite) is `python3 dev.py build OUT`'s."""
     import dev
-    from tools.gate import COMMANDS
+    from tools.gate import JOBS
 
-    argv_in, env = COMMANDS["site_build"]
+    job = JOBS["site_build"]
     workdir = Path("/nowhere")
     out = workdir / "site"
-    assert argv_in(workdir) == [sys.executable, *dev.build_command(out)[1:]]
+    assert job.argv_in(workdir) == [sys.executable, *dev.build_command(out)[1:]]
     assert dev.build_command(out)[1:] == ["-m", "mkdocs", "build", "--strict", "--site-dir", str(out)]
-    assert env == dev.BUILD_ENV
+    assert job.env == dev.BUILD_ENV
 
 
 def test_the_built_site_has_the_404_page_and_every_page(built_site):
