@@ -52,23 +52,13 @@ def built_site(site_build: Build) -> Path:
     return site_build.site
 
 
-# The report's two texts, a second of PDF reading each (agentkit reads a file on every call): read once for
-# the tests that compare against them. A str and a frozen IndexText, so no test can change what another sees.
+# The report as Get on its file path returns it in a fresh workspace: half a second of PDF reading (agentkit
+# reads a file on every call), done once for the tests that compare against it. A str: no test can change it.
 @pytest.fixture(scope="session")
 def report_get_text() -> str:
-    """The report as Get on its file path returns it, in a fresh workspace."""
     from agentkit.guide import report_text, workspace
 
     return report_text(workspace())
-
-
-@pytest.fixture(scope="session")
-def report_index_text():
-    """What indexing extracts from the report (D5): the words joined by spaces, and their spans."""
-    from agentkit import index_text
-    from agentkit.guide import REPORT, report_pdf_bytes
-
-    return index_text(REPORT.file_name, report_pdf_bytes())
 
 
 # Hypothesis profiles ("ci" for the gate, "long" for --hypothesis-profile=long), registered before

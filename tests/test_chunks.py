@@ -7,7 +7,7 @@ import pytest
 from agentkit import (
     CHUNK_OVERLAP, CHUNK_SIZE, Mesh, PathError, chunk_spans, get_chunk, search_chunks, snippet,
 )
-from agentkit.guide import REPORT, report_pdf_bytes
+from agentkit.guide import REPORT, report_index_text, report_pdf_bytes
 from agentkit._chunk_navigation import NO_ANCHORED_QUERY, NO_NAMESPACE, NO_SCOPE, NO_TARGETED_TEXT
 from tests.mesh_state import NODE_TYPES
 
@@ -35,9 +35,9 @@ def test_windows_are_1000_with_150_overlap():
     assert chunk_spans(10, size=4, overlap=9) == [(0, 4), (1, 5), (2, 6), (3, 7), (4, 8), (5, 9), (6, 10)]  # overlap clamped
 
 
-def test_chunks_cut_the_indexing_text(mesh, report_index_text):
+def test_chunks_cut_the_indexing_text(mesh):
     """K1, D5: a PDF's chunks are windows of the indexing text, not of Get's text."""
-    text = report_index_text.text
+    text = report_index_text().text
     first = get_chunk(mesh, "Acme/content", REPORT.file_name, 0)
     second = get_chunk(mesh, "Acme/content", REPORT.file_name, 1)
     assert (first["text"], second["text"]) == (text[:1000], text[850:1850])

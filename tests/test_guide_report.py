@@ -10,7 +10,7 @@ import pytest
 from pypdf import PdfReader
 
 from agentkit import chunk_spans, extractive_summary
-from agentkit.guide import REPORT, report_pdf_bytes, report_pdf_path
+from agentkit.guide import REPORT, report_index_text, report_pdf_bytes, report_pdf_path
 from agentkit.guide import _report
 from tools.background import JobResult
 from tools.gate import background_fixture, require_success
@@ -74,13 +74,13 @@ def test_lookup_errors_name_the_key():
     assert REPORT.item("fcf").name == "Free cash flow"
 
 
-def test_key_figures_table_straddles_a_chunk_boundary(pages, report_index_text):
+def test_key_figures_table_straddles_a_chunk_boundary(pages):
     """No single 1000-character chunk holds the whole key-figures table."""
     text = "\n".join(pages)
     start = text.index("Key figures")
     end = text.index(REPORT.item(REPORT.line_items[-1].key).name, start) + 1
     assert not any(s <= start and end <= e for s, e in chunk_spans(len(text)))
-    indexed = report_index_text.text  # what the chunks really cut (D5)
+    indexed = report_index_text().text  # what the chunks really cut (D5)
     start, end = indexed.index("Key figures"), indexed.index(REPORT.line_items[-1].name, start) + 1
     assert not any(s <= start and end <= e for s, e in chunk_spans(len(indexed)))
 

@@ -13,6 +13,7 @@ Build it by hand (prints the path)::
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import random
@@ -21,6 +22,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from agentkit._collections import extractive_summary
+from agentkit._transformers import IndexText, index_text
 
 # The generator that runs is the one imported, so the cache key is the hash of the source as imported.
 _SOURCE_HASH = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:12]
@@ -362,6 +364,16 @@ def report_pdf_path(cache_dir: Path | None = None) -> Path:
 def report_pdf_bytes() -> bytes:
     """The generated PDF's bytes (through the cache)."""
     return report_pdf_path().read_bytes()
+
+
+@functools.cache
+def report_index_text() -> IndexText:
+    """What indexing extracts from the report (D5): its words joined by spaces, and each word's span.
+
+    Computed once per process, and frozen, so no caller can change what another sees: the pages compare
+    against it again and again, and each reading of the PDF takes about a second.
+    """
+    return index_text(REPORT.file_name, report_pdf_bytes())
 
 
 def upload_report(mesh, address: str = "Meridian", collection: str = "content"):
