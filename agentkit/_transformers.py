@@ -14,20 +14,15 @@ text, and a file without text gets no chunks and no Document node.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import io
 import logging
 import posixpath
 import re
-import threading
 import zipfile
 import zlib
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Sequence
 from xml.etree import ElementTree
-
-import cachetools
-import cachetools.keys
 
 from ._errors import UnreadableDocument
 from ._pdf_letters import Letter, page_letters, page_text, words
@@ -157,10 +152,7 @@ def _stream_decodes(stream) -> bool:
 def _read_pdf(name: str, data: bytes) -> str:
     """PdfPig's ``page.Text`` for each page, joined by ``\\n``: each page's letters in the order its content stream
     draws them, with nothing inserted (no line breaks, no space between separately drawn strings)."""
-    read = _pdf_pass(name, data)
-    if read.refusal is not None:
-        raise UnreadableDocument(read.refusal)
-    return "\n".join(read.page_texts)
+    return "\n".join(page_text(letters) for _, _, letters in _pdf_pages(name, data))
 
 
 def _read_workbook(name: str, data: bytes) -> str:
@@ -386,49 +378,16 @@ class IndexText:
 def _pdf_words(name: str, data: bytes) -> IndexText:
     """PdfPig's words (its default word extractor) joined by spaces within a page, pages joined by ``\\n``, one
     span per word with the word's box on its page."""
-    read = _pdf_pass(name, data)
-    if read.refusal is not None:
-        raise UnreadableDocument(read.refusal)
-    return read.words
+    return _index_words(_pdf_pages(name, data))
 
 
-@dataclass(frozen=True)
-class _PdfPass:
-    """One reading of a PDF's letters: Get's page texts and indexing's words, or the refusal both raise."""
-
-    page_texts: tuple[str, ...] = ()
-    words: IndexText = IndexText("")
-    refusal: str | None = None  # the message of the UnreadableDocument Get and indexing raise
-
-
-def _pass_size(read: _PdfPass) -> int:
-    """About the bytes an entry holds: its texts, and some 250 bytes for each word's span and box."""
-    return len(read.words.text) + 250 * len(read.words.spans) + sum(map(len, read.page_texts))
-
-
-def _pass_key(name: str, data: bytes) -> tuple:
-    # A digest, not the bytes: the cache keeps what a file gave, never the file itself.
-    return cachetools.keys.hashkey(name, hashlib.sha256(data).digest())
-
-
-# Get and indexing read the same letters (PdfPig's page.Letters), so one pass serves both; the report is
-# uploaded, read and indexed for every scenario's workspace. Bounded by size, not by a count: a session
-# reads hundreds of small PDFs (the damaged-file corpus) between two reads of the report.
-# 64 MB keeps about ten reports' words (some 5.6 MB each).
-@cachetools.cached(cachetools.LRUCache(maxsize=64 * 2**20, getsizeof=_pass_size), key=_pass_key, lock=threading.Lock())
-def _pdf_pass(name: str, data: bytes) -> _PdfPass:
+def _pdf_pages(name: str, data: bytes) -> list[tuple[float, float, list[Letter]]]:
+    """Each page's size and letters (PdfPig's page.Letters), which Get and indexing both read; a file that
+    cannot be read, or that lost a page's text to damage pypdf read past, is refused."""
     with _pypdf_repairs() as repairs:
-        try:
-            reader = _pdf_reader(name, data)
-            pages = _pdf_letters(name, reader)
-        except UnreadableDocument as error:
-            return _PdfPass(refusal=str(error))
-    page_texts = tuple(page_text(letters) for _, _, letters in pages)
-    try:
-        _refuse_repaired_empty_pages(name, page_texts, repairs)
-    except UnreadableDocument as error:
-        return _PdfPass(refusal=str(error))
-    return _PdfPass(page_texts, _index_words(pages))
+        pages = _pdf_letters(name, _pdf_reader(name, data))
+    _refuse_repaired_empty_pages(name, [page_text(letters) for _, _, letters in pages], repairs)
+    return pages
 
 
 def _pdf_letters(name: str, reader) -> list[tuple[float, float, list[Letter]]]:

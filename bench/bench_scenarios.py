@@ -10,7 +10,7 @@ import time
 from _figures import Figures
 from _venv import use_venv
 
-use_venv("cachetools", "pypdf")  # the venv's python, with the checkout on sys.path
+use_venv("pypdf")  # the venv's python, with the checkout on sys.path
 
 figures = Figures("bench_scenarios.py")
 

@@ -5,10 +5,10 @@ import json
 from tools.agentview import AgentView
 from agentkit import (
     SUMMARY_LIMIT, DocumentSlugCollision, Mesh, SearchIndex, document_slug, extractive_summary,
-    file_path_by_string_rule, file_path_from_document, get_path_of_file, index_text, mesh_plugin, tools_by_name,
+    file_path_by_string_rule, file_path_from_document, get_path_of_file, mesh_plugin, tools_by_name,
 )
 from agentkit._mesh import UNIFIED_READ_TIMEOUT_SECONDS
-from agentkit.guide import REPORT, copy_mesh, report_pdf_bytes, upload_report
+from agentkit.guide import REPORT, copy_mesh, report_index_text, upload_report
 
 # --8<-- [start:upload]
 mesh = Mesh(node_types={"Company", "Markdown"})
@@ -40,12 +40,12 @@ assert "text" not in node["content"] and "mime" not in node["content"] and full_
 assert node["nodeType"] == "Document" and node["content"]["name"] == node["name"] == REPORT.file_name
 summary = node["content"]["summary"]
 # verifies: chunks.summary-is-extractive
-assert summary == extractive_summary(index_text(REPORT.file_name, report_pdf_bytes()).text)
+assert summary == extractive_summary(report_index_text().text)
 # verifies: chunks.summary-is-extractive
 assert len(summary) <= 281 and summary.endswith("…") and extractive_summary("# Title\n\n- a point\n> quoted") == "Title a point quoted"
 # verifies: chunks.summary-is-extractive
 assert SUMMARY_LIMIT == 280 and extractive_summary("word " * 100) == ("word " * 56).strip() + "…"
-first_page = index_text(REPORT.file_name, report_pdf_bytes()).text.split("\n")[0]
+first_page = report_index_text().text.split("\n")[0]
 # verifies: chunks.summary-is-extractive
 assert summary.startswith(first_page + " ") and "\n" not in summary  # a PDF: its first pages' words, page after page
 # verifies: chunks.summary-is-extractive

@@ -4,13 +4,13 @@ import json
 
 from tools.agentview import AgentView
 from agentkit import (
-    CHUNK_OVERLAP, CHUNK_SIZE, CONTENT_COLLECTION_PLUGIN, Mesh, chunk_spans, content_collection_plugin, index_text,
-    mcp_tools, snippet, tools_by_name,
+    CHUNK_OVERLAP, CHUNK_SIZE, CONTENT_COLLECTION_PLUGIN, Mesh, chunk_spans, content_collection_plugin, mcp_tools,
+    snippet, tools_by_name,
 )
 from agentkit import SearchIndex
 from agentkit._chunk_navigation import NO_STORE
 from agentkit._plugins import FUNCTION_FAILED, MCP_INVOCATION_FAILED
-from agentkit.guide import REPORT, copy_mesh, report_pdf_bytes, upload_report
+from agentkit.guide import REPORT, copy_mesh, report_index_text, upload_report
 
 mesh = Mesh(node_types={"Company"})
 document = upload_report(mesh)
@@ -32,7 +32,7 @@ beyond = json.loads(tools["GetChunk"].call({
 }))
 # --8<-- [end:chunk-tools]
 
-indexed = index_text(REPORT.file_name, report_pdf_bytes()).text
+indexed = report_index_text().text
 total = document.content["chunkCount"]
 FILE = {"collectionPath": "Meridian/content", "filePath": REPORT.file_name}
 first = json.loads(tools["GetChunk"].call({**FILE, "chunkIndex": 0}))

@@ -4,9 +4,9 @@ import json
 import math
 
 from agentkit import (
-    Mesh, chunk_spans, content_collection_plugin, file_path_from_document, index_text, mesh_plugin, tools_by_name,
+    Mesh, chunk_spans, content_collection_plugin, file_path_from_document, mesh_plugin, tools_by_name,
 )
-from agentkit.guide import REPORT, report_pdf_bytes, upload_report
+from agentkit.guide import REPORT, report_index_text, upload_report
 
 mesh = Mesh()
 document = upload_report(mesh)
@@ -48,7 +48,7 @@ detour = read_through_document_node()
 batched = read_chunk_by_chunk(PARALLEL)
 sequential = read_chunk_by_chunk(1)
 total = document.content["chunkCount"]
-text = index_text(REPORT.file_name, report_pdf_bytes()).text  # what the chunks cut (D5)
+text = report_index_text().text  # what the chunks cut (D5)
 chunk_texts = [json.loads(result)["text"] for turn in sequential[1:] for result in turn]
 
 # verifies: chunks.turns-counted

@@ -10,7 +10,7 @@ from agentkit import (
     Mesh, SearchIndex, content_collection_plugin, document_slug, extractive_summary, get_text, index_text, mcp_tools,
     mesh_plugin, tools_by_name,
 )
-from agentkit.guide import REPORT, report_pdf_bytes
+from agentkit.guide import REPORT, report_index_text, report_pdf_bytes
 from agentkit._errors import UnreadableDocument
 from tools.agentview import AgentView
 
@@ -249,7 +249,7 @@ assert bare.index.summarizer is None and not bare.exists("Meridian/content/_Docu
 assert len(bare.index.chunks_of("Meridian/content", REPORT.file_name)) > 0
 
 get_text_of_pdf = get_text(REPORT.file_name, report_pdf_bytes())
-indexing_text = index_text(REPORT.file_name, report_pdf_bytes()).text
+indexing_text = report_index_text().text
 # verifies: chunks.pdf-index-text-differs
 assert indexing_text != get_text_of_pdf and indexing_text.count("\n") == 61 == get_text_of_pdf.count("\n")
 # Both hold the same characters but for blanks: Get runs the drawn strings together, indexing puts a space

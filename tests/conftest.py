@@ -51,6 +51,15 @@ def built_site(site_build: Build) -> Path:
     return site_build.site
 
 
+# The report as Get on its file path returns it in a fresh workspace: half a second of PDF reading (agentkit
+# reads a file on every call), done once for the tests that compare against it. A str: no test can change it.
+@pytest.fixture(scope="session")
+def report_get_text() -> str:
+    from agentkit.guide import report_text, workspace
+
+    return report_text(workspace())
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_configure(config: pytest.Config) -> None:
     # Hypothesis profiles ("ci" for the gate, "long" for --hypothesis-profile=long), registered before the

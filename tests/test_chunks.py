@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from agentkit import (
-    CHUNK_OVERLAP, CHUNK_SIZE, Mesh, PathError, chunk_spans, get_chunk, index_text, search_chunks, snippet,
+    CHUNK_OVERLAP, CHUNK_SIZE, Mesh, PathError, chunk_spans, get_chunk, search_chunks, snippet,
 )
-from agentkit.guide import REPORT, report_pdf_bytes
+from agentkit.guide import REPORT, report_index_text, report_pdf_bytes
 from agentkit._chunk_navigation import NO_ANCHORED_QUERY, NO_NAMESPACE, NO_SCOPE, NO_TARGETED_TEXT
 from tests.mesh_state import NODE_TYPES
 
@@ -37,7 +37,7 @@ def test_windows_are_1000_with_150_overlap():
 
 def test_chunks_cut_the_indexing_text(mesh):
     """K1, D5: a PDF's chunks are windows of the indexing text, not of Get's text."""
-    text = index_text(REPORT.file_name, report_pdf_bytes()).text
+    text = report_index_text().text
     first = get_chunk(mesh, "Acme/content", REPORT.file_name, 0)
     second = get_chunk(mesh, "Acme/content", REPORT.file_name, 1)
     assert (first["text"], second["text"]) == (text[:1000], text[850:1850])

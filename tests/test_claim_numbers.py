@@ -17,7 +17,7 @@ from agentkit import (
 )
 from agentkit._mesh import UNIFIED_READ_TIMEOUT_SECONDS
 from agentkit.guide import (
-    REPORT, Worksheet, list_dimensions, read_tables, report_pdf_path, report_text, report_tokens, workspace,
+    REPORT, Worksheet, list_dimensions, read_tables, report_pdf_path, report_tokens, workspace,
 )
 from agentkit.guide._facts import fused_readings
 from agentkit._chunks import snippet
@@ -54,9 +54,9 @@ def test_chunk_window_overlap_and_first_index():
     assert stated.numbers("chunks.chunks-reread-overlap") == [CHUNK_OVERLAP]
 
 
-def test_report_shape():
+def test_report_shape(report_get_text):
     """62 pages, 64 reported values in four statement tables."""
-    tables = {row.statement for row in read_tables(report_text(workspace()))}
+    tables = {row.statement for row in read_tables(report_get_text)}
     # verifies: agent.report-shape
     assert stated.numbers("agent.report-shape") == [report_pages(), len(REPORT.values), len(tables)]
     # verifies: unified-path.pdf-pages-joined
@@ -65,9 +65,9 @@ def test_report_shape():
     assert stated.numbers("chunks.whole-text-has-every-value") == [len(REPORT.values)]
 
 
-def test_fused_figures_and_the_read_path():
+def test_fused_figures_and_the_read_path(report_get_text):
     """Of the report's 32 statement rows, 14 split more than one way unless the figures share their decimals."""
-    rows = read_tables(report_text(workspace()))
+    rows = read_tables(report_get_text)
     fused = ["".join(row.values.values()) for row in rows]
     ambiguous = [run for run in fused if len(fused_readings(run, len(REPORT.periods), same_decimals=False)) > 1]
     # verifies: chunks.fused-figures-need-decimals

@@ -14,15 +14,15 @@ from agentkit.guide._facts import (
     search_dimension_by_name, verify_by_get,
 )
 from agentkit.guide._report import REPORT, STATEMENTS
-from agentkit.guide._scenarios import OWNER, report_text, workspace
+from agentkit.guide._scenarios import OWNER, workspace
 
 SOURCE = f"{OWNER}/content/{REPORT.file_name}"
 FACTS_HEAD = "# Worksheet: a.pdf -> Acme\n## Facts\n| id | lineItem | period | value | unit | note |\n"
 
 
 @pytest.fixture(scope="module")
-def text() -> str:
-    return report_text(workspace())
+def text(report_get_text) -> str:
+    return report_get_text
 
 
 @pytest.fixture()

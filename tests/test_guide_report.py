@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
-from agentkit import chunk_spans, extractive_summary, index_text
-from agentkit.guide import REPORT, report_pdf_bytes, report_pdf_path
+from agentkit import chunk_spans, extractive_summary
+from agentkit.guide import REPORT, report_index_text, report_pdf_bytes, report_pdf_path
 from agentkit.guide import _report
 from tools.gate import JobResult, background_fixture, require_success
 from tests.mesh_state import NODE_TYPES
@@ -79,7 +79,7 @@ def test_key_figures_table_straddles_a_chunk_boundary(pages):
     start = text.index("Key figures")
     end = text.index(REPORT.item(REPORT.line_items[-1].key).name, start) + 1
     assert not any(s <= start and end <= e for s, e in chunk_spans(len(text)))
-    indexed = index_text(REPORT.file_name, report_pdf_bytes()).text  # what the chunks really cut (D5)
+    indexed = report_index_text().text  # what the chunks really cut (D5)
     start, end = indexed.index("Key figures"), indexed.index(REPORT.line_items[-1].name, start) + 1
     assert not any(s <= start and end <= e for s, e in chunk_spans(len(indexed)))
 

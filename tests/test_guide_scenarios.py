@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from dataclasses import replace
+from dataclasses import FrozenInstanceError, replace
 
 import pytest
 
@@ -142,8 +142,7 @@ def test_a_call_to_a_tool_not_offered_is_refused_and_recorded():
 
 def test_a_worksheet_without_master_data_writes_nothing():
     """Phase 2 refuses a worksheet whose new dimension lacks a unit: the answer says why and no node is written."""
-    mesh0, thread0, worksheet, _ = _phase_one()
-    mesh = copy_mesh(mesh0)
+    mesh, _, worksheet, _ = _phase_one()  # copies: this test may change them
     before = {node.path for node in mesh.nodes()}
     text = worksheet.to_text().replace("| Segment information | EUR m | new |", "| Segment information |  | new |", 1)
     thread = Thread(THREAD)
@@ -159,11 +158,9 @@ def test_a_worksheet_without_master_data_writes_nothing():
 
 def test_recheck_before_writing_skips_a_dimension_created_since_the_worksheet():
     """A dimension created between the phases is found by the one re-check, not created again, and reconciled."""
-    mesh0, thread0, worksheet, _ = _phase_one()
-    mesh = copy_mesh(mesh0)
+    mesh, thread, worksheet, _ = _phase_one()  # copies: this test may change them
     early = worksheet.new_dimensions[0]
     mesh.create(worksheet.dimension_node(early))
-    thread = thread0.fork()
     config = AgentConfiguration("extractor", PROTOCOL_INSTRUCTIONS, plugins=["Mesh:Get,Search,Create,Update,Patch"])
     run = Agent(config, ProcedureModel(protocol), mesh).start(thread, APPROVE)
     created = [call for turn in run.turns for call in turn.reply.tool_calls if call.name == "Create"]
@@ -197,7 +194,7 @@ def test_write_phase_sizes_average_the_create_calls(results):
     assert (sizes.prefix, sizes.calls) == (creating[0].context.total, EXPECTED_NODES)
     assert sizes.call == round(sum(item_tokens(t.reply.tool_calls[0]) for t in creating) / EXPECTED_NODES)
     with pytest.raises(ValueError, match="issues no Create calls"):
-        write_phase_sizes(replace(results["worksheet"], runs=results["worksheet"].runs[:1]))  # reading only
+        write_phase_sizes(replace(results["worksheet"], _runs=results["worksheet"].runs[:1]))  # reading only
 
 
 def test_scripted_model_decides_from_the_context_alone():
@@ -301,6 +298,21 @@ def test_copied_workspaces_do_not_share_writes():
         assert not untouched.exists("Meridian/Facts/x") and untouched.exists("Meridian/LineItems/cos")
         assert untouched.get("Meridian/LineItems/rev").content["name"] == "Revenue"
         assert untouched.search("nodeType:Fact")["count"] == 0
+
+
+def test_scenario_results_computed_once_hand_out_copies():
+    """A scenario runs once per process: a caller that changes the rounds or the mesh it was handed changes
+    nothing that another caller sees."""
+    for handed_out in (lambda: run_scenario("worksheet"), lambda: interrupted(1).result):
+        result = handed_out()
+        with pytest.raises(FrozenInstanceError):
+            result.grade = None
+        result.runs[-1].turns.clear()
+        result.runs[-1].thread.messages.clear()
+        result.mesh.create({"id": "Meridian/Facts/x", "name": "x", "nodeType": "Fact"})
+        again = handed_out()
+        assert again.runs[-1].turns and again.runs[-1].thread.messages
+        assert not again.mesh.exists("Meridian/Facts/x")
 
 
 def test_copied_workspaces_share_the_report_instead_of_copying_it():

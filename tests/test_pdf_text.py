@@ -16,7 +16,7 @@ from reportlab.pdfgen import canvas
 
 from agentkit import get_text, index_text
 from agentkit._pdf_letters import page_letters, words
-from agentkit.guide import REPORT, report_pdf_bytes
+from agentkit.guide import REPORT, report_index_text
 
 
 def reportlab_table() -> bytes:
@@ -48,9 +48,8 @@ def test_get_of_a_pdf_concatenates_each_pages_letters_and_inserts_nothing():
                      "TotalEUR" "Kernedpair") and second == "Second page"
 
 
-def test_the_reports_table_rows_run_together_in_get_and_keep_their_words_in_the_index():
-    data = report_pdf_bytes()
-    text, indexed = get_text(REPORT.file_name, data), index_text(REPORT.file_name, data).text
+def test_the_reports_table_rows_run_together_in_get_and_keep_their_words_in_the_index(report_get_text):
+    text, indexed = report_get_text, report_index_text().text
     revenue = REPORT.value("rev", "FY2024").display + REPORT.value("rev", "FY2023").display
     # verifies: unified-path.pdf-pages-joined
     assert text.count("\n") == indexed.count("\n") == 61 and f"RevenueEUR m{revenue}Cost of sales" in text

@@ -7,7 +7,7 @@ models the framework: it is what the guide's pages run on the model. Types only 
 """
 
 # the generated annual report
-from ._report import REPORT, build_report_pdf, report_pdf_path, report_pdf_bytes, upload_report
+from ._report import REPORT, build_report_pdf, report_pdf_path, report_pdf_bytes, report_index_text, upload_report
 
 # fact/dimension write patterns: typed nodes, the worksheet, the checks after writing
 from ._facts import (
@@ -28,7 +28,7 @@ from ._scenarios import (
 
 __all__ = [
     # the generated annual report
-    "REPORT", "build_report_pdf", "report_pdf_path", "report_pdf_bytes", "upload_report",
+    "REPORT", "build_report_pdf", "report_pdf_path", "report_pdf_bytes", "report_index_text", "upload_report",
     # fact/dimension write patterns
     "WorksheetError", "MissingMasterData", "DIMENSION_TYPE", "FACT_TYPE", "Worksheet", "register_types", "fact_id",
     "dimension_path", "fact_path", "read_tables", "build_worksheet", "parse_checklist", "checklist_text",

@@ -22,6 +22,10 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from agentkit._collections import extractive_summary
+from agentkit._transformers import IndexText, index_text
+
+# The generator that runs is the one imported, so the cache key is the hash of the source as imported.
+_SOURCE_HASH = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:12]
 
 COMPANY = "Meridian Components Group"
 FILE_NAME = "Annual Report 2024.pdf"
@@ -339,12 +343,6 @@ def build_report_pdf(report: FinancialReport = REPORT) -> bytes:
     return bytes(pdf.output())
 
 
-@functools.cache
-def _source_hash() -> str:
-    # The generator that runs is the one imported: hash its source once, not on every upload.
-    return hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:12]
-
-
 def report_pdf_path(cache_dir: Path | None = None) -> Path:
     """The generated PDF on disk, built on first use into ``build/report/`` (git-ignored).
 
@@ -352,7 +350,7 @@ def report_pdf_path(cache_dir: Path | None = None) -> Path:
     never serves a stale file.
     """
     base = cache_dir if cache_dir is not None else Path(__file__).resolve().parents[2] / "build" / "report"
-    path = base / _source_hash() / REPORT.file_name
+    path = base / _SOURCE_HASH / REPORT.file_name
     if not path.exists():
         path.parent.mkdir(parents=True, exist_ok=True)
         # Write under a name of this process, then rename: a reader never sees a half-written PDF,
@@ -366,6 +364,16 @@ def report_pdf_path(cache_dir: Path | None = None) -> Path:
 def report_pdf_bytes() -> bytes:
     """The generated PDF's bytes (through the cache)."""
     return report_pdf_path().read_bytes()
+
+
+@functools.cache
+def report_index_text() -> IndexText:
+    """What indexing extracts from the report (D5): its words joined by spaces, and each word's span.
+
+    Computed once per process, and frozen, so no caller can change what another sees: the pages compare
+    against it again and again, and each reading of the PDF takes about a second.
+    """
+    return index_text(REPORT.file_name, report_pdf_bytes())
 
 
 def upload_report(mesh, address: str = "Meridian", collection: str = "content"):

@@ -26,12 +26,12 @@ from them: turns, tokens, cost, and what ends up in the mesh.
 from __future__ import annotations
 
 import copy
+import functools
 import json
 import random
 import re
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
-from functools import cache, lru_cache
 from typing import Any, Callable, Generator, Iterable, Sequence
 
 from agentkit._config import AgentConfiguration
@@ -93,8 +93,9 @@ PROHIBITION = "Never call SearchChunks or GetChunk: read the whole file with one
 # -- the workspace -----------------------------------------------------------------
 
 
-@lru_cache(maxsize=1)
+@functools.cache
 def _pristine() -> Mesh:
+    # The upload and indexing of the report, done once per process; this mesh is never handed out, only copies.
     mesh = Mesh(node_types={"Folder"})
     register_types(mesh)
     upload_report(mesh, OWNER)
@@ -135,8 +136,12 @@ def report_answer(mesh: Mesh) -> str:
     return dotnet_json_string(report_text(mesh))
 
 
+@functools.cache
 def report_tokens() -> int:
-    """The report as the result of one Get, in tokens: what reading it once adds to the context."""
+    """The report as the result of one Get, in tokens: what reading it once adds to the context.
+
+    A deterministic number, computed once per process: each read of the report is a second of PDF reading.
+    """
     return item_tokens(ToolResult("", "Get", report_answer(_pristine())))
 
 
@@ -283,7 +288,7 @@ def write_phase(view: View, *, batch_size: int | None = BATCH, bulk: bool = Fals
     if text is None:
         return "Cannot write: there is no worksheet in this conversation. Run the reading phase first."
     try:
-        worksheet = _parse_worksheet(text)
+        worksheet = Worksheet.from_text(text)
         worksheet.validate()
     except WorksheetError as refused:
         return f"Cannot write: {refused}"
@@ -330,13 +335,6 @@ def _is_node(result: ToolResult) -> bool:
         return isinstance(json.loads(result.text), dict)
     except ValueError:
         return False
-
-
-@lru_cache(maxsize=8)
-def _parse_worksheet(text: str) -> Worksheet:
-    # Each writing round parses the worksheet it starts from, and the interrupted sweep starts some 150 rounds
-    # from one worksheet; the parse is a pure function of the text.
-    return Worksheet.from_text(text)
 
 
 def protocol(view: View, **write_options: Any) -> Procedure:
@@ -398,25 +396,44 @@ def naive(view: View) -> Procedure:
 
 @dataclass(frozen=True)
 class ScenarioResult:
-    """One scenario run end to end: its rounds, tokens, cost and what it left in the mesh."""
+    """One scenario run end to end: its rounds, tokens, cost and what it left in the mesh.
+
+    A scenario runs once per process and every caller gets a result of its own (:meth:`handed_out`): the
+    rounds and the mesh, the mutable things a run leaves, are read from :attr:`runs` and :attr:`mesh`,
+    this result's own copies, made when first read.
+    """
 
     key: str
     title: str
-    runs: tuple[Run, ...]
+    _runs: tuple[Run, ...] = field(repr=False)  # shared by every result of this run: never handed out
     grade: Grade
     reconciliation: Reconciliation | None
     recorded: TokenUsage  # what the thread's _Usage satellites hold
     price: ModelPrice
-    mesh: Mesh = field(repr=False, compare=False, default=None)  # the mesh the scenario ran on
+    _mesh: Mesh = field(repr=False, compare=False, default=None)  # the mesh the scenario ran on, shared likewise
+
+    def handed_out(self) -> ScenarioResult:
+        """A result of its own for one caller: same figures, its own copies of the rounds and the mesh."""
+        return replace(self)
+
+    @functools.cached_property
+    def runs(self) -> tuple[Run, ...]:
+        """The rounds, in order: this result's own copy, which the caller may change."""
+        return copy.deepcopy(self._runs)
+
+    @functools.cached_property
+    def mesh(self) -> Mesh:
+        """The mesh the scenario left: this result's own copy, which the caller may change."""
+        return copy_mesh(self._mesh)
 
     @property
     def turns(self) -> int:
-        return sum(len(run.turns) for run in self.runs)
+        return sum(len(run.turns) for run in self._runs)
 
     @property
     def usage(self) -> TokenUsage:
         """What the provider billed, died rounds included."""
-        return sum((run.usage for run in self.runs), TokenUsage())
+        return sum((run.usage for run in self._runs), TokenUsage())
 
     @property
     def cost(self) -> Decimal:
@@ -428,7 +445,7 @@ class ScenarioResult:
 
     def context_sizes(self) -> list[tuple[int, int]]:
         """(round, input tokens) of every model call, in order: the context shown at each turn."""
-        return [(number, turn.context.total) for number, run in enumerate(self.runs, start=1) for turn in run.turns]
+        return [(number, turn.context.total) for number, run in enumerate(self._runs, start=1) for turn in run.turns]
 
 
 def _agent(config: AgentConfiguration, procedure: Callable[[View], Procedure], mesh: Mesh, *,
@@ -483,14 +500,13 @@ def run_scenario(key: str, *, caching: bool = False) -> ScenarioResult:
     """Run scenario ``naive``, ``reread``, ``worksheet`` or ``bulk`` on a fresh workspace.
 
     The run is deterministic, so it runs once per process (the pages and the tests ask for the same
-    scenarios again and again); each call gets its own copy of the mesh the scenario left, which the
-    caller may go on changing. The rounds are shared, and read only.
+    scenarios again and again); each call gets its own copy of the rounds and of the mesh the scenario
+    left, which the caller may go on changing.
     """
-    result = _run_scenario(key, caching)
-    return replace(result, mesh=copy_mesh(result.mesh))
+    return _run_scenario(key, caching).handed_out()
 
 
-@cache
+@functools.cache
 def _run_scenario(key: str, caching: bool) -> ScenarioResult:
     config = scenario_config(key)
     mesh = workspace()
@@ -531,11 +547,12 @@ class Interrupted:
 
 def creates_in_scenario_3() -> int:
     """How many Create calls scenario 3's writing phase issues (new dimensions plus facts)."""
-    return len(_phase_one()[2].nodes_to_create())
+    return len(_reading()[2].nodes_to_create())
 
 
-@lru_cache(maxsize=1)
-def _phase_one() -> tuple[Mesh, Thread, Worksheet, Run]:
+@functools.cache
+def _reading() -> tuple[Mesh, Thread, Worksheet, Run]:
+    # Scenario 3's reading round, run once per process and never handed out: _phase_one hands out copies.
     mesh = workspace()
     thread = Thread(THREAD)
     config = AgentConfiguration("extractor", PROTOCOL_INSTRUCTIONS, plugins=list(PROTOCOL_PLUGINS))
@@ -543,17 +560,28 @@ def _phase_one() -> tuple[Mesh, Thread, Worksheet, Run]:
     return mesh, thread, Worksheet.from_text(run.answer), run
 
 
-@cache
+def _phase_one() -> tuple[Mesh, Thread, Worksheet, Run]:
+    """Scenario 3 after its reading round: copies of its mesh, thread and round, and the worksheet it answered."""
+    mesh, thread, worksheet, run = _reading()
+    thread, run = copy.deepcopy((thread, run))
+    return copy_mesh(mesh), thread, worksheet, run
+
+
 def interrupted(killed_after: int, *, random_ids: int | None = None) -> Interrupted:
     """Scenario 3 whose writing round dies after ``killed_after`` creates, resumed by a "continue" round.
 
     Phase 1 is run once and its state copied, so every k starts from the same
     worksheet. ``random_ids`` (a seed) makes the model invent fact ids.
-    The run is deterministic, so it runs once per process: the pages and the tests that ask for the
-    same k share one result (about 2 s of CPU for a sweep), and read it without changing it.
+    The run is deterministic, so it runs once per process (about 2 s of CPU for a sweep); each call gets
+    its own copy of the rounds and of the mesh, which the caller may change.
     """
-    mesh0, thread0, worksheet, reading = _phase_one()
-    mesh = copy_mesh(mesh0)
+    run = _interrupted(killed_after, random_ids)
+    return replace(run, result=run.result.handed_out())
+
+
+@functools.cache
+def _interrupted(killed_after: int, random_ids: int | None) -> Interrupted:
+    mesh, thread0, worksheet, reading = _phase_one()
     thread = thread0.fork()
     before = {node.path for node in _pristine().nodes()}
     config = AgentConfiguration("extractor", PROTOCOL_INSTRUCTIONS, plugins=list(PROTOCOL_PLUGINS))
@@ -616,7 +644,7 @@ class WritePhaseSizes:
 
 def write_phase_sizes(result: ScenarioResult) -> WritePhaseSizes:
     """P, N and the average call and result sizes of the Create calls in ``result``'s last round."""
-    turns = [t for t in result.runs[-1].turns if t.reply.tool_calls and t.reply.tool_calls[0].name == "Create"]
+    turns = [t for t in result._runs[-1].turns if t.reply.tool_calls and t.reply.tool_calls[0].name == "Create"]
     if not turns:
         raise ValueError(f"scenario {result.key!r} issues no Create calls in its last round")
     calls = [item_tokens(c) for t in turns for c in t.reply.tool_calls]
@@ -643,7 +671,7 @@ def stepwise_input_tokens(prefix: int, sizes: Sequence[int], batch_size: int | N
 
 def floor_usage() -> TokenUsage:
     """The least any run can bill: the source read once, the worksheet written once, each node created once."""
-    worksheet = _phase_one()[2]
+    worksheet = _reading()[2]
     source = report_tokens()
     creates = sum(item_tokens(_call("Create", node=json.dumps(node))) for node in worksheet.nodes_to_create())
     return TokenUsage(input=source, output=item_tokens(Message("assistant", worksheet.to_text())) + creates)
