@@ -59,6 +59,28 @@ SEARCH_INDEX = "search/search_index.json"
 # levels A and AA; none is switched off.
 AXE_TAGS = ("wcag2a", "wcag2aa", "wcag21a", "wcag21aa")
 AXE_OPTIONS = {"runOnly": {"type": "tag", "values": list(AXE_TAGS)}, "resultTypes": ["violations"]}
+# Where axe-core's time goes: its colour-contrast rule, in its own JavaScript (no layout or style is redone
+# while it runs: Blink counts 0 or 1 of each per run). For every element with text (8,500 on the nav pages at one
+# width) it reads the background colour of each element beneath the text, about a dozen in Material's nesting,
+# and parses each colour string afresh with Color.js (axe.commons.color.Color's parseString: a Colorjs object,
+# mapped into the sRGB gamut and converted), about a third of the rule's time. A page has a few dozen distinct
+# strings. The parse depends on the string alone, so each tab keeps its answers: every element is still checked
+# and every colour read; test_colour_memo_leaves_axe_results_unchanged compares whole results with and without.
+REMEMBER_PARSED_COLOURS = """() => {
+    const color = axe.commons.color.Color.prototype, parse = color.parseString, parsed = new Map();
+    if (typeof parse !== 'function') return 'axe.commons.color.Color has no parseString';
+    color.parseString = Object.assign(function (text) {
+        const known = parsed.get(text);
+        if (!known) {
+            parse.call(this, text);  // a string it cannot parse throws here, and is not remembered
+            parsed.set(text, [this.r, this.g, this.b, this.alpha]);
+            return this;
+        }
+        [this.r, this.g, this.b, this.alpha] = known;
+        return this;
+    }, {parsed});
+    return 'remembered';
+}"""
 # Material's two colour schemes, as its palette names them on <body data-md-color-scheme>.
 COLOR_SCHEMES = ("default", "slate")
 # A loaded page switched to another scheme, as Material's palette toggle switches it: the attribute its
@@ -355,11 +377,19 @@ class ServedPage:
     anchors: set[str] | None
 
 
+def inject_axe(page, *, remember_colours: bool = True) -> None:
+    """axe-core in the tab, once, with its colour parses remembered (REMEMBER_PARSED_COLOURS) unless told otherwise."""
+    if not page.evaluate("typeof window.axe !== 'undefined'"):
+        page.evaluate(_axe().axe_script)
+        if remember_colours:
+            remembered = page.evaluate(REMEMBER_PARSED_COLOURS)
+            assert remembered == "remembered", f"axe-core {page.evaluate('axe.version')}: {remembered}"
+
+
 def start_axe(page, context: str | None = None) -> None:
     """Start axe-core over the tab's page (or the part `context` selects) without waiting for it, so tabs in other
     renderer processes run theirs at the same time; `axe_violations` collects the result."""
-    if not page.evaluate("typeof window.axe !== 'undefined'"):
-        page.evaluate(_axe().axe_script)
+    inject_axe(page)
     page.evaluate(
         "([context, options]) => { window.__axeRun = axe.run(context || document, options)"
         ".then(results => results.violations, error => ({error: String(error)})); }",

@@ -11,6 +11,7 @@ widths, or whole pages with `python3 dev.py screenshots` (--full-page-screenshot
 from __future__ import annotations
 
 import functools
+import json
 import re
 import textwrap
 import time
@@ -24,7 +25,7 @@ from claimcheck import spoken_name
 from claimcheck.mkdocs_plugin import CLAIMS_PAGE
 from tests.browser import (
     CHROMIUM, CHROMIUM_ARGS, COLOR_SCHEMES, DESKTOP, FINISH_TRANSITIONS, PHONE, SET_COLOR_SCHEME, SKIP_REASON, NavPage, SiteBrowser, Viewport,
-    axe_report, axe_violations, driver_cpu_seconds, nav_pages, serve, start_axe,
+    AXE_OPTIONS, REMEMBER_PARSED_COLOURS, axe_report, axe_violations, driver_cpu_seconds, inject_axe, nav_pages, serve, start_axe,
 )
 from tools import gate, siteconfig
 from claimcheck.page import MARKER_LIKE, read_page
@@ -826,6 +827,31 @@ def test_axe_check_reports_planted_violations(site: SiteBrowser):
     assert f"{HOME.name} at {PHONE.width} px in the {COLOR_SCHEMES[0]} scheme" in report, report
     for rule in ("color-contrast", "scrollable-region-focusable"):
         assert f"  {rule} (serious)" in report and "#axe-control" in report, report
+
+
+def test_colour_memo_leaves_axe_results_unchanged(site: SiteBrowser):
+    """axe-core remembers the colours it parsed (tests/browser.py, REMEMBER_PARSED_COLOURS). Run on a page with the
+    planted violations, every rule's whole result (passes, violations, incomplete, and what each check read: colours,
+    contrast ratios, related elements) is the same with and without it."""
+    tab = site.visit(HOME, PHONE).page
+    every_result = """async options => {
+        const results = await axe.run(document, options);
+        return JSON.stringify([results.violations, results.passes, results.incomplete, results.inapplicable]);
+    }"""
+    tab.evaluate(INACCESSIBLE)
+    try:
+        tab.evaluate("() => { delete window.axe; }")  # a fresh axe-core, its colour parse as shipped
+        inject_axe(tab, remember_colours=False)
+        shipped = tab.evaluate(every_result, {"runOnly": AXE_OPTIONS["runOnly"]})
+        assert tab.evaluate(REMEMBER_PARSED_COLOURS) == "remembered"
+        remembering = tab.evaluate(every_result, {"runOnly": AXE_OPTIONS["runOnly"]})
+        remembered = tab.evaluate("() => axe.commons.color.Color.prototype.parseString.parsed.size")
+    finally:
+        tab.evaluate("() => document.getElementById('axe-control').remove()")
+    planted = [violation for violation in json.loads(shipped)[0] if violation["id"] == "color-contrast"]
+    assert planted and "axe-control" in json.dumps(planted), "the planted text too faint to read was not found"
+    assert remembered > 1, f"axe-core parsed {remembered} colour(s) through the memo"
+    assert remembering == shipped
 
 
 # --- tests that click and type in the shared visits: last, after every test that reads them --------------
