@@ -104,10 +104,13 @@ PATH_HANDLING: tuple[PathHandling, ...] = tuple(
                 "the `namespace` field; a leading `/` is dropped too")
     + _handling(MESH_PLUGIN, "Delete.paths", False, True, "each path of the array")
     + _handling(CONTENT_COLLECTION_PLUGIN, "UploadContent.nodePath", True, True)
-    + _handling(CONTENT_COLLECTION_PLUGIN, "SearchChunks.scope", True, True, "absent: the chat context, as it is")
+    + _handling(CONTENT_COLLECTION_PLUGIN, "SearchChunks.scope", True, True,
+                "absent: the chat context; the search then drops every leading `@` left and `/` at either end")
     + _handling(CONTENT_COLLECTION_PLUGIN, "UploadContent.filePath GetChunk.collectionPath GetChunk.filePath",
                 False, False, "compared as sent")
-    + _handling(MCP_SERVER, "get.path search.basePath search_chunks.scope patch.path "
+    + _handling(MCP_SERVER, "search_chunks.scope", False, True,
+                "the search then drops every leading `@` left and `/` at either end")
+    + _handling(MCP_SERVER, "get.path search.basePath patch.path "
                             "edit_content.path move.sourcePath move.targetPath copy.sourcePath copy.targetNamespace "
                             "get_diagnostics.path recycle.path navigate_to.path", False, True)
     + _handling(MCP_SERVER, "get_chunk.collectionPath", False, True,

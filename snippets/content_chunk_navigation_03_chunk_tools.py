@@ -126,6 +126,9 @@ assert json.loads(tools["SearchChunks"].call({"query": "operating profit", "scop
 assert json.loads(tools["SearchChunks"].call({"query": "namespace:Meridian/content operating profit", "scope": "/Elsewhere"}))["count"] == 20
 # verifies: chunks.search-chunks-scope
 assert json.loads(mcp["search_chunks"].call({"query": "operating profit"}))["message"].startswith("No scope to search.")
+# verifies: chunks.search-chunks-scope
+assert {json.loads(mcp["search_chunks"].call({"query": "operating profit", "scope": scope}))["count"] for scope in (
+    "@@Meridian/content", " /Meridian/content/ ", "Meridian/content")} == {20}  # blanks, every '@', '/' at the ends
 
 AGENT_DESCRIPTION = tools["SearchChunks"].description
 MCP_DESCRIPTION = mcp["search_chunks"].description
