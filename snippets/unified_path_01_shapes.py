@@ -289,7 +289,7 @@ on_files = tools_by_name(mcp_tools(tree))
 # --8<-- [start:dot-dot]
 print(on_files["get"].call({"path": "Meridian/content/../../Harbour/content/salaries.csv"}))  # Harbour's file
 #> "name;salary\nA;1\n"
-tree.content_store = "AzureBlob"  # the same files as blobs: the blob's URL resolves '..' too
+tree.content_store = "AzureBlob"  # as blobs, with an SDK that leaves '..' to the blob's URL, which resolves it
 print(on_files["get"].call({"path": "Meridian/content/../../Harbour/content/salaries.csv"}))
 #> "name;salary\nA;1\n"
 print(on_files["get"].call({"path": "Meridian/content/../../Harbour/content"}))  # a listing's prefix is taken as sent
