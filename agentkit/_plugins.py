@@ -106,10 +106,13 @@ PATH_HANDLING: tuple[PathHandling, ...] = tuple(
     + _handling(CONTENT_COLLECTION_PLUGIN, "UploadContent.nodePath", True, True)
     + _handling(CONTENT_COLLECTION_PLUGIN, "SearchChunks.scope", True, True,
                 "absent: the chat context; the search then drops every leading `@` left and `/` at either end")
-    + _handling(CONTENT_COLLECTION_PLUGIN, "UploadContent.filePath GetChunk.collectionPath GetChunk.filePath",
-                False, False, "compared as sent")
+    + _handling(CONTENT_COLLECTION_PLUGIN, "UploadContent.filePath", False, False,
+                "saved as sent")
+    + _handling(CONTENT_COLLECTION_PLUGIN, "GetChunk.collectionPath GetChunk.filePath", False, False,
+                "compared as sent")
     + _handling(MCP_SERVER, "search_chunks.scope", False, True,
-                "the search then drops every leading `@` left and `/` at either end")
+                "the search then drops every leading `@` left and `/` at either end, in that order: "
+                "`/@A/content` is `@A/content`")
     + _handling(MCP_SERVER, "get.path search.basePath patch.path "
                             "edit_content.path move.sourcePath move.targetPath copy.sourcePath copy.targetNamespace "
                             "get_diagnostics.path recycle.path navigate_to.path", False, True)
