@@ -115,7 +115,8 @@ PATH_HANDLING: tuple[PathHandling, ...] = tuple(
                 "`/@A/content` is `@A/content`")
     + _handling(MCP_SERVER, "get.path search.basePath patch.path "
                             "edit_content.path move.sourcePath move.targetPath copy.sourcePath copy.targetNamespace "
-                            "get_diagnostics.path recycle.path navigate_to.path", False, True)
+                            "get_diagnostics.path recycle.path", False, True)
+    + _handling(MCP_SERVER, "navigate_to.path", False, True, "a leading `/` is dropped too")
     + _handling(MCP_SERVER, "get_chunk.collectionPath", False, True,
                 "a leading `/` stays and is compared: `@/A/content` names nothing")
     + _handling(MCP_SERVER, "upload.path", False, True, "a leading `/` is dropped too")

@@ -422,6 +422,12 @@ print(tools_by_name(mcp_tools(mesh, base_url="https://portal.example"))["navigat
 
 # verifies: mesh.navigate-to
 assert tools_by_name(mcp_tools(mesh))["navigate_to"].call({"path": "@Meridian/Old"}) == "/Meridian/Old"  # no base URL
+# verifies: mesh.agent-paths-context
+assert [tools_by_name(mcp_tools(mesh, base_url="https://portal.example"))["navigate_to"].call({"path": p})
+        for p in ("/Meridian/Old", "@/Meridian/Old", "//Meridian/Old")] == ["https://portal.example/Meridian/Old"] * 3
+# verifies: mesh.agent-paths-context
+assert tools_by_name(mcp_tools(mesh, base_url="https://portal.example"))["navigate_to"].call(
+    {"path": "Meridian/../Acme"}) == "https://portal.example/Meridian/../Acme"  # the `..` stays in the URL
 
 # verifies: mesh.navigate-fallback-not-modelled
 assert tools["NavigateTo"].call({"path": " @Nowhere/x "}) == "Nothing in the mesh matches “@Nowhere/x”."
