@@ -150,6 +150,8 @@ assert json.loads(tools_by_name(content_collection_plugin(library, context="Meri
 # verifies: mesh.agent-paths-context
 assert (resolve_context_path("Meridian", "Doc:x/y"), resolve_context_path("Meridian", "A/Doc:x"),
         resolve_context_path("Meridian", "A/Doc")) == ("@Meridian/Doc:x/y", "A/Doc:x", "A/Doc")  # the colon form
+# verifies: mesh.agent-paths-context
+assert resolve_context_path("Meridian", "content/a:b.md") == "content/a:b.md"  # a ':' after a '/': absolute first
 
 
 def path_world() -> Mesh:
