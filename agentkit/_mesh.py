@@ -237,7 +237,9 @@ class Mesh:
     # registration and memex's deployed store; "AzureBlob" lists a missing folder as empty, so Get
     # answers [] where a FileSystem store answers the file's error. Both keep the collections' files as
     # folders (blob prefixes) of one tree (agentkit's layout: `{node}/{collection}`), and both resolve a
-    # key's '.' and '..' when they read a file, so '..' can leave the collection's folder (N8, N9).
+    # key's '.' and '..' when they read a file, so '..' can leave the collection's folder (N8, N9). For AzureBlob
+    # that is the Azure SDK as far as its source could be read; a later SDK source refuses a name with '..'
+    # instead, and which the pinned version does is not settled (N9): agentkit models the climbing read.
     content_store: str = FILE_SYSTEM
     # Host speed (S2): seconds the host takes to answer Get's unified read of a path, or None for no
     # delay; past UNIFIED_READ_TIMEOUT_SECONDS Get answers its timeout error instead.
@@ -413,7 +415,8 @@ class Mesh:
         """Where the store reads the file ``key`` of ``collection``: the key joined to the collection's folder,
         its '.' and '..' resolved, which '..' can take outside the folder (into another collection's folder, or
         into no collection at all: ``None``). FileSystem joins with ``Path.Combine`` and the OS resolves (N8);
-        AzureBlob puts the blob name in the blob's URL, whose dot segments are removed (N9)."""
+        AzureBlob puts the blob name in the blob's URL, whose dot segments are removed, as the Azure SDK versions
+        whose source could be read do (N9: a later SDK refuses such a name; the pinned one is not settled)."""
         if not any(part in (".", "..") for part in key.split("/")):
             return collection, key
         target = posixpath.normpath(f"{collection.path}/{key}")

@@ -101,19 +101,26 @@ PATH_HANDLING: tuple[PathHandling, ...] = tuple(
     _handling(MESH_PLUGIN, "Get.path Search.basePath Patch.path EditContent.path Move.sourcePath Move.targetPath "
                            "Copy.sourcePath Copy.targetNamespace GetDiagnostics.path Recycle.path", True, True)
     + _handling(MESH_PLUGIN, "Create.node Update.nodes", False, True,
-                "the `namespace` field; a leading `/` is dropped too")
+                "the `namespace` field; every leading `/` is dropped too")
     + _handling(MESH_PLUGIN, "Delete.paths", False, True, "each path of the array")
     + _handling(CONTENT_COLLECTION_PLUGIN, "UploadContent.nodePath", True, True)
-    + _handling(CONTENT_COLLECTION_PLUGIN, "SearchChunks.scope", True, True, "absent: the chat context, as it is")
-    + _handling(CONTENT_COLLECTION_PLUGIN, "UploadContent.filePath GetChunk.collectionPath GetChunk.filePath",
-                False, False, "compared as sent")
-    + _handling(MCP_SERVER, "get.path search.basePath search_chunks.scope patch.path "
+    + _handling(CONTENT_COLLECTION_PLUGIN, "SearchChunks.scope", True, True,
+                "absent: the chat context; the search then drops every leading `@` left and `/` at either end")
+    + _handling(CONTENT_COLLECTION_PLUGIN, "UploadContent.filePath", False, False,
+                "saved as sent")
+    + _handling(CONTENT_COLLECTION_PLUGIN, "GetChunk.collectionPath GetChunk.filePath", False, False,
+                "compared as sent")
+    + _handling(MCP_SERVER, "search_chunks.scope", False, True,
+                "the search then drops every leading `@` left and `/` at either end, in that order: "
+                "`/@A/content` is `@A/content`")
+    + _handling(MCP_SERVER, "get.path search.basePath patch.path "
                             "edit_content.path move.sourcePath move.targetPath copy.sourcePath copy.targetNamespace "
-                            "get_diagnostics.path recycle.path navigate_to.path", False, True)
+                            "get_diagnostics.path recycle.path", False, True)
+    + _handling(MCP_SERVER, "navigate_to.path", False, True, "every leading `/` is dropped too")
     + _handling(MCP_SERVER, "get_chunk.collectionPath", False, True,
                 "a leading `/` stays and is compared: `@/A/content` names nothing")
-    + _handling(MCP_SERVER, "upload.path", False, True, "a leading `/` is dropped too")
-    + _handling(MCP_SERVER, "create.node update.nodes", False, True, "the `namespace` field; a leading `/` is dropped too")
+    + _handling(MCP_SERVER, "upload.path", False, True, "every leading `/` is dropped too")
+    + _handling(MCP_SERVER, "create.node update.nodes", False, True, "the `namespace` field; every leading `/` is dropped too")
     + _handling(MCP_SERVER, "delete.paths", False, True, "each path of the array")
     + _handling(MCP_SERVER, "get_chunk.filePath", False, False, "compared as sent")
 )

@@ -126,6 +126,26 @@ assert json.loads(tools["SearchChunks"].call({"query": "operating profit", "scop
 assert json.loads(tools["SearchChunks"].call({"query": "namespace:Meridian/content operating profit", "scope": "/Elsewhere"}))["count"] == 20
 # verifies: chunks.search-chunks-scope
 assert json.loads(mcp["search_chunks"].call({"query": "operating profit"}))["message"].startswith("No scope to search.")
+# verifies: chunks.search-chunks-scope
+assert {json.loads(mcp["search_chunks"].call({"query": "operating profit", "scope": scope}))["count"] for scope in (
+    "@@Meridian/content", " /Meridian/content/ ", "Meridian/content")} == {20}  # blanks, every '@', '/' at the ends
+# verifies: chunks.search-chunks-scope
+assert [json.loads(search.call({"query": "operating profit", "scope": "/@Meridian/content"}))["count"]
+        for search in (mcp["search_chunks"], tools["SearchChunks"])] == [0, 20]  # MCP keeps the '@' behind the '/'
+two_files = copy_mesh(mesh)
+two_files.collections["Meridian/content"].upload("notes.md", b"Operating profit rose in the second half.", index=True)
+two_files.refresh_index()
+on_document = json.loads(tools_by_name(content_collection_plugin(two_files, context=document.path))["SearchChunks"].call(
+    {"query": "operating profit"}))
+# verifies: chunks.search-chunks-scope
+assert document.path == f"Meridian/content/_Documents/{document.id}" and {h["filePath"] for h in on_document["results"]} == {
+    REPORT.file_name, "notes.md"}  # a Document node's context reaches its collection: every file of it
+# verifies: chunks.search-chunks-scope
+assert json.loads(tools_by_name(content_collection_plugin(two_files, context="Meridian/content"))["SearchChunks"].call(
+    {"query": "operating profit"}))["count"] == 20
+# verifies: chunks.search-chunks-scope
+assert json.loads(tools["SearchChunks"].call({"query": "namespace:content operating profit"})) == {
+    "count": 0, "results": []}  # the namespace: value gets no chat context
 
 AGENT_DESCRIPTION = tools["SearchChunks"].description
 MCP_DESCRIPTION = mcp["search_chunks"].description

@@ -3,9 +3,9 @@
 import json
 
 from tools.agentview import AgentView
-from agentkit import Mesh, content_collection_plugin, extractive_summary, file_path_from_document, mesh_plugin, tools_by_name
+from agentkit import Mesh, PathError, content_collection_plugin, extractive_summary, file_path_from_document, mesh_plugin, tools_by_name
 
-mesh = Mesh(node_types={"Company", "Markdown"})
+mesh = Mesh(node_types={"Company", "Markdown", "Space"})
 mesh.index.summarizer = extractive_summary  # a host wired like memex writes Document nodes (D6)
 mesh.create({"id": "Meridian", "name": "Meridian Components Group", "nodeType": "Company"})
 content = mesh.add_collection("Meridian")
@@ -57,18 +57,34 @@ assert not mesh.exists("Meridian/content/_Documents/q2-notes.md")  # the hash ga
 content.upload("q2-notes.md", b"Q2 notes: the order book grew to 2,140 units (revised).", index=True)
 # verifies: chunks.deleted-document-node-dangles
 assert mesh.get("Meridian/content/_Documents/q2-notes.md").content["filePath"] == "q2-notes.md"  # changed bytes: written
-for heal in ("restart", "rebuild"):  # the same bytes, once the indexing process restarts or the host forces a rebuild
-    mesh.delete(["Meridian/content/_Documents/q2-notes.md"])
-    content.upload("q2-notes.md", b"Q2 notes: the order book grew to 2,140 units (revised).", index=True)
-    # verifies: chunks.deleted-document-node-dangles
-    assert not mesh.exists("Meridian/content/_Documents/q2-notes.md"), heal
-    if heal == "restart":
-        mesh.index.restart_indexer()
-        content.upload("q2-notes.md", b"Q2 notes: the order book grew to 2,140 units (revised).", index=True)
-    else:
-        content.index("q2-notes.md", force=True)
-    # verifies: chunks.deleted-document-node-dangles
-    assert mesh.exists("Meridian/content/_Documents/q2-notes.md"), heal
+mesh.delete(["Meridian/content/_Documents/q2-notes.md"])
+content.upload("q2-notes.md", b"Q2 notes: the order book grew to 2,140 units (revised).", index=True)
+# verifies: chunks.deleted-document-node-dangles
+assert not mesh.exists("Meridian/content/_Documents/q2-notes.md")  # the same bytes: still remembered
+try:  # Meridian is a Company: no Content Indexing tab, so no forced re-index (MR1)
+    mesh.rebuild_content_index("Meridian")
+except PathError:
+    refused = True
+else:
+    refused = False
+# verifies: chunks.deleted-document-node-dangles
+assert refused and not mesh.exists("Meridian/content/_Documents/q2-notes.md")
+mesh.index.restart_indexer()  # a restart: the same bytes write the node again
+content.upload("q2-notes.md", b"Q2 notes: the order book grew to 2,140 units (revised).", index=True)
+# verifies: chunks.deleted-document-node-dangles
+assert mesh.exists("Meridian/content/_Documents/q2-notes.md")
+mesh.create({"id": "Harbor", "name": "Harbor", "nodeType": "Space"})  # a Space: its `content` has the Rebuild
+harbor = mesh.add_collection("Harbor")
+harbor.upload("memo.md", b"Harbor memo: berth 4 reopened.", index=True)
+mesh.add_collection("Harbor", "filings").upload("q3.md", b"Q3 revenue 1,210.", index=True)
+mesh.delete(["Harbor/content/_Documents/memo.md", "Harbor/filings/_Documents/q3.md"])
+harbor.upload("memo.md", b"Harbor memo: berth 4 reopened.", index=True)
+# verifies: chunks.deleted-document-node-dangles
+assert not mesh.exists("Harbor/content/_Documents/memo.md")  # the same bytes: skipped
+# verifies: chunks.deleted-document-node-dangles
+assert mesh.rebuild_content_index("Harbor") == 1 and mesh.exists("Harbor/content/_Documents/memo.md")
+# verifies: chunks.deleted-document-node-dangles
+assert not mesh.exists("Harbor/filings/_Documents/q3.md")  # a named collection: not rebuilt
 mesh.delete(["Meridian/content/_Documents/q2-notes.md"])
 mesh.content_store = "AzureBlob"  # the same mesh behind an AzureBlob store: the dangling path lists as empty
 # verifies: chunks.deleted-document-node-dangles

@@ -9,6 +9,7 @@ from agentkit import (
     mesh_plugin, snake_case, tools_by_name,
 )
 from agentkit._mesh import search_query
+from agentkit._paths import resolve_context_path
 from agentkit._plugins import MCP_METHODS, MCP_METHODS_NOT_MODELLED, PATH_HANDLING
 
 mesh = Mesh(node_types={"Company", "Fact", "Folder", "Markdown", "Note"})
@@ -140,6 +141,17 @@ assert tools_by_name(mcp_tools(mesh))["get"].call({"path": "Facts"}) == "Not fou
 # verifies: mesh.agent-paths-context
 assert json.loads(tools_by_name(mcp_tools(library))["get_chunk"].call({**hit, "collectionPath": "@/Meridian/content"}))[
     "found"] is False  # ResolvePath keeps the '/' after the '@', and the chunk store compares it
+# verifies: mesh.agent-paths-context
+assert [json.loads(tools_by_name(mcp_tools(library))["search_chunks"].call({"query": "Board", "scope": scope}))["count"]
+        for scope in ("/@Meridian/content", "@/Meridian/content")] == [0, 1]  # the '@' behind a '/' stays on MCP
+# verifies: mesh.agent-paths-context
+assert json.loads(tools_by_name(content_collection_plugin(library, context="Meridian"))["SearchChunks"].call(
+    {"query": "Board", "scope": "/@Meridian/content"}))["count"] == 1  # the agent's context step makes it '@@…'
+# verifies: mesh.agent-paths-context
+assert (resolve_context_path("Meridian", "Doc:x/y"), resolve_context_path("Meridian", "A/Doc:x"),
+        resolve_context_path("Meridian", "A/Doc")) == ("@Meridian/Doc:x/y", "A/Doc:x", "A/Doc")  # the colon form
+# verifies: mesh.agent-paths-context
+assert resolve_context_path("Meridian", "content/a:b.md") == "content/a:b.md"  # a ':' after a '/': absolute first
 
 
 def path_world() -> Mesh:
@@ -412,6 +424,12 @@ print(tools_by_name(mcp_tools(mesh, base_url="https://portal.example"))["navigat
 
 # verifies: mesh.navigate-to
 assert tools_by_name(mcp_tools(mesh))["navigate_to"].call({"path": "@Meridian/Old"}) == "/Meridian/Old"  # no base URL
+# verifies: mesh.agent-paths-context
+assert [tools_by_name(mcp_tools(mesh, base_url="https://portal.example"))["navigate_to"].call({"path": p})
+        for p in ("/Meridian/Old", "@/Meridian/Old", "//Meridian/Old")] == ["https://portal.example/Meridian/Old"] * 3
+# verifies: mesh.agent-paths-context
+assert tools_by_name(mcp_tools(mesh, base_url="https://portal.example"))["navigate_to"].call(
+    {"path": "Meridian/../Acme"}) == "https://portal.example/Meridian/../Acme"  # the `..` stays in the URL
 
 # verifies: mesh.navigate-fallback-not-modelled
 assert tools["NavigateTo"].call({"path": " @Nowhere/x "}) == "Nothing in the mesh matches “@Nowhere/x”."

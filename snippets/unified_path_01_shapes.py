@@ -289,7 +289,7 @@ on_files = tools_by_name(mcp_tools(tree))
 # --8<-- [start:dot-dot]
 print(on_files["get"].call({"path": "Meridian/content/../../Harbour/content/salaries.csv"}))  # Harbour's file
 #> "name;salary\nA;1\n"
-tree.content_store = "AzureBlob"  # the same files as blobs: the blob's URL resolves '..' too
+tree.content_store = "AzureBlob"  # as blobs, with an SDK that leaves '..' to the blob's URL, which resolves it
 print(on_files["get"].call({"path": "Meridian/content/../../Harbour/content/salaries.csv"}))
 #> "name;salary\nA;1\n"
 print(on_files["get"].call({"path": "Meridian/content/../../Harbour/content"}))  # a listing's prefix is taken as sent
@@ -310,6 +310,11 @@ assert [item["path"] for item in json.loads(on_files["get"].call({"path": "Merid
 # verifies: unified-path.dot-dot-in-tool-paths
 assert on_files["upload"].call({"path": "Meridian/content/../x.md", "base64Content": "eA=="}).endswith(
     "agentkit does not store '.', '..' or empty segments") and not tree.collections["Meridian/content"].has_file("../x.md")
+# verifies: unified-path.dot-dot-in-tool-paths
+assert tools_by_name(content_collection_plugin(tree))["UploadContent"].call(
+    {"nodePath": "Meridian", "filePath": "../x.md", "content": "x"}) == (
+    "File path '../x.md': agentkit does not store '.', '..' or empty segments") and \
+    [f["filePath"] for f in tree.collections["Meridian/content"].listing()] == ["notes.md"]  # refused, nothing saved
 
 mcp = VIEW.wrap(tools_by_name(mcp_tools(mesh)))
 # --8<-- [start:mcp-upload]

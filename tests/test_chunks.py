@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from agentkit import (
     CHUNK_OVERLAP, CHUNK_SIZE, Mesh, PathError, chunk_spans, get_chunk, search_chunks, snippet,
 )
 from agentkit.guide import REPORT, report_index_text, report_pdf_bytes
-from agentkit._chunk_navigation import NO_ANCHORED_QUERY, NO_NAMESPACE, NO_SCOPE, NO_TARGETED_TEXT
+from agentkit._chunk_navigation import NO_ANCHORED_QUERY, NO_NAMESPACE, NO_SCOPE, NO_TARGETED_TEXT, ContentQuery
 from tests.mesh_state import NODE_TYPES
 
 
@@ -122,7 +124,65 @@ def test_targeted_scope_words(mesh):
     assert files("namespace:Acme/Sales/content/x scope:ancestorsandself revenue") == ["s.md"]
     assert search_chunks(mesh, "namespace:Acme/content")["message"] == NO_TARGETED_TEXT
     assert search_chunks(mesh, "namespace: revenue")["message"] == NO_NAMESPACE
-    assert search_chunks(mesh, "namespace: revenue", scope="Acme/reports")["count"] == 1  # the anchor is the default
+    # `namespace:` with nothing after it names the empty path, which NormalizePath makes null: no anchor stands in
+    assert search_chunks(mesh, "namespace: revenue", scope="Acme/reports")["message"] == NO_NAMESPACE
+    assert search_chunks(mesh, "namespace:@ revenue", scope="Acme/reports")["message"] == NO_NAMESPACE
+    assert files("namespace:@@Acme/reports revenue") == ["r.md"]  # every leading '@' goes (NormalizePath)
+    assert files("namespace:*/reports revenue", scope="Acme/reports") == ["r.md"]  # a wildcard names no path: the anchor
+    assert files("namespace:Acme|Other revenue", scope="Acme/reports") == ["r.md"]  # nor does an alternation
+    assert files("namespace:Acme scope:selfandancestors revenue") == []  # an alias of ancestorsandself: Acme only
+    assert files("namespace:Acme/reports scope:nonsense revenue") == ["r.md"]  # an unknown scope word is exact
+    assert files("namespace:Acme scope:nonsense revenue") == []
+    assert files('namespace:"Acme/reports" revenue') == ["r.md"]  # a quoted value loses its quotes
+    assert files("namespace:Acme/content path:Acme/reports revenue") == ["r.md"]  # the later of path: and namespace:
+    assert search_chunks(mesh, "namespace:Acme/content nodeType:Report")["message"] == NO_TARGETED_TEXT  # no free text
+    assert search_chunks(mesh, "namespace:Acme/content OR and")["message"] == NO_TARGETED_TEXT  # OR and AND are no text
+    assert search_chunks(mesh, "[namespace:Acme/content, revenue]")["message"] == NO_TARGETED_TEXT  # a path list
+
+
+def test_content_query_grammar():
+    """QueryParser as ContentChunkSearch reads it: the text, the path as written, the scope."""
+    from agentkit._chunk_navigation import parse_content_query
+
+    assert parse_content_query("namespace:@@A/content  x  y") == ContentQuery("x y", "@@A/content", "subtree")
+    assert parse_content_query("namespace: x") == ContentQuery("x", "", "subtree")
+    assert parse_content_query("namespace:A x:((") == ContentQuery("", "A", "subtree")  # the framework loops here
+    assert parse_content_query("-namespace:A @revenue, 'Q3 figures'") == ContentQuery("revenue Q3 figures", "A", "subtree")
+    assert parse_content_query("namespace:A scope:ANCESTORS x").scope == "ancestorsandself"
+    assert parse_content_query("namespace:A microscope:x y") == ContentQuery("y", "A", "subtree")
+    assert parse_content_query("namespace:A|B scope:subtree x") == ContentQuery("x", None, "exact")
+    assert parse_content_query("namespace:(A) x").path == "A"
+    assert parse_content_query("namespace:A\x1cx y").path == "A\x1cx"  # U+001C is no blank to .NET
+
+
+def test_chunk_paths_lose_at_signs_per_entry_point():
+    """N7 and NormalizePath, tool by tool: which leading '@'s a chunk tool drops before the store compares."""
+    from agentkit import content_collection_plugin, mcp_tools, tools_by_name
+
+    def found(tools, tool, arguments):
+        answer = json.loads(tools[tool].call(arguments))
+        return answer.get("found", answer.get("count"))
+
+    mesh = Mesh(node_types=set(NODE_TYPES))
+    mesh.create({"id": "Acme", "name": "Acme", "nodeType": "Company"})
+    mesh.add_collection("Acme").upload("a.md", b"quarterly figures", index=True)
+    mesh.refresh_index()
+    mcp = tools_by_name(mcp_tools(mesh))
+    agent = tools_by_name(content_collection_plugin(mesh, context="Acme"))
+    chunk = {"filePath": "a.md", "chunkIndex": 0}
+    at = {prefix: f"{prefix}Acme/content" for prefix in ("", "@", "@@")}
+    # verifies: chunks.search-chunks-scope
+    assert [found(mcp, "search_chunks", {"query": "quarterly", "scope": at[p]}) for p in at] == [1, 1, 1]
+    # verifies: chunks.search-chunks-scope
+    assert [found(agent, "SearchChunks", {"query": "quarterly", "scope": at[p]}) for p in at] == [1, 1, 1]
+    # verifies: chunks.search-chunks-scope
+    assert found(mcp, "search_chunks", {"query": "quarterly", "scope": " /Acme/content/ "}) == 1  # '/' at both ends
+    # MCP get_chunk: ResolvePath drops one '@', and the store compares the rest
+    assert [found(mcp, "get_chunk", {**chunk, "collectionPath": at[p]}) for p in at] == [True, True, False]
+    # the agent's GetChunk drops none
+    assert [found(agent, "GetChunk", {**chunk, "collectionPath": at[p]}) for p in at] == [True, False, False]
+    # the agent's SearchChunks puts a single segment under its context first: '@@content' is 'Acme/@content'
+    assert found(agent, "SearchChunks", {"query": "quarterly", "scope": "@@content"}) == 0
 
 
 def test_chunk_search_lags_until_refresh():
