@@ -152,6 +152,10 @@ assert (resolve_context_path("Meridian", "Doc:x/y"), resolve_context_path("Merid
         resolve_context_path("Meridian", "A/Doc")) == ("@Meridian/Doc:x/y", "A/Doc:x", "A/Doc")  # the colon form
 # verifies: mesh.agent-paths-context
 assert resolve_context_path("Meridian", "content/a:b.md") == "content/a:b.md"  # a ':' after a '/': absolute first
+# verifies: mesh.agent-paths-context
+assert [resolve_context_path("Meridian", f"{word}/x") for word in ("content", "DATA", "Schema", "model", "menu", "layoutAreas")] == [
+    "@Meridian/content/x", "@Meridian/DATA/x", "@Meridian/Schema/x", "@Meridian/model/x", "@Meridian/menu/x",
+    "layoutAreas/x"]  # five words in any letter case; `layoutAreas/…` stays absolute
 
 
 def path_world() -> Mesh:
