@@ -25,7 +25,7 @@ from typing import Callable, Iterable, Sequence
 from xml.etree import ElementTree
 
 from ._errors import UnreadableDocument
-from ._pdf_letters import Letter, page_letters, page_text, words
+from ._pdf_letters import Letter, document_letters, page_text, words
 
 IMAGE_MEDIA_TYPES = {
     ".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".gif": "image/gif",
@@ -393,8 +393,8 @@ def _pdf_pages(name: str, data: bytes) -> list[tuple[float, float, list[Letter]]
 def _pdf_letters(name: str, reader) -> list[tuple[float, float, list[Letter]]]:
     """Each page's size (its media box) and letters; any failure reading them refuses the file."""
     try:
-        return [(float(page.mediabox.width), float(page.mediabox.height), page_letters(reader, page, name))
-                for page in reader.pages]
+        return [(float(page.mediabox.width), float(page.mediabox.height), letters)
+                for page, letters in zip(reader.pages, document_letters(reader, name))]
     except UnreadableDocument:
         raise
     except Exception as error:  # pypdf raises many types on damaged content; all mean "cannot read"
@@ -412,7 +412,7 @@ def _index_words(pages: list[tuple[float, float, list[Letter]]]) -> IndexText:
             length += 1
         first = True
         for word in words(letters):
-            value = "".join(letter.value for letter in word)
+            value = "".join([letter.value for letter in word])
             if not value:
                 continue
             if not first:
@@ -429,11 +429,9 @@ def _index_words(pages: list[tuple[float, float, list[Letter]]]) -> IndexText:
 def _word_box(word: list[Letter], width: float, height: float) -> Box:
     """The word's box as fractions of the page, origin top-left (NormalizeBox): from its first letter's start
     to its last letter's end, from the baseline to the letters' height (agentkit's estimate of the glyph box)."""
-    first = word[0]
-    left, right, bottom, top = first.x, first.x + first.width, first.y, first.y + first.height
-    for letter in word:
-        left, bottom = min(left, letter.x), min(bottom, letter.y)
-        right, top = max(right, letter.x + letter.width), max(top, letter.y + letter.height)
+    left, bottom = min([letter.x for letter in word]), min([letter.y for letter in word])
+    right = max([letter.x + letter.width for letter in word])
+    top = max([letter.y + letter.height for letter in word])
     return Box(_clamp01(left / width), _clamp01(1 - top / height),
                _clamp01((right - left) / width), _clamp01((top - bottom) / height))
 
