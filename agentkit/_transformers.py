@@ -429,9 +429,17 @@ def _index_words(pages: list[tuple[float, float, list[Letter]]]) -> IndexText:
 def _word_box(word: list[Letter], width: float, height: float) -> Box:
     """The word's box as fractions of the page, origin top-left (NormalizeBox): from its first letter's start
     to its last letter's end, from the baseline to the letters' height (agentkit's estimate of the glyph box)."""
-    left, bottom = min([letter.x for letter in word]), min([letter.y for letter in word])
-    right = max([letter.x + letter.width for letter in word])
-    top = max([letter.y + letter.height for letter in word])
+    first = word[0]
+    left, right, bottom, top = first.x, first.x + first.width, first.y, first.y + first.height
+    for _, x, y, advance, height_above, _, _, _ in word:  # min and max by hand: this runs for every letter indexed
+        if x < left:
+            left = x
+        if y < bottom:
+            bottom = y
+        if x + advance > right:
+            right = x + advance
+        if y + height_above > top:
+            top = y + height_above
     return Box(_clamp01(left / width), _clamp01(1 - top / height),
                _clamp01((right - left) / width), _clamp01((top - bottom) / height))
 
