@@ -267,10 +267,14 @@ class _Interpreter:
         stream = ContentStream(form, self.reader, "bytes")
         self._run(stream, form.get("/Resources", resources), inner, depth + 1, active | {id(form)})
 
-    def _show(self, data: bytes, state: _State, tm: tuple) -> tuple:
+    def _shown_font(self, state: _State) -> _Font:
         if state.font is None:
             raise UnreadableDocument(f"PDF '{self.name}' cannot be read: text is shown before a font is set")
-        size, scaling, rise, font = state.size, state.scaling, state.rise, state.font
+        return state.font
+
+    def _show(self, data: bytes, state: _State, tm: tuple) -> tuple:
+        font = self._shown_font(state)
+        size, scaling, rise = state.size, state.scaling, state.rise
         a, b, c, d, e, f = _mult(tm, state.ctm)  # the text matrix in device space; a glyph moves it along (a, b)
         # The glyph's rendering matrix [size·scaling 0 0 size 0 rise] × (text matrix × CTM), in parts:
         along, up = size * scaling * math.hypot(a, b), size * math.hypot(c, d)
@@ -286,6 +290,15 @@ class _Interpreter:
         return (tm[0], tm[1], tm[2], tm[3], tm[4] + moved * tm[0], tm[5] + moved * tm[1])
 
 
+class _TextInterpreter(_Interpreter):
+    """Collects only the letters' values (Page.Text needs no position): the same reading and refusals, without
+    the geometry of each glyph."""
+
+    def _show(self, data: bytes, state: _State, tm: tuple) -> tuple:
+        self.letters.extend([value for value, _, _ in self._shown_font(state).glyphs(data)])
+        return tm  # where the next string starts does not change the text
+
+
 def page_letters(reader, page, name: str) -> list[Letter]:
     """The page's letters in the order its content stream draws them (PdfPig's ``page.Letters``)."""
     return _Interpreter(reader, name).page(page)
@@ -295,6 +308,12 @@ def document_letters(reader, name: str) -> Iterator[list[Letter]]:
     """Each page's letters, as ``page_letters``, with each font decoded once for the document."""
     interpreter = _Interpreter(reader, name)
     return (interpreter.page(page) for page in reader.pages)
+
+
+def document_texts(reader, name: str) -> Iterator[str]:
+    """Each page's ``page_text``, read without working out where each letter is."""
+    interpreter = _TextInterpreter(reader, name)
+    return ("".join(interpreter.page(page)) for page in reader.pages)
 
 
 def page_text(letters: list[Letter]) -> str:
