@@ -41,6 +41,9 @@ class Letter(NamedTuple):
     orientation: int  # 0 horizontal, 1 upside down, 2 rotated 90°, 3 rotated 270°, 4 other
 
 
+_new_letter = tuple.__new__  # builds a Letter from its fields without the Python-level __new__ per letter
+
+
 def _mult(m: tuple, n: tuple) -> tuple:
     """m × n for PDF's row-vector matrices [a b 0; c d 0; e f 1]."""
     a, b, c, d, e, f = m
@@ -83,9 +86,25 @@ class _Font:
                 pass
         self.scale = scale
         self._widths: dict[str, float] = {}
+        # A simple font whose every code maps to one character decodes byte by byte: each byte's glyph is
+        # worked out once, the first time the document shows it.
+        encoding = self.font.encoding
+        by_byte = isinstance(encoding, dict) and all(len(char) == 1 for char in encoding.values())
+        self._byte_glyphs: dict[int, tuple[str, float, bool]] | None = {} if by_byte else None
 
     def glyphs(self, data: bytes) -> list[tuple[str, float, bool]]:
         """The string's glyphs: (unicode, advance in text space per unit of font size, is code 32 in one byte)."""
+        table = self._byte_glyphs
+        if table is None:
+            return self._decode(data)
+        try:
+            return [table[byte] for byte in data]
+        except KeyError:
+            for byte in set(data).difference(table):
+                table[byte] = self._decode(bytes((byte,)))[0]
+            return [table[byte] for byte in data]
+
+    def _decode(self, data: bytes) -> list[tuple[str, float, bool]]:
         font = self.font
         if isinstance(font.encoding, str):
             try:
@@ -128,19 +147,21 @@ class _State:
 
 
 class _Interpreter:
-    """Runs a page's content stream and collects its letters in the order they are drawn."""
+    """Runs a document's content streams, page by page, and collects each page's letters in the order they are
+    drawn; it decodes each font once for the whole document, as pages share their fonts."""
 
     def __init__(self, reader, name: str) -> None:
         self.reader = reader
         self.name = name
         self.letters: list[Letter] = []
-        self._fonts: dict[int, _Font] = {}
+        self._fonts: dict[int, tuple[object, _Font]] = {}  # the resource is kept, so its id is never reused
 
     def page(self, page) -> list[Letter]:
         from pypdf.generic import ContentStream
 
+        self.letters = []
         if "/Contents" not in page:
-            return []
+            return self.letters
         contents = page["/Contents"].get_object()
         stream = ContentStream(contents, self.reader, "bytes")
         self._run(stream, page.get("/Resources"), _State(), depth=0, active=set())
@@ -151,11 +172,11 @@ class _Interpreter:
         fonts = fonts.get_object() if fonts is not None else None
         if fonts is None or name not in fonts:
             raise UnreadableDocument(f"PDF '{self.name}' cannot be read: the font {name} is not in the page's resources")
-        reference = fonts.raw_get(name)
-        key = id(reference.get_object())
-        if key not in self._fonts:
-            self._fonts[key] = _Font(reference.get_object())
-        return self._fonts[key]
+        resource = fonts.raw_get(name).get_object()
+        known = self._fonts.get(id(resource))
+        if known is None:
+            known = self._fonts[id(resource)] = (resource, _Font(resource))
+        return known[1]
 
     def _run(self, stream, resources, state: _State, depth: int, active: set) -> None:
         resources = resources.get_object() if resources is not None else None
@@ -246,10 +267,14 @@ class _Interpreter:
         stream = ContentStream(form, self.reader, "bytes")
         self._run(stream, form.get("/Resources", resources), inner, depth + 1, active | {id(form)})
 
-    def _show(self, data: bytes, state: _State, tm: tuple) -> tuple:
+    def _shown_font(self, state: _State) -> _Font:
         if state.font is None:
             raise UnreadableDocument(f"PDF '{self.name}' cannot be read: text is shown before a font is set")
-        size, scaling, rise, font = state.size, state.scaling, state.rise, state.font
+        return state.font
+
+    def _show(self, data: bytes, state: _State, tm: tuple) -> tuple:
+        font = self._shown_font(state)
+        size, scaling, rise = state.size, state.scaling, state.rise
         a, b, c, d, e, f = _mult(tm, state.ctm)  # the text matrix in device space; a glyph moves it along (a, b)
         # The glyph's rendering matrix [size·scaling 0 0 size 0 rise] × (text matrix × CTM), in parts:
         along, up = size * scaling * math.hypot(a, b), size * math.hypot(c, d)
@@ -259,10 +284,19 @@ class _Interpreter:
         letters, name, height = self.letters, state.font_name, font.cap_height * up
         char_spacing, word_spacing = state.char_spacing, state.word_spacing
         for value, width, is_space in font.glyphs(data):
-            letters.append(Letter(value, start_x + moved * a, start_y + moved * b, width * along, height, name, size,
-                                  orientation))
+            letters.append(_new_letter(Letter, (value, start_x + moved * a, start_y + moved * b, width * along, height,
+                                                name, size, orientation)))
             moved += (width * size + char_spacing + (word_spacing if is_space else 0.0)) * scaling
         return (tm[0], tm[1], tm[2], tm[3], tm[4] + moved * tm[0], tm[5] + moved * tm[1])
+
+
+class _TextInterpreter(_Interpreter):
+    """Collects only the letters' values (Page.Text needs no position): the same reading and refusals, without
+    the geometry of each glyph."""
+
+    def _show(self, data: bytes, state: _State, tm: tuple) -> tuple:
+        self.letters.extend([value for value, _, _ in self._shown_font(state).glyphs(data)])
+        return tm  # where the next string starts does not change the text
 
 
 def page_letters(reader, page, name: str) -> list[Letter]:
@@ -270,64 +304,85 @@ def page_letters(reader, page, name: str) -> list[Letter]:
     return _Interpreter(reader, name).page(page)
 
 
+def document_letters(reader, name: str) -> Iterator[list[Letter]]:
+    """Each page's letters, as ``page_letters``, with each font decoded once for the document."""
+    interpreter = _Interpreter(reader, name)
+    return (interpreter.page(page) for page in reader.pages)
+
+
+def document_texts(reader, name: str) -> Iterator[str]:
+    """Each page's ``page_text``, read without working out where each letter is."""
+    interpreter = _TextInterpreter(reader, name)
+    return ("".join(interpreter.page(page)) for page in reader.pages)
+
+
 def page_text(letters: list[Letter]) -> str:
     """PdfPig's ``Page.Text``: the letters' values concatenated, nothing inserted."""
     return "".join(letter.value for letter in letters)
 
 
+def _reading_order(letter: Letter) -> tuple[float, float]:
+    return -letter.y, letter.x
+
+
 def words(letters: list[Letter]) -> Iterator[list[Letter]]:
     """PdfPig's ``DefaultWordExtractor``: the letters sorted top to bottom, then left to right, cut into words."""
-    ordered = sorted(letters, key=lambda letter: (-letter.y, letter.x))
     so_far: list[Letter] = []
     # Per rounded font size: each gap's [count, first seen], and the most common gap (ties: the first seen).
     gap_counts: dict[float, dict[float, list[int]]] = {}
     most_common: dict[float, tuple[float, int, int]] = {}  # size -> (gap, count, first seen)
-    y = last_x = None
+    rounded_sizes: dict[float, float] = {}
+    line_y = 0.0
     last: Letter | None = None
-    for letter in ordered:
-        blank = not letter.value.strip()
-        if y is None:
-            y = letter.y
-        if last_x is None:
-            last_x = letter.x
+    # The last letter's fields, unpacked once: this loop runs for every letter of the document.
+    last_x = last_width = last_height = last_size = 0.0
+    last_font, last_orientation = "", 0
+    for letter in sorted(letters, key=_reading_order):
+        value, x, y, width, height, font, size, orientation = letter
+        blank = not value.strip()
         if last is None:
             if blank:
                 continue
             so_far.append(letter)
-            last, y, last_x = letter, letter.y, letter.x
-            continue
-        if letter.y < y - 0.5:
+        elif y < line_y - 0.5:
             if so_far:
                 yield so_far
                 so_far = []
             if not blank:
                 so_far.append(letter)
-            y, last_x, last = letter.y, letter.x, letter
+        else:
+            taller = last_height if last_height > height else height
+            gap = x - (last_x + last_width)
+            size_differs = abs(size - last_size) > 0.1
+            cut = (blank or x < last_x - 1 or gap > taller * 0.39 or size_differs
+                   or orientation != last_orientation
+                   or (font != last_font and gap > width * 0.1 and font.lower() != last_font.lower()))
+            if not size_differs and size > 0 and gap >= 0:
+                rounded_size = rounded_sizes.get(size)
+                if rounded_size is None:
+                    rounded_size = rounded_sizes[size] = float(round(size))
+                counts = gap_counts.setdefault(rounded_size, {})
+                rounded = round(gap, 2)
+                entry = counts.get(rounded)
+                if entry is None:
+                    entry = counts[rounded] = [0, len(counts)]
+                entry[0] += 1
+                best = most_common.get(rounded_size)
+                if best is None or entry[0] > best[1] or (entry[0] == best[1] and entry[1] < best[2]):
+                    best = most_common[rounded_size] = (rounded, entry[0], entry[1])
+                if len(counts) > 1 and gap > taller * 0.16 and gap > best[0] * 5 and best[1] > 1:
+                    cut = True  # a suspect gap: far wider than the most common one
+            if cut and so_far:
+                yield so_far
+                so_far = []
+            if not blank:
+                so_far.append(letter)
+            last = letter
+            last_x, last_width, last_height, last_size, last_font, last_orientation = (x, width, height, size, font,
+                                                                                       orientation)
             continue
-        height = last.height if last.height > letter.height else letter.height
-        gap = letter.x - (last.x + last.width)
-        size_differs = abs(letter.size - last.size) > 0.1
-        cut = (blank or letter.x < last_x - 1 or gap > height * 0.39 or size_differs
-               or letter.orientation != last.orientation
-               or (letter.font != last.font and gap > letter.width * 0.1 and letter.font.lower() != last.font.lower()))
-        if not size_differs and letter.size > 0 and gap >= 0:
-            size = float(round(letter.size))
-            counts = gap_counts.setdefault(size, {})
-            rounded = round(gap, 2)
-            entry = counts.get(rounded)
-            if entry is None:
-                entry = counts[rounded] = [0, len(counts)]
-            entry[0] += 1
-            best = most_common.get(size)
-            if best is None or entry[0] > best[1] or (entry[0] == best[1] and entry[1] < best[2]):
-                best = most_common[size] = (rounded, entry[0], entry[1])
-            if len(counts) > 1 and gap > height * 0.16 and gap > best[0] * 5 and best[1] > 1:
-                cut = True  # a suspect gap: far wider than the most common one
-        if cut and so_far:
-            yield so_far
-            so_far = []
-        if not blank:
-            so_far.append(letter)
-        last, last_x = letter, letter.x
+        # The first letter of the page, or of a new line.
+        line_y, last = y, letter
+        last_x, last_width, last_height, last_size, last_font, last_orientation = x, width, height, size, font, orientation
     if so_far:
         yield so_far

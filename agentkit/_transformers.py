@@ -21,11 +21,11 @@ import re
 import zipfile
 import zlib
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 from xml.etree import ElementTree
 
 from ._errors import UnreadableDocument
-from ._pdf_letters import Letter, page_letters, page_text, words
+from ._pdf_letters import Letter, document_letters, document_texts, page_text, words
 
 IMAGE_MEDIA_TYPES = {
     ".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".gif": "image/gif",
@@ -152,7 +152,7 @@ def _stream_decodes(stream) -> bool:
 def _read_pdf(name: str, data: bytes) -> str:
     """PdfPig's ``page.Text`` for each page, joined by ``\\n``: each page's letters in the order its content stream
     draws them, with nothing inserted (no line breaks, no space between separately drawn strings)."""
-    return "\n".join(page_text(letters) for _, _, letters in _pdf_pages(name, data))
+    return "\n".join(text for _, _, text in _read_pdf_pages(name, data, document_texts, str))
 
 
 def _read_workbook(name: str, data: bytes) -> str:
@@ -384,17 +384,23 @@ def _pdf_words(name: str, data: bytes) -> IndexText:
 def _pdf_pages(name: str, data: bytes) -> list[tuple[float, float, list[Letter]]]:
     """Each page's size and letters (PdfPig's page.Letters), which Get and indexing both read; a file that
     cannot be read, or that lost a page's text to damage pypdf read past, is refused."""
+    return _read_pdf_pages(name, data, document_letters, page_text)
+
+
+def _read_pdf_pages(name: str, data: bytes, read: Callable, text_of: Callable) -> list[tuple[float, float, Any]]:
+    """Each page's size and what ``read`` makes of its content stream (letters, or only the text, which Get
+    needs: its ``text_of``); the refusals are the same either way."""
     with _pypdf_repairs() as repairs:
-        pages = _pdf_letters(name, _pdf_reader(name, data))
-    _refuse_repaired_empty_pages(name, [page_text(letters) for _, _, letters in pages], repairs)
+        pages = _pdf_read_pages(name, _pdf_reader(name, data), read)
+    _refuse_repaired_empty_pages(name, [text_of(content) for _, _, content in pages], repairs)
     return pages
 
 
-def _pdf_letters(name: str, reader) -> list[tuple[float, float, list[Letter]]]:
-    """Each page's size (its media box) and letters; any failure reading them refuses the file."""
+def _pdf_read_pages(name: str, reader, read: Callable) -> list[tuple[float, float, Any]]:
+    """Each page's size (its media box) and what ``read`` makes of it; any failure reading them refuses the file."""
     try:
-        return [(float(page.mediabox.width), float(page.mediabox.height), page_letters(reader, page, name))
-                for page in reader.pages]
+        return [(float(page.mediabox.width), float(page.mediabox.height), content)
+                for page, content in zip(reader.pages, read(reader, name))]
     except UnreadableDocument:
         raise
     except Exception as error:  # pypdf raises many types on damaged content; all mean "cannot read"
@@ -412,7 +418,7 @@ def _index_words(pages: list[tuple[float, float, list[Letter]]]) -> IndexText:
             length += 1
         first = True
         for word in words(letters):
-            value = "".join(letter.value for letter in word)
+            value = "".join([letter.value for letter in word])
             if not value:
                 continue
             if not first:
@@ -431,9 +437,15 @@ def _word_box(word: list[Letter], width: float, height: float) -> Box:
     to its last letter's end, from the baseline to the letters' height (agentkit's estimate of the glyph box)."""
     first = word[0]
     left, right, bottom, top = first.x, first.x + first.width, first.y, first.y + first.height
-    for letter in word:
-        left, bottom = min(left, letter.x), min(bottom, letter.y)
-        right, top = max(right, letter.x + letter.width), max(top, letter.y + letter.height)
+    for _, x, y, advance, height_above, _, _, _ in word:  # min and max by hand: this runs for every letter indexed
+        if x < left:
+            left = x
+        if y < bottom:
+            bottom = y
+        if x + advance > right:
+            right = x + advance
+        if y + height_above > top:
+            top = y + height_above
     return Box(_clamp01(left / width), _clamp01(1 - top / height),
                _clamp01((right - left) / width), _clamp01((top - bottom) / height))
 

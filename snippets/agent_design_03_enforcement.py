@@ -1,6 +1,5 @@
 """Hard versus soft enforcement: the plugins whitelist, maxToolCallsPerRound, and a prohibition in the prompt."""
 
-import functools
 import json
 import warnings
 
@@ -17,7 +16,14 @@ from tools.agentview import AgentView
 # Every configuration built below is recorded for the page's "Agent node" listings (tools/agentview.py).
 VIEW = AgentView(__file__)
 AgentConfiguration = VIEW.configurations(agentkit.AgentConfiguration)
-prohibition = functools.partial(run_prohibition, configuration=AgentConfiguration)
+OUTCOMES = []  # every prohibition run, in order: the checks below reuse the runs the listing prints
+
+
+def prohibition(plugins, insist=False):
+    OUTCOMES.append(run_prohibition(plugins, insist=insist, configuration=AgentConfiguration))
+    return OUTCOMES[-1]
+
+
 CAPTURES = {f"agent_node_{name}.md": (lambda sections=sections: VIEW.agent_nodes(*sections)) for name, sections in {
     "whitelist": ("whitelist", "malformed"), "cap": ("cap", "front-matter", "prohibition")}.items()}
 
@@ -231,9 +237,9 @@ print(prohibition(["Mesh:Get,Search,Create,Update,Patch"], insist=True))
 #> ProhibitionOutcome(plugins=(...), offered=False, executed=0, refused=1)
 # --8<-- [end:prohibition]
 
-prompt_only = prohibition(["Mesh:Get,Search,Create,Update,Patch", "ContentCollection"])
-whitelist = prohibition(["Mesh:Get,Search,Create,Update,Patch"])
-insisting = prohibition(["Mesh:Get,Search,Create,Update,Patch"], insist=True)
+prompt_only, whitelist, insisting = OUTCOMES
+assert [outcome.plugins for outcome in OUTCOMES] == [("Mesh:Get,Search,Create,Update,Patch", "ContentCollection"),
+                                                     *[("Mesh:Get,Search,Create,Update,Patch",)] * 2]
 # verifies: agent.prompt-does-not-stop-offered-tool
 assert (prompt_only.offered, prompt_only.executed) == (True, 1)
 # verifies: agent.prompt-does-not-stop-offered-tool
