@@ -156,6 +156,8 @@ assert resolve_context_path("Meridian", "content/a:b.md") == "content/a:b.md"  #
 assert [resolve_context_path("Meridian", f"{word}/x") for word in ("content", "DATA", "Schema", "model", "menu", "layoutAreas")] == [
     "@Meridian/content/x", "@Meridian/DATA/x", "@Meridian/Schema/x", "@Meridian/model/x", "@Meridian/menu/x",
     "layoutAreas/x"]  # five words in any letter case; `layoutAreas/…` stays absolute
+# verifies: mesh.agent-paths-context
+assert resolve_context_path("Meridian", "@content/x.md") == "@Meridian/content/x.md"  # one leading '@' set aside first
 
 
 def path_world() -> Mesh:
