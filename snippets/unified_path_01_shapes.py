@@ -257,7 +257,10 @@ assert [resolve_context_path("Meridian", text) for text in ("DATA/x", "layoutAre
 assert resolve_context_path("Meridian", "@content/x.md") == "@Meridian/content/x.md"  # one leading '@' set aside first
 # verifies: unified-path.context-prefix
 assert json.loads(in_context.call({"path": '"content/2024/notes.md"'})) == "Nested notes.\n"  # double quotes go first
+# verifies: unified-path.context-prefix
 assert not in_context.call({"path": "'content/2024/notes.md'"}).startswith('"Nested')  # single quotes go only after
+# verifies: unified-path.context-prefix
+assert json.loads(in_context.call({"path": '"@content/2024/notes.md"'})) == "Nested notes.\n"  # quotes, then '@'
 # verifies: unified-path.context-prefix
 assert in_context.call({"path": "layoutAreas/"}).endswith("('layoutAreas/')")  # Get receives it unprefixed
 # NavigateTo reads a single segment as written first, then under the context; Get reads it under the context.
