@@ -8,7 +8,7 @@ background job, the browser suite, each added over the two workers; and each bac
 browser suite's line, with Chromium's CPU). CPU is that of every process the command waited for, read with
 getrusage: Chromium's renderers are not among them (the browser suite's line gives the browser's CPU).
 Printed, never asserted: the machine's other load moves these figures. Targets: the gate at most 30 s,
-check under 10 s. --write records the medians in bench/README.md.
+check at most 3 s (issue 21). --write records the medians in bench/README.md.
 """
 
 from __future__ import annotations
