@@ -32,8 +32,6 @@ MARKER = re.compile(
 MARKER_LIKE = re.compile(r"\{[^}]*\.(claim|" + "|".join(KINDS) + r")\b[^}]*\}")
 CLAIM_ID = re.compile(r"^[a-z0-9]+(?:[.-][a-z0-9]+)*$")
 VERIFIES_COMMENT = re.compile(r"^\s*<!--\s*verifies:\s*(?P<ids>[^>]*?)\s*-->\s*$")
-# A list item's bullet or number (tools/review.py and tools/mutate.py read claim text with it).
-LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+\.)\s+")
 INCLUDE = re.compile(r'^\s*-{1,}8<-{1,}\s+"(?P<target>[^"]+)"\s*$')
 # attr_list: `{ #id .class key="value" }` or `{: ...}`, after a heading, a link or alone on a line.
 ATTR_LIST = re.compile(r"\s*\{:?\s*(?:[#.][^\s{}]+|[\w-]+=(?:\"[^\"]*\"|'[^']*'|[^\s{}]+))(?:\s+(?:[#.][^\s{}]+|[\w-]+=(?:\"[^\"]*\"|'[^']*'|[^\s{}]+)))*\s*\}")
@@ -203,6 +201,13 @@ def list_marker(line: str) -> str:
         return ""
     marker = found[1].info + found[1].markup
     return marker + text[len(marker)]
+
+
+def blank_list_marker(line: str) -> str:
+    """The line with the bullet or number that opens a list item, and the blank after it, turned into spaces,
+    so that what follows keeps its position."""
+    width = len(line) - len(line.lstrip()) + len(list_marker(line))
+    return " " * width + line[width:]
 
 
 def read_page(path: Path, shown_as: Path | None = None) -> Page:

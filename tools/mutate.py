@@ -33,7 +33,7 @@ from pathlib import Path
 
 from tools import claimcontract, claims, numbers
 from claimcheck.inline import read_inline
-from claimcheck.page import LIST_ITEM, Marker, read_page
+from claimcheck.page import Marker, blank_list_marker, read_page
 from tools.project import REPO_ROOT, Project
 
 COPIED = ("agentkit", "docs", "snippets", "tests", "tools", "framework", "claimcheck", "conftest.py", "pyproject.toml", "mkdocs.yml")
@@ -113,7 +113,7 @@ def mutants(project: Project, collected: claims.Claims, pages: set[str] | None =
         start, end = claim_region(text, marker)
         region = text[start:end]
         # A list item's bullet is no number of the claim ("1. ...").
-        region = "\n".join(LIST_ITEM.sub(lambda match: " " * len(match.group(0)), line, count=1) for line in region.split("\n"))
+        region = "\n".join(blank_list_marker(line) for line in region.split("\n"))
         units = check_units(project, collected.checks.get(marker.id, []))
         for number in numbers.stated(region):
             found.append(Mutant(marker, "number", number.text, mutated_number(number.text, number.is_word), start + number.start, units))

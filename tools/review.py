@@ -25,7 +25,7 @@ from pathlib import Path
 from tools import claimlock, claims
 from tools.numbers import numbers_in
 from claimcheck.inline import read_inline
-from claimcheck.page import LIST_ITEM, MARKER, read_page
+from claimcheck.page import MARKER, blank_list_marker, list_marker, read_page
 from tools.project import REPO_ROOT, Project
 
 # Words that state how something behaves; a sentence with one of them (or a code span) is a promise.
@@ -181,7 +181,7 @@ def _diff_findings(root: Path, base: str):
                 continue
             if _is_claimed(lines, number):
                 continue
-            for sentence, code in sentences(LIST_ITEM.sub("", text).strip()):
+            for sentence, code in sentences(blank_list_marker(text).strip()):
                 why = [f"`{span}`" for span in code] + sorted({word.lower() for word in BEHAVIOUR_WORDS.findall(sentence)})
                 if why:
                     unmarked.append((page, number, sentence, why))
@@ -212,7 +212,7 @@ def _is_claimed(lines: list[str], number: int) -> bool:
         text = lines[index]
         if MARKER.match(text):
             return True
-        if not text.strip() or (index > number - 1 and LIST_ITEM.match(text)):
+        if not text.strip() or (index > number - 1 and list_marker(text)):
             return False
     return False
 
