@@ -30,6 +30,30 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addini("claims_pages", "folder (from the rootdir) whose Markdown pages' pycon examples run as doctests", default="")
 
 
+# xdist's modes that ignore groups. Under them a page's examples would run on whichever worker is free, so the
+# plugin runs them as `loadgroup`, which is `load` plus the groups.
+_GROUPLESS_MODES = ("load", "worksteal")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # Named here too for runs without xdist (-p no:xdist), where --strict-markers would refuse it.
+    config.addinivalue_line("markers", "xdist_group(name): run these tests in one xdist worker (--dist loadgroup)")
+    if not (_folder(config, "claims_pages") or _folder(config, "claims_snippets")):
+        return
+    if getattr(config, "workerinput", {}).get("claims_loadgroup"):
+        # A worker names each grouped item by its group (xdist's remote.py) only when it runs as loadgroup.
+        config.option.loadgroup = True
+    elif getattr(config.option, "dist", "no") in _GROUPLESS_MODES and getattr(config.option, "numprocesses", None):
+        config.option.dist = "loadgroup"
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node) -> None:
+    """Each worker learns that the run is a loadgroup one: it re-reads the command line, which may say otherwise."""
+    if node.config.option.dist == "loadgroup":
+        node.workerinput["claims_loadgroup"] = True
+
+
 def _folder(config: pytest.Config, name: str) -> Path | None:
     value = config.getini(name)
     return config.rootpath / value if value else None
@@ -44,7 +68,11 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector):
     pages = _folder(config, "claims_pages")
     # Only the pages' folder: pytest offers every Markdown file beside the paths it collects (the README too).
     if file_path.suffix == ".md" and pages and file_path.is_relative_to(pages):
-        return _pycon_collector(config)(file_path, parent)
+        page = _pycon_collector(config)(file_path, parent)
+        if page is not None:
+            # A page's examples share one namespace: xdist sends the whole page to one worker, in page order.
+            page.add_marker(pytest.mark.xdist_group(f"page:{file_path.relative_to(config.rootpath).as_posix()}"))
+        return page
     if _is_snippet(config, file_path) and not parent.session.isinitpath(file_path):
         return SnippetFile.from_parent(parent, path=file_path)
     return None

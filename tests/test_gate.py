@@ -8,6 +8,7 @@ failures; the plain gate starts its declared jobs before collection.
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -213,3 +214,14 @@ def test_plain_gate_starts_the_declared_jobs_before_collection_and_a_narrowed_ru
     # Collection does not wait here: a job that started only after it writes a later stamp.
     named = run(project, "-s", "test_slow_to_collect.py")
     assert named.returncode == 0 and "STARTED AFTER COLLECTION ENDED" in named.stdout, named.stdout
+
+
+# --- the pages' examples on the gate's two workers ---------------------------------------------------------
+
+def test_the_pages_examples_pass_on_the_gates_two_workers():
+    """Each page's pycon examples share one namespace: on two workers they still run in one, in page order."""
+    result = subprocess.run([*PYTEST, "-p", "claimcheck.pytest_plugin", "-p", "pytest_timeout", *WORKERS, "-p", "no:cacheprovider", "docs"],
+                            cwd=REPO_ROOT, capture_output=True, text=True, env=SESSION_ENV)
+    assert result.returncode == 0, result.stdout
+    summary = result.stdout.splitlines()[-1]
+    assert re.fullmatch(r"\d+ passed in [\d.]+s", summary), result.stdout

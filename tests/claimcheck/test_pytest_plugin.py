@@ -68,3 +68,38 @@ def test_a_project_without_the_settings_is_left_alone(pytester: pytest.Pytester)
     write(pytester, "page.md", "```pycon\n>>> 1\n2\n```\n")
     result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "snippets", "page.md")
     result.assert_outcomes()
+
+
+# Each example records its place and the worker it ran on; every example after the first needs the names
+# the ones before it defined, and the last one checks the order and the worker.
+ORDERED_PAGE = """
+    # A page whose examples build on each other
+
+    ```pycon
+    >>> import os
+    >>> ran = [(1, os.environ.get("PYTEST_XDIST_WORKER"))]
+    ```
+
+    Text between the blocks.
+
+    ```pycon
+    >>> ran.append((2, os.environ.get("PYTEST_XDIST_WORKER")))
+    >>> ran.append((3, os.environ.get("PYTEST_XDIST_WORKER")))
+    >>> [place for place, _ in ran], len({worker for _, worker in ran})
+    ([1, 2, 3], 1)
+    ```
+"""
+
+
+@pytest.mark.parametrize("distribution", [
+    ("-p", "xdist", "-n", "2", "--dist", "loadgroup"), ("-p", "xdist", "-n", "2"),
+    ("-p", "xdist", "-n", "2", "--dist", "worksteal"), ()], ids=lambda args: " ".join(args) or "no xdist")
+def test_a_pages_examples_run_in_one_process_in_page_order(project: pytest.Pytester, monkeypatch, distribution):
+    """Three pages whose later examples need the earlier ones pass on two workers whatever the scheduling says
+    (`-n 2` alone is `--dist load`): each page's examples ran on one worker, in page order."""
+    for name in ("first", "second", "third"):
+        write(project, f"docs/{name}.md", ORDERED_PAGE)
+    # Only the plugins the run uses: each of the installed ones costs every worker its import.
+    monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
+    result = project.runpytest_subprocess("-p", "no:cacheprovider", "-p", "claimcheck.pytest_plugin", *distribution)
+    result.assert_outcomes(passed=15)
