@@ -14,5 +14,6 @@ from __future__ import annotations
 
 from claimcheck._code_breaks import breakable_code
 from claimcheck._marks import LABELS, spoken_name
+from claimcheck.captures import CaptureError, capture
 
-__all__ = ["LABELS", "breakable_code", "spoken_name"]
+__all__ = ["LABELS", "CaptureError", "breakable_code", "capture", "spoken_name"]

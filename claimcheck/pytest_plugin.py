@@ -153,16 +153,16 @@ class SnippetRun(pytest.Item):
         from tools.project import Project
 
         root = self.config.rootpath
-        namespace, recorder = captures.run_snippet_recorded(self.path, execute=self._execute_rewritten)
-        difference = outputs.output_mismatch(self.path, recorder.getvalue())
+        ran = captures.run_snippet(self.path, execute=self._execute_rewritten)
+        difference = outputs.output_mismatch(self.path, ran.printed.getvalue())
         if difference:
             project = Project(root)
-            located = outputs.mismatch_report(project, project.relative(self.path), outputs.attribute(self.path, recorder.writes))
+            located = outputs.mismatch_report(project, project.relative(self.path), outputs.attribute(self.path, ran.printed.writes))
             raise SnippetOutputStale(
                 f"{located or difference}\n"
                 "Show the real output below each print: 'python3 dev.py regen --outputs' rewrites the '#>' lines; review the diff."
             )
-        outdated = captures.stale(captures.render(namespace, root))
+        outdated = captures.stale(captures.render(ran.captured, root))
         if outdated:
             names = ", ".join(str(path.relative_to(root)) for path in outdated)
             raise SnippetOutputStale(f"{self.path.relative_to(root)}: captured output is stale: {names}; run 'python3 dev.py regen' and review the diff")
@@ -181,8 +181,12 @@ class SnippetRun(pytest.Item):
         spec.loader.exec_module(module)
 
     def repr_failure(self, excinfo):
+        from claimcheck.captures import CaptureError
+
         if isinstance(excinfo.value, SnippetOutputStale):
             return str(excinfo.value)
+        if isinstance(excinfo.value, CaptureError) and not any(Path(entry.path) == self.path for entry in excinfo.traceback):
+            return f"{self.path.relative_to(self.config.rootpath)}: {excinfo.value}"
         # A snippet is one module-level frame: the long style would print the whole file.
         return super().repr_failure(excinfo, style="short")
 

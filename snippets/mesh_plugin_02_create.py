@@ -2,6 +2,7 @@
 
 import json
 
+from claimcheck import capture
 from tools.agentview import AgentView
 from agentkit import ContentType, Mesh, mcp_tools, mesh_plugin, tools_by_name
 from agentkit._mesh import MARKDOWN_TYPE
@@ -26,17 +27,14 @@ BAD_INPUTS = [
 ]
 
 
-def error_table() -> str:
-    """What Create answers to each bad input, cut after its first sentence (the framework's words, but for {detail})."""
+def error_table(answers: list[str]) -> str:
+    """What Create answered to each bad input, cut after its first sentence (the framework's words, but for {detail})."""
     lines = ["| Input | Create answers |", "|---|---|"]
-    for label, arguments in BAD_INPUTS:
-        answer = create.call(arguments)
+    for (label, _), answer in zip(BAD_INPUTS, answers):
         first = answer.split(". ")[0] + ("." if ". " in answer else "")
         lines.append(f"| {label} | `{first}` … |")
     return "\n".join(lines)
 
-
-CAPTURES = {"create_errors.md": error_table, "mesh_view_create.md": lambda: VIEW.markdown("create")}
 
 answers = [create.call(arguments) for _, arguments in BAD_INPUTS]
 # verifies: mesh.create-required-fields
@@ -45,6 +43,7 @@ assert [answer.split(". ")[0] for answer in answers[:3]] == [
     "Error: cannot create 'Meridian/rev-FY2024-1': 'name' is not set"]
 # verifies: mesh.create-required-fields
 assert answers[6] == "Error creating node: NodeType 'Facts' is not registered"
+capture("create_errors.md", error_table(answers))
 # verifies: mesh.create-required-fields
 assert create.call({"node": {"id": "Meridian/t", "name": "T", "nodeType": "Meridian"}}) == "Created: Meridian/t"
 mesh.delete(["Meridian/t"])  # a node at the nodeType's path counts, as a NodeType defined in the mesh does
@@ -112,6 +111,7 @@ print(create.call({"node": json.dumps({
 print(create.call({"node": {"id": "Meridian/rev-FY2024-1", "name": "Revenue FY2024", "nodeType": "Fact"}}))
 #> Error creating node: Node already exists: Meridian/rev-FY2024-1
 # --8<-- [end:create]
+capture("mesh_view_create.md", VIEW.markdown("create"))
 
 stored = mesh.get("Meridian/rev-FY2024-1")
 # verifies: mesh.create-id-splits-namespace

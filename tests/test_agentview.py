@@ -36,7 +36,7 @@ SNIPPET = textwrap.dedent('''
 def run(tmp_path: Path) -> dict:
     path = tmp_path / "mesh_plugin_99_view.py"
     path.write_text(SNIPPET, encoding="utf-8")
-    namespace, _ = run_snippet(path)
+    namespace = run_snippet(path).namespace
     return namespace
 
 
@@ -118,7 +118,7 @@ def test_a_section_shows_the_agent_nodes_it_configures_once_each(tmp_path: Path)
     """Configurations built through a helper or a class method count for the section's line; the same node shows once."""
     path = tmp_path / "agent_design_99_view.py"
     path.write_text(CONFIG_SNIPPET, encoding="utf-8")
-    view: AgentView = run_snippet(path)[0]["view"]
+    view: AgentView = run_snippet(path).namespace["view"]
     assert [c.id for c in view.configurations_in("configure")] == ["a", "a", "b"]
     assert len(view.configurations_built) == 5 and isinstance(view.configurations_built[0].configuration,
                                                               __import__("agentkit").AgentConfiguration)

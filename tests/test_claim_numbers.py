@@ -172,7 +172,7 @@ def test_snippet_length():
 
 def shown(name: str) -> dict:
     """The namespace of a snippet after it ran: the values the page's listing computed."""
-    return captures.run_snippet(REPO_ROOT / "snippets" / name)[0]
+    return captures.run_snippet(REPO_ROOT / "snippets" / name).namespace
 
 
 def test_boundary_shows_three_texts():

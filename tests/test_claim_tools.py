@@ -82,7 +82,7 @@ class TestOutputUpdate:
         """A `#>` line that differs names its own line and the page line that shows its section."""
         project = edit(mini, "snippets/mini_01_sum.py", "#> 5", "#> 7")
         snippet = project.root / "snippets" / "mini_01_sum.py"
-        _, recorder = captures.run_snippet_recorded(snippet)
+        recorder = captures.run_snippet(snippet).printed
         report = outputs.mismatch_report(project, Path("snippets/mini_01_sum.py"), outputs.attribute(snippet, recorder.writes))
         assert report.splitlines()[0] == (
             "snippets/mini_01_sum.py:9: the '#>' lines differ from what the code above them prints "
@@ -99,7 +99,7 @@ class TestOutputUpdate:
             'print("new")\n',
             encoding="utf-8",
         )
-        _, recorder = captures.run_snippet_recorded(snippet)
+        recorder = captures.run_snippet(snippet).printed
         assert outputs.rewritten(snippet, outputs.attribute(snippet, recorder.writes)) == (
             'print("kept: a long line")\n#> kept: ...\n'
             "for n in range(2):\n    print(n * 10)\n#> 0\n#> 10\n"

@@ -120,7 +120,7 @@ class TestClaims:
 def test_snippet_whose_shown_output_differs_from_its_print_fails():
     """A `#>` line that is not what the code prints is reported as a diff of shown against printed."""
     snippet = BROKEN.root / "snippets" / "sample_03_prints.py"
-    _, printed = captures.run_snippet(snippet)
+    printed = captures.run_snippet(snippet).printed.getvalue()
     assert printed == "2\n"
     difference = outputs.output_mismatch(snippet, printed)
     assert difference == "Expected:\n    3\nGot:\n    2\n"
@@ -130,7 +130,7 @@ def test_snippet_whose_shown_output_matches_passes(tmp_path):
     """Matching `#>` lines pass, and `...` stands for any run of text."""
     snippet = tmp_path / "ok.py"
     snippet.write_text('print("a long line of output")\n#> a long ...\nprint()\n#>\n', encoding="utf-8")
-    _, printed = captures.run_snippet(snippet)
+    printed = captures.run_snippet(snippet).printed.getvalue()
     assert outputs.output_mismatch(snippet, printed) is None
 
 

@@ -4,8 +4,8 @@ A page shows what a tool does first as the call the model issues (the tool's
 name and its JSON arguments) and the text that comes back, and the Python that
 made the call in a second tab. Both come from one run: the snippet wraps its
 tools with `AgentView.wrap`, every call through them is recorded with the
-snippet line that made it, and a capture renders the calls of one named section
-(`CAPTURES = {"x.md": lambda: view.markdown("section")}`), so the committed
+snippet line that made it, and right after a named section the snippet captures
+its calls (`capture("x.md", view.markdown("section"))`), so the committed
 listing is checked against a fresh run like every other captured output.
 
 A listing that configures an agent shows the agent node's JSON first, the

@@ -1,8 +1,8 @@
-"""Captured output: tables and figures that snippets render for the pages.
+"""Running a snippet: its namespace, what it printed, and the captured output it recorded.
 
-A snippet defines `CAPTURES = {"name.md": function}`; each function returns the
-text of snippets/output/name.md. The snippet's test compares the committed file
-with a fresh rendering, and `dev.py regen` rewrites it.
+A snippet records each file of snippets/output/ with `claimcheck.capture(name, text)` at the line
+where its listing runs (claimcheck/captures.py). The snippet's test compares the committed files with
+those captures, and `dev.py regen` rewrites them.
 """
 
 from __future__ import annotations
@@ -11,24 +11,27 @@ import contextlib
 import sys
 import types
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
+from claimcheck.captures import CaptureError, recording
 from claimcheck.outputs import LineRecorder
 from tools.project import CAPTURED_OUTPUT, REPO_ROOT
 
 
-def run_snippet(path: Path, execute: Callable[[types.ModuleType], None] | None = None) -> tuple[dict, str]:
-    """Run a snippet file as a script (its asserts are its checks); return its namespace and what it printed.
+@dataclass(frozen=True)
+class SnippetResult:
+    namespace: dict
+    printed: LineRecorder          # what it printed, with the snippet line that printed each piece
+    captured: dict[str, str]       # captured file name -> its text, as recorded where the listing ran
+
+
+def run_snippet(path: Path, execute: Callable[[types.ModuleType], None] | None = None) -> SnippetResult:
+    """Run a snippet file as a script (its asserts are its checks), recording what it prints and captures.
 
     `execute` may run the file's code in the module instead: the test runner loads it through
     pytest's assertion rewriting, so a failing check shows its values.
     """
-    namespace, recorder = run_snippet_recorded(path, execute)
-    return namespace, recorder.getvalue()
-
-
-def run_snippet_recorded(path: Path, execute: Callable[[types.ModuleType], None] | None = None) -> tuple[dict, LineRecorder]:
-    """Like run_snippet, but what it printed comes with the snippet line that printed each piece."""
     # Run as __main__ in a module of its own, as `python snippets/x.py` would.
     module = types.ModuleType("__main__")
     module.__file__ = str(path)
@@ -36,12 +39,17 @@ def run_snippet_recorded(path: Path, execute: Callable[[types.ModuleType], None]
     saved = sys.modules.get("__main__")
     sys.modules["__main__"] = module
     try:
-        with contextlib.redirect_stdout(printed):
+        with contextlib.redirect_stdout(printed), recording() as captured:
             (execute or _execute)(module)
     finally:
         if saved is not None:
             sys.modules["__main__"] = saved
-    return module.__dict__, printed
+    if "CAPTURES" in module.__dict__:
+        # The old form: functions run after the snippet's last line, from a state its asserts no longer check.
+        names = ", ".join(repr(name) for name in module.__dict__["CAPTURES"])
+        raise CaptureError(f"{path.name}: CAPTURES ({names}) is not read: its functions would render after the "
+                           "snippet's state has moved on; call capture(name, text) where each listing runs")
+    return SnippetResult(module.__dict__, printed, captured)
 
 
 def _execute(module: types.ModuleType) -> None:
@@ -49,16 +57,9 @@ def _execute(module: types.ModuleType) -> None:
     exec(compile(Path(path).read_bytes(), path, "exec"), module.__dict__)
 
 
-def render(namespace: dict, root: Path = REPO_ROOT) -> dict[Path, str]:
-    """The captured files a snippet's namespace declares, keyed by their path under the root."""
-    captures = namespace.get("CAPTURES", {})
-    rendered = {}
-    for name, produce in captures.items():
-        text = produce()
-        if not isinstance(text, str):
-            raise TypeError(f"CAPTURES[{name!r}] returned {type(text).__name__}, not the text of the file")
-        rendered[root / CAPTURED_OUTPUT / name] = text if text.endswith("\n") else text + "\n"
-    return rendered
+def render(captured: dict[str, str], root: Path = REPO_ROOT) -> dict[Path, str]:
+    """The captured files, keyed by their path under the root."""
+    return {root / CAPTURED_OUTPUT / name: text for name, text in captured.items()}
 
 
 def stale(rendered: dict[Path, str]) -> list[Path]:

@@ -76,5 +76,5 @@ def section_problems(project: Project) -> list[Problem]:
                 problems.append(Problem(path, section.start, f"section '{section.name}' is shown on no page; include it as \"{path.as_posix()}:{section.name}\" or remove the markers"))
     for path in project.captured_output_paths:
         if (path.as_posix(), None) not in shown:
-            problems.append(Problem(path, 1, f"captured output '{path.as_posix()}' is shown on no page; include it or remove its CAPTURES entry"))
+            problems.append(Problem(path, 1, f"captured output '{path.as_posix()}' is shown on no page; include it or remove its capture() call"))
     return problems

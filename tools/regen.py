@@ -36,7 +36,7 @@ def main(argv: list[str] | None = None) -> int:
     failed = []
     for snippet in project.snippet_paths:
         try:
-            rendered = captures.render(captures.run_snippet(REPO_ROOT / snippet)[0])
+            rendered = captures.render(captures.run_snippet(REPO_ROOT / snippet).captured)
         except Exception as error:  # a failing check: its captured output cannot be rendered, the rest can
             failed.append(snippet)
             print(f"{snippet}: fails ({_where(error, snippet)}); its captured output was left as it is", file=sys.stderr)
@@ -67,7 +67,7 @@ def rewrite_shown_output(project: Project) -> None:
     for snippet in project.snippet_paths:
         path = REPO_ROOT / snippet
         try:
-            _, recorder = captures.run_snippet_recorded(path)
+            recorder = captures.run_snippet(path).printed
         except Exception as error:  # its '#>' lines stay; the gate names the failing check
             print(f"{snippet}: fails ({_where(error, snippet)}); its '#>' lines were left as they are", file=sys.stderr)
             continue
