@@ -201,8 +201,9 @@ def known_names(root: Path) -> KnownNames:
     strict: set[str] = set(_registry_names())
     names: set[str] = set()
     texts: list[str] = []
-    library = sorted((root / "agentkit").rglob("*.py"))  # the model and its guide layer, agentkit/guide/
-    for path in library + sorted((root / "snippets").glob("*.py")):
+    project = Project(root)
+    library = [root / path for path in project.library_paths]
+    for path in library + [root / path for path in project.snippet_paths]:
         source = path.read_text(encoding="utf-8")
         tree = _parsed(source)  # once for both walks
         found, strings = _source_names(tree)
@@ -212,7 +213,7 @@ def known_names(root: Path) -> KnownNames:
             strict |= _field_names(tree or ast.parse(source))  # a library file that does not parse raises, as ever
         # Shown output is what the code printed: a message quoted from it is agentkit's own.
         texts += [match["text"] or "" for match in map(SHOWN_LINE.match, source.splitlines()) if match]
-    for path in sorted((root / "snippets" / "output").glob("*")):
+    for path in (root / path for path in project.captured_output_paths):
         texts.append(path.read_text(encoding="utf-8"))
     for text in texts:
         names |= set(IDENTIFIER.findall(text)) if len(text) < 60 else set()

@@ -19,7 +19,7 @@ import traceback
 
 from claimcheck import outputs
 from tools import captures, claimlock, claims, pycon
-from tools.project import CAPTURED_OUTPUT, CLAIMS_PAGE, REPO_ROOT, Project
+from tools.project import CLAIMS_PAGE, REPO_ROOT, Project
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -48,7 +48,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"wrote {path.relative_to(REPO_ROOT)}")
         written |= rendered.keys()
     # A failing snippet's files are not orphans: it could not say what it captures.
-    for orphan in set((REPO_ROOT / CAPTURED_OUTPUT).glob("*")) - written if not failed else ():
+    for orphan in {REPO_ROOT / path for path in project.captured_output_paths} - written if not failed else ():
         orphan.unlink()
         print(f"removed {orphan.relative_to(REPO_ROOT)} (no snippet captures it)")
     collected = claims.collect(project)
