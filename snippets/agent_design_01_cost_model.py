@@ -8,6 +8,7 @@ from agentkit import (
     item_tokens, mesh_plugin,
 )
 from agentkit.guide import PlannedCalls, report_tokens, run_scenario, write_phase_sizes
+from claimcheck import capture
 from tools.agentview import AgentView
 
 # Every configuration built below is recorded for the page's "Agent node" listing (tools/agentview.py).
@@ -84,6 +85,7 @@ for caching in (False, True):  # dollars, without and then with caching
 #> 9.711348 0.258498
 #> 1.20300375 0.1338396
 # --8<-- [end:worked-example]
+capture("agent_node_cost_model.md", VIEW.agent_nodes("bill-per-call", "worked-example"))
 
 ROWS = [("one Create a turn, document in context", DOCUMENT, 1),
         ("one Create a turn, document gone", 0, 1),
@@ -105,9 +107,6 @@ def worked_example() -> str:
     return "\n".join(lines) + "\n"
 
 
-CAPTURES = {"agent_cost_worked_example.md": worked_example,
-            "agent_node_cost_model.md": lambda: VIEW.agent_nodes("bill-per-call", "worked-example")}
-
 P, d = PREFIX + DOCUMENT, CALL + RESULT
 # verifies: agent.closed-forms
 assert sequential_with_document.usage().total_input == (N + 1) * P + d * N * (N + 1) // 2
@@ -124,3 +123,5 @@ assert (PRICE.cache_write_multiplier, PRICE.cache_read_multiplier, PRICE.min_cac
 assert sequential_with_document.cost(PRICE, caching=True) < sequential_with_document.cost(PRICE) / 8
 # verifies: agent.caching-narrows-not-closes
 assert sequential_with_document.cost(PRICE, caching=True) > 8 * batched_without_document.cost(PRICE, caching=True)
+# The table's rows are patterns over the constants above, checked by the asserts just made.
+capture("agent_cost_worked_example.md", worked_example())

@@ -9,12 +9,12 @@ from agentkit.guide import ProcedureModel
 from agentkit.guide._scenarios import (
     APPROVE, PROTOCOL_INSTRUCTIONS, TASK, THREAD, interrupted, protocol, report_tokens, workspace,
 )
+from claimcheck import capture
 from tools.agentview import AgentView
 
 # Every configuration built below is recorded for the page's "Agent node" listing (tools/agentview.py).
 VIEW = AgentView(__file__)
 AgentConfiguration = VIEW.configurations(agentkit.AgentConfiguration)
-CAPTURES = {"agent_node_two_phase.md": lambda: VIEW.agent_nodes("two-phase-run")}
 
 mesh = workspace()  # the report uploaded to Meridian/content; income and balance dimensions already there
 protocol_model = ProcedureModel(protocol)
@@ -49,6 +49,7 @@ writing = agent.start(thread, APPROVE)
 print(writing.answer.splitlines()[0])
 #> Written from the worksheet; verification: every create answered, and the read-back found its nodes.
 # --8<-- [end:two-phase-run]
+capture("agent_node_two_phase.md", VIEW.agent_nodes("two-phase-run"))
 
 # --8<-- [start:boundary]
 last_read, first_write = seen[len(reading.turns) - 1], seen[len(reading.turns)]

@@ -11,6 +11,7 @@ from agentkit.guide import PlannedCalls, TextModel
 from agentkit.guide import prohibition as run_prohibition
 from agentkit._config import BUDGET_SEPARATOR, DEFAULT_MAXIMUM_ITERATIONS
 from agentkit._plugins import Tool, content_collection_plugin
+from claimcheck import capture
 from tools.agentview import AgentView
 
 # Every configuration built below is recorded for the page's "Agent node" listings (tools/agentview.py).
@@ -23,9 +24,6 @@ def prohibition(plugins, insist=False):
     OUTCOMES.append(run_prohibition(plugins, insist=insist, configuration=AgentConfiguration))
     return OUTCOMES[-1]
 
-
-CAPTURES = {f"agent_node_{name}.md": (lambda sections=sections: VIEW.agent_nodes(*sections)) for name, sections in {
-    "whitelist": ("whitelist", "malformed"), "cap": ("cap", "front-matter", "prohibition")}.items()}
 
 mesh = Mesh(node_types={"Company", "Agent"})
 mesh.create({"id": "Acme", "name": "Acme", "nodeType": "Company"})
@@ -95,6 +93,7 @@ with warnings.catch_warnings(record=True) as caught:
 print(caught[0].message)
 #> Plugin 'mesh' not found for agent a
 # --8<-- [end:malformed]
+capture("agent_node_whitelist.md", VIEW.agent_nodes("whitelist", "malformed"))
 
 # verifies: agent.malformed-entry-accepted
 assert offered(["Mesh:"]) == ALWAYS and offered(["Mesh:Get,,Search"])[:2] == ["Get", "Search"]
@@ -236,6 +235,7 @@ print(prohibition(["Mesh:Get,Search,Create,Update,Patch"]))
 print(prohibition(["Mesh:Get,Search,Create,Update,Patch"], insist=True))
 #> ProhibitionOutcome(plugins=(...), offered=False, executed=0, refused=1)
 # --8<-- [end:prohibition]
+capture("agent_node_cap.md", VIEW.agent_nodes("cap", "front-matter", "prohibition"))
 
 prompt_only, whitelist, insisting = OUTCOMES
 assert [outcome.plugins for outcome in OUTCOMES] == [("Mesh:Get,Search,Create,Update,Patch", "ContentCollection"),

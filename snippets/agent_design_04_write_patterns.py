@@ -5,6 +5,7 @@ from agentkit.guide import (
     run_scenario, search_dimension_by_name, verify_by_get, workspace,
 )
 from agentkit.guide._scenarios import creates_in_scenario_3
+from claimcheck import capture
 
 assert fact_id("rev", "FY2024", 1) == "rev-FY2024-1"  # short key, period, row position: the page's example id
 
@@ -30,7 +31,8 @@ assert all(run.result.recorded_cost < run.result.cost for run in deterministic +
 assert [run.duplicates for run in invented] == [max(0, k - NEW_DIMENSIONS) for k in range(76)]
 
 
-def interruption_table() -> str:
+def interruption_table(deterministic, invented) -> str:
+    """Every 15th k (and the last) of the two sweeps the asserts above checked."""
     lines = ["| killed after k creates | duplicates (deterministic ids) | missing | duplicates (invented ids) "
              "| billed cost | recorded in _Usage |", "| ---: | ---: | ---: | ---: | ---: | ---: |"]
     shown = sorted(set(range(0, len(deterministic), 15)) | {len(deterministic) - 1})
@@ -39,6 +41,8 @@ def interruption_table() -> str:
                      f"${det.result.cost:.2f} | ${det.result.recorded_cost:.2f} |")
     return "\n".join(lines) + "\n"
 
+
+capture("agent_interruptions.md", interruption_table(deterministic, invented))
 
 # --8<-- [start:label-search]
 mesh = workspace()  # another system created 'ebit' and 'np' as "EBIT" and "Net income"
@@ -107,15 +111,11 @@ assert len(creates) == 75 and all(text.startswith("Created: ") for text in creat
 assert [c.name for c in last_calls] == ["Get", "Get"] and "Search" not in {
     c.name for t in writing.turns for c in t.reply.tool_calls}
 
-
-def reconciliation() -> str:
-    return protocol.reconciliation.to_text() + "\n"
-
-
 # verifies: agent.reconciliation-explains-every-row
 assert protocol.reconciliation.unexplained == 0 and len(protocol.reconciliation.unwritten) == 21 + 8
 # verifies: agent.reconciliation-explains-every-row
 assert protocol.runs[1].answer.endswith(protocol.reconciliation.to_text())
+capture("agent_reconciliation.md", protocol.reconciliation.to_text() + "\n")
 
 # --8<-- [start:master-data]
 # The same worksheet with the unit of every segment dimension left out:
@@ -131,5 +131,3 @@ except MissingMasterData as refused:
 
 # verifies: agent.worksheet-needs-master-data
 assert "'indrev' lacks unit" in message and "'conop' lacks unit" in message and "Nothing was written" in message
-
-CAPTURES = {"agent_interruptions.md": interruption_table, "agent_reconciliation.md": reconciliation}

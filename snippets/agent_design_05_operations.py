@@ -3,12 +3,12 @@
 import agentkit
 from agentkit import Agent, Mesh, Thread, ToolCall, usage_key, usage_report
 from agentkit.guide import PlannedCalls, TextModel
+from claimcheck import capture
 from tools.agentview import AgentView
 
 # Every configuration built below is recorded for the page's "Agent node" listing (tools/agentview.py).
 VIEW = AgentView(__file__)
 AgentConfiguration = VIEW.configurations(agentkit.AgentConfiguration)
-CAPTURES = {"agent_node_operations.md": lambda: VIEW.agent_nodes("usage-node", "usage-tree")}
 
 
 def delegating_agent(mesh: Mesh, *, before_fix_369: bool) -> Agent:
@@ -54,6 +54,7 @@ print(node.node_type, sorted(node.content))
 print(usage_key("claude-opus-4.8"), usage_key("modèle/ü"), usage_key(None))
 #> claude_opus_4_8 modèle_ü _unknown_
 # --8<-- [end:usage-node]
+capture("agent_node_operations.md", VIEW.agent_nodes("usage-node", "usage-tree"))
 
 # verifies: agent.usage-node-shape
 assert node.path == f"{fixed.thread.path}/_Usage/{usage_key(fixed.model)}" and node.content["model"] == "example-large"

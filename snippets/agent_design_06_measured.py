@@ -13,6 +13,7 @@ from agentkit.guide import (
 from agentkit._config import DEFAULT_MAXIMUM_ITERATIONS
 from agentkit.guide._scenarios import LONG_ROUND_CAP, TASK, THREAD, TITLES, scenario_config
 from agentkit.guide._scenarios import naive as naive_procedure
+from claimcheck import capture
 from tools.agentview import pretty_json
 
 NAIVE_CONFIG = scenario_config("naive")
@@ -23,18 +24,11 @@ with_caching = run_all(caching=True)   # the same, billed with prompt caching
 naive, reread, protocol, bulk = results
 
 
-def table() -> str:
-    return scenario_table(results, with_caching)
-
-
 def agent_nodes() -> str:
     """Each scenario's agent node, written from the configuration the scenario runs with."""
     return "\n\n".join(f"**{TITLES[key]}**\n\n```json\n{pretty_json(scenario_config(key).node_json())}\n```"
                        for key in TITLES) + "\n"
 
-
-CAPTURES = {"agent_scenarios.md": table, "agent_scenarios_caching.md": lambda: caching_table(with_caching),
-            "agent_node_scenarios.md": agent_nodes}
 
 # verifies: agent.protocol-far-cheaper
 assert protocol.cost * 10 < reread.cost and protocol.cost * 10 < naive.cost
@@ -54,6 +48,9 @@ assert all(c.cost < r.cost for c, r in zip(with_caching, results))
 assert all(c.usage.cache_read > c.usage.cache_write > c.usage.input for c in with_caching[:2])
 # verifies: agent.caching-reads-most-input
 assert all(c.usage.total_input == r.usage.total_input for c, r in zip(with_caching, results))
+# The tables show the scenario results the asserts above checked.
+capture("agent_scenarios.md", scenario_table(results, with_caching))
+capture("agent_scenarios_caching.md", caching_table(with_caching))
 
 mesh = workspace()
 tables = {row.statement for row in read_tables(report_text(mesh))}
@@ -82,6 +79,7 @@ assert len(default_round.turns) == DEFAULT_MAXIMUM_ITERATIONS + 1 and default_ro
 # verifies: agent.long-rounds-raise-the-cap
 assert all(scenario_config(key).node_json()["content"].get("maxToolCallsPerRound") == (
     LONG_ROUND_CAP if key in ("naive", "reread") else None) for key in TITLES)  # what the listing shows
+capture("agent_node_scenarios.md", agent_nodes())
 # Scenario 4 writes with BulkCreate, the Mesh plugin's extension, instead of Create.
 # verifies: agent.protocol-far-cheaper
 assert any(c.name == "BulkCreate" for run in bulk.runs for t in run.turns for c in t.reply.tool_calls)

@@ -2,6 +2,7 @@
 
 import json
 
+from claimcheck import capture
 from tools.agentview import AgentView
 from agentkit import (
     SUMMARY_LIMIT, DocumentSlugCollision, Mesh, SearchIndex, document_slug, extractive_summary,
@@ -32,6 +33,7 @@ print(*sorted(node["content"]))
 print(node["content"]["collectionPath"], "|", node["content"]["filePath"])
 #> Meridian/content | Annual Report 2024.pdf
 # --8<-- [end:get-document-node]
+capture("chunks_view_document_node.md", VIEW.markdown("get-document-node"))
 
 full_text = mesh.fetch("Meridian/content/Annual Report 2024.pdf").value
 # verifies: chunks.document-node-has-no-text
@@ -59,6 +61,7 @@ text = json.loads(answer)  # the answer is one JSON string literal
 print(len(text), len(answer))
 #> 143548 143611
 # --8<-- [end:get-file-path]
+capture("chunks_view_file.md", VIEW.markdown("get-file-path"))
 
 # --8<-- [start:statement-page]
 # The same answer where the income statement begins: pages are joined by "\n", so a page is one line of text.
@@ -71,6 +74,24 @@ print(page, answer[start:start + 90])
 
 # verifies: chunks.get-pdf-loses-table-structure
 assert "\n" not in text.split("\n")[page - 1] and "Revenue EUR m" not in text and "Line itemUnitFY2024FY2023Revenue" in text
+
+
+def statement_page_view() -> str:
+    """The Get answer at the income statement, as the model receives it: part of one JSON string literal."""
+    (call,) = VIEW.calls_in("get-file-path")
+    return "\n".join([
+        f"**`{call.tool}`** called with `{json.dumps(call.arguments, ensure_ascii=False)}`",
+        "",
+        f"answers, where page {page} reaches the income statement (characters {start:,} to {end:,} of "
+        f"{len(call.answer):,}):",
+        "",
+        "```text",
+        call.answer[start:end],
+        "```",
+    ]) + "\n"
+
+
+capture("chunks_view_statement_page.md", statement_page_view())
 
 # verifies: chunks.file-path-returns-text
 assert text == full_text and all(value.display in text for value in REPORT.values)
@@ -190,13 +211,39 @@ for store, expected in (("AzureBlob", "[]"), ("FileSystem", '"# Annual report\\n
     other.add_collection("Meridian", "filings").upload("annual-report-2024.md", b"# Annual report\n")
     # verifies: chunks.named-collection-get-path
     assert tools_by_name(mesh_plugin(other))["Get"].call({"path": file_path_from_document(filed)}) == expected, store
+
+
+def path_shapes(on_filesystem: dict[str, str], on_azure: dict[str, str]) -> str:
+    """The two paths of one uploaded file, and what Get answered on each on either store (answers by path)."""
+    def azure_column(path: str) -> str:
+        return "the same" if on_azure[path] == on_filesystem[path] else f"`{on_azure[path]}`"
+
+    rows = [
+        ("Document node", "`{collectionPath}/_Documents/{slug}`", document.path,
+         f"the node: {len(node['content']) - 1} metadata fields and a {len(summary)}-character summary, never the text"),
+        ("The file", "`{node}/content/{filePath}`", by_fields,
+         f"the full extracted text: {len(text):,} characters"),
+        ("A file of a named collection", "`{node}/content/{collection}/{filePath}`",
+         file_path_from_document(filed), "the file's text"),
+    ]
+    lines = ["| Path | Shape | Example | Get returns (FileSystem store) | AzureBlob store |", "|---|---|---|---|---|"]
+    lines += [f"| {name} | {shape} | `{example}` | {returns} | {azure_column(example)} |"
+              for name, shape, example, returns in rows]
+    return "\n".join(lines)
+
+
 azure = copy_mesh(mesh)
 azure.content_store = "AzureBlob"  # the same files and nodes behind an AzureBlob content store
 azure_get = tools_by_name(mesh_plugin(azure))["Get"]
+# Get on each example path of the path-shapes table, once per store: the asserts check these answers, the table shows them.
+shape_paths = (document.path, by_fields, file_path_from_document(filed))
+on_filesystem = {path: tools["Get"].call({"path": path}) for path in shape_paths}
+on_azure = {path: azure_get.call({"path": path}) for path in shape_paths}
 # verifies: chunks.content-store-is-host-wiring
-assert Mesh().content_store == "FileSystem" and azure_get.call({"path": by_fields}) == tools["Get"].call({"path": by_fields})
+assert Mesh().content_store == "FileSystem" and on_azure[by_fields] == on_filesystem[by_fields]
 # verifies: chunks.content-store-is-host-wiring
-assert [azure_get.call({"path": path}) for path in (document.path, file_path_from_document(filed))] == ["[]", "[]"]
+assert [on_azure[path] for path in (document.path, file_path_from_document(filed))] == ["[]", "[]"]
+capture("chunk_path_shapes.md", path_shapes(on_filesystem, on_azure))
 # verifies: chunks.document-node-has-no-text
 assert azure_get.call({"path": document.path}) == "[]"  # a `content` Document path: an empty folder listing
 # verifies: chunks.document-node-has-no-text
@@ -235,45 +282,3 @@ assert refusal == ("File 'Q3-report.md' would share the Document node 'Meridian/
                    "with 'Q3 report.md' (both slug to 'Q3-report.md'); rename one of them")
 # verifies: chunks.slug-collision-refused
 assert [f["filePath"] for f in guarded.listing()] == ["Q3 report.md"] and SearchIndex().refuse_slug_collisions is False
-
-
-def path_shapes() -> str:
-    """The two paths of one uploaded file, and what Get on each returns on either store, measured."""
-    def on_azure(path: str) -> str:
-        answer = azure_get.call({"path": path})
-        return "the same" if answer == tools["Get"].call({"path": path}) else f"`{answer}`"
-
-    rows = [
-        ("Document node", "`{collectionPath}/_Documents/{slug}`", document.path,
-         f"the node: {len(node['content']) - 1} metadata fields and a {len(summary)}-character summary, never the text"),
-        ("The file", "`{node}/content/{filePath}`", by_fields,
-         f"the full extracted text: {len(text):,} characters"),
-        ("A file of a named collection", "`{node}/content/{collection}/{filePath}`",
-         file_path_from_document(filed), "the file's text"),
-    ]
-    lines = ["| Path | Shape | Example | Get returns (FileSystem store) | AzureBlob store |", "|---|---|---|---|---|"]
-    lines += [f"| {name} | {shape} | `{example}` | {returns} | {on_azure(example)} |" for name, shape, example, returns in rows]
-    return "\n".join(lines)
-
-
-def statement_page_view() -> str:
-    """The Get answer at the income statement, as the model receives it: part of one JSON string literal."""
-    (call,) = VIEW.calls_in("get-file-path")
-    return "\n".join([
-        f"**`{call.tool}`** called with `{json.dumps(call.arguments, ensure_ascii=False)}`",
-        "",
-        f"answers, where page {page} reaches the income statement (characters {start:,} to {end:,} of "
-        f"{len(call.answer):,}):",
-        "",
-        "```text",
-        call.answer[start:end],
-        "```",
-    ]) + "\n"
-
-
-CAPTURES = {
-    "chunk_path_shapes.md": path_shapes,
-    "chunks_view_statement_page.md": statement_page_view,
-    "chunks_view_document_node.md": lambda: VIEW.markdown("get-document-node"),
-    "chunks_view_file.md": lambda: VIEW.markdown("get-file-path"),
-}

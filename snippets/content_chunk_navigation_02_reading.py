@@ -2,6 +2,7 @@
 
 import json
 
+from claimcheck import capture
 from tools.agentview import AgentView
 from agentkit import (
     Mesh, SearchIndex, content_collection_plugin, extractive_summary, file_path_from_document, mesh_plugin, tools_by_name,
@@ -33,6 +34,7 @@ file_path = file_path_from_document(hit)
 # 3. Get the file: the whole extracted text in one call, as a JSON string.
 text = json.loads(call("Get", path=file_path))
 # --8<-- [end:end-to-end]
+capture("chunks_view_end_to_end.md", VIEW.markdown("end-to-end"))
 
 # verifies: chunks.read-in-two-calls
 assert text == mesh.fetch("Meridian/content/Annual Report 2024.pdf").value and calls == ["SearchChunks", "Get"] and len(calls) == 2
@@ -115,5 +117,3 @@ assert fetched_document_node(json.dumps(named_image)) and placeholder.startswith
 captioned.content_store = "AzureBlob"
 # verifies: chunks.recovery-signature
 assert tools_by_name(mesh_plugin(captioned))["Get"].call({"path": file_path_from_document(named_image["content"])}) == "[]"
-
-CAPTURES = {"chunks_view_end_to_end.md": lambda: VIEW.markdown("end-to-end")}

@@ -2,6 +2,7 @@
 
 import json
 
+from claimcheck import capture
 from tools.agentview import AgentView
 from agentkit import (
     CHUNK_OVERLAP, CHUNK_SIZE, CONTENT_COLLECTION_PLUGIN, Mesh, chunk_spans, content_collection_plugin, mcp_tools,
@@ -31,6 +32,7 @@ beyond = json.loads(tools["GetChunk"].call({
     "collectionPath": "Meridian/content", "filePath": "Annual Report 2024.pdf", "chunkIndex": 500,
 }))
 # --8<-- [end:chunk-tools]
+capture("chunks_view_chunk_tools.md", VIEW.markdown("chunk-tools"))
 
 indexed = report_index_text().text
 total = document.content["chunkCount"]
@@ -91,6 +93,29 @@ assert (first["prevIndex"], first["nextIndex"], last["prevIndex"], last["nextInd
 # verifies: chunks.out-of-range-is-an-answer
 assert beyond == {"found": False, **FILE, "chunkIndex": 500, "totalChunks": total,
                   "message": f"No chunk at index 500; valid range is 0..{total - 1}."}
+
+
+def shapes() -> str:
+    """One SearchChunks hit and GetChunk answers, as the model reads them (text shortened)."""
+    shown = dict(chunk, text=chunk["text"][:60] + f" … ({len(chunk['text'])} characters)")
+    return "\n".join([
+        "```json title=\"SearchChunks: the first hit\"",
+        json.dumps(hit, ensure_ascii=False, indent=2),
+        "```",
+        "",
+        "```json title=\"GetChunk: that hit's chunk\"",
+        json.dumps(shown, ensure_ascii=False, indent=2),
+        "```",
+        "",
+        "```json title=\"GetChunk: index 500, out of range\"",
+        json.dumps(beyond, ensure_ascii=False, indent=2),
+        "```",
+    ])
+
+
+# The listing shows hit, chunk and beyond as the asserts above checked them.
+capture("chunk_tool_shapes.md", shapes())
+
 # verifies: chunks.out-of-range-is-an-answer
 assert json.loads(tools["GetChunk"].call({**FILE, "filePath": "missing.pdf", "chunkIndex": 0}))["message"] == \
     "No chunks indexed for 'missing.pdf' in 'Meridian/content'."
@@ -153,24 +178,3 @@ MCP_DESCRIPTION = mcp["search_chunks"].description
 assert "use Get on the Document for whole-document reads (e.g. table extraction)" in AGENT_DESCRIPTION
 # verifies: chunks.descriptions-say-get-the-document
 assert "for whole-document reads (e.g. table extraction) use `Get` on the Document" in MCP_DESCRIPTION
-
-
-def shapes() -> str:
-    """One SearchChunks hit and GetChunk answers, as the model reads them (text shortened)."""
-    shown = dict(chunk, text=chunk["text"][:60] + f" … ({len(chunk['text'])} characters)")
-    return "\n".join([
-        "```json title=\"SearchChunks: the first hit\"",
-        json.dumps(hit, ensure_ascii=False, indent=2),
-        "```",
-        "",
-        "```json title=\"GetChunk: that hit's chunk\"",
-        json.dumps(shown, ensure_ascii=False, indent=2),
-        "```",
-        "",
-        "```json title=\"GetChunk: index 500, out of range\"",
-        json.dumps(beyond, ensure_ascii=False, indent=2),
-        "```",
-    ])
-
-
-CAPTURES = {"chunks_view_chunk_tools.md": lambda: VIEW.markdown("chunk-tools"), "chunk_tool_shapes.md": shapes}

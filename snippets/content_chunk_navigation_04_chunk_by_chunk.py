@@ -3,6 +3,7 @@
 import json
 import math
 
+from claimcheck import capture
 from agentkit import (
     Mesh, chunk_spans, content_collection_plugin, file_path_from_document, mesh_plugin, tools_by_name,
 )
@@ -43,22 +44,6 @@ def read_through_document_node():
     return [[found], [node], [tools["Get"].call({"path": file_path_from_document(json.loads(node)["content"])})]]
 
 
-one_get = read_with_one_get()
-detour = read_through_document_node()
-batched = read_chunk_by_chunk(PARALLEL)
-sequential = read_chunk_by_chunk(1)
-total = document.content["chunkCount"]
-text = report_index_text().text  # what the chunks cut (D5)
-chunk_texts = [json.loads(result)["text"] for turn in sequential[1:] for result in turn]
-
-# verifies: chunks.turns-counted
-assert (len(one_get), len(batched), len(sequential)) == (2, 2 + math.ceil((total - 1) / PARALLEL), 1 + total)
-# verifies: chunks.turns-counted
-assert (PARALLEL, len(batched), len(batched) // len(one_get)) == (10, 20, 10)
-# verifies: chunks.chunks-reread-overlap
-assert sum(map(len, chunk_texts)) == len(text) + 150 * (total - 1) and "".join(chunk_texts) != text
-
-
 def turns_table() -> str:
     """Tool calls, turns and the characters of tool results after the search, for one report read four ways."""
     rows = [
@@ -76,6 +61,23 @@ def turns_table() -> str:
     lines.append(f"The report: {len(text):,} characters of indexing text, {total} chunks of "
                  "1,000 characters with 150 overlap. A GetChunk result is JSON around the chunk's text.")
     return "\n".join(lines)
+
+
+one_get = read_with_one_get()
+detour = read_through_document_node()
+batched = read_chunk_by_chunk(PARALLEL)
+sequential = read_chunk_by_chunk(1)
+total = document.content["chunkCount"]
+text = report_index_text().text  # what the chunks cut (D5)
+chunk_texts = [json.loads(result)["text"] for turn in sequential[1:] for result in turn]
+
+# verifies: chunks.turns-counted
+assert (len(one_get), len(batched), len(sequential)) == (2, 2 + math.ceil((total - 1) / PARALLEL), 1 + total)
+# verifies: chunks.turns-counted
+assert (PARALLEL, len(batched), len(batched) // len(one_get)) == (10, 20, 10)
+# verifies: chunks.chunks-reread-overlap
+assert sum(map(len, chunk_texts)) == len(text) + 150 * (total - 1) and "".join(chunk_texts) != text
+capture("chunk_reading_turns.md", turns_table())
 
 
 # --8<-- [start:broken-table]
@@ -119,4 +121,4 @@ def boundary() -> str:
     ])
 
 
-CAPTURES = {"chunk_reading_turns.md": turns_table, "chunk_boundary_table.md": boundary}
+capture("chunk_boundary_table.md", boundary())

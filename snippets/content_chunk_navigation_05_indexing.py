@@ -12,6 +12,7 @@ from agentkit import (
 )
 from agentkit.guide import REPORT, report_index_text, report_pdf_bytes
 from agentkit._errors import UnreadableDocument
+from claimcheck import capture
 from tools.agentview import AgentView
 
 mesh = Mesh(node_types={"Company"}, index=SearchIndex(summarizer=extractive_summary))  # a host wired like memex
@@ -21,7 +22,6 @@ mesh.add_collection("Meridian")
 VIEW = AgentView(__file__)
 agent = VIEW.wrap(tools_by_name(mesh_plugin(mesh, context="Meridian") + content_collection_plugin(mesh, context="Meridian")))
 mcp = VIEW.wrap(tools_by_name(mcp_tools(mesh)))
-CAPTURES = {"chunks_view_unreadable_upload.md": lambda: VIEW.markdown("unreadable-upload")}
 
 # --8<-- [start:upload-content]
 print(agent["UploadContent"].call({"nodePath": "@/Meridian", "filePath": "outlook.md",
@@ -274,6 +274,7 @@ uploaded = mesh.collections["Meridian/content"].upload("scan-2.pdf", damaged, in
 print(uploaded.file_path, uploaded.document, uploaded.index_error)
 #> scan-2.pdf None PDF 'scan-2.pdf' cannot be read: ...
 # --8<-- [end:unreadable-upload]
+capture("chunks_view_unreadable_upload.md", VIEW.markdown("unreadable-upload"))
 
 contents = mesh.collections["Meridian/content"]
 # verifies: chunks.unreadable-upload-stored

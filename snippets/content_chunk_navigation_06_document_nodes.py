@@ -2,6 +2,7 @@
 
 import json
 
+from claimcheck import capture
 from tools.agentview import AgentView
 from agentkit import Mesh, PathError, content_collection_plugin, extractive_summary, file_path_from_document, mesh_plugin, tools_by_name
 
@@ -24,6 +25,7 @@ node = json.loads(tools["Get"].call({"path": "Meridian/content/_Documents/q3-not
 print(node["nodeType"], "|", node["name"], "|", node["content"]["summary"])
 #> Document | q3-notes.md | Q3 notes: the order book grew to 2,310 units.
 # --8<-- [end:document-path-taken]
+capture("chunks_view_document_path_taken.md", VIEW.markdown("document-path-taken"))
 
 stored = mesh.get("Meridian/content/_Documents/q3-notes.md")
 # verifies: chunks.indexing-replaces-node-at-document-path
@@ -43,6 +45,7 @@ print(tools["Get"].call({"path": hit["documentPath"]}))
 print(tools["Get"].call({"path": file_path_from_document(hit)}))
 #> "Q2 notes: the order book grew to 2,140 units."
 # --8<-- [end:deleted-document-node]
+capture("chunks_view_deleted_document_node.md", VIEW.markdown("deleted-document-node"))
 
 # verifies: chunks.deleted-document-node-dangles
 assert not mesh.exists("Meridian/content/_Documents/q2-notes.md") and [f["filePath"] for f in content.listing()] == \
@@ -89,8 +92,3 @@ mesh.delete(["Meridian/content/_Documents/q2-notes.md"])
 mesh.content_store = "AzureBlob"  # the same mesh behind an AzureBlob store: the dangling path lists as empty
 # verifies: chunks.deleted-document-node-dangles
 assert tools["Get"].call({"path": hit["documentPath"]}) == "[]"
-
-CAPTURES = {
-    "chunks_view_document_path_taken.md": lambda: VIEW.markdown("document-path-taken"),
-    "chunks_view_deleted_document_node.md": lambda: VIEW.markdown("deleted-document-node"),
-}

@@ -3,6 +3,7 @@
 import json
 import textwrap
 
+from claimcheck import capture
 from tools.agentview import AgentView
 from agentkit import (
     CONTENT_COLLECTION_PLUGIN, MCP_SERVER, MESH_PLUGIN, ContentType, Mesh, Node, content_collection_plugin, mcp_tools,
@@ -68,13 +69,6 @@ def path_table() -> str:
     return "\n".join(lines)
 
 
-CAPTURES = {
-    "mesh_tools.md": tool_table, "mesh_tool_descriptions.md": description_list, "tool_path_handling.md": path_table,
-    "mcp_tools_without_twins.md": other_mcp_tools,
-    **{f"mesh_view_{section.replace('-', '_')}.md": (lambda section=section: VIEW.markdown(section))
-       for section in ("get", "search", "update-patch-delete", "move-copy")},
-}
-
 # Every tool call below is recorded for the page's "Tool call" listings (tools/agentview.py).
 VIEW = AgentView(__file__)
 tools = VIEW.wrap(tools_by_name(mesh_plugin(mesh)))
@@ -86,12 +80,14 @@ assert [(t.name, t.plugin) for t in mesh_plugin(mesh)] == [(name, MESH_PLUGIN) f
 assert [t.name for t in mesh_plugin(mesh) if t.read_only] == ["Get", "Search", "NavigateTo", "GetDiagnostics"]
 # verifies: mesh.tools-listed
 assert "RunTests" not in tools
+mesh_tools = tool_table()  # the table the page shows: the asserts below check this text
 # verifies: mesh.tool-table
-assert all(f"| `{t.name}` |" in tool_table() for t in mesh_plugin(mesh) + content_collection_plugin(mesh))
+assert all(f"| `{t.name}` |" in mesh_tools for t in mesh_plugin(mesh) + content_collection_plugin(mesh))
 # verifies: mesh.tool-table
-assert "| `Mesh` | `Copy` | `copy` | `sourcePath`, `targetNamespace`, `force` = `false` | no | no |" in tool_table()
+assert "| `Mesh` | `Copy` | `copy` | `sourcePath`, `targetNamespace`, `force` = `false` | no | no |" in mesh_tools
 # verifies: mesh.tool-table
 assert {t.plugin for t in content_collection_plugin(mesh)} == {CONTENT_COLLECTION_PLUGIN}
+capture("mesh_tools.md", mesh_tools)
 
 # --8<-- [start:description]
 print(tools["Patch"].description.split(". ")[0])
@@ -102,6 +98,7 @@ print(tools["Patch"].description.split(". ")[0])
 assert tools["Patch"].description.startswith("Partial update of a single node. Only the keys present in 'fields' are changed")
 # verifies: mesh.descriptions-verbatim
 assert "use Get on the Document for whole-document reads" in tools_by_name(content_collection_plugin(mesh))["SearchChunks"].description
+capture("mesh_tool_descriptions.md", description_list())  # the registry's descriptions, checked verbatim above
 
 tools["Create"].call({"node": {"id": "Meridian/Facts", "name": "Facts", "nodeType": "Folder"}})
 for number in range(3):
@@ -239,6 +236,7 @@ assert {(row.tool, row.parameter) for row in PATH_HANDLING if row.plugin != MCP_
     (tool.name, parameter.name) for tool in mesh_plugin(mesh) + content_collection_plugin(mesh)
     for parameter in tool.parameters if parameter.name in PROBES or (tool.name, parameter.name) in FILE_PROBES
 } - {("NavigateTo", "path")}
+capture("tool_path_handling.md", path_table())  # PATH_HANDLING, every row probed above
 
 # --8<-- [start:get]
 node = json.loads(tools["Get"].call({"path": "Meridian/Facts/f-0"}))
@@ -250,6 +248,7 @@ mesh.refresh_index()  # the index catches up
 print(json.loads(tools["Get"].call({"path": "Meridian/Facts/*"}))[0])
 #> {'path': 'Meridian/Facts/f-0', 'name': 'Fact 0', 'nodeType': 'Fact', 'icon': None}
 # --8<-- [end:get]
+capture("mesh_view_get.md", VIEW.markdown("get"))
 
 # verifies: mesh.get-children
 assert json.loads(tools["Get"].call({"path": "Meridian/Facts/*"})) == [
@@ -280,6 +279,7 @@ print(envelope["count"], envelope["limit"], envelope["truncated"])
 print(envelope["hint"])
 #> Result set hit the limit — there may be more matches. Narrow the query (namespace:/nodeType:/name:) or raise 'limit' (max 200).
 # --8<-- [end:search]
+capture("mesh_view_search.md", VIEW.markdown("search"))
 
 # verifies: mesh.search-envelope
 assert set(envelope) == {"count", "limit", "truncated", "results", "hint"} and (envelope["count"], envelope["truncated"]) == (3, True)
@@ -329,6 +329,7 @@ print(tools["Delete"].call({"paths": '["Meridian/Facts", "Meridian/Drafts"]'})) 
 #> Deleted: Meridian/Facts
 #> Error deleting Meridian/Drafts: Node not found: Meridian/Drafts
 # --8<-- [end:update-patch-delete]
+capture("mesh_view_update_patch_delete.md", VIEW.markdown("update-patch-delete"))
 
 # verifies: mesh.update-full-replacement
 assert tools["Update"].call({"nodes": json.dumps([{"id": "Meridian/x", "name": "x", "nodeType": "Fact"}])}).startswith(
@@ -392,6 +393,7 @@ print(tools["Move"].call({"sourcePath": "Meridian/Drafts", "targetPath": "Meridi
 print([node.path for node in mesh.nodes() if "Drafts" in node.path or "Old" in node.path])
 #> ['Archive/Drafts', 'Archive/Drafts/d-1', 'Meridian/Old', 'Meridian/Old/d-1']
 # --8<-- [end:move-copy]
+capture("mesh_view_move_copy.md", VIEW.markdown("move-copy"))
 
 # verifies: mesh.copy-signature-and-answer
 assert (mesh.get("Archive/Drafts/d-1").order, mesh.get("Archive/Drafts/d-1").description) == (None, None)
@@ -490,6 +492,7 @@ assert not mesh.exists("Meridian/x")
 assert (len(MCP_METHODS) + len(MCP_METHODS_NOT_MODELLED), len(MCP_METHODS_NOT_MODELLED)) == (32, 17)
 # verifies: mesh.mcp-tools-without-twins
 assert not set(map(snake_case, MCP_METHODS_NOT_MODELLED)) & set(mcp) and len(mcp) == len(MCP_METHODS)
+capture("mcp_tools_without_twins.md", other_mcp_tools())  # MCP_METHODS_NOT_MODELLED, counted and checked above
 # verifies: mesh.mcp-arguments
 assert mcp["create"].call({"node": json.dumps({"id": "Meridian/x", "name": "x", "nodeType": "Fact"})}) == "Created: Meridian/x"
 # verifies: mesh.mcp-arguments

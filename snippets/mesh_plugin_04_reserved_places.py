@@ -3,6 +3,7 @@
 import base64
 import json
 
+from claimcheck import capture
 from tools.agentview import AgentView
 from agentkit import Mesh, PathError, extractive_summary, mcp_tools, mesh_plugin, tools_by_name
 
@@ -31,6 +32,7 @@ print(create("notes.md", namespace="Meridian/content"))  # the file's Get path
 print(tools["get"].call({"path": "Meridian/content/notes.md"}))  # still the file
 #> "Board notes: dividend approved."
 # --8<-- [end:shadowed]
+capture("mesh_view_shadowed.md", VIEW.markdown("shadowed"))
 
 # verifies: mesh.create-under-content-is-shadowed
 assert mesh.exists("Meridian/content/notes.md") and mesh.get("Meridian/content/notes.md").name == "Notes"
@@ -101,6 +103,7 @@ print(tools["delete"].call({"paths": json.dumps(["Meridian/filings"])}))
 print(upload("Meridian/filings/q3.md", b"Q3 revenue 1,210."))
 #> {"status":"Uploaded","path":"Meridian/filings/q3.md","bytes":17}
 # --8<-- [end:upload-taken-over]
+capture("mesh_view_upload_taken_over.md", VIEW.markdown("upload-taken-over"))
 
 # verifies: mesh.create-takes-over-upload
 assert mesh.collections["Meridian/filings"].read_text("q3.md") == "Q3 revenue 1,210."
@@ -125,6 +128,7 @@ print(create("'Q3 plan'"))
 print(tools["get"].call({"path": "Meridian/'Q3 plan'"}))  # Get drops every quote
 #> Not found: Meridian/Q3 plan
 # --8<-- [end:unnamed-ids]
+capture("mesh_view_unnamed_ids.md", VIEW.markdown("unnamed-ids"))
 
 for odd_id, get_path in ((" padded ", "Meridian/ padded "), ("*", "Meridian/*"), ('say "hi"', 'Meridian/say "hi"')):
     # verifies: mesh.create-ids-get-cannot-name
@@ -166,6 +170,7 @@ print(create_on("q3", namespace="Archive"))  # a partition no store has
 print(create_on("q3", namespace="Meridian"))  # inside an existing Space
 #> Created: Meridian/q3
 # --8<-- [end:partition-guard]
+capture("mesh_view_partition_guard.md", VIEW.markdown("partition-guard"))
 
 # verifies: mesh.create-partition-guard
 assert create_on("Archive", namespace="", node_type="Space") == "Created: Archive"  # a Space owns a partition
@@ -217,10 +222,3 @@ assert on_snowflake["create"].call({"node": json.dumps({"id": "q3", "namespace":
 # verifies: mesh.create-malformed-namespace
 assert create_on("x", namespace="Two Words").startswith("Error creating node: Space 'Two Words' does not exist.") \
     and create("x", namespace="Two Words") == "Created: Two Words/x"  # the tool itself accepts the blank
-
-CAPTURES = {
-    "mesh_view_shadowed.md": lambda: VIEW.markdown("shadowed"),
-    "mesh_view_upload_taken_over.md": lambda: VIEW.markdown("upload-taken-over"),
-    "mesh_view_unnamed_ids.md": lambda: VIEW.markdown("unnamed-ids"),
-    "mesh_view_partition_guard.md": lambda: VIEW.markdown("partition-guard"),
-}

@@ -8,6 +8,7 @@ from agentkit import (
 )
 from agentkit.guide import upload_report
 from agentkit._paths import markdown_blocks, markdown_reference
+from claimcheck import capture
 from tools.agentview import AgentView
 
 mesh = Mesh(node_types={"Company"})
@@ -105,13 +106,13 @@ def shown(answer: str) -> str:
     return "a listing: " + ", ".join(f"folder `{f['name']}`" if f.get("isFolder") else f"`{f['name']}`" for f in value)
 
 
-def shapes_table() -> str:
-    """What Get answers for each example path in the mesh above."""
+def shapes_table(answers: dict[str, str]) -> str:
+    """What Get answered for each example path (`answers`, by path), and where parse_path splits it."""
     lines = ["| Path | Split at | Get answers |", "|---|---|---|"]
     for text in EXAMPLES:
         parsed = parse_path(text)
         split = f"`{parsed.prefix}`" if parsed.prefix else "(none: a node path)"
-        lines.append(f"| `{text}` | {split} | {shown(get.call({'path': text}))} |")
+        lines.append(f"| `{text}` | {split} | {shown(answers[text])} |")
     return "\n".join(lines)
 
 
@@ -140,15 +141,10 @@ def stores_table() -> str:
     return "\n".join(lines)
 
 
-SHAPES = shapes_table()  # now, before the examples below add files
-CAPTURES = {
-    "unified_path_shapes.md": lambda: SHAPES,
-    "unified_path_stores.md": stores_table,
-    **{f"unified_path_view_{section.replace('-', '_')}.md": (lambda section=section: VIEW.markdown(section))
-       for section in ("tool-paths", "mcp-upload")},
-}
-
-root = json.loads(get.call({"path": "Meridian/content/"}))
+# Get's answer to each example path, read once, before the lines below add files: the asserts below check
+# these answers, and the table shows them.
+answers = {text: get.call({"path": text}) for text in EXAMPLES}
+root = json.loads(answers["Meridian/content/"])
 # verifies: unified-path.content-listing
 assert [(f["path"], f.get("isFolder", False)) for f in root] == [("/2024", True), ("/Annual Report 2024.pdf", False)]
 # verifies: unified-path.content-listing
@@ -163,13 +159,13 @@ assert get.call({"path": "Meridian/content/2024"}) == "Error: File '2024' not fo
 # verifies: unified-path.content-listing
 assert parse_path("Meridian/content").prefix == "data" and not get.call({"path": "Meridian/content"}).startswith("[")
 # verifies: unified-path.content-root-file
-assert json.loads(get.call({"path": "Meridian/content/Annual Report 2024.pdf"})).startswith("Meridian Components Group")
+assert json.loads(answers["Meridian/content/Annual Report 2024.pdf"]).startswith("Meridian Components Group")
 # verifies: unified-path.nested-both-forms
-assert get.call({"path": "Meridian/content/2024/notes.md"}) == get.call({"path": "Meridian/content/content/2024/notes.md"}) == '"Nested notes.\\n"'
+assert answers["Meridian/content/2024/notes.md"] == answers["Meridian/content/content/2024/notes.md"] == '"Nested notes.\\n"'
 # verifies: unified-path.named-collection-shape
-assert json.loads(get.call({"path": "Meridian/content/filings/annual-report-2024.md"})) == "# Annual report\n"
+assert json.loads(answers["Meridian/content/filings/annual-report-2024.md"]) == "# Annual report\n"
 # verifies: unified-path.named-collection-shape
-assert [f["name"] for f in json.loads(get.call({"path": "Meridian/content/filings"}))] == ["annual-report-2024.md"]
+assert [f["name"] for f in json.loads(answers["Meridian/content/filings"])] == ["annual-report-2024.md"]
 # content comes first: a folder 'filings' in content, or a root file 'filings', shadows the collection.
 shadowed = Mesh(node_types={"Company"})
 shadowed.create({"id": "Acme", "name": "Acme", "nodeType": "Company"})
@@ -194,12 +190,14 @@ assert json.loads(blob["Meridian/content/2024/notes.md"]) == "Nested notes.\n"  
 # verifies: unified-path.named-collection-shape
 assert json.loads(fs["Meridian/content/filings/annual-report-2024.md"]) == "# Annual report\n" \
     and blob["Meridian/content/filings/annual-report-2024.md"] == "[]"
+capture("unified_path_stores.md", stores_table())  # ON_STORE, read once and checked above
 # verifies: unified-path.named-collection-shape
 # opening a file-system collection creates its folder, so an empty `content` refuses the folder too (S1)
 assert json.loads(get_on("FileSystem", content_files=False).call(
     {"path": "Meridian/content/filings/annual-report-2024.md"})) == "# Annual report\n"
 # verifies: unified-path.not-found-messages
-assert get.call({"path": "Meridian/content/no-such-file.pdf"}) == "Error: File 'no-such-file.pdf' not found in collection 'content'"
+assert answers["Meridian/content/no-such-file.pdf"] == "Error: File 'no-such-file.pdf' not found in collection 'content'"
+capture("unified_path_shapes.md", shapes_table(answers))  # the last of its answers is checked just above
 # verifies: unified-path.not-found-messages
 assert get.call({"path": "Meridian/content/2024/gone.md"}) == "Error: File '2024/gone.md' not found in collection 'content'"
 bare = Mesh(node_types={"Company"})
@@ -223,6 +221,7 @@ print(in_context.call({"path": "content/2024/notes.md"}))  # starts with a reser
 print(in_context.call({"path": "Facts/rev-FY2024-1"}))  # a '/' elsewhere: absolute
 #> Not found: Facts/rev-FY2024-1
 # --8<-- [end:tool-paths]
+capture("unified_path_view_tool_paths.md", VIEW.markdown("tool-paths"))
 
 # verifies: unified-path.tool-paths-lose-quotes
 assert resolve_tool_path("Meridian/content/CEO's letter.md") == "Meridian/content/CEOs letter.md"
@@ -333,6 +332,7 @@ print(mcp["get"].call({"path": "Meridian/content/filings/q1.md"}))
 print(mcp["upload"].call({"path": "Meridian/filings/q2.md", "base64Content": ""}))
 #> Error: base64Content is required.
 # --8<-- [end:mcp-upload]
+capture("unified_path_view_mcp_upload.md", VIEW.markdown("mcp-upload"))
 
 # verifies: unified-path.upload-answer
 assert mcp["upload"].call({"path": "Meridian/filings/q1.md", "base64Content": "UTEgbm90ZXMu"}).startswith('{"status":"Uploaded"')

@@ -5,6 +5,7 @@ import unicodedata
 
 from agentkit import Mesh, canonical_segment, mesh_plugin, tools_by_name
 from agentkit.guide import upload_report
+from claimcheck import capture
 from tools.agentview import AgentView
 
 mesh = Mesh()
@@ -13,10 +14,6 @@ collection = mesh.collections["Meridian/content"]
 # Every tool call below is recorded for the page's "Tool call" listings (tools/agentview.py).
 VIEW = AgentView(__file__)
 get = VIEW.wrap(tools_by_name(mesh_plugin(mesh)))["Get"]
-CAPTURES = {
-    f"unified_path_view_{section.replace('-', '_')}.md": (lambda section=section: VIEW.markdown(section))
-    for section in ("as-typed", "extension")
-}
 
 # --8<-- [start:as-typed]
 stored_by_a_mac = unicodedata.normalize("NFD", "Übersicht 2024.md")  # U + combining diaeresis
@@ -26,6 +23,7 @@ print(get.call({"path": "Meridian/content/Annual%20Report%202024.pdf"}))
 print(get.call({"path": "Meridian/content/Übersicht 2024.md"}))  # typed composed, as a model types it
 #> Error: File 'Übersicht 2024.md' not found in collection 'content'
 # --8<-- [end:as-typed]
+capture("unified_path_view_as_typed.md", VIEW.markdown("as-typed"))
 
 typed = unicodedata.normalize("NFC", "Übersicht 2024.md")
 # verifies: unified-path.no-decoding
@@ -43,6 +41,7 @@ canonical_get = VIEW.wrap(tools_by_name(mesh_plugin(canonical)))["Get"]
 print(canonical_get.call({"path": "Meridian/content/%C3%9Cbersicht%202024.md"}))
 #> "Overview.\n"
 # --8<-- [end:extension]
+capture("unified_path_view_extension.md", VIEW.markdown("extension"))
 
 # verifies: unified-path.canonical-paths-extension
 assert canonical_segment("Annual%20Report%202024.pdf") == "Annual Report 2024.pdf"

@@ -8,6 +8,7 @@ from openpyxl import Workbook
 
 from agentkit import TRANSFORMERS, Mesh, SearchIndex, find_transformer, mesh_plugin, tools_by_name
 from agentkit.guide import REPORT, upload_report
+from claimcheck import capture
 
 mesh = Mesh(node_types={"Company"})
 upload_report(mesh)
@@ -35,8 +36,6 @@ def transformer_table() -> str:
     lines.append("| | (none) | everything else | the bytes read as UTF-8 text (garbled for a binary) |")
     return "\n".join(lines)
 
-
-CAPTURES = {"content_transformers.md": transformer_table}
 
 # --8<-- [start:spreadsheet]
 workbook = Workbook()
@@ -145,3 +144,4 @@ assert [t.name for t in TRANSFORMERS] == ["docx", "pdf", "xlsx"]
 collection.upload("raw.gif", b"GIF89a-not-text")
 # verifies: unified-path.first-match-wins
 assert find_transformer("raw.gif") is None and read("Meridian/content/raw.gif").startswith("[image: raw.gif (image/gif, 15 bytes)]")
+capture("content_transformers.md", transformer_table())  # TRANSFORMERS in order and the fallback rows, checked above

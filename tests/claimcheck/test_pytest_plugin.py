@@ -17,7 +17,10 @@ pythonpath = .
 
 
 @pytest.fixture
-def project(pytester: pytest.Pytester) -> pytest.Pytester:
+def project(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytest.Pytester:
+    # Only the plugin under test (and those a test names with -p): each installed one costs every run its import.
+    monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
+    monkeypatch.setenv("PYTEST_PLUGINS", "claimcheck.pytest_plugin")
     pytester.makeini(SETTINGS)
     for folder in ("snippets", "docs"):
         pytester.mkdir(folder)
@@ -94,12 +97,53 @@ ORDERED_PAGE = """
 @pytest.mark.parametrize("distribution", [
     ("-p", "xdist", "-n", "2", "--dist", "loadgroup"), ("-p", "xdist", "-n", "2"),
     ("-p", "xdist", "-n", "2", "--dist", "worksteal"), ()], ids=lambda args: " ".join(args) or "no xdist")
-def test_a_pages_examples_run_in_one_process_in_page_order(project: pytest.Pytester, monkeypatch, distribution):
+def test_a_pages_examples_run_in_one_process_in_page_order(project: pytest.Pytester, distribution):
     """Three pages whose later examples need the earlier ones pass on two workers whatever the scheduling says
     (`-n 2` alone is `--dist load`): each page's examples ran on one worker, in page order."""
     for name in ("first", "second", "third"):
         write(project, f"docs/{name}.md", ORDERED_PAGE)
-    # Only the plugins the run uses: each of the installed ones costs every worker its import.
-    monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
-    result = project.runpytest_subprocess("-p", "no:cacheprovider", "-p", "claimcheck.pytest_plugin", *distribution)
+    result = project.runpytest_subprocess("-p", "no:cacheprovider", *distribution)
     result.assert_outcomes(passed=15)
+
+
+# A tool whose answer depends on state that the snippet changes after its assert.
+STATEFUL_TOOL = """\
+from claimcheck import capture
+
+made = set()
+
+def create(path):
+    answer = "exists" if path in made else "created"
+    made.add(path)
+    return answer
+
+answer = create("a")
+assert answer == "created"
+"""
+
+
+def test_a_capture_is_recorded_where_its_listing_runs(project: pytest.Pytester):
+    """The text given to capture() at the assert's line is what the committed file is compared with."""
+    write(project, "snippets/creates.py", STATEFUL_TOOL + 'capture("answer.md", f"Create answers {answer}")\ncreate("a")\n')
+    project.mkdir("snippets/output")
+    write(project, "snippets/output/answer.md", "Create answers created\n")
+    project.runpytest_subprocess("-p", "no:cacheprovider").assert_outcomes(passed=1)
+    write(project, "snippets/output/answer.md", "Create answers exists\n")
+    result = project.runpytest_subprocess("-p", "no:cacheprovider")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["*captured output is stale: snippets/output/answer.md*"])
+
+
+@pytest.mark.parametrize("deferred", [
+    'CAPTURES = {"answer.md": lambda: f"Create answers {create(\'a\')}"}\n',
+    'capture("answer.md", lambda: f"Create answers {create(\'a\')}")\n',
+], ids=["CAPTURES dict", "capture of a function"])
+def test_a_capture_that_would_rerun_a_tool_after_the_state_moved_on_is_refused(project: pytest.Pytester, deferred: str):
+    """A capture rendered later, by a function that calls the tool again, is refused, naming the capture;
+    run then, it would show 'exists' beside an assert that checked 'created'."""
+    write(project, "snippets/creates.py", STATEFUL_TOOL + deferred)
+    project.mkdir("snippets/output")
+    write(project, "snippets/output/answer.md", "Create answers exists\n")
+    result = project.runpytest_subprocess("-p", "no:cacheprovider")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["*'answer.md'*would render*after the snippet's state has moved on*"])
