@@ -17,7 +17,7 @@ from ._paths import (
     get_path_of_file,
 )
 from ._collections import ContentCollection, extractive_summary, SUMMARY_LIMIT
-from ._transformers import TRANSFORMERS, find_transformer, get_text, index_text
+from ._transformers import IMAGE_MEDIA_TYPES, TRANSFORMERS, find_transformer, get_text, index_text
 from ._chunks import CHUNK_SIZE, CHUNK_OVERLAP, chunk_spans, snippet
 from ._index import SearchIndex
 # end content
@@ -56,7 +56,7 @@ __all__ = [
     "resolve_context_path", "reference_kind", "document_slug", "document_node_path", "file_path_by_string_rule",
     "file_path_from_document", "get_path_of_file",
     "ContentCollection", "extractive_summary", "SUMMARY_LIMIT",
-    "TRANSFORMERS", "find_transformer", "get_text", "index_text",
+    "TRANSFORMERS", "IMAGE_MEDIA_TYPES", "find_transformer", "get_text", "index_text",
     "CHUNK_SIZE", "CHUNK_OVERLAP", "chunk_spans", "snippet",
     "SearchIndex",
     # the mesh and its tools

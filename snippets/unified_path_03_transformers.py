@@ -6,7 +6,7 @@ import zipfile
 
 from openpyxl import Workbook
 
-from agentkit import TRANSFORMERS, Mesh, SearchIndex, find_transformer, mesh_plugin, tools_by_name
+from agentkit import IMAGE_MEDIA_TYPES, TRANSFORMERS, Mesh, SearchIndex, find_transformer, mesh_plugin, tools_by_name
 from agentkit.guide import REPORT, upload_report
 from claimcheck import capture
 
@@ -31,9 +31,11 @@ def transformer_table() -> str:
     for order, transformer in enumerate(TRANSFORMERS, start=1):
         extensions = " ".join(f"`{ext}`" for ext in transformer.extensions)
         lines.append(f"| {order} | {transformer.name} | {extensions} | {transformer.returns} |")
-    lines.append("| | (none) | images | a placeholder line `[image: {name} ({type}, {n} bytes)] …`, "
+    rasters = " ".join(f"`{ext}`" for ext in IMAGE_MEDIA_TYPES)
+    lines.append(f"| | (none) | {rasters} (raster images) | a placeholder line `[image: {{name}} ({{type}}, {{n}} bytes)] …`, "
                  "or the image's Document node in collection `content` |")
-    lines.append("| | (none) | everything else | the bytes read as UTF-8 text (garbled for a binary) |")
+    lines.append("| | (none) | everything else, other images too | the bytes read as UTF-8 text "
+                 "(an `.svg` as its markup, a binary garbled) |")
     return "\n".join(lines)
 
 
@@ -106,6 +108,26 @@ assert read("Meridian/content/bom-later.md") == "x\ufeff"  # only a leading mark
 collection.upload("scan.bin", bytes([0x41, 0xFF, 0xFE, 0x00, 0xC3]))
 # verifies: unified-path.binaries-garbled
 assert read("Meridian/content/scan.bin") == "A\ufffd\ufffd\x00\ufffd"
+# Images outside the eight raster extensions are such files: an .svg answers its markup, an .ico its bytes garbled.
+SVG = '<svg xmlns="http://www.w3.org/2000/svg"><text>4,812.3</text></svg>'
+collection.upload("chart.svg", SVG.encode())
+collection.upload("favicon.ico", bytes([0x00, 0x00, 0x01, 0x00, 0xFF]))
+# verifies: unified-path.binaries-garbled
+assert read("Meridian/content/chart.svg") == SVG and read("Meridian/content/favicon.ico") == "\x00\x00\x01\x00\ufffd"
+for other in (".svg", ".ico", ".avif", ".heic", ".heif", ".jfif", ".psd", ".raw"):
+    collection.upload(f"other{other}", bytes([0x41, 0xFF]))
+    # verifies: unified-path.binaries-garbled
+    assert other not in IMAGE_MEDIA_TYPES and read(f"Meridian/content/other{other}") == "A\ufffd", other
+# Every raster extension, in any letter case, answers the placeholder, never its bytes.
+for extension, media_type in IMAGE_MEDIA_TYPES.items():
+    for name in (f"pixel{extension}", f"PIXEL{extension.upper()}"):
+        collection.upload(name, b"\x89PNG\r\n\x1a\n" + bytes(2))
+        # verifies: unified-path.images-never-bytes
+        assert read(f"Meridian/content/{name}") == (
+            f"[image: {name} ({media_type}, 10 bytes)] Binary image content is not returned as text. When content "
+            "indexing is enabled, an AI-generated description is available on the file's Document node."), name
+# verifies: unified-path.images-never-bytes
+assert sorted(IMAGE_MEDIA_TYPES) == [".bmp", ".gif", ".jpeg", ".jpg", ".png", ".tif", ".tiff", ".webp"]
 
 # An image described at indexing has a Document node, and Get on the image in `content` answers with it.
 captioned = Mesh(node_types={"Company"}, index=SearchIndex(image_describer=lambda data, name: f"A logo, {len(data)} bytes."))
