@@ -243,40 +243,42 @@ chunk = json.loads(agent_tools["GetChunk"].call({"collectionPath": "Meridian/con
 # verifies: unified-path.tool-paths-lose-quotes
 assert (chunk["found"], chunk["text"]) == (True, "Margins held.") and \
     get.call({"path": "Meridian/content/CFO's memo.md"}) == "Error: File 'CFOs memo.md' not found in collection 'content'"
-# verifies: unified-path.context-prefix
+# verifies: mesh.agent-paths-context
 assert json.loads(in_context.call({"path": "content/2024/notes.md"})) == "Nested notes.\n"
-# verifies: unified-path.context-prefix
+# verifies: mesh.agent-paths-context
 assert in_context.call({"path": "Facts/rev-FY2024-1"}) == "Not found: Facts/rev-FY2024-1"
-# verifies: unified-path.context-prefix
+# verifies: mesh.agent-paths-context
 assert json.loads(in_context.call({"path": "content:2024/notes.md"})) == "Nested notes.\n"  # a colon path is relative
-# verifies: unified-path.context-prefix
+# verifies: mesh.agent-paths-context
 assert [resolve_context_path("Meridian", text) for text in ("DATA/x", "layoutAreas/", "layoutAreas")] == [
     "@Meridian/DATA/x", "layoutAreas/", "@Meridian/layoutAreas"]  # `layoutAreas/…` is not prefixed
-# verifies: unified-path.context-prefix
+# verifies: mesh.agent-paths-context
 assert resolve_context_path("Meridian", "@content/x.md") == "@Meridian/content/x.md"  # one leading '@' set aside first
-# verifies: unified-path.context-prefix
+# verifies: mesh.agent-paths-context
 assert json.loads(in_context.call({"path": '"content/2024/notes.md"'})) == "Nested notes.\n"  # double quotes go first
-# verifies: unified-path.context-prefix
+# verifies: mesh.agent-paths-context
 assert not in_context.call({"path": "'content/2024/notes.md'"}).startswith('"Nested')  # single quotes go only after
-# verifies: unified-path.context-prefix
+# verifies: mesh.agent-paths-context
 assert json.loads(in_context.call({"path": '"@content/2024/notes.md"'})) == "Nested notes.\n"  # quotes, then '@'
-# verifies: unified-path.context-prefix
+# verifies: mesh.agent-paths-context
 assert in_context.call({"path": "layoutAreas/"}).endswith("('layoutAreas/')")  # Get receives it unprefixed
+# verifies: mesh.agent-paths-context
+assert resolve_context_path("Meridian", "content/Q1: notes.md") == "content/Q1: notes.md"  # a ':' after a '/': absolute
 # NavigateTo reads a single segment as written first, then under the context; Get reads it under the context.
 mesh.create({"id": "Ledger", "name": "A ledger at the root", "nodeType": "Company"})
 mesh.create({"id": "Ledger", "namespace": "Meridian", "name": "Meridian's ledger", "nodeType": "Company"})
-# verifies: unified-path.context-prefix
+# verifies: mesh.navigate-to
 assert agent_tools["NavigateTo"].call({"path": "Ledger"}) == "Navigating to: Ledger."
-# verifies: unified-path.context-prefix
+# verifies: mesh.agent-paths-context
 assert json.loads(agent_tools["Get"].call({"path": "Ledger"}))["path"] == "Meridian/Ledger"
 before = agent_tools["NavigateTo"].call({"path": "Dimensions"})
 mesh.create({"id": "Dimensions", "namespace": "Meridian", "name": "Dimensions", "nodeType": "Company"})
-# verifies: unified-path.context-prefix
+# verifies: mesh.navigate-to
 assert (before, agent_tools["NavigateTo"].call({"path": "Dimensions"})) == (
     "Nothing in the mesh matches \u201cDimensions\u201d.", "Navigating to: Meridian/Dimensions.")
-# verifies: unified-path.context-prefix
+# verifies: mesh.agent-paths-context
 assert agent_tools["Delete"].call({"paths": '["Facts"]'}) == "Error deleting Facts: Node not found: Facts"  # no context
-# verifies: unified-path.context-prefix
+# verifies: mesh.agent-paths-context
 assert json.loads(agent_tools["GetChunk"].call({"collectionPath": "content", "filePath": "x.md", "chunkIndex": 0}))[
     "collectionPath"] == "content"  # compared as sent
 # verifies: unified-path.dot-dot-in-tool-paths
