@@ -220,7 +220,8 @@ def path_shapes(on_filesystem: dict[str, str], on_azure: dict[str, str]) -> str:
 
     rows = [
         ("Document node", "`{collectionPath}/_Documents/{slug}`", document.path,
-         f"the node: {len(node['content']) - 1} metadata fields and a {len(summary)}-character summary, never the text"),
+         f"the node: {len(set(node['content']) - {'$type', 'summary'})} metadata fields and a {len(summary)}-character "
+         "summary, never the text"),
         ("The file", "`{node}/content/{filePath}`", by_fields,
          f"the full extracted text: {len(text):,} characters"),
         ("A file of a named collection", "`{node}/content/{collection}/{filePath}`",
