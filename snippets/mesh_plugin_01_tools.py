@@ -238,6 +238,9 @@ assert {(row.tool, row.parameter) for row in PATH_HANDLING if row.plugin != MCP_
 } - {("NavigateTo", "path")}
 capture("tool_path_handling.md", path_table())  # PATH_HANDLING, every row probed above
 
+# The listing says where the index catches up, which the model does not see.
+mesh.refresh_index = VIEW.step(mesh.refresh_index, "Between these two calls the index catches up (the host indexes in "
+                               "the background; `refresh_index()` in the Python tab). The model sees only the answers.")
 # --8<-- [start:get]
 node = json.loads(tools["Get"].call({"path": "Meridian/Facts/f-0"}))
 print(node["path"], node["nodeType"], node["version"])  # a single path reads the live node
@@ -249,6 +252,7 @@ print(json.loads(tools["Get"].call({"path": "Meridian/Facts/*"}))[0])
 #> {'path': 'Meridian/Facts/f-0', 'name': 'Fact 0', 'nodeType': 'Fact', 'icon': None}
 # --8<-- [end:get]
 capture("mesh_view_get.md", VIEW.markdown("get"))
+del mesh.refresh_index  # Mesh's own again: later listings say nothing of their index refreshes
 
 # verifies: mesh.get-children
 assert json.loads(tools["Get"].call({"path": "Meridian/Facts/*"})) == [

@@ -52,6 +52,38 @@ def test_a_section_shows_exactly_its_own_calls_in_order(tmp_path: Path):
     assert len(view.calls) == 4  # the calls before and after the section were recorded, and left out
 
 
+STEPS = textwrap.dedent('''
+    from agentkit import Mesh, mesh_plugin, tools_by_name
+    from tools.agentview import AgentView
+
+    mesh = Mesh(node_types={"Company"})
+    mesh.create({"id": "Acme", "name": "Acme", "nodeType": "Company"})
+    view = AgentView(__file__)
+    tools = view.wrap(tools_by_name(mesh_plugin(mesh)))
+    refresh = view.step(mesh.refresh_index, "The index catches up.")
+    refresh()
+
+    # --8<-- [start:children]
+    tools["Create"].call({"node": {"id": "Acme/Unit", "name": "Unit", "nodeType": "Company"}})
+    tools["Get"].call({"path": "Acme/*"})
+    refresh()
+    tools["Get"].call({"path": "Acme/*"})
+    # --8<-- [end:children]
+''')
+
+
+def test_a_step_the_model_does_not_see_stands_between_the_calls_it_ran_between(tmp_path: Path):
+    """Two identical calls with different answers show why, in the listing; a step outside the section is left out."""
+    path = tmp_path / "mesh_plugin_98_steps.py"
+    path.write_text(STEPS, encoding="utf-8")
+    listing = run_snippet(path).namespace["view"].markdown("children")
+    blocks = listing.split("\n\n")
+    note = blocks.index("*The index catches up.*")
+    assert listing.count("The index catches up.") == 1
+    assert blocks[note - 1].startswith("**`Get`**") and "answers `[]`" in blocks[note - 1]
+    assert blocks[note + 1].startswith("**`Get`**") and '"path": "Acme/Unit"' in "".join(blocks[note + 1:])
+
+
 def test_the_listing_is_the_json_call_and_the_exact_answer(tmp_path: Path):
     listing = run(tmp_path)["view"].markdown("create")
     assert '**`Create`** called with\n\n```json\n{"node": {"id": "Acme", "name": "Acme", "nodeType": "Company"}}\n```' in listing

@@ -41,6 +41,13 @@ class RecordedConfiguration:
 
 
 @dataclass(frozen=True)
+class RecordedStep:
+    lines: tuple[int, ...]  # the snippet's lines on the stack when the step ran
+    after: int              # how many calls were recorded before it: it stands between those and the next
+    text: str               # what the listing says happened, in the model's absence
+
+
+@dataclass(frozen=True)
 class RecordedCall:
     lines: tuple[int, ...]  # the snippet's lines on the stack when the call was made, innermost first
     tool: str
@@ -54,6 +61,7 @@ class AgentView:
     def __init__(self, snippet: str | Path) -> None:
         self.snippet = Path(snippet).resolve()
         self.calls: list[RecordedCall] = []
+        self.steps: list[RecordedStep] = []
         self.configurations_built: list[RecordedConfiguration] = []
 
     def configurations(self, base):
@@ -80,6 +88,17 @@ class AgentView:
     def plugin(self, factory):
         """A plugin factory (`mesh_plugin`, `content_collection_plugin`) whose tools record their calls."""
         return lambda *args, **kwargs: self.wrap(factory(*args, **kwargs))
+
+    def step(self, function, text: str):
+        """`function`, which the snippet calls between two tool calls, saying `text` in the listing when it runs.
+
+        A step the model does not see (the host's indexing catching up, say) would otherwise leave two
+        identical calls with different answers side by side, explained only in the Python tab.
+        """
+        def run(*args, **kwargs):
+            self.steps.append(RecordedStep(self._caller_lines(), len(self.calls), text))
+            return function(*args, **kwargs)
+        return run
 
     def _recording(self, tool):
         def call(arguments: dict) -> str:
@@ -123,11 +142,19 @@ class AgentView:
         return "\n\n".join(f"```json\n{text}\n```" for text in shown) + "\n"
 
     def markdown(self, section: str) -> str:
-        """The section's calls as the model sees them: each call's JSON, then the answer's text."""
+        """The section's calls as the model sees them: each call's JSON, then the answer's text; a step the
+        section ran between two of its calls stands between them, in italics."""
         calls = self.calls_in(section)
         if not calls:
             raise ValueError(f"section {section!r} of {self.snippet.name} made no call through a wrapped tool")
-        return "\n\n".join(render_call(call) for call in calls) + "\n"
+        span = read_sections(self.snippet)[0][section]
+        steps = [step for step in self.steps if any(span.start < line < span.end for line in step.lines)]
+        parts = []
+        for call in calls:
+            position = next(index for index, recorded in enumerate(self.calls) if recorded is call)
+            parts += [f"*{step.text}*" for step in steps if step.after == position]
+            parts.append(render_call(call))
+        return "\n\n".join(parts) + "\n"
 
 
 def render_call(call: RecordedCall) -> str:
