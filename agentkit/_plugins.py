@@ -41,7 +41,7 @@ from typing import Any, Callable
 
 from ._chunk_navigation import get_chunk, search_chunks
 from ._errors import AgentkitError, StoreCannotWrite, ToolArgumentError
-from ._mesh import CreateResult, Mesh, load_json, refuse_beyond_json_limits, resolve_path
+from ._mesh import CreateResult, Mesh, load_json, resolve_path
 from ._paths import resolve_context_path  # N4: which agent paths the chat context prefixes
 from ._tool_texts import CONTENT_COLLECTION_TEXTS, MCP_TEXTS, MESH_TEXTS, ToolText
 
@@ -264,12 +264,12 @@ def _parameters(text: ToolText) -> tuple[Parameter, ...]:
 
 
 # -- the operations (MeshOperations), shared by agent and MCP tools ----------------------------------
-def _text_arg(value: Any) -> str:
-    """A JSON-text parameter (node, nodes, fields, paths) as text; agentkit also takes the decoded value."""
-    if isinstance(value, str):
-        return value
-    refuse_beyond_json_limits(value)  # json.dumps would fail past Python's recursion or int-string limit
-    return json.dumps(value, ensure_ascii=False)
+def _text_arg(value: str | None) -> str:
+    """A JSON-text parameter (node, nodes, fields, paths) as the operation reads it: a JSON null as `null`.
+
+    Only text or null gets here: the agent binder and McpArgumentValidation refuse any other value (FI1, P2).
+    """
+    return "null" if value is None else value
 
 
 class _Operations:
@@ -493,7 +493,6 @@ class _Operations:
 # doc names it). agentkit answers the same, so that no exception reaches the model or a client.
 FUNCTION_FAILED = "Error: Function failed."
 MCP_INVOCATION_FAILED = "An error occurred invoking '{tool}'."
-_JSON_TEXT_PARAMETERS = ("node", "nodes", "fields", "paths")  # agentkit also takes these as decoded JSON
 _WHOLE_NUMBER_DIGITS = 18
 
 
@@ -501,7 +500,9 @@ def _coerced(parameter: Parameter, value: Any) -> Any:
     """An argument as the tool body may use it, or a ToolArgumentError naming what is wrong with it."""
     kind = parameter.type
     if kind == "string":
-        if isinstance(value, str) or (parameter.name in _JSON_TEXT_PARAMETERS and isinstance(value, (dict, list))):
+        # AIFunctionFactory deserializes the argument's JSON into a string: an object, an array, a number or a
+        # flag there throws (FI1), Create's `node` and Patch's `fields` included.
+        if isinstance(value, str):
             return value
     elif kind == "integer":
         if isinstance(value, int) and not isinstance(value, bool):
@@ -544,12 +545,15 @@ _clock = time.monotonic  # the agent tools' stopwatch (a test replaces it)
 
 def _answering(function: Callable[[dict], str], parameters: tuple[Parameter, ...],
                failed: str = FUNCTION_FAILED, null_fails: frozenset[str] = NULL_RAISES,
-               null_passes: bool = False) -> Callable[[dict], str]:
+               null_passes: bool = False, binder: bool = True) -> Callable[[dict], str]:
     """Wrap a tool body so that it always answers text: refusals become their message, never an exception.
 
     Arguments the tool does not declare are ignored (the agent binder drops them); ``null`` counts as absent,
     except for the arguments in ``null_fails``, where the framework's call raises and ``failed`` is answered,
     and, with ``null_passes`` (the Mesh tools, whose operations check their text arguments), a text argument.
+    With ``binder`` (the agent tools), an argument that does not bind (a missing required one, or a JSON value
+    of another type, FI1) makes AIFunctionFactory throw before the tool runs: ``failed`` is answered. The MCP
+    tools (``binder=False``) are checked by McpArgumentValidation first, in words of its own.
     """
 
     def call(arguments: dict) -> str:
@@ -566,10 +570,14 @@ def _answering(function: Callable[[dict], str], parameters: tuple[Parameter, ...
                     continue
                 if value is None:
                     if parameter.required:
-                        return f"Error: missing required argument '{parameter.name}'"
+                        # An absent required argument throws in the binder; a JSON null reaches the tool.
+                        return failed if binder and parameter.name not in arguments \
+                            else f"Error: missing required argument '{parameter.name}'"
                     continue
                 bound[parameter.name] = _coerced(parameter, value)
             return function(bound)
+        except ToolArgumentError as error:
+            return failed if binder else str(error)
         except AgentkitError as error:
             return str(error)
         except Exception:  # noqa: BLE001 - the framework's invocation layer answers a fixed text, see FUNCTION_FAILED
@@ -714,7 +722,7 @@ def mcp_tools(mesh: Mesh, *, base_url: str = "") -> list[Tool]:
         # McpArgumentValidation lets JSON null through (MP4): the binder cannot make it a number or a flag.
         null_fails = NULL_RAISES | {p.name for p in parameters if p.type in ("integer", "boolean")}
         body = _answering(bodies[method], parameters, MCP_INVOCATION_FAILED.format(tool=name), null_fails,
-                          null_passes=method in MESH_METHODS)
+                          null_passes=method in MESH_METHODS, binder=False)
         tools.append(Tool(name, MCP_SERVER, text[0], _validated(name, parameters, body), parameters,
                           *_MCP_ANNOTATIONS[method]))
     return tools

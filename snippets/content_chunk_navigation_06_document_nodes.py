@@ -17,8 +17,8 @@ VIEW = AgentView(__file__)
 tools = VIEW.wrap(tools_by_name(mesh_plugin(mesh, context="Meridian") + content_collection_plugin(mesh, context="Meridian")))
 
 # --8<-- [start:document-path-taken]
-print(tools["Create"].call({"node": {"id": "Meridian/content/_Documents/q3-notes.md", "name": "My Q3 notes",
-                                     "nodeType": "Markdown", "content": "Draft: ask about the order book."}}))
+print(tools["Create"].call({"node": json.dumps({"id": "Meridian/content/_Documents/q3-notes.md", "name": "My Q3 notes",
+                                     "nodeType": "Markdown", "content": "Draft: ask about the order book."})}))
 #> Created: Meridian/content/_Documents/q3-notes.md
 content.upload("q3-notes.md", b"Q3 notes: the order book grew to 2,310 units.", index=True)  # the host indexes a file
 node = json.loads(tools["Get"].call({"path": "Meridian/content/_Documents/q3-notes.md"}))
@@ -34,7 +34,7 @@ assert (stored.node_type, stored.name, stored.content["filePath"]) == ("Document
 assert "Draft" not in json.dumps(stored.content) and stored.version == 2  # written over, one version later
 
 # --8<-- [start:deleted-document-node]
-print(tools["Delete"].call({"paths": ["Meridian/content/_Documents/q2-notes.md"]}))
+print(tools["Delete"].call({"paths": json.dumps(["Meridian/content/_Documents/q2-notes.md"])}))
 #> Deleted: Meridian/content/_Documents/q2-notes.md
 mesh.refresh_index()
 hit = json.loads(tools["SearchChunks"].call({"query": "namespace:Meridian/content order book 2,140"}))["results"][0]

@@ -100,10 +100,10 @@ assert tools["Patch"].description.startswith("Partial update of a single node. O
 assert "use Get on the Document for whole-document reads" in tools_by_name(content_collection_plugin(mesh))["SearchChunks"].description
 capture("mesh_tool_descriptions.md", description_list())  # the registry's descriptions, checked verbatim above
 
-tools["Create"].call({"node": {"id": "Meridian/Facts", "name": "Facts", "nodeType": "Folder"}})
+tools["Create"].call({"node": json.dumps({"id": "Meridian/Facts", "name": "Facts", "nodeType": "Folder"})})
 for number in range(3):
-    tools["Create"].call({"node": {"id": f"Meridian/Facts/f-{number}", "name": f"Fact {number}", "nodeType": "Fact",
-                                   "content": {"$type": "Fact", "value": number}}})
+    tools["Create"].call({"node": json.dumps({"id": f"Meridian/Facts/f-{number}", "name": f"Fact {number}", "nodeType": "Fact",
+                                   "content": {"$type": "Fact", "value": number}})})
 
 library = Mesh(node_types={"Company"})  # a second mesh, with one indexed file, for the chunk tools
 library.create({"id": "Meridian", "name": "Meridian Components Group", "nodeType": "Company"})
@@ -325,9 +325,9 @@ print(tools["Update"].call({"nodes": json.dumps([fact, {**fact, "id": "f-9"}])})
 #> Updated: Meridian/Facts/f-0
 #> Error updating Meridian/Facts/f-9: Node not found: Meridian/Facts/f-9
 print(tools["Patch"].call({"path": "Meridian/Facts/f-0",
-                           "fields": {"name": "Revenue FY2024", "content": {"unit": "EUR m", "period": None}}}))
+                           "fields": json.dumps({"name": "Revenue FY2024", "content": {"unit": "EUR m", "period": None}})}))
 #> Patched: Meridian/Facts/f-0 (v2 → v3)
-print(tools["Patch"].call({"path": "Meridian/Facts/f-0", "fields": {"fields": {"unit": "EUR"}}}))
+print(tools["Patch"].call({"path": "Meridian/Facts/f-0", "fields": json.dumps({"fields": {"unit": "EUR"}})}))
 #> Error: cannot patch Meridian/Facts/f-0: 'fields' is not patchable. Patchable fields: category, content, ...
 print(tools["Delete"].call({"paths": '["Meridian/Facts", "Meridian/Drafts"]'}))  # recursive: one line a path
 #> Deleted: Meridian/Facts
@@ -353,22 +353,22 @@ patched = scratch.patch("f", {"name": "Revenue", "content": {"unit": "EUR m", "v
 assert (patched.name, patched.content) == ("Revenue", {"$type": "Fact", "unit": "EUR m", "lineItem": "rev"})
 version_before = scratch.get("f").version
 # verifies: mesh.patch-node-level
-assert tools_by_name(mesh_plugin(scratch))["Patch"].call({"path": "f", "fields": {"icon": "Chart"}}) == \
+assert tools_by_name(mesh_plugin(scratch))["Patch"].call({"path": "f", "fields": json.dumps({"icon": "Chart"})}) == \
     f"Patched: f (v{version_before} → v{scratch.get('f').version})" and scratch.get("f").version > version_before
 # verifies: mesh.patch-node-level
-assert [tools_by_name(mesh_plugin(scratch))["Patch"].call({"path": "f", "fields": fields})
+assert [tools_by_name(mesh_plugin(scratch))["Patch"].call({"path": "f", "fields": json.dumps(fields)})
         for fields in ({"Name": "Sales", "Icon": "Pie"}, {"icon": "Chart"})] == ["Patched: f", "Patched: f"]
 # verifies: mesh.patch-node-level
 assert (scratch.get("f").name, scratch.get("f").icon, scratch.get("f").version) == ("Revenue", "Chart", version_before + 1)
 before_refusal = scratch.get("f")
 # verifies: mesh.patch-node-level
-assert tools_by_name(mesh_plugin(scratch))["Patch"].call({"path": "f", "fields": {"unit": "EUR"}}).startswith(
+assert tools_by_name(mesh_plugin(scratch))["Patch"].call({"path": "f", "fields": json.dumps({"unit": "EUR"})}).startswith(
     "Error: cannot patch f: 'unit' is not patchable.")
 # verifies: mesh.patch-refusals
-assert tools_by_name(mesh_plugin(scratch))["Patch"].call({"path": "f", "fields": {"content": None}}).startswith(
+assert tools_by_name(mesh_plugin(scratch))["Patch"].call({"path": "f", "fields": json.dumps({"content": None})}).startswith(
     "Error: cannot write f: 'content' is null.")
 # verifies: mesh.patch-refusals
-assert tools_by_name(mesh_plugin(scratch))["Patch"].call({"path": "f", "fields": {"name": ""}}).startswith(
+assert tools_by_name(mesh_plugin(scratch))["Patch"].call({"path": "f", "fields": json.dumps({"name": ""})}).startswith(
     "Error: cannot patch f: 'name' is empty.")
 # verifies: mesh.patch-refusals
 assert scratch.get("f") == before_refusal
@@ -381,11 +381,11 @@ assert [tools["Update"].call({"nodes": "[]"}), tools["Delete"].call({"paths": "[
         json.loads(tools["GetDiagnostics"].call({"path": "Meridian/Facts"}))["status"]] == \
     ["No nodes provided.", "No paths provided.", "Unknown"]
 
-tools["Create"].call({"node": {"id": "Meridian/Drafts", "name": "Drafts", "nodeType": "Folder"}})
-tools["Create"].call({"node": {"id": "Meridian/Drafts/d-1", "name": "Draft 1", "nodeType": "Fact", "order": 3,
-                               "description": "First draft"}})
+tools["Create"].call({"node": json.dumps({"id": "Meridian/Drafts", "name": "Drafts", "nodeType": "Folder"})})
+tools["Create"].call({"node": json.dumps({"id": "Meridian/Drafts/d-1", "name": "Draft 1", "nodeType": "Fact", "order": 3,
+                               "description": "First draft"})})
 mesh.refresh_index()
-tools["Create"].call({"node": {"id": "Meridian/Drafts/d-2", "name": "Draft 2", "nodeType": "Fact"}})  # not indexed yet
+tools["Create"].call({"node": json.dumps({"id": "Meridian/Drafts/d-2", "name": "Draft 2", "nodeType": "Fact"})})  # not indexed yet
 
 # --8<-- [start:move-copy]
 print(tools["Copy"].call({"sourcePath": "Meridian/Drafts", "targetNamespace": "Archive"}))  # ids kept
@@ -459,15 +459,15 @@ for node_id, namespace in (("Meridian", ""), ("Old", "Meridian"), ("Old", "")):
 # verifies: mesh.navigate-to
 assert tools_by_name(mesh_plugin(same_name, context="Meridian"))["NavigateTo"].call({"path": "Old"}) == "Navigating to: Old."
 
-tools["Create"].call({"node": {"id": "Meridian/Notes", "name": "Notes", "nodeType": "Markdown",
-                               "content": {"$type": "MarkdownContent", "content": "Revenue rose. Revenue fell."}}})
+tools["Create"].call({"node": json.dumps({"id": "Meridian/Notes", "name": "Notes", "nodeType": "Markdown",
+                               "content": {"$type": "MarkdownContent", "content": "Revenue rose. Revenue fell."}})})
 # verifies: mesh.minimal-tools
 assert tools["EditContent"].call({"path": "Meridian/Notes", "oldText": "Revenue", "newText": "Sales"}).startswith(
     "Error: the text to replace occurs 2 times in Meridian/Notes.")
 # verifies: mesh.minimal-tools
 assert tools["EditContent"].call({"path": "Meridian/Notes", "oldText": "Revenue", "newText": "Sales",
                                   "replaceAll": True}) == "Edited: Meridian/Notes (2 replacements)"
-tools["Create"].call({"node": {"id": "Meridian/Plain", "name": "Plain", "nodeType": "Note", "content": "Revenue rose."}})
+tools["Create"].call({"node": json.dumps({"id": "Meridian/Plain", "name": "Plain", "nodeType": "Note", "content": "Revenue rose."})})
 # verifies: mesh.minimal-tools
 assert tools["EditContent"].call({"path": "Meridian/Plain", "oldText": "rose", "newText": "fell"}) == \
     "Edited: Meridian/Plain (1 replacement)" and mesh.get("Meridian/Plain").content == "Revenue fell."

@@ -4,7 +4,8 @@ import json
 
 from claimcheck import capture
 from tools.agentview import AgentView
-from agentkit import ContentType, Mesh, mcp_tools, mesh_plugin, tools_by_name
+from agentkit import ContentType, Mesh, content_collection_plugin, mcp_tools, mesh_plugin, tools_by_name
+from agentkit._plugins import FUNCTION_FAILED
 from agentkit._mesh import MARKDOWN_TYPE
 
 mesh = Mesh(node_types={"Company", "Fact", "Folder"})
@@ -45,27 +46,27 @@ assert [answer.split(". ")[0] for answer in answers[:3]] == [
 assert answers[6] == "Error creating node: NodeType 'Facts' is not registered"
 capture("create_errors.md", error_table(answers))
 # verifies: mesh.create-required-fields
-assert create.call({"node": {"id": "Meridian/t", "name": "T", "nodeType": "Meridian"}}) == "Created: Meridian/t"
+assert create.call({"node": json.dumps({"id": "Meridian/t", "name": "T", "nodeType": "Meridian"})}) == "Created: Meridian/t"
 mesh.delete(["Meridian/t"])  # a node at the nodeType's path counts, as a NodeType defined in the mesh does
 # verifies: mesh.create-malformed-namespace
 assert answers[3].startswith("Error: cannot create 'rev': namespace 'Meridian//Facts' is malformed.")
 # verifies: mesh.create-malformed-namespace
-assert create.call({"node": {"id": "rev 1", "namespace": "Meridian/Key figures", "name": "R", "nodeType": "Fact"}}) == \
+assert create.call({"node": json.dumps({"id": "rev 1", "namespace": "Meridian/Key figures", "name": "R", "nodeType": "Fact"})}) == \
     "Created: Meridian/Key figures/rev 1"
 mesh.delete(["Meridian/Key figures/rev 1"])
 for blank, refusal in (({"id": "  ", "name": "R"}, "Error: cannot create: 'id' is not set."),
                        ({"id": "rev-2", "name": " \t"}, "Error: cannot create 'Meridian/rev-2': 'name' is not set.")):
     # verifies: mesh.create-malformed-namespace
-    assert create.call({"node": {"namespace": "Meridian", "nodeType": "Fact", **blank}}).startswith(refusal)
+    assert create.call({"node": json.dumps({"namespace": "Meridian", "nodeType": "Fact", **blank})}).startswith(refusal)
 # verifies: mesh.create-malformed-namespace
 assert not mesh.exists("Meridian/rev-2")
 # verifies: mesh.create-malformed-namespace
-assert [create.call({"node": {"id": "n", "namespace": ns, "name": "N", "nodeType": "Fact"}}) for ns in (" '@/Meridian' ", "/Meridian/")] \
+assert [create.call({"node": json.dumps({"id": "n", "namespace": ns, "name": "N", "nodeType": "Fact"})}) for ns in (" '@/Meridian' ", "/Meridian/")] \
     == ["Created: Meridian/n", "Error: cannot create 'n': namespace 'Meridian/' is malformed. The namespace is the parent "
         "path, segments separated by single slashes, no trailing slash (e.g. \"ACME/Projects\", \"User/rbuergi\")."]
 mesh.delete(["Meridian/n"])
 mesh.register_node_type("AccessAssignment")
-misplaced = [create.call({"node": node}) for node in (
+misplaced = [create.call({"node": json.dumps(node)}) for node in (
     {"id": "_Comment/c1", "name": "C", "nodeType": "Fact"},
     {"id": "Meridian/_Access/ann_Access", "name": "Ann", "nodeType": "AccessAssignment", "mainNode": "Other"})]
 # verifies: mesh.create-malformed-namespace
@@ -73,7 +74,7 @@ assert misplaced[0].startswith("Error creating node: Satellite '_Comment/c1' is 
 # verifies: mesh.create-malformed-namespace
 assert misplaced[1].startswith("Error creating node: AccessAssignment 'Meridian/_Access/ann_Access' has MainNode='Other' but")
 # verifies: mesh.create-malformed-namespace
-assert create.call({"node": {"id": "Meridian/_Comment/c1", "name": "C", "nodeType": "Fact"}}) == "Created: Meridian/_Comment/c1"
+assert create.call({"node": json.dumps({"id": "Meridian/_Comment/c1", "name": "C", "nodeType": "Fact"})}) == "Created: Meridian/_Comment/c1"
 mesh.delete(["Meridian/_Comment/c1"])
 mesh.node_types.discard("AccessAssignment")
 two_nodes = '[{"id": "Meridian/a", "name": "A", "nodeType": "Fact"}, {"id": "Meridian/b", "name": "B", "nodeType": "Fact"}]'
@@ -95,7 +96,7 @@ assert answers[5].startswith("Error: Content does not match the schema for NodeT
 assert "Expected content schema for NodeType 'Fact': " in answers[5]
 for not_an_object in ([], "x", 4812.3):
     # verifies: mesh.create-schema-mismatch
-    assert create.call({"node": {"id": "Meridian/rev-FY2024-1", "name": "R", "nodeType": "Fact", "content": not_an_object}}
+    assert create.call({"node": json.dumps({"id": "Meridian/rev-FY2024-1", "name": "R", "nodeType": "Fact", "content": not_an_object})}
                        ).startswith("Error: Content does not match the schema for NodeType 'Fact'. ")
 # verifies: mesh.create-nothing-written-on-error
 assert [node.path for node in mesh.nodes()] == ["Meridian"]
@@ -108,10 +109,33 @@ print(create.call({"node": json.dumps({
     "content": {"$type": "Fact", "lineItem": "rev", "period": "FY2024", "value": 4812.3, "unit": "EUR m"},
 })}))
 #> Created: Meridian/rev-FY2024-1
-print(create.call({"node": {"id": "Meridian/rev-FY2024-1", "name": "Revenue FY2024", "nodeType": "Fact"}}))
+print(create.call({"node": json.dumps({"id": "Meridian/rev-FY2024-1", "name": "Revenue FY2024", "nodeType": "Fact"})}))
 #> Error creating node: Node already exists: Meridian/rev-FY2024-1
+print(create.call({"node": {"id": "Meridian/rev-FY2024-2", "name": "Revenue FY2024", "nodeType": "Fact"}}))  # an object
+#> Error: Function failed.
 # --8<-- [end:create]
 capture("mesh_view_create.md", VIEW.markdown("create"))
+
+# The four JSON-text parameters, wherever an agent tool has one: with each required argument as its type takes it,
+# the call binds; an object, an array, a number or a flag there fails before the tool runs. So does leaving out a
+# required argument, of any agent tool.
+agent_tools = mesh_plugin(Mesh(node_types={"Fact"})) + content_collection_plugin(Mesh(node_types={"Fact"}))
+JSON_TEXT = ("node", "nodes", "fields", "paths")
+SAMPLE = {"string": "x", "integer": 0, "boolean": False}
+for tool in agent_tools:
+    binding = {p.name: SAMPLE[p.type] for p in tool.parameters if p.required}
+    # verifies: mesh.arguments-bind-by-type
+    assert tool.call(binding) != FUNCTION_FAILED, tool.name
+    for parameter in tool.parameters:
+        for wrong in ({"a": 1}, [1], 4812.3, True) if parameter.name in JSON_TEXT else ():
+            # verifies: mesh.arguments-bind-by-type
+            assert tool.call({**binding, parameter.name: wrong}) == FUNCTION_FAILED, (tool.name, parameter.name, wrong)
+        if parameter.required:
+            # verifies: mesh.arguments-bind-by-type
+            assert tool.call({k: v for k, v in binding.items() if k != parameter.name}) == FUNCTION_FAILED, tool.name
+# verifies: mesh.arguments-bind-by-type
+assert sorted((tool.name, p.name, p.type) for tool in agent_tools for p in tool.parameters if p.name in JSON_TEXT) == [
+    ("Create", "node", "string"), ("Delete", "paths", "string"), ("Patch", "fields", "string"), ("Update", "nodes", "string")]
 
 stored = mesh.get("Meridian/rev-FY2024-1")
 # verifies: mesh.create-id-splits-namespace
@@ -157,21 +181,21 @@ assert json.loads(tools_by_name(mcp_tools(markdown))["get"].call({"path": "Notes
 for content in ({"lineItem": "np", "value": 411.3},                    # no $type
                 {"$type": "fact", "lineItem": "np", "value": 411.3}):  # wrong case: not registered
     node = {"id": "Meridian/np-FY2024-11", "name": "Net profit FY2024", "nodeType": "Fact", "content": content}
-    print(create.call({"node": node}), mesh.typed_view("Meridian/np-FY2024-11"))
+    print(create.call({"node": json.dumps(node)}), mesh.typed_view("Meridian/np-FY2024-11"))
     mesh.delete(["Meridian/np-FY2024-11"])
 #> Created: Meridian/np-FY2024-11 {}
 #> Created: Meridian/np-FY2024-11 {}
 # A built-in node type refuses an unregistered $type (since e298c8cf8):
 mesh.builtin_node_types.add("Fact")
-print(create.call({"node": {"id": "Meridian/np-FY2024-11", "name": "Net profit FY2024", "nodeType": "Fact",
-                            "content": {"$type": "fact", "value": 411.3}}}))
+print(create.call({"node": json.dumps({"id": "Meridian/np-FY2024-11", "name": "Net profit FY2024", "nodeType": "Fact",
+                            "content": {"$type": "fact", "value": 411.3}})}))
 #> Error creating node: Content of 'Meridian/np-FY2024-11' carries the polymorphic discriminator '$type': 'fact', ...
 # --8<-- [end:type-discriminator]
 
 # verifies: mesh.create-refuses-unregistered-type
 assert not mesh.exists("Meridian/np-FY2024-11")
 # verifies: mesh.create-refuses-unregistered-type
-assert create.call({"node": {"id": "Meridian/np", "name": "NP", "nodeType": "Fact", "content": {"value": 1}}}) == \
+assert create.call({"node": json.dumps({"id": "Meridian/np", "name": "NP", "nodeType": "Fact", "content": {"value": 1}})}) == \
     "Created: Meridian/np"
 mesh.delete(["Meridian/np"])
 mesh.builtin_node_types.discard("Fact")
@@ -188,20 +212,20 @@ mesh.delete(["Meridian/np"])
 
 # --8<-- [start:strict]
 strict_create = tools_by_name(mesh_plugin(mesh, strict=True))["Create"]  # agentkit extension
-print(strict_create.call({"node": {
+print(strict_create.call({"node": json.dumps({
     "id": "Meridian/rev-FY2022-1", "name": "Revenue FY2022", "nodeType": "Fact",
     "content": {"$type": "Fact", "lineItem": "rev", "amount": 4100.0},
-}}))
+})}))
 #> Strict mode: field(s) 'amount' are not part of $type 'Fact' ... Known fields: lineItem, period, unit, value.
 # --8<-- [end:strict]
 
 # verifies: mesh.create-strict-extension
-assert strict_create.call({"node": {"id": "Meridian/x", "name": "x", "nodeType": "Fact", "content": {"$type": "Fact", "amount": 1}}}) == (
+assert strict_create.call({"node": json.dumps({"id": "Meridian/x", "name": "x", "nodeType": "Fact", "content": {"$type": "Fact", "amount": 1}})}) == (
     "Strict mode: field(s) 'amount' are not part of $type 'Fact' and would be dropped silently. "
     "Known fields: lineItem, period, unit, value.")
 # verifies: mesh.create-strict-extension
-assert "is not registered" in strict_create.call({"node": {"id": "Meridian/x", "name": "x", "nodeType": "Fact", "content": {"$type": "fact"}}})
+assert "is not registered" in strict_create.call({"node": json.dumps({"id": "Meridian/x", "name": "x", "nodeType": "Fact", "content": {"$type": "fact"}})})
 # verifies: mesh.create-strict-extension
 assert not mesh.exists("Meridian/x") and mesh.create({"id": "Meridian/y", "name": "y", "nodeType": "Fact", "content": {"$type": "Fact", "amount": 1}}).dropped_fields == ("amount",)
 # verifies: mesh.create-strict-extension
-assert Mesh().strict is False and create.call({"node": {"id": "Meridian/z", "name": "z", "nodeType": "Fact", "content": {"$type": "Fact", "amount": 1}}}) == "Created: Meridian/z"
+assert Mesh().strict is False and create.call({"node": json.dumps({"id": "Meridian/z", "name": "z", "nodeType": "Fact", "content": {"$type": "Fact", "amount": 1}})}) == "Created: Meridian/z"

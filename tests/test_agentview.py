@@ -12,6 +12,8 @@ from tools.agentview import MAX_ANSWER_CHARS, MAX_ANSWER_LINES, AgentView, Recor
 from tools.captures import run_snippet
 
 SNIPPET = textwrap.dedent('''
+    import json
+
     from agentkit import Mesh, mesh_plugin, tools_by_name
     from tools.agentview import AgentView
 
@@ -25,7 +27,7 @@ SNIPPET = textwrap.dedent('''
         return tools[name].call(arguments)
 
     # --8<-- [start:create]
-    print(tools["Create"].call({"node": {"id": "Acme", "name": "Acme", "nodeType": "Company"}}))
+    print(tools["Create"].call({"node": json.dumps({"id": "Acme", "name": "Acme", "nodeType": "Company"})}))
     print(call("Get", path="Nowhere"))
     # --8<-- [end:create]
 
@@ -45,7 +47,7 @@ def test_a_section_shows_exactly_its_own_calls_in_order(tmp_path: Path):
     view = run(tmp_path)["view"]
     calls = view.calls_in("create")
     assert [(call.tool, call.arguments) for call in calls] == [
-        ("Create", {"node": {"id": "Acme", "name": "Acme", "nodeType": "Company"}}),
+        ("Create", {"node": '{"id": "Acme", "name": "Acme", "nodeType": "Company"}'}),
         ("Get", {"path": "Nowhere"}),
     ]
     assert [call.answer for call in calls] == ["Created: Acme", "Not found: Nowhere"]
@@ -53,6 +55,8 @@ def test_a_section_shows_exactly_its_own_calls_in_order(tmp_path: Path):
 
 
 STEPS = textwrap.dedent('''
+    import json
+
     from agentkit import Mesh, mesh_plugin, tools_by_name
     from tools.agentview import AgentView
 
@@ -64,7 +68,7 @@ STEPS = textwrap.dedent('''
     refresh()
 
     # --8<-- [start:children]
-    tools["Create"].call({"node": {"id": "Acme/Unit", "name": "Unit", "nodeType": "Company"}})
+    tools["Create"].call({"node": json.dumps({"id": "Acme/Unit", "name": "Unit", "nodeType": "Company"})})
     tools["Get"].call({"path": "Acme/*"})
     refresh()
     tools["Get"].call({"path": "Acme/*"})
@@ -86,7 +90,9 @@ def test_a_step_the_model_does_not_see_stands_between_the_calls_it_ran_between(t
 
 def test_the_listing_is_the_json_call_and_the_exact_answer(tmp_path: Path):
     listing = run(tmp_path)["view"].markdown("create")
-    assert '**`Create`** called with\n\n```json\n{"node": {"id": "Acme", "name": "Acme", "nodeType": "Company"}}\n```' in listing
+    # The node goes as a JSON string, as the model must send it: the listing shows the string, escaped.
+    assert '**`Create`** called with\n\n```json\n{\n  "node": "{\\"id\\": \\"Acme\\", \\"name\\": \\"Acme\\", ' \
+        '\\"nodeType\\": \\"Company\\"}"\n}\n```' in listing
     assert "answers `Created: Acme`" in listing  # short enough to stand inline
     assert '**`Get`** called with `{"path": "Nowhere"}`\nanswers `Not found: Nowhere`' in listing
     assert "Before" not in listing and "After" not in listing

@@ -24,6 +24,7 @@ import gc
 import io
 import json
 import math
+import re
 import time
 import unicodedata
 from typing import Any, Callable
@@ -95,6 +96,29 @@ def null_raises(tool: agentkit.Tool, arguments: Any) -> bool:
         return True  # MeshOperations.Search calls query.Replace under a basePath
     return any(arguments.get(p.name, "") is None and (p.name in NULL_RAISES or (mcp and p.type in ("integer", "boolean")))
                for p in tool.parameters)
+
+
+def does_not_bind(tool: agentkit.Tool, arguments: Any) -> bool:
+    """The agent binder (AIFunctionFactory) throws before an agent tool runs (FI1): a required argument missing,
+    or a value of another JSON type than its parameter's (a JSON number may come as a numeric string)."""
+    if tool.plugin == agentkit.MCP_SERVER or not isinstance(arguments, dict):
+        return False
+    for parameter in tool.parameters:
+        if parameter.name not in arguments:
+            if parameter.required:
+                return True
+        elif arguments[parameter.name] is not None and not binds(parameter.type, arguments[parameter.name]):
+            return True
+    return False
+
+
+def binds(kind: str, value: Any) -> bool:
+    if kind == "string":
+        return isinstance(value, str)
+    if kind == "boolean":
+        return isinstance(value, bool)
+    return (isinstance(value, int) and not isinstance(value, bool)) or (isinstance(value, float) and value.is_integer()) \
+        or (isinstance(value, str) and re.fullmatch(r"\s*[+-]?[0-9]+\s*", value) is not None)
 
 
 def mcp_get(mesh: agentkit.Mesh) -> agentkit.Tool:
@@ -261,8 +285,9 @@ def call_checked(mesh: agentkit.Mesh, tool: agentkit.Tool, arguments: Any, befor
     note(f"{tool_label(tool)} answered {answer[:300]!r}")
     assert isinstance(answer, str), f"{tool_label(tool)} answered {type(answer).__name__}, not text"
     # The invocation layers' fixed texts stand for an exception agentkit did not expect: a defect to fix,
-    # unless the framework's own call raises too (a JSON null the binder or the operation cannot take).
-    assert answer not in UNEXPECTED_FAILURE_TEXTS or null_raises(tool, arguments), \
+    # unless the framework's own call raises too (a JSON null the binder or the operation cannot take, or an
+    # agent tool's argument that does not bind).
+    assert answer not in UNEXPECTED_FAILURE_TEXTS or null_raises(tool, arguments) or does_not_bind(tool, arguments), \
         f"{tool_label(tool)} failed unexpectedly: {answer!r}"
     after = snapshot(mesh)
     if tool.read_only:

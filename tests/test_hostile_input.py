@@ -154,14 +154,14 @@ def test_docx_paragraph_whose_style_is_not_heading_1_to_9_reads_as_a_plain_parag
 @pytest.mark.parametrize("node", [
     "[" * 65 + "]" * 65,  # one level past System.Text.Json's default MaxDepth (64)
     '{"id": "n", "name": "N", "nodeType": "Fact", "content": ' + '{"a":' * 5000 + "1" + "}" * 5001,
-    {"id": "n", "name": "N", "nodeType": "Fact", "content": json.loads('{"a":' * 70 + "1" + "}" * 70)},
+    json.dumps({"id": "n", "name": "N", "nodeType": "Fact", "content": json.loads('{"a":' * 70 + "1" + "}" * 70)}),
 ])
 def test_create_refuses_json_nested_deeper_than_64_levels_with_the_invalid_json_text(node):
     mesh = workspace()
     before = snapshot(mesh)
-    answer = mcp(mesh)["create"].call({"node": node}) if isinstance(node, str) else \
-        tools_by_name(mesh_plugin(mesh))["Create"].call({"node": node})
-    assert answer.startswith("Invalid JSON: The maximum configured depth of 64 has been exceeded."), answer
+    for create in (mcp(mesh)["create"], tools_by_name(mesh_plugin(mesh))["Create"]):
+        answer = create.call({"node": node})
+        assert answer.startswith("Invalid JSON: The maximum configured depth of 64 has been exceeded."), answer
     assert snapshot(mesh) == before
 
 
