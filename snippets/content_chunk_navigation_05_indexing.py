@@ -15,7 +15,7 @@ from agentkit._errors import UnreadableDocument
 from claimcheck import capture
 from tools.agentview import AgentView
 
-mesh = Mesh(node_types={"Company"}, index=SearchIndex(summarizer=extractive_summary))  # a host wired like memex
+mesh = Mesh(node_types={"Company", "Space"}, index=SearchIndex(summarizer=extractive_summary))  # a host wired like memex
 mesh.create({"id": "Meridian", "name": "Meridian Components Group", "nodeType": "Company"})
 mesh.add_collection("Meridian")
 # Every tool call below is recorded for the page's "Tool call" listings (tools/agentview.py).
@@ -63,6 +63,17 @@ mesh.refresh_index()
 # verifies: chunks.upload-content-does-not-index
 assert json.loads(agent["GetChunk"].call({"collectionPath": "Meridian/content", "filePath": "outlook.md", "chunkIndex": 0}))[
     "text"] == new_outlook
+# In a Space's `content`, the Content Indexing tab's Rebuild indexes what UploadContent stored.
+mesh.create({"id": "Harbor", "name": "Harbor", "nodeType": "Space"})
+mesh.add_collection("Harbor")
+harbor = tools_by_name(content_collection_plugin(mesh, context="Harbor"))
+harbor["UploadContent"].call({"nodePath": "@/Harbor", "filePath": "memo.md", "content": "Operating profit memo."})
+mesh.refresh_index()
+unindexed = json.loads(harbor["SearchChunks"].call({"query": "namespace:Harbor/content operating profit memo"}))["count"]
+rebuilt = mesh.rebuild_content_index("Harbor")
+mesh.refresh_index()
+# verifies: chunks.upload-content-does-not-index
+assert (unindexed, rebuilt, json.loads(harbor["SearchChunks"].call({"query": "namespace:Harbor/content operating profit memo"}))["count"]) == (0, 1, 1)
 
 workbook = Workbook()
 workbook.active.append(["Operating profit", 601.4])
