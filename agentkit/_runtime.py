@@ -29,6 +29,7 @@ written, if the prompt reaches the model's minimum cacheable size.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
@@ -80,6 +81,22 @@ class Turn:
     results: tuple[ToolResult, ...]
 
 
+# The block the framework asks every agent to end its response with (T9).
+SUMMARY_BLOCK = re.compile(r"<summary>(?P<inner>[\s\S]*?)</summary>", re.IGNORECASE)
+
+
+def split_summary(text: str) -> tuple[str, str]:
+    """A completed round's answer as the framework stores it, and its summary (T9).
+
+    The first ``<summary>…</summary>`` block, in any letter case, is cut from the text, which is then
+    trimmed at its end; its inner text, trimmed, is the summary. Without one, the summary is the text.
+    """
+    match = SUMMARY_BLOCK.search(text)
+    if match is None:
+        return text, text
+    return (text[:match.start()] + text[match.end():]).rstrip(), match["inner"].strip()
+
+
 @dataclass
 class Run:
     """One round of one agent on one thread."""
@@ -88,7 +105,8 @@ class Run:
     model: str | None
     thread: Thread
     status: str = ""
-    answer: str = ""
+    answer: str = ""  # the stored answer: what the user sees and the next round reads
+    summary: str = ""  # a completed round's <summary> block (else its answer): a delegating parent's tool result
     turns: list[Turn] = field(default_factory=list)
     refused: list[ToolCall] = field(default_factory=list)
     delegations: list["Run"] = field(default_factory=list)
@@ -274,7 +292,8 @@ class Agent:
 
     def _terminate(self, run: Run, status: str, usage_model: str | None, text: str) -> Run:
         run.status = status
-        run.answer = text
+        run.answer, run.summary = split_summary(text) if status == COMPLETED else (text, text)
+        text = run.answer
         if status == DIED:
             return run  # the process is gone: nothing is stored, nothing recorded
         run.thread.append("assistant", text if status == COMPLETED else f"[round {status}] {text}".rstrip())
@@ -335,7 +354,7 @@ class Agent:
         self._current, self._as_unknown_below = parent, as_unknown  # a delegate may be this very agent
         parent.delegations.append(sub)
         if sub.status == COMPLETED:
-            return sub.answer
+            return sub.summary
         if sub.status == CANCELLED:
             return f"Error: delegation to {name} was cancelled before completing — the sub-agent did not finish."
         return f"Error: delegation to {name} failed — the delegated round ended {sub.status}."

@@ -5,7 +5,9 @@ from agentkit import (
     HISTORY_BUDGET_CHARS, Agent, Mesh, Message, Reply, Thread, TokenUsage, ToolResult, rebuild_history, record_usage,
     trim_history, usage_report,
 )
-from agentkit.guide import ProcedureModel
+from agentkit import ToolCall
+from agentkit._runtime import split_summary
+from agentkit.guide import PlannedCalls, ProcedureModel, TextModel
 from agentkit.guide._scenarios import (
     APPROVE, PROTOCOL_INSTRUCTIONS, TASK, THREAD, interrupted, protocol, report_tokens, workspace,
 )
@@ -21,14 +23,22 @@ protocol_model = ProcedureModel(protocol)
 seen = []  # every context the model is shown
 
 
-class Recorder:
-    """Wraps the scripted model and keeps each context it is handed."""
+class Seen:
+    """Wraps a scripted model and keeps each context it is handed, in `contexts`."""
 
-    key = protocol_model.key
+    def __init__(self, model, contexts):
+        self.model, self.key, self.contexts = model, model.key, contexts
 
     def respond(self, context):
-        seen.append(context)
-        return protocol_model.respond(context)
+        self.contexts.append(context)
+        return self.model.respond(context)
+
+
+class Recorder(Seen):
+    """The protocol's scripted model, keeping each context in `seen`."""
+
+    def __init__(self):
+        super().__init__(protocol_model, seen)
 
 
 # --8<-- [start:two-phase-run]
@@ -73,6 +83,33 @@ assert first_write.instructions == config.round_instructions() == PROTOCOL_INSTR
 assert first_write.messages()[1].text == reading.answer and THREAD == thread.path and TASK == thread.messages[0].text
 # verifies: agent.document-dies-with-round
 assert reading.turns[-1].context.total > DOCUMENT > max(turn.context.total for turn in writing.turns)
+# A worksheet in the <summary> block the framework asks for is cut from the stored answer: the next round never sees it.
+boxed_seen = []
+boxed = Agent(AgentConfiguration("boxed"), Seen(TextModel("Read the report.\n<SUMMARY>rev FY2024 4812.3</Summary>\n"),
+                                                 boxed_seen), Mesh())
+boxed_thread = Thread("Acme/_Thread/boxed")
+first = boxed.start(boxed_thread, TASK)
+boxed.start(boxed_thread, APPROVE)
+history = boxed_seen[-1]
+# verifies: agent.summary-block-cut
+assert (first.answer, first.summary, boxed_thread.messages[1].text) == ("Read the report.", "rev FY2024 4812.3", "Read the report.")
+# verifies: agent.summary-block-cut
+assert [m.text for m in history.messages()] == [TASK, "Read the report.", APPROVE]
+# verifies: agent.summary-block-cut
+assert split_summary("a <summary>one</summary> b <summary>two</summary>") == ("a  b <summary>two</summary>", "one") \
+    and split_summary("no block ") == ("no block ", "no block ")  # only the first block; without one, the text
+lead = Agent(AgentConfiguration("lead", delegations=["boxed"]),
+             PlannedCalls([ToolCall("delegate_to_agent", {"agentName": "boxed", "task": "Read it."})]), Mesh(),
+             delegates={"boxed": boxed})
+delegated = lead.start(Thread("Acme/_Thread/lead"), TASK)
+# verifies: agent.summary-block-cut
+assert [result.text for turn in delegated.turns for result in turn.results] == ["rev FY2024 4812.3"]
+plain = Agent(AgentConfiguration("plain"), TextModel("Revenue: 4,812.3"), Mesh())  # no block: the whole answer
+lead = Agent(AgentConfiguration("lead", delegations=["plain"]),
+             PlannedCalls([ToolCall("delegate_to_agent", {"agentName": "plain", "task": "Read it."})]), Mesh(),
+             delegates={"plain": plain})
+# verifies: agent.summary-block-cut
+assert [r.text for turn in lead.start(Thread("Acme/_Thread/lead2"), TASK).turns for r in turn.results] == ["Revenue: 4,812.3"]
 # verifies: agent.document-dies-with-round
 assert "Meridian/content/Annual Report 2024.pdf" in first_write.messages()[1].text and not any(
     isinstance(item, ToolResult) for item in first_write.items)
