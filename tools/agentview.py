@@ -117,18 +117,19 @@ class AgentView:
             frame = frame.f_back
         return tuple(lines)
 
+    def _made_in(self, *sections: str):
+        """Whether a record's snippet lines fall inside one of the named sections."""
+        found = read_sections(self.snippet)[0]
+        spans = [found[section] for section in sections]
+        return lambda record: any(span.start < line < span.end for span in spans for line in record.lines)
+
     def calls_in(self, section: str) -> list[RecordedCall]:
         """The calls made by the lines of one named section, in the order they were made."""
-        sections, _ = read_sections(self.snippet)
-        found = sections[section]
-        return [call for call in self.calls if any(found.start < line < found.end for line in call.lines)]
+        return list(filter(self._made_in(section), self.calls))
 
     def configurations_in(self, *sections: str) -> list:
         """The configurations the lines of the sections built, in the order they were built."""
-        found = read_sections(self.snippet)[0]
-        spans = [found[section] for section in sections]
-        return [built.configuration for built in self.configurations_built
-                if any(span.start < line < span.end for span in spans for line in built.lines)]
+        return [built.configuration for built in filter(self._made_in(*sections), self.configurations_built)]
 
     def agent_nodes(self, *sections: str) -> str:
         """The agent node JSON of each configuration the sections built (the same node once), as JSON blocks."""
@@ -144,14 +145,13 @@ class AgentView:
     def markdown(self, section: str) -> str:
         """The section's calls as the model sees them: each call's JSON, then the answer's text; a step the
         section ran between two of its calls stands between them, in italics."""
-        calls = self.calls_in(section)
+        made_in = self._made_in(section)
+        calls = [(position, call) for position, call in enumerate(self.calls) if made_in(call)]
         if not calls:
             raise ValueError(f"section {section!r} of {self.snippet.name} made no call through a wrapped tool")
-        span = read_sections(self.snippet)[0][section]
-        steps = [step for step in self.steps if any(span.start < line < span.end for line in step.lines)]
+        steps = list(filter(made_in, self.steps))
         parts = []
-        for call in calls:
-            position = next(index for index, recorded in enumerate(self.calls) if recorded is call)
+        for position, call in calls:
             parts += [f"*{step.text}*" for step in steps if step.after == position]
             parts.append(render_call(call))
         return "\n\n".join(parts) + "\n"
