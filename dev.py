@@ -11,6 +11,8 @@
     python3 dev.py regen   rewrite the generated files (claims page, captured output, claims lock);
                            --outputs also rewrites '#>' lines and pycon outputs, --confirm ID accepts
                            a reworded claim
+    python3 dev.py prose [SITE]   how the four pages read: prose words, sentence lengths, longest paragraph and claim,
+                           against the targets (CONTRIBUTING.md); SITE is a built site (default: a plain build)
     python3 dev.py screenshots   whole-page screenshots of every page at 1280 and 390 px, in build/screenshots/
                            (the gate writes the first screen only)
     python3 dev.py review [BASE]   Markdown review report of a doc change (default: merge base with main)
@@ -211,6 +213,7 @@ def main(argv: list[str]) -> int:
                                         "--full-page-screenshots", *rest),
         "regen": lambda rest: run(str(PYTHON), "-m", "tools.regen", *rest),
         "review": lambda rest: run(str(PYTHON), "-m", "tools.review", *rest),
+        "prose": lambda rest: run(str(PYTHON), "-m", "tools.prose", *rest),
         "mutate": lambda rest: run(str(PYTHON), "-m", "tools.mutate", *rest),
         "bench": lambda rest: run(str(PYTHON), "-m", "tools.bench", *rest),
         "upstream": lambda rest: run(str(PYTHON), "-m", "tools.upstream", *rest),
