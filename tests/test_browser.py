@@ -1003,6 +1003,23 @@ def test_search_lists_the_page_for_a_query(site: SiteBrowser, search_tab, query:
     assert expected in results[:within], f"{query!r}: results {results}"
 
 
+# The claim with the longest id: a search for it, or for its words without the page prefix, lists the claims page.
+LONGEST_ID = max((marker.id for source in MARKDOWN_PAGES.values() for marker in source.markers), key=len)
+
+
+@pytest.mark.parametrize("query", [
+    pytest.param(LONGEST_ID, id="the whole id"),
+    pytest.param(LONGEST_ID.split(".", 1)[1], id="the id without its page prefix"),
+])
+def test_search_finds_a_claim_on_the_claims_page(site: SiteBrowser, search_tab, query: str):
+    """A claim is looked up by its id: the claims page is among the first results. Search scores each word of the
+    query on its own (lunr), so the pages whose prose shares the id's words may rank above it; no other page holds
+    the id itself, labels being left out of the index."""
+    claims_page = nav_page(CLAIMS_PAGE).url_path
+    results = search(site, search_tab, query)
+    assert claims_page in results[:5], f"{query!r}: results {results}"
+
+
 # A page built to break every rule above: the checks must find each break, or they prove nothing.
 BROKEN_LAYOUT = """() => {
     const article = document.querySelector('article.md-content__inner');

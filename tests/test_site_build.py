@@ -46,3 +46,32 @@ def test_framework_claims_link_their_source_at_the_pinned_commit(built_site):
     pin = facts.load().framework
     claims_page = (built_site / "reference" / "claims" / "index.html").read_text(encoding="utf-8")
     assert f"https://github.com/{pin.name}/blob/{pin.commit}/" in claims_page
+
+
+def test_claims_page_rows_show_each_claim_whole(built_site):
+    """Each claim's row on the claims page holds the claim's whole text, as the page that states it renders it."""
+    from bs4 import BeautifulSoup
+
+    from tools.project import Project
+
+    def plain(element) -> str:
+        for mark in element.select("a.claim-mark"):
+            mark.decompose()
+        # Without white space: a link's words render with spaces around them on one page and not the other.
+        return "".join(element.get_text().split())
+
+    claims_page = BeautifulSoup((built_site / "reference" / "claims" / "index.html").read_text(encoding="utf-8"), "html.parser")
+    cut = []
+    for page in Project().pages:
+        if not page.markers:
+            continue
+        built = BeautifulSoup((built_site / page.path.relative_to("docs").with_suffix("") / "index.html").read_text(encoding="utf-8")
+                              if page.path.name != "index.md" else (built_site / "index.html").read_text(encoding="utf-8"), "html.parser")
+        for marker in page.markers:
+            stated = built.find(id=marker.id)
+            for nested in stated.find_all(["ul", "ol", "pre", "table"]):
+                nested.decompose()
+            row = claims_page.find(id=f"claim-{marker.id}").find_parent("tr")
+            if plain(stated) not in plain(row.find_all("td")[1]):
+                cut.append(marker.id)
+    assert cut == [], f"rows that do not hold their claim whole: {cut}"

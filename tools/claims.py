@@ -197,7 +197,7 @@ def render_page(project: Project, claims: Claims) -> str:
                 sites = "not checkable: observation"
             lines.append(
                 f'| <span id="{row_anchor(marker.id)}"></span>[`{marker.id}`]({link(page, marker.id)}) '
-                f"| {_excerpt(marker.text)} | {KIND_LABELS[marker.kind]} | {_sources(marker, known)} | {sites} "
+                f"| {_cell(marker.text)} | {KIND_LABELS[marker.kind]} | {_sources(marker, known)} | {sites} "
                 f"| {'MCP' if _over_mcp(claims, marker.id) else ''} |"
             )
     return "\n".join(lines) + "\n"
@@ -230,19 +230,12 @@ def _sources(marker: Marker, known: facts.Facts) -> str:
     return "; ".join(parts) or "—"
 
 
-def _excerpt(text: str, limit: int = 110) -> str:
-    """The start of a claim's text, safe inside a table cell."""
-    short = text
-    if len(text) > limit:
-        short = text[:limit].rsplit(" ", 1)[0]
-        # Close a code span or bold run the cut left open, so the cell renders as text.
-        short += "".join(span.ticks for span in read_inline(text).code if span.start < len(short) < span.end)
-        if short.count("**") % 2:
-            short += "**"
-        short += " …"
-    # Links stay on the page; a cell shows their words.
-    short = read_inline(short).link_texts()
-    return short.replace("|", "\\|")
+def _cell(text: str) -> str:
+    """A claim's whole text, safe inside a table cell: links keep their words; a `|` is escaped outside code
+    spans (the tables extension splits no cell inside one, and would show the backslash there)."""
+    text = read_inline(text).link_texts()
+    inside = {i for span in read_inline(text).code for i in range(span.start, span.end)}
+    return "".join("\\|" if char == "|" and i not in inside else char for i, char in enumerate(text))
 
 
 def _checking_files(sites: list[CheckSite]) -> str:
