@@ -19,7 +19,7 @@ from typing import Any, Protocol
 from ._chunks import split_chunks
 from ._errors import DocumentSlugCollision, FileNotFound, PathError, StoreCannotWrite, UnreadableDocument
 from ._index import SearchIndex
-from ._node import Node, StepClock
+from ._node import Node, StepClock, date_time_offset
 from ._paths import DOCUMENTS_SEGMENT, canonical_path, document_node_path, document_slug, split_node_id
 from ._transformers import IMAGE_MEDIA_TYPES, IndexText, extension_of, get_text, index_text
 
@@ -237,11 +237,11 @@ class ContentCollection:
             "sizeBytes": len(stored.data),
             "contentHash": digest,
             "chunkCount": len(chunks),
-            "indexedAt": self.mesh.clock.now(),
+            "indexedAt": date_time_offset(self.mesh.clock.now()),  # a DateTimeOffset, as the node's dates
         }
         previous = self.mesh.exists(document_path) and self.mesh.get(document_path)
         node = Node(
-            id=slug, namespace=namespace, name=name, node_type="Document", content=content, icon="Document",
+            id=slug, namespace=namespace, name=name, node_type="Document", content=content,  # no icon (MeshDocumentSink)
             version=previous.version + 1 if previous else 1, typed=True,
         )
         written = self.mesh.put_node(node)

@@ -874,7 +874,10 @@ class Mesh:
 
     def put_node(self, node: Node) -> Node:
         """Write a node built by agentkit itself (e.g. a Document node), bypassing Create's checks; every write ends here."""
-        stamped = replace(node, last_modified=self.clock.tick())
+        now = self.clock.tick()
+        existing = self._nodes.get(node.path)
+        created = node.created_date or (existing.created_date if existing is not None else "") or now
+        stamped = replace(node, last_modified=now, created_date=created)  # CreatedDate: set once (MeshExtensions.cs:594)
         self._nodes[stamped.path] = stamped
         self.index.stage_node(stamped)
         return stamped
@@ -945,7 +948,8 @@ class Mesh:
         The owner's no-op gate (NodeUpdatePipeline): a node equal to the live one but for its
         version and timestamp is not written, and keeps its version.
         """
-        if replace(result.node, version=previous.version, last_modified=previous.last_modified) == previous:
+        if replace(result.node, version=previous.version, last_modified=previous.last_modified,
+                   created_date=previous.created_date) == previous:
             return replace(result, node=previous)
         return replace(result, node=self.put_node(replace(result.node, version=previous.version + 1)))
 

@@ -50,31 +50,50 @@ class Node:
     description: str | None = None
     pre_rendered_html: str | None = None
     main_node: str | None = None
+    created_date: str = ""  # stamped by the node's first write, kept by every later one
 
     @property
     def path(self) -> str:
         return f"{self.namespace}/{self.id}" if self.namespace else self.id
 
     def to_json(self, nullable: Collection[str] = ()) -> dict[str, Any]:
-        """The node as the Get tool shows it, with the framework's camelCase keys.
+        """The node as the framework's Get serializes its MeshNode (MeshNode.cs), as a dict in the same key order.
+
+        ``$type`` first, then MeshNode's properties in their declared order; a property holding its
+        default (null, 0, default(DateTimeOffset)) is left out (WhenWritingDefault, M7). ``mainNode``
+        defaults to the path and ``state`` is ``Active``. agentkit knows no user, so ``createdBy`` and
+        ``lastModifiedBy`` are null and left out. :func:`agentkit._plugins.node_json` writes the text.
 
         ``nullable``: the typed content's fields declared nullable (``int?``), whose default is null
         alone, so a stored ``0`` or ``false`` is written.
         """
-        return {
+        properties = {
+            "$type": "MeshNode",  # the name MeshDataSource registers MeshNode under
             "id": self.id,
-            "namespace": self.namespace,
+            "namespace": self.namespace or None,  # a root node's Namespace is null
             "path": self.path,
+            "mainNode": self.path if self.main_node is None else self.main_node,
             "name": self.name,
+            "description": self.description,
             "nodeType": self.node_type,
             "category": self.category,
             "icon": self.icon,
             "order": self.order,
-            "version": self.version,
-            "lastModified": self.last_modified,
+            "createdDate": date_time_offset(self.created_date),
+            "lastModified": date_time_offset(self.last_modified),
+            "version": self.version or None,
+            "state": "Active",
             "content": _without_defaults(self.content, nullable) if self.typed else copy.deepcopy(self.content),
-        } | {key: value for key, value in (("description", self.description), ("preRenderedHtml", self.pre_rendered_html),
-                                           ("mainNode", self.main_node)) if value is not None}
+            "preRenderedHtml": self.pre_rendered_html,
+        }
+        return {key: value for key, value in properties.items() if value is not None}
+
+
+def date_time_offset(stamp: str) -> str | None:
+    """A clock stamp as System.Text.Json writes a UTC DateTimeOffset (``+00:00``, not ``Z``); unset: None."""
+    if not stamp:
+        return None
+    return stamp[:-1] + "+00:00" if stamp.endswith("Z") else stamp
 
 
 def _is_default(value: Any) -> bool:

@@ -227,10 +227,21 @@ def to_text(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, indent=2)
 
 
-def _without_nulls(row: dict[str, Any]) -> dict[str, Any]:
-    """A node's keys as the framework writes them (JsonIgnoreCondition.WhenWritingDefault): a null key is absent.
-    Typed content has its defaults dropped already (Node.to_json); untyped content is kept as stored."""
-    return {key: value for key, value in row.items() if value is not None}
+# A node's DateTimeOffset properties: Utf8JsonWriter writes a date as it formats it, with no escaping.
+_DATE_KEYS = frozenset({"createdDate", "lastModified"})
+
+
+def node_json(value: dict[str, Any] | list[dict[str, Any]]) -> str:
+    """A node (:meth:`Node.to_json`) or a listing of children as the framework's Get writes it, agent and MCP alike.
+
+    Compact, strings escaped as :func:`dotnet_json_string`, except the node's dates (``+`` unescaped); a
+    child row with a null key leaves it out (WhenWritingDefault, M7).
+    """
+    if isinstance(value, list):
+        return "[" + ",".join(node_json({key: item for key, item in row.items() if item is not None})
+                              for row in value) + "]"
+    return "{" + ",".join(f'"{key}":"{item}"' if key in _DATE_KEYS else f"{dotnet_json_string(key)}:{dotnet_json(item)}"
+                          for key, item in value.items()) + "}"
 
 
 def _compact(value: Any) -> str:
@@ -275,20 +286,9 @@ def _text_arg(value: str | None) -> str:
 class _Operations:
     """MeshOperations over one mesh: each method returns the text the framework answers."""
 
-    def __init__(self, mesh: Mesh, strict: bool | None = None, *, framework_json: bool = False) -> None:
+    def __init__(self, mesh: Mesh, strict: bool | None = None) -> None:
         self.mesh = mesh
         self.strict = strict
-        # The MCP tools answer a node and a listing of children as the framework serializes them (M7):
-        # compact, with every null key left out. The agent tools keep agentkit's indented view, which
-        # shows a node's unset keys as null (the guide's Get section says so).
-        self.framework_json = framework_json
-
-    def _node_text(self, value: Any) -> str:
-        if not self.framework_json:
-            return to_text(value)
-        if isinstance(value, list):
-            return _compact([_without_nulls(row) for row in value])
-        return _compact(_without_nulls(value))
 
     def get(self, path: Any) -> str:
         if not isinstance(path, str) or not path.strip():
@@ -297,10 +297,10 @@ class _Operations:
         if not resolved.strip():
             return "Error: path is required."
         if resolved.endswith("/*"):  # N6: a query over the index, which lags (M2)
-            return self._node_text(self.mesh.children(resolved))
+            return node_json(self.mesh.children(resolved))
         fetched = self.mesh.fetch(path)  # fetch cleans the path once, as Get's single ResolvePath (N4)
         if fetched.kind == "node":
-            return self._node_text(fetched.value.to_json(self.mesh.nullable_fields(fetched.value)))
+            return node_json(fetched.value.to_json(self.mesh.nullable_fields(fetched.value)))
         if isinstance(fetched.value, str):  # a file's text (or an image placeholder), serialized as a JSON string
             return dotnet_json_string(fetched.value)
         if fetched.kind == "collection":  # a folder's items, serialized by the hub's JSON options (UP2)
@@ -685,7 +685,7 @@ def mcp_tools(mesh: Mesh, *, base_url: str = "") -> list[Tool]:
     is refused with the framework's text. ``navigate_to`` returns
     ``{base_url}/{path}`` (M14).
     """
-    ops = _Operations(mesh, framework_json=True)
+    ops = _Operations(mesh)
 
     def navigate(arguments: dict) -> str:
         path = arguments.get("path")

@@ -67,7 +67,8 @@ def record_usage(mesh: Mesh, thread_path: str, model: str | None, usage: TokenUs
     content = {"$type": USAGE_NODE_TYPE, **({"userId": user_id} if user_id else {}), "threadId": thread_path,
                "model": usage_model(model), **usage.as_content()}  # JSON omits a null userId
     return mesh.put_node(Node(id=usage_key(model), namespace=f"{thread_path}/{USAGE_SEGMENT}",
-                              name=usage_model(model), node_type=USAGE_NODE_TYPE, content=content))
+                              name=usage_model(model), node_type=USAGE_NODE_TYPE, content=content,
+                              main_node=thread_path))  # the satellite's MainNode is its thread (TokenUsage.cs:193)
 
 
 def recorded_usage(mesh: Mesh, thread_path: str, model: str | None) -> TokenUsage:

@@ -30,9 +30,9 @@ run = agent.start(Thread("Acme/_Thread/t1"), "Go.")
 for turn in run.turns:
     print(turn.index, turn.context.total, turn.usage.input)
 #> 1 233 233
-#> 2 303 303
-#> 3 373 373
-#> 4 443 443
+#> 2 300 300
+#> 3 367 367
+#> 4 434 434
 # --8<-- [end:bill-per-call]
 
 # verifies: agent.every-call-bills-whole-context

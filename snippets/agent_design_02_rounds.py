@@ -65,7 +65,7 @@ capture("agent_node_two_phase.md", VIEW.agent_nodes("two-phase-run"))
 last_read, first_write = seen[len(reading.turns) - 1], seen[len(reading.turns)]
 # The last reading call holds four tool results, the report's full text among them.
 print(len(last_read.tool_results()), reading.turns[-1].context.total)
-#> 4 38374
+#> 4 38377
 print(len(first_write.tool_results()), writing.turns[0].context.total)
 #> 0 2766
 # What the first writing call is shown: the task, the worksheet, the approval.

@@ -4,6 +4,7 @@ import json
 
 from claimcheck import capture
 from tools.agentview import AgentView
+from tools.node_rule import is_node, node_answers, rule_breaks
 from agentkit import (
     SUMMARY_LIMIT, DocumentSlugCollision, Mesh, SearchIndex, document_slug, extractive_summary,
     file_path_by_string_rule, file_path_from_document, get_path_of_file, mesh_plugin, tools_by_name,
@@ -283,3 +284,13 @@ assert refusal == ("File 'Q3-report.md' would share the Document node 'Meridian/
                    "with 'Q3 report.md' (both slug to 'Q3-report.md'); rename one of them")
 # verifies: chunks.slug-collision-refused
 assert [f["filePath"] for f in guarded.listing()] == ["Q3 report.md"] and SearchIndex().refuse_slug_collisions is False
+
+# Every node Get answers on this page's meshes, and every node its listings show, as the framework writes it.
+for every in (mesh, captioned, seen, strict):  # a node a file or reserved word hides from Get answers no node
+    agent_get = tools_by_name(mesh_plugin(every))["Get"]
+    for answer in [agent_get.call({"path": shown.path}) for shown in every.nodes()]:
+        # verifies: mesh.get-node-json
+        assert not is_node(answer) or rule_breaks(answer) == [], (answer[:80], rule_breaks(answer))
+for answer in node_answers(VIEW):
+    # verifies: mesh.get-node-json
+    assert rule_breaks(answer) == [], (answer[:80], rule_breaks(answer))

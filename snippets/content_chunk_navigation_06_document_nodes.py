@@ -4,6 +4,7 @@ import json
 
 from claimcheck import capture
 from tools.agentview import AgentView
+from tools.node_rule import is_node, node_answers, rule_breaks
 from agentkit import Mesh, PathError, content_collection_plugin, extractive_summary, file_path_from_document, mesh_plugin, tools_by_name
 
 mesh = Mesh(node_types={"Company", "Markdown", "Space"})
@@ -92,3 +93,12 @@ mesh.delete(["Meridian/content/_Documents/q2-notes.md"])
 mesh.content_store = "AzureBlob"  # the same mesh behind an AzureBlob store: the dangling path lists as empty
 # verifies: chunks.deleted-document-node-dangles
 assert tools["Get"].call({"path": hit["documentPath"]}) == "[]"
+
+# Every node Get answers on this page's meshes, and every node its listings show, as the framework writes it.
+agent_get = tools_by_name(mesh_plugin(mesh))["Get"]
+for answer in [agent_get.call({"path": shown.path}) for shown in mesh.nodes()]:
+    # verifies: mesh.get-node-json
+    assert not is_node(answer) or rule_breaks(answer) == [], (answer[:80], rule_breaks(answer))
+for answer in node_answers(VIEW):
+    # verifies: mesh.get-node-json
+    assert rule_breaks(answer) == [], (answer[:80], rule_breaks(answer))

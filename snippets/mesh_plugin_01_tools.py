@@ -5,6 +5,7 @@ import textwrap
 
 from claimcheck import capture
 from tools.agentview import AgentView
+from tools.node_rule import node_answers, rule_breaks
 from agentkit import (
     CONTENT_COLLECTION_PLUGIN, MCP_SERVER, MESH_PLUGIN, ContentType, Mesh, Node, content_collection_plugin, mcp_tools,
     mesh_plugin, snake_case, tools_by_name,
@@ -249,18 +250,17 @@ print(tools["Get"].call({"path": "Meridian/Facts/*"}))  # a query over the index
 #> []
 mesh.refresh_index()  # the index catches up
 print(json.loads(tools["Get"].call({"path": "Meridian/Facts/*"}))[0])
-#> {'path': 'Meridian/Facts/f-0', 'name': 'Fact 0', 'nodeType': 'Fact', 'icon': None}
+#> {'path': 'Meridian/Facts/f-0', 'name': 'Fact 0', 'nodeType': 'Fact'}
 # --8<-- [end:get]
 capture("mesh_view_get.md", VIEW.markdown("get"))
 del mesh.refresh_index  # Mesh's own again: later listings say nothing of their index refreshes
 
 # verifies: mesh.get-children
 assert json.loads(tools["Get"].call({"path": "Meridian/Facts/*"})) == [
-    {"path": f"Meridian/Facts/f-{n}", "name": f"Fact {n}", "nodeType": "Fact", "icon": None} for n in range(3)]
+    {"path": f"Meridian/Facts/f-{n}", "name": f"Fact {n}", "nodeType": "Fact"} for n in range(3)]  # a null icon left out
 # verifies: mesh.get-node-json
-assert set(node) >= {"id", "namespace", "path", "name", "nodeType", "category", "icon", "order", "content"}
-# verifies: mesh.get-node-json
-assert node["category"] is None and tools["Get"].call({"path": "Meridian/Facts/f-0"}).startswith('{\n  "id"')
+assert list(node) == ["$type", "id", "namespace", "path", "mainNode", "name", "nodeType", "createdDate", "lastModified",
+                      "version", "state", "content"] and (node["mainNode"], node["state"]) == (node["path"], "Active")
 scratch_typed = Mesh(node_types={"Fact", "Note"})
 scratch_typed.register_type(ContentType("Fact", {"value": "number", "final": "boolean", "unit": "string"}))
 scratch_typed.create({"id": "z", "name": "Z", "nodeType": "Fact",
@@ -508,3 +508,13 @@ assert [mcp["patch"].call({"path": "Meridian/x", "fields": None}), mcp["search"]
 # verifies: mesh.mcp-arguments
 assert json.loads(mcp["search"].call({"query": "", "limit": "2"}))["limit"] == 2
 
+# Every node of this page's meshes, and every node its listings show, as the framework writes it; MCP answers the same.
+for every in (mesh, scratch_typed, configured, scratch, same_name):
+    agent_get, mcp_get = tools_by_name(mesh_plugin(every))["Get"], tools_by_name(mcp_tools(every))["get"]
+    for shown in every.nodes():
+        answer = agent_get.call({"path": shown.path})
+        # verifies: mesh.get-node-json
+        assert rule_breaks(answer) == [] and mcp_get.call({"path": shown.path}) == answer, (shown.path, rule_breaks(answer))
+for answer in node_answers(VIEW):
+    # verifies: mesh.get-node-json
+    assert rule_breaks(answer) == [], (answer[:80], rule_breaks(answer))

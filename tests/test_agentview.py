@@ -85,7 +85,7 @@ def test_a_step_the_model_does_not_see_stands_between_the_calls_it_ran_between(t
     note = blocks.index("*The index catches up.*")
     assert listing.count("The index catches up.") == 1
     assert blocks[note - 1].startswith("**`Get`**") and "answers `[]`" in blocks[note - 1]
-    assert blocks[note + 1].startswith("**`Get`**") and '"path": "Acme/Unit"' in "".join(blocks[note + 1:])
+    assert blocks[note + 1].startswith("**`Get`**") and '"path":"Acme/Unit"' in "".join(blocks[note + 1:])
 
 
 def test_the_listing_is_the_json_call_and_the_exact_answer(tmp_path: Path):

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from agentkit import (
-    CONTENT_COLLECTION_PLUGIN, MCP_SERVER, MESH_PLUGIN, ContentType, Mesh, Tool, content_collection_plugin, mcp_tools,
+    CONTENT_COLLECTION_PLUGIN, MCP_SERVER, MESH_PLUGIN, ContentType, Mesh, Node, Tool, content_collection_plugin, mcp_tools,
     mesh_plugin, snake_case, tools_by_name,
 )
 from agentkit import _plugins as plugins
@@ -209,25 +209,45 @@ def test_get_children_lags_and_single_get_is_live(mesh):
     assert json.loads(get.call({"path": "Acme/rev"}))["name"] == "Revenue"
     assert "Acme/rev" not in [row["path"] for row in json.loads(get.call({"path": "Acme/*"}))]
     mesh.refresh_index()
-    assert {"path": "Acme/rev", "name": "Revenue", "nodeType": "Fact", "icon": None} in json.loads(get.call({"path": "Acme/*"}))
+    assert {"path": "Acme/rev", "name": "Revenue", "nodeType": "Fact"} in json.loads(get.call({"path": "Acme/*"}))  # no null icon
 
 
 
-def test_mcp_get_answers_a_node_as_the_framework_serializes_it(mesh):
-    """M7 (the hub's options: WhenWritingDefault, not indented): over MCP a node and a children listing are compact
-    JSON without null keys, and typed content without its defaults; the agent tool keeps agentkit's indented view."""
+def test_get_answers_a_node_as_the_framework_serializes_it(mesh):
+    """M15, M7 (the hub's options: WhenWritingDefault, not indented): agent and MCP tools alike answer a node and a
+    children listing as compact JSON in MeshNode's order without null keys, and typed content without its defaults."""
     create = tools_by_name(mcp_tools(mesh))["create"]
-    assert create.call({"node": json.dumps({"id": "rev", "namespace": "Acme", "name": "Revenue", "nodeType": "Fact",
+    assert create.call({"node": json.dumps({"id": "rev", "namespace": "Acme", "name": "Revenue <Q1> & Übersicht",
+                                            "nodeType": "Fact", "order": 0,
                                             "content": {"$type": "Fact", "item": "", "value": 0, "extra": 1}})}) == "Created: Acme/rev"
     mcp_answer = tools_by_name(mcp_tools(mesh))["get"].call({"path": "Acme/rev"})
     node = json.loads(mcp_answer)
-    assert "\n" not in mcp_answer and not {"category", "icon", "order"} & set(node) and None not in node.values()
+    assert list(node) == ["$type", "id", "namespace", "path", "mainNode", "name", "nodeType", "order", "createdDate",
+                          "lastModified", "version", "state", "content"]
+    assert mcp_answer.startswith('{"$type":"MeshNode","id":"rev","namespace":"Acme","path":"Acme/rev","mainNode":"Acme/rev",'
+                                 '"name":"Revenue \\u003CQ1\\u003E \\u0026 \\u00DCbersicht","nodeType":"Fact","order":0,'
+                                 '"createdDate":"2025-01-01T00:00:02+00:00","lastModified":"2025-01-01T00:00:02+00:00"')
     assert node["content"] == {"$type": "Fact", "item": ""}  # 0 omitted, an empty string kept, the unknown field dropped
-    agent_answer = tools_by_name(mesh_plugin(mesh))["Get"].call({"path": "Acme/rev"})
-    assert "\n" in agent_answer and json.loads(agent_answer)["category"] is None
+    assert tools_by_name(mesh_plugin(mesh))["Get"].call({"path": "Acme/rev"}) == mcp_answer
     mesh.refresh_index()
     assert json.loads(tools_by_name(mcp_tools(mesh))["get"].call({"path": "Acme/*"})) == \
-        [{"path": "Acme/rev", "name": "Revenue", "nodeType": "Fact"}]
+        [{"path": "Acme/rev", "name": "Revenue <Q1> & Übersicht", "nodeType": "Fact"}]
+
+
+def test_created_date_is_stamped_once_and_unset_defaults_are_left_out(mesh):
+    """M15: the first write stamps createdDate, later writes keep it; a node never written (version 0, no date)
+    shows neither, and a root node has no namespace."""
+    tools = tools_by_name(mesh_plugin(mesh))
+    tools["Create"].call({"node": json.dumps({"id": "Acme/n", "name": "N", "nodeType": "Fact"})})
+    first = json.loads(tools["Get"].call({"path": "Acme/n"}))
+    tools["Patch"].call({"path": "Acme/n", "fields": json.dumps({"name": "N2"})})
+    later = json.loads(tools["Get"].call({"path": "Acme/n"}))
+    assert later["createdDate"] == first["createdDate"] != later["lastModified"] and later["version"] == 2
+    root = json.loads(tools["Get"].call({"path": "Acme"}))
+    assert "namespace" not in root and root["mainNode"] == "Acme"
+    bare = Node("Bare", "", "Bare", "Fact", version=0)
+    assert bare.to_json() == {"$type": "MeshNode", "id": "Bare", "path": "Bare", "mainNode": "Bare", "name": "Bare",
+                              "nodeType": "Fact", "state": "Active"}
 
 
 # -- uploads (C7) -------------------------------------------------------------------------------------

@@ -37,6 +37,7 @@ def test_record_usage_accumulates_in_one_satellite_with_the_framework_fields():
     assert record_usage(mesh, "Acme/_Thread/t1", "example-large", TokenUsage(100, 10, 5, 1)) is not None
     node = record_usage(mesh, "Acme/_Thread/t1", "example-large", TokenUsage(1, 2, 3, 4))
     assert (node.path, node.node_type) == ("Acme/_Thread/t1/_Usage/example_large", "TokenUsage")
+    assert node.to_json()["mainNode"] == "Acme/_Thread/t1"  # the satellite's MainNode is its thread (TokenUsage.cs:193)
     assert node.content == {"$type": "TokenUsage", "threadId": "Acme/_Thread/t1", "model": "example-large",
                             "inputTokens": 101 + 8 + 5, "outputTokens": 12, "cacheReadTokens": 8,
                             "cacheWriteTokens": 5}

@@ -155,6 +155,27 @@ async def get_children(fx: Fixtures) -> None:
     assert set(rows[0]) == {"path", "name", "nodeType", "icon"}, f"a listed child has {sorted(rows[0])}"
 
 
+# MeshNode's serialized properties in declaration order (fact M15).
+MESH_NODE_KEYS = ("$type", "id", "namespace", "path", "mainNode", "name", "description", "nodeType", "category", "icon",
+                  "order", "createdDate", "createdBy", "lastModified", "lastModifiedBy", "version", "state", "content",
+                  "preRenderedHtml", "desiredId", "isSatelliteType", "excludeFromContext", "syncBehavior")
+
+
+@check("mesh.get-node-json", needs=WRITE)
+async def get_node_json(fx: Fixtures) -> None:
+    path = await made(fx, "shape", name="Gr\u00fc\u00dfe <&>", order=0)
+    answer = await fx.call("get", {"path": path})
+    node = json.loads(answer) if answer.startswith("{") else {}
+    # verifies: mesh.get-node-json
+    assert list(node)[:1] == ["$type"] and node["$type"] == "MeshNode" and \
+        [key for key in MESH_NODE_KEYS if key in node] == list(node), f"Get {path} answered the keys {list(node)}"
+    # verifies: mesh.get-node-json
+    assert "\n" not in answer and None not in node.values() and node.get("order") == 0 and \
+        (node.get("mainNode"), node.get("state")) == (path, "Active"), f"Get {path} answered {answer[:300]!r}"
+    # verifies: mesh.get-node-json
+    assert '"name":"Gr\\u00FC\\u00DFe \\u003C\\u0026\\u003E"' in answer, f"the name is written {answer[:300]!r}"
+
+
 async def searched(fx: Fixtures, base: str, expect: int, **arguments) -> dict:
     """Search under `base` until it counts `expect` results (the index lags behind writes)."""
 
