@@ -41,6 +41,7 @@ from typing import Any, Callable
 
 from ._chunk_navigation import get_chunk, search_chunks
 from ._errors import AgentkitError, StoreCannotWrite, ToolArgumentError
+from ._invocation import DOTNET_TYPES, MISSING_ARGUMENT, NOT_CONVERTIBLE, NULL_TEXT, Raised
 from ._mesh import CreateResult, Mesh, load_json, resolve_path
 from ._paths import resolve_context_path  # N4: which agent paths the chat context prefixes
 from ._tool_texts import CONTENT_COLLECTION_TEXTS, MCP_TEXTS, MESH_TEXTS, ToolText
@@ -564,24 +565,30 @@ def _answering(function: Callable[[dict], str], parameters: tuple[Parameter, ...
             for parameter in parameters:
                 value = arguments.get(parameter.name)
                 if value is None and parameter.name in arguments and parameter.name in null_fails:
-                    return failed
+                    return Raised(failed, NULL_TEXT)
                 if value is None and null_passes and parameter.name in arguments and parameter.type == "string":
                     bound[parameter.name] = None  # the binder passes a JSON null on to the operation
                     continue
                 if value is None:
                     if parameter.required:
                         # An absent required argument throws in the binder; a JSON null reaches the tool.
-                        return failed if binder and parameter.name not in arguments \
+                        return Raised(failed, MISSING_ARGUMENT.format(name=parameter.name)) \
+                            if binder and parameter.name not in arguments \
                             else f"Error: missing required argument '{parameter.name}'"
                     continue
-                bound[parameter.name] = _coerced(parameter, value)
+                try:
+                    bound[parameter.name] = _coerced(parameter, value)
+                except ToolArgumentError as error:
+                    if not binder:
+                        return str(error)
+                    return Raised(failed, NOT_CONVERTIBLE.format(type=DOTNET_TYPES.get(parameter.type, parameter.type)))
             return function(bound)
         except ToolArgumentError as error:
-            return failed if binder else str(error)
+            return Raised(failed, str(error)) if binder else str(error)
         except AgentkitError as error:
             return str(error)
-        except Exception:  # noqa: BLE001 - the framework's invocation layer answers a fixed text, see FUNCTION_FAILED
-            return failed
+        except Exception as error:  # noqa: BLE001 - the framework's invocation layer answers a fixed text, see FUNCTION_FAILED
+            return Raised(failed, str(error) or type(error).__name__)
 
     return call
 

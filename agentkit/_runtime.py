@@ -11,7 +11,10 @@ message and runs one round, as the framework's function-invoking loop does:
    tool calls and results included (T3), and billed for all of it as input;
    its reply is billed as output. Every tool call in the reply runs; a call to
    a tool that is not offered gets ``Error: Requested function "{name}" not
-   found.`` as its result and the round goes on (A5).
+   found.`` as its result and the round goes on (A5). A call that throws
+   answers ``Error: Function failed.``; the fourth iteration in a row with
+   such a call ends the round in error, its text so far and the exception's
+   message stored (FI2, ``_invocation``).
 3. A reply without tool calls ends the round. After N tool batches, iteration
    N calls the model once more without tools, and its text ends the round:
    at most N + 1 model calls, nothing thrown.
@@ -38,6 +41,7 @@ from typing import Any, Sequence
 from ._config import CHECK_INBOX, CHECK_INBOX_DESCRIPTION, DELEGATION_TOOL, NO_NEW_MESSAGES, AgentConfiguration
 from ._cost import EXAMPLE_PRICES, ModelPrice, TokenUsage, cost_of, require_count
 from ._errors import ConfigurationError
+from ._invocation import ConsecutiveErrors, aborted_text
 from ._mesh import Mesh
 from ._messages import Context, ContextItem, Message, Reply, ToolCall, ToolDefinition, ToolResult
 from ._models import Model
@@ -216,6 +220,7 @@ class Agent:
         # A model known not to support tools is sent none, the runtime's own tools included.
         tools = self.offered if getattr(self.model, "supports_tools", True) else ()
         executed = 0
+        errors = ConsecutiveErrors()  # FunctionInvokingChatClient's count of failing iterations (FI2)
         in_flight: Turn | None = None
         results: list[ToolResult] = []
         try:
@@ -255,6 +260,10 @@ class Agent:
                 in_flight = None
                 if stop:
                     return self._terminate(run, stop, usage_model, reply.text)
+                rethrown = errors.after(results)
+                if rethrown is not None:  # the limit: the exception ends the round, stored as ThreadExecution does
+                    streamed = "".join(turn.reply.text for turn in run.turns)
+                    return self._terminate(run, ERROR, usage_model, aborted_text(streamed, rethrown), stored=True)
             raise AssertionError("unreachable: iteration N always ends the round")
         except Exception as failure:
             if not run.status:  # a model or tool bug: the round ends in error, then the bug surfaces
@@ -290,13 +299,14 @@ class Agent:
             raise TypeError(f"tool {call.name!r} returned {type(text).__name__}, not the text a model reads")
         return ToolResult(call_id, call.name, text)
 
-    def _terminate(self, run: Run, status: str, usage_model: str | None, text: str) -> Run:
+    def _terminate(self, run: Run, status: str, usage_model: str | None, text: str, stored: bool = False) -> Run:
+        # ``stored``: ``text`` is already what the framework stores (an aborted round, FI2).
         run.status = status
         run.answer, run.summary = split_summary(text) if status == COMPLETED else (text, text)
         text = run.answer
         if status == DIED:
             return run  # the process is gone: nothing is stored, nothing recorded
-        run.thread.append("assistant", text if status == COMPLETED else f"[round {status}] {text}".rstrip())
+        run.thread.append("assistant", text if status == COMPLETED or stored else f"[round {status}] {text}".rstrip())
         if getattr(self.model, "reports_usage", True):  # a provider that never reports leaves no record
             run.recorded = record_usage(self.mesh, run.thread.path, usage_model, run.usage) is not None
         return run

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import json
 from dataclasses import dataclass, field
 
 import pytest
@@ -396,3 +397,95 @@ def test_the_cap_example_runs_as_the_page_states_it():
     assert again == per_response and len(run.turns) == cap + extra and run.turns[-1].tools_offered == ()
     # verifies: agent.cap-counts-tool-batches
     assert AgentConfiguration("a").iteration_cap == default
+
+
+# -- the function-invocation layer: thrown calls and the consecutive-error limit (FI2, FI3) ------------------
+@dataclass
+class Replies:
+    """A model that gives its replies in order, then answers ``Done.``."""
+
+    replies: list[Reply]
+    key: str = MODEL
+
+    def respond(self, context: Context) -> Reply:
+        return self.replies.pop(0) if self.replies else Reply("Done.")
+
+
+MISSING = ToolCall("Create", {})  # AIFunctionFactory's binder throws: the model reads 'Error: Function failed.'
+MISSING_MESSAGE = ("The arguments dictionary is missing a value for the required parameter 'node'. "
+                   "(Parameter 'arguments')")
+
+
+def _create(key: str) -> ToolCall:
+    return ToolCall("Create", {"node": json.dumps({"id": key, "name": key, "nodeType": "Company"})})
+
+
+def _writer(replies: list[Reply], mesh: Mesh | None = None, **config) -> Agent:
+    return Agent(AgentConfiguration("writer", plugins=["Mesh"], **config), Replies(replies),
+                 mesh or Mesh(node_types={"Company"}), prices=PRICES)
+
+
+def test_a_round_that_keeps_throwing_aborts_at_the_fourth_failing_iteration():
+    """Three failing iterations are answered; the fourth rethrows: the round ends in error, stored as ThreadExecution does."""
+    mesh = Mesh(node_types={"Company"})
+    thread = Thread("T")
+    run = _writer([Reply(f"Try {n}. ", (MISSING,)) for n in range(1, 10)], mesh).start(thread, "Create Acme.")
+    assert run.status == "error" and len(run.turns) == 4  # four model calls, no fifth
+    assert [r.text for turn in run.turns[:3] for r in turn.results] == ["Error: Function failed."] * 3
+    stored = f"Try 1. Try 2. Try 3. Try 4. \n\n*Error: {MISSING_MESSAGE}*"
+    assert run.answer == run.summary == thread.messages[-1].text == stored
+    assert run.recorded and recorded_usage(mesh, "T", MODEL) == run.usage  # the error path records the usage
+
+
+def test_the_next_round_reads_the_stored_error():
+    """An aborted round's stored text is history (T1): the next round's model reads the exception's message."""
+    thread = Thread("T")
+    agent = _writer([Reply(tool_calls=(MISSING,))] * 4)
+    agent.start(thread, "Create Acme.")
+    seen = Recording(TextModel("ok", key=MODEL))
+    Agent(AgentConfiguration("writer", plugins=["Mesh"]), seen, agent.mesh, prices=PRICES).start(thread, "Again.")
+    assert [(m.role, m.text) for m in seen.contexts[0].messages()][-2:] == [
+        ("assistant", f"*Error: {MISSING_MESSAGE}*"), ("user", "Again.")]
+
+
+@pytest.mark.parametrize("between", [
+    Reply(tool_calls=(_create("Acme"),)),              # a call that ran
+    Reply(tool_calls=(ToolCall("Launch", {}),)),        # a tool not offered: text, not an exception
+])
+def test_an_iteration_without_a_thrown_call_resets_the_count(between):
+    """Failing iterations count only in a row: three, one without a thrown call, three more, and the round completes."""
+    failing = [Reply(tool_calls=(MISSING,))] * 3
+    run = _writer(failing + [between] + failing).start(Thread("T"), "Create Acme.")
+    assert run.status == "completed" and run.answer == "Done." and len(run.turns) == 8
+    aborted = _writer(failing + [between] + failing + [Reply(tool_calls=(MISSING,))]).start(Thread("T"), "Go.")
+    assert aborted.status == "error" and len(aborted.turns) == 8
+
+
+def test_unoffered_calls_never_abort_the_round():
+    """'Requested function not found' carries no exception: a round of them runs to the iteration cap."""
+    run = _writer([Reply(tool_calls=(ToolCall("Launch", {}),))] * 10, max_tool_calls_per_round=6).start(
+        Thread("T"), "Go.")
+    assert run.status == "completed" and len(run.turns) == 7
+
+
+def test_a_timed_out_call_answers_text_and_does_not_count(monkeypatch):
+    """A call past 30 s answers the timed-out text, which is no exception: six of them do not abort the round."""
+    import agentkit._plugins as plugins
+    ticks = itertools.count(0, 31)
+    monkeypatch.setattr(plugins, "_clock", lambda: next(ticks))
+    run = _writer([Reply(tool_calls=(MISSING,))] * 6).start(Thread("T"), "Go.")
+    assert run.status == "completed" and len(run.turns) == 7
+    assert {r.text for turn in run.turns for r in turn.results} == {
+        "Tool 'Create' timed out after 30s. Add [ToolTimeout(N)] to allow longer."}
+
+
+def test_at_the_limit_every_call_of_the_response_runs_and_the_results_keep_call_order():
+    """Concurrent invocation (FI3): the fourth response's good Create still runs; two thrown calls aggregate."""
+    mesh = Mesh(node_types={"Company"})
+    replies = [Reply(tool_calls=(MISSING, _create(f"C{n}"), MISSING)) for n in range(1, 5)]
+    run = _writer(replies, mesh).start(Thread("T"), "Go.")
+    assert run.status == "error" and len(run.turns) == 4
+    assert all(mesh.exists(f"C{n}") for n in range(1, 5))
+    first = [r.text for r in run.turns[0].results]
+    assert first[0] == first[2] == "Error: Function failed." and first[1] != first[0]
+    assert run.answer == f"*Error: One or more errors occurred. ({MISSING_MESSAGE}) ({MISSING_MESSAGE})*"
