@@ -49,6 +49,7 @@ from ._plugins import Tool, content_collection_plugin, mesh_plugin
 from ._threads import MAXIMUM_DELEGATION_DEPTH, Thread, delegation_depth, trim_history
 from ._tokens import ContextEstimate, estimate_context, item_tokens, items_tokens, reply_tokens
 from ._usage import record_usage
+from ._wire import DEFAULT_WIRE, billed_input, delivered, recorded, require_wire
 
 COMPLETED, CANCELLED, ERROR, DIED = "completed", "cancelled", "error", "died"
 REQUESTED_FUNCTION_NOT_FOUND = 'Error: Requested function "{name}" not found.'
@@ -163,13 +164,16 @@ class Agent:
     Agent. ``caching`` bills prompt caching by the model's entry in ``prices``.
     ``record_subthread_usage_as_unknown`` reproduces the framework before fix
     3a0c9a9a0 (#369, T6): usage of delegation sub-threads was recorded under
-    ``(unknown)``. Off by default, as at the pinned commit.
+    ``(unknown)``. Off by default, as at the pinned commit. ``wire`` is the
+    provider's chat client (``_wire``): ``claude`` (the default) or ``openai``;
+    it decides the text the model reads for a tool's answer, how caching is
+    billed and what the ``_Usage`` satellite records.
     """
 
     def __init__(self, config: AgentConfiguration, model: Model, mesh: Mesh, *,
                  tools: Sequence[Tool] | None = None, delegates: Mapping[str, "Agent"] | None = None,
                  prices: Mapping[str, ModelPrice] = EXAMPLE_PRICES, caching: bool = False,
-                 record_subthread_usage_as_unknown: bool = False) -> None:
+                 record_subthread_usage_as_unknown: bool = False, wire: str = DEFAULT_WIRE) -> None:
         delegates = dict(delegates or {})
         missing = [name for name in config.delegations if name not in delegates]
         if missing:
@@ -186,6 +190,7 @@ class Agent:
         self.delegates = delegates
         self.prices = prices
         self.caching = caching
+        self.wire = require_wire(wire)
         self.record_subthread_usage_as_unknown = record_subthread_usage_as_unknown
         available = list(mesh_plugin(mesh) + content_collection_plugin(mesh)) if tools is None else list(tools)
         self.offered = config.offered_tools(available, self._builtins())
@@ -282,10 +287,10 @@ class Agent:
         read = 0
         if cached and cached.signature == signature and context.items[:len(cached.items)] == cached.items:
             read = cached.tokens
-        if total < price.min_cacheable_tokens:
-            return TokenUsage(input=total - read, cache_read=read)
-        self._caches[thread_path] = _PromptCache(signature, context.items, total)
-        return TokenUsage(cache_read=read, cache_write=total - read)
+        cacheable = total >= price.min_cacheable_tokens
+        if cacheable:
+            self._caches[thread_path] = _PromptCache(signature, context.items, total)
+        return billed_input(total, read, cacheable, self.wire)
 
     def _execute(self, call: ToolCall, offered: Sequence[Tool], call_id: str) -> ToolResult:
         tool = next((t for t in offered if t.name == call.name), None)
@@ -297,7 +302,7 @@ class Agent:
         text = tool.call(dict(call.arguments))
         if not isinstance(text, str):
             raise TypeError(f"tool {call.name!r} returned {type(text).__name__}, not the text a model reads")
-        return ToolResult(call_id, call.name, text)
+        return delivered(ToolResult(call_id, call.name, text), self.wire)  # the method's string, as the wire sends it
 
     def _terminate(self, run: Run, status: str, usage_model: str | None, text: str, stored: bool = False) -> Run:
         # ``stored``: ``text`` is already what the framework stores (an aborted round, FI2).
@@ -308,7 +313,8 @@ class Agent:
             return run  # the process is gone: nothing is stored, nothing recorded
         run.thread.append("assistant", text if status == COMPLETED or stored else f"[round {status}] {text}".rstrip())
         if getattr(self.model, "reports_usage", True):  # a provider that never reports leaves no record
-            run.recorded = record_usage(self.mesh, run.thread.path, usage_model, run.usage) is not None
+            run.recorded = record_usage(self.mesh, run.thread.path, usage_model,
+                                        recorded(run.usage, self.wire)) is not None
         return run
 
     # -- built-in tools -------------------------------------------------------------

@@ -45,6 +45,7 @@ from agentkit._runtime import DIED, Agent, Interrupt, Run
 from agentkit._threads import Thread
 from agentkit._tokens import item_tokens
 from agentkit._usage import usage_report
+from agentkit._wire import DEFAULT_WIRE, returned_text
 
 from ._facts import (
     DIMENSIONS, FACTS, Grade, Reconciliation, Worksheet, WorksheetError, build_worksheet, checklist_text,
@@ -239,7 +240,7 @@ def _call(name: str, **arguments: Any) -> ToolCall:
 
 
 def _json(result: ToolResult) -> Any:
-    return json.loads(result.text)
+    return json.loads(returned_text(result))  # the model reads through the wire's encoding
 
 
 def read_phase(view: View, *, chunk_detour: bool = False) -> Procedure:
@@ -265,9 +266,9 @@ def create_outcomes(pairs: Iterable[tuple[Sequence[ToolCall], Sequence[ToolResul
     for calls, results in pairs:
         for call, result in zip(calls, results):
             if call.name == "Create":
-                outcomes[_node_path(json.loads(call.arguments["node"]))] = result.text
+                outcomes[_node_path(json.loads(call.arguments["node"]))] = returned_text(result)
             elif call.name == "BulkCreate":
-                for node, line in zip(json.loads(call.arguments["nodes"]), result.text.splitlines()):
+                for node, line in zip(json.loads(call.arguments["nodes"]), returned_text(result).splitlines()):
                     outcomes[_node_path(node)] = line
     return outcomes
 
@@ -332,7 +333,7 @@ def write_phase(view: View, *, batch_size: int | None = BATCH, bulk: bool = Fals
 def _is_node(result: ToolResult) -> bool:
     # Get answers a node as a JSON object, a miss as a line of text.
     try:
-        return isinstance(json.loads(result.text), dict)
+        return isinstance(json.loads(returned_text(result)), dict)
     except ValueError:
         return False
 
@@ -449,10 +450,10 @@ class ScenarioResult:
 
 
 def _agent(config: AgentConfiguration, procedure: Callable[[View], Procedure], mesh: Mesh, *,
-           bulk: bool = False, caching: bool = False) -> Agent:
+           bulk: bool = False, caching: bool = False, wire: str = DEFAULT_WIRE) -> Agent:
     # The host's plugins, in the chat context of the thread's main node (N4, K4); BulkCreate is the extension.
     tools = mesh_plugin(mesh, context=OWNER, bulk_create=bulk) + content_collection_plugin(mesh, context=OWNER)
-    return Agent(config, ProcedureModel(procedure), mesh, tools=tools, caching=caching)
+    return Agent(config, ProcedureModel(procedure), mesh, tools=tools, caching=caching, wire=wire)
 
 
 def _finish(key: str, title: str, mesh: Mesh, before: set[str], runs: Sequence[Run], thread: Thread,
@@ -496,34 +497,35 @@ def scenario_config(key: str) -> AgentConfiguration:
                               max_tool_calls_per_round=LONG_ROUND_CAP if key in ("naive", "reread") else None)
 
 
-def run_scenario(key: str, *, caching: bool = False) -> ScenarioResult:
-    """Run scenario ``naive``, ``reread``, ``worksheet`` or ``bulk`` on a fresh workspace.
+def run_scenario(key: str, *, caching: bool = False, wire: str = DEFAULT_WIRE) -> ScenarioResult:
+    """Run scenario ``naive``, ``reread``, ``worksheet`` or ``bulk`` on a fresh workspace, on ``wire``.
 
     The run is deterministic, so it runs once per process (the pages and the tests ask for the same
     scenarios again and again); each call gets its own copy of the rounds and of the mesh the scenario
     left, which the caller may go on changing.
     """
-    return _run_scenario(key, caching).handed_out()
+    return _run_scenario(key, caching, wire).handed_out()
 
 
 @functools.cache
-def _run_scenario(key: str, caching: bool) -> ScenarioResult:
+def _run_scenario(key: str, caching: bool, wire: str) -> ScenarioResult:
     config = scenario_config(key)
     mesh = workspace()
     before = {node.path for node in mesh.nodes()}
     thread = Thread(THREAD)
     if key == "naive":
-        runs = [_agent(config, naive, mesh, caching=caching).start(thread, TASK)]
+        runs = [_agent(config, naive, mesh, caching=caching, wire=wire).start(thread, TASK)]
     else:
         options = {"reread": dict(batch_size=1, reread=True), "worksheet": {}, "bulk": dict(bulk=True)}[key]
-        agent = _agent(config, lambda view: protocol(view, **options), mesh, bulk=key == "bulk", caching=caching)
+        agent = _agent(config, lambda view: protocol(view, **options), mesh, bulk=key == "bulk", caching=caching,
+                       wire=wire)
         runs = [agent.start(thread, TASK), agent.start(thread, APPROVE)]
     return _finish(key, TITLES[key], mesh, before, runs, thread, _worksheet_of(runs))
 
 
-def run_all(caching: bool = False) -> list[ScenarioResult]:
-    """Scenarios 1 to 4, in order."""
-    return [run_scenario(key, caching=caching) for key in TITLES]
+def run_all(caching: bool = False, wire: str = DEFAULT_WIRE) -> list[ScenarioResult]:
+    """Scenarios 1 to 4, in order, on ``wire``."""
+    return [run_scenario(key, caching=caching, wire=wire) for key in TITLES]
 
 
 # -- 5: interrupted and resumed ------------------------------------------------------------

@@ -1,0 +1,144 @@
+"""The provider wire: what the model reads for a tool result, and the usage a round records.
+
+MeshWeaver's tools are Microsoft.Extensions.AI functions over methods that return ``Task<string>``.
+The function wrapper serializes that string into a JSON string element (fact W1), and the chat
+client that talks to the provider turns the element into the text the model reads:
+
+* ``claude``: MeshWeaver's ``AzureClaudeChatClient`` (the Anthropic factory) sends
+  ``Result.ToString()``, which for a string element is the string itself: the model reads the
+  tool's text as it returned it (W2).
+* ``openai``: the Microsoft.Extensions.AI OpenAI adapter (the OpenAI and Azure OpenAI factories)
+  and its Azure AI Inference adapter (the Azure Foundry factory) serialize the element once more,
+  with ``AIJsonUtilities.DefaultOptions`` (``UnsafeRelaxedJsonEscaping``): the model reads a JSON
+  string literal of the tool's text (W3).
+
+A string the function-invoking layer makes itself (``Error: Requested function "X" not found.``,
+``Error: Function failed.``, a tool timeout) is a string, not an element: every wire sends it
+unchanged.
+
+Usage (W4, W5): the Claude client reports input with cache reads and writes folded in and the cache
+counts under ``AdditionalCounts``, which ``UsageTokens.SplitCache`` reads. The OpenAI adapter
+reports cached input in ``UsageDetails.CachedInputTokenCount``, which ``SplitCache`` does not read:
+an OpenAI-wire round records ``cacheReadTokens`` 0 and every input token as plain input. With
+``caching=True`` the runtime bills each wire as its provider caches, as agentkit models it: the
+Claude client marks cache breakpoints, so a prompt that reaches the minimum is written (at the
+write premium); the OpenAI wire has no write premium, and a repeated prefix is read at the read
+rate.
+
+The displayed cost (W6) prices recorded usage with the model node's input and output rates; cache
+reads at 0.1x and writes at 1.25x the input rate, which a model node cannot set.
+
+The default wire is ``claude``: it is what agentkit did before the switch (the model read the
+tool's text unchanged, and the caching bill and record were Anthropic's).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+
+from ._cost import PER_MILLION, ModelPrice, TokenUsage
+from ._messages import ToolResult
+
+CLAUDE = "claude"
+OPENAI = "openai"
+WIRES = (CLAUDE, OPENAI)
+DEFAULT_WIRE = CLAUDE
+
+# What the framework's displayed cost uses when the rate does not say (ModelPriceRate: always, since
+# a model node sets only the input and output prices and the currency).
+DISPLAYED_CACHE_READ = Decimal("0.1")
+DISPLAYED_CACHE_WRITE = Decimal("1.25")
+
+_SHORT = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\\f"}
+
+
+def require_wire(wire: object) -> str:
+    """``wire`` when it is one of :data:`WIRES`; otherwise ValueError naming them."""
+    if wire not in WIRES:
+        raise ValueError(f"wire must be one of {', '.join(map(repr, WIRES))}, got {wire!r}")
+    return wire  # type: ignore[return-value]
+
+
+def _relaxed_char(char: str) -> str:
+    if char in _SHORT:
+        return _SHORT[char]
+    code = ord(char)
+    if code > 0xFFFF:  # a supplementary character: always escaped, as two UTF-16 units
+        code -= 0x10000
+        return f"\\u{0xD800 + (code >> 10):04X}\\u{0xDC00 + (code & 0x3FF):04X}"
+    if code < 0x20 or 0x7F <= code <= 0x9F or code in (0x2028, 0x2029):
+        return f"\\u{code:04X}"
+    return char
+
+
+def relaxed_json_string(text: str) -> str:
+    r"""``text`` as one JSON string literal, the way ``AIJsonUtilities.DefaultOptions`` writes it.
+
+    ``UnsafeRelaxedJsonEscaping`` escapes ``"`` and ``\`` with a backslash, uses the short forms
+    ``\n \r \t \b \f``, and writes other control characters, U+2028/U+2029 and supplementary
+    characters as ``\uXXXX``; every other character stays. Exact for ASCII text, which is all the
+    hub's own JSON holds; beyond ASCII, .NET's block list escapes a few more characters than this.
+    """
+    return '"' + "".join(_relaxed_char(char) for char in text) + '"'
+
+
+def model_reads(text: str, wire: str) -> str:
+    """What the model reads on ``wire`` for a tool method's returned string ``text``."""
+    return relaxed_json_string(text) if require_wire(wire) == OPENAI else text
+
+
+@dataclass(frozen=True)
+class WireResult(ToolResult):
+    """A tool result whose ``text`` is what the model reads on ``wire``; ``returned`` is the method's string."""
+
+    returned: str = ""
+    wire: str = OPENAI
+
+
+def delivered(result: ToolResult, wire: str) -> ToolResult:
+    """``result`` (a tool method's own string) as the model receives it on ``wire``."""
+    text = model_reads(result.text, wire)
+    if text == result.text:
+        return result
+    return WireResult(result.call_id, result.name, text, result.refused, returned=result.text, wire=wire)
+
+
+def returned_text(result: ToolResult) -> str:
+    """The string the tool method returned, whatever the wire made of it (a model reads through it)."""
+    return result.returned if isinstance(result, WireResult) else result.text
+
+
+def billed_input(total: int, read: int, cacheable: bool, wire: str) -> TokenUsage:
+    """One call's ``total`` input tokens, ``read`` of them from the cache, as ``wire``'s provider bills them.
+
+    ``cacheable``: the prompt reaches the model's minimum cacheable size. On ``claude`` such a prompt
+    writes what it does not read; on ``openai`` nothing is written, the rest is plain input.
+    """
+    if require_wire(wire) == CLAUDE and cacheable:
+        return TokenUsage(cache_read=read, cache_write=total - read)
+    return TokenUsage(input=total - read, cache_read=read)
+
+
+def recorded(usage: TokenUsage, wire: str) -> TokenUsage:
+    """What a round billed ``usage`` records in its ``_Usage`` satellite on ``wire``.
+
+    ``claude``: all of it, cache reads and writes apart. ``openai``: every input token as plain
+    input, cache reads and writes 0 (``SplitCache`` misses ``CachedInputTokenCount``).
+    """
+    if require_wire(wire) == CLAUDE:
+        return usage
+    return TokenUsage(input=usage.total_input, output=usage.output)
+
+
+def displayed_cost(usage: TokenUsage, price: ModelPrice) -> Decimal:
+    """The cost the framework shows for recorded ``usage`` at a model node's input and output prices.
+
+    ``ModelPriceRate.Cost``: plain input at the input rate, cache reads at 0.1x and writes at
+    1.25x of it, output at the output rate; the price's own cache multipliers play no part.
+    """
+    base = price.input_per_million
+    return (usage.input * base
+            + usage.cache_read * base * DISPLAYED_CACHE_READ
+            + usage.cache_write * base * DISPLAYED_CACHE_WRITE
+            + usage.output * price.output_per_million) / PER_MILLION
