@@ -195,6 +195,13 @@ assert json.loads(blob["Meridian/content/2024/notes.md"]) == "Nested notes.\n"  
 assert json.loads(fs["Meridian/content/filings/annual-report-2024.md"]) == "# Annual report\n"
 # verifies: unified-path.named-collection-on-azure-blob
 assert blob["Meridian/content/filings/annual-report-2024.md"] == "[]"
+blob_shadowed = Mesh(node_types={"Company"}, content_store="AzureBlob")
+blob_shadowed.create({"id": "Acme", "name": "Acme", "nodeType": "Company"})
+blob_shadowed.add_collection("Acme", "content").upload("filings/annual-report-2024.md", b"content's copy")
+blob_shadowed.add_collection("Acme", "filings").upload("annual-report-2024.md", b"the collection's copy")
+# verifies: unified-path.named-collection-on-azure-blob
+assert json.loads(tools_by_name(mesh_plugin(blob_shadowed))["Get"].call(
+    {"path": "Acme/content/filings/annual-report-2024.md"})) == "content's copy"  # unless content holds that path
 capture("unified_path_stores.md", stores_table())  # ON_STORE, read once and checked above
 # verifies: unified-path.named-collection-shape
 # opening a file-system collection creates its folder, so an empty `content` refuses the folder too (S1)
@@ -333,6 +340,45 @@ assert tools_by_name(content_collection_plugin(tree))["UploadContent"].call(
     {"nodePath": "Meridian", "filePath": "../x.md", "content": "x"}) == (
     "File path '../x.md': agentkit does not store '.', '..' or empty segments") and \
     [f["filePath"] for f in tree.collections["Meridian/content"].listing()] == ["notes.md"]  # refused, nothing saved
+
+# Over the whole registry: every path argument of every agent and MCP tool agentkit models takes '..' as written.
+# Each call runs on a fresh mesh twice, with a path holding '..' and with the path it would resolve to: the answers
+# differ (nothing resolved it), and none refuses '..'. agentkit refuses an UploadContent file path with '..'
+# instead of modelling the write beside the folder (unified-path.dot-dot-uploads), so that argument is left out.
+PATH_ARGUMENTS = {"path": "Meridian/Facts", "paths": "Meridian/Facts", "basePath": "/Meridian", "sourcePath": "Meridian/Facts",
+                  "targetPath": "Meridian/Moved", "targetNamespace": "Meridian/Copies", "nodePath": "/Meridian",
+                  "scope": "Meridian/content", "collectionPath": "Meridian/content", "filePath": "notes.md"}
+OTHER_ARGUMENTS = {"query": "Facts", "fields": '{"name": "Renamed"}', "oldText": "a", "newText": "b", "content": "x",
+                   "base64Content": "eA=="}
+
+
+def every_tool(target: Mesh) -> list:
+    return mesh_plugin(target, context="Meridian") + content_collection_plugin(target, context="Meridian") + mcp_tools(target)
+
+
+def answer_on_a_fresh_mesh(tool_key: tuple[str, str], argument: str, value: str) -> str:
+    fresh = Mesh(node_types={"Company"})
+    fresh.create({"id": "Meridian", "name": "Meridian", "nodeType": "Company"})
+    fresh.create({"id": "Facts", "namespace": "Meridian", "name": "Facts", "nodeType": "Company"})
+    fresh.add_collection("Meridian").upload("notes.md", b"Board notes on Facts.", index=True)
+    fresh.refresh_index()
+    tool = next(t for t in every_tool(fresh) if (t.plugin, t.name) == tool_key)
+    fillers = {**PATH_ARGUMENTS, **OTHER_ARGUMENTS, **({"basePath": "Meridian"} if tool.plugin == "mcp" else {})}
+    arguments = {q.name: fillers.get(q.name, 0) for q in tool.parameters if q.required}
+    arguments[argument] = json.dumps([value]) if argument == "paths" else value
+    return tool.call(arguments)
+
+
+path_calls = [((t.plugin, t.name), q.name) for t in every_tool(mesh) for q in t.parameters if q.name in PATH_ARGUMENTS
+              and ((t.plugin, t.name), q.name) != (("ContentCollection", "UploadContent"), "filePath")]
+for tool_key, argument in path_calls:
+    plain = "Meridian" if (tool_key[0], argument) == ("mcp", "basePath") else PATH_ARGUMENTS[argument]
+    climbing = plain.replace("/", "/x/../", 1) if "/" in plain else f"x/../{plain}"
+    as_written, resolved = (answer_on_a_fresh_mesh(tool_key, argument, value) for value in (climbing, plain))
+    # verifies: unified-path.dot-dot-in-tool-paths
+    assert as_written != resolved and "'..'" not in as_written, (tool_key, argument, as_written)
+# verifies: unified-path.dot-dot-in-tool-paths
+assert len(path_calls) == 32 and {plugin for (plugin, _), _ in path_calls} == {"Mesh", "ContentCollection", "mcp"}
 
 mcp = VIEW.wrap(tools_by_name(mcp_tools(mesh)))
 # --8<-- [start:mcp-upload]
