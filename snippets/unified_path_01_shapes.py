@@ -1,11 +1,15 @@
 """Unified path shapes as Get reads them: the split at a reserved word, collections, tool paths, Markdown."""
 
 import json
+import tomllib
+from pathlib import Path
 
 from agentkit import (
     RESERVED_PREFIXES, Mesh, content_collection_plugin, mcp_tools, mesh_plugin, parse_path, reference_kind,
     resolve_context_path, resolve_relative, resolve_tool_path, tools_by_name,
 )
+from agentkit._config import BUILT_IN_PLUGINS, SOURCE_TREE_MESH_METHODS
+from agentkit._plugins import MCP_METHODS_NOT_MODELLED
 from agentkit.guide import upload_report
 from agentkit._paths import markdown_blocks, markdown_reference
 from claimcheck import capture
@@ -35,11 +39,11 @@ assert [parse_path(p).address for p in ("Meridian/Content/x.md", "Meridian/schem
 # Taken before the split: children, the area route (its last 'area' segment), the old 'word:' form.
 forms = {p: parse_path(p) for p in ("Meridian/content/*", "A/area/B/area/Overview", "Meridian/content/x:y.md",
                                     "Meridian/Content:2024/notes.md", "Meridian/content:x/area/y")}
-# verifies: unified-path.reserved-prefixes
+# verifies: unified-path.forms-before-the-split
 assert [(f.kind, f.address, f.prefix) for f in forms.values()] == [
     ("children", "Meridian/content", None), ("area", "A/area/B", "area"), ("unified", "Meridian/content", "x"),
     ("content", "Meridian", "content"), ("content", "Meridian", "content")]
-# verifies: unified-path.reserved-prefixes
+# verifies: unified-path.forms-before-the-split
 assert json.loads(get.call({"path": "Meridian/Content:2024/notes.md"})) == "Nested notes.\n"  # the old form reads
 # verifies: unified-path.other-words-are-node-paths
 assert get.call({"path": "Meridian/filings/annual-report-2024.md"}) == "Not found: Meridian/filings/annual-report-2024.md"
@@ -150,11 +154,11 @@ assert [(f["path"], f.get("isFolder", False)) for f in root] == [("/2024", True)
 # verifies: unified-path.content-listing
 assert set(root[0]) == {"path", "name", "isFolder"} and set(root[1]) == {"path", "name", "lastModified"}
 mesh.collections["Meridian/content"].upload("2024/q1/deep.md", b"Deep.\n")
-# verifies: unified-path.content-listing
+# verifies: unified-path.folder-listing
 assert [f["path"] for f in json.loads(get.call({"path": "Meridian/content/content/2024"}))] == ["/2024/q1", "/2024/notes.md"]
-# verifies: unified-path.content-listing
+# verifies: unified-path.folder-listing
 assert [f["name"] for f in json.loads(get.call({"path": "Meridian/content/2024/q1"}))] == ["deep.md"]
-# verifies: unified-path.content-listing
+# verifies: unified-path.folder-listing
 assert get.call({"path": "Meridian/content/2024"}) == "Error: File '2024' not found in collection 'content'"
 # verifies: unified-path.content-listing
 assert parse_path("Meridian/content").prefix == "data" and not get.call({"path": "Meridian/content"}).startswith("[")
@@ -172,14 +176,14 @@ shadowed.create({"id": "Acme", "name": "Acme", "nodeType": "Company"})
 shadowed.add_collection("Acme", "content").upload("filings/annual-report-2024.md", b"content's copy")
 shadowed.add_collection("Acme", "filings").upload("annual-report-2024.md", b"the collection's copy")
 shadow_get = tools_by_name(mesh_plugin(shadowed))["Get"]
-# verifies: unified-path.named-collection-shape
+# verifies: unified-path.content-shadows-named-collection
 assert json.loads(shadow_get.call({"path": "Acme/content/filings/annual-report-2024.md"})) == "content's copy"
 shadowed.collections["Acme/content"].upload("filings", b"a root file")
-# verifies: unified-path.named-collection-shape
+# verifies: unified-path.content-shadows-named-collection
 assert json.loads(shadow_get.call({"path": "Acme/content/filings"})) == "a root file"
 # The folder step is the store's (S1): Azure Blob storage lists a missing folder as empty, a success.
 fs, blob = ON_STORE["FileSystem"], ON_STORE["AzureBlob"]
-# verifies: unified-path.content-listing
+# verifies: unified-path.folder-listing
 assert [f["name"] for f in json.loads(fs["Meridian/content/content/2024"])] == ["notes.md"] \
     and blob["Meridian/content/content/2024"] == "[]"
 # verifies: unified-path.nested-both-forms
@@ -188,8 +192,16 @@ assert json.loads(fs["Meridian/content/content/2024/notes.md"]) == "Nested notes
 # verifies: unified-path.nested-both-forms
 assert json.loads(blob["Meridian/content/2024/notes.md"]) == "Nested notes.\n"  # the single form reads on both
 # verifies: unified-path.named-collection-shape
-assert json.loads(fs["Meridian/content/filings/annual-report-2024.md"]) == "# Annual report\n" \
-    and blob["Meridian/content/filings/annual-report-2024.md"] == "[]"
+assert json.loads(fs["Meridian/content/filings/annual-report-2024.md"]) == "# Annual report\n"
+# verifies: unified-path.named-collection-on-azure-blob
+assert blob["Meridian/content/filings/annual-report-2024.md"] == "[]"
+blob_shadowed = Mesh(node_types={"Company"}, content_store="AzureBlob")
+blob_shadowed.create({"id": "Acme", "name": "Acme", "nodeType": "Company"})
+blob_shadowed.add_collection("Acme", "content").upload("filings/annual-report-2024.md", b"content's copy")
+blob_shadowed.add_collection("Acme", "filings").upload("annual-report-2024.md", b"the collection's copy")
+# verifies: unified-path.named-collection-on-azure-blob
+assert json.loads(tools_by_name(mesh_plugin(blob_shadowed))["Get"].call(
+    {"path": "Acme/content/filings/annual-report-2024.md"})) == "content's copy"  # unless content holds that path
 capture("unified_path_stores.md", stores_table())  # ON_STORE, read once and checked above
 # verifies: unified-path.named-collection-shape
 # opening a file-system collection creates its folder, so an empty `content` refuses the folder too (S1)
@@ -234,13 +246,13 @@ assert "CEO's letter.md" in [f["name"] for f in json.loads(get.call({"path": "Me
 # The agent's UploadContent and the chunk tools take filePath as sent (UQ1, N7): stored and chunked, not readable by Get.
 agent_tools = tools_by_name(mesh_plugin(mesh, context="Meridian") + content_collection_plugin(mesh, context="Meridian"))
 stored = agent_tools["UploadContent"].call({"nodePath": "/Meridian", "filePath": "CFO's memo.md", "content": "Margins held."})
-# verifies: unified-path.tool-paths-lose-quotes
+# verifies: unified-path.quoted-names-stored
 assert stored == "Uploaded `CFO's memo.md` to @Meridian/content/CFO's memo.md" and letter.has_file("CFO's memo.md")
 letter.index("CFO's memo.md")
 mesh.refresh_index()
 chunk = json.loads(agent_tools["GetChunk"].call({"collectionPath": "Meridian/content", "filePath": "CFO's memo.md",
                                                  "chunkIndex": 0}))
-# verifies: unified-path.tool-paths-lose-quotes
+# verifies: unified-path.quoted-names-stored
 assert (chunk["found"], chunk["text"]) == (True, "Margins held.") and \
     get.call({"path": "Meridian/content/CFO's memo.md"}) == "Error: File 'CFOs memo.md' not found in collection 'content'"
 # verifies: mesh.agent-paths-context
@@ -281,7 +293,7 @@ assert agent_tools["Delete"].call({"paths": '["Facts"]'}) == "Error deleting Fac
 # verifies: mesh.agent-paths-context
 assert json.loads(agent_tools["GetChunk"].call({"collectionPath": "content", "filePath": "x.md", "chunkIndex": 0}))[
     "collectionPath"] == "content"  # compared as sent
-# verifies: unified-path.dot-dot-in-tool-paths
+# verifies: unified-path.dot-dot-in-tool-paths, unified-path.dot-dot-file-system
 assert get.call({"path": "Meridian/content/2024/../Annual Report 2024.pdf"}) == \
     get.call({"path": "Meridian/content/Annual Report 2024.pdf"})  # the default store, FileSystem, resolves '..'
 # verifies: unified-path.dot-dot-in-tool-paths
@@ -304,26 +316,69 @@ print(on_files["get"].call({"path": "Meridian/content/../../Harbour/content/sala
 print(on_files["get"].call({"path": "Meridian/content/../../Harbour/content"}))  # a listing's prefix is taken as sent
 #> []
 # --8<-- [end:dot-dot]
-# verifies: unified-path.dot-dot-in-tool-paths
+# verifies: unified-path.dot-dot-blob-listing
 assert on_files["get"].call({"path": "Meridian/content/../../Harbour/content"}) == "[]"  # AzureBlob: listed as sent
+# verifies: unified-path.dot-dot-agentkit-model, unified-path.dot-dot-azure-blob
+assert json.loads(on_files["get"].call({"path": "Meridian/content/../../Harbour/content/salaries.csv"})) == "name;salary\nA;1\n"
 tree.content_store = "FileSystem"
+# verifies: unified-path.dot-dot-other-spaces, unified-path.dot-dot-file-system
+assert json.loads(on_files["get"].call({"path": "Meridian/content/../../Harbour/content/salaries.csv"})) == "name;salary\nA;1\n"
 
-# verifies: unified-path.dot-dot-in-tool-paths
+# verifies: unified-path.dot-dot-file-system
 assert json.loads(on_files["get"].call({"path": "Meridian/content/x/../notes.md"})) == "Board notes."
-# verifies: unified-path.dot-dot-in-tool-paths
+# verifies: unified-path.dot-dot-agentkit-model
 assert on_files["get"].call({"path": "Meridian/content/../../../etc/passwd"}) == \
     "Error: File '../../../etc/passwd' not found in collection 'content'"  # agentkit's tree ends at its root
-# verifies: unified-path.dot-dot-in-tool-paths
+# verifies: unified-path.dot-dot-file-system
 assert [item["path"] for item in json.loads(on_files["get"].call({"path": "Meridian/content/../../Harbour/content"}))] \
     == ["/salaries.csv"]  # the folder is listed too
-# verifies: unified-path.dot-dot-in-tool-paths
+# verifies: unified-path.dot-dot-uploads
 assert on_files["upload"].call({"path": "Meridian/content/../x.md", "base64Content": "eA=="}).endswith(
     "agentkit does not store '.', '..' or empty segments") and not tree.collections["Meridian/content"].has_file("../x.md")
-# verifies: unified-path.dot-dot-in-tool-paths
+# verifies: unified-path.dot-dot-uploads
 assert tools_by_name(content_collection_plugin(tree))["UploadContent"].call(
     {"nodePath": "Meridian", "filePath": "../x.md", "content": "x"}) == (
     "File path '../x.md': agentkit does not store '.', '..' or empty segments") and \
     [f["filePath"] for f in tree.collections["Meridian/content"].listing()] == ["notes.md"]  # refused, nothing saved
+
+# Over the whole registry: every path argument of every agent and MCP tool agentkit models takes '..' as written.
+# Each call runs on a fresh mesh twice, with a path holding '..' and with the path it would resolve to: the answers
+# differ (nothing resolved it), and none refuses '..'. agentkit refuses an UploadContent file path with '..'
+# instead of modelling the write beside the folder (unified-path.dot-dot-uploads), so that argument is left out.
+PATH_ARGUMENTS = {"path": "Meridian/Facts", "paths": "Meridian/Facts", "basePath": "/Meridian", "sourcePath": "Meridian/Facts",
+                  "targetPath": "Meridian/Moved", "targetNamespace": "Meridian/Copies", "nodePath": "/Meridian",
+                  "scope": "Meridian/content", "collectionPath": "Meridian/content", "filePath": "notes.md"}
+OTHER_ARGUMENTS = {"query": "Facts", "fields": '{"name": "Renamed"}', "oldText": "a", "newText": "b", "content": "x",
+                   "base64Content": "eA=="}
+
+
+def every_tool(target: Mesh) -> list:
+    return mesh_plugin(target, context="Meridian") + content_collection_plugin(target, context="Meridian") + mcp_tools(target)
+
+
+def answer_on_a_fresh_mesh(tool_key: tuple[str, str], argument: str, value: str) -> str:
+    fresh = Mesh(node_types={"Company"})
+    fresh.create({"id": "Meridian", "name": "Meridian", "nodeType": "Company"})
+    fresh.create({"id": "Facts", "namespace": "Meridian", "name": "Facts", "nodeType": "Company"})
+    fresh.add_collection("Meridian").upload("notes.md", b"Board notes on Facts.", index=True)
+    fresh.refresh_index()
+    tool = next(t for t in every_tool(fresh) if (t.plugin, t.name) == tool_key)
+    fillers = {**PATH_ARGUMENTS, **OTHER_ARGUMENTS, **({"basePath": "Meridian"} if tool.plugin == "mcp" else {})}
+    arguments = {q.name: fillers.get(q.name, 0) for q in tool.parameters if q.required}
+    arguments[argument] = json.dumps([value]) if argument == "paths" else value
+    return tool.call(arguments)
+
+
+path_calls = [((t.plugin, t.name), q.name) for t in every_tool(mesh) for q in t.parameters if q.name in PATH_ARGUMENTS
+              and ((t.plugin, t.name), q.name) != (("ContentCollection", "UploadContent"), "filePath")]
+for tool_key, argument in path_calls:
+    plain = "Meridian" if (tool_key[0], argument) == ("mcp", "basePath") else PATH_ARGUMENTS[argument]
+    climbing = plain.replace("/", "/x/../", 1) if "/" in plain else f"x/../{plain}"
+    as_written, resolved = (answer_on_a_fresh_mesh(tool_key, argument, value) for value in (climbing, plain))
+    # verifies: unified-path.dot-dot-in-tool-paths
+    assert as_written != resolved and "'..'" not in as_written, (tool_key, argument, as_written)
+# verifies: unified-path.dot-dot-in-tool-paths
+assert len(path_calls) == 32 and {plugin for (plugin, _), _ in path_calls} == {"Mesh", "ContentCollection", "mcp"}
 
 mcp = VIEW.wrap(tools_by_name(mcp_tools(mesh)))
 # --8<-- [start:mcp-upload]
@@ -374,8 +429,37 @@ assert [markdown_reference(line) for line in ('@"Meridian/content/Annual Report 
 assert [resolve_relative("Meridian/Facts", ref) for ref in ("rev-FY2024-1", "../Dimensions", "../../../Other", "/Other/Company")] == [
     "Meridian/Facts/rev-FY2024-1", "Meridian/Dimensions", "Other", "/Other/Company"]
 # verifies: unified-path.relative-forms
-assert [resolve_relative("Meridian/Facts", ref) for ref in ("Other/Company", "Meridian/Facts/rev-FY2024-1")] == [
-    "Meridian/Facts/Other/Company", "Meridian/Facts/rev-FY2024-1"]
-# verifies: unified-path.relative-forms
+assert resolve_relative("Meridian/Facts", "Other/Company") == "Meridian/Facts/Other/Company"
+# verifies: unified-path.self-prefixed-reference
+assert [resolve_relative("Meridian/Facts", ref) for ref in ("Meridian/Facts/rev-FY2024-1", "Meridian/Facts")] == [
+    "Meridian/Facts/rev-FY2024-1", "Meridian/Facts"]
+# verifies: unified-path.self-prefixed-reference
+assert resolve_relative("Meridian/Facts", "Meridian/FactsX") == "Meridian/Facts/Meridian/FactsX"  # a prefix of a segment is no path
+# verifies: unified-path.thread-reference-base
 assert [resolve_relative("Meridian/Facts/_Thread/review/msg-3", ref) for ref in ("rev-FY2024-1", "../Dimensions")] == [
     "Meridian/Facts/rev-FY2024-1", "Meridian/Dimensions"]
+
+# The tools below are framework tools agentkit does not model (its registry names them). What they do with '..' is
+# read off the framework's source: these checks hold each claim to the evidence of its fact, which
+# `dev.py upstream` finds at the cited line of the pinned commit.
+FACTS = tomllib.loads((Path(__file__).resolve().parents[1] / "framework" / "citations.toml").read_text("utf-8"))["facts"]
+
+
+def evidence(fact: str) -> list[str]:
+    return [cite["evidence"] for cite in FACTS[fact]["cites"]]
+
+
+# verifies: unified-path.dot-dot-agent-files
+assert "AgentFiles" in BUILT_IN_PLUGINS and not any("agent_file" in name for name in agent_tools) and {
+    "Store paths must not escape the root; '{relativePath}' contains '..'.", 'if (segment == "..")',
+    "Observable.Return($\"Could not read '{path}': {ex.Message}\")"} <= set(evidence("N11"))
+# verifies: unified-path.dot-dot-run-tests
+assert SOURCE_TREE_MESH_METHODS == ("RunTests",) and "RunTests" not in agent_tools and {
+    "var fullPath = Path.GetFullPath(Path.Combine(repoRoot, projectPath));",
+    "if (!fullPath.StartsWith(repoRoot, StringComparison.OrdinalIgnoreCase))"} <= set(evidence("N12"))
+# verifies: unified-path.dot-dot-http-routes
+assert {'if (dirParts.Any(p => p is "." or ".."', "ops => ops.ContentList(body.Path)",
+        "bare Path.Combine, so an un-guarded `..` would read outside the collection's BasePath"} <= set(evidence("N8"))
+# verifies: unified-path.dot-dot-autocomplete
+assert "Autocomplete" in MCP_METHODS_NOT_MODELLED and "autocomplete" not in on_files and {
+    'while (path.StartsWith("../"))', "return GetRelativeSuggestions(path, effectiveContext);"} <= set(evidence("N13"))

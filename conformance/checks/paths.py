@@ -51,7 +51,7 @@ async def lists_missing_folders(fx: Fixtures) -> bool:
 
 @check("unified-path.content-listing", needs={"get", "upload"})
 async def content_listing(fx: Fixtures) -> None:
-    file_path = await note(fx)
+    await note(fx)
     root = await fx.call("get", {"path": f"{fx.collection}/"})
     items = json.loads(root) if root.lstrip().startswith("[") else None
     # verifies: unified-path.content-listing
@@ -62,20 +62,41 @@ async def content_listing(fx: Fixtures) -> None:
     assert {"path": "/conformance", "name": "conformance", "isFolder": True} in items and kinds == sorted(kinds, reverse=True) \
         and all(item["path"].count("/") == 1 for item in items), \
         f"the root listing {root[:200]!r}: expected folder /conformance, folders before files, no nested entry"
+    bare = await fx.call("get", {"path": fx.collection})
+    # verifies: unified-path.content-listing
+    assert bare != root, f"get {fx.collection} (no trailing /) answered the listing {bare[:120]!r}"
+
+
+@check("unified-path.folder-listing", needs={"get", "upload"})
+async def folder_listing(fx: Fixtures) -> None:
+    file_path = await note(fx)
     folder = await fx.call("get", {"path": f"{fx.collection}/content/conformance"})
     if await lists_missing_folders(fx):
-        # verifies: unified-path.content-listing
+        # verifies: unified-path.folder-listing
         assert folder == "[]", f"get {fx.collection}/content/conformance answered {folder[:120]!r} on a store that " \
                                "lists a missing folder as empty: expected []"
     else:
         entries = {item.get("path"): item for item in json.loads(folder)} if folder.lstrip().startswith("[") else {}
         entry = entries.get(f"/{file_path}", {})
-        # verifies: unified-path.content-listing
+        # verifies: unified-path.folder-listing
         assert entry.get("name") == "note.md" and "lastModified" in entry and "isFolder" not in entry, \
             f"get {fx.collection}/content/conformance answered {folder[:200]!r}: expected the entry /{file_path}"
-    bare = await fx.call("get", {"path": fx.collection})
-    # verifies: unified-path.content-listing
-    assert bare != root, f"get {fx.collection} (no trailing /) answered the listing {bare[:120]!r}"
+
+
+@check("unified-path.forms-before-the-split", needs={"get", "upload"})
+async def forms_before_the_split(fx: Fixtures) -> None:
+    """The old colon form (a ':' after a '/', split at that '/', its word in any case) and the area route (the last
+    `area` segment, taken before the split at `content`), both on files the suite uploads."""
+    file_path = await note(fx)
+    colon_form = f"{fx.namespace}/Content:{file_path}"
+    read = await fx.read(colon_form)
+    # verifies: unified-path.forms-before-the-split
+    assert read == NOTE, f"get {colon_form!r} (the old colon form) answered {read[:120]!r}"
+    area_file = await fx.once("area-file", lambda: fx.upload("area/in-area.md", NOTE.encode("utf-8")))
+    answer = await fx.call("get", {"path": f"{fx.collection}/{area_file}"})
+    # verifies: unified-path.forms-before-the-split
+    assert answer == f"Not found: {fx.collection}/{area_file.split('/area/')[0]}", \
+        f"get on a file below a folder 'area' answered {answer[:120]!r}: expected the area route's answer"
 
 
 @check("unified-path.area-folder-unreadable", needs={"get", "upload"})
