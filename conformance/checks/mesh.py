@@ -195,6 +195,18 @@ async def search_base_path(fx: Fixtures) -> None:
         f"search under {parent} found {[row['path'] for row in found['results']]}, not only its direct child"
 
 
+@check("mesh.search-description-truncated", needs=WRITE | {"search"})
+async def search_truncated_at_exact_limit(fx: Fixtures) -> None:
+    parent = await made(fx, "exact")
+    for node_id in ("first", "second"):
+        await made(fx, node_id, parent)
+    await searched(fx, parent, 2)
+    exact = await fx.call_json("search", {"query": "", "basePath": parent, "limit": 2})
+    # verifies: mesh.search-description-truncated
+    assert (exact["count"], exact["truncated"]) == (2, True), \
+        f"search with limit 2 over exactly 2 nodes answered {short(exact)}"
+
+
 @check("mesh.search-limit-clamped", needs=WRITE | {"search"})
 async def search_limit(fx: Fixtures) -> None:
     parent = await made(fx, "clamped")
@@ -649,6 +661,13 @@ async def navigate_to_url(fx: Fixtures) -> None:
     answer = await fx.call("navigate_to", {"path": fx.namespace})
     # verifies: mesh.navigate-to
     assert answer.endswith(f"/{fx.namespace}") and " " not in answer, f"navigate_to answered {answer[:100]!r}, not a URL"
+
+
+@check("mesh.navigate-to-keeps-dot-dot", needs={"navigate_to"})
+async def navigate_to_keeps_dot_dot(fx: Fixtures) -> None:
+    answer = await fx.call("navigate_to", {"path": f"{fx.namespace}/../elsewhere"})
+    # verifies: mesh.navigate-to-keeps-dot-dot
+    assert answer.endswith(f"{fx.namespace}/../elsewhere"), f"navigate_to dropped the `..`: it answered {answer[:100]!r}"
 
 
 @check("mesh.minimal-tools", needs=WRITE | {"edit_content", "get_diagnostics"})
