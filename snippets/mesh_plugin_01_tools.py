@@ -78,7 +78,7 @@ assert [(t.name, t.plugin) for t in mesh_plugin(mesh)] == [(name, MESH_PLUGIN) f
     "GetDiagnostics", "Recycle")]
 # verifies: mesh.tools-listed
 assert [t.name for t in mesh_plugin(mesh) if t.read_only] == ["Get", "Search", "NavigateTo", "GetDiagnostics"]
-# verifies: mesh.tools-listed
+# verifies: mesh.run-tests-tool
 assert "RunTests" not in tools
 mesh_tools = tool_table()  # the table the page shows: the asserts below check this text
 # verifies: mesh.tool-table
@@ -534,12 +534,14 @@ assert not set(map(snake_case, MCP_METHODS_NOT_MODELLED)) & set(mcp) and len(mcp
 capture("mcp_tools_without_twins.md", other_mcp_tools())  # MCP_METHODS_NOT_MODELLED, counted and checked above
 # verifies: mesh.mcp-arguments
 assert mcp["create"].call({"node": json.dumps({"id": "Meridian/x", "name": "x", "nodeType": "Fact"})}) == "Created: Meridian/x"
-# verifies: mesh.mcp-arguments
-assert [mcp["search"].call({"query": "", "limit": None}), mcp["get"].call({"path": None}), mcp["create"].call({"node": None})] \
-    == ["An error occurred invoking 'search'.", "Error: path is required.", "An error occurred invoking 'create'."]
-# verifies: mesh.mcp-arguments
+# verifies: mesh.mcp-null-number
+assert mcp["search"].call({"query": "", "limit": None}) == "An error occurred invoking 'search'."
+# verifies: mesh.mcp-null-text
+assert [mcp["get"].call({"path": None}), mcp["create"].call({"node": None})] \
+    == ["Error: path is required.", "An error occurred invoking 'create'."]
+# verifies: mesh.mcp-null-text
 assert [mcp["patch"].call({"path": "Meridian/x", "fields": None}), mcp["search"].call({"query": None, "basePath": "Meridian"})] \
     == ["An error occurred invoking 'patch'.", "An error occurred invoking 'search'."]
-# verifies: mesh.mcp-arguments
+# verifies: mesh.mcp-null-number
 assert json.loads(mcp["search"].call({"query": "", "limit": "2"}))["limit"] == 2
 

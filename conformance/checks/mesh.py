@@ -102,17 +102,28 @@ async def arguments_checked(fx: Fixtures) -> None:
         text = "".join(getattr(block, "text", "") for block in result.content)
         # verifies: mesh.mcp-arguments
         assert result.is_error and text.startswith(expected), f"{tool}({arguments}) answered is_error={result.is_error}: {text[:120]!r}"
+
+
+@check("mesh.mcp-null-number", needs={"search"})
+async def null_number_fails(fx: Fixtures) -> None:
+    result = await fx.mcp.call_result("search", {"query": "", "limit": None})
+    answer = "".join(getattr(block, "text", "") for block in result.content)
+    # verifies: mesh.mcp-null-number
+    assert answer == "An error occurred invoking 'search'.", f"search with limit null answered {answer[:120]!r}"
+
+
+@check("mesh.mcp-null-text", needs={"get", "search", "patch"})
+async def null_text_reaches_the_tool(fx: Fixtures) -> None:
     nulls = []
     # patch's null fields raises before the node is looked at; search's null query with a basePath before the query runs
-    for tool, arguments in (("search", {"query": "", "limit": None}), ("get", {"path": None}),
+    for tool, arguments in (("get", {"path": None}),
                             ("patch", {"path": f"{fx.namespace}/conformance-absent", "fields": None}),
                             ("search", {"query": None, "basePath": fx.namespace})):
         result = await fx.mcp.call_result(tool, arguments)
         nulls.append("".join(getattr(block, "text", "") for block in result.content))
-    # verifies: mesh.mcp-arguments
-    assert nulls == ["An error occurred invoking 'search'.", "Error: path is required.",
-                     "An error occurred invoking 'patch'.", "An error occurred invoking 'search'."], \
-        f"search with limit null, get with path null, patch with fields null and search with query null answered {nulls}"
+    # verifies: mesh.mcp-null-text
+    assert nulls == ["Error: path is required.", "An error occurred invoking 'patch'.", "An error occurred invoking 'search'."], \
+        f"get with path null, patch with fields null and search with query null answered {nulls}"
 
 
 # -- refusals are text --------------------------------------------------------------------------------
@@ -361,8 +372,12 @@ async def create_ids_get_cannot_name(fx: Fixtures) -> None:
             read = None
         # verifies: mesh.create-ids-get-cannot-name
         assert not (isinstance(read, dict) and read.get("path") == path), f"get {path!r} reached the node: {answer[:100]!r}"
-    # An id with a leading '@' in the root namespace: a host with row-level security refuses it at the top level;
-    # elsewhere it is created, Get drops only one '@', so only '@@{id}' reaches it, and it is deleted at once.
+
+
+@check("mesh.create-at-ids", needs=WRITE)
+async def create_at_ids(fx: Fixtures) -> None:
+    """An id with a leading '@' in the root namespace: a host with row-level security refuses it at the top level;
+    elsewhere it is created, Get drops only one '@', so only '@@{id}' reaches it, and it is deleted at once."""
     at_id = f"@conformance-{fx.run_id}"
     made_at = await create(fx, {"id": at_id, "namespace": "", "name": "Odd", "nodeType": "Markdown"})
     if made_at == f"Created: {at_id}":
@@ -371,11 +386,11 @@ async def create_ids_get_cannot_name(fx: Fixtures) -> None:
         gone = await fx.call("delete", {"paths": json.dumps([f"@{at_id}"])})
         if gone == f"Deleted: {at_id}":
             fx.release(f"@{at_id}")
-        # verifies: mesh.create-ids-get-cannot-name
+        # verifies: mesh.create-at-ids
         assert once == f"Not found: {at_id[1:]}" and json.loads(twice).get("path") == at_id, \
             f"get {at_id!r} answered {once[:80]!r}; get '@{at_id}' answered {twice[:100]!r}"
     else:
-        # verifies: mesh.create-ids-get-cannot-name
+        # verifies: mesh.create-at-ids
         assert made_at.startswith(f"Error creating node: Cannot create '{at_id}' at the top level"), \
             f"create of {at_id!r} in the root namespace answered {made_at[:120]!r}"
 
