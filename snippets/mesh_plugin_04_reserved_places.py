@@ -225,6 +225,6 @@ on_snowflake = tools_by_name(mcp_tools(Mesh(node_types={"Space", "Markdown"}, pa
 assert on_snowflake["create"].call({"node": json.dumps({"id": "q3", "namespace": "Archive", "name": "Notes",
                                                         "nodeType": "Markdown"})}).startswith(
     "Error creating node: Space 'Archive' does not exist.")  # every store can tell: refused
-# verifies: mesh.create-malformed-namespace
+# verifies: mesh.create-checks-nothing-else
 assert create_on("x", namespace="Two Words").startswith("Error creating node: Space 'Two Words' does not exist.") \
     and create("x", namespace="Two Words") == "Created: Two Words/x"  # the tool itself accepts the blank

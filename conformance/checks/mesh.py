@@ -338,6 +338,34 @@ async def create_invalid_json(fx: Fixtures) -> None:
     assert lenient == f"Created: {root}/lenient", f"create with a comment and a trailing comma answered {lenient[:100]!r}"
 
 
+@check("mesh.create-json-not-one-node", needs=WRITE)
+async def create_json_not_one_node(fx: Fixtures) -> None:
+    root = await fx.root_node()
+    mistyped = await create(fx, {"id": "mistyped-order", "namespace": root, "name": "Order", "nodeType": "Markdown",
+                                 "order": "x"})
+    # verifies: mesh.create-json-not-one-node
+    assert mistyped.startswith("Invalid JSON: "), f"create with \"order\": \"x\" answered {mistyped[:100]!r}"
+
+
+@check("mesh.create-checks-nothing-else", needs=WRITE)
+async def create_checks_nothing_else(fx: Fixtures) -> None:
+    root = await fx.root_node()
+    spaced = await create(fx, {"id": "blank inside", "namespace": root, "name": "Spaced", "nodeType": "Markdown"})
+    blank = await create(fx, {"id": "  ", "namespace": root, "name": "Blank", "nodeType": "Markdown"})
+    # verifies: mesh.create-checks-nothing-else
+    assert spaced == f"Created: {root}/blank inside" and blank.startswith("Error: cannot create: 'id' is not set."), \
+        f"create with the id 'blank inside' answered {spaced[:100]!r}; with an id of blanks {blank[:100]!r}"
+
+
+@check("mesh.create-extension-data-kept", needs=WRITE)
+async def create_extension_data_kept(fx: Fixtures) -> None:
+    path = await made(fx, "typo", content={"$type": "MarkdownContent", "content": "# Notes", "titel": "Typo"})
+    read = await fx.call_json("get", {"path": path})
+    content = read.get("content") if isinstance(read, dict) else None
+    # verifies: mesh.create-extension-data-kept
+    assert isinstance(content, dict) and content.get("titel") == "Typo", f"get of a Markdown node with 'titel' answered {short(read)}"
+
+
 @check("mesh.create-repairs-json", needs=WRITE)
 async def create_repairs_json(fx: Fixtures) -> None:
     root = await fx.root_node()
