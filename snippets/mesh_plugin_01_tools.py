@@ -390,10 +390,10 @@ version_before = scratch.get("f").version
 # verifies: mesh.patch-node-level
 assert tools_by_name(mesh_plugin(scratch))["Patch"].call({"path": "f", "fields": json.dumps({"icon": "Chart"})}) == \
     f"Patched: f (v{version_before} → v{scratch.get('f').version})" and scratch.get("f").version > version_before
-# verifies: mesh.patch-node-level
+# verifies: mesh.patch-key-case
 assert [tools_by_name(mesh_plugin(scratch))["Patch"].call({"path": "f", "fields": json.dumps(fields)})
         for fields in ({"Name": "Sales", "Icon": "Pie"}, {"icon": "Chart"})] == ["Patched: f", "Patched: f"]
-# verifies: mesh.patch-node-level
+# verifies: mesh.patch-key-case
 assert (scratch.get("f").name, scratch.get("f").icon, scratch.get("f").version) == ("Revenue", "Chart", version_before + 1)
 before_refusal = scratch.get("f")
 # verifies: mesh.patch-node-level
@@ -436,7 +436,7 @@ capture("mesh_view_move_copy.md", VIEW.markdown("move-copy"))
 
 # verifies: mesh.copy-signature-and-answer
 assert (mesh.get("Archive/Drafts/d-1").order, mesh.get("Archive/Drafts/d-1").description) == (None, None)
-# verifies: mesh.move-lags-and-deletes
+# verifies: mesh.move-lags-and-deletes, mesh.move-query-lag
 assert not mesh.exists("Meridian/Drafts/d-2") and not mesh.exists("Meridian/Old/d-2")
 mesh.refresh_index()
 # verifies: mesh.copy-signature-and-answer
@@ -447,7 +447,7 @@ assert mesh.get("Archive/Old/d-1").name == "Draft 1"
 # verifies: mesh.move-refusals
 assert tools["Move"].call({"sourcePath": "Meridian/Old", "targetPath": "Archive/Drafts"}) == \
     "Error moving Meridian/Old -> Archive/Drafts: Node already exists: Archive/Drafts (TargetAlreadyExists)"
-# verifies: mesh.move-refusals
+# verifies: mesh.move-routing
 assert tools["Move"].call({"sourcePath": "Meridian/Gone", "targetPath": "X"}).startswith(
     "Error moving Meridian/Gone -> X: No node found at 'Meridian/Gone'. Closest ancestor is 'Meridian' "
     "(remainder='Gone').")
@@ -455,9 +455,11 @@ assert tools["Move"].call({"sourcePath": "Meridian/Gone", "targetPath": "X"}).st
 assert tools["Move"].call({"sourcePath": "Nowhere", "targetPath": "X"}) == \
     "Error moving Nowhere -> X: No node found at 'Nowhere'."
 mesh.create({"id": "unindexed", "namespace": "Meridian", "name": "U", "nodeType": "Markdown"})
-# verifies: mesh.move-refusals
+# verifies: mesh.move-routing, mesh.move-cached-route
 assert tools["Move"].call({"sourcePath": "Meridian/unindexed", "targetPath": "X"}).startswith(
     "Error moving Meridian/unindexed -> X: No node found at 'Meridian/unindexed'. Closest ancestor is 'Meridian' ")
+# verifies: mesh.move-cached-route
+assert "SourceNotFound" not in tools["Move"].call({"sourcePath": "Meridian/unindexed", "targetPath": "X"})  # no route cache
 # verifies: mesh.move-copy-refuse-collections
 assert tools["Move"].call({"sourcePath": "Meridian", "targetPath": "Acme"}).startswith(
     "Error: cannot move: 'Meridian' owns content collection 'Meridian/content'") and mesh.exists("Meridian")
@@ -478,9 +480,9 @@ assert [tools_by_name(mcp_tools(mesh, base_url="https://portal.example"))["navig
 assert tools_by_name(mcp_tools(mesh, base_url="https://portal.example"))["navigate_to"].call(
     {"path": "Meridian/../Acme"}) == "https://portal.example/Meridian/../Acme"  # the `..` stays in the URL
 
-# verifies: mesh.navigate-fallback-not-modelled
+# verifies: mesh.navigate-fallback-not-modelled, mesh.navigate-nothing-matches
 assert tools["NavigateTo"].call({"path": " @Nowhere/x "}) == "Nothing in the mesh matches “@Nowhere/x”."
-# verifies: mesh.navigate-fallback-not-modelled
+# verifies: mesh.navigate-fallback-not-modelled, mesh.navigate-nothing-matches
 assert tools["NavigateTo"].call({"path": "the old drafts"}) == "Couldn't find anything for “the old drafts”."
 # verifies: mesh.navigate-fallback-not-modelled
 assert tools["NavigateTo"].call({"path": "'Meridian/Old'"}) == "Navigating to: Meridian/Old."  # quoted: one path

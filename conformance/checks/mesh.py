@@ -635,6 +635,16 @@ async def patch_node_level(fx: Fixtures) -> None:
         f"patching nodeType answered {refused[:100]!r}"
 
 
+@check("mesh.patch-key-case", needs=WRITE | {"patch"})
+async def patch_key_case(fx: Fixtures) -> None:
+    path = await made(fx, "cased")
+    answer = await fx.call("patch", {"path": path, "fields": json.dumps({"Name": "Renamed"})})
+    node = await fx.call_json("get", {"path": path})
+    # verifies: mesh.patch-key-case
+    assert answer == f"Patched: {path}" and isinstance(node, dict) and node.get("name") == "Cased", \
+        f"patch with the key 'Name' answered {answer[:100]!r}; the node is then {short(node)}"
+
+
 @check("mesh.patch-refusals", needs=WRITE | {"patch"})
 async def patch_refusals(fx: Fixtures) -> None:
     path = await made(fx, "guarded", content={"a": 1})
