@@ -79,7 +79,7 @@ assert [(t.name, t.plugin) for t in mesh_plugin(mesh)] == [(name, MESH_PLUGIN) f
     "GetDiagnostics", "Recycle")]
 # verifies: mesh.tools-listed
 assert [t.name for t in mesh_plugin(mesh) if t.read_only] == ["Get", "Search", "NavigateTo", "GetDiagnostics"]
-# verifies: mesh.tools-listed
+# verifies: mesh.run-tests-tool
 assert "RunTests" not in tools
 mesh_tools = tool_table()  # the table the page shows: the asserts below check this text
 # verifies: mesh.tool-table
@@ -99,7 +99,17 @@ print(tools["Patch"].description.split(". ")[0])
 assert tools["Patch"].description.startswith("Partial update of a single node. Only the keys present in 'fields' are changed")
 # verifies: mesh.descriptions-verbatim
 assert "use Get on the Document for whole-document reads" in tools_by_name(content_collection_plugin(mesh))["SearchChunks"].description
-capture("mesh_tool_descriptions.md", description_list())  # the registry's descriptions, checked verbatim above
+capture("mesh_tool_descriptions.md", description_list())
+# What the descriptions claim, against what the tools do in a chat about Meridian (mesh.get-description-*).
+described = tools_by_name(mesh_plugin(mesh))
+# verifies: mesh.get-description-relative, mesh.get-description-prefixes
+assert "Paths are relative to current context" in described["Get"].description and \
+    "content/, data/, schema/, model/, collection/, area/." in described["Get"].description
+# verifies: mesh.get-description-relative
+assert "Relative: @content/file.docx, @MyChild/*." in described["Get"].parameters[0].description and \
+    resolve_context_path("Meridian", "@MyChild/*") == "@MyChild/*"  # absolute: a root node MyChild's children
+# verifies: mesh.search-description-truncated
+assert "when 'truncated' is true there are more matches than returned" in described["Search"].description  # the registry's descriptions, checked verbatim above
 
 tools["Create"].call({"node": json.dumps({"id": "Meridian/Facts", "name": "Facts", "nodeType": "Folder"})})
 for number in range(3):
@@ -130,8 +140,26 @@ print(json.loads(tools_by_name(mcp_tools(library))["get_chunk"].call(hit))["foun
 #> True
 # --8<-- [end:paths]
 
-# verifies: mesh.agent-paths-context
+# verifies: mesh.quotes-after-context, mesh.context-leading-at
 assert json.loads(in_chat["Get"].call({"path": '"@/Meridian/Facts/f-0"'}))["path"] == "Meridian/Facts/f-0"
+# verifies: mesh.quotes-after-context
+assert in_chat["Get"].call({"path": "'@/Meridian/Facts'"}) == "Not found: /Meridian/Facts"
+# verifies: mesh.context-leading-at
+assert resolve_context_path("Meridian", "@/Meridian/Facts") == "@Meridian/Facts"  # '@/…' is absolute
+# verifies: mesh.delete-takes-no-context
+assert in_chat["Delete"].call({"paths": '["Facts"]'}) == "Error deleting Facts: Node not found: Facts" and \
+    mesh.exists("Meridian/Facts")
+# verifies: mesh.get-chunk-path-as-sent
+assert json.loads(agent_chunk.call(hit))["found"] is False and \
+    json.loads(agent_chunk.call({**hit, "collectionPath": "Meridian/content"}))["found"] is True
+# verifies: mesh.get-chunk-path-as-sent
+assert json.loads(tools_by_name(mcp_tools(library))["get_chunk"].call(hit))["found"] is True
+# verifies: mesh.get-description-relative
+assert in_chat["Get"].call({"path": "Facts/f-0"}) == "Not found: Facts/f-0"  # "relative to current context": not so
+library_chat = tools_by_name(mesh_plugin(library, context="Meridian"))
+# verifies: mesh.get-description-prefixes
+assert [library_chat["Get"].call({"path": p}) for p in ("collection/notes.md", "area/Overview", "content/notes.md")] == \
+    ["Not found: collection/notes.md", "Not found: area/Overview", '"Board notes."']
 # verifies: mesh.agent-paths-context
 assert json.loads(tools_by_name(mcp_tools(mesh))["get"].call({"path": "@Meridian/Facts"}))["path"] == "Meridian/Facts"
 # verifies: mesh.agent-paths-context
@@ -145,16 +173,16 @@ assert [json.loads(tools_by_name(mcp_tools(library))["search_chunks"].call({"que
 # verifies: mesh.agent-paths-context
 assert json.loads(tools_by_name(content_collection_plugin(library, context="Meridian"))["SearchChunks"].call(
     {"query": "Board", "scope": "/@Meridian/content"}))["count"] == 1  # the agent's context step makes it '@@…'
-# verifies: mesh.agent-paths-context
+# verifies: mesh.context-colon-paths
 assert (resolve_context_path("Meridian", "Doc:x/y"), resolve_context_path("Meridian", "A/Doc:x"),
         resolve_context_path("Meridian", "A/Doc")) == ("@Meridian/Doc:x/y", "A/Doc:x", "A/Doc")  # the colon form
-# verifies: mesh.agent-paths-context
+# verifies: mesh.context-colon-paths
 assert resolve_context_path("Meridian", "content/a:b.md") == "content/a:b.md"  # a ':' after a '/': absolute first
-# verifies: mesh.agent-paths-context
+# verifies: mesh.agent-paths-context, mesh.context-not-layout-areas
 assert [resolve_context_path("Meridian", f"{word}/x") for word in ("content", "DATA", "Schema", "model", "menu", "layoutAreas")] == [
     "@Meridian/content/x", "@Meridian/DATA/x", "@Meridian/Schema/x", "@Meridian/model/x", "@Meridian/menu/x",
     "layoutAreas/x"]  # five words in any letter case; `layoutAreas/…` stays absolute
-# verifies: mesh.agent-paths-context
+# verifies: mesh.context-leading-at
 assert resolve_context_path("Meridian", "@content/x.md") == "@Meridian/content/x.md"  # one leading '@' set aside first
 
 
@@ -237,6 +265,10 @@ assert {(row.tool, row.parameter) for row in PATH_HANDLING if row.plugin != MCP_
     (tool.name, parameter.name) for tool in mesh_plugin(mesh) + content_collection_plugin(mesh)
     for parameter in tool.parameters if parameter.name in PROBES or (tool.name, parameter.name) in FILE_PROBES
 } - {("NavigateTo", "path")}
+# RunTests is not modelled (no source checkout): the table has no row for it, and the page states its path
+# handling from fact N12 alone.
+# verifies: mesh.run-tests-path
+assert "RunTests" not in {row.tool for row in PATH_HANDLING} and "RunTests" not in tools_by_name(mesh_plugin(mesh))
 capture("tool_path_handling.md", path_table())  # PATH_HANDLING, every row probed above
 
 # The listing says where the index catches up, which the model does not see.
@@ -317,6 +349,9 @@ assert (search_query("namespace:Archive", None), search_query("namespace:Archive
 assert [json.loads(tools["Search"].call({"query": "*", "limit": asked}))["limit"] for asked in (0, 50, 999)] == [1, 50, 200]
 # verifies: mesh.search-limit-clamped
 assert json.loads(tools["Search"].call({"query": "*"}))["limit"] == 50
+exact = [json.loads(tools["Search"].call({"query": "", "basePath": "Meridian/Facts", "limit": n})) for n in (3, 4)]
+# verifies: mesh.search-description-truncated
+assert [(e["count"], e["truncated"]) for e in exact] == [(3, True), (3, False)]  # exactly `limit` matches: truncated
 
 # --8<-- [start:update-patch-delete]
 fact = json.loads(tools["Get"].call({"path": "Meridian/Facts/f-0"}))
@@ -355,10 +390,10 @@ version_before = scratch.get("f").version
 # verifies: mesh.patch-node-level
 assert tools_by_name(mesh_plugin(scratch))["Patch"].call({"path": "f", "fields": json.dumps({"icon": "Chart"})}) == \
     f"Patched: f (v{version_before} → v{scratch.get('f').version})" and scratch.get("f").version > version_before
-# verifies: mesh.patch-node-level
+# verifies: mesh.patch-key-case
 assert [tools_by_name(mesh_plugin(scratch))["Patch"].call({"path": "f", "fields": json.dumps(fields)})
         for fields in ({"Name": "Sales", "Icon": "Pie"}, {"icon": "Chart"})] == ["Patched: f", "Patched: f"]
-# verifies: mesh.patch-node-level
+# verifies: mesh.patch-key-case
 assert (scratch.get("f").name, scratch.get("f").icon, scratch.get("f").version) == ("Revenue", "Chart", version_before + 1)
 before_refusal = scratch.get("f")
 # verifies: mesh.patch-node-level
@@ -401,7 +436,7 @@ capture("mesh_view_move_copy.md", VIEW.markdown("move-copy"))
 
 # verifies: mesh.copy-signature-and-answer
 assert (mesh.get("Archive/Drafts/d-1").order, mesh.get("Archive/Drafts/d-1").description) == (None, None)
-# verifies: mesh.move-lags-and-deletes
+# verifies: mesh.move-lags-and-deletes, mesh.move-query-lag
 assert not mesh.exists("Meridian/Drafts/d-2") and not mesh.exists("Meridian/Old/d-2")
 mesh.refresh_index()
 # verifies: mesh.copy-signature-and-answer
@@ -412,7 +447,7 @@ assert mesh.get("Archive/Old/d-1").name == "Draft 1"
 # verifies: mesh.move-refusals
 assert tools["Move"].call({"sourcePath": "Meridian/Old", "targetPath": "Archive/Drafts"}) == \
     "Error moving Meridian/Old -> Archive/Drafts: Node already exists: Archive/Drafts (TargetAlreadyExists)"
-# verifies: mesh.move-refusals
+# verifies: mesh.move-routing
 assert tools["Move"].call({"sourcePath": "Meridian/Gone", "targetPath": "X"}).startswith(
     "Error moving Meridian/Gone -> X: No node found at 'Meridian/Gone'. Closest ancestor is 'Meridian' "
     "(remainder='Gone').")
@@ -420,9 +455,11 @@ assert tools["Move"].call({"sourcePath": "Meridian/Gone", "targetPath": "X"}).st
 assert tools["Move"].call({"sourcePath": "Nowhere", "targetPath": "X"}) == \
     "Error moving Nowhere -> X: No node found at 'Nowhere'."
 mesh.create({"id": "unindexed", "namespace": "Meridian", "name": "U", "nodeType": "Markdown"})
-# verifies: mesh.move-refusals
+# verifies: mesh.move-routing, mesh.move-cached-route
 assert tools["Move"].call({"sourcePath": "Meridian/unindexed", "targetPath": "X"}).startswith(
     "Error moving Meridian/unindexed -> X: No node found at 'Meridian/unindexed'. Closest ancestor is 'Meridian' ")
+# verifies: mesh.move-cached-route
+assert "SourceNotFound" not in tools["Move"].call({"sourcePath": "Meridian/unindexed", "targetPath": "X"})  # no route cache
 # verifies: mesh.move-copy-refuse-collections
 assert tools["Move"].call({"sourcePath": "Meridian", "targetPath": "Acme"}).startswith(
     "Error: cannot move: 'Meridian' owns content collection 'Meridian/content'") and mesh.exists("Meridian")
@@ -439,13 +476,13 @@ assert tools_by_name(mcp_tools(mesh))["navigate_to"].call({"path": "@Meridian/Ol
 # verifies: mesh.agent-paths-context
 assert [tools_by_name(mcp_tools(mesh, base_url="https://portal.example"))["navigate_to"].call({"path": p})
         for p in ("/Meridian/Old", "@/Meridian/Old", "//Meridian/Old")] == ["https://portal.example/Meridian/Old"] * 3
-# verifies: mesh.agent-paths-context
+# verifies: mesh.navigate-to-keeps-dot-dot
 assert tools_by_name(mcp_tools(mesh, base_url="https://portal.example"))["navigate_to"].call(
     {"path": "Meridian/../Acme"}) == "https://portal.example/Meridian/../Acme"  # the `..` stays in the URL
 
-# verifies: mesh.navigate-fallback-not-modelled
+# verifies: mesh.navigate-fallback-not-modelled, mesh.navigate-nothing-matches
 assert tools["NavigateTo"].call({"path": " @Nowhere/x "}) == "Nothing in the mesh matches “@Nowhere/x”."
-# verifies: mesh.navigate-fallback-not-modelled
+# verifies: mesh.navigate-fallback-not-modelled, mesh.navigate-nothing-matches
 assert tools["NavigateTo"].call({"path": "the old drafts"}) == "Couldn't find anything for “the old drafts”."
 # verifies: mesh.navigate-fallback-not-modelled
 assert tools["NavigateTo"].call({"path": "'Meridian/Old'"}) == "Navigating to: Meridian/Old."  # quoted: one path
@@ -499,13 +536,15 @@ assert not set(map(snake_case, MCP_METHODS_NOT_MODELLED)) & set(mcp) and len(mcp
 capture("mcp_tools_without_twins.md", other_mcp_tools())  # MCP_METHODS_NOT_MODELLED, counted and checked above
 # verifies: mesh.mcp-arguments
 assert mcp["create"].call({"node": json.dumps({"id": "Meridian/x", "name": "x", "nodeType": "Fact"})}) == "Created: Meridian/x"
-# verifies: mesh.mcp-arguments
-assert [mcp["search"].call({"query": "", "limit": None}), mcp["get"].call({"path": None}), mcp["create"].call({"node": None})] \
-    == ["An error occurred invoking 'search'.", "Error: path is required.", "An error occurred invoking 'create'."]
-# verifies: mesh.mcp-arguments
+# verifies: mesh.mcp-null-number
+assert mcp["search"].call({"query": "", "limit": None}) == "An error occurred invoking 'search'."
+# verifies: mesh.mcp-null-text
+assert [mcp["get"].call({"path": None}), mcp["create"].call({"node": None})] \
+    == ["Error: path is required.", "An error occurred invoking 'create'."]
+# verifies: mesh.mcp-null-text
 assert [mcp["patch"].call({"path": "Meridian/x", "fields": None}), mcp["search"].call({"query": None, "basePath": "Meridian"})] \
     == ["An error occurred invoking 'patch'.", "An error occurred invoking 'search'."]
-# verifies: mesh.mcp-arguments
+# verifies: mesh.mcp-null-number
 assert json.loads(mcp["search"].call({"query": "", "limit": "2"}))["limit"] == 2
 
 # Every node of this page's meshes, and every node its listings show, as the framework writes it; MCP answers the same.

@@ -50,15 +50,15 @@ assert create.call({"node": json.dumps({"id": "Meridian/t", "name": "T", "nodeTy
 mesh.delete(["Meridian/t"])  # a node at the nodeType's path counts, as a NodeType defined in the mesh does
 # verifies: mesh.create-malformed-namespace
 assert answers[3].startswith("Error: cannot create 'rev': namespace 'Meridian//Facts' is malformed.")
-# verifies: mesh.create-malformed-namespace
+# verifies: mesh.create-checks-nothing-else
 assert create.call({"node": json.dumps({"id": "rev 1", "namespace": "Meridian/Key figures", "name": "R", "nodeType": "Fact"})}) == \
     "Created: Meridian/Key figures/rev 1"
 mesh.delete(["Meridian/Key figures/rev 1"])
 for blank, refusal in (({"id": "  ", "name": "R"}, "Error: cannot create: 'id' is not set."),
                        ({"id": "rev-2", "name": " \t"}, "Error: cannot create 'Meridian/rev-2': 'name' is not set.")):
-    # verifies: mesh.create-malformed-namespace
+    # verifies: mesh.create-checks-nothing-else
     assert create.call({"node": json.dumps({"namespace": "Meridian", "nodeType": "Fact", **blank})}).startswith(refusal)
-# verifies: mesh.create-malformed-namespace
+# verifies: mesh.create-checks-nothing-else
 assert not mesh.exists("Meridian/rev-2")
 # verifies: mesh.create-malformed-namespace
 assert [create.call({"node": json.dumps({"id": "n", "namespace": ns, "name": "N", "nodeType": "Fact"})}) for ns in (" '@/Meridian' ", "/Meridian/")] \
@@ -69,18 +69,18 @@ mesh.register_node_type("AccessAssignment")
 misplaced = [create.call({"node": json.dumps(node)}) for node in (
     {"id": "_Comment/c1", "name": "C", "nodeType": "Fact"},
     {"id": "Meridian/_Access/ann_Access", "name": "Ann", "nodeType": "AccessAssignment", "mainNode": "Other"})]
-# verifies: mesh.create-malformed-namespace
+# verifies: mesh.create-satellite-refusals
 assert misplaced[0].startswith("Error creating node: Satellite '_Comment/c1' is anchored at a top-level / ownerless path: ")
-# verifies: mesh.create-malformed-namespace
+# verifies: mesh.create-satellite-refusals
 assert misplaced[1].startswith("Error creating node: AccessAssignment 'Meridian/_Access/ann_Access' has MainNode='Other' but")
-# verifies: mesh.create-malformed-namespace
+# verifies: mesh.create-satellite-refusals
 assert create.call({"node": json.dumps({"id": "Meridian/_Comment/c1", "name": "C", "nodeType": "Fact"})}) == "Created: Meridian/_Comment/c1"
 mesh.delete(["Meridian/_Comment/c1"])
 mesh.node_types.discard("AccessAssignment")
 two_nodes = '[{"id": "Meridian/a", "name": "A", "nodeType": "Fact"}, {"id": "Meridian/b", "name": "B", "nodeType": "Fact"}]'
-# verifies: mesh.create-invalid-json
+# verifies: mesh.create-invalid-json, mesh.create-json-not-one-node
 assert create.call({"node": two_nodes}).startswith("Invalid JSON: ") and not mesh.exists("Meridian/a")
-# verifies: mesh.create-invalid-json
+# verifies: mesh.create-json-not-one-node
 assert create.call({"node": '{"id": "Meridian/rev", "name": "R", "nodeType": "Fact", "order": "x"}'}).startswith("Invalid JSON: ")
 # verifies: mesh.create-invalid-json
 assert create.call({"node": "null"}) == "Invalid node: deserialized to null."
@@ -98,7 +98,7 @@ for not_an_object in ([], "x", 4812.3):
     # verifies: mesh.create-schema-mismatch
     assert create.call({"node": json.dumps({"id": "Meridian/rev-FY2024-1", "name": "R", "nodeType": "Fact", "content": not_an_object})}
                        ).startswith("Error: Content does not match the schema for NodeType 'Fact'. ")
-# verifies: mesh.create-nothing-written-on-error
+# verifies: mesh.create-nothing-written-on-error, mesh.create-bootstrap-leftovers
 assert [node.path for node in mesh.nodes()] == ["Meridian"]
 
 # --8<-- [start:create]
@@ -173,7 +173,7 @@ markdown = Mesh(node_types={"Markdown"})  # MarkdownContent keeps unknown fields
 markdown.register_type(MARKDOWN_TYPE)
 markdown.create({"id": "Notes", "name": "Notes", "nodeType": "Markdown",
                  "content": {"$type": "MarkdownContent", "content": "# Notes", "titel": "Typo"}})
-# verifies: mesh.create-silent-drop
+# verifies: mesh.create-extension-data-kept
 assert json.loads(tools_by_name(mcp_tools(markdown))["get"].call({"path": "Notes"}))["content"]["titel"] == "Typo"
 
 # --8<-- [start:type-discriminator]

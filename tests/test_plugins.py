@@ -333,18 +333,18 @@ def test_agent_runtime_answers_a_slow_call_and_a_null_text(mesh, monkeypatch):
     node = {"id": "Acme/slow", "name": "Slow", "nodeType": "Fact"}
     # verifies: mesh.errors-are-text
     assert create.call({"node": json.dumps(node)}) == "Created: Acme/slow"
-    # verifies: mesh.errors-are-text
+    # verifies: mesh.tool-timeout
     assert create.call({"node": json.dumps({**node, "id": "Acme/slower"})}) == \
         "Tool 'Create' timed out after 30s. Add [ToolTimeout(N)] to allow longer." and mesh.exists("Acme/slower")
-    # verifies: mesh.errors-are-text
-    assert stated.numbers("mesh.errors-are-text") == [plugins.AGENT_TOOL_TIMEOUT_SECONDS]
+    # verifies: mesh.tool-timeout
+    assert stated.numbers("mesh.tool-timeout") == [plugins.AGENT_TOOL_TIMEOUT_SECONDS]
     monkeypatch.undo()
     tools = tools_by_name(mesh_plugin(mesh))
-    # verifies: mesh.errors-are-text
+    # verifies: mesh.null-text-raises
     assert [tools[name].call({argument: None}) for name, argument in (("Create", "node"), ("Update", "nodes"),
                                                                      ("Delete", "paths"))] == ["Error: Function failed."] * 3
     before = mesh.get("Acme/slow")
-    # verifies: mesh.errors-are-text
+    # verifies: mesh.null-text-raises
     assert [tools["Patch"].call({"path": "Acme/slow", "fields": None}),
             tools["Search"].call({"query": None, "basePath": "Acme"})] == ["Error: Function failed."] * 2
     # verifies: mesh.errors-are-text

@@ -102,17 +102,28 @@ async def arguments_checked(fx: Fixtures) -> None:
         text = "".join(getattr(block, "text", "") for block in result.content)
         # verifies: mesh.mcp-arguments
         assert result.is_error and text.startswith(expected), f"{tool}({arguments}) answered is_error={result.is_error}: {text[:120]!r}"
+
+
+@check("mesh.mcp-null-number", needs={"search"})
+async def null_number_fails(fx: Fixtures) -> None:
+    result = await fx.mcp.call_result("search", {"query": "", "limit": None})
+    answer = "".join(getattr(block, "text", "") for block in result.content)
+    # verifies: mesh.mcp-null-number
+    assert answer == "An error occurred invoking 'search'.", f"search with limit null answered {answer[:120]!r}"
+
+
+@check("mesh.mcp-null-text", needs={"get", "search", "patch"})
+async def null_text_reaches_the_tool(fx: Fixtures) -> None:
     nulls = []
     # patch's null fields raises before the node is looked at; search's null query with a basePath before the query runs
-    for tool, arguments in (("search", {"query": "", "limit": None}), ("get", {"path": None}),
+    for tool, arguments in (("get", {"path": None}),
                             ("patch", {"path": f"{fx.namespace}/conformance-absent", "fields": None}),
                             ("search", {"query": None, "basePath": fx.namespace})):
         result = await fx.mcp.call_result(tool, arguments)
         nulls.append("".join(getattr(block, "text", "") for block in result.content))
-    # verifies: mesh.mcp-arguments
-    assert nulls == ["An error occurred invoking 'search'.", "Error: path is required.",
-                     "An error occurred invoking 'patch'.", "An error occurred invoking 'search'."], \
-        f"search with limit null, get with path null, patch with fields null and search with query null answered {nulls}"
+    # verifies: mesh.mcp-null-text
+    assert nulls == ["Error: path is required.", "An error occurred invoking 'patch'.", "An error occurred invoking 'search'."], \
+        f"get with path null, patch with fields null and search with query null answered {nulls}"
 
 
 # -- refusals are text --------------------------------------------------------------------------------
@@ -214,6 +225,18 @@ async def search_base_path(fx: Fixtures) -> None:
     # verifies: mesh.search-base-path
     assert [row["path"] for row in found["results"]] == [child], \
         f"search under {parent} found {[row['path'] for row in found['results']]}, not only its direct child"
+
+
+@check("mesh.search-description-truncated", needs=WRITE | {"search"})
+async def search_truncated_at_exact_limit(fx: Fixtures) -> None:
+    parent = await made(fx, "exact")
+    for node_id in ("first", "second"):
+        await made(fx, node_id, parent)
+    await searched(fx, parent, 2)
+    exact = await fx.call_json("search", {"query": "", "basePath": parent, "limit": 2})
+    # verifies: mesh.search-description-truncated
+    assert (exact["count"], exact["truncated"]) == (2, True), \
+        f"search with limit 2 over exactly 2 nodes answered {short(exact)}"
 
 
 @check("mesh.search-limit-clamped", needs=WRITE | {"search"})
@@ -336,6 +359,34 @@ async def create_invalid_json(fx: Fixtures) -> None:
     assert lenient == f"Created: {root}/lenient", f"create with a comment and a trailing comma answered {lenient[:100]!r}"
 
 
+@check("mesh.create-json-not-one-node", needs=WRITE)
+async def create_json_not_one_node(fx: Fixtures) -> None:
+    root = await fx.root_node()
+    mistyped = await create(fx, {"id": "mistyped-order", "namespace": root, "name": "Order", "nodeType": "Markdown",
+                                 "order": "x"})
+    # verifies: mesh.create-json-not-one-node
+    assert mistyped.startswith("Invalid JSON: "), f"create with \"order\": \"x\" answered {mistyped[:100]!r}"
+
+
+@check("mesh.create-checks-nothing-else", needs=WRITE)
+async def create_checks_nothing_else(fx: Fixtures) -> None:
+    root = await fx.root_node()
+    spaced = await create(fx, {"id": "blank inside", "namespace": root, "name": "Spaced", "nodeType": "Markdown"})
+    blank = await create(fx, {"id": "  ", "namespace": root, "name": "Blank", "nodeType": "Markdown"})
+    # verifies: mesh.create-checks-nothing-else
+    assert spaced == f"Created: {root}/blank inside" and blank.startswith("Error: cannot create: 'id' is not set."), \
+        f"create with the id 'blank inside' answered {spaced[:100]!r}; with an id of blanks {blank[:100]!r}"
+
+
+@check("mesh.create-extension-data-kept", needs=WRITE)
+async def create_extension_data_kept(fx: Fixtures) -> None:
+    path = await made(fx, "typo", content={"$type": "MarkdownContent", "content": "# Notes", "titel": "Typo"})
+    read = await fx.call_json("get", {"path": path})
+    content = read.get("content") if isinstance(read, dict) else None
+    # verifies: mesh.create-extension-data-kept
+    assert isinstance(content, dict) and content.get("titel") == "Typo", f"get of a Markdown node with 'titel' answered {short(read)}"
+
+
 @check("mesh.create-repairs-json", needs=WRITE)
 async def create_repairs_json(fx: Fixtures) -> None:
     root = await fx.root_node()
@@ -370,8 +421,12 @@ async def create_ids_get_cannot_name(fx: Fixtures) -> None:
             read = None
         # verifies: mesh.create-ids-get-cannot-name
         assert not (isinstance(read, dict) and read.get("path") == path), f"get {path!r} reached the node: {answer[:100]!r}"
-    # An id with a leading '@' in the root namespace: a host with row-level security refuses it at the top level;
-    # elsewhere it is created, Get drops only one '@', so only '@@{id}' reaches it, and it is deleted at once.
+
+
+@check("mesh.create-at-ids", needs=WRITE)
+async def create_at_ids(fx: Fixtures) -> None:
+    """An id with a leading '@' in the root namespace: a host with row-level security refuses it at the top level;
+    elsewhere it is created, Get drops only one '@', so only '@@{id}' reaches it, and it is deleted at once."""
     at_id = f"@conformance-{fx.run_id}"
     made_at = await create(fx, {"id": at_id, "namespace": "", "name": "Odd", "nodeType": "Markdown"})
     if made_at == f"Created: {at_id}":
@@ -380,11 +435,11 @@ async def create_ids_get_cannot_name(fx: Fixtures) -> None:
         gone = await fx.call("delete", {"paths": json.dumps([f"@{at_id}"])})
         if gone == f"Deleted: {at_id}":
             fx.release(f"@{at_id}")
-        # verifies: mesh.create-ids-get-cannot-name
+        # verifies: mesh.create-at-ids
         assert once == f"Not found: {at_id[1:]}" and json.loads(twice).get("path") == at_id, \
             f"get {at_id!r} answered {once[:80]!r}; get '@{at_id}' answered {twice[:100]!r}"
     else:
-        # verifies: mesh.create-ids-get-cannot-name
+        # verifies: mesh.create-at-ids
         assert made_at.startswith(f"Error creating node: Cannot create '{at_id}' at the top level"), \
             f"create of {at_id!r} in the root namespace answered {made_at[:120]!r}"
 
@@ -601,6 +656,16 @@ async def patch_node_level(fx: Fixtures) -> None:
         f"patching nodeType answered {refused[:100]!r}"
 
 
+@check("mesh.patch-key-case", needs=WRITE | {"patch"})
+async def patch_key_case(fx: Fixtures) -> None:
+    path = await made(fx, "cased")
+    answer = await fx.call("patch", {"path": path, "fields": json.dumps({"Name": "Renamed"})})
+    node = await fx.call_json("get", {"path": path})
+    # verifies: mesh.patch-key-case
+    assert answer == f"Patched: {path}" and isinstance(node, dict) and node.get("name") == "Cased", \
+        f"patch with the key 'Name' answered {answer[:100]!r}; the node is then {short(node)}"
+
+
 @check("mesh.patch-refusals", needs=WRITE | {"patch"})
 async def patch_refusals(fx: Fixtures) -> None:
     path = await made(fx, "guarded", content={"a": 1})
@@ -670,6 +735,13 @@ async def navigate_to_url(fx: Fixtures) -> None:
     answer = await fx.call("navigate_to", {"path": fx.namespace})
     # verifies: mesh.navigate-to
     assert answer.endswith(f"/{fx.namespace}") and " " not in answer, f"navigate_to answered {answer[:100]!r}, not a URL"
+
+
+@check("mesh.navigate-to-keeps-dot-dot", needs={"navigate_to"})
+async def navigate_to_keeps_dot_dot(fx: Fixtures) -> None:
+    answer = await fx.call("navigate_to", {"path": f"{fx.namespace}/../elsewhere"})
+    # verifies: mesh.navigate-to-keeps-dot-dot
+    assert answer.endswith(f"{fx.namespace}/../elsewhere"), f"navigate_to dropped the `..`: it answered {answer[:100]!r}"
 
 
 @check("mesh.minimal-tools", needs=WRITE | {"edit_content", "get_diagnostics"})
