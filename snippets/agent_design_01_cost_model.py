@@ -82,8 +82,8 @@ batched_without_document = pattern(0, batch_size=10)
 for caching in (False, True):  # dollars, without and then with caching
     print(sequential_with_document.cost(PRICE, caching),
           batched_without_document.cost(PRICE, caching))
-#> 9.711348 0.258498
-#> 1.20300375 0.1338396
+#> 9.72366 0.259956
+#> 1.20442125 0.1341717
 # --8<-- [end:worked-example]
 capture("agent_node_cost_model.md", VIEW.agent_nodes("bill-per-call", "worked-example"))
 
@@ -108,15 +108,15 @@ def worked_example() -> str:
 
 
 P, d = PREFIX + DOCUMENT, CALL + RESULT
-# verifies: agent.closed-forms
+# verifies: agent.closed-forms, agent.closed-forms-exact
 assert sequential_with_document.usage().total_input == (N + 1) * P + d * N * (N + 1) // 2
-# verifies: agent.closed-forms
+# verifies: agent.closed-forms, agent.closed-forms-exact
 assert pattern(DOCUMENT, None).usage().total_input == 2 * P + N * d
 # verifies: agent.worked-example-tenth
 assert batched_without_document.cost(PRICE) * 10 < sequential_with_document.cost(PRICE)
-# verifies: agent.caching-narrows-not-closes
+# verifies: agent.cache-price-rules
 assert (CACHE_WRITE_5_MINUTES, CACHE_WRITE_1_HOUR, CACHE_READ) == (Decimal("1.25"), 2, Decimal("0.1"))
-# verifies: agent.caching-narrows-not-closes
+# verifies: agent.cache-price-rules
 assert (PRICE.cache_write_multiplier, PRICE.cache_read_multiplier, PRICE.min_cacheable_tokens) == (
     Decimal("1.25"), Decimal("0.1"), 1024)
 # verifies: agent.caching-narrows-not-closes

@@ -49,7 +49,7 @@ config = AgentConfiguration(
 agent = Agent(config, Recorder(), mesh)
 thread = Thread("Meridian/_Thread/extract-2024")
 
-# Phase 1: Search, Get the Document node, Get the file path, answer with the worksheet.
+# Phase 1: Search, Get the file at the path the row names, answer with the worksheet.
 reading = agent.start(thread, TASK)
 print(reading.answer.splitlines()[0])
 #> # Worksheet: Meridian/content/Annual Report 2024.pdf -> Meridian
@@ -63,11 +63,11 @@ capture("agent_node_two_phase.md", VIEW.agent_nodes("two-phase-run"))
 
 # --8<-- [start:boundary]
 last_read, first_write = seen[len(reading.turns) - 1], seen[len(reading.turns)]
-# The last reading call holds four tool results, the report's full text among them.
+# The last reading call holds three tool results, the report's full text among them.
 print(len(last_read.tool_results()), reading.turns[-1].context.total)
-#> 4 38377
+#> 3 38162
 print(len(first_write.tool_results()), writing.turns[0].context.total)
-#> 0 2766
+#> 0 2820
 # What the first writing call is shown: the task, the worksheet, the approval.
 print([(m.role, len(m.text)) for m in first_write.messages()])
 #> [('user', 1442), ('assistant', 6703), ('user', 46)]
@@ -77,7 +77,7 @@ DOCUMENT = report_tokens()
 # verifies: agent.boundary-keeps-texts-only
 assert first_write.items == tuple(first_write.messages()) and [m.role for m in first_write.messages()] == [
     "user", "assistant", "user"]
-# verifies: agent.boundary-keeps-texts-only
+# verifies: agent.system-message-instructions
 assert first_write.instructions == config.round_instructions() == PROTOCOL_INSTRUCTIONS  # the system message
 # verifies: agent.boundary-keeps-texts-only
 assert first_write.messages()[1].text == reading.answer and THREAD == thread.path and TASK == thread.messages[0].text
@@ -128,12 +128,12 @@ print([m.role for m in trim_history(oversized)])
 #> ['system', 'user']
 # --8<-- [end:history-budget]
 
-# verifies: agent.history-budget
+# verifies: agent.history-budget-order, agent.history-budget-drops-long-answer
 assert [m.role for m in trim_history(oversized)] == ["system", "user"] and trim_history(history) == history
 kept = trim_history(oversized, budget=len(config.instructions) + 64 + len(APPROVE) + 64)
-# verifies: agent.history-budget
+# verifies: agent.history-budget, agent.history-budget-order
 assert [m.timestamp for m in kept] == [0, 3] and trim_history(oversized, budget=10) == (oversized[0], oversized[3])
-# verifies: agent.history-budget
+# verifies: agent.history-budget, agent.history-budget-order
 assert HISTORY_BUDGET_CHARS == 64_000 and trim_history([Message("tool", "r", 1), Message("user", "u" * 100, 2)],
                                                        budget=200) == (Message("user", "u" * 100, 2),)
 # verifies: agent.worksheet-fits-budget
@@ -144,7 +144,7 @@ assert [(m.role, m.text) for m in rebuild_history(stored)] == [
     ("user", "read"), ("assistant", "worksheet"), ("assistant", "result text")]
 # verifies: agent.history-rebuild-rules
 assert rebuild_history(list(reversed(stored))) == rebuild_history(stored)  # by timestamp, not by storage order
-# verifies: agent.history-rebuild-rules
+# verifies: agent.history-lost-after-empty-message
 assert rebuild_history(stored + [Message("assistant", "", 3)]) == ()  # one empty text: no history at all
 # A round after a round that stored an empty answer is shown its new message only.
 stalled = Thread("Meridian/_Thread/stalled")
@@ -154,7 +154,7 @@ shown = []
 Agent(AgentConfiguration("extractor", PROTOCOL_INSTRUCTIONS, plugins=["Mesh:Get"]),
       type("Shown", (), {"key": protocol_model.key, "respond": lambda self, c: shown.append(c) or Reply("ok")})(),
       mesh).start(stalled, APPROVE)
-# verifies: agent.history-rebuild-rules
+# verifies: agent.history-lost-after-empty-message
 assert [(m.role, m.text) for m in shown[0].messages()] == [("user", APPROVE)]
 
 # --8<-- [start:died-round]

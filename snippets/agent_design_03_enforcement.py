@@ -53,7 +53,7 @@ print(offered(None))
 
 # verifies: agent.whitelist-offers-only-listed
 assert offered(["Mesh:Get,Search,Create,Update,Patch"]) == ["Get", "Search", "Create", "Update", "Patch", *ALWAYS]
-# verifies: agent.whitelist-offers-only-listed
+# verifies: agent.plugin-entry-parsing
 assert offered([" Mesh : patch , GET "]) == ["Get", "Patch", *ALWAYS]  # trimmed, any case
 # verifies: agent.whitelist-offers-only-listed
 assert offered(["Mesh:Get", "Mesh:Get"]) == ["Get", "Get", *ALWAYS]  # entries add up as given
@@ -63,21 +63,21 @@ assert offered(None) == offered([]) == ["Get", "Search", "NavigateTo", "GetDiagn
 assert not {"Get", "Search"} & set(offered(["ContentCollection"]))
 # A host that runs from the framework's source tree has RunTests in its Mesh plugin (agentkit's has none):
 DEV_HOST = [*HOST_TOOLS, Tool("RunTests", "Mesh", "RunTests(project, filter?): dotnet test.", lambda a: "")]
-# verifies: agent.no-list-is-read-only
+# verifies: agent.runtests-on-source-host
 assert offered(None, tools=DEV_HOST) == ["Get", "Search", "NavigateTo", "GetDiagnostics", "RunTests", *ALWAYS]
-# verifies: agent.no-list-is-read-only
+# verifies: agent.runtests-on-source-host
 assert "RunTests" not in offered(None) and "RunTests" not in offered(["Mesh:Get"], tools=DEV_HOST)
 # A model known not to support tools is offered none, check_inbox included:
 toolless = TextModel("ok")
 toolless.supports_tools = False
 plain = Agent(AgentConfiguration("a", plugins=["Mesh"]), toolless, mesh, tools=HOST_TOOLS).start(
     Thread("Acme/_Thread/t0"), "Hi.")
-# verifies: agent.whitelist-offers-only-listed
+# verifies: agent.toolless-model-offered-nothing, agent.whitelist-offers-only-listed
 assert plain.turns[0].tools_offered == () and offered(["Mesh"])[-1] == "check_inbox"
-# verifies: agent.whitelist-offers-only-listed
+# verifies: agent.delegation-tools-offered
 assert offered(["Mesh:Get"], delegations=["reader"])[:4] == ["delegate_to_agent", "list_sub_threads",
                                                           "send_to_sub_thread", "Get"]
-# verifies: agent.whitelist-offers-only-listed
+# verifies: agent.delegation-tools-offered
 assert offered(["Mesh:Get"], is_default=True) == ["delegate_to_agent", "list_sub_threads", "send_to_sub_thread",
                                                   "Get", *ALWAYS]  # the default agent, too
 
@@ -105,6 +105,10 @@ assert unknown == ["Get", *ALWAYS] and [str(w.message) for w in caught] == [
     "Plugin 'Chunks' not found for agent a"]  # an unknown method is filtered out without a word
 # verifies: agent.unknown-plugin-warns
 assert [w.category for w in caught] == [UnknownPluginWarning]
+with warnings.catch_warnings(record=True):
+    warnings.simplefilter("always")
+    # verifies: agent.plugin-entry-parsing
+    assert offered(["mesh:Get"]) == offered(["MESH"]) == ALWAYS and offered(["Mesh:get"]) == ["Get", *ALWAYS]
 for entry, reason in (("Mesh:", "method 1 after ':' is empty"), ("Mesh:Get,,Search", "method 2 after ':' is empty"),
                       ("mesh thing", "must be letters, digits and '_'")):
     try:
@@ -140,11 +144,11 @@ cap = config.max_tool_calls_per_round
 assert len(run.turns) == cap + 1 and sum(len(t.results) for t in run.turns) == cap * 4 == 12 == run.tool_calls
 # verifies: agent.cap-counts-tool-batches
 assert run.turns[-1].tools_offered == () and all(len(t.tools_offered) == 4 for t in run.turns[:cap])
-# verifies: agent.cap-counts-tool-batches
+# verifies: agent.cap-last-call-not-run
 assert run.status == "completed" and run.answer.startswith("Stopped at the tool-call budget after 12 of 20")
 unbounded = Agent(AgentConfiguration("a", plugins=["Mesh:Get"]), PlannedCalls(calls * 5, batch_size=1), mesh,
                   tools=HOST_TOOLS).start(Thread("Acme/_Thread/t3"), "Go.")
-# verifies: agent.cap-counts-tool-batches
+# verifies: agent.cap-default-forty
 assert (len(unbounded.turns), unbounded.tool_calls) == (DEFAULT_MAXIMUM_ITERATIONS + 1, DEFAULT_MAXIMUM_ITERATIONS) == (41, 40)
 stubborn = Agent(AgentConfiguration("a", plugins=["Mesh:Get"], max_tool_calls_per_round=1),
                  PlannedCalls(calls, batch_size=None), mesh, tools=HOST_TOOLS).start(Thread("Acme/_Thread/t4"), "Go.")
@@ -153,13 +157,13 @@ assert [len(t.results) for t in stubborn.turns] == [20, 0] and stubborn.status =
 # A response that calls only check_inbox uses up a batch like any other:
 inbox = [ToolCall("check_inbox"), ToolCall("Get", {"path": "Acme"})] * 3
 polled = Agent(config, PlannedCalls(inbox, batch_size=1), mesh, tools=HOST_TOOLS).start(Thread("Acme/_Thread/t6"), "Go.")
-# verifies: agent.cap-counts-tool-batches
+# verifies: agent.check-inbox-uses-batch
 assert [r.name for t in polled.turns for r in t.results] == ["check_inbox", "Get", "check_inbox"]
-# verifies: agent.cap-counts-tool-batches
+# verifies: agent.check-inbox-uses-batch
 assert len(polled.turns) == cap + 1 and polled.turns[0].results[0].text == "(no new messages)"
-# verifies: agent.cap-budget-text
+# verifies: agent.cap-budget-text, agent.cap-budget-text-wording
 assert agent.config.round_instructions() == "Read Acme." + BUDGET_SEPARATOR + BUDGET_TEXT.format(n=3)
-# verifies: agent.cap-budget-text
+# verifies: agent.cap-budget-text, agent.cap-budget-text-wording
 assert BUDGET_SEPARATOR == "\n\n---\n" and BUDGET_TEXT.format(n="{N}") == (
     "Tool-call budget: you may issue at most {N} tool calls in this turn. If you reach this budget before "
     "finishing, stop, briefly summarise what you accomplished, and ask the user to reply \"continue\" to run "
@@ -178,7 +182,7 @@ assert node == {"id": "a", "name": "a", "nodeType": "Agent", "content": {
 assert AgentConfiguration.from_node_content(json.loads(json.dumps(node))["content"]) == config  # the same agent
 # verifies: agent.node-json
 assert AgentConfiguration("a").node_json()["content"] == {"$type": "AgentConfiguration", "id": "a"}  # no null, no default
-# verifies: agent.node-json
+# verifies: agent.plugins-stored-parsed
 assert AgentConfiguration("a", plugins=["Mesh", " Mesh : Get ,Search", "Mesh:"]).content_json()["plugins"] == [
     {"$type": "AgentPluginReference", "name": "Mesh"},
     {"$type": "AgentPluginReference", "name": "Mesh", "methods": ["Get", "Search"]},
@@ -187,7 +191,7 @@ assert AgentConfiguration("a", plugins=["Mesh", " Mesh : Get ,Search", "Mesh:"])
 assert AgentConfiguration("lead", delegations=["reader"], is_default=True).content_json() == {
     "$type": "AgentConfiguration", "id": "lead", "isDefault": True,
     "delegations": [{"$type": "AgentDelegation", "agentPath": "reader"}]}
-# verifies: agent.node-json
+# verifies: agent.listings-show-agent-nodes
 assert all(json.loads(VIEW.agent_nodes(*sections).split("```json\n", 1)[1].split("\n```")[0])["nodeType"] == "Agent"
            for sections in (("whitelist",), ("cap",)))  # the listings show nodes of the configurations built
 # verifies: agent.node-json

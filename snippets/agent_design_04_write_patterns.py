@@ -115,7 +115,7 @@ assert [c.name for c in last_calls] == ["Get", "Get"] and "Search" not in {
 assert protocol.reconciliation.unexplained == 0 and len(protocol.reconciliation.unwritten) == 21 + 8
 # verifies: agent.reconciliation-explains-every-row
 assert protocol.runs[1].answer.endswith(protocol.reconciliation.to_text())
-capture("agent_reconciliation.md", protocol.reconciliation.to_text() + "\n")
+capture("agent_reconciliation.md", "```text\n" + protocol.reconciliation.to_text() + "\n```\n")
 
 # --8<-- [start:master-data]
 # The same worksheet with the unit of every segment dimension left out:

@@ -60,7 +60,7 @@ capture("agent_node_operations.md", VIEW.agent_nodes("usage-node", "usage-tree")
 assert node.path == f"{fixed.thread.path}/_Usage/{usage_key(fixed.model)}" and node.content["model"] == "example-large"
 # verifies: agent.usage-node-shape
 assert node.content["inputTokens"] == fixed.usage.total_input and node.content["outputTokens"] == fixed.usage.output
-# verifies: agent.usage-node-shape
+# verifies: agent.usage-key-from-model-id
 assert old_mesh.get("Acme/_Thread/t1/response-1/reader-1/_Usage/_unknown_").content["model"] == "(unknown)"
 twice = Mesh()
 lead = delegating_agent(twice, before_fix_369=False)

@@ -182,3 +182,22 @@ def test_pretty_json_keeps_what_fits_on_one_line():
     assert pretty_json(value) == ('{\n  "plugins": [{"name": "Mesh", "methods": ["Get", "Search"]}],\n'
                                   f'  "long": "{"x" * 100}"\n}}')
     assert pretty_json({"a": [1, 2]}) == '{"a": [1, 2]}' and pretty_json({}) == "{}"
+
+
+def test_every_agent_node_listing_of_agent_design_opens_with_agent_nodes():
+    """Every agent-node listing AgentDesign includes (each 'Agent node' tab, 'The agent nodes' block) starts with
+    an agent node's JSON; AgentView writes those listings from the configurations the snippet built."""
+    import re
+
+    from tools.project import REPO_ROOT
+
+    page = (REPO_ROOT / "docs" / "AI" / "AgentDesign.md").read_text(encoding="utf-8")
+    listings = re.findall(r'--8<-- "(snippets/output/agent_node_\w+\.md)"', page)
+    tabs = re.findall(r'=== "Agent node"\n\s*\n\s*--8<-- "([^"]+)"', page)
+    assert len(tabs) >= 5 and set(tabs) <= set(listings)
+    for name in listings:
+        listing = (REPO_ROOT / name).read_text(encoding="utf-8")
+        first = json.loads(listing.split("```json\n")[1].split("\n```")[0])
+        # verifies: agent.listings-show-agent-nodes
+        assert listing.index("```") == listing.index("```json\n") and first["nodeType"] == "Agent" and first["content"]["$type"] == \
+            "AgentConfiguration", name

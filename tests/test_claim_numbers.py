@@ -183,9 +183,9 @@ def test_boundary_shows_three_texts():
 
 def test_history_rebuild_waits():
     """Each message's wait, then the whole rebuild's limit, as the sentence states them (in seconds)."""
-    # verifies: agent.history-rebuild-rules
-    assert stated.numbers("agent.history-rebuild-rules") == [HISTORY_CELL_TIMEOUT_SECONDS, HISTORY_LOAD_TIMEOUT_SECONDS]
-    # verifies: agent.history-rebuild-rules
+    # verifies: agent.history-rebuild-timeouts
+    assert stated.numbers("agent.history-rebuild-timeouts") == [HISTORY_CELL_TIMEOUT_SECONDS, HISTORY_LOAD_TIMEOUT_SECONDS]
+    # verifies: agent.history-rebuild-timeouts
     assert HISTORY_LOAD_TIMEOUT_SECONDS <= HISTORY_CELL_TIMEOUT_SECONDS  # the whole load's limit runs out first
 
 

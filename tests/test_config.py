@@ -45,7 +45,7 @@ def test_entry_splits_at_the_first_colon_then_on_commas_every_part_trimmed():
     """A1: 'Name' grants a whole plugin; ' Name : A , B ' grants the trimmed methods; nothing is validated."""
     assert parse_plugin_entry("Mesh") == PluginGrant("Mesh")
     assert parse_plugin_entry("  Mesh : Get , search ") == PluginGrant("Mesh", ("Get", "search"))
-    # verifies: agent.whitelist-offers-only-listed
+    # verifies: agent.plugin-entry-parsing
     assert parse_plugin_entry("Mesh:Get:Create") == PluginGrant("Mesh", ("Get:Create",))
     assert parse_plugin_entry("Mesh:") == PluginGrant("Mesh", ("",))
     assert parse_plugin_entry("Mesh:Get,,Search") == PluginGrant("Mesh", ("Get", "", "Search"))

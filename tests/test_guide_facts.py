@@ -78,9 +78,9 @@ def test_read_tables_reads_cells_run_together_and_ends_a_table_at_a_row_it_canno
     rows = [row.name for row in read_tables(broken) if row.statement == STATEMENTS["income"]]
     worksheet = _worksheet(mesh, broken)
     lost = {row.key for row in worksheet.facts if row.value is None} - {item.key for item in REPORT.unreported}
-    # verifies: agent.get-text-read-path
+    # verifies: agent.undividable-row-ends-table
     assert rows == ["Revenue", "Cost of sales"] and "gp" in lost and len(lost) > 1
-    # verifies: agent.get-text-read-path
+    # verifies: agent.undividable-row-ends-table
     assert all(row.reason == NOT_REPORTED for row in worksheet.facts if row.key in lost)
 
 

@@ -89,14 +89,14 @@ def test_write_phase_bill_equals_the_closed_form(results, key, batch):
     sizes = [item_tokens(call) + item_tokens(result) for turn in creating
              for call, result in zip(turn.reply.tool_calls, turn.results)]
     billed = sum(turn.usage.input for turn in run.turns[first:first + len(creating) + 1])
-    # verifies: agent.closed-forms
+    # verifies: agent.closed-forms, agent.closed-forms-exact
     assert billed == stepwise_input_tokens(run.turns[first].context.total, sizes, batch)
 
 
 @pytest.mark.parametrize("n, batch", [(0, 1), (1, 1), (7, 1), (7, 3), (7, None)])
 def test_stepwise_bill_equals_the_cost_closed_form_for_equal_sizes(n, batch):
     """With equal call sizes the stepwise bill is _cost.input_tokens: (N+1)P + dN(N+1)/2 sequential, 2P + Nd batched."""
-    # verifies: agent.closed-forms
+    # verifies: agent.closed-forms, agent.closed-forms-exact
     assert stepwise_input_tokens(500, [30] * n, batch) == input_tokens(n, 500, 30, batch)
 
 
@@ -215,7 +215,7 @@ def test_scripted_model_decides_from_the_context_alone():
     thread = Thread(THREAD)
     agent.start(thread, TASK)
     agent.start(thread, APPROVE)
-    assert len(contexts) == 15
+    assert len(contexts) == 14
     assert [ProcedureModel(protocol).respond(context) for context in contexts] == replies
 
 
@@ -284,6 +284,42 @@ def test_reading_phase_without_the_report_says_so():
     config = AgentConfiguration("extractor", PROTOCOL_INSTRUCTIONS, plugins=["Mesh:Get,Search,Create,Update,Patch"])
     run = Agent(config, ProcedureModel(protocol), mesh).start(Thread(THREAD), TASK)
     assert run.answer.startswith("Cannot read: Search found no Document node") and run.status == "completed"
+
+
+def _reading_calls(mesh):
+    """The calls of the protocol's reading round on ``mesh``, one list per model response, and the run."""
+    config = AgentConfiguration("extractor", PROTOCOL_INSTRUCTIONS, plugins=["Mesh:Get,Search,Create,Update,Patch"])
+    run = Agent(config, ProcedureModel(protocol), mesh).start(Thread(THREAD), TASK)
+    return [[(c.name, c.arguments.get("path")) for c in t.reply.tool_calls] for t in run.turns if t.reply.tool_calls], run
+
+
+def test_reading_phase_gets_the_file_from_the_search_row_without_its_document_node():
+    """The file's Get path comes from the Search row (collection before /_Documents/, the name): no Document node Get."""
+    calls, run = _reading_calls(workspace())
+    document = f"{OWNER}/content/_Documents/{REPORT.file_name.replace(' ', '-')}"
+    # verifies: agent.read-file-from-search-row
+    assert calls == [[("Search", None), ("Search", None)], [("Get", f"{OWNER}/content/{REPORT.file_name}")]]
+    # verifies: agent.read-file-from-search-row
+    assert document not in {path for response in calls for _, path in response}
+    assert run.answer.startswith(f"# Worksheet: {OWNER}/content/{REPORT.file_name} -> {OWNER}")
+
+
+def test_reading_phase_falls_back_to_the_document_node_for_a_file_in_a_folder():
+    """A file in a folder is not at {node}/content/{name}: that Get errs, and the Document node's filePath is used."""
+    from agentkit.guide._report import report_pdf_bytes
+
+    mesh = workspace()
+    content = mesh.collections[f"{OWNER}/content"]
+    content.delete(REPORT.file_name)
+    content.upload(f"2024/{REPORT.file_name}", report_pdf_bytes(), index=True)
+    mesh.refresh_index()
+    calls, run = _reading_calls(mesh)
+    nested = f"{OWNER}/content/2024/{REPORT.file_name}"
+    # verifies: agent.read-file-from-search-row
+    assert [response[0] for response in calls[1:]] == [
+        ("Get", f"{OWNER}/content/{REPORT.file_name}"),
+        ("Get", f"{OWNER}/content/_Documents/2024-{REPORT.file_name.replace(' ', '-')}"), ("Get", nested)]
+    assert run.answer.startswith(f"# Worksheet: {nested} -> {OWNER}")
 
 
 def test_copied_workspaces_do_not_share_writes():

@@ -166,8 +166,9 @@ def test_calls_asked_for_on_the_tool_less_last_iteration_are_not_run():
     agent = Agent(AgentConfiguration("reader", plugins=["Test"], max_tool_calls_per_round=2), stubborn, Mesh(),
                   tools=[tool], prices=PRICES)
     run = agent.start(Thread("T"), "Read.")
+    # verifies: agent.cap-last-call-not-run
     assert run.status == "completed" and run.answer == "still going"
-    # verifies: agent.cap-counts-tool-batches
+    # verifies: agent.cap-last-call-not-run
     assert (len(run.turns), ran, run.turns[-1].results, run.refused) == (3, ["x", "x"], (), [])
 
 
@@ -388,14 +389,17 @@ def test_the_cap_example_runs_as_the_page_states_it():
     """Cap 3, four calls a response: 12 calls in three batches, then one more call; default 40 (the page's numbers)."""
     from tools import stated
 
-    cap, per_response, calls, batches, again, extra, default = stated.numbers("agent.cap-counts-tool-batches")
+    cap, per_response, calls, batches, again = stated.numbers("agent.cap-counts-tool-batches")
+    extra, default = stated.numbers("agent.cap-default-forty")
     model = PlannedCalls(_lookups(50), batch_size=per_response, key=MODEL)
     run = _make(model, max_tool_calls_per_round=cap).start(Thread("T"), "Read.")
     # verifies: agent.cap-counts-tool-batches
     assert sum(len(t.results) for t in run.turns) == calls and sum(1 for t in run.turns if t.results) == batches
     # verifies: agent.cap-counts-tool-batches
+    assert stated.numbers("agent.cap-counts-tool-batches") == [cap, per_response, cap * per_response, cap, per_response]
+    # verifies: agent.cap-counts-tool-batches, agent.cap-default-forty
     assert again == per_response and len(run.turns) == cap + extra and run.turns[-1].tools_offered == ()
-    # verifies: agent.cap-counts-tool-batches
+    # verifies: agent.cap-default-forty
     assert AgentConfiguration("a").iteration_cap == default
 
 

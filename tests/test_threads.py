@@ -24,9 +24,9 @@ def test_rebuild_keeps_stored_texts_ordered_by_timestamp_and_maps_roles():
 def test_one_empty_earlier_message_leaves_the_round_no_history():
     """T1: an empty text is waited for, not skipped; the whole load's own limit runs out first: no history."""
     stored = [Message("user", "first", 1), Message("assistant", "", 2), Message("user", "third", 3)]
-    # verifies: agent.history-rebuild-rules
+    # verifies: agent.history-lost-after-empty-message
     assert rebuild_history(stored) == () and rebuild_history([Message("assistant", "", 1)]) == ()
-    # verifies: agent.history-rebuild-rules
+    # verifies: agent.history-lost-after-empty-message
     assert rebuild_history(stored[:1] + stored[2:]) == (Message("user", "first", 1), Message("user", "third", 3))
     # a blank text is a text: only an empty one is waited for
     assert rebuild_history([Message("assistant", " ", 1)]) == (Message("assistant", " ", 1),)

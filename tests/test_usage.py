@@ -23,11 +23,15 @@ def _delegating(mesh: Mesh, *, pre_fix: bool) -> Agent:
 
 def test_usage_key_replaces_every_character_that_is_not_a_unicode_letter_or_digit():
     """T4: '.', '-', '/' and ':' become '_'; Unicode letters and digits stay; no model is '(unknown)', '_unknown_'."""
+    # verifies: agent.usage-key-from-model-id
     assert usage_key("gpt-4.1-mini") == "gpt_4_1_mini"
+    # verifies: agent.usage-key-from-model-id
     assert usage_key("azure/claude:opus") == "azure_claude_opus"
+    # verifies: agent.usage-key-from-model-id
     assert usage_key("modèle-ü") == "modèle_ü"
     assert usage_key("x²") == "x_"  # a superscript is a number, not a decimal digit, in .NET
     assert usage_key("a\U0001D400") == "a__"  # outside the BMP: two UTF-16 units, neither a letter
+    # verifies: agent.usage-key-from-model-id
     assert usage_key(None) == usage_key("  ") == "_unknown_" == usage_key(UNKNOWN_MODEL)
 
 

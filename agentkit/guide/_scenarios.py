@@ -10,7 +10,7 @@ runtime drops at a round boundary they cannot use.
 
 1. ``naive``: one round; per value a chunk search and chunk reads; one Create a turn.
 2. ``reread``: two phases, but phase 2 reads the document again; one Create a turn.
-3. ``worksheet``: two phases; one Get on the file path; the ContentCollection plugin not whitelisted;
+3. ``worksheet``: two phases; one Get on the file path built from the Search row; the ContentCollection plugin not whitelisted;
    creates in batches of 10; the worksheet is the only input of phase 2.
 4. ``bulk``: as 3 with ``BulkCreate`` (agentkit's extension, off by default; the framework has no bulk
    create, M14).
@@ -39,7 +39,7 @@ from agentkit._cost import EXAMPLE_PRICES, ModelPrice, TokenUsage, cost_of
 from agentkit._mesh import Mesh
 from agentkit._messages import Context, Message, Reply, ToolCall, ToolResult
 from agentkit._node import Node
-from agentkit._paths import file_path_from_document
+from agentkit._paths import file_path_from_document, get_path_of_file
 from agentkit._plugins import content_collection_plugin, dotnet_json_string, mesh_plugin
 from agentkit._runtime import DIED, Agent, Interrupt, Run
 from agentkit._threads import Thread
@@ -79,8 +79,10 @@ APPROVE = "Worksheet reviewed and approved. Write it now."
 RESUME = "continue"
 
 PROTOCOL_INSTRUCTIONS = (
-    "Phase 1 (reading): find the report with one Search, Get its Document node, then Get the file path "
-    "{collectionPath}/{filePath} once for the full text; if a Get returned only metadata you fetched the wrong "
+    "Phase 1 (reading): find the report with one Search. A row's path is {node}/{collection}/_Documents/{slug} "
+    "and its name the file's name: Get the file once for the full text, at {node}/content/{name} in the "
+    "collection content, at {node}/content/{collection}/{name} in a named collection. If that answers an error, "
+    "Get the row's path and use its filePath for the name; if a Get returned only metadata you fetched the wrong "
     "node. List all LineItem dimensions in one Search and match key and name. End phase 1 with the complete "
     "worksheet as your answer, including master data for every new dimension.\n"
     "Phase 2 (writing): write strictly from the worksheet. Re-check dimension existence once, immediately "
@@ -244,7 +246,7 @@ def _json(result: ToolResult) -> Any:
 
 
 def read_phase(view: View, *, chunk_detour: bool = False) -> Procedure:
-    """Phase 1 of the protocol: find the report, Get its Document node, Get the file path, list dimensions."""
+    """Phase 1 of the protocol: find the report and list the dimensions, then Get the file's text directly."""
     if chunk_detour:  # the habit scenario 6 shows: a chunk tool that is offered gets used
         yield [_call("SearchChunks", query=parse_checklist(view.task)[0].name, scope=COLLECTION, limit=CHUNK_HITS)]
     found, listed = yield [_call("Search", query="nodeType:Document annual report", basePath=DOCUMENTS),
@@ -252,9 +254,16 @@ def read_phase(view: View, *, chunk_detour: bool = False) -> Procedure:
     hits = _json(found)["results"]
     if not hits:
         return f"Cannot read: Search found no Document node under {COLLECTION}; nothing was read or written."
-    (document,) = yield [_call("Get", path=hits[0]["path"])]
-    path = file_path_from_document(_json(document)["content"])  # the Document node has no text
+    # The row has no collectionPath or filePath (M3), but its path holds the collection (D1) and its name is the
+    # file's name (D4): for a file at the collection's root that is the file's Get path (C1), with no call on the
+    # Document node, which has no text.
+    collection_path = hits[0]["path"].split("/_Documents/")[0]
+    path = get_path_of_file(collection_path, hits[0]["name"])
     (text,) = yield [_call("Get", path=path)]
+    if not text.text.startswith('"'):  # not the text (R7): a file in a folder; its Document node names the path
+        (document,) = yield [_call("Get", path=hits[0]["path"])]
+        path = file_path_from_document(_json(document)["content"])
+        (text,) = yield [_call("Get", path=path)]
     worksheet = build_worksheet(OWNER, path, _json(text), parse_checklist(view.task), _json(listed)["results"],
                                 view.periods)
     return worksheet.to_text()
