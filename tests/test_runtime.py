@@ -357,8 +357,8 @@ def test_delegation_stops_at_depth_two():
 
 def test_store_plan_and_load_skill():
     """store_plan keeps the plan on the thread; load_skill returns a named skill or lists the known ones."""
-    calls = [ToolCall("store_plan", {"plan": "1. read 2. write"}), ToolCall("load_skill", {"name": "facts"}),
-             ToolCall("load_skill", {"name": "charts"})]
+    calls = [ToolCall("store_plan", {"planContent": "1. read 2. write"}), ToolCall("load_skill", {"skillPath": "facts"}),
+             ToolCall("load_skill", {"skillPath": "charts"})]
     agent = Agent(AgentConfiguration("a", skills={"facts": "Use $type Fact."}),
                   PlannedCalls(calls, batch_size=None, key=MODEL), Mesh(), prices=PRICES)
     thread = Thread("T")
