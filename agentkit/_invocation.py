@@ -8,9 +8,9 @@ library's default at 10.8.3:
 - Detailed errors are off: a call that throws answers ``Error: Function failed.`` (FI1).
 - ``MaximumConsecutiveErrorsPerRequest`` is 3. An iteration fails when one of its calls threw. A call of
   a tool not offered (A5) or one that timed out (MP3, a TimeoutError its tool raised included) answers
-  text and did not throw. An iteration
-  without a thrown call sets the count back to 0. The fourth failing iteration in a row rethrows its
-  exception (an AggregateException when several calls threw), and the round ends in error (FI2).
+  text and did not throw. An iteration without a thrown call sets the count back to 0. The fourth
+  failing iteration in a row rethrows its exception (an AggregateException when several calls threw),
+  and the round ends in error (FI2).
 - One response's calls run concurrently, and their results come back in call order. At the limit,
   every call of the response has run before the exception is rethrown (FI3).
 
