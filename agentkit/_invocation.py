@@ -7,14 +7,16 @@ library's default at 10.8.3:
 
 - Detailed errors are off: a call that throws answers ``Error: Function failed.`` (FI1).
 - ``MaximumConsecutiveErrorsPerRequest`` is 3. An iteration fails when one of its calls threw. A call of
-  a tool not offered (A5) or one that timed out (MP3) answers text and did not throw. An iteration
-  without a thrown call sets the count back to 0. The fourth failing iteration in a row rethrows its
-  exception (an AggregateException when several calls threw), and the round ends in error (FI2).
+  a tool not offered (A5) or one that timed out (MP3, a TimeoutError its tool raised included) answers
+  text and did not throw. An iteration without a thrown call sets the count back to 0. The fourth
+  failing iteration in a row rethrows its exception (an AggregateException when several calls threw),
+  and the round ends in error (FI2).
 - One response's calls run concurrently, and their results come back in call order. At the limit,
   every call of the response has run before the exception is rethrown (FI3).
 
 The library sets no timeout on a call. MeshWeaver's own bound is 30 s on each agent tool except
-``delegate_to_agent``, answered as text (MP3, ``_plugins._timed``).
+``delegate_to_agent``, answered as text (MP3, ``_plugins._timed``); ``delegate_to_agent`` stops waiting
+for its sub-thread after 10 minutes (``_runtime.DELEGATION_WAIT_SECONDS``).
 """
 
 from __future__ import annotations

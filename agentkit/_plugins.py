@@ -546,7 +546,8 @@ _clock = time.monotonic  # the agent tools' stopwatch (a test replaces it)
 
 def _answering(function: Callable[[dict], str], parameters: tuple[Parameter, ...],
                failed: str = FUNCTION_FAILED, null_fails: frozenset[str] = NULL_RAISES,
-               null_passes: bool = False, binder: bool = True) -> Callable[[dict], str]:
+               null_passes: bool = False, binder: bool = True,
+               passes: tuple[type[BaseException], ...] = ()) -> Callable[[dict], str]:
     """Wrap a tool body so that it always answers text: refusals become their message, never an exception.
 
     Arguments the tool does not declare are ignored (the agent binder drops them); ``null`` counts as absent,
@@ -554,7 +555,8 @@ def _answering(function: Callable[[dict], str], parameters: tuple[Parameter, ...
     and, with ``null_passes`` (the Mesh tools, whose operations check their text arguments), a text argument.
     With ``binder`` (the agent tools), an argument that does not bind (a missing required one, or a JSON value
     of another type, FI1) makes AIFunctionFactory throw before the tool runs: ``failed`` is answered. The MCP
-    tools (``binder=False``) are checked by McpArgumentValidation first, in words of its own.
+    tools (``binder=False``) are checked by McpArgumentValidation first, in words of its own. An exception
+    of a type in ``passes`` leaves the wrapper (``_timed`` answers a TimeoutError).
     """
 
     def call(arguments: dict) -> str:
@@ -587,6 +589,8 @@ def _answering(function: Callable[[dict], str], parameters: tuple[Parameter, ...
             return Raised(failed, str(error)) if binder else str(error)
         except AgentkitError as error:
             return str(error)
+        except passes:
+            raise
         except Exception as error:  # noqa: BLE001 - the framework's invocation layer answers a fixed text, see FUNCTION_FAILED
             return Raised(failed, str(error) or type(error).__name__)
 
@@ -595,16 +599,24 @@ def _answering(function: Callable[[dict], str], parameters: tuple[Parameter, ...
 
 def _tool(name: str, plugin: str, text: ToolText, body: Callable[[dict], str], annotations: tuple[bool, bool]) -> Tool:
     parameters = _parameters(text)
-    answering = _answering(body, parameters, null_passes=plugin == MESH_PLUGIN)
+    answering = _answering(body, parameters, null_passes=plugin == MESH_PLUGIN, passes=(TimeoutError,))
     return Tool(name, plugin, text[0], _timed(name, answering), parameters, *annotations)
 
 
 def _timed(name: str, call: Callable[[dict], str]) -> Callable[[dict], str]:
-    """AccessContextAIFunction's bound on an agent tool (MP3): past 30 s the model reads the timed-out text."""
+    """AccessContextAIFunction's bound on an agent tool (MP3): past 30 s the model reads the timed-out text.
+
+    Its ``catch (TimeoutException)`` also takes one the tool throws itself (Python's TimeoutError stands for
+    it): that call answers the same text, a string, so it never counts toward the consecutive-error limit.
+    ``call`` must let TimeoutError through (``_answering(..., passes=(TimeoutError,))``).
+    """
 
     def timed(arguments: dict) -> str:
         started = _clock()
-        answer = call(arguments)
+        try:
+            answer = call(arguments)
+        except TimeoutError:
+            return AGENT_TOOL_TIMED_OUT.format(name=name, seconds=AGENT_TOOL_TIMEOUT_SECONDS)
         if _clock() - started > AGENT_TOOL_TIMEOUT_SECONDS:
             return AGENT_TOOL_TIMED_OUT.format(name=name, seconds=AGENT_TOOL_TIMEOUT_SECONDS)
         return answer

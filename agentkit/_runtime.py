@@ -45,7 +45,8 @@ from ._invocation import ConsecutiveErrors, aborted_text
 from ._mesh import Mesh
 from ._messages import Context, ContextItem, Message, Reply, ToolCall, ToolDefinition, ToolResult
 from ._models import Model
-from ._plugins import Tool, content_collection_plugin, mesh_plugin
+from . import _plugins
+from ._plugins import Parameter, Tool, _answering, _timed, content_collection_plugin, mesh_plugin
 from ._threads import MAXIMUM_DELEGATION_DEPTH, Thread, delegation_depth, trim_history
 from ._tokens import ContextEstimate, estimate_context, item_tokens, items_tokens, reply_tokens
 from ._usage import record_usage
@@ -54,6 +55,22 @@ from ._wire import DEFAULT_WIRE, billed_input, delivered, recorded, require_wire
 COMPLETED, CANCELLED, ERROR, DIED = "completed", "cancelled", "error", "died"
 REQUESTED_FUNCTION_NOT_FOUND = 'Error: Requested function "{name}" not found.'
 INTERRUPT_KINDS = (CANCELLED, ERROR, DIED)
+# delegate_to_agent waits for its sub-thread's first terminal status at most 10 minutes once dispatched, then
+# answers this text (DelegationTool.cs:260, 437, 461-465); agentkit times the sub-round on the tools' clock.
+DELEGATION_WAIT_SECONDS = 10 * 60
+DELEGATION_TIMED_OUT = "Error: delegation to {agent} failed — timed out waiting for the delegated agent to finish."
+
+
+def _builtin(name: str, description: str, body: Any, required: Sequence[str] = (), optional: Sequence[str] = (),
+             timed: bool = True) -> Tool:
+    """One of the runtime's own tools, its string arguments bound as AIFunctionFactory binds them (FI1, FI2).
+
+    Only the binding is modelled: what the body raises leaves the call as before (a sub-round's bug surfaces).
+    """
+    parameters = tuple(Parameter(p, "string", True) for p in required) + tuple(
+        Parameter(p, "string", False) for p in optional)
+    call = _answering(body, parameters, passes=(Exception,))
+    return Tool(name, "Agent", description, _timed(name, call) if timed else call, parameters)
 
 
 @dataclass(frozen=True)
@@ -319,33 +336,39 @@ class Agent:
 
     # -- built-in tools -------------------------------------------------------------
     def _builtins(self) -> list[Tool]:
+        # Each binds its arguments as AIFunctionFactory does (the source's parameter names: DelegationTool.cs:173-177,
+        # 511-513, PlanStorageTool.cs:20-21, SkillTool.cs:21-23): a missing required one throws, the model reads
+        # `Error: Function failed.` and the call counts toward the limit (FI2). Every one but delegate_to_agent has
+        # AccessContextAIFunction's 30 s bound (MP3); check_inbox joins unwrapped and takes no argument.
         agents = ", ".join(self.config.delegations) or "none"
         return [
-            Tool(DELEGATION_TOOL, "Agent",
-                 f"{DELEGATION_TOOL}(agentName, task, context?): run another agent on a task in a sub-thread; "
-                 f"returns its answer. Available agents: {agents}.", self._delegate),
-            Tool("list_sub_threads", "Agent",
-                 "list_sub_threads(): the sub-threads spawned via delegate_to_agent that are still running.",
-                 lambda arguments: "[]"),  # agentkit's delegations finish inside their call: none is running
-            Tool("send_to_sub_thread", "Agent",
-                 "send_to_sub_thread(threadPath, message): push a follow-up into a running sub-thread.",
-                 lambda arguments: "Queued"),
-            Tool("store_plan", "Agent", "store_plan(plan): keep the plan for this thread.", self._store_plan),
-            Tool("load_skill", "Agent", "load_skill(name): the text of a named skill.", self._load_skill),
+            _builtin(DELEGATION_TOOL,
+                     f"{DELEGATION_TOOL}(agentName, task, context?): run another agent on a task in a sub-thread; "
+                     f"returns its answer. Available agents: {agents}.", self._delegate,
+                     ("agentName", "task"), optional=("context",), timed=False),
+            _builtin("list_sub_threads",
+                     "list_sub_threads(): the sub-threads spawned via delegate_to_agent that are still running.",
+                     lambda arguments: "[]"),  # agentkit's delegations finish inside their call: none is running
+            _builtin("send_to_sub_thread",
+                     "send_to_sub_thread(threadPath, message): push a follow-up into a running sub-thread.",
+                     lambda arguments: "Queued", ("threadPath", "message")),
+            _builtin("store_plan", "store_plan(planContent): keep the thread's plan.", self._store_plan,
+                     ("planContent",)),
+            _builtin("load_skill", "load_skill(skillPath): a named skill's text.", self._load_skill, ("skillPath",)),
             # No message arrives while an agentkit round runs, so the inbox is always empty.
             Tool(CHECK_INBOX, "Agent", CHECK_INBOX_DESCRIPTION, lambda arguments: NO_NEW_MESSAGES),
         ]
 
     def _store_plan(self, arguments: dict[str, Any]) -> str:
-        plan = arguments.get("plan")
-        if not isinstance(plan, str) or not plan.strip():
-            return "Error: store_plan needs 'plan', a non-empty text"
+        plan = arguments["planContent"]
+        if not plan.strip():
+            return "Error: store_plan needs 'planContent', a non-empty text"
         assert self._current is not None
         self._current.thread.plan = plan
         return f"Plan stored ({len(plan)} characters)."
 
     def _load_skill(self, arguments: dict[str, Any]) -> str:
-        name = arguments.get("name")
+        name = arguments["skillPath"]  # agentkit's skills are named: the name stands for the Skill node's path
         if name not in self.config.skills:
             known = ", ".join(self.config.skills) or "none"
             return f"Error: no skill named {name!r}; available skills: {known}"
@@ -364,11 +387,14 @@ class Agent:
         if depth >= MAXIMUM_DELEGATION_DEPTH:
             return f"Maximum delegation depth reached ({depth}). Handle this task directly."
         delegate = self.delegates[target]
+        dispatched = _plugins._clock()
         sub = delegate._round(parent.thread.subthread(target, parent.response_id), task, None,
                               usage_model=None if as_unknown else delegate.model.key,
                               as_unknown_below=as_unknown)
         self._current, self._as_unknown_below = parent, as_unknown  # a delegate may be this very agent
         parent.delegations.append(sub)
+        if _plugins._clock() - dispatched > DELEGATION_WAIT_SECONDS:  # the sub-round ran on; the call stopped waiting
+            return DELEGATION_TIMED_OUT.format(agent=name)
         if sub.status == COMPLETED:
             return sub.summary
         if sub.status == CANCELLED:

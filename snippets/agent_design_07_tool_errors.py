@@ -9,9 +9,11 @@ from agentkit import Agent, Mesh, Thread, ToolCall
 from agentkit._config import NO_NEW_MESSAGES
 from agentkit._invocation import ALLOW_CONCURRENT_INVOCATION, MAXIMUM_CONSECUTIVE_ERRORS
 from agentkit._messages import Reply
-from agentkit._plugins import AGENT_TOOL_TIMEOUT_SECONDS, FUNCTION_FAILED
+from agentkit._plugins import AGENT_TOOL_TIMED_OUT, AGENT_TOOL_TIMEOUT_SECONDS, FUNCTION_FAILED
+from agentkit._runtime import DELEGATION_TIMED_OUT, DELEGATION_WAIT_SECONDS
 from agentkit.guide import TextModel
 from claimcheck import capture
+from tools import stated
 from tools.agentview import AgentView
 
 # Every configuration built below is recorded for the page's "Agent node" listing (tools/agentview.py).
@@ -142,6 +144,40 @@ again = Agent(WRITER, Replies(failing + [Reply(tool_calls=(create("Acme"),))] + 
 # verifies: agent.fourth-failing-response-aborts
 assert again.status == "error" and len(again.turns) == 3 + 1 + 4  # the count was 0 after the success
 
+# The runtime's own tools bind their arguments the same way, under the source's names: a call missing
+# `task` or `planContent` (sending store_plan's old `plan`) throws in the binder and counts.
+helper = Agent(AgentConfiguration("helper"), TextModel("Acme is a company."), fresh_mesh())
+LEAD = AgentConfiguration("lead", delegations=["helper"])
+for call, missing in ((ToolCall("delegate_to_agent", {"agentName": "helper"}), "task"),
+                      (ToolCall("store_plan", {"plan": "1. Read."}), "planContent"),
+                      (ToolCall("load_skill", {"name": "facts"}), "skillPath")):
+    builtin = Agent(LEAD, Resends(call), fresh_mesh(), delegates={"helper": helper}).start(
+        Thread("Acme/_Thread/t11"), "Go.")
+    # verifies: agent.fourth-failing-response-aborts
+    assert builtin.status == "error" and [r.text for t in builtin.turns for r in t.results] == [FUNCTION_FAILED] * 4
+    # verifies: agent.fourth-failing-response-aborts
+    assert builtin.answer == ("*Error: The arguments dictionary is missing a value for the required parameter "
+                              f"'{missing}'. (Parameter 'arguments')*")
+# verifies: agent.fourth-failing-response-aborts
+assert stated.numbers("agent.fourth-failing-response-aborts") == [
+    MAXIMUM_CONSECUTIVE_ERRORS, MAXIMUM_CONSECUTIVE_ERRORS + 1, 0]
+
+
+class HungReads(Mesh):
+    """A host whose reads throw a TimeoutException (Python's TimeoutError) inside the tool itself."""
+
+    def fetch(self, path):
+        raise TimeoutError("The operation has timed out.")
+
+
+# The 30 s wrapper catches a TimeoutException the tool throws, and answers the timed-out text: it never counts.
+hung = Agent(WRITER, Resends(ToolCall("Get", {"path": "Acme"})), HungReads(node_types={"Company"})).start(
+    Thread("Acme/_Thread/t10"), "Go.")
+# verifies: agent.fourth-failing-response-aborts
+assert hung.status == "completed" and len(hung.turns) == 41 and {r.text for t in hung.turns for r in t.results} == {
+    AGENT_TOOL_TIMED_OUT.format(name="Get", seconds=AGENT_TOOL_TIMEOUT_SECONDS)} == {
+    "Tool 'Get' timed out after 30s. Add [ToolTimeout(N)] to allow longer."}
+
 # --8<-- [start:not-counted]
 # Answers that are text, not exceptions: a tool not offered, an operation's own refusal.
 for call in (ToolCall("Delete", {"paths": '["Acme"]'}), ToolCall("Get", {"path": "Nowhere"})):
@@ -201,5 +237,20 @@ assert lead.turns[0].results[0].text == "Acme is a company." and AGENT_TOOL_TIME
 assert timed.turns[0].results[0].text.startswith("Tool 'Create' timed out after 30s.")
 # verifies: agent.call-time-limit
 assert timed.turns[0].results[1].text == NO_NEW_MESSAGES
+# delegate_to_agent waits 10 minutes for its sub-thread, then answers an error text; the sub-round ran on.
+ticks = itertools.count(0, DELEGATION_WAIT_SECONDS + 1)
+clock, plugins._clock = plugins._clock, lambda: next(ticks)
+try:
+    late = Agent(AgentConfiguration("lead", delegations=["helper"]), Replies([Reply(tool_calls=(task,))]),
+                 lead_mesh, delegates={"helper": helper}).start(Thread("Acme/_Thread/t12"), "Go.")
+finally:
+    plugins._clock = clock
+# verifies: agent.call-time-limit
+assert late.turns[0].results[0].text == DELEGATION_TIMED_OUT.format(agent="helper") == (
+    "Error: delegation to helper failed — timed out waiting for the delegated agent to finish.")
+# verifies: agent.call-time-limit
+assert late.delegations[0].status == "completed" and late.status == "completed"
+# verifies: agent.call-time-limit
+assert stated.numbers("agent.call-time-limit") == [AGENT_TOOL_TIMEOUT_SECONDS, DELEGATION_WAIT_SECONDS // 60]
 
 capture("agent_node_tool_errors.md", VIEW.agent_nodes("abort"))

@@ -34,6 +34,8 @@ assert claude_read == answer and openai_read == '"' + answer.replace("\\", "\\\\
 assert DEFAULT_WIRE == CLAUDE and answer.startswith('"') and openai_read.startswith('"\\"')
 # verifies: agent.wire-tool-result
 assert model_reads('say "hi"\n', OPENAI) == '"say \\"hi\\"\\n"' and model_reads('say "hi"\n', CLAUDE) == 'say "hi"\n'
+# verifies: agent.wire-tool-result
+assert model_reads("up \U0001F600", OPENAI) == '"up \\uD83D\\uDE00"' and model_reads("up \U0001F600", CLAUDE) == "up \U0001F600"
 
 # A refusal is the function layer's own string: the same text on both wires.
 lookup = Tool("Lookup", "Test", "Lookup(id): one record.", lambda arguments: "record")
@@ -72,6 +74,10 @@ assert carrying == _report_turns(plain[OPENAI]) == 1
 assert all(plain[w].grade.correct == plain[w].grade.written == 75 for w in WIRES)
 # verifies: agent.wire-read-path
 assert plain[OPENAI].usage.total_input - plain[CLAUDE].usage.total_input > extra * carrying
+# The model is shown the escaped form; the scripted one reads it through returned_text, decoded.
+shown = next(r for turn in plain[OPENAI].runs[0].turns for r in turn.results if returned_text(r) == answer)
+# verifies: agent.wire-read-path
+assert shown.text == openai_read != answer == returned_text(shown)
 
 # verifies: agent.wire-usage-recorded
 assert cached[CLAUDE].recorded == cached[CLAUDE].usage and cached[CLAUDE].recorded.cache_write > 0

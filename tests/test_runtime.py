@@ -358,8 +358,8 @@ def test_delegation_stops_at_depth_two():
 
 def test_store_plan_and_load_skill():
     """store_plan keeps the plan on the thread; load_skill returns a named skill or lists the known ones."""
-    calls = [ToolCall("store_plan", {"plan": "1. read 2. write"}), ToolCall("load_skill", {"name": "facts"}),
-             ToolCall("load_skill", {"name": "charts"})]
+    calls = [ToolCall("store_plan", {"planContent": "1. read 2. write"}), ToolCall("load_skill", {"skillPath": "facts"}),
+             ToolCall("load_skill", {"skillPath": "charts"})]
     agent = Agent(AgentConfiguration("a", skills={"facts": "Use $type Fact."}),
                   PlannedCalls(calls, batch_size=None, key=MODEL), Mesh(), prices=PRICES)
     thread = Thread("T")
@@ -367,6 +367,61 @@ def test_store_plan_and_load_skill():
     assert thread.plan == "1. read 2. write"
     assert [r.text for r in results] == ["Plan stored (16 characters).", "Use $type Fact.",
                                          "Error: no skill named 'charts'; available skills: facts"]
+
+
+def test_builtin_tools_bind_their_arguments():
+    """FI2: the runtime's own tools bind as AIFunctionFactory does; all but delegate_to_agent have the 30 s bound."""
+    from agentkit import _plugins
+    from agentkit._invocation import Raised
+
+    mesh = Mesh()
+    reader = Agent(AgentConfiguration("reader"), TextModel("x", key=MODEL), mesh, prices=PRICES)
+    calls = [ToolCall("send_to_sub_thread", {"threadPath": "T/r/reader-1"}),
+             ToolCall("delegate_to_agent", {"agentName": 5, "task": "t"}),
+             ToolCall("delegate_to_agent", {"agentName": "reader", "task": "t", "context": "Acme", "extra": 1}),
+             ToolCall("store_plan", {"planContent": "1. read"})]
+
+    def first_round(slow: bool) -> list[ToolResult]:
+        lead = Agent(AgentConfiguration("lead", delegations=["reader"]),
+                     PlannedCalls(calls, batch_size=None, key=MODEL), mesh, delegates={"reader": reader}, prices=PRICES)
+        ticks = itertools.count(0, _plugins.AGENT_TOOL_TIMEOUT_SECONDS + 1 if slow else 0)
+        clock, _plugins._clock = _plugins._clock, lambda: next(ticks)
+        try:
+            return list(lead.start(Thread("T"), "go").turns[0].results)
+        finally:
+            _plugins._clock = clock
+
+    results = first_round(slow=False)
+    assert [r.text for r in results] == ["Error: Function failed.", "Error: Function failed.", "x",
+                                         "Plan stored (7 characters)."]
+    assert all(isinstance(r.text, Raised) for r in results[:2])
+    assert results[0].text.message.endswith("required parameter 'message'. (Parameter 'arguments')")
+    assert results[1].text.message == "The JSON value could not be converted to System.String."
+    timed_out = "Tool '{}' timed out after 30s. Add [ToolTimeout(N)] to allow longer."
+    assert [r.text for r in first_round(slow=True)] == [
+        timed_out.format("send_to_sub_thread"), "Error: Function failed.", "x", timed_out.format("store_plan")]
+
+
+def test_delegation_wait_is_ten_minutes_on_the_tools_clock():
+    """delegate_to_agent answers the source's timed-out text when its sub-round took longer than 600 s."""
+    from agentkit import _plugins
+    from agentkit._runtime import DELEGATION_WAIT_SECONDS
+
+    answers = {}
+    for seconds in (DELEGATION_WAIT_SECONDS, DELEGATION_WAIT_SECONDS + 1):
+        mesh = Mesh()
+        reader = Agent(AgentConfiguration("reader"), TextModel("x", key=MODEL), mesh, prices=PRICES)
+        call = ToolCall("delegate_to_agent", {"agentName": "reader", "task": "t"})
+        lead = Agent(AgentConfiguration("lead", delegations=["reader"]), PlannedCalls([call], key=MODEL), mesh,
+                     delegates={"reader": reader}, prices=PRICES)
+        ticks = itertools.count(0, seconds)
+        clock, _plugins._clock = _plugins._clock, lambda ticks=ticks: next(ticks)
+        try:
+            answers[seconds] = lead.start(Thread("T"), "go").turns[0].results[0].text
+        finally:
+            _plugins._clock = clock
+    assert list(answers.values()) == [
+        "x", "Error: delegation to reader failed — timed out waiting for the delegated agent to finish."]
 
 
 def test_agent_wiring_errors_are_clear():
