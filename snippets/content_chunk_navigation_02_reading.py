@@ -104,7 +104,7 @@ captioned = Mesh(node_types={"Company"}, index=SearchIndex(image_describer=lambd
 captioned.create({"id": "Meridian", "name": "Meridian", "nodeType": "Company"})
 captioned.add_collection("Meridian").upload("chart.png", b"\x89PNG\r\n\x1a\n" + bytes(24), index=True)
 image_node = json.loads(tools_by_name(mesh_plugin(captioned))["Get"].call({"path": "Meridian/content/chart.png"}))
-# verifies: chunks.recovery-stops-at-an-image
+# verifies: chunks.recovery-signature
 assert fetched_document_node(json.dumps(image_node)) and file_path_from_document(image_node["content"]) == (
     "Meridian/content/chart.png")  # the corrected path of an image answers its Document node again
 captioned.add_collection("Meridian", "charts").upload("bars.png", b"\x89PNG\r\n\x1a\n" + bytes(24), index=True)

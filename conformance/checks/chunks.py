@@ -228,25 +228,14 @@ async def document_row(fx: Fixtures, path: str) -> dict:
     return await fx.eventually(row, f"{path} in search (a host without a summarizer writes no Document node)")
 
 
-@check("chunks.document-node-on-azureblob", needs=CHUNK_TOOLS | {"get", "search"})
-async def document_node_on_azureblob(fx: Fixtures) -> None:
-    file_path, _ = await long_file(fx)
-    path = f"{fx.collection}/_Documents/{slug(file_path)}"
-    if await fx.call("get", {"path": path}) != "[]":  # an AzureBlob store lists the folder _Documents/{slug} first
-        raise Skip("Get answers the Document node: not an AzureBlob content store")
-    row = await document_row(fx, path)
-    answer = await fx.call("get", {"path": path})
-    # verifies: chunks.document-node-on-azureblob
-    assert row.get("nodeType") == "Document" and answer == "[]", \
-        f"the Document node {path} exists ({row}), and Get on its path answered {answer[:80]!r}"
-
-
 @check("chunks.document-node-has-no-text", needs=CHUNK_TOOLS | {"get", "search"})
 async def document_node(fx: Fixtures) -> None:
     file_path, total = await long_file(fx)
     path = f"{fx.collection}/_Documents/{slug(file_path)}"
-    if await fx.call("get", {"path": path}) == "[]":
-        raise Skip("Get answers [] at the Document path: an AzureBlob content store (chunks.document-node-on-azureblob)")
+    if await fx.call("get", {"path": path}) == "[]":  # an AzureBlob store lists the folder _Documents/{slug} first
+        row = await document_row(fx, path)
+        raise Skip(f"Get answers [] at the Document path {path}, whose node exists ({short(json.dumps(row))}): an AzureBlob "
+                   "content store, where chunks.document-node-on-azureblob holds instead")
     node = await document(fx, file_path)
     content = node.get("content") or {}
     # verifies: chunks.document-node-has-no-text
@@ -447,19 +436,14 @@ async def recovery_signature(fx: Fixtures) -> None:
     text = await fx.read(f"{content['collectionPath']}/{content['filePath']}")
     # verifies: chunks.recovery-signature
     assert text == long_text(), f"the path built from the Document's content answered {text[:80]!r}, not the file's text"
-
-
-@check("chunks.recovery-stops-at-an-image", needs=CHUNK_TOOLS | {"get"})
-async def recovery_stops_at_an_image(fx: Fixtures) -> None:
-    # The clause holds where the host writes an image's Document (an image describer); without one
+    # The image clause holds where the host writes an image's Document (an image describer); without one
     # the image's file path answers a placeholder, which unified-path.images-never-bytes checks.
     image_path, image_node = await image_document(fx)
-    if image_node is None:
-        raise Skip("the host wrote no Document node for an image (no image describer)")
-    again = await fx.call("get", {"path": f"{fx.collection}/{image_path}"})
-    # verifies: chunks.recovery-stops-at-an-image
-    assert json.loads(again).get("path") == json.loads(image_node).get("path"), \
-        f"Get on an image's file path in content answered {again[:100]!r}, not its Document node"
+    if image_node is not None:
+        again = await fx.call("get", {"path": f"{fx.collection}/{image_path}"})
+        # verifies: chunks.recovery-signature
+        assert json.loads(again).get("path") == json.loads(image_node).get("path"), \
+            f"Get on an image's file path in content answered {again[:100]!r}, not its Document node"
 
 
 def short_keys(content: dict) -> list[str]:
