@@ -153,11 +153,17 @@ assert mesh.collections["Meridian/content"].has_file("cut.pdf") and mesh.index.c
 # verifies: chunks.upload-answers-before-indexing
 assert not mesh.exists("Meridian/content/_Documents/cut.pdf")
 guidance = {"collectionPath": "Meridian/content", "filePath": "guidance.md", "chunkIndex": 0}
+POLLED = {"collectionPath": "Meridian/content", "filePath": "plan.md", "chunkIndex": 0}  # what chunks_ready asks for
+# verifies: chunks.upload-answers-before-indexing
+assert stated.numbers("chunks.upload-answers-before-indexing") == [POLLED["chunkIndex"]] and \
+    json.loads(mcp["get_chunk"].call(POLLED))["chunkIndex"] == 0 and chunks_ready("plan.md")
 mcp["upload"].call({"path": "Meridian/content/guidance.md", "base64Content": base64.b64encode(b"Guidance, third take.").decode()})
 # verifies: chunks.reupload-poll-content-hash
 assert json.loads(mcp["get_chunk"].call(guidance))["text"] == revised.decode() and indexed("guidance.md", revised) and \
     not indexed("guidance.md", b"Guidance, third take.")  # found at once, with the old text; the node has the old hash
 mesh.refresh_index()
+# verifies: chunks.reupload-poll-content-hash
+assert stated.numbers("chunks.reupload-poll-content-hash") == [guidance["chunkIndex"]]
 # verifies: chunks.reupload-poll-content-hash
 assert indexed("guidance.md", b"Guidance, third take.") and json.loads(mcp["get_chunk"].call(guidance))["text"] == "Guidance, third take."
 mcp["upload"].call({"path": "Meridian/content/report.pdf", "base64Content": base64.b64encode(report_pdf_bytes()).decode()})
