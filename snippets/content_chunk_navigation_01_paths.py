@@ -49,7 +49,7 @@ assert len(summary) <= 281 and summary.endswith("…") and extractive_summary("#
 # verifies: chunks.summary-is-extractive
 assert SUMMARY_LIMIT == 280 and extractive_summary("word " * 100) == ("word " * 56).strip() + "…"
 first_page = report_index_text().text.split("\n")[0]
-# verifies: chunks.summary-is-extractive
+# verifies: chunks.summary-of-pdf-and-image
 assert summary.startswith(first_page + " ") and "\n" not in summary  # a PDF: its first pages' words, page after page
 # verifies: chunks.summary-is-extractive
 assert extractive_summary("| a | b |\n-5 apples\n**bold** [link](x)") == "| a | b | 5 apples bold** [link](x)"
@@ -73,7 +73,7 @@ print(page, answer[start:start + 90])
 #> 54 Consolidated income statementLine itemUnitFY2024FY2023RevenueEUR m4,812.34,523.1Cost of sa
 # --8<-- [end:statement-page]
 
-# verifies: chunks.get-pdf-loses-table-structure
+# verifies: chunks.get-pdf-loses-table-structure, chunks.get-pdf-inserts-nothing
 assert "\n" not in text.split("\n")[page - 1] and "Revenue EUR m" not in text and "Line itemUnitFY2024FY2023Revenue" in text
 
 
@@ -105,7 +105,7 @@ assert json.loads(tools_by_name(mesh_plugin(captioned))["Get"].call({"path": "Me
 caption = "A bar chart of revenue by segment, " * 12  # a describer's caption is the summary, as written
 captioned.index.image_describer = lambda data, name: caption
 captioned.collections["Meridian/content"].upload("bars.png", b"\x89PNG\r\n\x1a\n" + bytes(32), index=True)
-# verifies: chunks.summary-is-extractive
+# verifies: chunks.summary-of-pdf-and-image
 assert captioned.get("Meridian/content/_Documents/bars.png").content["summary"] == caption and len(caption) > SUMMARY_LIMIT
 slow = copy_mesh(mesh)
 slow.read_seconds = lambda path: UNIFIED_READ_TIMEOUT_SECONDS + 0.5  # a busy host
@@ -141,38 +141,38 @@ for odd_name, old_form_reads in (("Director's report.md", False), ('The "final" 
                                   ("Q3: notes.md", True), ("2024/Q3: notes.md", True)):
     odd.collections["Meridian/content"].upload(odd_name, b"notes", index=True)
     odd_answer = odd_tools["Get"].call({"path": get_path_of_file("Meridian/content", odd_name)})
-    # verifies: chunks.fields-give-the-get-path
+    # verifies: chunks.quote-in-path-unreachable, chunks.colon-in-path-old-form
     assert odd_answer.startswith("Error: ") and odd_answer != '"notes"', odd_answer  # a quote or a ':'
     old_form = odd_tools["Get"].call({"path": f"Meridian/content:{odd_name}"})
-    # verifies: chunks.fields-give-the-get-path
+    # verifies: chunks.quote-in-path-unreachable, chunks.colon-in-path-old-form
     assert (old_form == '"notes"') is old_form_reads, (odd_name, old_form)  # `{node}/content:{filePath}`: ':' only
 odd.create({"id": "Data", "namespace": "Meridian", "name": "Data room", "nodeType": "Markdown"})
 odd.add_collection("Meridian/Data").upload("notes.md", b"notes", index=True)
-# verifies: chunks.fields-give-the-get-path
+# verifies: chunks.reserved-word-in-node-path
 assert odd_tools["Get"].call({"path": "Meridian/Data/content/notes.md"}).startswith("Error: ")  # split at 'Data'
-# verifies: chunks.fields-give-the-get-path
+# verifies: chunks.reserved-word-in-node-path
 assert odd_tools["Get"].call({"path": "Meridian/Data/content:notes.md"}) == '"notes"'  # the old form reads it
 odd.collections["Meridian/content"].upload("area/map.md", b"map", index=True)  # a folder named 'area'
-# verifies: chunks.fields-give-the-get-path
+# verifies: chunks.area-segment-in-path
 assert odd_tools["Get"].call({"path": "Meridian/content/area/map.md"}) == "Not found: Meridian/content"  # the area route
-# verifies: chunks.fields-give-the-get-path
+# verifies: chunks.area-segment-in-path
 assert odd_tools["Get"].call({"path": "Meridian/content:area/map.md"}) == '"map"'  # the old form is never that route
 odd.create({"id": "area", "namespace": "Meridian", "name": "Area", "nodeType": "Markdown"})  # a node named 'area'
 odd.add_collection("Meridian/area").upload("notes.md", b"notes", index=True)
-# verifies: chunks.fields-give-the-get-path
+# verifies: chunks.area-segment-in-path
 assert odd_tools["Get"].call({"path": "Meridian/area/content/notes.md"}).startswith("Error: ")  # area 'content' of Meridian
-# verifies: chunks.fields-give-the-get-path
+# verifies: chunks.area-segment-in-path
 assert odd_tools["Get"].call({"path": "Meridian/area/content:notes.md"}) == '"notes"'
 odd.create({"id": "layoutAreas", "namespace": "Meridian", "name": "Layouts", "nodeType": "Markdown"})
 odd.add_collection("Meridian/layoutAreas").upload("notes.md", b"notes", index=True)
-# verifies: chunks.fields-give-the-get-path
+# verifies: chunks.reserved-word-in-node-path
 assert odd_tools["Get"].call({"path": "Meridian/layoutAreas/content/notes.md"}).startswith("Error: ")  # split at 'layoutAreas'
-# verifies: chunks.fields-give-the-get-path
+# verifies: chunks.reserved-word-in-node-path
 assert odd_tools["Get"].call({"path": "Meridian/layoutAreas/content:notes.md"}) == '"notes"'
 for exact_word in ("Area", "LayoutAreas"):  # `area` and `layoutAreas` match in that case only
     odd.create({"id": exact_word, "namespace": "Meridian", "name": exact_word, "nodeType": "Markdown"})
     odd.add_collection(f"Meridian/{exact_word}").upload("notes.md", b"notes", index=True)
-    # verifies: chunks.fields-give-the-get-path
+    # verifies: chunks.area-segment-in-path, chunks.reserved-word-in-node-path
     assert odd_tools["Get"].call({"path": f"Meridian/{exact_word}/content/notes.md"}) == '"notes"', exact_word
 
 seen = Mesh(node_types={"Company", "Markdown"}, index=SearchIndex(image_describer=lambda data, name: f"A chart in {name}."))
@@ -182,7 +182,7 @@ for image_node, image in (("Meridian", "Q3: chart.png"), ("Meridian/Data", "char
     seen.add_collection(image_node).upload(image, b"\x89PNG\r\n\x1a\n" + bytes(24), index=True)
 seen.refresh_index()
 seen_get = tools_by_name(mesh_plugin(seen))["Get"]
-# verifies: chunks.fields-give-the-get-path
+# verifies: chunks.image-looked-up-before-split
 assert [json.loads(seen_get.call({"path": path}))["content"]["summary"] for path in (
     "Meridian/content/Q3: chart.png", "Meridian/Data/content/chart.png")] == [
     "A chart in Q3: chart.png.", "A chart in chart.png."]  # an image's Document node: looked up before any split
@@ -210,7 +210,7 @@ for store, expected in (("AzureBlob", "[]"), ("FileSystem", '"# Annual report\\n
     other.create({"id": "Meridian", "name": "Meridian", "nodeType": "Company"})
     other.add_collection("Meridian")  # a `content` collection that has stored nothing yet
     other.add_collection("Meridian", "filings").upload("annual-report-2024.md", b"# Annual report\n")
-    # verifies: chunks.named-collection-get-path
+    # verifies: chunks.named-collection-path-on-azureblob
     assert tools_by_name(mesh_plugin(other))["Get"].call({"path": file_path_from_document(filed)}) == expected, store
 
 
@@ -246,9 +246,9 @@ assert Mesh().content_store == "FileSystem" and on_azure[by_fields] == on_filesy
 # verifies: chunks.content-store-is-host-wiring
 assert [on_azure[path] for path in (document.path, file_path_from_document(filed))] == ["[]", "[]"]
 capture("chunk_path_shapes.md", path_shapes(on_filesystem, on_azure))
-# verifies: chunks.document-node-has-no-text
+# verifies: chunks.document-node-on-azureblob
 assert azure_get.call({"path": document.path}) == "[]"  # a `content` Document path: an empty folder listing
-# verifies: chunks.document-node-has-no-text
+# verifies: chunks.document-node-on-azureblob
 assert json.loads(azure_get.call({"path": filings.document_node("annual-report-2024.md").path}))["nodeType"] == "Document"
 mesh.collections["Meridian/content"].upload("notes.md", b"notes", index=True)
 # verifies: chunks.string-rule-works-for-slug-safe-names

@@ -54,29 +54,29 @@ postgres_like.create({"id": "Meridian", "name": "Meridian", "nodeType": "Company
 postgres_like.add_collection("Meridian").upload(REPORT.file_name, mesh.collections["Meridian/content"].stored(REPORT.file_name).data, index=True)
 postgres_like.refresh_index()
 synthetic = postgres_like.search("Consolidated income statement")["results"]
-# verifies: chunks.search-rows-lack-file-fields
+# verifies: chunks.postgres-synthetic-document-rows
 assert synthetic == [{"path": "Meridian/content/_Documents/Annual-Report-2024.pdf", "name": REPORT.file_name,
                       "nodeType": "Document", "version": 0, "lastModified": ""}]
-# verifies: chunks.search-rows-lack-file-fields
+# verifies: chunks.postgres-synthetic-document-rows
 assert not postgres_like.exists(synthetic[0]["path"])  # a row, but no Document node: no summarizer
 postgres_get = tools_by_name(mesh_plugin(postgres_like))["Get"]
-# verifies: chunks.search-rows-lack-file-fields
+# verifies: chunks.postgres-synthetic-document-rows
 assert postgres_get.call({"path": synthetic[0]["path"]}) == \
     "Error: File '_Documents/Annual-Report-2024.pdf' not found in collection 'content'"
 postgres_like.add_collection("Meridian", "filings").upload("notes.md", b"# Consolidated income statement", index=True)
 postgres_like.refresh_index()
 named_row = next(r for r in postgres_like.search("Consolidated income statement")["results"] if "filings" in r["path"])
-# verifies: chunks.search-rows-lack-file-fields
+# verifies: chunks.postgres-synthetic-document-rows
 assert named_row["path"] == "Meridian/filings/_Documents/notes.md" and \
     postgres_get.call({"path": named_row["path"]}) == "Not found: Meridian/filings/_Documents/notes.md"
-# verifies: chunks.search-rows-lack-file-fields
+# verifies: chunks.postgres-synthetic-document-rows
 assert not [r for r in postgres_like.search("nodeType:Document")["results"] if r["version"] == 0]  # free text only
 postgres_like.content_store = "AzureBlob"
 postgres_like.index.summarizer = extractive_summary
 postgres_like.collections["Meridian/content"].index(REPORT.file_name)  # the heal writes its Document node now
-# verifies: chunks.search-rows-lack-file-fields
+# verifies: chunks.search-row-on-azureblob
 assert postgres_like.exists(synthetic[0]["path"]) and postgres_get.call({"path": synthetic[0]["path"]}) == "[]"
-# verifies: chunks.search-rows-lack-file-fields
+# verifies: chunks.postgres-synthetic-document-rows
 assert postgres_get.call({"path": named_row["path"]}) == "Not found: Meridian/filings/_Documents/notes.md"
 
 
@@ -110,10 +110,10 @@ assert fetched_document_node(json.dumps(image_node)) and file_path_from_document
 captioned.add_collection("Meridian", "charts").upload("bars.png", b"\x89PNG\r\n\x1a\n" + bytes(24), index=True)
 named_image = json.loads(tools_by_name(mesh_plugin(captioned))["Get"].call({"path": "Meridian/charts/_Documents/bars.png"}))
 placeholder = json.loads(tools_by_name(mesh_plugin(captioned))["Get"].call({"path": file_path_from_document(named_image["content"])}))
-# verifies: chunks.recovery-signature
+# verifies: chunks.recovery-stops-at-an-image
 assert fetched_document_node(json.dumps(named_image)) and placeholder.startswith("[image: bars.png (image/png, 32 bytes)] ") and \
     placeholder.endswith("Binary image content is not returned as text. When content indexing is enabled, an "
                          "AI-generated description is available on the file's Document node.")
 captioned.content_store = "AzureBlob"
-# verifies: chunks.recovery-signature
+# verifies: chunks.recovery-stops-at-an-image
 assert tools_by_name(mesh_plugin(captioned))["Get"].call({"path": file_path_from_document(named_image["content"])}) == "[]"

@@ -77,11 +77,11 @@ layered.create({"id": "sub", "namespace": "Meridian", "name": "Sub", "nodeType":
 layered.add_collection("Meridian/sub").upload("weak.md", b"margin", index=True)
 layered.add_collection("Meridian", "sub").upload("strong.md", b"margin margin margin margin", index=True)
 walk = json.loads(tools_by_name(mcp_tools(layered))["search_chunks"].call({"query": "margin", "scope": "Meridian/sub/content"}))
-# verifies: chunks.search-chunks-shape
+# verifies: chunks.several-collections-not-ranked
 assert [(h["filePath"], h["rank"]) for h in walk["results"]] == [("weak.md", 0), ("strong.md", 1)]  # joined, not re-ranked
 failing = copy_mesh(mesh)
 failing.index.chunk_store_failure = "connection refused"  # the chunk store's database is down
-# verifies: chunks.search-chunks-shape
+# verifies: chunks.chunk-store-failure-raised
 assert tools_by_name(content_collection_plugin(failing))["SearchChunks"].call({"query": "namespace:Meridian/content profit"}) \
     == FUNCTION_FAILED and tools_by_name(mcp_tools(failing))["search_chunks"].call(
         {"query": "namespace:Meridian/content profit"}) == MCP_INVOCATION_FAILED.format(tool="search_chunks")
@@ -125,7 +125,7 @@ assert json.loads(tools["GetChunk"].call({**FILE, "filePath": " ", "chunkIndex":
 unindexed = copy_mesh(mesh)
 unindexed.index.chunk_store = False  # a host that wires no indexing pipeline
 not_enabled = {"count": 0, "results": [], "message": NO_STORE}
-# verifies: chunks.out-of-range-is-an-answer
+# verifies: chunks.no-chunk-store
 assert [json.loads(tool.call(arguments)) for tool, arguments in (
     (tools_by_name(content_collection_plugin(unindexed))["GetChunk"], {**FILE, "chunkIndex": 0}),
     (tools_by_name(mcp_tools(unindexed))["get_chunk"], {**FILE, "chunkIndex": 0}),
@@ -147,14 +147,14 @@ for arguments in ({"query": "operating profit"},                                
 assert json.loads(tools["SearchChunks"].call({"query": "operating profit"})) == {"count": 0, "results": []}
 # verifies: chunks.search-chunks-scope
 assert json.loads(tools["SearchChunks"].call({"query": "operating profit", "scope": "/Meridian"}))["count"] == 0
-# verifies: chunks.search-chunks-scope
+# verifies: chunks.namespace-wins-over-scope
 assert json.loads(tools["SearchChunks"].call({"query": "namespace:Meridian/content operating profit", "scope": "/Elsewhere"}))["count"] == 20
 # verifies: chunks.search-chunks-scope
 assert json.loads(mcp["search_chunks"].call({"query": "operating profit"}))["message"].startswith("No scope to search.")
-# verifies: chunks.search-chunks-scope
+# verifies: chunks.scope-clean-up
 assert {json.loads(mcp["search_chunks"].call({"query": "operating profit", "scope": scope}))["count"] for scope in (
     "@@Meridian/content", " /Meridian/content/ ", "Meridian/content")} == {20}  # blanks, every '@', '/' at the ends
-# verifies: chunks.search-chunks-scope
+# verifies: chunks.scope-clean-up
 assert [json.loads(search.call({"query": "operating profit", "scope": "/@Meridian/content"}))["count"]
         for search in (mcp["search_chunks"], tools["SearchChunks"])] == [0, 20]  # MCP keeps the '@' behind the '/'
 two_files = copy_mesh(mesh)
@@ -162,13 +162,13 @@ two_files.collections["Meridian/content"].upload("notes.md", b"Operating profit 
 two_files.refresh_index()
 on_document = json.loads(tools_by_name(content_collection_plugin(two_files, context=document.path))["SearchChunks"].call(
     {"query": "operating profit"}))
-# verifies: chunks.search-chunks-scope
+# verifies: chunks.context-under-a-collection
 assert document.path == f"Meridian/content/_Documents/{document.id}" and {h["filePath"] for h in on_document["results"]} == {
     REPORT.file_name, "notes.md"}  # a Document node's context reaches its collection: every file of it
-# verifies: chunks.search-chunks-scope
+# verifies: chunks.context-under-a-collection
 assert json.loads(tools_by_name(content_collection_plugin(two_files, context="Meridian/content"))["SearchChunks"].call(
     {"query": "operating profit"}))["count"] == 20
-# verifies: chunks.search-chunks-scope
+# verifies: chunks.namespace-value-gets-no-context
 assert json.loads(tools["SearchChunks"].call({"query": "namespace:content operating profit"})) == {
     "count": 0, "results": []}  # the namespace: value gets no chat context
 

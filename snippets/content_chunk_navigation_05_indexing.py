@@ -10,9 +10,11 @@ from agentkit import (
     Mesh, SearchIndex, content_collection_plugin, document_slug, extractive_summary, get_text, index_text, mcp_tools,
     mesh_plugin, tools_by_name,
 )
+from agentkit import IMAGE_MEDIA_TYPES
 from agentkit.guide import REPORT, report_index_text, report_pdf_bytes
 from agentkit._errors import UnreadableDocument
 from claimcheck import capture
+from tools import stated
 from tools.agentview import AgentView
 
 mesh = Mesh(node_types={"Company", "Space"}, index=SearchIndex(summarizer=extractive_summary))  # a host wired like memex
@@ -51,16 +53,16 @@ old_outlook = "# Outlook\n\nOperating profit will grow."
 new_outlook = "# Outlook\n\nOperating profit will fall."
 agent["UploadContent"].call({"nodePath": "@/Meridian", "filePath": "outlook.md", "content": new_outlook})  # over an indexed file
 mesh.refresh_index()
-# verifies: chunks.upload-content-does-not-index
+# verifies: chunks.upload-content-does-not-index, chunks.upload-over-indexed-keeps-old-chunks
 assert json.loads(agent["Get"].call({"path": "content/outlook.md"})) == new_outlook
-# verifies: chunks.upload-content-does-not-index
+# verifies: chunks.upload-over-indexed-keeps-old-chunks
 assert json.loads(agent["GetChunk"].call({"collectionPath": "Meridian/content", "filePath": "outlook.md", "chunkIndex": 0}))[
     "text"] == old_outlook  # the chunk tools answer the old text
-# verifies: chunks.upload-content-does-not-index
+# verifies: chunks.upload-over-indexed-keeps-old-chunks
 assert mesh.get("Meridian/content/_Documents/outlook.md").content["contentHash"] == hashlib.sha256(old_outlook.encode()).hexdigest()
 mesh.collections["Meridian/content"].index("outlook.md")  # until the file is indexed again
 mesh.refresh_index()
-# verifies: chunks.upload-content-does-not-index
+# verifies: chunks.upload-over-indexed-keeps-old-chunks
 assert json.loads(agent["GetChunk"].call({"collectionPath": "Meridian/content", "filePath": "outlook.md", "chunkIndex": 0}))[
     "text"] == new_outlook
 # In a Space's `content`, the Content Indexing tab's Rebuild indexes what UploadContent stored.
@@ -72,7 +74,7 @@ mesh.refresh_index()
 unindexed = json.loads(harbor["SearchChunks"].call({"query": "namespace:Harbor/content operating profit memo"}))["count"]
 rebuilt = mesh.rebuild_content_index("Harbor")
 mesh.refresh_index()
-# verifies: chunks.upload-content-does-not-index
+# verifies: chunks.routes-that-index
 assert (unindexed, rebuilt, json.loads(harbor["SearchChunks"].call({"query": "namespace:Harbor/content operating profit memo"}))["count"]) == (0, 1, 1)
 
 workbook = Workbook()
@@ -151,12 +153,18 @@ assert mesh.collections["Meridian/content"].has_file("cut.pdf") and mesh.index.c
 # verifies: chunks.upload-answers-before-indexing
 assert not mesh.exists("Meridian/content/_Documents/cut.pdf")
 guidance = {"collectionPath": "Meridian/content", "filePath": "guidance.md", "chunkIndex": 0}
-mcp["upload"].call({"path": "Meridian/content/guidance.md", "base64Content": base64.b64encode(b"Guidance, third take.").decode()})
+POLLED = {"collectionPath": "Meridian/content", "filePath": "plan.md", "chunkIndex": 0}  # what chunks_ready asks for
 # verifies: chunks.upload-answers-before-indexing
+assert stated.numbers("chunks.upload-answers-before-indexing") == [POLLED["chunkIndex"]] and \
+    json.loads(mcp["get_chunk"].call(POLLED))["chunkIndex"] == 0 and chunks_ready("plan.md")
+mcp["upload"].call({"path": "Meridian/content/guidance.md", "base64Content": base64.b64encode(b"Guidance, third take.").decode()})
+# verifies: chunks.reupload-poll-content-hash
 assert json.loads(mcp["get_chunk"].call(guidance))["text"] == revised.decode() and indexed("guidance.md", revised) and \
     not indexed("guidance.md", b"Guidance, third take.")  # found at once, with the old text; the node has the old hash
 mesh.refresh_index()
-# verifies: chunks.upload-answers-before-indexing
+# verifies: chunks.reupload-poll-content-hash
+assert stated.numbers("chunks.reupload-poll-content-hash") == [guidance["chunkIndex"]]
+# verifies: chunks.reupload-poll-content-hash
 assert indexed("guidance.md", b"Guidance, third take.") and json.loads(mcp["get_chunk"].call(guidance))["text"] == "Guidance, third take."
 mcp["upload"].call({"path": "Meridian/content/report.pdf", "base64Content": base64.b64encode(report_pdf_bytes()).decode()})
 mesh.refresh_index()
@@ -164,7 +172,7 @@ report_chunk = {"collectionPath": "Meridian/content", "filePath": "report.pdf", 
 first_text = json.loads(mcp["get_chunk"].call(report_chunk))["text"]
 mcp["upload"].call({"path": "Meridian/content/report.pdf", "base64Content": base64.b64encode(b"%PDF-1.7 cut").decode()})
 mesh.refresh_index()  # indexing failed: nothing replaced, so the wait for the new hash needs its time limit
-# verifies: chunks.upload-answers-before-indexing
+# verifies: chunks.reupload-poll-content-hash
 assert indexed("report.pdf", report_pdf_bytes()) and not indexed("report.pdf", b"%PDF-1.7 cut") and \
     json.loads(mcp["get_chunk"].call(report_chunk))["text"] == first_text
 
@@ -177,22 +185,22 @@ assert stored_as_text.startswith("Uploaded") and stored == pdf_bytes.decode("lat
 locked = Mesh(node_types={"Company"})
 locked.create({"id": "Meridian", "name": "Meridian", "nodeType": "Company"})
 locked.add_collection("Meridian", editable=False)
-# verifies: chunks.upload-content-text-only
+# verifies: chunks.upload-content-ignores-read-only
 assert tools_by_name(mcp_tools(locked))["upload"].call({"path": "Meridian/content/a.md", "base64Content": "YQ=="}) == \
     "Error: collection 'content' on 'Meridian' is read-only."
-# verifies: chunks.upload-content-text-only
+# verifies: chunks.upload-content-ignores-read-only
 assert tools_by_name(content_collection_plugin(locked))["UploadContent"].call(
     {"nodePath": "Meridian", "filePath": "a.md", "content": "a"}) == "Uploaded `a.md` to @Meridian/content/a.md"
-# verifies: chunks.upload-content-text-only
+# verifies: chunks.upload-content-ignores-read-only
 assert locked.collections["Meridian/content"].read_text("a.md") == "a"
 embedded = Mesh(node_types={"Company"})
 embedded.create({"id": "Meridian", "name": "Meridian", "nodeType": "Company"})
 embedded.add_collection("Meridian", embedded_resource=True)  # AddEmbeddedResourceContentCollection: a store that cannot write
-# verifies: chunks.upload-content-text-only
+# verifies: chunks.upload-content-ignores-read-only
 assert tools_by_name(content_collection_plugin(embedded))["UploadContent"].call(
     {"nodePath": "Meridian", "filePath": "a.md", "content": "a"}) == \
     "Error: Error saving file 'a.md' to collection 'content': Embedded resource collections are read-only"
-# verifies: chunks.upload-content-text-only
+# verifies: chunks.upload-content-ignores-read-only
 assert not embedded.collections["Meridian/content"].has_file("a.md") and tools_by_name(mcp_tools(embedded))["upload"].call(
     {"path": "Meridian/content/a.md", "base64Content": "YQ=="}) == "Error: collection 'content' on 'Meridian' is read-only."
 
@@ -207,7 +215,7 @@ for describer in (lambda data, name: f"A one-pixel image, {name}.", None, lambda
     chunk = json.loads(tools_by_name(mcp_tools(seen))["get_chunk"].call(
         {"collectionPath": "Meridian/content", "filePath": "pixel.png", "chunkIndex": 0}))
     if describer is None or not describer(PIXEL, "pixel.png"):
-        # verifies: chunks.images-indexed-with-describer
+        # verifies: chunks.images-indexed-with-describer, chunks.describer-fails-silently
         assert chunk["found"] is False and not seen.exists("Meridian/content/_Documents/pixel.png")
     else:
         # verifies: chunks.images-indexed-with-describer
@@ -215,10 +223,21 @@ for describer in (lambda data, name: f"A one-pixel image, {name}.", None, lambda
             seen.get("Meridian/content/_Documents/pixel.png").content["summary"] == chunk["text"]
         seen.collections["Meridian/content"].upload("logo.svg", b'<svg xmlns="http://www.w3.org/2000/svg"/>', index=True)
         seen.refresh_index()
-        # verifies: chunks.images-indexed-with-describer
+        # verifies: chunks.describer-raster-extensions-only
         assert json.loads(tools_by_name(mcp_tools(seen))["get_chunk"].call(
             {"collectionPath": "Meridian/content", "filePath": "logo.svg", "chunkIndex": 0}))["found"] is False and \
             not seen.exists("Meridian/content/_Documents/logo.svg")  # not among the describer's extensions
+        for extension in IMAGE_MEDIA_TYPES:
+            seen.collections["Meridian/content"].upload(f"raster{extension}", PIXEL, index=True)
+        for extension in (".svg", ".ico", ".avif", ".heic"):
+            seen.collections["Meridian/content"].upload(f"other{extension}", PIXEL, index=True)
+        seen.refresh_index()
+        described = {name[name.rindex("."):] for name in (f["filePath"] for f in seen.collections["Meridian/content"].listing())
+                     if seen.exists(f"Meridian/content/_Documents/{name}") and seen.index.chunks_of("Meridian/content", name)}
+        # verifies: chunks.describer-raster-extensions-only
+        assert described == set(IMAGE_MEDIA_TYPES) == {".png", ".jpg", ".jpeg", ".gif", ".webp", ".bmp", ".tiff", ".tif"}
+        # verifies: chunks.describer-raster-extensions-only
+        assert stated.numbers("chunks.describer-raster-extensions-only") == [len(described)]
 
 storeless = Mesh(node_types={"Company"}, index=SearchIndex(chunk_store=False, summarizer=extractive_summary))  # no indexing pipeline
 storeless.create({"id": "Meridian", "name": "Meridian", "nodeType": "Company"})
@@ -269,7 +288,7 @@ assert indexing_text != get_text_of_pdf and indexing_text.count("\n") == 61 == g
 assert "".join(indexing_text.split()) == "".join(get_text_of_pdf.split()) and len(indexing_text.split()) > len(get_text_of_pdf.split())
 # Indexing orders each page's letters top to bottom, left to right: that Get's letters come in the same order
 # shows the report's drawing order is its reading order.
-# verifies: chunks.get-pdf-loses-table-structure
+# verifies: chunks.get-pdf-keeps-drawing-order
 assert [page.replace(" ", "") for page in indexing_text.split("\n")] == [page.replace(" ", "") for page in get_text_of_pdf.split("\n")]
 
 # --8<-- [start:unreadable-upload]

@@ -56,14 +56,14 @@ chunk = json.loads(tools["GetChunk"].call({"collectionPath": "Meridian/content",
 assert chunk["found"] is True and "2,140" in chunk["text"] and (hit["collectionPath"], hit["filePath"]) == \
     ("Meridian/content", "q2-notes.md")
 content.upload("q2-notes.md", b"Q2 notes: the order book grew to 2,140 units.", index=True)  # the same bytes again
-# verifies: chunks.deleted-document-node-dangles
+# verifies: chunks.same-bytes-keep-node-deleted
 assert not mesh.exists("Meridian/content/_Documents/q2-notes.md")  # the hash gate skips the file, the sink remembers
 content.upload("q2-notes.md", b"Q2 notes: the order book grew to 2,140 units (revised).", index=True)
 # verifies: chunks.deleted-document-node-dangles
 assert mesh.get("Meridian/content/_Documents/q2-notes.md").content["filePath"] == "q2-notes.md"  # changed bytes: written
 mesh.delete(["Meridian/content/_Documents/q2-notes.md"])
 content.upload("q2-notes.md", b"Q2 notes: the order book grew to 2,140 units (revised).", index=True)
-# verifies: chunks.deleted-document-node-dangles
+# verifies: chunks.same-bytes-keep-node-deleted
 assert not mesh.exists("Meridian/content/_Documents/q2-notes.md")  # the same bytes: still remembered
 try:  # Meridian is a Company: no Content Indexing tab, so no forced re-index (MR1)
     mesh.rebuild_content_index("Meridian")
@@ -71,11 +71,11 @@ except PathError:
     refused = True
 else:
     refused = False
-# verifies: chunks.deleted-document-node-dangles
+# verifies: chunks.forced-reindex-space-content-only
 assert refused and not mesh.exists("Meridian/content/_Documents/q2-notes.md")
 mesh.index.restart_indexer()  # a restart: the same bytes write the node again
 content.upload("q2-notes.md", b"Q2 notes: the order book grew to 2,140 units (revised).", index=True)
-# verifies: chunks.deleted-document-node-dangles
+# verifies: chunks.same-bytes-keep-node-deleted
 assert mesh.exists("Meridian/content/_Documents/q2-notes.md")
 mesh.create({"id": "Harbor", "name": "Harbor", "nodeType": "Space"})  # a Space: its `content` has the Rebuild
 harbor = mesh.add_collection("Harbor")
@@ -83,15 +83,15 @@ harbor.upload("memo.md", b"Harbor memo: berth 4 reopened.", index=True)
 mesh.add_collection("Harbor", "filings").upload("q3.md", b"Q3 revenue 1,210.", index=True)
 mesh.delete(["Harbor/content/_Documents/memo.md", "Harbor/filings/_Documents/q3.md"])
 harbor.upload("memo.md", b"Harbor memo: berth 4 reopened.", index=True)
-# verifies: chunks.deleted-document-node-dangles
+# verifies: chunks.forced-reindex-space-content-only
 assert not mesh.exists("Harbor/content/_Documents/memo.md")  # the same bytes: skipped
-# verifies: chunks.deleted-document-node-dangles
+# verifies: chunks.forced-reindex-space-content-only
 assert mesh.rebuild_content_index("Harbor") == 1 and mesh.exists("Harbor/content/_Documents/memo.md")
-# verifies: chunks.deleted-document-node-dangles
+# verifies: chunks.forced-reindex-space-content-only
 assert not mesh.exists("Harbor/filings/_Documents/q3.md")  # a named collection: not rebuilt
 mesh.delete(["Meridian/content/_Documents/q2-notes.md"])
 mesh.content_store = "AzureBlob"  # the same mesh behind an AzureBlob store: the dangling path lists as empty
-# verifies: chunks.deleted-document-node-dangles
+# verifies: chunks.document-node-on-azureblob
 assert tools["Get"].call({"path": hit["documentPath"]}) == "[]"
 
 # Every node Get answers on this page's meshes, and every node its listings show, as the framework writes it.

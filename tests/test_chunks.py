@@ -171,11 +171,11 @@ def test_chunk_paths_lose_at_signs_per_entry_point():
     agent = tools_by_name(content_collection_plugin(mesh, context="Acme"))
     chunk = {"filePath": "a.md", "chunkIndex": 0}
     at = {prefix: f"{prefix}Acme/content" for prefix in ("", "@", "@@")}
-    # verifies: chunks.search-chunks-scope
+    # verifies: chunks.scope-clean-up
     assert [found(mcp, "search_chunks", {"query": "quarterly", "scope": at[p]}) for p in at] == [1, 1, 1]
-    # verifies: chunks.search-chunks-scope
+    # verifies: chunks.scope-clean-up
     assert [found(agent, "SearchChunks", {"query": "quarterly", "scope": at[p]}) for p in at] == [1, 1, 1]
-    # verifies: chunks.search-chunks-scope
+    # verifies: chunks.scope-clean-up
     assert found(mcp, "search_chunks", {"query": "quarterly", "scope": " /Acme/content/ "}) == 1  # '/' at both ends
     # MCP get_chunk: ResolvePath drops one '@', and the store compares the rest
     assert [found(mcp, "get_chunk", {**chunk, "collectionPath": at[p]}) for p in at] == [True, True, False]

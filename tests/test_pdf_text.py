@@ -56,7 +56,7 @@ def test_the_reports_table_rows_run_together_in_get_and_keep_their_words_in_the_
     # verifies: chunks.get-pdf-loses-table-structure
     assert "Revenue EUR m" not in text and "Line itemUnitFY2024FY2023" in text
     # fpdf2 draws each line of a paragraph as one string: the strings keep their spaces, the lines run together.
-    # verifies: chunks.get-pdf-loses-table-structure
+    # verifies: chunks.get-pdf-loses-table-structure, chunks.get-pdf-inserts-nothing
     assert "investment decisionsin every major market" in text and "decisions in every" in indexed
     # verifies: chunks.pdf-index-text-differs
     assert f"Revenue EUR m {REPORT.value('rev', 'FY2024').display} {REPORT.value('rev', 'FY2023').display}" in indexed
@@ -66,7 +66,7 @@ def test_indexing_words_follow_pdfpigs_default_word_extractor():
     data = reportlab_table()
     first, second = index_text("table.pdf", data).text.split("\n")
     # Cells apart are words apart; a space glyph ends a word; strings that touch make one word; a TJ number is a gap, not a letter.
-    # verifies: chunks.pdf-index-text-differs
+    # verifies: chunks.pdf-index-text-differs, chunks.pdf-words-default-extractor
     assert first == ("Line item Unit FY2024 FY2023 Net profit EUR m 411.3 329.7 Net profit EUR m 411.3 329.7 "
                      "TotalEUR Kerned pair") and second == "Second page"
     from pypdf import PdfReader
