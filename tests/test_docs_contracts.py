@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tools import claimcontract, claimlock, claims, contracts, facts, refutation
+from tools import claimcontract, claimlock, claims, contracts, facts, prose, refutation
 from claimcheck.problems import report
 from tools.project import CLAIMS_PAGE, REPO_ROOT, Project
 
@@ -94,3 +94,11 @@ def test_every_framework_claim_has_a_refutation_reading_of_its_current_wording(c
     assert framework, "the claim scanner found no framework claim"
     problems = form + refutation.problems(collected.markers, readings, facts.load(PROJECT.root).framework.commit)
     assert not problems, "\n" + report(problems)
+
+
+def test_every_claim_states_one_behaviour_in_at_most_60_words(collected):
+    """A claim states one behaviour with its scope; the fine print goes into a table or a Details block (issue 28).
+    Counted as `dev.py prose` counts: an inline code span is one word, a link its text."""
+    long = [f"{marker.page}:{marker.line}: {marker.id} has {prose.markdown_words(marker.text)} words"
+            for marker in collected.markers if prose.markdown_words(marker.text) > prose.CLAIM_WORDS]
+    assert not long, f"claims over {prose.CLAIM_WORDS} words:\n" + "\n".join(long)

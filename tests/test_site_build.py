@@ -75,3 +75,12 @@ def test_claims_page_rows_show_each_claim_whole(built_site):
             if plain(stated) not in plain(row.find_all("td")[1]):
                 cut.append(marker.id)
     assert cut == [], f"rows that do not hold their claim whole: {cut}"
+
+
+def test_pages_meet_the_prose_targets(built_site):
+    """On every guide page: mean sentence, long sentences, longest paragraph and claim within the targets, and the
+    four pages' prose words within the budget (`python3 dev.py prose` prints the figures)."""
+    from tools import prose
+
+    report = prose.measure_site(built_site)
+    assert prose.misses(report) == [], "\n" + prose.markdown(report)
