@@ -4,6 +4,7 @@ import base64
 import json
 
 from claimcheck import capture
+from tools import stated
 from tools.agentview import AgentView
 from agentkit import Mesh, PathError, extractive_summary, mcp_tools, mesh_plugin, tools_by_name
 
@@ -53,19 +54,19 @@ assert tools["delete"].call({"paths": json.dumps(["Meridian/content"])}) == "Del
 # verifies: mesh.delete-takes-document-nodes
 assert not mesh.exists(documents[0]) and mesh.collections["Meridian/content"].read_text("notes.md")
 mesh.collections["Meridian/content"].upload("notes.md", b"Board notes: dividend approved.", index=True)
-# verifies: mesh.reindex-skips-unchanged
+# verifies: chunks.same-bytes-keep-node-deleted
 assert not mesh.exists(documents[0])  # the same bytes: skipped, and the indexer remembers the node as written
 mesh.collections["Meridian/content"].upload("notes.md", b"Board notes: dividend approved, paid in May.", index=True)
-# verifies: mesh.reindex-skips-unchanged
+# verifies: chunks.same-bytes-keep-node-deleted
 assert mesh.exists(documents[0])  # changed bytes: indexed anew, the Document node is written again
 tools["delete"].call({"paths": json.dumps(documents)})
 mesh.index.restart_indexer()  # a restart: the sink no longer remembers the Document as written
 mesh.collections["Meridian/content"].upload("notes.md", b"Board notes: dividend approved, paid in May.", index=True)
-# verifies: mesh.reindex-skips-unchanged
+# verifies: chunks.same-bytes-keep-node-deleted
 assert mesh.exists(documents[0])  # the same bytes after a restart: the heal writes the Document again
 tools["delete"].call({"paths": json.dumps(documents)})
 mesh.collections["Meridian/content"].upload("notes.md", b"Board notes: dividend approved, paid in May.", index=True)
-# verifies: mesh.reindex-skips-unchanged
+# verifies: chunks.same-bytes-keep-node-deleted
 assert not mesh.exists(documents[0])  # written since the restart, so remembered: the same bytes are skipped
 
 
@@ -78,18 +79,18 @@ def rebuild_refused(node_path: str) -> bool:
     return False
 
 
-# verifies: mesh.rebuild-space-content-only
+# verifies: chunks.forced-reindex-space-content-only
 assert rebuild_refused("Meridian") and not mesh.exists(documents[0])  # a Company: no tab, nothing written
 mesh.create({"id": "Harbor", "name": "Harbor Space", "nodeType": "Space"})
 mesh.add_collection("Harbor").upload("memo.md", b"Harbor memo: berth 4 reopened.", index=True)
 mesh.add_collection("Harbor", "filings").upload("q3.md", b"Q3 revenue 1,210.", index=True)
 harbor_documents = sorted(node.path for node in mesh.nodes() if node.node_type == "Document" and node.path.startswith("Harbor/"))
-# verifies: mesh.rebuild-space-content-only
+# verifies: chunks.forced-reindex-space-content-only
 assert harbor_documents == ["Harbor/content/_Documents/memo.md", "Harbor/filings/_Documents/q3.md"]
 tools["delete"].call({"paths": json.dumps(harbor_documents)})
-# verifies: mesh.rebuild-space-content-only
+# verifies: chunks.forced-reindex-space-content-only
 assert mesh.rebuild_content_index("Harbor") == 1  # the Space's Rebuild: a forced re-index of Harbor/content only
-# verifies: mesh.rebuild-space-content-only
+# verifies: chunks.forced-reindex-space-content-only
 assert mesh.exists(harbor_documents[0]) and not mesh.exists(harbor_documents[1])  # the named collection: not rebuilt
 tools["delete"].call({"paths": json.dumps(["Harbor"])})
 
@@ -206,6 +207,12 @@ assert [create_on("notes", namespace=namespace) for namespace in ("User/alice", 
     "('/…') or a Space you create."] and not guarded.exists("User/alice/notes")
 # verifies: mesh.guard-mirror-partitions
 assert create_on("t1", namespace="User/alice/_Thread") == "Created: User/alice/_Thread/t1"  # a legacy satellite passes
+# The test is on the third segment alone: a '_' in the second, or in the fourth, does not pass; Auth passes as User does.
+[third] = stated.numbers("mesh.guard-mirror-partitions")
+# verifies: mesh.guard-mirror-partitions
+assert [create_on("g", namespace=namespace).startswith("Created: ") for namespace in
+        ("Auth/x/_Grants", "User/_alice", "User/alice/notes/_Thread")] == [True, False, False] and \
+    "Auth/x/_Grants/g".split("/")[third - 1] == "_Grants"
 as_alice = tools_by_name(mcp_tools(Mesh(node_types={"Space", "Markdown"}, partition_guard=True, caller="alice")))
 # verifies: mesh.guard-missing-partition
 assert [as_alice["create"].call({"node": json.dumps({"id": "notes", "namespace": partition, "name": "Notes",
