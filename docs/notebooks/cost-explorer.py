@@ -122,3 +122,39 @@ display(Markdown("\n".join(["| write phase, N = 75 | cost |", "| --- | ---: |"]
 
 # %%
 display(Markdown(scenario_table([naive, reread, protocol, bulk])))
+
+# %% [markdown]
+# ## The scenarios on both wires
+#
+# The same four scenarios on each provider wire of
+# [what the model reads, per provider](../../AI/AgentDesign/#9-what-the-model-reads-per-provider),
+# without and with prompt caching. *Billed* is what the provider charges;
+# *recorded* is the cost the framework displays from the `_Usage` nodes of the
+# run with caching. The OpenAI wire records cached input as plain input.
+
+# %%
+from agentkit.guide._wire_costs import WIRE_TITLES, wire_cost_table, wire_costs
+
+wires = wire_costs()  # each scenario on the Claude wire, then on the OpenAI wire
+openai = [row for row in wires if row.wire == "openai"]
+# verifies: agent.wire-scenario-costs
+assert all(row.recorded == row.billed > row.billed_with_caching for row in openai)
+display(Markdown(wire_cost_table(wires)))
+
+# %%
+# Billed with caching against recorded, per scenario and wire (log scale: the scenarios span two decades).
+fig, axis = plt.subplots(figsize=(5.2, 4.4))
+width = 0.2
+for offset, (wire, measure, label) in enumerate(
+        [(w, m, f"{WIRE_TITLES[w]}: {name}") for w in ("claude", "openai")
+         for m, name in (("billed_with_caching", "billed"), ("recorded", "recorded"))]):
+    rows = [row for row in wires if row.wire == wire]
+    axis.bar([i + (offset - 1.5) * width for i in range(len(rows))], [float(getattr(row, measure)) for row in rows],
+             width, label=label, hatch="//" if measure == "recorded" else None)
+axis.set_xticks(range(4), [row.title.split(". ")[1].replace(" ", "\n") for row in openai], fontsize=9)
+axis.set_yscale("log")
+axis.set_ylabel("dollars, with caching (log scale)")
+axis.set_title("Cost billed and cost recorded, per wire", fontsize=10)
+axis.legend(fontsize=8)
+fig.tight_layout()
+plt.show()
