@@ -452,8 +452,11 @@ assert tools["Move"].call({"sourcePath": "Meridian/Gone", "targetPath": "X"}).st
     "Error moving Meridian/Gone -> X: No node found at 'Meridian/Gone'. Closest ancestor is 'Meridian' "
     "(remainder='Gone').")
 # verifies: mesh.move-refusals
+assert tools["Move"].call({"sourcePath": "Nowhere/Gone", "targetPath": "X"}) == \
+    "Error moving Nowhere/Gone -> X: No node found at 'Nowhere/Gone'."
+# verifies: mesh.move-cached-route
 assert tools["Move"].call({"sourcePath": "Nowhere", "targetPath": "X"}) == \
-    "Error moving Nowhere -> X: No node found at 'Nowhere'."
+    "Error moving Nowhere -> X: No node found at 'Nowhere'."  # no placeholder root: refused like any unshown source
 mesh.create({"id": "unindexed", "namespace": "Meridian", "name": "U", "nodeType": "Markdown"})
 # verifies: mesh.move-routing, mesh.move-cached-route
 assert tools["Move"].call({"sourcePath": "Meridian/unindexed", "targetPath": "X"}).startswith(
