@@ -629,7 +629,7 @@ class Mesh:
         return self._overwrite(existing, built)
 
     def patch(self, path: str, fields: str | Mapping[str, Any], *, strict: bool | None = None) -> CreateResult:
-        """Patch one node (M11): node-level keys; only ``content`` is merge-patched (RFC 7396).
+        """Patch one node (M11): node-level keys; ``content`` is merge-patched (RFC 7396) onto object content.
 
         Patchable keys: ``name``, ``description``, ``icon``, ``category``,
         ``order``, ``content``, ``preRenderedHtml``, ``mainNode``; any other key
@@ -669,10 +669,12 @@ class Mesh:
             )
         refuse_non_string_fields(patch_doc, "Error: ")  # where the framework deserializes the patch into a MeshNode
         content = existing.content
-        if isinstance(patch_doc.get("content"), Mapping):
-            content = merge_patch(existing.content if isinstance(existing.content, Mapping) else {}, patch_doc["content"])
+        if isinstance(patch_doc.get("content"), Mapping) and isinstance(existing.content, Mapping):
+            content = merge_patch(existing.content, patch_doc["content"])
         elif "content" in patch_doc:
-            content = copy.deepcopy(patch_doc["content"])  # a non-object replaces (RFC 7396)
+            # A non-object replaces (RFC 7396). An object sent onto no or non-object content is taken
+            # as is, nulls kept: MeshOperations.cs:1606-1611 merges only onto object content.
+            content = copy.deepcopy(patch_doc["content"])
         # Keys are applied exactly as spelled; a key matching only case-insensitively passes the check
         # above and changes nothing, as in the framework.
         def chosen(key: str, current: Any) -> Any:

@@ -386,6 +386,9 @@ assert str(scratch.update([{"id": "g", "name": "g", "nodeType": "Fact", "content
 patched = scratch.patch("f", {"name": "Revenue", "content": {"unit": "EUR m", "value": None, "lineItem": "rev"}}).node
 # verifies: mesh.patch-node-level
 assert (patched.name, patched.content) == ("Revenue", {"$type": "Fact", "unit": "EUR m", "lineItem": "rev"})
+scratch.create({"id": "bare", "name": "bare", "nodeType": "Fact"})  # no content: nothing to merge onto
+# verifies: mesh.patch-node-level
+assert scratch.patch("bare", {"content": {"value": 1, "unit": None}}).node.content == {"value": 1, "unit": None}
 version_before = scratch.get("f").version
 # verifies: mesh.patch-node-level
 assert tools_by_name(mesh_plugin(scratch))["Patch"].call({"path": "f", "fields": json.dumps({"icon": "Chart"})}) == \
