@@ -527,7 +527,7 @@ class Mesh:
         data = _node_json(node, invalid_tip=True)
         candidate = self._identified(data, "create")
         built = self._build(data, candidate, strict=strict)
-        misplaced = misplaced_satellite(built.node, "mainNode" in data)
+        misplaced = misplaced_satellite(built.node, "mainNode" in data, _path_as_sent(data))
         if misplaced is not None:
             raise MisplacedSatellite(f"Error creating node: {misplaced}")
         if built.node.path in self._nodes:
@@ -1133,14 +1133,21 @@ OWNER_REQUIRING_SATELLITES = frozenset(
 _SATELLITE_SEGMENTS = OWNER_REQUIRING_SATELLITES | {"_Access"}
 
 
-def misplaced_satellite(node: Node, main_node_sent: bool) -> str | None:
+def _path_as_sent(data: Mapping[str, Any]) -> str:
+    """The ``MainNode`` a deserialized node defaults to: ``{namespace}/{id}`` as sent, before any cleaning (MeshNode.cs:96)."""
+    node_id, namespace = data.get("id") or "", data.get("namespace") or ""
+    return f"{namespace}/{node_id}" if namespace else node_id
+
+
+def misplaced_satellite(node: Node, main_node_sent: bool, sent_path: str | None = None) -> str | None:
     """The create handler's structural refusals, before it reads the path (ActivityNodeGuard, AccessAssignmentGuard).
 
     A node directly under an owner-requiring satellite folder with no node
     before it is ownerless; an ``_Activity`` with an empty ``mainNode`` too.
     An ``AccessAssignment`` filed under ``{scope}/_Access/`` must carry
     ``mainNode`` = ``{scope}`` (any case); left out, ``mainNode`` is the
-    node's path, which a satellite normalises to its owner.
+    node's path as sent (``sent_path``), which a satellite normalises to its
+    owner only when it equals the cleaned path (MeshExtensions.cs:3235-3241).
     """
     segments = [segment for segment in node.namespace.split("/") if segment]
     if segments and segments[-1] in OWNER_REQUIRING_SATELLITES:
@@ -1162,7 +1169,10 @@ def misplaced_satellite(node: Node, main_node_sent: bool) -> str | None:
     scope = node.path[:marker] if marker >= 0 else ("" if node.path.lower().startswith("_access/") else None)
     if scope is None:
         return None
-    main = node.main_node if main_node_sent and isinstance(node.main_node, str) else node.path
+    if main_node_sent:
+        main = node.main_node if isinstance(node.main_node, str) else node.path
+    else:  # the path as sent: a namespace the tool cleaned (`@`, quotes, blanks, '/') no longer matches it
+        main = node.path if sent_path is None else sent_path
     if node.namespace and main == node.path:  # NormalizeSatelliteMainNode: the owner, cut at the first satellite folder
         parts = [segment for segment in node.namespace.split("/") if segment]
         cut = next((i for i, segment in enumerate(parts) if segment in _SATELLITE_SEGMENTS), None)
