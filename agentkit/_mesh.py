@@ -471,6 +471,8 @@ class Mesh:
         ``namespace:`` token set the same location, the later one winning, and
         a ``namespace:`` makes the default scope the children: ``path:X`` with a
         ``base_path`` lists X's children. ``path:X`` alone is the node X.
+        The location loses its leading and trailing ``/``, as in the framework's
+        query providers: ``namespace:/Meridian/Facts`` lists Meridian/Facts' children.
         ``truncated`` is ``count >= limit``; ``hint`` appears only then.
         """
         clamped = clamp_limit(limit, 50)
@@ -480,8 +482,8 @@ class Mesh:
             key, _, value = word.partition(":")
             if key.lower() == "path" and value:
                 base = value.strip("/")
-            elif key.lower() == "namespace" and value:
-                base, namespace_used = resolve_path(value), True
+            elif key.lower() == "namespace" and value:  # the providers trim '/' off the location (NormalizePath)
+                base, namespace_used = resolve_path(value).strip("/"), True
         words = [w for w in words if w.partition(":")[0].lower() not in ("namespace", "path")]
         scopes = [w[len("scope:"):].lower() for w in words if w.startswith("scope:")]
         scoped = bool(scopes)

@@ -341,6 +341,10 @@ assert json.loads(tools["Search"].call({"query": "scope:descendants", "basePath"
 # verifies: mesh.search-base-path
 assert [row["path"] for row in json.loads(tools["Search"].call({"query": "path:Meridian/Facts", "basePath": "Meridian"}))[
     "results"]] == [f"Meridian/Facts/f-{n}" for n in range(3)]  # a path: replaces the basePath: its children
+# verifies: mesh.search-base-path
+assert [[row["path"] for row in json.loads(search.call({"query": "", "basePath": base}))["results"]] for search, base in (
+    (tools["Search"], "'@/Meridian/Facts'"), (tools_by_name(mcp_tools(mesh))["search"], "/Meridian/Facts"))] == \
+    [[f"Meridian/Facts/f-{n}" for n in range(3)]] * 2  # `namespace:/Meridian/Facts`: the query providers trim the '/'
 # verifies: mesh.search-base-path-rewrites-query
 assert search_query("namespace:Archive nodeType:Fact", "Meridian") == "namespace:Meridian Archive nodeType:Fact"
 # verifies: mesh.search-base-path-rewrites-query
