@@ -206,6 +206,10 @@ assert [create_on("notes", namespace=namespace) for namespace in ("User/alice", 
     "('/…') or a Space you create."] and not guarded.exists("User/alice/notes")
 # verifies: mesh.guard-mirror-partitions
 assert create_on("t1", namespace="User/alice/_Thread") == "Created: User/alice/_Thread/t1"  # a legacy satellite passes
+tried = ("User/_Thread", "User/alice/x/_Thread", "Auth/x/_Thread")  # a '_' segment second, fourth, third
+passed = [namespace for namespace in tried if create_on("t2", namespace=namespace).startswith("Created: ")]
+# verifies: mesh.guard-mirror-partitions
+assert [[segment.startswith("_") for segment in namespace.split("/")].index(True) + 1 for namespace in passed] == [3]
 as_alice = tools_by_name(mcp_tools(Mesh(node_types={"Space", "Markdown"}, partition_guard=True, caller="alice")))
 # verifies: mesh.guard-missing-partition
 assert [as_alice["create"].call({"node": json.dumps({"id": "notes", "namespace": partition, "name": "Notes",
