@@ -471,6 +471,8 @@ class Mesh:
         ``namespace:`` token set the same location, the later one winning, and
         a ``namespace:`` makes the default scope the children: ``path:X`` with a
         ``base_path`` lists X's children. ``path:X`` alone is the node X.
+        The location loses its leading and trailing ``/``, as in the framework's
+        query providers: ``namespace:/Meridian/Facts`` lists Meridian/Facts' children.
         ``truncated`` is ``count >= limit``; ``hint`` appears only then.
         """
         clamped = clamp_limit(limit, 50)
@@ -480,8 +482,8 @@ class Mesh:
             key, _, value = word.partition(":")
             if key.lower() == "path" and value:
                 base = value.strip("/")
-            elif key.lower() == "namespace" and value:
-                base, namespace_used = resolve_path(value), True
+            elif key.lower() == "namespace" and value:  # the providers trim '/' off the location (NormalizePath)
+                base, namespace_used = resolve_path(value).strip("/"), True
         words = [w for w in words if w.partition(":")[0].lower() not in ("namespace", "path")]
         scopes = [w[len("scope:"):].lower() for w in words if w.startswith("scope:")]
         scoped = bool(scopes)
@@ -527,7 +529,7 @@ class Mesh:
         data = _node_json(node, invalid_tip=True)
         candidate = self._identified(data, "create")
         built = self._build(data, candidate, strict=strict)
-        misplaced = misplaced_satellite(built.node, "mainNode" in data)
+        misplaced = misplaced_satellite(built.node, "mainNode" in data, _path_as_sent(data))
         if misplaced is not None:
             raise MisplacedSatellite(f"Error creating node: {misplaced}")
         if built.node.path in self._nodes:
@@ -629,7 +631,7 @@ class Mesh:
         return self._overwrite(existing, built)
 
     def patch(self, path: str, fields: str | Mapping[str, Any], *, strict: bool | None = None) -> CreateResult:
-        """Patch one node (M11): node-level keys; only ``content`` is merge-patched (RFC 7396).
+        """Patch one node (M11): node-level keys; ``content`` is merge-patched (RFC 7396) onto object content.
 
         Patchable keys: ``name``, ``description``, ``icon``, ``category``,
         ``order``, ``content``, ``preRenderedHtml``, ``mainNode``; any other key
@@ -669,10 +671,12 @@ class Mesh:
             )
         refuse_non_string_fields(patch_doc, "Error: ")  # where the framework deserializes the patch into a MeshNode
         content = existing.content
-        if isinstance(patch_doc.get("content"), Mapping):
-            content = merge_patch(existing.content if isinstance(existing.content, Mapping) else {}, patch_doc["content"])
+        if isinstance(patch_doc.get("content"), Mapping) and isinstance(existing.content, Mapping):
+            content = merge_patch(existing.content, patch_doc["content"])
         elif "content" in patch_doc:
-            content = copy.deepcopy(patch_doc["content"])  # a non-object replaces (RFC 7396)
+            # A non-object replaces (RFC 7396). An object sent onto no or non-object content is taken
+            # as is, nulls kept: MeshOperations.cs:1606-1611 merges only onto object content.
+            content = copy.deepcopy(patch_doc["content"])
         # Keys are applied exactly as spelled; a key matching only case-insensitively passes the check
         # above and changes nothing, as in the framework.
         def chosen(key: str, current: Any) -> Any:
@@ -1131,14 +1135,21 @@ OWNER_REQUIRING_SATELLITES = frozenset(
 _SATELLITE_SEGMENTS = OWNER_REQUIRING_SATELLITES | {"_Access"}
 
 
-def misplaced_satellite(node: Node, main_node_sent: bool) -> str | None:
+def _path_as_sent(data: Mapping[str, Any]) -> str:
+    """The ``MainNode`` a deserialized node defaults to: ``{namespace}/{id}`` as sent, before any cleaning (MeshNode.cs:96)."""
+    node_id, namespace = data.get("id") or "", data.get("namespace") or ""
+    return f"{namespace}/{node_id}" if namespace else node_id
+
+
+def misplaced_satellite(node: Node, main_node_sent: bool, sent_path: str | None = None) -> str | None:
     """The create handler's structural refusals, before it reads the path (ActivityNodeGuard, AccessAssignmentGuard).
 
     A node directly under an owner-requiring satellite folder with no node
     before it is ownerless; an ``_Activity`` with an empty ``mainNode`` too.
     An ``AccessAssignment`` filed under ``{scope}/_Access/`` must carry
     ``mainNode`` = ``{scope}`` (any case); left out, ``mainNode`` is the
-    node's path, which a satellite normalises to its owner.
+    node's path as sent (``sent_path``), which a satellite normalises to its
+    owner only when it equals the cleaned path (MeshExtensions.cs:3235-3241).
     """
     segments = [segment for segment in node.namespace.split("/") if segment]
     if segments and segments[-1] in OWNER_REQUIRING_SATELLITES:
@@ -1160,7 +1171,10 @@ def misplaced_satellite(node: Node, main_node_sent: bool) -> str | None:
     scope = node.path[:marker] if marker >= 0 else ("" if node.path.lower().startswith("_access/") else None)
     if scope is None:
         return None
-    main = node.main_node if main_node_sent and isinstance(node.main_node, str) else node.path
+    if main_node_sent:
+        main = node.main_node if isinstance(node.main_node, str) else node.path
+    else:  # the path as sent: a namespace the tool cleaned (`@`, quotes, blanks, '/') no longer matches it
+        main = node.path if sent_path is None else sent_path
     if node.namespace and main == node.path:  # NormalizeSatelliteMainNode: the owner, cut at the first satellite folder
         parts = [segment for segment in node.namespace.split("/") if segment]
         cut = next((i for i, segment in enumerate(parts) if segment in _SATELLITE_SEGMENTS), None)

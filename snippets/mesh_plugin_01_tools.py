@@ -341,6 +341,10 @@ assert json.loads(tools["Search"].call({"query": "scope:descendants", "basePath"
 # verifies: mesh.search-base-path
 assert [row["path"] for row in json.loads(tools["Search"].call({"query": "path:Meridian/Facts", "basePath": "Meridian"}))[
     "results"]] == [f"Meridian/Facts/f-{n}" for n in range(3)]  # a path: replaces the basePath: its children
+# verifies: mesh.search-base-path
+assert [[row["path"] for row in json.loads(search.call({"query": "", "basePath": base}))["results"]] for search, base in (
+    (tools["Search"], "'@/Meridian/Facts'"), (tools_by_name(mcp_tools(mesh))["search"], "/Meridian/Facts"))] == \
+    [[f"Meridian/Facts/f-{n}" for n in range(3)]] * 2  # `namespace:/Meridian/Facts`: the query providers trim the '/'
 # verifies: mesh.search-base-path-rewrites-query
 assert search_query("namespace:Archive nodeType:Fact", "Meridian") == "namespace:Meridian Archive nodeType:Fact"
 # verifies: mesh.search-base-path-rewrites-query
@@ -386,6 +390,9 @@ assert str(scratch.update([{"id": "g", "name": "g", "nodeType": "Fact", "content
 patched = scratch.patch("f", {"name": "Revenue", "content": {"unit": "EUR m", "value": None, "lineItem": "rev"}}).node
 # verifies: mesh.patch-node-level
 assert (patched.name, patched.content) == ("Revenue", {"$type": "Fact", "unit": "EUR m", "lineItem": "rev"})
+scratch.create({"id": "bare", "name": "bare", "nodeType": "Fact"})  # no content: nothing to merge onto
+# verifies: mesh.patch-node-level
+assert scratch.patch("bare", {"content": {"value": 1, "unit": None}}).node.content == {"value": 1, "unit": None}
 version_before = scratch.get("f").version
 # verifies: mesh.patch-node-level
 assert tools_by_name(mesh_plugin(scratch))["Patch"].call({"path": "f", "fields": json.dumps({"icon": "Chart"})}) == \
@@ -452,8 +459,11 @@ assert tools["Move"].call({"sourcePath": "Meridian/Gone", "targetPath": "X"}).st
     "Error moving Meridian/Gone -> X: No node found at 'Meridian/Gone'. Closest ancestor is 'Meridian' "
     "(remainder='Gone').")
 # verifies: mesh.move-refusals
+assert tools["Move"].call({"sourcePath": "Nowhere/Gone", "targetPath": "X"}) == \
+    "Error moving Nowhere/Gone -> X: No node found at 'Nowhere/Gone'."
+# verifies: mesh.move-cached-route
 assert tools["Move"].call({"sourcePath": "Nowhere", "targetPath": "X"}) == \
-    "Error moving Nowhere -> X: No node found at 'Nowhere'."
+    "Error moving Nowhere -> X: No node found at 'Nowhere'."  # no placeholder root: refused like any unshown source
 mesh.create({"id": "unindexed", "namespace": "Meridian", "name": "U", "nodeType": "Markdown"})
 # verifies: mesh.move-routing, mesh.move-cached-route
 assert tools["Move"].call({"sourcePath": "Meridian/unindexed", "targetPath": "X"}).startswith(

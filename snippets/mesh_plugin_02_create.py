@@ -75,6 +75,14 @@ assert misplaced[0].startswith("Error creating node: Satellite '_Comment/c1' is 
 assert misplaced[1].startswith("Error creating node: AccessAssignment 'Meridian/_Access/ann_Access' has MainNode='Other' but")
 # verifies: mesh.create-satellite-refusals
 assert create.call({"node": json.dumps({"id": "Meridian/_Comment/c1", "name": "C", "nodeType": "Fact"})}) == "Created: Meridian/_Comment/c1"
+# verifies: mesh.create-satellite-refusals
+assert create.call({"node": json.dumps({"id": "ann_Access", "namespace": "@Meridian/_Access", "name": "Ann",  # no mainNode:
+                                        "nodeType": "AccessAssignment"})}).startswith(  # it is the path as sent
+    "Error creating node: AccessAssignment 'Meridian/_Access/ann_Access' has MainNode='@Meridian/_Access/ann_Access' but")
+# verifies: mesh.create-satellite-refusals
+assert create.call({"node": json.dumps({"id": "ann_Access", "namespace": "Meridian/_Access", "name": "Ann",
+                                        "nodeType": "AccessAssignment"})}) == "Created: Meridian/_Access/ann_Access"
+mesh.delete(["Meridian/_Access/ann_Access"])
 mesh.delete(["Meridian/_Comment/c1"])
 mesh.node_types.discard("AccessAssignment")
 two_nodes = '[{"id": "Meridian/a", "name": "A", "nodeType": "Fact"}, {"id": "Meridian/b", "name": "B", "nodeType": "Fact"}]'

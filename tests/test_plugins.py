@@ -349,6 +349,10 @@ def test_agent_runtime_answers_a_slow_call_and_a_null_text(mesh, monkeypatch):
             tools["Search"].call({"query": None, "basePath": "Acme"})] == ["Error: Function failed."] * 2
     # verifies: mesh.errors-are-text
     assert mesh.get("Acme/slow") == before and tools["Patch"].call({"path": " ", "fields": None}) == "Error: path is required."
+    # verifies: mesh.null-text-raises
+    assert set(json.loads(tools["Search"].call({"query": None, "basePath": ""}))) >= {"count", "results"}  # empty: no raise
+    # verifies: mesh.errors-are-text
+    assert tools["Create"].call({"node": "null"}) == "Invalid node: deserialized to null."
 
 
 def test_non_object_arguments_are_answered(mesh):

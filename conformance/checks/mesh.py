@@ -225,6 +225,10 @@ async def search_base_path(fx: Fixtures) -> None:
     # verifies: mesh.search-base-path
     assert [row["path"] for row in found["results"]] == [child], \
         f"search under {parent} found {[row['path'] for row in found['results']]}, not only its direct child"
+    slashed = await fx.call_json("search", {"query": "", "basePath": f"/{parent}"})
+    # verifies: mesh.search-base-path
+    assert [row["path"] for row in slashed["results"]] == [child], \
+        f"search under /{parent} found {[row['path'] for row in slashed['results']]}, not only {parent}'s direct child"
 
 
 @check("mesh.search-description-truncated", needs=WRITE | {"search"})
