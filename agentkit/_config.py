@@ -26,6 +26,9 @@ commit (facts A1-A8):
   ``check_inbox``. Not modelled: the framework also offers
   the delegation tools when the hierarchy holds more than one agent, and
   ``handoff_to_agent`` to an agent with handoffs.
+* The system message is the instructions, then the framework's guidance
+  (``THREAD_GUIDANCE``, after a ``DELEGATION_GUIDANCE`` block for an agent
+  with delegations), then the budget text (T8; ``round_instructions``).
 * ``max_tool_calls_per_round`` > 0 appends ``"\\n\\n---\\n"`` and the budget
   text to the instructions and sets the iteration cap; 0, a negative number
   or None leaves the default of 40 iterations and adds no text (A6, A7).
@@ -82,6 +85,45 @@ BUDGET_TEXT = (
     "budget before finishing, stop, briefly summarise what you accomplished, and ask the user "
     'to reply "continue" to run the next batch.'
 )
+# The framework's own guidance, appended to every agent's instructions (T8: ChatClientAgentFactory.cs:775-798,
+# BuildInstructionsWithDelegations' threadInspectionAndSummary, quoted as the raw string reads: 1,249 characters).
+THREAD_GUIDANCE = """
+**Reading prior thread messages:**
+Use the `search` tool with `nodeType:ThreadMessage` to find conversation cells.
+  - One thread: `search "path:{threadPath} scope:descendants nodeType:ThreadMessage"`
+  - One sub-thread (delegation child): same shape with the sub-thread's path.
+  - Project only the fields you need with `select:` — e.g.
+    `search "path:{threadPath} scope:descendants nodeType:ThreadMessage select:text,summary,role,timestamp"`.
+  - To read the dedicated summary of a completed sub-thread directly,
+    `get "{subThreadPath}"` and read `content.summary` (filled atomically
+    with `content.status=Idle`).
+Use `select:summary` when scanning many cells — it returns the one-line
+digest without the verbose `text`, so you can survey a deep thread cheaply.
+
+**End every response with a <summary> block:**
+At the very end of your response, on its own line, emit:
+  `<summary>One- or two-sentence distillation of what you did or decided.</summary>`
+The framework strips this from what the user sees and stores it as the
+dedicated summary on both the response message and the thread. When a
+parent agent delegated to you, this summary IS the tool-call result it
+receives back — not your verbose response. Be tight and outcome-focused.
+"""
+# The delegation block (T8: ChatClientAgentFactory.cs:834-849), before the guidance, for an agent with delegations;
+# {agents} is one line per delegation, "- {id}: {instructions}" (agentkit's delegations carry no instructions).
+DELEGATION_GUIDANCE = """
+**Agent Delegation:**
+You have access to a delegate_to_agent tool to route requests to specialized agents.
+Use delegation when you need a result back — the delegated agent runs in isolation and returns its result to you.
+
+**Available Agents for Delegation:**
+{agents}
+
+**How to delegate:**
+1. Identify which specialized agent can best handle the user's request
+2. Call the delegate_to_agent tool with the agent name and your task description
+3. The delegated agent will execute the task and return its result to you
+4. Relay or summarize the result to the user
+"""
 PLUGIN_NOT_FOUND = "Plugin '{PluginName}' not found for agent {AgentName}"
 AGENT_NODE_TYPE = "Agent"
 # The $type names the framework registers (AIExtensions.AddAITypes: WithType(typeof(T), nameof(T))).
@@ -276,11 +318,18 @@ class AgentConfiguration:
         return cap if cap is not None and cap > 0 else DEFAULT_MAXIMUM_ITERATIONS
 
     def round_instructions(self) -> str:
-        """The instructions the model is shown: with the separator and the budget text when a cap > 0 is set."""
+        """The system message's text as the framework builds it (T8, A6), in order: the ``instructions``; the
+        delegation block when the agent has delegations; the thread guidance, for every agent; then the separator
+        and the budget text when a cap > 0 is set. Not modelled: hierarchy agents, handoffs, the chat's context."""
+        text = self.instructions
+        if self.delegations:
+            agents = "\n".join(f"- {path.split('/')[-1]}: " for path in self.delegations)
+            text += DELEGATION_GUIDANCE.replace("{agents}", agents)
+        text += THREAD_GUIDANCE
         cap = self.max_tool_calls_per_round
         if cap is None or cap <= 0:
-            return self.instructions
-        return self.instructions + BUDGET_SEPARATOR + BUDGET_TEXT.format(n=cap)
+            return text
+        return text + BUDGET_SEPARATOR + BUDGET_TEXT.format(n=cap)
 
     def offered_tools(self, available: Sequence[Any], builtins: Sequence[Any] = ()) -> tuple[Any, ...]:
         """The tools offered to the model, from the host's plugin tools and the runtime's ``builtins``.

@@ -4,7 +4,7 @@
 message and runs one round, as the framework's function-invoking loop does:
 
 1. The history is rebuilt from the thread's stored texts (T1) and, with the
-   system message of instructions first, cut to the character budget once (T2).
+   system message (instructions, the framework's guidance, T8) first, cut to the character budget once (T2).
 2. Iterations 0 .. N-1 (N = the iteration cap, default 40, A7) call the model
    with the offered tools (``check_inbox`` among them; none at all for a model
    whose ``supports_tools`` is False); the call is shown everything so far, this round's

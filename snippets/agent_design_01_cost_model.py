@@ -29,10 +29,10 @@ run = agent.start(Thread("Acme/_Thread/t1"), "Go.")
 # turn adds the call before it and its result. On turn 4 the model answers.
 for turn in run.turns:
     print(turn.index, turn.context.total, turn.usage.input)
-#> 1 233 233
-#> 2 300 300
-#> 3 367 367
-#> 4 434 434
+#> 1 545 545
+#> 2 612 612
+#> 3 679 679
+#> 4 746 746
 # --8<-- [end:bill-per-call]
 
 # verifies: agent.every-call-bills-whole-context
@@ -82,8 +82,8 @@ batched_without_document = pattern(0, batch_size=10)
 for caching in (False, True):  # dollars, without and then with caching
     print(sequential_with_document.cost(PRICE, caching),
           batched_without_document.cost(PRICE, caching))
-#> 9.72366 0.259956
-#> 1.20442125 0.1341717
+#> 9.794796 0.26838
+#> 1.21261125 0.1360905
 # --8<-- [end:worked-example]
 capture("agent_node_cost_model.md", VIEW.agent_nodes("bill-per-call", "worked-example"))
 

@@ -6,6 +6,7 @@ from agentkit import (
     trim_history, usage_report,
 )
 from agentkit import ToolCall
+from agentkit._config import BUDGET_SEPARATOR, BUDGET_TEXT, DELEGATION_GUIDANCE, THREAD_GUIDANCE
 from agentkit._runtime import split_summary
 from agentkit.guide import PlannedCalls, ProcedureModel, TextModel
 from agentkit.guide._scenarios import (
@@ -60,14 +61,15 @@ print(writing.answer.splitlines()[0])
 #> Written from the worksheet; verification: every create answered, and the read-back found its nodes.
 # --8<-- [end:two-phase-run]
 capture("agent_node_two_phase.md", VIEW.agent_nodes("two-phase-run"))
+capture("agent_system_message_two_phase.md", VIEW.system_messages("two-phase-run"))
 
 # --8<-- [start:boundary]
 last_read, first_write = seen[len(reading.turns) - 1], seen[len(reading.turns)]
 # The last reading call holds three tool results, the report's full text among them.
 print(len(last_read.tool_results()), reading.turns[-1].context.total)
-#> 3 38162
+#> 3 38474
 print(len(first_write.tool_results()), writing.turns[0].context.total)
-#> 0 2820
+#> 0 3132
 # What the first writing call is shown: the task, the worksheet, the approval.
 print([(m.role, len(m.text)) for m in first_write.messages()])
 #> [('user', 1442), ('assistant', 6703), ('user', 46)]
@@ -77,8 +79,23 @@ DOCUMENT = report_tokens()
 # verifies: agent.boundary-keeps-texts-only
 assert first_write.items == tuple(first_write.messages()) and [m.role for m in first_write.messages()] == [
     "user", "assistant", "user"]
+# The system message every call is sent: the instructions, then the framework's guidance (T8).
 # verifies: agent.system-message-instructions
-assert first_write.instructions == config.round_instructions() == PROTOCOL_INSTRUCTIONS  # the system message
+assert first_write.instructions == config.round_instructions() == PROTOCOL_INSTRUCTIONS + THREAD_GUIDANCE
+# verifies: agent.system-message-instructions
+assert THREAD_GUIDANCE.index("**Reading prior thread messages:**") < THREAD_GUIDANCE.index(
+    "**End every response with a <summary> block:**") and "nodeType:ThreadMessage" in THREAD_GUIDANCE
+# With delegations and a cap: the instructions, the agents it may delegate to, the guidance, then the budget text.
+sent = []
+boxed_agent = Agent(agentkit.AgentConfiguration("boxed"), TextModel("Read."), Mesh())
+capped = Agent(agentkit.AgentConfiguration("lead", "Read it.", delegations=["Acme/boxed"], max_tool_calls_per_round=3),
+               Seen(TextModel("Done."), sent), Mesh(), delegates={"Acme/boxed": boxed_agent})
+capped.start(Thread("Acme/_Thread/capped"), TASK)
+# verifies: agent.system-message-instructions
+assert sent[0].instructions == "Read it." + DELEGATION_GUIDANCE.replace("{agents}", "- boxed: ") + THREAD_GUIDANCE \
+    + BUDGET_SEPARATOR + BUDGET_TEXT.format(n=3)
+# verifies: agent.system-message-instructions
+assert "**Available Agents for Delegation:**\n- boxed: \n" in sent[0].instructions
 # verifies: agent.boundary-keeps-texts-only
 assert first_write.messages()[1].text == reading.answer and THREAD == thread.path and TASK == thread.messages[0].text
 # verifies: agent.document-dies-with-round

@@ -9,7 +9,7 @@ from agentkit import (
 )
 from agentkit.guide import PlannedCalls, TextModel
 from agentkit.guide import prohibition as run_prohibition
-from agentkit._config import BUDGET_SEPARATOR, DEFAULT_MAXIMUM_ITERATIONS
+from agentkit._config import BUDGET_SEPARATOR, DEFAULT_MAXIMUM_ITERATIONS, THREAD_GUIDANCE
 from agentkit._plugins import Tool, content_collection_plugin
 from claimcheck import capture
 from tools.agentview import AgentView
@@ -162,7 +162,7 @@ assert [r.name for t in polled.turns for r in t.results] == ["check_inbox", "Get
 # verifies: agent.check-inbox-uses-batch
 assert len(polled.turns) == cap + 1 and polled.turns[0].results[0].text == "(no new messages)"
 # verifies: agent.cap-budget-text, agent.cap-budget-text-wording
-assert agent.config.round_instructions() == "Read Acme." + BUDGET_SEPARATOR + BUDGET_TEXT.format(n=3)
+assert agent.config.round_instructions() == "Read Acme." + THREAD_GUIDANCE + BUDGET_SEPARATOR + BUDGET_TEXT.format(n=3)
 # verifies: agent.cap-budget-text, agent.cap-budget-text-wording
 assert BUDGET_SEPARATOR == "\n\n---\n" and BUDGET_TEXT.format(n="{N}") == (
     "Tool-call budget: you may issue at most {N} tool calls in this turn. If you reach this budget before "
@@ -171,7 +171,8 @@ assert BUDGET_SEPARATOR == "\n\n---\n" and BUDGET_TEXT.format(n="{N}") == (
 for no_cap in (None, 0, -5):
     quiet = AgentConfiguration("a", "Read Acme.", max_tool_calls_per_round=no_cap)
     # verifies: agent.cap-budget-text
-    assert quiet.round_instructions() == "Read Acme." and quiet.iteration_cap == DEFAULT_MAXIMUM_ITERATIONS == 40
+    assert quiet.round_instructions() == "Read Acme." + THREAD_GUIDANCE \
+        and quiet.iteration_cap == DEFAULT_MAXIMUM_ITERATIONS == 40
 
 node = config.node_json()
 # verifies: agent.node-json

@@ -13,9 +13,11 @@ from agentkit import ConfigurationError, Mesh, UnknownPluginWarning, mesh_plugin
 from agentkit._config import (
     BUDGET_SEPARATOR,
     BUDGET_TEXT,
+    DELEGATION_GUIDANCE,
     BUILT_IN_PLUGINS,
     DEFAULT_MAXIMUM_ITERATIONS,
     READ_ONLY_MESH_METHODS,
+    THREAD_GUIDANCE,
     AgentConfiguration,
     PluginGrant,
     parse_plugin_entry,
@@ -135,20 +137,32 @@ def test_a_bare_string_is_not_a_plugins_list():
 def test_budget_text_follows_the_separator_verbatim():
     """A6: a cap > 0 appends '\\n\\n---\\n' and the budget sentence, word for word, even to empty instructions."""
     config = AgentConfiguration("a", "Extract the facts.", max_tool_calls_per_round=12)
-    assert config.round_instructions() == (
-        "Extract the facts.\n\n---\nTool-call budget: you may issue at most 12 tool calls in this turn. "
+    assert config.round_instructions() == "Extract the facts." + THREAD_GUIDANCE + (
+        "\n\n---\nTool-call budget: you may issue at most 12 tool calls in this turn. "
         "If you reach this budget before finishing, stop, briefly summarise what you accomplished, "
         'and ask the user to reply "continue" to run the next batch.')
     assert AgentConfiguration("a", max_tool_calls_per_round=2).round_instructions() == (
-        BUDGET_SEPARATOR + BUDGET_TEXT.format(n=2))
-    assert AgentConfiguration("a", "Extract the facts.").round_instructions() == "Extract the facts."
+        THREAD_GUIDANCE + BUDGET_SEPARATOR + BUDGET_TEXT.format(n=2))
+    assert AgentConfiguration("a", "Extract the facts.").round_instructions() == "Extract the facts." + THREAD_GUIDANCE
+
+
+def test_system_message_is_instructions_delegations_guidance_budget():
+    """T8: the instructions, the delegation block (one '- {id}: ' line per delegation), the guidance, the budget."""
+    assert len(THREAD_GUIDANCE) == 1249 and THREAD_GUIDANCE.startswith("\n**Reading prior thread messages:**\n")
+    assert THREAD_GUIDANCE.endswith("Be tight and outcome-focused.\n")
+    config = AgentConfiguration("lead", "Go.", delegations=["reader", "Acme/writer"], max_tool_calls_per_round=4)
+    assert config.round_instructions() == "Go." + DELEGATION_GUIDANCE.replace(
+        "{agents}", "- reader: \n- writer: ") + THREAD_GUIDANCE + BUDGET_SEPARATOR + BUDGET_TEXT.format(n=4)
+    # The default agent with no delegations and no hierarchy lists no agent: the guidance alone follows.
+    assert AgentConfiguration("a", "Go.", is_default=True).round_instructions() == "Go." + THREAD_GUIDANCE
 
 
 @pytest.mark.parametrize("cap", [None, 0, -1])
 def test_no_positive_cap_means_the_default_forty_and_no_text(cap):
     """A6, A7: a cap of None, 0 or less adds no text and leaves the default of 40 iterations."""
     config = AgentConfiguration("a", "Go.", max_tool_calls_per_round=cap)
-    assert (config.iteration_cap, config.round_instructions()) == (DEFAULT_MAXIMUM_ITERATIONS, "Go.") == (40, "Go.")
+    assert (config.iteration_cap, config.round_instructions()) == (DEFAULT_MAXIMUM_ITERATIONS, "Go." + THREAD_GUIDANCE)
+    assert DEFAULT_MAXIMUM_ITERATIONS == 40
     assert AgentConfiguration("a", max_tool_calls_per_round=7).iteration_cap == 7
 
 
@@ -192,8 +206,8 @@ def test_the_page_states_the_cap_rules_as_configured():
 
     above, zero, default = stated.numbers("agent.cap-budget-text")
     # verifies: agent.cap-budget-text
-    assert AgentConfiguration("a", "x", max_tool_calls_per_round=above + 1).round_instructions() != "x" == \
-        AgentConfiguration("a", "x", max_tool_calls_per_round=above).round_instructions()
+    assert AgentConfiguration("a", "x", max_tool_calls_per_round=above + 1).round_instructions() != "x" + THREAD_GUIDANCE \
+        == AgentConfiguration("a", "x", max_tool_calls_per_round=above).round_instructions()
     # verifies: agent.cap-budget-text
     assert AgentConfiguration("a", max_tool_calls_per_round=zero).iteration_cap == default == DEFAULT_MAXIMUM_ITERATIONS
     entry = "Mesh:Get,,Search"

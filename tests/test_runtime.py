@@ -61,8 +61,8 @@ def test_billed_tokens_equal_the_closed_form(n, batch, caching, document):
     message = "Read the records." + document
     run = agent.start(Thread("Acme/_Thread/t1"), message)
 
-    stable = (instructions_tokens(INSTRUCTIONS) + sum(tool_definition_tokens(t) for t in agent.offered)
-              + item_tokens(Message("user", "Read the records.")))
+    stable = (instructions_tokens(agent.config.round_instructions())  # the system message, guidance included (T8)
+              + sum(tool_definition_tokens(t) for t in agent.offered) + item_tokens(Message("user", "Read the records.")))
     document_tokens = item_tokens(Message("user", message)) - item_tokens(Message("user", "Read the records."))
     call = item_tokens(calls[0]) if calls else 0
     result = item_tokens(ToolResult("", "Lookup", LOOKUP.call(dict(calls[0].arguments)))) if calls else 0

@@ -13,7 +13,8 @@ same way: the snippet builds its configurations with the class
 `AgentView.configurations(AgentConfiguration)` returns, which records each one
 with the snippet lines that built it, and `view.agent_nodes("section")` renders
 the node JSON (`AgentConfiguration.node_json`) of the configurations those
-lines built.
+lines built; `view.system_messages("section")` renders the system message each
+of them sends first in every call (its instructions and the framework's guidance).
 """
 
 from __future__ import annotations
@@ -141,6 +142,18 @@ class AgentView:
         if not shown:
             raise ValueError(f"sections {', '.join(sections)} of {self.snippet.name} built no agent configuration")
         return "\n\n".join(f"```json\n{text}\n```" for text in shown) + "\n"
+
+    def system_messages(self, *sections: str) -> str:
+        """The system message each configuration the sections built sends first in every call of its rounds
+        (`AgentConfiguration.round_instructions`: its instructions, then the framework's guidance), as text blocks."""
+        shown: list[str] = []
+        for configuration in self.configurations_in(*sections):
+            text = configuration.round_instructions()
+            if text not in shown:
+                shown.append(text)
+        if not shown:
+            raise ValueError(f"sections {', '.join(sections)} of {self.snippet.name} built no agent configuration")
+        return "\n\n".join(f"`system`, {len(text):,} characters:\n\n````text\n{text}\n````" for text in shown) + "\n"
 
     def markdown(self, section: str) -> str:
         """The section's calls as the model sees them: each call's JSON, then the answer's text; a step the
