@@ -4,7 +4,8 @@ The page filters (`_code_breaks`, `_notebook`) rewrite a few elements and leave 
 page as Python-Markdown and mkdocs-jupyter wrote it, so they splice the source rather than re-serialise a
 tree: the parser (`html.parser`, the tokenizer BeautifulSoup's default builder uses) finds each element's
 start and end in the source, and knows what a regex does not: comments, attribute values and the contents
-of `<script>` and `<style>` hold no tags.
+of `<script>` and `<style>` hold no tags. HTML's implied end tags (a `<p>` ended by the next `<p>`) are not
+modelled: an element left open ends with the first end tag of an element around it.
 """
 
 from __future__ import annotations
