@@ -133,7 +133,7 @@ def _stream_decodes(stream) -> bool:
 
     filters = stream.get("/Filter", ())
     filters = [filters] if isinstance(filters, str) else list(filters)
-    data = stream._data
+    data = _encoded_data(stream) if filters else b""
     try:
         for name in filters:
             if name == "/FlateDecode":
@@ -147,6 +147,16 @@ def _stream_decodes(stream) -> bool:
     except (zlib.error, ValueError):
         return False
     return True
+
+
+def _encoded_data(stream) -> bytes:
+    """The stream's bytes as the file stores them, before its filters: what pypdf writes between ``stream`` and
+    ``endstream`` (the dictionary before them escapes every newline in a string or name, so the first
+    ``\\nstream\\n`` ends it)."""
+    written = io.BytesIO()
+    stream.write_to_stream(written)
+    written = written.getvalue()
+    return written[written.index(b"\nstream\n") + len(b"\nstream\n"):-len(b"\nendstream")]
 
 
 def _read_pdf(name: str, data: bytes) -> str:

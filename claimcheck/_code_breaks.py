@@ -14,9 +14,8 @@ from __future__ import annotations
 
 import re
 
-# Inline code only: a block's <code> follows its <pre> (or Pygments' empty <span></span>),
-# and highlighted inline code carries a class and tags inside.
-_INLINE_CODE = re.compile(r"(?<!<pre>)(?<!<span></span>)<code>(?P<text>[^<]*)</code>")
+from claimcheck._html import elements
+
 _WORD_OR_SPACE = re.compile(r"(\s+)")
 _AFTER_SLASH = re.compile(r"(?<=/)(?=[^/])")
 # Letters, digits and underscores never offer a break once word-break is normal; anything else
@@ -27,7 +26,24 @@ WORD_CLASS = "code-word"
 
 def break_code(html: str) -> str:
     """The page's HTML with every inline code span breakable only after a `/` or at a space."""
-    return _INLINE_CODE.sub(_breakable, html)
+    if "<code>" not in html:
+        return html
+    pieces: list[str] = []
+    position = 0
+    for code in elements(html, _is_plain_code):
+        # Inline code only: a block's <code> sits in its <pre>, and highlighted inline code carries a class
+        # and tags inside.
+        if code.parent == "pre" or code.has_markup or code.inner_end == code.end:  # the last: never closed
+            continue
+        pieces += [html[position:code.inner_start], breakable_code(html[code.inner_start:code.inner_end]),
+                   html[code.inner_end:code.end]]
+        position = code.end
+    pieces.append(html[position:])
+    return "".join(pieces)
+
+
+def _is_plain_code(tag: str, attrs: list[tuple[str, str | None]]) -> bool:
+    return tag == "code" and not attrs
 
 
 def breakable_code(text: str) -> str:
@@ -42,7 +58,3 @@ def breakable_code(text: str) -> str:
             for piece in _AFTER_SLASH.split(part)
         ))
     return "".join(pieces)
-
-
-def _breakable(match: re.Match) -> str:
-    return f"<code>{breakable_code(match['text'])}</code>"

@@ -113,3 +113,22 @@ def test_indexing_text_by_extension():
         assert index_text(name, b"words").text == "words"
     for name in ("a.xlsx", "a.png", "a.bin", "a.yaml", "a.py"):
         assert index_text(name, b"words").text == ""
+
+
+def test_a_streams_encoded_bytes_are_read_through_pypdfs_public_writer():
+    """The bytes zlib checks are the file's own, even when the dictionary holds a string with `stream` lines in it."""
+    import zlib
+
+    from pypdf.generic import NameObject, StreamObject, TextStringObject
+
+    from agentkit._transformers import _encoded_data, _stream_decodes
+
+    def stream(data: bytes) -> StreamObject:
+        return StreamObject.initialize_from_dictionary({
+            NameObject("/Filter"): NameObject("/FlateDecode"), NameObject("/Note"): TextStringObject("a\nstream\nb"),
+            "__streamdata__": data})
+
+    raw = zlib.compress(b"BT (x) Tj ET\nendstream\n")
+    assert _encoded_data(stream(raw)) == raw
+    assert _stream_decodes(stream(raw))
+    assert not _stream_decodes(stream(raw[:-1]))  # the checksum cut short: pypdf itself would recover the text
