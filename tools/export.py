@@ -45,7 +45,7 @@ from urllib.parse import urlsplit
 
 from tools import siteconfig
 from tools.framework_only import GUIDE_ONLY, SENTENCE_END, framework_only, scrub_prose
-from claimcheck.page import ATTR_LIST, INCLUDE, MARKER, VERIFIES_COMMENT, Container, fenced_lines, is_closed, read_lines
+from claimcheck.page import ATTR_LIST, INCLUDE, MARKER, Container, fenced_lines, is_closed, read_lines
 from claimcheck.pysource import SECTION
 from tools.project import REPO_ROOT
 
@@ -312,7 +312,8 @@ def _render_body(site: Site, page: ExportedPage, lines: list[str]) -> list[str]:
     """Fences with their includes inlined, body includes inlined (rendered in turn), claim markers as
     "Checked by" lines, verifies comments dropped; prose lines with their links and escapes rewritten."""
     fences, guide_lines = {}, set()
-    for block in read_lines(lines, Path(page.source)).blocks:
+    model = read_lines(lines, Path(page.source))
+    for block in model.blocks:
         if block.kind == "fence":
             if not is_closed(lines, block):
                 raise ExportError(f"docs/{page.source}: a code fence is never closed")
@@ -332,7 +333,7 @@ def _render_body(site: Site, page: ExportedPage, lines: list[str]) -> list[str]:
             continue
         number += 1
         if number - 1 in guide_lines:
-            if VERIFIES_COMMENT.match(line):
+            if number - 1 in model.comments:
                 continue
             include = INCLUDE.match(line)
             if include:
