@@ -3,8 +3,8 @@
 Fences and their `--8<--` includes, includes in the page body, claim markers (kind, id, text, citations),
 `<!-- verifies: -->` links to the ```pycon block below them, sections (headings and the anchors the
 site gives them) and containers (admonitions, content tabs). The blocks come from markdown-it-py
-(claimcheck/_blocks.py); the lines inside them (a marker, an include, a verifies comment) are the
-guide's own syntax, read here. Test tools never see snippet-included code, so the page source is
+(claimcheck/_blocks.py); the lines inside them (a marker, an include) are the guide's own syntax,
+read here, and a verifies comment is a directive in an HTML comment, which Sybil's lexer finds. Test tools never see snippet-included code, so the page source is
 the only truth about what a page includes and claims.
 """
 
@@ -31,7 +31,9 @@ MARKER = re.compile(
 # Anything that looks like a marker but is not in the one accepted form.
 MARKER_LIKE = re.compile(r"\{[^}]*\.(claim|" + "|".join(KINDS) + r")\b[^}]*\}")
 CLAIM_ID = re.compile(r"^[a-z0-9]+(?:[.-][a-z0-9]+)*$")
-VERIFIES_COMMENT = re.compile(r"^\s*<!--\s*verifies:\s*(?P<ids>[^>]*?)\s*-->\s*$")
+# `<!-- verifies: ids -->`, found by Sybil's lexer for directives in HTML comments: the colon is required,
+# and the ids run to the `-->` that ends the line.
+VERIFIES_DIRECTIVE, VERIFIES_ARGUMENTS = r"verifies(?=:)", r"[^>\n]*?(?=[ \t]*-->[ \t]*$)"
 INCLUDE = re.compile(r'^\s*-{1,}8<-{1,}\s+"(?P<target>[^"]+)"\s*$')
 # attr_list: `{ #id .class key="value" }` or `{: ...}`, after a heading, a link or alone on a line.
 ATTR_LIST = re.compile(r"\s*\{:?\s*(?:[#.][^\s{}]+|[\w-]+=(?:\"[^\"]*\"|'[^']*'|[^\s{}]+))(?:\s+(?:[#.][^\s{}]+|[\w-]+=(?:\"[^\"]*\"|'[^']*'|[^\s{}]+)))*\s*\}")
@@ -142,6 +144,8 @@ class Page:
     containers: list[Container] = field(default_factory=list)
     # Every block markdown-it found, in document order: for readers that rewrite the page's lines.
     blocks: list[Block] = field(default_factory=list, repr=False)
+    # Every `<!-- verifies: -->` comment, well formed or not: its ids as written, by the index of its line.
+    comments: dict[int, str] = field(default_factory=dict, repr=False)
 
     @cached_property
     def sections(self) -> list[Section]:
@@ -229,11 +233,12 @@ def read_lines(lines: list[str], name: Path) -> Page:
             if not closed:
                 late.append(Problem(name, block.start + 1, "code fence is never closed"))
     page.fences.extend(fences.values())
+    page.comments = comments = _verifies_comments(lines, blocks)
     for block in blocks:
         if block.kind == "paragraph":
             _read_paragraph(lines, block, page)
         elif block.kind == "html_block":
-            late += _read_html(lines, block, fences, page)
+            late += _read_html(lines, block, fences, comments, page)
         elif block.kind == "heading":
             _malformed_markers(lines, block, page)
         elif block.kind in ("admonition", "tab"):
@@ -274,16 +279,30 @@ def _malformed_markers(lines: list[str], block: Block, page: Page) -> None:
     page.problems.extend(_malformed(page.path, number + 1) for number in range(block.start, block.end) if MARKER_LIKE.search(lines[number]))
 
 
-def _read_html(lines: list[str], block: Block, fences: dict[int, Fence], page: Page) -> list[Problem]:
+def _verifies_comments(lines: list[str], blocks: list[Block]) -> dict[int, str]:
+    """The ids of each `<!-- verifies: ids -->` comment in an HTML block, by the index of the line it ends on.
+    Sybil's lexer is imported only for a page that has an HTML block."""
+    html = {number for block in blocks if block.kind == "html_block" for number in range(block.start, block.end)}
+    if not html:
+        return {}
+    from sybil import Document
+    from sybil.parsers.markdown.lexers import DirectiveInHTMLCommentLexer
+
+    text = "\n".join(lines) + "\n"
+    lexer = DirectiveInHTMLCommentLexer(VERIFIES_DIRECTIVE, VERIFIES_ARGUMENTS)
+    found = ((text.count("\n", 0, region.end), region.lexemes["arguments"]) for region in lexer(Document(text, "")))
+    return {number: ids for number, ids in found if number in html}
+
+
+def _read_html(lines: list[str], block: Block, fences: dict[int, Fence], comments: dict[int, str], page: Page) -> list[Problem]:
     """`<!-- verifies: ids -->` comments: each links the ```pycon block on the very next line."""
     late = []
     for number in range(block.start, block.end):
-        comment = VERIFIES_COMMENT.match(lines[number])
-        if not comment:
+        if number not in comments:
             if MARKER_LIKE.search(lines[number]):
                 page.problems.append(_malformed(page.path, number + 1))
             continue
-        ids = parse_ids(comment["ids"])
+        ids = parse_ids(comments[number])
         fence = fences.get(number + 1)
         if not ids:
             page.problems.append(Problem(page.path, number + 1, "verifies comment names no claim id; write <!-- verifies: some.claim-id -->"))

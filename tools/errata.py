@@ -26,14 +26,13 @@ from __future__ import annotations
 
 import argparse
 import difflib
-import re
 import sys
 import tomllib
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
-from tools import facts
+from tools import facts, tomllines
 from tools.facts import Citation, Facts
 from tools.project import REPO_ROOT, Project
 from tools.upstream import EXIT_BAD_INPUT, EXIT_DRIFT, EXIT_OK, GitRepository, open_repository
@@ -86,19 +85,13 @@ class Errata:
         return {page: sorted(entries, key=lambda e: e.line) for page, entries in grouped.items()}
 
 
-_TABLE = re.compile(r"^\s*\[\[(erratum|defect)\]\]")
-_ID = re.compile(r'^\s*id\s*=\s*"([^"]+)"')
-
-
-def _id_lines(text: str) -> dict[str, int]:
+def _id_lines(text: str, data: dict) -> dict[str, int]:
     """The line of each entry's `id = "…"` in the TOML, for messages that point at the entry."""
-    lines, inside = {}, False
-    for number, line in enumerate(text.split("\n"), start=1):
-        if _TABLE.match(line):
-            inside = True
-        elif inside and (match := _ID.match(line)):
-            lines.setdefault(match[1], number)
-            inside = False
+    lines: dict[str, int] = {}
+    found = tomllines.key_lines(text)
+    for kind in ("erratum", "defect"):
+        for entry, number in zip(data.get(kind, []), (number for path, number in found if path == (kind, "id"))):
+            lines.setdefault(entry["id"], number)
     return lines
 
 
@@ -106,7 +99,7 @@ def load(path: Path, shown_as: Path | None = None) -> Errata:
     """Read an errata file; `shown_as` is how messages name it (default: the path itself)."""
     text = path.read_text(encoding="utf-8")
     data = tomllib.loads(text)
-    lines = _id_lines(text)
+    lines = _id_lines(text, data)
     errata = tuple(
         Erratum(
             entry["id"], entry["page"], int(entry["line"]), entry["quote"], entry["framework"].strip(),

@@ -45,8 +45,7 @@ from urllib.parse import urlsplit
 
 from tools import siteconfig
 from tools.framework_only import GUIDE_ONLY, SENTENCE_END, framework_only, scrub_prose
-from claimcheck.page import ATTR_LIST, INCLUDE, MARKER, VERIFIES_COMMENT, Container, fenced_lines, is_closed, read_lines
-from claimcheck.pysource import SECTION
+from claimcheck.page import ATTR_LIST, INCLUDE, MARKER, Container, fenced_lines, is_closed, read_lines
 from tools.project import REPO_ROOT
 
 # The guide's pages that the framework's documentation has a page for, at the same path under Data/.
@@ -166,25 +165,27 @@ def _unique(slug: str, seen: dict[str, int], joiner: str) -> str:
 
 
 def included_text(root: Path, target: str) -> str:
-    """What pymdownx.snippets puts in place of `--8<-- "path:section"`: the section's lines without
-    section markers, dedented (dedent_subsections), or the whole file without markers."""
-    path, _, section = target.partition(":")
-    lines = (root / path).read_text(encoding="utf-8").splitlines()
-    if section:
-        start = end = None
-        for number, line in enumerate(lines):
-            marker = SECTION.search(line)
-            if marker and marker["name"] == section:
-                if marker["type"].lower() == "start" and start is None:
-                    start = number + 1
-                elif marker["type"].lower() == "end" and start is not None:
-                    end = number
-                    break
-        if start is None or end is None:
-            raise ExportError(f"the include '{target}' names a section {path} does not have")
-        lines = lines[start:end]
-    shown = [line for line in lines if not SECTION.search(line)]
-    return textwrap.dedent("\n".join(shown)).strip("\n")
+    """What pymdownx.snippets puts in place of `--8<-- "path:section"`, as the site's settings have it (the
+    section's lines without section markers, dedented; or the whole file without markers): its own preprocessor
+    run on the include line."""
+    from pymdownx.snippets import SnippetMissingError
+
+    try:
+        lines = _snippets(root).run([f'--8<-- "{target}"'])
+    except SnippetMissingError as error:
+        raise ExportError(f"the include '{target}' cannot be read: {error}") from error
+    return textwrap.dedent("\n".join(lines)).strip("\n")
+
+
+@functools.cache
+def _snippets(root: Path):
+    """pymdownx.snippets' preprocessor with the guide's settings (mkdocs.yml), reading paths under `root`."""
+    import markdown
+
+    extensions = siteconfig.load().get("markdown_extensions", [])
+    settings = next(entry["pymdownx.snippets"] for entry in extensions if isinstance(entry, dict) and "pymdownx.snippets" in entry)
+    md = markdown.Markdown(extensions=["pymdownx.snippets"], extension_configs={"pymdownx.snippets": {**settings, "base_path": [str(root)]}})
+    return md.preprocessors["snippet"]
 
 
 def tool_call_form(code: str, aliases: dict[str, str]) -> str:
@@ -312,7 +313,8 @@ def _render_body(site: Site, page: ExportedPage, lines: list[str]) -> list[str]:
     """Fences with their includes inlined, body includes inlined (rendered in turn), claim markers as
     "Checked by" lines, verifies comments dropped; prose lines with their links and escapes rewritten."""
     fences, guide_lines = {}, set()
-    for block in read_lines(lines, Path(page.source)).blocks:
+    model = read_lines(lines, Path(page.source))
+    for block in model.blocks:
         if block.kind == "fence":
             if not is_closed(lines, block):
                 raise ExportError(f"docs/{page.source}: a code fence is never closed")
@@ -332,7 +334,7 @@ def _render_body(site: Site, page: ExportedPage, lines: list[str]) -> list[str]:
             continue
         number += 1
         if number - 1 in guide_lines:
-            if VERIFIES_COMMENT.match(line):
+            if number - 1 in model.comments:
                 continue
             include = INCLUDE.match(line)
             if include:

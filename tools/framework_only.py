@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from claimcheck.page import INCLUDE, MARKER, VERIFIES_COMMENT, fence_language, list_marker, read_lines
+from claimcheck.page import INCLUDE, MARKER, fence_language, list_marker, read_lines
 
 GUIDE_ONLY = re.compile(r"agentkit", re.IGNORECASE)
 # A heading whose section is the guide's own: its model runs, its extensions.
@@ -73,17 +73,17 @@ def blocks(lines: list[str]) -> list[Block]:
             title = container.title if container.title is not None else container.type
             out.append(Block("container", lines[block.start:block.end], title=title, container=container.marker[:3], languages=container.languages))
         else:
-            _prose(out, lines, block.start, block.end, items)
+            _prose(out, lines, block.start, block.end, items, page.comments)
     out += [Block("blank", [line]) for line in lines[number:]]
     return out
 
 
-def _prose(out: list[Block], lines: list[str], start: int, end: int, items: set[int]) -> None:
+def _prose(out: list[Block], lines: list[str], start: int, end: int, items: set[int], comments: dict[int, str]) -> None:
     """Lines of prose (paragraphs, lists, HTML, tables): an include line and a verifies comment each stand
     alone; blank lines split the rest, and prose that follows prose without a blank line joins it."""
     for number in range(start, end):
         line = lines[number]
-        kind = "blank" if not line.strip() else "include" if INCLUDE.match(line) else "comment" if VERIFIES_COMMENT.match(line) else "paragraph"
+        kind = "blank" if not line.strip() else "include" if INCLUDE.match(line) else "comment" if number in comments else "paragraph"
         if kind == "paragraph" and out and out[-1].kind == "paragraph":
             out[-1].lines.append(line)
         else:

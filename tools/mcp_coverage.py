@@ -8,17 +8,16 @@ and each listed id that no page has, by file:line.
 
 from __future__ import annotations
 
-import re
 import tomllib
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 from claimcheck.page import Marker
+from tools.tomllines import table_lines
 
 COVERAGE_FILE = Path("conformance/coverage.toml")
 SECTION = "not-observable"
-_ENTRY = re.compile(r'^\s*"(?P<id>[^"]+)"\s*=')
 
 
 @dataclass(frozen=True)
@@ -33,7 +32,7 @@ class Listed:
 def read_listed(text: str) -> dict[str, Listed]:
     """The `[not-observable]` entries of a coverage record; a duplicate key is a TOML error, so ids are unique."""
     reasons = tomllib.loads(text).get(SECTION, {})
-    lines = {match["id"]: number for number, line in enumerate(text.splitlines(), start=1) if (match := _ENTRY.match(line))}
+    lines = table_lines(text, SECTION)
     return {claim: Listed(claim, lines.get(claim, 0), reason if isinstance(reason, str) else "")
             for claim, reason in reasons.items()}
 

@@ -18,6 +18,7 @@ from pathlib import Path
 from claimcheck.page import Marker
 from claimcheck.problems import Problem
 from tools.facts import toml_string
+from tools.tomllines import table_lines
 
 REVIEW_FILE = Path("framework/review.toml")
 # holds: the reading found nothing to refute in the wording it read.
@@ -60,7 +61,7 @@ def load(root: Path) -> tuple[dict[str, Reading], list[Problem]]:
         return {}, [Problem(REVIEW_FILE, 1, "no refutation record: every framework claim needs a reading")]
     text = path.read_text(encoding="utf-8")
     data = tomllib.loads(text)
-    starts = {m["id"]: text.count("\n", 0, m.start()) + 1 for m in re.finditer(r'^\[claims\."(?P<id>[^"]+)"\]', text, re.M)}
+    starts = table_lines(text, "claims")
     readings: dict[str, Reading] = {}
     problems: list[Problem] = []
     for claim, entry in data.get("claims", {}).items():

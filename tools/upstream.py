@@ -28,7 +28,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
-from tools import facts
+from tools import facts, tomllines
 from tools.facts import CITATIONS_FILE, EVIDENCE_WINDOW, Citation, Facts
 from claimcheck.problems import Problem
 from tools.project import REPO_ROOT, Project
@@ -256,19 +256,17 @@ def _malformed(data: dict, lines: dict) -> str | None:
     return None
 
 
-_FACT_HEADER = re.compile(r"^\s*\[facts\.(?P<id>[^\]\s]+)\]")
 _CITE_FIELDS = re.compile(r'path\s*=\s*"(?P<path>[^"]*)".*?\bline\s*=\s*(?P<line>\d+)')
 
 
 def _citation_lines(text: str) -> dict:
     """Line numbers in citations.toml: ("fact", id) -> header line, (id, path, line) -> citation line."""
-    where: dict = {}
+    headers = {number: fact_id for fact_id, number in tomllines.table_lines(text, "facts").items()}
+    where: dict = {("fact", fact_id): number for number, fact_id in headers.items()}
     fact_id = None
     for number, line in enumerate(text.split("\n"), start=1):
-        header = _FACT_HEADER.match(line)
-        if header:
-            fact_id = header["id"]
-            where["fact", fact_id] = number
+        if number in headers:
+            fact_id = headers[number]
             continue
         fields = _CITE_FIELDS.search(line)
         if fact_id and fields:
