@@ -4,7 +4,7 @@ from decimal import Decimal
 
 from agentkit import Mesh, Thread, ToolCall, mesh_plugin, tools_by_name
 from agentkit._config import AgentConfiguration
-from agentkit._cost import TokenUsage, cost_of
+from agentkit._cost import TokenUsage
 from agentkit._plugins import Tool
 from agentkit._runtime import Agent
 from agentkit._tokens import item_tokens

@@ -201,8 +201,9 @@ def test_each_page_renders_with_the_sites_markdown_settings_without_a_broken_tab
             configs[name] = config
     _, body = split(exported[page])
     html = markdown.Markdown(extensions=names, extension_configs=configs).convert(body)
-    tables = sum(1 for line, previous in zip(_outside_fences(body), ["", *_outside_fences(body)])
-                 if line.startswith("|") and not previous.startswith("|"))
+    # A table inside a callout (a Details block, exported as a block quote) is one too.
+    rows = [re.sub(r"^(> ?)+", "", line) for line in _outside_fences(body)]
+    tables = sum(1 for line, previous in zip(rows, ["", *rows]) if line.startswith("|") and not previous.startswith("|"))
     assert tables and html.count("<table>") == tables
     paragraphs = re.findall(r"<p>(.*?)</p>", html, flags=re.S)
     broken = [line for text in paragraphs for line in text.split("\n") if re.match(r"(\|\s|- |\* |\d+\. )", line)]

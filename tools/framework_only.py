@@ -125,6 +125,11 @@ def _code_only(block: Block) -> bool:
     return any(language.lstrip("{").lstrip(".") in CODE_LANGUAGES for language in block.languages)
 
 
+def _is_details(block: Block) -> bool:
+    """A collapsed `??? note "Details…"` block: the page's fine print, with claims of its own."""
+    return block.kind == "container" and block.container == "???" and block.title.startswith("Details")
+
+
 def _unwrap(block: Block) -> list[str]:
     """A single remaining tab: its body, dedented, without the tab header."""
     return [line[4:] if line.startswith("    ") else line for line in block.lines[1:]]
@@ -215,11 +220,19 @@ def framework_only(lines: list[str]) -> list[str]:
                 flush_tabs()
             tab_group.clear()
         if block.kind == "paragraph":
-            if _guide_only_paragraph(block, dropping_listings):
+            # A list is judged item by item (_scrub_items): one guide-only item does not take the others.
+            if (len(block.items) < 2 or dropping_listings) and _guide_only_paragraph(block, dropping_listings):
                 dropping_listings = True
                 continue
             dropping_listings = False
             out.extend(_scrub_items(block))
+            continue
+        if _is_details(block):
+            # Fine print, not a listing: its claims are exported as the page's are, its code is not.
+            body = framework_only(_unwrap(block))
+            if any(line.strip() for line in body):
+                out.extend([block.lines[0], *("    " + line if line.strip() else line for line in body)])
+            dropping_listings = False
             continue
         if _is_listing(block) and (dropping_listings or _code_only(block)):
             continue
