@@ -367,6 +367,16 @@ class Visit:
             recorded.origin, list(recorded.requested), list(recorded.external),
             list(recorded.failed), list(recorded.console_errors),
         )
+        # A reader opens the collapsed Details blocks to read the fine print: every check reads the page with
+        # them open, so their claims, labels and colours are checked as the rest (a closed block's content is
+        # neither focusable nor restyled, and axe-core skips it).
+        self.page.evaluate(OPEN_DETAILS)
+
+
+# Every collapsed block of a page's text (`??? note`, `??? example`), opened as a reader opens it; the notebook's
+# folded plotting code stays folded, as its own test requires.
+OPEN_DETAILS = """() => document.querySelectorAll('article details:not([open]):not(.notebook-code)')
+    .forEach(details => { details.open = true; })"""
 
 
 @dataclass(frozen=True)

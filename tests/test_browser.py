@@ -25,7 +25,7 @@ from claimcheck import spoken_name
 from claimcheck.mkdocs_plugin import CLAIMS_PAGE
 from tests.browser import (
     CHROMIUM, CHROMIUM_ARGS, COLOR_SCHEMES, DESKTOP, FINISH_TRANSITIONS, PHONE, SET_COLOR_SCHEME, SKIP_REASON, NavPage, SiteBrowser, Viewport,
-    AXE_OPTIONS, REMEMBER_PARSED_COLOURS, axe_report, axe_violations, driver_cpu_seconds, inject_axe, nav_pages, serve, start_axe,
+    AXE_OPTIONS, OPEN_DETAILS, REMEMBER_PARSED_COLOURS, axe_report, axe_violations, driver_cpu_seconds, inject_axe, nav_pages, serve, start_axe,
 )
 from tools import gate, siteconfig
 from claimcheck.page import MARKER_LIKE, read_page
@@ -682,6 +682,7 @@ def tab_in_scheme(site: SiteBrowser, page: NavPage, scheme: str) -> Iterator:
     try:
         tab = context.new_page()
         tab.goto(site.url(page), wait_until="load")
+        tab.evaluate(OPEN_DETAILS)
         yield tab
     finally:
         context.close()
