@@ -7,17 +7,19 @@ the background: it extracts the indexing text (D5), stages its chunks (K1) and, 
 summarizer or an image caption (D6), upserts the Document node at ``{collectionPath}/_Documents/{slug}``
 (D1-D4). ``upload(..., index=True)`` does both, in the framework's order: the file is stored first, and a
 file indexing cannot read stays stored; the failure is returned as :attr:`UploadResult.index_error`, never
-raised (the framework indexes in a background Activity whose failure never reaches the uploader, C8).
+raised (the framework indexes in a background Activity, whose failure is not in the upload's answer but ends
+the Activity node ``Failed`` with the error's message, C8). MCP ``upload`` writes that node
+(:func:`index_file_activity`), readable by Get and Search.
 """
 
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from ._chunks import split_chunks
-from ._errors import DocumentSlugCollision, FileNotFound, PathError, StoreCannotWrite, UnreadableDocument
+from ._errors import AgentkitError, DocumentSlugCollision, FileNotFound, PathError, StoreCannotWrite, UnreadableDocument
 from ._index import SearchIndex
 from ._node import Node, StepClock, date_time_offset
 from ._paths import DOCUMENTS_SEGMENT, canonical_path, document_node_path, document_slug, split_node_id
@@ -111,6 +113,61 @@ class UploadResult:
         return self.stored.file_path
 
 
+# The satellite folder of Activity nodes (SatelliteTableMapping.Defaults: table `activities`, node type `Activity`).
+ACTIVITY_SEGMENT = "_Activity"
+
+
+def _log_message(message: str, level: str, stamp: str) -> dict[str, Any]:
+    """A LogMessage as the hub's JSON writes it: its registered ``$type``, ``LogLevel`` by name, null
+    ``categoryName`` left out, ``scopes`` the empty list it starts with."""
+    return {"$type": "LogMessage", "message": message, "logLevel": level, "timestamp": stamp, "scopes": []}
+
+
+def index_file_activity(collection: "ContentCollection", file_path: str) -> Node | None:
+    """The indexing run MCP ``upload`` starts (ContentIndexingObserver.IndexFileActivity, C8): an Activity node.
+
+    It is written at ``{node}/_Activity/{id}`` (``{node}`` the collection's node, ``id`` 8 hex digits), named
+    ``Index {fileName}``, ``mainNode`` the node, its content an ActivityLog (category ``DataUpdate``) that
+    starts ``Running`` (ActivityStatus 0, so its JSON has no ``status``). The run logs the bytes it reads and
+    IndexFile's result (``'{filePath}': NoText (0 chunk(s)).``) and ends ``Succeeded``; an extraction that
+    throws ends it ``Failed``, the error's message appended at ``Error`` level. The framework appends each
+    line as it goes; agentkit writes the lines with the terminal status, one write after the create. A host
+    without a chunk store has no indexing observer: no Activity (K11). Returns the finished node.
+    """
+    mesh = collection.mesh
+    if not mesh.index.chunk_store:
+        return None
+    node_path = collection.address.strip("/")  # PartitionOf: the collection path minus its last segment
+    title = f"Index {file_path.rsplit('/', 1)[-1]}"
+    activity_id = hashlib.sha256(f"{collection.path}/{file_path}@{mesh.clock.steps}".encode()).hexdigest()[:8]
+    path = f"{node_path}/{ACTIVITY_SEGMENT}/{activity_id}"
+    started = mesh.clock.now()
+    content: dict[str, Any] = {
+        "$type": "ActivityLog", "category": "DataUpdate", "start": started, "id": activity_id,
+        "messages": [_log_message(title, "Information", started)], "status": None, "end": None,
+        "hubPath": path, "subActivities": [], "affectedPaths": [], "primaryNodePath": path,
+    }
+    created = mesh.put_node(Node(id=activity_id, namespace=f"{node_path}/{ACTIVITY_SEGMENT}", name=title,
+                                 node_type="Activity", content=content, typed=True, main_node=node_path))
+    lines: list[tuple[str, str]] = []
+    status = "Succeeded"
+    if not collection.has_file(file_path):
+        lines.append((f"File '{file_path}' not found in collection '{collection.path}'; nothing to index.", "Warning"))
+    else:
+        data = collection.stored(file_path).data
+        lines.append((f"Indexing '{file_path}' ({len(data)} bytes) in '{collection.path}'.", "Information"))
+        try:
+            _, result, count = collection._index(file_path)
+            lines.append((f"'{file_path}': {result} ({count} chunk(s)).", "Information"))
+        except AgentkitError as error:  # Run's Catch: Failed, the message appended at Error level
+            status = "Failed"
+            lines.append((str(error), "Error"))
+    ended = mesh.clock.now()
+    finished = dict(content, status=status, end=ended,
+                    messages=content["messages"] + [_log_message(text, level, ended) for text, level in lines])
+    return mesh.put_node(replace(created, content=finished, version=created.version + 1))
+
+
 class ContentCollection:
     """A named collection of files attached to a node; its path is ``{node}/{name}``."""
 
@@ -196,10 +253,15 @@ class ContentCollection:
         hash gate, so the chunks and the Document are written again. A host without an indexing
         pipeline (``SearchIndex(chunk_store=False)``) indexes nothing.
         """
+        return self._index(file_path, force)[0]
+
+    def _index(self, file_path: str, force: bool = False) -> tuple[Node | None, str, int]:
+        """:meth:`index`, with the IndexResult the framework's IndexFile reports: ``Indexed``, ``Skipped``
+        (the hash gate, heal or not) or ``NoText``, and the chunks stored (0 unless ``Indexed``)."""
         stored = self.stored(file_path)
         pipeline = self.mesh.index
         if not pipeline.chunk_store:  # K11: the host wires no indexing pipeline, so nothing indexes
-            return None
+            return None, "Skipped", 0
         self._refuse_slug_collision(stored.file_path)
         digest = hashlib.sha256(stored.data).hexdigest()
         document_path = document_node_path(self.path, stored.file_path)
@@ -207,7 +269,7 @@ class ContentCollection:
         if unchanged and self._document_believed_present(document_path):
             # The hash gate (R14): the chunks are current and the sink believes the Document exists
             # (it remembers every one it wrote or saw, deleted ones too): nothing is written.
-            return None
+            return None, "Skipped", 0
         caption = None
         if pipeline.image_describer is not None and extension_of(stored.file_path) in IMAGE_MEDIA_TYPES:
             caption = pipeline.image_describer(stored.data, stored.file_path.rsplit("/", 1)[-1]) or ""
@@ -218,15 +280,16 @@ class ContentCollection:
                               size=pipeline.chunk_size, overlap=pipeline.chunk_overlap)
         if not unchanged:  # the heal of an unchanged file writes its Document only, never its chunks
             self.mesh.index.stage_chunks(self.path, stored.file_path, chunks, digest)
+        result = ("Skipped", 0) if unchanged else ("Indexed", len(chunks))
         if not chunks:
-            return None
+            return None, "NoText", 0
         name = stored.file_path.rsplit("/", 1)[-1]
         if caption:
             summary = caption
         elif pipeline.summarizer is not None:
             summary = pipeline.summarizer(indexed.text, name)
         else:
-            return None
+            return (None, *result)
         namespace, slug = split_node_id(document_path, None)
         content: dict[str, Any] = {  # mime is always null, so it never appears (D4)
             "$type": "Document",
@@ -246,7 +309,7 @@ class ContentCollection:
         )
         written = self.mesh.put_node(node)
         pipeline.remember_document(document_path)
-        return written
+        return (written, *result)
 
     def _document_believed_present(self, document_path: str) -> bool:
         """The sink's DocumentExists: its memory first, then a look at the mesh (remembered when found)."""

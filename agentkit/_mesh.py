@@ -50,7 +50,7 @@ from ._errors import (
     UnregisteredNodeType,
     UnreadableDocument,
 )
-from ._collections import AZURE_BLOB, CONTENT_STORES, FILE_SYSTEM, ContentCollection
+from ._collections import ACTIVITY_SEGMENT, AZURE_BLOB, CONTENT_STORES, FILE_SYSTEM, ContentCollection
 from ._index import SearchIndex, clamp_limit
 from ._index import _matches as index_matches
 from ._paths import (
@@ -497,7 +497,18 @@ class Mesh:
                 return is_within(entry.path, base) and (with_self or entry.path != base)
             return entry.namespace == base if namespace_used else entry.path == base
 
-        matches = [entry.row() for entry in self.index.visible_nodes() if located(entry) and index_matches(entry, terms)]
+        # Activity nodes live in their own table (SatelliteTableMapping: `_Activity` -> activities): a query reads it
+        # only when its location has an `_Activity` segment or it filters nodeType:Activity; any other query
+        # leaves them out (PostgreSqlPartitionedMeshQuery.ResolveTable; the in-memory provider filters alike).
+        # The framework does so for every configured satellite segment; agentkit writes only Activity satellites.
+        activities = bool(base) and ACTIVITY_SEGMENT in base.split("/") or any(
+            w.partition(":")[0].lower() == "nodetype" and w.partition(":")[2].lower() == "activity" for w in words)
+
+        def in_table(entry: Any) -> bool:
+            return activities or ACTIVITY_SEGMENT not in entry.path.split("/")
+
+        matches = [entry.row() for entry in self.index.visible_nodes()
+                   if located(entry) and in_table(entry) and index_matches(entry, terms)]
         if getattr(self.index, "content_rows", False):  # a PostgreSQL-backed mesh adds Document rows (K8)
             matches += self.index.synthetic_document_rows(terms)
         shown = matches[:clamped]

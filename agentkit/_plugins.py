@@ -40,6 +40,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from ._chunk_navigation import get_chunk, search_chunks
+from ._collections import index_file_activity  # MCP upload's indexing Activity (C8)
 from ._errors import AgentkitError, StoreCannotWrite, ToolArgumentError
 from ._invocation import DOTNET_TYPES, MISSING_ARGUMENT, NOT_CONVERTIBLE, NULL_TEXT, Raised
 from ._mesh import CreateResult, Mesh, load_json, resolve_path
@@ -471,14 +472,9 @@ class _Operations:
             return f"Error: collection '{collection_name}' on '{prefix}' is read-only."
         collection.upload(file_path, data)
 
-        def index_stored() -> None:  # the Activity: it indexes the file as stored when it runs
-            try:  # a failure there is not the upload's: it marks the Activity failed (C8)
-                collection.index(file_path)
-            except AgentkitError:
-                pass
-
-        # The framework answers before indexing starts (U1): chunks and the Document node follow later (CC2).
-        self.mesh.index.index_in_background(index_stored)
+        # The framework answers before indexing starts (U1): its Activity node, the chunks and the Document node
+        # follow later (CC2); a failure there is not the upload's: it ends the Activity Failed (C8).
+        self.mesh.index.index_in_background(lambda: index_file_activity(collection, file_path))
         return _compact({"status": "Uploaded", "path": f"{prefix}/{collection_name}/{file_path}", "bytes": len(data)})
 
     def search_chunks(self, query: Any, scope: Any, limit: Any) -> str:

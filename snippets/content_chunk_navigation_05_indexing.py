@@ -119,6 +119,11 @@ def indexed(file_path: str, data: bytes) -> bool:  # after an upload over an ind
     return answer.startswith("{") and json.loads(answer)["content"]["contentHash"] == hashlib.sha256(data).hexdigest()
 
 
+def activity_of(tools, node: str, file_name: str) -> dict:  # the upload's Activity node: search lists it, get reads it
+    listed = json.loads(tools["search"].call({"query": f"namespace:{node}/_Activity", "limit": 200}))["results"]
+    return json.loads(tools["get"].call({"path": next(row["path"] for row in listed if row["name"] == f"Index {file_name}")}))
+
+
 # --8<-- [start:wait-for-chunks]
 print(mcp["upload"].call({"path": "Meridian/content/plan.md", "base64Content": base64.b64encode(b"Capex plan.").decode()}))
 #> {"status":"Uploaded","path":"Meridian/content/plan.md","bytes":11}
@@ -130,8 +135,12 @@ print(chunks_ready("plan.md"))
 print(mcp["upload"].call({"path": "Meridian/content/cut.pdf", "base64Content": base64.b64encode(b"%PDF-1.7 cut").decode()}))
 #> {"status":"Uploaded","path":"Meridian/content/cut.pdf","bytes":12}
 mesh.refresh_index()
-print(chunks_ready("cut.pdf"))  # indexing could not read it, and nothing says so
+print(chunks_ready("cut.pdf"))  # indexing could not read it: its Activity node says so
 #> False
+activities = json.loads(mcp["search"].call({"query": "namespace:Meridian/_Activity"}))["results"]
+cut = next(row["path"] for row in activities if row["name"] == "Index cut.pdf")
+print(json.loads(mcp["get"].call({"path": cut}))["content"]["status"])
+#> Failed
 revised = b"Operating profit guidance, revised."
 print(mcp["upload"].call({"path": "Meridian/content/guidance.md", "base64Content": base64.b64encode(revised).decode()}))
 #> {"status":"Uploaded","path":"Meridian/content/guidance.md","bytes":35}
@@ -152,6 +161,16 @@ assert [json.loads(mcp["get_chunk"].call({"collectionPath": collection, "filePat
 assert mesh.collections["Meridian/content"].has_file("cut.pdf") and mesh.index.chunks_of("Meridian/content", "cut.pdf") == ()
 # verifies: chunks.upload-answers-before-indexing
 assert not mesh.exists("Meridian/content/_Documents/cut.pdf")
+# verifies: chunks.upload-answers-before-indexing
+assert activity_of(mcp, "Meridian", "cut.pdf")["content"]["status"] == "Failed" and \
+    activity_of(mcp, "Meridian", "plan.md")["content"]["status"] == "Succeeded"
+mcp["upload"].call({"path": "Meridian/content/later.md", "base64Content": base64.b64encode(b"Later.").decode()})
+# verifies: chunks.upload-answers-before-indexing
+assert "Index later.md" not in [row["name"] for row in json.loads(mcp["search"].call(
+    {"query": "namespace:Meridian/_Activity", "limit": 200}))["results"]]  # right after the answer: no Activity yet
+mesh.refresh_index()
+# verifies: chunks.upload-answers-before-indexing
+assert activity_of(mcp, "Meridian", "later.md")["content"]["status"] == "Succeeded" and chunks_ready("later.md")
 guidance = {"collectionPath": "Meridian/content", "filePath": "guidance.md", "chunkIndex": 0}
 POLLED = {"collectionPath": "Meridian/content", "filePath": "plan.md", "chunkIndex": 0}  # what chunks_ready asks for
 # verifies: chunks.upload-answers-before-indexing
@@ -217,6 +236,11 @@ for describer in (lambda data, name: f"A one-pixel image, {name}.", None, lambda
     if describer is None or not describer(PIXEL, "pixel.png"):
         # verifies: chunks.images-indexed-with-describer, chunks.describer-fails-silently
         assert chunk["found"] is False and not seen.exists("Meridian/content/_Documents/pixel.png")
+        log = activity_of(tools_by_name(mcp_tools(seen)), "Meridian", "pixel.png")["content"]
+        # verifies: chunks.describer-fails-silently
+        assert log["status"] == "Succeeded" and log["messages"][-1] == {
+            "$type": "LogMessage", "message": "'pixel.png': NoText (0 chunk(s)).", "logLevel": "Information",
+            "timestamp": log["end"], "scopes": []}
     else:
         # verifies: chunks.images-indexed-with-describer
         assert chunk["text"] == "A one-pixel image, pixel.png." and \
@@ -313,13 +337,22 @@ assert contents.stored("scan.pdf").data == damaged and not mesh.exists("Meridian
 assert not mesh.index.chunks_of("Meridian/content", "scan.pdf") and json.loads(agent["GetChunk"].call(
     {"collectionPath": "Meridian/content", "filePath": "scan.pdf", "chunkIndex": 0}))["message"] == \
     "No chunks indexed for 'scan.pdf' in 'Meridian/content'."
+errors = {}
 for name in ("scan.pdf", "scan-2.pdf"):
     try:
         index_text(name, contents.stored(name).data)
-    except UnreadableDocument:
-        pass
+    except UnreadableDocument as error:
+        errors[name] = str(error)
     else:
         raise AssertionError(f"{name}: indexing read the damaged PDF")
+scan = activity_of(mcp, "Meridian", "scan.pdf")
+# verifies: chunks.unreadable-upload-stored
+assert (scan["path"], scan["name"], scan["nodeType"], scan["mainNode"]) == (
+    f"Meridian/_Activity/{scan['id']}", "Index scan.pdf", "Activity", "Meridian") and len(scan["id"]) == 8 and \
+    int(scan["id"], 16) >= 0
+# verifies: chunks.unreadable-upload-stored
+assert scan["content"]["status"] == "Failed" and scan["content"]["messages"][-1]["message"] == errors["scan.pdf"] and \
+    scan["content"]["messages"][-1]["logLevel"] == "Error"
 # verifies: chunks.upload-index-error-returned
 assert contents.stored(uploaded.file_path).data == damaged and uploaded.document is None
 # verifies: chunks.upload-index-error-returned

@@ -325,3 +325,44 @@ def test_an_unreadable_upload_over_a_readable_file_keeps_the_old_chunks_and_docu
     assert first.index_error is None and first.document is not None and second.index_error
     assert content.stored("r.pdf").data == b"%PDF-1.7\n" and mesh.index.chunks_of("Acme/content", "r.pdf") == chunks
     assert mesh.get("Acme/content/_Documents/r.pdf").version == first.document.version
+
+
+def test_index_file_activity_runs_as_the_framework_s_activity_node():
+    """C8: `{node}/_Activity/{id}` named `Index {fileName}`, mainNode the node, created Running and written
+    again when it ends: Succeeded with IndexFile's line, or Failed with the error's message at Error level."""
+    from agentkit._collections import index_file_activity
+
+    mesh = company()
+    collection = mesh.collections["Acme/content"]
+    collection.upload("Sub/a.md", b"alpha beta")
+    collection.upload("b.pdf", b"%PDF-1.7 cut")
+    good, bad = index_file_activity(collection, "Sub/a.md"), index_file_activity(collection, "b.pdf")
+    assert (good.namespace, good.name, good.node_type, good.main_node, len(good.id)) == (
+        "Acme/_Activity", "Index a.md", "Activity", "Acme", 8)
+    assert good.content["status"] == "Succeeded" and [m["message"] for m in good.content["messages"]] == [
+        "Index a.md", "Indexing 'Sub/a.md' (10 bytes) in 'Acme/content'.", "'Sub/a.md': Indexed (1 chunk(s))."]
+    assert bad.content["status"] == "Failed" and bad.content["messages"][-1]["logLevel"] == "Error" and \
+        bad.content["messages"][-1]["message"].startswith("PDF 'b.pdf' cannot be read")
+    again = index_file_activity(collection, "Sub/a.md")  # the hash gate
+    assert again.path != good.path and again.content["messages"][-1]["message"] == "'Sub/a.md': Skipped (0 chunk(s))."
+    assert good.version == 2 and "status" in good.to_json()["content"]  # created Running, then finished
+    gone = index_file_activity(collection, "missing.md")
+    assert gone.content["status"] == "Succeeded" and gone.content["messages"][-1] == {
+        "$type": "LogMessage", "message": "File 'missing.md' not found in collection 'Acme/content'; nothing to index.",
+        "logLevel": "Warning", "timestamp": gone.content["end"], "scopes": []}
+    assert index_file_activity(company(SearchIndex(chunk_store=False)).collections["Acme/content"], "a.md") is None
+
+
+def test_search_reads_activity_nodes_only_when_asked_for_them():
+    """C8: Activity nodes live in the activities table: a query whose location has `_Activity`, or
+    nodeType:Activity, reads them; any other query leaves them out."""
+    from agentkit._collections import index_file_activity
+
+    mesh = company()
+    collection = mesh.collections["Acme/content"]
+    collection.upload("a.md", b"alpha beta")
+    path = index_file_activity(collection, "a.md").path
+    mesh.refresh_index()
+    paths = lambda query, base=None: [row["path"] for row in mesh.search(query, base)["results"]]  # noqa: E731
+    assert paths("namespace:Acme/_Activity") == [path] == paths("nodeType:Activity")
+    assert path not in paths("scope:subtree", "Acme") and path not in paths("index")

@@ -201,12 +201,66 @@ async def mcp_upload_indexes(fx: Fixtures) -> None:
     assert total == len(expected_windows(long_text())), f"after an MCP upload the file has {total} chunks"
 
 
-@check("chunks.unreadable-upload-stored", needs=CHUNK_TOOLS)
+ACTIVITY_TOOLS = CHUNK_TOOLS | {"search", "get"}
+
+
+async def activity_paths(fx: Fixtures, file_name: str) -> set[str]:
+    """The paths of the Activity nodes named `Index {file_name}` that search lists under the namespace node."""
+    found = await fx.call_json("search", {"query": f"namespace:{fx.namespace}/_Activity", "limit": 200})
+    rows = found.get("results", []) if isinstance(found, dict) else []
+    return {row.get("path") for row in rows if row.get("name") == f"Index {file_name}"}
+
+
+async def ended_activity(fx: Fixtures, file_name: str, before: set[str]) -> dict:
+    """The Activity node of an upload made after `before` was listed, once Get shows it ended (a status other
+    than Running, which the framework's JSON leaves out as ActivityStatus' default)."""
+
+    async def probe():
+        for path in sorted(await activity_paths(fx, file_name) - before):
+            text = await fx.call("get", {"path": path})
+            node = json.loads(text) if text.lstrip().startswith("{") else {}
+            if ((node.get("content") or {}).get("status") or "Running") != "Running":
+                return node
+        return None
+
+    return await fx.eventually(probe, f"an ended Activity node 'Index {file_name}' under {fx.namespace}/_Activity "
+                                      "(a host without an indexing pipeline starts none)")
+
+
+@check("chunks.upload-answers-before-indexing", needs=ACTIVITY_TOOLS)
+async def upload_activity_tells_apart(fx: Fixtures) -> None:
+    await long_file(fx)  # the collection takes uploads and indexes them (else the check skips)
+    before = await activity_paths(fx, "activity.md")
+    file_path = await fx.upload("activity.md", short_text().encode("utf-8"))
+    await fx.indexed_chunks(file_path)
+    readable = await ended_activity(fx, "activity.md", before)
+    # verifies: chunks.upload-answers-before-indexing
+    assert readable["content"]["status"] == "Succeeded", \
+        f"the Activity of a readable upload ended {readable['content']['status']!r}"
+    _, damaged = await fx.once("damaged-activity", lambda: damaged_upload(fx))
+    # verifies: chunks.upload-answers-before-indexing
+    assert damaged["content"]["status"] == "Failed", f"the Activity of a damaged PDF ended {damaged['content']['status']!r}"
+
+
+DAMAGED_PDF = b"%PDF-1.7\n% cut off after its header"  # no PDF reader can open it
+
+
+async def damaged_upload(fx: Fixtures) -> tuple[str, dict]:
+    """Upload the damaged PDF once per run; return its answer and, once it ended, its Activity node."""
+    path = f"{fx.collection}/{FIXTURE_FOLDER}/damaged.pdf"
+    before = await activity_paths(fx, "damaged.pdf")
+    answer = await fx.call("upload", {"path": path, "base64Content": encode(DAMAGED_PDF)})
+    if path not in fx.uploaded_files:
+        fx.uploaded_files.append(path)
+    return answer, await ended_activity(fx, "damaged.pdf", before)
+
+
+@check("chunks.unreadable-upload-stored", needs=ACTIVITY_TOOLS)
 async def unreadable_upload(fx: Fixtures) -> None:
     await long_file(fx)  # the collection takes uploads (else the check skips), so the answer below is the PDF's
-    damaged = b"%PDF-1.7\n% cut off after its header"  # no PDF reader can open it
+    damaged = DAMAGED_PDF
     path = f"{fx.collection}/{FIXTURE_FOLDER}/damaged.pdf"
-    answer = await fx.call("upload", {"path": path, "base64Content": encode(damaged)})
+    answer, activity = await fx.once("damaged-activity", lambda: damaged_upload(fx))
     if path not in fx.uploaded_files:
         fx.uploaded_files.append(path)
     # verifies: chunks.unreadable-upload-stored
@@ -216,6 +270,11 @@ async def unreadable_upload(fx: Fixtures) -> None:
     found = await chunk(fx, f"{FIXTURE_FOLDER}/damaged.pdf", 0)
     # verifies: chunks.unreadable-upload-stored
     assert found.get("found") is False and found.get("totalChunks") == 0, f"the damaged PDF has chunks: {short(json.dumps(found))}"
+    last = (activity["content"].get("messages") or [{}])[-1]
+    # verifies: chunks.unreadable-upload-stored
+    assert activity["path"].startswith(f"{fx.namespace}/_Activity/") and activity["name"] == "Index damaged.pdf" and \
+        activity["content"]["status"] == "Failed" and last.get("logLevel") == "Error" and last.get("message"), \
+        f"the damaged PDF's Activity: {short(json.dumps(activity))}"
 
 
 async def document_row(fx: Fixtures, path: str) -> dict:
