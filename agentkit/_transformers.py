@@ -161,8 +161,13 @@ def _encoded_data(stream) -> bytes:
 
 def _read_pdf(name: str, data: bytes) -> str:
     """PdfPig's ``page.Text`` for each page, joined by ``\\n``: each page's letters in the order its content stream
-    draws them, with nothing inserted (no line breaks, no space between separately drawn strings)."""
-    return "\n".join(text for _, _, text in _read_pdf_pages(name, data, document_texts, str))
+    draws them, with nothing inserted (no line breaks, no space between separately drawn strings). As the
+    framework's transformer, a ``\\n`` goes before a page only once some text stands before it, so leading pages
+    without text add none (PdfPigContentTransformer.cs:39-40)."""
+    joined = ""
+    for _, _, text in _read_pdf_pages(name, data, document_texts, str):
+        joined += ("\n" if joined else "") + text
+    return joined
 
 
 def _read_workbook(name: str, data: bytes) -> str:

@@ -44,6 +44,13 @@ def test_pdf_pages_joined_with_newlines():
     assert get_text("a.pdf", small_pdf()) == "First page text.\nSecond page text."
 
 
+def test_pdf_leading_pages_without_text_add_no_newline():
+    """C3: a newline goes before a page only once text stands before it, so blank pages before the first text add none;
+    a blank page after it still adds one."""
+    # verifies: chunks.get-pdf-loses-table-structure
+    assert get_text("a.pdf", small_pdf(pages=("", "", "Third.", "", "Fifth."))) == "Third.\n\nFifth."
+
+
 @pytest.mark.parametrize("label, make", [
     ("truncated", lambda: small_pdf()[:600]),
     ("not a pdf", lambda: b"plain text pretending"),
