@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from tools import siteconfig
 from claimcheck.problems import report
 from tools.sitelinks import link_problems
@@ -52,7 +54,8 @@ def test_claims_page_rows_show_each_claim_whole(built_site):
     """Each claim's row on the claims page holds the claim's whole text, as the page that states it renders it."""
     from bs4 import BeautifulSoup
 
-    from tools.project import Project
+    from tests.browser import nav_pages
+    from tools.project import REPO_ROOT, Project
 
     def plain(element) -> str:
         for mark in element.select("a.claim-mark"):
@@ -61,12 +64,13 @@ def test_claims_page_rows_show_each_claim_whole(built_site):
         return "".join(element.get_text().split())
 
     claims_page = BeautifulSoup((built_site / "reference" / "claims" / "index.html").read_text(encoding="utf-8"), "html.parser")
+    # Where the build writes each page: the nav's own URL rule (tests/browser.py).
+    url_paths = {Path("docs") / page.source: page.url_path for page in nav_pages(REPO_ROOT / "mkdocs.yml")}
     cut = []
     for page in Project().pages:
         if not page.markers:
             continue
-        built = BeautifulSoup((built_site / page.path.relative_to("docs").with_suffix("") / "index.html").read_text(encoding="utf-8")
-                              if page.path.name != "index.md" else (built_site / "index.html").read_text(encoding="utf-8"), "html.parser")
+        built = BeautifulSoup((built_site / url_paths[page.path] / "index.html").read_text(encoding="utf-8"), "html.parser")
         for marker in page.markers:
             stated = built.find(id=marker.id)
             for nested in stated.find_all(["ul", "ol", "pre", "table"]):
