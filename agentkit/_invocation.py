@@ -37,7 +37,11 @@ DOTNET_TYPES = {"string": "System.String", "integer": "System.Int32", "boolean":
 NULL_TEXT = "Value cannot be null. (Parameter 'json')"
 
 
-class Raised(str):
+class LayerAnswer(str):
+    """A tool answer the function layer writes itself, not the method's string: it passes every wire as it is."""
+
+
+class Raised(LayerAnswer):
     """A tool answer that stands for an exception the function layer caught.
 
     The model reads the text itself (``Error: Function failed.``). ``message`` is the exception's message,

@@ -42,7 +42,7 @@ from typing import Any, Callable
 from ._chunk_navigation import get_chunk, search_chunks
 from ._collections import index_file_activity  # MCP upload's indexing Activity (C8)
 from ._errors import AgentkitError, StoreCannotWrite, ToolArgumentError
-from ._invocation import DOTNET_TYPES, MISSING_ARGUMENT, NOT_CONVERTIBLE, NULL_TEXT, Raised
+from ._invocation import DOTNET_TYPES, MISSING_ARGUMENT, NOT_CONVERTIBLE, NULL_TEXT, LayerAnswer, Raised
 from ._mesh import CreateResult, Mesh, load_json, resolve_path
 from ._paths import resolve_context_path  # N4: which agent paths the chat context prefixes
 from ._tool_texts import CONTENT_COLLECTION_TEXTS, MCP_TEXTS, MESH_TEXTS, ToolText
@@ -612,9 +612,9 @@ def _timed(name: str, call: Callable[[dict], str]) -> Callable[[dict], str]:
         try:
             answer = call(arguments)
         except TimeoutError:
-            return AGENT_TOOL_TIMED_OUT.format(name=name, seconds=AGENT_TOOL_TIMEOUT_SECONDS)
+            return LayerAnswer(AGENT_TOOL_TIMED_OUT.format(name=name, seconds=AGENT_TOOL_TIMEOUT_SECONDS))
         if _clock() - started > AGENT_TOOL_TIMEOUT_SECONDS:
-            return AGENT_TOOL_TIMED_OUT.format(name=name, seconds=AGENT_TOOL_TIMEOUT_SECONDS)
+            return LayerAnswer(AGENT_TOOL_TIMED_OUT.format(name=name, seconds=AGENT_TOOL_TIMEOUT_SECONDS))
         return answer
 
     return timed

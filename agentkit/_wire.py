@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from ._cost import PER_MILLION, ModelPrice, TokenUsage
+from ._invocation import LayerAnswer
 from ._messages import ToolResult
 
 CLAUDE = "claude"
@@ -97,7 +98,10 @@ class WireResult(ToolResult):
 
 
 def delivered(result: ToolResult, wire: str) -> ToolResult:
-    """``result`` (a tool method's own string) as the model receives it on ``wire``."""
+    """``result`` as the model receives it on ``wire``: a tool method's own string is encoded, an answer the
+    function layer writes itself (``Error: Function failed.``, the timed-out text) passes as it is."""
+    if isinstance(result.text, LayerAnswer):
+        return result
     text = model_reads(result.text, wire)
     if text == result.text:
         return result

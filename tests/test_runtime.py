@@ -18,6 +18,7 @@ from agentkit._runtime import Agent, Interrupt
 from agentkit._threads import Thread
 from agentkit._tokens import estimate_context, instructions_tokens, item_tokens, reply_tokens, tool_definition_tokens
 from agentkit._usage import recorded_usage, usage_path
+from agentkit._wire import DEFAULT_WIRE, WIRES
 
 MODEL = "test-model"
 PRICES = {MODEL: ModelPrice(MODEL, 3, 15, min_cacheable_tokens=600)}
@@ -479,16 +480,18 @@ def _create(key: str) -> ToolCall:
     return ToolCall("Create", {"node": json.dumps({"id": key, "name": key, "nodeType": "Company"})})
 
 
-def _writer(replies: list[Reply], mesh: Mesh | None = None, **config) -> Agent:
+def _writer(replies: list[Reply], mesh: Mesh | None = None, wire: str = DEFAULT_WIRE, **config) -> Agent:
     return Agent(AgentConfiguration("writer", plugins=["Mesh"], **config), Replies(replies),
-                 mesh or Mesh(node_types={"Company"}), prices=PRICES)
+                 mesh or Mesh(node_types={"Company"}), prices=PRICES, wire=wire)
 
 
-def test_a_round_that_keeps_throwing_aborts_at_the_fourth_failing_iteration():
-    """Three failing iterations are answered; the fourth rethrows: the round ends in error, stored as ThreadExecution does."""
+@pytest.mark.parametrize("wire", WIRES)
+def test_a_round_that_keeps_throwing_aborts_at_the_fourth_failing_iteration(wire):
+    """Three failing iterations are answered; the fourth rethrows: the round ends in error, stored as ThreadExecution does.
+    The limit is the function layer's, before any wire: on each, the model reads the error text as it is."""
     mesh = Mesh(node_types={"Company"})
     thread = Thread("T")
-    run = _writer([Reply(f"Try {n}. ", (MISSING,)) for n in range(1, 10)], mesh).start(thread, "Create Acme.")
+    run = _writer([Reply(f"Try {n}. ", (MISSING,)) for n in range(1, 10)], mesh, wire).start(thread, "Create Acme.")
     assert run.status == "error" and len(run.turns) == 4  # four model calls, no fifth
     assert [r.text for turn in run.turns[:3] for r in turn.results] == ["Error: Function failed."] * 3
     stored = f"Try 1. Try 2. Try 3. Try 4. \n\n*Error: {MISSING_MESSAGE}*"
@@ -527,12 +530,14 @@ def test_unoffered_calls_never_abort_the_round():
     assert run.status == "completed" and len(run.turns) == 7
 
 
-def test_a_timed_out_call_answers_text_and_does_not_count(monkeypatch):
-    """A call past 30 s answers the timed-out text, which is no exception: six of them do not abort the round."""
+@pytest.mark.parametrize("wire", WIRES)
+def test_a_timed_out_call_answers_text_and_does_not_count(monkeypatch, wire):
+    """A call past 30 s answers the timed-out text, which is no exception: six of them do not abort the round.
+    The text is the layer's own, so every wire passes it as it is."""
     import agentkit._plugins as plugins
     ticks = itertools.count(0, 31)
     monkeypatch.setattr(plugins, "_clock", lambda: next(ticks))
-    run = _writer([Reply(tool_calls=(MISSING,))] * 6).start(Thread("T"), "Go.")
+    run = _writer([Reply(tool_calls=(MISSING,))] * 6, wire=wire).start(Thread("T"), "Go.")
     assert run.status == "completed" and len(run.turns) == 7
     assert {r.text for turn in run.turns for r in turn.results} == {
         "Tool 'Create' timed out after 30s. Add [ToolTimeout(N)] to allow longer."}
