@@ -59,8 +59,7 @@ class Raised(LayerAnswer):
 class ConsecutiveErrors:
     """FunctionInvokingChatClient's count of consecutive failing iterations in one round (FI2)."""
 
-    def __init__(self, maximum: int = MAXIMUM_CONSECUTIVE_ERRORS) -> None:
-        self.maximum = maximum
+    def __init__(self) -> None:
         self.count = 0
 
     def after(self, results: Sequence[ToolResult]) -> str | None:
@@ -70,7 +69,7 @@ class ConsecutiveErrors:
             self.count = 0
             return None
         self.count += 1
-        if self.count <= self.maximum:
+        if self.count <= MAXIMUM_CONSECUTIVE_ERRORS:
             return None
         if len(messages) == 1:
             return messages[0]

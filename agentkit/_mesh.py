@@ -1152,7 +1152,7 @@ def _path_as_sent(data: Mapping[str, Any]) -> str:
     return f"{namespace}/{node_id}" if namespace else node_id
 
 
-def misplaced_satellite(node: Node, main_node_sent: bool, sent_path: str | None = None) -> str | None:
+def misplaced_satellite(node: Node, main_node_sent: bool, sent_path: str) -> str | None:
     """The create handler's structural refusals, before it reads the path (ActivityNodeGuard, AccessAssignmentGuard).
 
     A node directly under an owner-requiring satellite folder with no node
@@ -1172,7 +1172,7 @@ def misplaced_satellite(node: Node, main_node_sent: bool, sent_path: str | None 
                     f"partition, or an Admin-partition version node for startup activities) — never at a bare "
                     f"'{folder}'. There is no partition / per-node hub to route to, so every "
                     f"poster/subscriber NotFound-storms the router.")
-        if folder == "_Activity" and isinstance(node.main_node, str) and not node.main_node.strip():
+        if folder == ACTIVITY_SEGMENT and isinstance(node.main_node, str) and not node.main_node.strip():
             return (f"Activity '{node.path}' has an empty MainNode. Set MainNode to the owning node path "
                     f"('{owner}') so access delegates to it and the activity is routable — an empty MainNode is "
                     f"the ownerless shape that NotFound-storms the router.")
@@ -1185,7 +1185,7 @@ def misplaced_satellite(node: Node, main_node_sent: bool, sent_path: str | None 
     if main_node_sent:
         main = node.main_node if isinstance(node.main_node, str) else node.path
     else:  # the path as sent: a namespace the tool cleaned (`@`, quotes, blanks, '/') no longer matches it
-        main = node.path if sent_path is None else sent_path
+        main = sent_path
     if node.namespace and main == node.path:  # NormalizeSatelliteMainNode: the owner, cut at the first satellite folder
         parts = [segment for segment in node.namespace.split("/") if segment]
         cut = next((i for i, segment in enumerate(parts) if segment in _SATELLITE_SEGMENTS), None)

@@ -34,12 +34,13 @@ tool's text unchanged, and the caching bill and record were Anthropic's).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 
-from ._cost import PER_MILLION, ModelPrice, TokenUsage
+from ._cost import ModelPrice, TokenUsage, cost_of
 from ._invocation import LayerAnswer
 from ._messages import ToolResult
+from ._plugins import _JSON_SHORT_ESCAPES, _escaped_char
 
 CLAUDE = "claude"
 OPENAI = "openai"
@@ -51,7 +52,6 @@ DEFAULT_WIRE = CLAUDE
 DISPLAYED_CACHE_READ = Decimal("0.1")
 DISPLAYED_CACHE_WRITE = Decimal("1.25")
 
-_SHORT = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\\f"}
 
 
 def require_wire(wire: object) -> str:
@@ -62,14 +62,14 @@ def require_wire(wire: object) -> str:
 
 
 def _relaxed_char(char: str) -> str:
-    if char in _SHORT:
-        return _SHORT[char]
+    # The relaxed encoder differs from the hub's default one (_plugins._escaped_char) in what it escapes, not how:
+    # `"` takes a backslash, and only control characters, U+2028/U+2029 and supplementary characters (as two
+    # UTF-16 units) become \uXXXX.
+    if char == '"':
+        return '\\"'
     code = ord(char)
-    if code > 0xFFFF:  # a supplementary character: always escaped, as two UTF-16 units
-        code -= 0x10000
-        return f"\\u{0xD800 + (code >> 10):04X}\\u{0xDC00 + (code & 0x3FF):04X}"
-    if code < 0x20 or 0x7F <= code <= 0x9F or code in (0x2028, 0x2029):
-        return f"\\u{code:04X}"
+    if char in _JSON_SHORT_ESCAPES or code < 0x20 or 0x7F <= code <= 0x9F or code in (0x2028, 0x2029) or code > 0xFFFF:
+        return _escaped_char(char)
     return char
 
 
@@ -141,8 +141,5 @@ def displayed_cost(usage: TokenUsage, price: ModelPrice) -> Decimal:
     ``ModelPriceRate.Cost``: plain input at the input rate, cache reads at 0.1x and writes at
     1.25x of it, output at the output rate; the price's own cache multipliers play no part.
     """
-    base = price.input_per_million
-    return (usage.input * base
-            + usage.cache_read * base * DISPLAYED_CACHE_READ
-            + usage.cache_write * base * DISPLAYED_CACHE_WRITE
-            + usage.output * price.output_per_million) / PER_MILLION
+    return cost_of(usage, replace(price, cache_read_multiplier=DISPLAYED_CACHE_READ,
+                                  cache_write_multiplier=DISPLAYED_CACHE_WRITE))

@@ -39,7 +39,7 @@ from agentkit._cost import EXAMPLE_PRICES, ModelPrice, TokenUsage, cost_of
 from agentkit._mesh import Mesh
 from agentkit._messages import Context, Message, Reply, ToolCall, ToolResult
 from agentkit._node import Node
-from agentkit._paths import file_path_from_document, get_path_of_file
+from agentkit._paths import DOCUMENTS_SEGMENT, file_path_from_document, get_path_of_file
 from agentkit._plugins import content_collection_plugin, dotnet_json_string, mesh_plugin
 from agentkit._runtime import DIED, Agent, Interrupt, Run
 from agentkit._threads import Thread
@@ -257,10 +257,10 @@ def read_phase(view: View, *, chunk_detour: bool = False) -> Procedure:
     # The row has no collectionPath or filePath (M3), but its path holds the collection (D1) and its name is the
     # file's name (D4): for a file at the collection's root that is the file's Get path (C1), with no call on the
     # Document node, which has no text.
-    collection_path = hits[0]["path"].split("/_Documents/")[0]
+    collection_path = hits[0]["path"].split(f"/{DOCUMENTS_SEGMENT}/")[0]
     path = get_path_of_file(collection_path, hits[0]["name"])
     (text,) = yield [_call("Get", path=path)]
-    if not text.text.startswith('"'):  # not the text (R7): a file in a folder; its Document node names the path
+    if not returned_text(text).startswith('"'):  # not the text (R7): a file in a folder; its Document node names the path
         (document,) = yield [_call("Get", path=hits[0]["path"])]
         path = file_path_from_document(_json(document)["content"])
         (text,) = yield [_call("Get", path=path)]
