@@ -20,37 +20,29 @@ MESH_NODE_KEYS = (
 )
 DATE_KEYS = ("createdDate", "lastModified")  # DateTimeOffset: written unescaped
 _UTC_DATE = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?\+00:00")
-_HEX_ESCAPED = set('"&\'+<>`')
-_SHORT_ESCAPES = {"\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\\f"}
+# Python's json (ASCII output) already escapes what the default encoder escapes among control and non-ASCII
+# characters, as UTF-16 \uxxxx units. The encoder writes that hex in upper case, `"` as \u0022, and escapes
+# & ' + < > ` and DEL as well: a mechanism of its own, so the check does not repeat agentkit's encoder.
+_TO_DEFAULT_ENCODER = re.compile(r"\\(u[0-9a-f]{4}|.)|[&'+<>`\x7f]")
 
 
-def _string(text: str) -> str:
-    """A JSON string as the default encoder writes it: printable ASCII stays, except ``" & ' + < > ` ``."""
-    out = []
-    for char in text:
-        if char in _SHORT_ESCAPES:
-            out.append(_SHORT_ESCAPES[char])
-        elif char in _HEX_ESCAPED or not " " <= char <= "~":
-            units = char.encode("utf-16-be")
-            out += [f"\\u{units[i]:02X}{units[i + 1]:02X}" for i in range(0, len(units), 2)]
-        else:
-            out.append(char)
-    return '"' + "".join(out) + '"'
+def _default_encoder(match: re.Match[str]) -> str:
+    escaped = match.group(1)
+    if escaped is None:
+        return f"\\u{ord(match.group()):04X}"
+    if escaped == '"':
+        return "\\u0022"
+    return "\\u" + escaped[1:].upper() if escaped.startswith("u") else match.group()
 
 
 def _value(value) -> str:
-    if isinstance(value, str):
-        return _string(value)
-    if isinstance(value, dict):
-        return "{" + ",".join(f"{_string(key)}:{_value(item)}" for key, item in value.items()) + "}"
-    if isinstance(value, list):
-        return "[" + ",".join(map(_value, value)) + "]"
-    return json.dumps(value)
+    """A JSON value as the hub's options write it: compact, strings escaped by the default encoder."""
+    return _TO_DEFAULT_ENCODER.sub(_default_encoder, json.dumps(value, separators=(",", ":")))
 
 
 def expected_text(node: dict) -> str:
     """The text the framework writes for a node holding these properties."""
-    return "{" + ",".join(f'"{key}":"{item}"' if key in DATE_KEYS else f"{_string(key)}:{_value(item)}"
+    return "{" + ",".join(f'"{key}":"{item}"' if key in DATE_KEYS else f"{_value(key)}:{_value(item)}"
                           for key, item in node.items()) + "}"
 
 
@@ -63,7 +55,7 @@ def rule_breaks(answer: str) -> list[str]:
     if [key for key in MESH_NODE_KEYS if key in node] != list(node):
         breaks.append(f"keys not in MeshNode's order, or not MeshNode's: {list(node)}")
     defaults = [key for key, value in node.items()
-                if value is None or value is False or (value == 0 and key != "order")]  # order is an int?
+                if value is None or value is False or (value == 0 and key != "order")]  # Order is int? (MeshNode.cs:179): 0 is written
     if defaults:
         breaks.append(f"keys at their default are written: {defaults}")
     if node.get("mainNode") is None or node.get("state") != "Active":
