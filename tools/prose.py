@@ -11,24 +11,22 @@ quote or a code span, or at the end of its paragraph.
 from __future__ import annotations
 
 import os
+from copy import copy as copy_of
 import re
 import subprocess
 import sys
 import tempfile
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from bs4 import BeautifulSoup, Tag
 
+from claimcheck.inline import read_inline
 from claimcheck.page import KINDS
+from tools.export import EXPORTED_PAGES
 
-# The four pages the guide publishes, as the build writes them.
-PAGES = {
-    "AgentDesign": "AI/AgentDesign/index.html",
-    "MeshPlugin": "AI/Tools/MeshPlugin/index.html",
-    "ContentChunkNavigation": "Architecture/ContentChunkNavigation/index.html",
-    "UnifiedPath": "DataMesh/UnifiedPath/index.html",
-}
+# The four pages the guide publishes (the ones it exports to the framework), as the build writes them.
+PAGES = {PurePosixPath(page).stem: page.removesuffix(".md") + "/index.html" for page in EXPORTED_PAGES}
 
 # The targets of issue 28, on every page; the word budget is for the four pages together.
 MEAN_SENTENCE_WORDS = 18
@@ -40,9 +38,6 @@ CLAIM_WORDS = 60
 
 CODE = "\N{OBJECT REPLACEMENT CHARACTER}"  # stands for one inline code span
 SENTENCE_END = re.compile(r"(?<=[.!?])[)\"”’]*\s+(?=[A-Z0-9\"“‘(" + CODE + "])")
-# A Markdown code span (any run of backticks up to the same run), and a link's text with its target.
-MARKDOWN_CODE = re.compile(r"(`+)(?:(?!\1).)+?\1")
-MARKDOWN_LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
 
 
 def words(text: str) -> int:
@@ -56,7 +51,8 @@ def sentences(text: str) -> list[str]:
 
 def markdown_words(text: str) -> int:
     """Words of one line of Markdown (a claim's text): a code span is one word, a link its text."""
-    return words(MARKDOWN_LINK.sub(r"\1", MARKDOWN_CODE.sub(f" {CODE} ", text)))
+    inline = read_inline(text)  # its prose has the code spans and link targets blanked out
+    return words(inline.prose) + len(inline.code)
 
 
 @dataclass(frozen=True)
@@ -87,7 +83,7 @@ def blocks(html: str) -> list[Block]:
 
 def _own_text(element: Tag) -> str:
     """The element's text without its claim mark, nested blocks (counted on their own) or code blocks."""
-    copy = BeautifulSoup(str(element), "html.parser").find(element.name)
+    copy = copy_of(element)  # bs4 copies a tag with its whole subtree, unattached
     for nested in copy.find_all(["ul", "ol", "p", "pre", "table", "div", "details"]):
         nested.decompose()
     for mark in copy.select("a.claim-mark"):
