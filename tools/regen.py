@@ -16,6 +16,7 @@ import argparse
 import os
 import sys
 import traceback
+from pathlib import Path
 
 from claimcheck import outputs
 from tools import captures, claimlock, claims, pycon
@@ -29,24 +30,32 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--init-lock", action="store_true", help=f"write {claimlock.LOCK_FILE} when it does not exist yet")
     options = parser.parse_args(argv)
     os.chdir(REPO_ROOT)
-    if options.outputs:
-        rewrite_shown_output(Project())
     project = Project()
     written = set()
     failed = []
+    # One run of each snippet gives both what it printed (its '#>' lines) and what it captured.
     for snippet in project.snippet_paths:
         try:
-            rendered = captures.render(captures.run_snippet(REPO_ROOT / snippet).captured)
-        except Exception as error:  # a failing check: its captured output cannot be rendered, the rest can
+            result = captures.run_snippet(REPO_ROOT / snippet)
+            rendered = captures.render(result.captured)
+        except Exception as error:  # a failing check: its output cannot be rendered, the rest can
             failed.append(snippet)
-            print(f"{snippet}: fails ({_where(error, snippet)}); its captured output was left as it is", file=sys.stderr)
+            left = "'#>' lines and captured output were" if options.outputs else "captured output was"
+            print(f"{snippet}: fails ({_where(error, snippet)}); its {left} left as they are", file=sys.stderr)
             continue
+        if options.outputs:
+            rewrite_shown_output(snippet, result.printed)
         # The same staleness test the snippet's own test applies.
         for path in captures.stale(rendered):
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(rendered[path], encoding="utf-8")
             print(f"wrote {path.relative_to(REPO_ROOT)}")
         written |= rendered.keys()
+    if options.outputs:
+        for page in project.page_paths:
+            text = pycon.rewritten(REPO_ROOT / page)
+            if text is not None:
+                write_if_changed(page, text)
     # A failing snippet's files are not orphans: it could not say what it captures.
     for orphan in {REPO_ROOT / path for path in project.captured_output_paths} - written if not failed else ():
         orphan.unlink()
@@ -63,21 +72,12 @@ def _where(error: Exception, snippet) -> str:
     return f"{type(error).__name__}{line}"
 
 
-def rewrite_shown_output(project: Project) -> None:
-    for snippet in project.snippet_paths:
-        path = REPO_ROOT / snippet
-        try:
-            recorder = captures.run_snippet(path).printed
-        except Exception as error:  # its '#>' lines stay; the gate names the failing check
-            print(f"{snippet}: fails ({_where(error, snippet)}); its '#>' lines were left as they are", file=sys.stderr)
-            continue
-        attributed = outputs.attribute(path, recorder.writes)
-        if attributed.mismatches():
-            write_if_changed(snippet, outputs.rewritten(path, attributed))
-    for page in project.page_paths:
-        text = pycon.rewritten(REPO_ROOT / page)
-        if text is not None:
-            write_if_changed(page, text)
+def rewrite_shown_output(snippet: Path, recorder: outputs.LineRecorder) -> None:
+    """The snippet's '#>' lines rewritten to what its run printed, where they differ."""
+    path = REPO_ROOT / snippet
+    attributed = outputs.attribute(path, recorder.writes)
+    if attributed.mismatches():
+        write_if_changed(snippet, outputs.rewritten(path, attributed))
 
 
 def update_lock(project: Project, collected: claims.Claims, confirm: set[str], create: bool) -> int:
