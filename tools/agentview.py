@@ -134,26 +134,21 @@ class AgentView:
 
     def agent_nodes(self, *sections: str) -> str:
         """The agent node JSON of each configuration the sections built (the same node once), as JSON blocks."""
-        shown: list[str] = []
-        for configuration in self.configurations_in(*sections):
-            text = pretty_json(configuration.node_json())
-            if text not in shown:
-                shown.append(text)
-        if not shown:
-            raise ValueError(f"sections {', '.join(sections)} of {self.snippet.name} built no agent configuration")
+        shown = self._distinct(sections, lambda configuration: pretty_json(configuration.node_json()))
         return "\n\n".join(f"```json\n{text}\n```" for text in shown) + "\n"
 
     def system_messages(self, *sections: str) -> str:
         """The system message each configuration the sections built sends first in every call of its rounds
         (`AgentConfiguration.round_instructions`: its instructions, then the framework's guidance), as text blocks."""
-        shown: list[str] = []
-        for configuration in self.configurations_in(*sections):
-            text = configuration.round_instructions()
-            if text not in shown:
-                shown.append(text)
+        shown = self._distinct(sections, lambda configuration: configuration.round_instructions())
+        return "\n\n".join(f"`system`, {len(text):,} characters:\n\n````text\n{text}\n````" for text in shown) + "\n"
+
+    def _distinct(self, sections: tuple[str, ...], render) -> list[str]:
+        """What `render` makes of each configuration the sections built, each text once, in the order built."""
+        shown = list(dict.fromkeys(map(render, self.configurations_in(*sections))))
         if not shown:
             raise ValueError(f"sections {', '.join(sections)} of {self.snippet.name} built no agent configuration")
-        return "\n\n".join(f"`system`, {len(text):,} characters:\n\n````text\n{text}\n````" for text in shown) + "\n"
+        return shown
 
     def markdown(self, section: str) -> str:
         """The section's calls as the model sees them: each call's JSON, then the answer's text; a step the
