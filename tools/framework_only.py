@@ -221,7 +221,7 @@ def framework_only(lines: list[str]) -> list[str]:
             tab_group.clear()
         if block.kind == "paragraph":
             # A list is judged item by item (_scrub_items): one guide-only item does not take the others.
-            if (len(block.items) < 2 or dropping_listings) and _guide_only_paragraph(block, dropping_listings):
+            if (not block.items or dropping_listings) and _guide_only_paragraph(block, dropping_listings):
                 dropping_listings = True
                 continue
             dropping_listings = False
