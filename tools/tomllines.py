@@ -20,12 +20,18 @@ def _parts(key: str) -> tuple[str, ...]:
     return tuple(part.strip("\"'") if part[:1] in "\"'" else part for part in re.findall(_PART, key))
 
 
+def header(line: str) -> tuple[str, ...] | None:
+    """The dotted path a `[table]` or `[[array]]` header line names; None for any other line."""
+    found = _HEADER.match(line)
+    return _parts(found["key"]) if found else None
+
+
 def key_lines(text: str) -> list[tuple[tuple[str, ...], int]]:
     """Each table header and each key, as its full dotted path, with its line (from 1), in file order."""
     found, table = [], ()
     for number, line in enumerate(text.split("\n"), start=1):
-        if header := _HEADER.match(line):
-            table = _parts(header["key"])
+        if (named := header(line)) is not None:
+            table = named
             found.append((table, number))
         elif key := _KEY.match(line):
             found.append((table + _parts(key["key"]), number))

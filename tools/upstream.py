@@ -261,15 +261,14 @@ _CITE_FIELDS = re.compile(r'path\s*=\s*"(?P<path>[^"]*)".*?\bline\s*=\s*(?P<line
 
 def _citation_lines(text: str) -> dict:
     """Line numbers in citations.toml: ("fact", id) -> header line, (id, path, line) -> citation line."""
-    headers = {number: fact_id for fact_id, number in tomllines.table_lines(text, "facts").items()}
-    where: dict = {("fact", fact_id): number for number, fact_id in headers.items()}
+    where: dict = {}
     fact_id = None
     for number, line in enumerate(text.split("\n"), start=1):
-        if number in headers:
-            fact_id = headers[number]
-            continue
-        fields = _CITE_FIELDS.search(line)
-        if fact_id and fields:
+        if (table := tomllines.header(line)) is not None:  # a [facts.ID] header; any other table ends the fact
+            fact_id = table[1] if len(table) == 2 and table[0] == "facts" else None
+            if fact_id is not None:
+                where.setdefault(("fact", fact_id), number)
+        elif fact_id and (fields := _CITE_FIELDS.search(line)):
             where.setdefault((fact_id, fields["path"], int(fields["line"])), number)
     return where
 
