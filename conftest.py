@@ -15,8 +15,8 @@ import gc
 
 import pytest
 
-# The gate's running order and its background jobs (the strict build): tools/gate.py.
-pytest_plugins = ["tools.gate"]
+# The gate's running order and its background jobs (the strict build): guidetools/gate.py.
+pytest_plugins = ["guidetools.gate"]
 
 # A session keeps what it collected and what the snippets computed (a few hundred thousand objects), and
 # CPython's collector walked all of them again each time the heap grew by a quarter. The oldest generation

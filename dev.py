@@ -87,7 +87,7 @@ def keep_bytecode() -> None:
 
     Where PYTHONDONTWRITEBYTECODE is set (this project's machines set it), every process of the gate
     (pytest with its assertion rewriting, the builds, the notebook kernel, the MCP servers) compiled
-    agentkit, tools/ and the tests anew on every run: about 2 s of CPU in pytest's collection alone.
+    agentkit, guidetools/ and the tests anew on every run: about 2 s of CPU in pytest's collection alone.
     """
     os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
     os.environ.setdefault("PYTHONPYCACHEPREFIX", str(VENV / "pycache"))
@@ -99,7 +99,7 @@ def run(*command: str) -> int:
 
 
 # Two pytest-xdist workers: the browser suite is one xdist_group, so one worker runs it while the other
-# runs the rest (tools/gate.py). Options given after these win: `dev.py test -n 0` runs in one process.
+# runs the rest (guidetools/gate.py). Options given after these win: `dev.py test -n 0` runs in one process.
 GATE_WORKERS = ["-n", "2", "--dist", "loadgroup"]
 
 
@@ -207,17 +207,17 @@ def main(argv: list[str]) -> int:
         "build": build,
         "check": check,
         "serve": serve,
-        "export": lambda rest: run(str(PYTHON), "-m", "tools.export", *rest),
+        "export": lambda rest: run(str(PYTHON), "-m", "guidetools.export", *rest),
         "test": lambda rest: run(str(PYTHON), "-m", "pytest", *GATE_WORKERS, *rest),
         "screenshots": lambda rest: run(str(PYTHON), "-m", "pytest", "-q", str(BROWSER_SUITE), "-k", "test_screenshot",
                                         "--full-page-screenshots", *rest),
-        "regen": lambda rest: run(str(PYTHON), "-m", "tools.regen", *rest),
-        "review": lambda rest: run(str(PYTHON), "-m", "tools.review", *rest),
-        "prose": lambda rest: run(str(PYTHON), "-m", "tools.prose", *rest),
-        "mutate": lambda rest: run(str(PYTHON), "-m", "tools.mutate", *rest),
-        "bench": lambda rest: run(str(PYTHON), "-m", "tools.bench", *rest),
-        "upstream": lambda rest: run(str(PYTHON), "-m", "tools.upstream", *rest),
-        "errata": lambda rest: run(str(PYTHON), "-m", "tools.errata", *rest),
+        "regen": lambda rest: run(str(PYTHON), "-m", "guidetools.regen", *rest),
+        "review": lambda rest: run(str(PYTHON), "-m", "guidetools.review", *rest),
+        "prose": lambda rest: run(str(PYTHON), "-m", "guidetools.prose", *rest),
+        "mutate": lambda rest: run(str(PYTHON), "-m", "guidetools.mutate", *rest),
+        "bench": lambda rest: run(str(PYTHON), "-m", "guidetools.bench", *rest),
+        "upstream": lambda rest: run(str(PYTHON), "-m", "guidetools.upstream", *rest),
+        "errata": lambda rest: run(str(PYTHON), "-m", "guidetools.errata", *rest),
         "mcp": lambda rest: replace_with(str(PYTHON), "-m", "mcp_server", *rest),
         "conform": lambda rest: run(str(PYTHON), "-m", "conformance", *rest),
     }

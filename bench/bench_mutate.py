@@ -26,7 +26,7 @@ def main() -> int:
     figures = Figures("bench_mutate.py")
     python = VENV_PYTHON if VENV_PYTHON.exists() else Path(sys.executable)
     started = time.perf_counter()
-    result = subprocess.run([str(python), "-m", "tools.mutate"], cwd=REPO_ROOT, capture_output=True, text=True)
+    result = subprocess.run([str(python), "-m", "guidetools.mutate"], cwd=REPO_ROOT, capture_output=True, text=True)
     lines = result.stdout.splitlines()
     score = next((line for line in lines if line.startswith("mutation score:")), result.stderr.strip()[-300:])
     survivors = next((line for line in lines if line.startswith("== survivors")), "")

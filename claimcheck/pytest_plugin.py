@@ -10,7 +10,7 @@ Two ini settings switch it on; a project that sets neither is left alone:
 A failing test then names the claims it breaks, with where each is stated and checked.
 
 The readers are imported when a hook first needs them, not with the plugin: a run that collects
-no snippet or page never pays for them. The checker's modules in tools/ must come from the
+no snippet or page never pays for them. The checker's modules in guidetools/ must come from the
 project's `pythonpath`, which pytest puts first only after it loads entry points: a copy of the
 project (dev.py mutate) uses its own.
 """
@@ -113,7 +113,7 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
 
 def _broken_claims(config: pytest.Config, excinfo: pytest.ExceptionInfo) -> list[str]:
     from sybil.example import SybilFailure
-    from tools import claims
+    from guidetools import claims
 
     if isinstance(excinfo.value, SybilFailure):
         places = [(Path(excinfo.value.example.path), excinfo.value.example.line)]
@@ -131,8 +131,8 @@ def _claims(config: pytest.Config) -> tuple:
     # Read once per session, on its first failure: passing runs never pay for it. The report needs only
     # where each claim is stated; the checks it names are read where the failure is.
     if _CLAIMS not in config.stash:
-        from tools import claims
-        from tools.project import Project
+        from guidetools import claims
+        from guidetools.project import Project
 
         project = Project(config.rootpath)
         config.stash[_CLAIMS] = project, claims.Claims([marker for page in project.pages for marker in page.markers], {}, [])
@@ -149,8 +149,8 @@ class SnippetRun(pytest.Item):
 
     def runtest(self) -> None:
         from claimcheck import outputs
-        from tools import captures
-        from tools.project import Project
+        from guidetools import captures
+        from guidetools.project import Project
 
         root = self.config.rootpath
         ran = captures.run_snippet(self.path, execute=self._execute_rewritten)

@@ -25,7 +25,7 @@ from urllib.parse import urlsplit
 
 import yaml
 
-from tools.sitelinks import anchors_in
+from guidetools.sitelinks import anchors_in
 
 T = TypeVar("T")
 

@@ -1,4 +1,4 @@
-"""The conformance runs of test_conformance.py, in one background job of the gate (tools/gate.py):
+"""The conformance runs of test_conformance.py, in one background job of the gate (guidetools/gate.py):
 
     python tests/conform_job.py WORKDIR NAME=RUN [NAME=RUN ...]
 

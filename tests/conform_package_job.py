@@ -1,4 +1,4 @@
-"""The conformance client installed on its own, in one background job of the gate (tools/gate.py):
+"""The conformance client installed on its own, in one background job of the gate (guidetools/gate.py):
 
     python tests/conform_package_job.py WORKDIR [CONFORM_OPTION ...]
 
@@ -39,7 +39,7 @@ from conform_job import REPO_ROOT, serving
 PACKAGE = REPO_ROOT / "conformance"
 DISTRIBUTION = "meshweaver-conform"
 # What the guide's own checkout needs beside the client: none of it may be importable in the client's environment.
-DOCS_TOOLCHAIN = ("agentkit", "claimcheck", "tools", "mkdocs", "material", "pytest", "matplotlib", "jupytext", "openpyxl")
+DOCS_TOOLCHAIN = ("agentkit", "claimcheck", "guidetools", "mkdocs", "material", "pytest", "matplotlib", "jupytext", "openpyxl")
 _SEPARATORS = re.compile(r"[-_.]+")
 
 

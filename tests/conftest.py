@@ -1,6 +1,6 @@
 """Shared fixtures: the strictly built site, built once per test run (for both xdist workers), in the background.
 
-The plain gate starts the build before collection, any other run when collection ends (tools/gate.py), so it
+The plain gate starts the build before collection, any other run when collection ends (guidetools/gate.py), so it
 runs while the cheap checks do; the first test that needs the site waits for it.
 """
 
@@ -14,7 +14,7 @@ import pytest
 
 import dev
 
-from tools.gate import JobResult, background_fixture, require_success
+from guidetools.gate import JobResult, background_fixture, require_success
 
 
 @dataclass(frozen=True)

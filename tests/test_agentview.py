@@ -1,4 +1,4 @@
-"""tools/agentview.py: a snippet's tool calls, recorded per section and rendered as the model sees them (issue 12)."""
+"""guidetools/agentview.py: a snippet's tool calls, recorded per section and rendered as the model sees them (issue 12)."""
 
 from __future__ import annotations
 
@@ -8,14 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from tools.agentview import MAX_ANSWER_CHARS, MAX_ANSWER_LINES, AgentView, RecordedCall, render_call
-from tools.captures import run_snippet
+from guidetools.agentview import MAX_ANSWER_CHARS, MAX_ANSWER_LINES, AgentView, RecordedCall, render_call
+from guidetools.captures import run_snippet
 
 SNIPPET = textwrap.dedent('''
     import json
 
     from agentkit import Mesh, mesh_plugin, tools_by_name
-    from tools.agentview import AgentView
+    from guidetools.agentview import AgentView
 
     mesh = Mesh(node_types={"Company"})
     view = AgentView(__file__)
@@ -58,7 +58,7 @@ STEPS = textwrap.dedent('''
     import json
 
     from agentkit import Mesh, mesh_plugin, tools_by_name
-    from tools.agentview import AgentView
+    from guidetools.agentview import AgentView
 
     mesh = Mesh(node_types={"Company"})
     mesh.create({"id": "Acme", "name": "Acme", "nodeType": "Company"})
@@ -132,7 +132,7 @@ def test_one_long_line_is_cut_after_its_first_characters_with_a_count():
 
 CONFIG_SNIPPET = textwrap.dedent('''
     import agentkit
-    from tools.agentview import AgentView
+    from guidetools.agentview import AgentView
 
     view = AgentView(__file__)
     AgentConfiguration = view.configurations(agentkit.AgentConfiguration)
@@ -175,7 +175,7 @@ def test_a_section_shows_the_agent_nodes_it_configures_once_each(tmp_path: Path)
 
 
 def test_pretty_json_keeps_what_fits_on_one_line():
-    from tools.agentview import pretty_json
+    from guidetools.agentview import pretty_json
 
     value = {"plugins": [{"name": "Mesh", "methods": ["Get", "Search"]}], "long": "x" * 100}
     assert json.loads(pretty_json(value)) == value
@@ -189,7 +189,7 @@ def test_every_agent_node_listing_of_agent_design_opens_with_agent_nodes():
     an agent node's JSON; AgentView writes those listings from the configurations the snippet built."""
     import re
 
-    from tools.project import REPO_ROOT
+    from guidetools.project import REPO_ROOT
 
     page = (REPO_ROOT / "docs" / "AI" / "AgentDesign.md").read_text(encoding="utf-8")
     listings = re.findall(r'--8<-- "(snippets/output/agent_node_\w+\.md)"', page)

@@ -7,7 +7,7 @@ import ast
 import functools
 from pathlib import Path
 
-from tools.project import REPO_ROOT
+from guidetools.project import REPO_ROOT
 
 GUIDE = "agentkit.guide"
 

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from tools.project import REPO_ROOT
+from guidetools.project import REPO_ROOT
 
 BENCH = REPO_ROOT / "bench"
 _spec = importlib.util.spec_from_file_location("bench_figures", BENCH / "_figures.py")

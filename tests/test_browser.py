@@ -27,9 +27,9 @@ from tests.browser import (
     CHROMIUM, CHROMIUM_ARGS, COLOR_SCHEMES, DESKTOP, FINISH_TRANSITIONS, PHONE, SET_COLOR_SCHEME, SKIP_REASON, NavPage, SiteBrowser, Viewport,
     AXE_OPTIONS, OPEN_DETAILS, REMEMBER_PARSED_COLOURS, axe_report, axe_violations, driver_cpu_seconds, inject_axe, nav_pages, serve, start_axe,
 )
-from tools import gate, siteconfig
+from guidetools import gate, siteconfig
 from claimcheck.page import MARKER_LIKE, read_page
-from tools.project import REPO_ROOT
+from guidetools.project import REPO_ROOT
 from claimcheck.pysource import SECTION, read_sections
 
 if not CHROMIUM.exists():

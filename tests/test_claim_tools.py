@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from claimcheck import outputs
-from tools import captures, claimcontract, claimlock, claims, pycon, stated
-from tools.project import Project
+from guidetools import captures, claimcontract, claimlock, claims, pycon, stated
+from guidetools.project import Project
 
 MINIDOCS = Path(__file__).parent / "fixtures" / "minidocs"
 
@@ -134,7 +134,7 @@ def test_review_report_lists_claims_numbers_and_unmarked_behaviour(tmp_path):
     snippet.write_text(snippet.read_text(encoding="utf-8") + "# verifies: mini.never-negative\nassert add(2, 3) >= 0\n", encoding="utf-8")
     git(root, "commit", "-q", "-am", "change")
 
-    from tools import review
+    from guidetools import review
 
     assert review.default_base(root) == "HEAD~1"
     report = review.build(root, review.default_base(root)).markdown()
@@ -152,7 +152,7 @@ def test_review_report_lists_claims_numbers_and_unmarked_behaviour(tmp_path):
 
 
 def test_review_report_asks_a_new_reading_for_a_new_or_reworded_framework_claim(tmp_path):
-    """A framework claim's new wording is read against the source by someone else (tools/refutation.py)."""
+    """A framework claim's new wording is read against the source by someone else (guidetools/refutation.py)."""
     root = tmp_path / "repo"
     shutil.copytree(MINIDOCS, root)
     page = root / "docs" / "guide.md"
@@ -165,7 +165,7 @@ def test_review_report_asks_a_new_reading_for_a_new_or_reworded_framework_claim(
     page.write_text(text + '\nThe sum is an int.\n{ #mini.sum-type .framework cite="F1" }\n', encoding="utf-8")
     git(root, "commit", "-q", "-am", "change")
 
-    from tools import review
+    from guidetools import review
 
     report = review.build(root, "HEAD~1").markdown()
     reading = "  - refutation reading: the new wording needs one in `framework/review.toml`"

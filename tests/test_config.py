@@ -202,7 +202,7 @@ def test_agent_id_must_be_a_slug():
 
 def test_the_page_states_the_cap_rules_as_configured():
     """The numbers the cap claims state are the configuration's: a cap above 0 adds text; 0 or less means 40."""
-    from tools import stated
+    from guidetools import stated
 
     above, zero, default = stated.numbers("agent.cap-budget-text")
     # verifies: agent.cap-budget-text

@@ -28,8 +28,8 @@ from mcp_server import build_server
 from mcp_server.__main__ import ENDPOINT, http_server
 from tests import conform_job
 from tests.test_mcp_server import stand_in as tool_answering
-from tools.gate import JobResult, background_fixture
-from tools.project import REPO_ROOT
+from guidetools.gate import JobResult, background_fixture
+from guidetools.project import REPO_ROOT
 
 
 def conform_args(tmp_path: Path, *target: str) -> list[str]:

@@ -1,5 +1,5 @@
 """Every checked claim of the pages is checked over MCP or recorded as not observable there, with its reason
-(conformance/coverage.toml, read by tools/mcp_coverage.py)."""
+(conformance/coverage.toml, read by guidetools/mcp_coverage.py)."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from conformance.checks import collect_checks
-from tools import mcp_coverage
-from tools.claims import collect
-from tools.project import Project
+from guidetools import mcp_coverage
+from guidetools.claims import collect
+from guidetools.project import Project
 
 PROJECT = Project()
 

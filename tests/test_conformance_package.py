@@ -11,8 +11,8 @@ import xml.etree.ElementTree as ElementTree
 
 import pytest
 
-from tools.gate import JobResult, background_fixture
-from tools.project import REPO_ROOT
+from guidetools.gate import JobResult, background_fixture
+from guidetools.project import REPO_ROOT
 
 # A few claims are enough to show the installed client works end to end (the whole suite runs in test_conformance.py):
 # the tool table (tools/list and annotations) and a probe that uploads, reads and reports a finding.
@@ -68,7 +68,7 @@ def test_the_installed_client_holds_the_mcp_sdk_and_no_docs_toolchain(package_ru
     assert not installed & {"agent-design-guide", "mkdocs", "mkdocs-material", "pytest", "jupytext", "matplotlib",
                             "openpyxl", "pypdf", "ipykernel", "playwright"}, installed
     assert printed(package_run, "client").startswith(str(package_run.workdir / "venv")), package_run.output
-    assert printed(package_run, "absent").split() == ["agentkit", "claimcheck", "tools", "mkdocs", "material", "pytest",
+    assert printed(package_run, "absent").split() == ["agentkit", "claimcheck", "guidetools", "mkdocs", "material", "pytest",
                                                       "matplotlib", "jupytext", "openpyxl"]
 
 

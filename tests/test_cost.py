@@ -144,7 +144,7 @@ def test_call_pattern_refuses_bad_counts(kwargs, message):
 
 def test_the_page_states_the_closed_forms_of_the_code():
     """(N + 1) model calls and (N + 1)·P + d·N(N + 1)/2 sequential; two calls and 2·P + N·d batched."""
-    from tools import stated
+    from guidetools import stated
 
     n = 7
     sequential = CallPattern(n, 100, 1, 0, batch_size=1)

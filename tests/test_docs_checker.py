@@ -14,10 +14,10 @@ import pytest
 from sybil.example import SybilFailure
 
 from claimcheck import outputs
-from tools import captures, claimlock, claims, contracts
+from guidetools import captures, claimlock, claims, contracts
 from claimcheck.doctests import make_sybil
 from claimcheck.page import read_page
-from tools.project import REPO_ROOT, Project
+from guidetools.project import REPO_ROOT, Project
 
 BROKEN = Project(Path(__file__).parent / "fixtures" / "broken")
 
@@ -166,7 +166,7 @@ def test_what_gitignore_ignores_is_no_part_of_the_checked_tree(tmp_path):
     """A build's leftovers (conformance/build/ after `pip install ./conformance`) change no claim, claims page,
     claims lock or lint finding; a new snippet that is not committed yet is still checked."""
     skipped = shutil.ignore_patterns("__pycache__", "*.pyc")
-    for name in ("agentkit", "claimcheck", "conformance", "docs", "framework", "snippets", "tests", "tools"):
+    for name in ("agentkit", "claimcheck", "conformance", "docs", "framework", "snippets", "tests", "guidetools"):
         shutil.copytree(REPO_ROOT / name, tmp_path / name, ignore=skipped)
     for name in (".gitignore", "pyproject.toml"):
         shutil.copy2(REPO_ROOT / name, tmp_path / name)

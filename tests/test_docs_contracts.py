@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from tools import claimcontract, claimlock, claims, contracts, facts, prose, refutation
+from guidetools import claimcontract, claimlock, claims, contracts, facts, prose, refutation
 from claimcheck.problems import report
-from tools.project import CLAIMS_PAGE, REPO_ROOT, Project
+from guidetools.project import CLAIMS_PAGE, REPO_ROOT, Project
 
 PROJECT = Project()
 

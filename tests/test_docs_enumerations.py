@@ -13,7 +13,7 @@ import pytest
 from agentkit import BUDGET_TEXT, Mesh, content_collection_plugin, mcp_tools, mesh_plugin
 from agentkit._config import ALWAYS_OFFERED, DELEGATION_TOOL, READ_ONLY_MESH_METHODS
 from agentkit.guide._facts import register_types
-from tools.project import REPO_ROOT
+from guidetools.project import REPO_ROOT
 from tests.mesh_state import NODE_TYPES
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from claimcheck.page import fenced_lines, read_page
-from tools.project import REPO_ROOT
+from guidetools.project import REPO_ROOT
 
 README_LIMIT = 150  # lines: what this is, the two commands, the fast loop, the layout, links
 LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")

@@ -1,4 +1,4 @@
-"""Tests for tools/errata.py and framework/errata.toml, the errata of the framework's own pages.
+"""Tests for guidetools/errata.py and framework/errata.toml, the errata of the framework's own pages.
 
 The entries are checked like citations: their facts exist and cite the source, their claim ids
 name framework claims of the guide, and (when MESHWEAVER_SOURCE names a MeshWeaver checkout or
@@ -19,11 +19,11 @@ from pathlib import Path
 import pytest
 
 from tests.test_upstream import GIT_ENV
-from tools import errata as errata_tool
-from tools import facts
-from tools.errata import ERRATA_FILE, load, locate, patch, quote_problems, read_pages, structure_problems
-from tools.project import REPO_ROOT, Project
-from tools.upstream import EXIT_BAD_INPUT, EXIT_DRIFT, EXIT_OK, open_repository
+from guidetools import errata as errata_tool
+from guidetools import facts
+from guidetools.errata import ERRATA_FILE, load, locate, patch, quote_problems, read_pages, structure_problems
+from guidetools.project import REPO_ROOT, Project
+from guidetools.upstream import EXIT_BAD_INPUT, EXIT_DRIFT, EXIT_OK, open_repository
 
 KNOWN = facts.load()
 ERRATA = load(REPO_ROOT / ERRATA_FILE, shown_as=ERRATA_FILE)
@@ -221,7 +221,7 @@ def test_a_planted_stale_quote_fails_naming_the_entry_and_the_page_line(tmp_path
     planted = tmp_path / "errata.toml"
     planted.write_text(text.replace(target.quote, target.quote + " (stale)", 1), encoding="utf-8")
     result = subprocess.run(
-        [sys.executable, "-m", "tools.errata", "--source", MESHWEAVER_SOURCE, "--errata", str(planted)],
+        [sys.executable, "-m", "guidetools.errata", "--source", MESHWEAVER_SOURCE, "--errata", str(planted)],
         cwd=REPO_ROOT, capture_output=True, text=True, check=False)
     assert result.returncode == EXIT_DRIFT, result.stderr
     assert result.stdout == ""

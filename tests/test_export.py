@@ -14,9 +14,9 @@ import pytest
 import yaml
 from markdown_it import MarkdownIt
 
-from tools import export
+from guidetools import export
 from claimcheck.page import fenced_lines, read_page
-from tools.project import REPO_ROOT
+from guidetools.project import REPO_ROOT
 
 FRONT_MATTER = re.compile(r"\A---\n(?P<yaml>.*?)\n---\n", re.S)
 FRONT_MATTER_KEYS = ["NodeType", "Name", "Abstract", "Icon", "Authors", "Tags"]
@@ -133,7 +133,7 @@ def test_the_export_is_framework_only_no_python_no_agentkit(exported, page):
     blocks = [token for token in tokens(body) if token.type == "fence"]
     assert not [block.info for block in blocks if block.info.lower() in {"python", "py", "pycon"}]
     assert "agentkit" not in exported[page].lower()
-    from tools.framework_only import GUIDE_SECTION
+    from guidetools.framework_only import GUIDE_SECTION
 
     assert not [token for token in tokens(body) if token.type == "inline" and GUIDE_SECTION.search(token.content)
                 and token.map and body.splitlines()[token.map[0]].startswith("#")]
@@ -148,7 +148,7 @@ def test_the_export_is_framework_only_no_python_no_agentkit(exported, page):
 
 def _under_guide_heading(source, line: int) -> bool:
     """Whether the page line stands in a section the export leaves out (a heading naming agentkit or extensions)."""
-    from tools.framework_only import GUIDE_SECTION
+    from guidetools.framework_only import GUIDE_SECTION
 
     levels: list[tuple[int, bool]] = []
     for section in source.sections:
@@ -191,7 +191,7 @@ def test_each_page_renders_with_the_sites_markdown_settings_without_a_broken_tab
     or a list marker (a broken table or list)."""
     import markdown
 
-    from tools import siteconfig
+    from guidetools import siteconfig
 
     names, configs = [], {}
     for entry in siteconfig.load(REPO_ROOT / "mkdocs.yml")["markdown_extensions"]:
@@ -221,8 +221,8 @@ MESHWEAVER_SOURCE = os.environ.get("MESHWEAVER_SOURCE", "")
 
 @pytest.mark.skipif(not MESHWEAVER_SOURCE, reason="set MESHWEAVER_SOURCE to check the /Doc/ links against the framework's pages at the pin")
 def test_every_doc_link_names_an_exported_page_or_a_page_at_the_pin(exported):
-    from tools import facts
-    from tools.upstream import open_repository
+    from guidetools import facts
+    from guidetools.upstream import open_repository
 
     pin = facts.load().framework.commit
     repository = open_repository(Path(MESHWEAVER_SOURCE))
@@ -282,7 +282,7 @@ def test_escaping_leaves_code_link_targets_and_html_alone():
 
 
 def test_framework_only_drops_code_extensions_and_agentkit_and_unwraps_the_agent_view():
-    from tools.framework_only import framework_only
+    from guidetools.framework_only import framework_only
 
     page = [
         "Get answers the node.",

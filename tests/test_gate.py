@@ -1,4 +1,4 @@
-"""tools/gate.py and the gate's two xdist workers: real pytest sessions on small projects.
+"""guidetools/gate.py and the gate's two xdist workers: real pytest sessions on small projects.
 
 A failing test fails the run, in the browser group too; the group runs in one worker; a background job runs
 once for all processes, and a failed one is reported once; nothing collected exits 5; --lf reruns only the
@@ -14,12 +14,12 @@ import sys
 import textwrap
 from pathlib import Path
 
-from tools.project import REPO_ROOT
+from guidetools.project import REPO_ROOT
 
 # The sessions load only the plugins they use: the installed ones (Hypothesis, anyio, ...) would cost each of
 # them (and each of its workers) about a second of CPU, and none of these sessions uses them.
 SESSION_ENV = {**os.environ, "PYTHONPATH": str(REPO_ROOT), "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
-PYTEST = [sys.executable, "-m", "pytest", "-q", "-rs", "-p", "tools.gate"]
+PYTEST = [sys.executable, "-m", "pytest", "-q", "-rs", "-p", "guidetools.gate"]
 # What `python3 dev.py test` adds (dev.GATE_WORKERS), with xdist named since autoloading is off.
 WORKERS = ["-p", "xdist", "-n", "2", "--dist", "loadgroup"]
 
@@ -38,7 +38,7 @@ def write(project: Path, **files: str) -> Path:
 
 COUNTED_JOB = '''
 import sys
-from tools.gate import background_fixture, summary_line
+from guidetools.gate import background_fixture, summary_line
 
 # Each run of the "build" adds a line to a file beside this conftest.
 BUILD = "import pathlib, sys; pathlib.Path(sys.argv[1]).open('a').write('ran\\\\n')"
@@ -118,7 +118,7 @@ def test_a_run_that_collects_nothing_exits_5(tmp_path):
 FAILING_JOB = '''
 import sys
 import pytest
-from tools.gate import background_fixture, require_success
+from guidetools.gate import background_fixture, require_success
 
 # A "build" that fails with a recognisable log.
 slow_build = background_fixture("slow_build", lambda workdir: [sys.executable, "-c", "print('BUILD-LOG-LINE'); raise SystemExit(3)"])
@@ -179,7 +179,7 @@ EARLY_PROJECT = '''
 import sys
 from pathlib import Path
 
-from tools.gate import background_fixture
+from guidetools.gate import background_fixture
 
 STAMP = "import pathlib, sys, time; pathlib.Path(sys.argv[1]).write_text(repr(time.time()))"
 build = background_fixture("build", lambda workdir: [sys.executable, "-c", STAMP, str(Path(__file__).parent / "started")])

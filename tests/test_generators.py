@@ -2,7 +2,7 @@
 
 Material for MkDocs reaches end of life in May 2027 and MkDocs 2 refuses this config; the gate keeps
 the site buildable by ProperDocs so a move is a change of command, not a rewrite. The build runs in the
-background from the moment collection ends (tools/gate.py), beside the MkDocs build. It renders the notebook
+background from the moment collection ends (guidetools/gate.py), beside the MkDocs build. It renders the notebook
 through mkdocs-jupyter without executing it (GUIDE_EXECUTE_NOTEBOOKS=false in mkdocs.yml): the MkDocs build
 runs the same cells on the same kernel, and the browser suite checks what they produce.
 """
@@ -13,11 +13,11 @@ import re
 import sys
 from pathlib import Path
 
-from tools import siteconfig
-from tools.gate import JobResult, background_fixture, require_success
+from guidetools import siteconfig
+from guidetools.gate import JobResult, background_fixture, require_success
 from claimcheck.problems import report
-from tools.project import REPO_ROOT
-from tools.sitelinks import link_problems
+from guidetools.project import REPO_ROOT
+from guidetools.sitelinks import link_problems
 
 
 def _properdocs_build(workdir: Path) -> list[str]:

@@ -12,7 +12,7 @@ from pypdf import PdfReader
 from agentkit import chunk_spans, extractive_summary
 from agentkit.guide import REPORT, report_index_text, report_pdf_bytes, report_pdf_path
 from agentkit.guide import _report
-from tools.gate import JobResult, background_fixture, require_success
+from guidetools.gate import JobResult, background_fixture, require_success
 from tests.mesh_state import NODE_TYPES
 
 

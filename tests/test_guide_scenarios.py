@@ -390,7 +390,7 @@ def test_procedure_model_refuses_a_context_it_did_not_produce():
 
 def test_the_page_states_the_protocols_figures(results):
     """Phase 2 is shown less than half the report; verification never counts (zero) and reads back two nodes."""
-    from tools import stated
+    from guidetools import stated
 
     reading_phase, writing_phase, half = stated.numbers("agent.document-billed-in-phase-one")
     worksheet = results["worksheet"]

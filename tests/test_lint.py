@@ -7,12 +7,12 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tools.project import REPO_ROOT
+from guidetools.project import REPO_ROOT
 
 # Every Python file of the project; pyproject's exclusions keep out the pages (and with them the
 # notebook's source) and the deliberately broken fixtures.
 LINTED = ["."]
-SHIPPED = {"agentkit", "snippets", "tools", "tests", "conformance", "mcp_server", "claimcheck", "bench", "dev.py", "conftest.py"}
+SHIPPED = {"agentkit", "snippets", "guidetools", "tests", "conformance", "mcp_server", "claimcheck", "bench", "dev.py", "conftest.py"}
 
 
 def ruff(*arguments: str) -> subprocess.CompletedProcess:

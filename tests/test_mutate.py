@@ -1,4 +1,4 @@
-"""tools/mutate.py on a copy of tests/fixtures/minidocs: a check that reads its claim's numbers from the
+"""guidetools/mutate.py on a copy of tests/fixtures/minidocs: a check that reads its claim's numbers from the
 page kills a changed number; a check with a typed-in literal lets it survive."""
 
 from __future__ import annotations
@@ -6,8 +6,8 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from tools import claims, mutate
-from tools.project import REPO_ROOT, Project
+from guidetools import claims, mutate
+from guidetools.project import REPO_ROOT, Project
 
 MINIDOCS = Path(__file__).parent / "fixtures" / "minidocs"
 
@@ -15,7 +15,7 @@ MINIDOCS = Path(__file__).parent / "fixtures" / "minidocs"
 def mini_tree(into: Path) -> Project:
     """The mini tree with the guide's tools, conftest and pytest settings, so its checks run as the gate runs them."""
     shutil.copytree(MINIDOCS, into)
-    shutil.copytree(REPO_ROOT / "tools", into / "tools", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(REPO_ROOT / "guidetools", into / "guidetools", ignore=shutil.ignore_patterns("__pycache__"))
     for name in ("conftest.py", "pyproject.toml"):
         shutil.copy2(REPO_ROOT / name, into / name)
     return Project(into)

@@ -20,7 +20,7 @@ from agentkit import (
 from agentkit import _plugins as plugins
 from agentkit._plugins import BULK_CREATE, Parameter, unoffered_tool_answer
 from tests.mesh_state import NODE_TYPES
-from tools import stated
+from guidetools import stated
 
 FACTS = tomllib.loads((Path(__file__).resolve().parents[1] / "framework" / "citations.toml").read_text())["facts"]
 

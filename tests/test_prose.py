@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tools import prose
+from guidetools import prose
 
 
 def page(body: str) -> str:

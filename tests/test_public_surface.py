@@ -14,7 +14,7 @@ import pytest
 
 import agentkit
 import agentkit.guide
-from tools.project import REPO_ROOT
+from guidetools.project import REPO_ROOT
 
 CORE_LIMIT = 80  # a surface a reader can hold in their head
 SURFACE_DOC = REPO_ROOT / "agentkit" / "README.md"

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from tools import facts, refutation
+from guidetools import facts, refutation
 from claimcheck.page import Marker
 from claimcheck.problems import report
-from tools.project import Project
-from tools.upstream import open_repository
+from guidetools.project import Project
+from guidetools.upstream import open_repository
 
 PROJECT = Project()
 PIN = facts.load().framework

@@ -443,7 +443,7 @@ def test_empty_message_does_not_start_a_round():
 
 def test_the_cap_example_runs_as_the_page_states_it():
     """Cap 3, four calls a response: 12 calls in three batches, then one more call; default 40 (the page's numbers)."""
-    from tools import stated
+    from guidetools import stated
 
     cap, per_response, calls, batches, again = stated.numbers("agent.cap-counts-tool-batches")
     extra, default = stated.numbers("agent.cap-default-forty")

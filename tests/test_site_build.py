@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tools import siteconfig
+from guidetools import siteconfig
 from claimcheck.problems import report
-from tools.sitelinks import link_problems
+from guidetools.sitelinks import link_problems
 
 
 def test_strict_build_succeeds(site_build):
@@ -43,7 +43,7 @@ def test_claim_markers_render_as_classes_with_a_label_linking_to_the_claims_page
 
 def test_framework_claims_link_their_source_at_the_pinned_commit(built_site):
     """The claims page renders each framework claim's citations as permalinks at the pinned commit."""
-    from tools import facts
+    from guidetools import facts
 
     pin = facts.load().framework
     claims_page = (built_site / "reference" / "claims" / "index.html").read_text(encoding="utf-8")
@@ -55,7 +55,7 @@ def test_claims_page_rows_show_each_claim_whole(built_site):
     from bs4 import BeautifulSoup
 
     from tests.browser import nav_pages
-    from tools.project import REPO_ROOT, Project
+    from guidetools.project import REPO_ROOT, Project
 
     def plain(element) -> str:
         for mark in element.select("a.claim-mark"):
@@ -84,7 +84,7 @@ def test_claims_page_rows_show_each_claim_whole(built_site):
 def test_pages_meet_the_prose_targets(built_site):
     """On every guide page: mean sentence, long sentences, longest paragraph and claim within the targets, and the
     four pages' prose words within the budget (`python3 dev.py prose` prints the figures)."""
-    from tools import prose
+    from guidetools import prose
 
     report = prose.measure_site(built_site)
     assert prose.misses(report) == [], "\n" + prose.markdown(report)

@@ -20,9 +20,9 @@ from types import SimpleNamespace
 import pytest
 
 from claimcheck.mkdocs_plugin import CLAIMS_PAGE, ClaimsPlugin
-from tools import siteconfig
-from tools.project import REPO_ROOT
-from tools.sitelinks import link_problems, served_root_path
+from guidetools import siteconfig
+from guidetools.project import REPO_ROOT
+from guidetools.sitelinks import link_problems, served_root_path
 
 DATE_PLUGIN = "git-revision-date-localized"
 

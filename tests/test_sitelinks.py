@@ -1,8 +1,8 @@
-"""tools.sitelinks: the built-site link checker catches missing files and anchors."""
+"""guidetools.sitelinks: the built-site link checker catches missing files and anchors."""
 
 from __future__ import annotations
 
-from tools.sitelinks import link_problems
+from guidetools.sitelinks import link_problems
 
 
 def write(path, html):

@@ -1,8 +1,8 @@
-"""tools/tomllines.py: where a TOML file's tables and keys stand, for the readers of the guide's TOML records."""
+"""guidetools/tomllines.py: where a TOML file's tables and keys stand, for the readers of the guide's TOML records."""
 
 import tomllib
 
-from tools.tomllines import key_lines, table_lines
+from guidetools.tomllines import key_lines, table_lines
 
 TEXT = '''[pin]
 repo = "x"

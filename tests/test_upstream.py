@@ -1,4 +1,4 @@
-"""Tests for tools/upstream.py, the drift check of the framework citations (`python3 dev.py upstream`).
+"""Tests for guidetools/upstream.py, the drift check of the framework citations (`python3 dev.py upstream`).
 
 A small framework repository is built on the fly with two commits: the second
 changes one cited line, pushes another cited line out of its window, deletes a
@@ -16,10 +16,10 @@ from pathlib import Path
 
 import pytest
 
-from tools import facts, upstream
-from tools.facts import CITATIONS_FILE, import_facts_markdown
-from tools.project import REPO_ROOT
-from tools.upstream import EXIT_BAD_INPUT, EXIT_DRIFT, EXIT_OK, check
+from guidetools import facts, upstream
+from guidetools.facts import CITATIONS_FILE, import_facts_markdown
+from guidetools.project import REPO_ROOT
+from guidetools.upstream import EXIT_BAD_INPUT, EXIT_DRIFT, EXIT_OK, check
 
 GIT_ENV = {
     **os.environ,
@@ -276,9 +276,9 @@ def test_a_library_source_that_is_not_a_repository_names_that_library(guide, fra
 
 
 def test_the_command_line_answers_bad_input_with_one_line_and_status_2(guide, tmp_path):
-    """Through `python -m tools.upstream`: no traceback, one line on stderr, exit status 2."""
+    """Through `python -m guidetools.upstream`: no traceback, one line on stderr, exit status 2."""
     result = subprocess.run(
-        [sys.executable, "-m", "tools.upstream", "--root", str(guide), "--source", str(tmp_path / "missing")],
+        [sys.executable, "-m", "guidetools.upstream", "--root", str(guide), "--source", str(tmp_path / "missing")],
         cwd=REPO_ROOT, capture_output=True, text=True, check=False)
     assert result.returncode == EXIT_BAD_INPUT
     assert result.stderr.splitlines() == [f"{tmp_path / 'missing'} is not a directory; {upstream.SOURCE_HINT.format(name='Example/Framework')}"]

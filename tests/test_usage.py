@@ -115,7 +115,7 @@ def test_report_markdown_lists_rows_and_total():
 
 def test_the_page_states_the_usage_path_and_the_unpriced_dollars():
     """T4's path as the page writes it, and T6's $0 for usage recorded under (unknown) before the fix."""
-    from tools import stated
+    from guidetools import stated
 
     # verifies: agent.usage-node-shape
     assert f"`{{threadPath}}/{USAGE_SEGMENT}/{{key}}`" in stated.text("agent.usage-node-shape")

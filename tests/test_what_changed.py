@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from claimcheck.page import read_page
-from tools.project import REPO_ROOT
+from guidetools.project import REPO_ROOT
 
 DOCS = REPO_ROOT / "docs"
 PAGE = DOCS / "reference" / "what-changed.md"

@@ -17,7 +17,7 @@ from urllib.parse import urlsplit
 import pytest
 import yaml
 
-from tools.project import REPO_ROOT
+from guidetools.project import REPO_ROOT
 
 WORKFLOWS = REPO_ROOT / ".github" / "workflows"
 GUIDE = WORKFLOWS / "guide.yml"
@@ -158,7 +158,7 @@ def test_site_url_and_edit_uri_name_the_repository_and_branch_the_workflow_deplo
 def test_dev_py_build_is_the_gates_strict_build():
     """The site the gate builds and checks (links, 404 page, browser suite) is `python3 dev.py build OUT`'s."""
     import dev
-    from tools.gate import JOBS
+    from guidetools.gate import JOBS
 
     job = JOBS["site_build"]
     workdir = Path("/nowhere")

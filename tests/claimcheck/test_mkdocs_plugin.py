@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tools.project import REPO_ROOT
+from guidetools.project import REPO_ROOT
 
 SITE = REPO_ROOT / "tests" / "fixtures" / "claimcheck_site"
 

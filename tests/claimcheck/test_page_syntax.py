@@ -18,8 +18,8 @@ import pytest
 
 from claimcheck._marks import ClaimLabels
 from claimcheck.doctests import make_sybil
-from tools import claimcontract, claims, export, framework_only, mutate, numbers, review
-from tools.project import Project
+from guidetools import claimcontract, claims, export, framework_only, mutate, numbers, review
+from guidetools.project import Project
 from claimcheck.inline import read_inline
 from claimcheck.outputs import shown_output
 from claimcheck.page import fenced_lines, read_page

@@ -23,7 +23,7 @@ from bs4 import BeautifulSoup, Tag
 
 from claimcheck.inline import read_inline
 from claimcheck.page import KINDS
-from tools.export import EXPORTED_PAGES
+from guidetools.export import EXPORTED_PAGES
 
 # The four pages the guide publishes (the ones it exports to the framework), as the build writes them.
 PAGES = {PurePosixPath(page).stem: page.removesuffix(".md") + "/index.html" for page in EXPORTED_PAGES}

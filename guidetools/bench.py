@@ -13,7 +13,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from tools.project import REPO_ROOT
+from guidetools.project import REPO_ROOT
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -17,8 +17,8 @@ from pathlib import Path
 
 from claimcheck.page import Marker
 from claimcheck.problems import Problem
-from tools.facts import toml_string
-from tools.tomllines import table_lines
+from guidetools.facts import toml_string
+from guidetools.tomllines import table_lines
 
 REVIEW_FILE = Path("framework/review.toml")
 # holds: the reading found nothing to refute in the wording it read.
@@ -166,8 +166,8 @@ def unread(markers: list[Marker], readings: dict[str, Reading]) -> list[Marker]:
 
 
 def main() -> int:
-    """`python3 -m tools.refutation`: the claims a reader still has to read, as tables to fill in review.toml."""
-    from tools.project import Project
+    """`python3 -m guidetools.refutation`: the claims a reader still has to read, as tables to fill in review.toml."""
+    from guidetools.project import Project
 
     project = Project()
     readings, form = load(project.root)

@@ -1,4 +1,4 @@
-"""The framework-only cut of a page, for the export to MeshWeaver's own documentation (tools/export.py).
+"""The framework-only cut of a page, for the export to MeshWeaver's own documentation (guidetools/export.py).
 
 A framework maintainer publishes what the framework does, not how this guide checks it. Before the
 export renders a page, this pass removes from its Markdown source:

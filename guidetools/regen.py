@@ -19,8 +19,8 @@ import traceback
 from pathlib import Path
 
 from claimcheck import outputs
-from tools import captures, claimlock, claims, pycon
-from tools.project import CLAIMS_PAGE, REPO_ROOT, Project
+from guidetools import captures, claimlock, claims, pycon
+from guidetools.project import CLAIMS_PAGE, REPO_ROOT, Project
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -14,9 +14,9 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from tools.claims import Claims, CheckSite
+from guidetools.claims import Claims, CheckSite
 from claimcheck.page import Marker
-from tools.project import Project
+from guidetools.project import Project
 from claimcheck.pysource import read_checks
 
 LOCK_FILE = Path("docs/reference/claims.lock.json")

@@ -32,10 +32,10 @@ from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
-from tools import facts, tomllines
-from tools.facts import Citation, Facts
-from tools.project import REPO_ROOT, Project
-from tools.upstream import EXIT_BAD_INPUT, EXIT_DRIFT, EXIT_OK, GitRepository, open_repository
+from guidetools import facts, tomllines
+from guidetools.facts import Citation, Facts
+from guidetools.project import REPO_ROOT, Project
+from guidetools.upstream import EXIT_BAD_INPUT, EXIT_DRIFT, EXIT_OK, GitRepository, open_repository
 
 ERRATA_FILE = Path("framework/errata.toml")
 

@@ -3,7 +3,7 @@
 - Every number inside a checked claim (framework, model, extension) is produced or compared by code:
   the claim's check compares it (the number is a literal of the check's source, of the output the
   check compares: its pycon block, or the `#>` lines of its snippet), or the check reads the numbers
-  its claim states from the page (`tools.stated.numbers("claim.id")`), so a changed number fails.
+  its claim states from the page (`guidetools.stated.numbers("claim.id")`), so a changed number fails.
 - Every code span in a claim that names a tool, plugin, parameter, field or message names something
   agentkit knows: its tool registry (Tool.name, Tool.plugin, Parameter.name), the identifiers and
   strings of its source (field names of its JSON outputs), or the code the pages show (snippets);
@@ -22,14 +22,14 @@ from decimal import Decimal
 from pathlib import Path
 from types import MappingProxyType
 
-from tools import facts, numbers
-from tools.claimlock import check_source
-from tools.claims import Claims
+from guidetools import facts, numbers
+from guidetools.claimlock import check_source
+from guidetools.claims import Claims
 from claimcheck.inline import read_inline
 from claimcheck.outputs import SHOWN_LINE
 from claimcheck.page import Marker
 from claimcheck.problems import Problem
-from tools.project import Project
+from guidetools.project import Project
 
 # A check that reads its claim's numbers from the page compares all of them.
 READS_STATED = re.compile(r"\bstated\.numbers\(|\bstated_numbers\(")
@@ -57,7 +57,7 @@ def number_problems(project: Project, claims: Claims) -> list[Problem]:
         compared = set().union(*(numbers.values_in_code(source) for source in sources)) if sources else set()
         for number in numbers.stated(marker.text):
             if number.value not in compared:
-                problems.append(Problem(marker.page, marker.line, f"{marker.id}: '{number.text}' is not produced or compared by any check; compare it in the claim's check (or read it with tools.stated.numbers({marker.id!r})), or render it from code", marker.id))
+                problems.append(Problem(marker.page, marker.line, f"{marker.id}: '{number.text}' is not produced or compared by any check; compare it in the claim's check (or read it with guidetools.stated.numbers({marker.id!r})), or render it from code", marker.id))
     return problems
 
 

@@ -7,7 +7,7 @@ import re
 
 from claimcheck.page import Include
 from claimcheck.problems import Problem
-from tools.project import CAPTURED_OUTPUT, Project
+from guidetools.project import CAPTURED_OUTPUT, Project
 from claimcheck.pysource import read_sections
 
 # pymdownx.snippets' line selections: `:5`, `2:3`, `:1:5,10:`, `-3:`.

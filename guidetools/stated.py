@@ -1,6 +1,6 @@
 """What a claim states, read from its page, for checks that compare a claim's own numbers with code.
 
-    from tools import stated
+    from guidetools import stated
     # verifies: chunks.window-and-overlap
     assert stated.numbers("chunks.window-and-overlap") == [CHUNK_SIZE, CHUNK_OVERLAP, CHUNK_SIZE - CHUNK_OVERLAP]
 
@@ -14,8 +14,8 @@ import functools
 from pathlib import Path
 
 from claimcheck.page import Marker
-from tools import numbers as _numbers
-from tools.project import REPO_ROOT, Project
+from guidetools import numbers as _numbers
+from guidetools.project import REPO_ROOT, Project
 
 
 def text(claim_id: str, root: Path = REPO_ROOT) -> str:

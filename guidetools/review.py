@@ -22,11 +22,11 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from tools import claimlock, claims
-from tools.numbers import numbers_in
+from guidetools import claimlock, claims
+from guidetools.numbers import numbers_in
 from claimcheck.inline import read_inline
 from claimcheck.page import MARKER, blank_list_marker, list_marker, read_page
-from tools.project import REPO_ROOT, Project
+from guidetools.project import REPO_ROOT, Project
 
 # Words that state how something behaves; a sentence with one of them (or a code span) is a promise.
 BEHAVIOUR_WORDS = re.compile(r"\b(returns?|always|never|only|must|cannot|can't|refuses?|fails?|guarantees?|every|each|exactly)\b", re.I)
@@ -63,9 +63,9 @@ def tree_at(root: Path, ref: str, into: Path) -> Project:
     return Project(into)
 
 
-# A framework claim's new wording is read against the source by someone who did not write it (tools/refutation.py).
+# A framework claim's new wording is read against the source by someone who did not write it (guidetools/refutation.py).
 _READING_NEEDED = ("  - refutation reading: the new wording needs one in `framework/review.toml` by a reader who did not "
-                   "write it (`python3 -m tools.refutation` lists it)")
+                   "write it (`python3 -m guidetools.refutation` lists it)")
 
 @dataclass
 class Report:
@@ -221,7 +221,7 @@ def _run_checks(root: Path, sites: list[claims.CheckSite]) -> dict[str, str]:
     """Run each check's unit (its snippet file, test function or page) once: ✓ or ✗ per check site.
 
     A check of the conformance suite runs against an MCP server (`dev.py conform`), not here."""
-    from tools.mutate import check_units
+    from guidetools.mutate import check_units
 
     project = Project(root)
     statuses: dict[str, str] = {}

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from claimcheck.captures import CaptureError, recording
 from claimcheck.outputs import LineRecorder
-from tools.project import CAPTURED_OUTPUT, REPO_ROOT
+from guidetools.project import CAPTURED_OUTPUT, REPO_ROOT
 
 
 @dataclass(frozen=True)

@@ -39,7 +39,7 @@ from shutil import rmtree
 import pytest
 from filelock import FileLock
 
-from tools.project import REPO_ROOT
+from guidetools.project import REPO_ROOT
 
 
 @dataclass(frozen=True)
@@ -213,7 +213,7 @@ def pytest_configure(config: pytest.Config) -> None:
         jobs = Jobs(Path(tempfile.mkdtemp(prefix="gate-jobs-")), owned=True)
     config.stash[JOBS_KEY], config.stash[SUMMARY] = jobs, []
     config.pluginmanager.register(PartTimes(), "gate-part-times")
-    config.addinivalue_line("markers", "build: waits for a background job such as the strict build (tools/gate.py)")
+    config.addinivalue_line("markers", "build: waits for a background job such as the strict build (guidetools/gate.py)")
     config.addinivalue_line("markers", "browser: the browser suite, tests/test_browser.py")
     # pytest-xdist's own marker, named here too for runs without xdist (-p no:xdist) under --strict-markers.
     config.addinivalue_line("markers", "xdist_group(name): run these tests in one xdist worker (--dist loadgroup)")

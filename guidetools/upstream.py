@@ -28,10 +28,10 @@ from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
-from tools import facts, tomllines
-from tools.facts import CITATIONS_FILE, EVIDENCE_WINDOW, Citation, Facts
+from guidetools import facts, tomllines
+from guidetools.facts import CITATIONS_FILE, EVIDENCE_WINDOW, Citation, Facts
 from claimcheck.problems import Problem
-from tools.project import REPO_ROOT, Project
+from guidetools.project import REPO_ROOT, Project
 
 EXIT_OK, EXIT_DRIFT, EXIT_BAD_INPUT = 0, 1, 2
 SOURCE_HINT = "pass a checkout of {name} (the folder holding .git) or its git directory (bare or .git)"

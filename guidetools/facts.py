@@ -17,7 +17,7 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-from tools.project import REPO_ROOT
+from guidetools.project import REPO_ROOT
 
 CITATIONS_FILE = Path("framework/citations.toml")
 # How far from the cited line the evidence may stand (the facts file's own rule: ±5 lines).
@@ -124,7 +124,7 @@ def to_toml(data: dict) -> str:
     string = toml_string
     lines = [
         "# The framework facts the guide's framework claims cite (`cite=\"K1\"` on a page).",
-        "# Imported from framework-facts.md v2 by `python3 -m tools.facts IMPORT FILE`; facts with",
+        "# Imported from framework-facts.md v2 by `python3 -m guidetools.facts IMPORT FILE`; facts with",
         "# origin = \"own reading\" were read off the framework's source at the pinned commit.",
         "",
         "[pin]",

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import yaml
 
-from tools.project import REPO_ROOT
-from tools.sitelinks import served_root_path
+from guidetools.project import REPO_ROOT
+from guidetools.sitelinks import served_root_path
 
 MKDOCS_YML = REPO_ROOT / "mkdocs.yml"
 

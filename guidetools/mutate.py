@@ -8,10 +8,10 @@ misspelt the way people misspell names (`search_chunks` → `searchChunks`, `Get
 mutant runs only that claim's checks (the snippet files, the test functions and the pages' pycon
 blocks that name it), in a copy of the tree, so the working tree is never touched.
 
-A mutant is killed when a check fails. The static contract (tools/claimcontract.py) is reported
+A mutant is killed when a check fails. The static contract (guidetools/claimcontract.py) is reported
 beside it: it catches a number no check compares and a name agentkit does not know without
 running anything, which is what the gate runs; the survivors list says which claims need a check
-that reads its words from the page (`tools.stated.numbers`) or compares them.
+that reads its words from the page (`guidetools.stated.numbers`) or compares them.
 """
 
 from __future__ import annotations
@@ -31,12 +31,12 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from tools import claimcontract, claims, numbers
+from guidetools import claimcontract, claims, numbers
 from claimcheck.inline import read_inline
 from claimcheck.page import Marker, blank_list_marker, read_page
-from tools.project import REPO_ROOT, Project
+from guidetools.project import REPO_ROOT, Project
 
-COPIED = ("agentkit", "docs", "snippets", "tests", "tools", "framework", "claimcheck", "conftest.py", "pyproject.toml", "mkdocs.yml")
+COPIED = ("agentkit", "docs", "snippets", "tests", "guidetools", "framework", "claimcheck", "conftest.py", "pyproject.toml", "mkdocs.yml")
 NEXT_WORD = {
     "zero": "two", "two": "three", "three": "four", "four": "five", "five": "six", "six": "seven", "seven": "eight",
     "eight": "nine", "nine": "ten", "ten": "eleven", "eleven": "twelve", "twelve": "twenty", "twenty": "thirty",
@@ -185,7 +185,7 @@ def applied(mutant: Mutant, tree: Path) -> Iterator[None]:
         page.write_text(original, encoding="utf-8")
 
 
-# A check can only notice a changed page if its file reads pages: through tools.stated, the page
+# A check can only notice a changed page if its file reads pages: through guidetools.stated, the page
 # reader, or a path under docs/. A unit whose file shows none of these cannot kill a mutant of prose.
 READS_PAGES = re.compile(r"\bstated\b|read_page|Project\(|[\"'/]docs[\"'/]")
 

@@ -13,12 +13,12 @@ from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
-from tools import facts, refutation
-from tools.facts import CITATIONS_FILE, Fact
+from guidetools import facts, refutation
+from guidetools.facts import CITATIONS_FILE, Fact
 from claimcheck.inline import read_inline
 from claimcheck.page import Marker
 from claimcheck.problems import Problem
-from tools.project import CLAIMS_PAGE, CONFORMANCE, Project
+from guidetools.project import CLAIMS_PAGE, CONFORMANCE, Project
 from claimcheck.pysource import read_checks
 
 

@@ -6,7 +6,7 @@ writes OUT/Architecture/ContentChunkNavigation.md and the other exported pages, 
 framework's `src/MeshWeaver.Documentation/Data/` folder is, each in the form the framework's pages
 have at the pinned commit:
 
-- framework only (tools/framework_only.py): no Python and no mention of agentkit, no extension
+- framework only (guidetools/framework_only.py): no Python and no mention of agentkit, no extension
   sections or claims, no model claims about the guide's own runs; the listings in the agent's view
   (the tool calls and answers), the framework's behaviour, the field's observations and the rules;
 - YAML front matter: NodeType, Name, Abstract (one sentence), Icon, Authors, Tags;
@@ -43,10 +43,10 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from urllib.parse import urlsplit
 
-from tools import siteconfig
-from tools.framework_only import GUIDE_ONLY, SENTENCE_END, framework_only, scrub_prose
+from guidetools import siteconfig
+from guidetools.framework_only import GUIDE_ONLY, SENTENCE_END, framework_only, scrub_prose
 from claimcheck.page import ATTR_LIST, INCLUDE, MARKER, Container, fenced_lines, is_closed, read_lines
-from tools.project import REPO_ROOT
+from guidetools.project import REPO_ROOT
 
 # The guide's pages that the framework's documentation has a page for, at the same path under Data/.
 EXPORTED_PAGES = (

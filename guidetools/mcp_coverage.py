@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from claimcheck.page import Marker
-from tools.tomllines import table_lines
+from guidetools.tomllines import table_lines
 
 COVERAGE_FILE = Path("conformance/coverage.toml")
 SECTION = "not-observable"
