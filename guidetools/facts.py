@@ -68,7 +68,11 @@ class Facts:
 
 
 def load(root: Path = REPO_ROOT) -> Facts:
-    data = tomllib.loads((root / CITATIONS_FILE).read_text(encoding="utf-8"))
+    return parse(tomllib.loads((root / CITATIONS_FILE).read_text(encoding="utf-8")))
+
+
+def parse(data: dict) -> Facts:
+    """The facts of citations.toml's data, as tomllib reads it."""
     pin = data["pin"]
     framework = Repository("", pin["repo"], pin["commit"])
     repositories = {"": framework} | {
