@@ -5,7 +5,10 @@ conformance nothing. Imports under TYPE_CHECKING and inside functions count (gri
 
 from __future__ import annotations
 
+import ast
+import importlib.metadata as metadata
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -100,3 +103,19 @@ def test_each_contract_fails_on_its_planted_import(planted: str):
                    "guidetools.review -> snippets.support.node_rule",
                    "conformance.suite -> agentkit"):
         assert caught in planted, caught
+
+
+def test_claimcheck_declares_every_distribution_it_imports():
+    """claimcheck/pyproject.toml lists exactly the distributions whose modules claimcheck imports (anywhere in a
+    module), so `pip install ./claimcheck` brings what it needs (tests/claimcheck_alone.py runs it so installed)."""
+    providers = metadata.packages_distributions()
+    imported = set()
+    for path in (REPO_ROOT / "claimcheck").glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = [alias.name for alias in node.names] if isinstance(node, ast.Import) else \
+                [node.module] if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module else []
+            imported |= {name.split(".")[0] for name in names}
+    outside = imported - set(sys.stdlib_module_names) - {"claimcheck"}
+    distributions = {providers[name][0].lower() for name in outside}
+    declared = tomllib.loads((REPO_ROOT / "claimcheck" / "pyproject.toml").read_text(encoding="utf-8"))["project"]["dependencies"]
+    assert {re.split(r"[<>=!~ ]", requirement)[0].lower() for requirement in declared} == distributions
