@@ -366,3 +366,33 @@ class AgentConfiguration:
         custom = [tool.plugin for tool in available if tool.plugin not in BUILT_IN_PLUGINS]
         match = next((name for name in custom if name.casefold() == grant.plugin.casefold()), None)
         return None if match is None else [tool for tool in available if tool.plugin == match]
+
+
+def _last_segment(path: str) -> str:
+    return path.split("/")[-1]
+
+
+def delegation_targets(configs: Sequence[AgentConfiguration]) -> dict[str, tuple[str, ...]]:
+    """For each agent of a hierarchy, the agents its ``delegate_to_agent`` can resolve on a host's chat (DL6).
+
+    AgentChatClient builds the agents in order: those without delegations first, then those with delegations,
+    the default agent last (OrderAgentsForCreation), each given only the agents built before it. An agent in
+    a delegation cycle of two (itself included: a self-delegation) is built again at the end, seeing every
+    agent. A name the caller cannot resolve gets no answer (DL3).
+    """
+    plain = [c for c in configs if not c.delegations and not c.is_default]
+    delegating = [c for c in configs if c.delegations and not c.is_default]
+    ordered = plain + delegating + [c for c in configs if c.is_default]
+    by_id = {c.id: c for c in configs if c.delegations}
+    cyclic = {c.id for c in configs if c.delegations for path in c.delegations
+              if _last_segment(path) in by_id
+              and c.id in {_last_segment(back) for back in by_id[_last_segment(path)].delegations}}
+    built: list[str] = []
+    targets: dict[str, tuple[str, ...]] = {}
+    for config in ordered:
+        targets[config.id] = tuple(built)
+        built.append(config.id)
+    for config in configs:
+        if config.id in cyclic:
+            targets[config.id] = tuple(built)
+    return targets

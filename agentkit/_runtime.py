@@ -110,7 +110,7 @@ TIME_LIMITS = (
               "of 00:30:00 …*`", "RL1", "no"),
     TimeLimit("the write of a round's usage", 15, "the usage is dropped without an error", "W7", "no"),
     TimeLimit("one request to the model provider", None,
-              "none: every provider client switches its network timeout off", "RL1", "yes"),
+              "none: every provider client switches its network timeout off", "RL1", "—"),
 )
 
 
