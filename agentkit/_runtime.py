@@ -259,14 +259,17 @@ class Agent:
     it decides the text the model reads for a tool's answer, how caching is
     billed and what the ``_Usage`` satellite records. ``delegated_interrupt``
     stops every round this agent runs as a delegate (a parent's Stop, or its
-    heartbeat cancelling a silent sub-thread, DL5).
+    heartbeat cancelling a silent sub-thread, DL5). ``hierarchy`` holds the
+    configurations of the chat's agents: with more than one, the agent is
+    offered the delegation tools, and its system message lists the others (T8).
     """
 
     def __init__(self, config: AgentConfiguration, model: Model, mesh: Mesh, *,
                  tools: Sequence[Tool] | None = None, delegates: Mapping[str, "Agent"] | None = None,
                  prices: Mapping[str, ModelPrice] = EXAMPLE_PRICES, caching: bool = False,
                  record_subthread_usage_as_unknown: bool = False, wire: str = DEFAULT_WIRE,
-                 delegated_interrupt: Interrupt | None = None) -> None:
+                 delegated_interrupt: Interrupt | None = None,
+                 hierarchy: Sequence[AgentConfiguration] = ()) -> None:
         delegates = dict(delegates or {})
         missing = [name for name in config.delegations if name not in delegates]
         if missing:
@@ -287,7 +290,8 @@ class Agent:
         self.record_subthread_usage_as_unknown = record_subthread_usage_as_unknown
         self.delegated_interrupt = delegated_interrupt
         available = list(mesh_plugin(mesh) + content_collection_plugin(mesh)) if tools is None else list(tools)
-        self.offered = config.offered_tools(available, self._builtins())
+        self.hierarchy = tuple(hierarchy)
+        self.offered = config.offered_tools(available, self._builtins(), self.hierarchy)
         self._caches: dict[str, _PromptCache] = {}
         self._current: Run | None = None  # the round the built-in tools act for
         self._as_unknown_below = False
@@ -309,7 +313,7 @@ class Agent:
         asked = thread.append("user", message)
         run = Run(self.config.id, self.model.key, thread, response_id=f"response-{asked.timestamp}")
         self._current, self._as_unknown_below = run, as_unknown_below
-        instructions = self.config.round_instructions()
+        instructions = self.config.round_instructions(self.hierarchy)
         system = [Message("system", instructions)] if instructions else []
         new = Message("user", message, asked.timestamp)
         # The one budget cut of the round (T2); the system message travels as the context's instructions.

@@ -95,6 +95,15 @@ waiting = Agent(AgentConfiguration("lead", delegations=["reader"]), PlannedCalls
 stuck = waiting.start(Thread("Acme/_Thread/t4"), "Go.")
 # verifies: agent.unresolved-delegation-waits
 assert stuck.status == "waiting" and [m.role for m in stuck.thread.messages] == ["user"] and not stuck.recorded
+deep_mesh = Mesh()
+deeper = ToolCall("delegate_to_agent", {"agentName": "digger", "task": "Dig deeper."})
+digger = Agent(AgentConfiguration("digger", delegations=["digger"]), PlannedCalls([deeper]), deep_mesh,
+               delegates={"digger": Agent(AgentConfiguration("digger"), TextModel("x"), deep_mesh)})
+digger.delegates["digger"] = digger  # it delegates to itself: depth 1, then depth 2, which gets no answer
+top = digger.start(Thread("Acme/_Thread/t6"), "Dig.")
+# verifies: agent.unresolved-delegation-waits
+assert top.delegations[0].delegations[0].status == "waiting" and top.delegations[0].turns[0].results[0].text == (
+    DELEGATION_TIMED_OUT.format(agent="digger"))
 # verifies: agent.one-response-one-delegation
 assert [sub.agent for sub in run.delegations] == ["reader", "checker"] and {
     r.text for r in run.turns[0].results} == {run.delegations[0].summary}
