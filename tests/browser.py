@@ -589,7 +589,10 @@ def assets_digest(site: Path) -> str:
 
 
 def fonts_digest(tabs: list) -> str:
-    return digest("\n".join(sorted({metric for tab in tabs for metric in tab.evaluate(FONT_METRICS)})))
+    """The digest of FONT_METRICS over `tabs`, measured in every tab at once (each has a renderer of its own)."""
+    for tab in tabs:
+        tab.evaluate(f"() => {{ window.__fonts = new Promise(resolve => setTimeout(() => resolve(({FONT_METRICS})()))); }}")
+    return digest("\n".join(sorted({metric for tab in tabs for metric in tab.evaluate("() => window.__fonts")})))
 
 
 def scan_id(url_path: str, viewport: str, scheme: str) -> str:
