@@ -43,7 +43,10 @@ from ._chunk_navigation import get_chunk, search_chunks
 from ._collections import index_file_activity  # MCP upload's indexing Activity (C8)
 from ._errors import AgentkitError, StoreCannotWrite, ToolArgumentError
 from ._invocation import DOTNET_TYPES, MISSING_ARGUMENT, NOT_CONVERTIBLE, NULL_TEXT, LayerAnswer, Raised
-from ._mesh import CreateResult, Mesh, load_json, resolve_path
+from ._json import load_json
+from ._mesh import Mesh
+from ._mesh_writes import CreateResult
+from ._paths import resolve_tool_path as resolve_path  # MeshOperations.ResolvePath (N4)
 from ._paths import resolve_context_path  # N4: which agent paths the chat context prefixes
 from ._tool_texts import CONTENT_COLLECTION_TEXTS, MCP_TEXTS, MESH_TEXTS, ToolText
 

@@ -37,7 +37,7 @@ INSTRUCTIONS = (
 def seeded_workspace(*, content_store: str = "FileSystem") -> tuple[Any, list]:
     """The guide's workspace and its MCP tools, its collections' files behind `content_store` (S1)."""
     from agentkit import mcp_tools
-    from agentkit._mesh import MARKDOWN_TYPE
+    from agentkit._content_types import MARKDOWN_TYPE
     from agentkit.guide import workspace
 
     mesh = workspace()

@@ -15,7 +15,7 @@ from pypdf import PdfReader
 from agentkit import (
     CHUNK_OVERLAP, CHUNK_SIZE, SUMMARY_LIMIT, Mesh, chunk_spans, extractive_summary, mesh_plugin, search_chunks, tools_by_name,
 )
-from agentkit._mesh import UNIFIED_READ_TIMEOUT_SECONDS
+from agentkit._host import UNIFIED_READ_TIMEOUT_SECONDS
 from agentkit.guide import (
     REPORT, Worksheet, list_dimensions, read_tables, report_pdf_path, report_tokens, workspace,
 )
