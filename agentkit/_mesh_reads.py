@@ -17,21 +17,13 @@ from ._index import _matches as index_matches
 from ._node import Node
 from ._paths import AREA_ROUTE, DEFAULT_COLLECTION, DOCUMENTS_SEGMENT, document_node_path, is_within, parse_path
 from ._paths import resolve_tool_path as resolve_path  # MeshOperations.ResolvePath (N4)
+from ._query import reserved, search_query
 from ._transformers import IMAGE_MEDIA_TYPES, extension_of
 
 SEARCH_TRUNCATED_HINT = (
     "Result set hit the limit — there may be more matches. Narrow the query (namespace:/nodeType:/name:) "
     "or raise 'limit' (max 200)."
 )
-
-
-def search_query(query: str | None, base_path: str | None) -> str:
-    """The query Search runs (M3, Q1): with a ``basePath``, every ``namespace:`` is deleted from the query (its
-    value stays, as free text) and ``namespace:{basePath}`` is put in front; without one, the query as sent."""
-    base = resolve_path(base_path) if isinstance(base_path, str) else None
-    if not base:
-        return query or ""
-    return f"namespace:{base} {(query or '').replace('namespace:', '').strip()}".strip()
 
 
 @dataclass(frozen=True)
@@ -233,41 +225,36 @@ class MeshReads:
         ``truncated`` is ``count >= limit``; ``hint`` appears only then.
         """
         clamped = clamp_limit(limit, 50)
-        words = search_query(query, base_path).split()
-        base, namespace_used = None, False
-        for word in words:  # QueryParser.ExtractReservedQualifiers: one `path` variable for both tokens
-            key, _, value = word.partition(":")
-            if key.lower() == "path" and value:
-                base = value.strip("/")
-            elif key.lower() == "namespace" and value:  # the providers trim '/' off the location (NormalizePath)
-                base, namespace_used = resolve_path(value).strip("/"), True
-        words = [w for w in words if w.partition(":")[0].lower() not in ("namespace", "path")]
-        scopes = [w[len("scope:"):].lower() for w in words if w.startswith("scope:")]
-        scoped = bool(scopes)
-        with_self = scoped and scopes[-1] == "subtree" and not namespace_used  # a namespace's subtree drops itself
-        terms = " ".join(w for w in words if not w.startswith("scope:"))
+        parsed = reserved(search_query(query, base_path))
+        base = parsed.path or None
+        if base is not None:  # the providers trim '/' off the location (NormalizePath); a namespace is a path
+            base = (resolve_path(base) if parsed.by_namespace else base).strip("/")
+        # A namespace's subtree drops the namespace itself (the parser reads it as Descendants).
+        with_self = parsed.scoped and parsed.scope == "subtree"
 
         def located(entry: Any) -> bool:
+            if parsed.alternation:  # agentkit does not model a namespace alternation `namespace:A|B`: no match
+                return False
             if not base:
                 return True
-            if scoped:
+            if parsed.scoped:
                 return is_within(entry.path, base) and (with_self or entry.path != base)
-            return entry.namespace == base if namespace_used else entry.path == base
+            return entry.namespace == base if parsed.namespace_used else entry.path == base
 
         # Activity nodes live in their own table (SatelliteTableMapping: `_Activity` -> activities): a query reads it
         # only when its location has an `_Activity` segment or it filters nodeType:Activity; any other query
         # leaves them out (PostgreSqlPartitionedMeshQuery.ResolveTable; the in-memory provider filters alike).
         # The framework does so for every configured satellite segment; agentkit writes only Activity satellites.
         activities = bool(base) and ACTIVITY_SEGMENT in base.split("/") or any(
-            w.partition(":")[0].lower() == "nodetype" and w.partition(":")[2].lower() == "activity" for w in words)
+            term.field.lower() == "nodetype" and term.value.lower() == "activity" for term in parsed.rest)
 
         def in_table(entry: Any) -> bool:
             return activities or ACTIVITY_SEGMENT not in entry.path.split("/")
 
         matches = [entry.row() for entry in self.index.visible_nodes()
-                   if located(entry) and in_table(entry) and index_matches(entry, terms)]
+                   if located(entry) and in_table(entry) and index_matches(entry, parsed.rest)]
         if getattr(self.index, "content_rows", False):  # a PostgreSQL-backed mesh adds Document rows (K8)
-            matches += self.index.synthetic_document_rows(terms)
+            matches += self.index.synthetic_document_rows(parsed.text)
         shown = matches[:clamped]
         envelope: dict[str, Any] = {
             "count": len(shown),
