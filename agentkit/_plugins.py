@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import functools
 import json
 import re
 import time
@@ -48,6 +49,8 @@ from ._mesh import Mesh
 from ._mesh_writes import CreateResult
 from ._paths import resolve_tool_path as resolve_path  # MeshOperations.ResolvePath (N4)
 from ._paths import resolve_context_path  # N4: which agent paths the chat context prefixes
+from ._dotnet_json import compact, dotnet_json, dotnet_json_string, node_json, to_text
+from ._tool_parameters import Parameter, parameters_of
 from ._tool_texts import CONTENT_COLLECTION_TEXTS, MCP_TEXTS, MESH_TEXTS, ToolText
 
 MESH_PLUGIN = "Mesh"
@@ -140,17 +143,6 @@ def unoffered_tool_answer(name: str) -> str:
 
 
 @dataclass(frozen=True)
-class Parameter:
-    """One parameter of a tool as the framework declares it."""
-
-    name: str
-    type: str  # "string" | "integer" | "boolean" | "object" | "array"
-    required: bool
-    default: Any = None
-    description: str = ""
-
-
-@dataclass(frozen=True)
 class Tool:
     """One tool as offered to a model (or an MCP client)."""
 
@@ -185,100 +177,6 @@ def snake_case(method: str) -> str:
     return "".join(out)
 
 
-# System.Text.Json with its default encoder, as the framework's hub serializes: printable ASCII stays,
-# except the HTML-sensitive characters, which become \uXXXX like every non-ASCII and control character.
-_JSON_SHORT_ESCAPES = {"\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\\f"}
-_JSON_HEX_ESCAPED = frozenset('"&\'+<>`')
-# Runs of characters that need escaping: the text between them is copied as it is, not char by char.
-_JSON_ESCAPED_RUN = re.compile("[^" + "".join(
-    re.escape(char) for char in map(chr, range(ord(" "), ord("~") + 1))
-    if char not in _JSON_HEX_ESCAPED and char not in _JSON_SHORT_ESCAPES) + "]+")
-
-
-def dotnet_json_string(text: str) -> str:
-    r"""``text`` as the framework's Get answers a file: one JSON string literal (R7).
-
-    Escapes as System.Text.Json's default encoder does: ``\n``-style short forms,
-    ``\uXXXX`` (upper-case hex, UTF-16 units) for control, non-ASCII and the
-    characters ``" & ' + < > ` ``.
-    """
-    return f'"{_JSON_ESCAPED_RUN.sub(_escaped_run, text)}"'
-
-
-def _escaped_run(found: re.Match[str]) -> str:
-    return "".join(map(_escaped_char, found.group()))
-
-
-def _escaped_char(char: str) -> str:
-    if char in _JSON_SHORT_ESCAPES:
-        return _JSON_SHORT_ESCAPES[char]
-    units = char.encode("utf-16-be")
-    return "".join(f"\\u{int.from_bytes(units[i:i + 2], 'big'):04X}" for i in range(0, len(units), 2))
-
-
-def dotnet_json(value: Any) -> str:
-    """``value`` as the hub's JSON options write it: compact, strings escaped as :func:`dotnet_json_string`."""
-    if isinstance(value, str):
-        return dotnet_json_string(value)
-    if isinstance(value, dict):
-        return "{" + ",".join(f"{dotnet_json_string(k)}:{dotnet_json(v)}" for k, v in value.items()) + "}"
-    if isinstance(value, (list, tuple)):
-        return "[" + ",".join(dotnet_json(v) for v in value) + "]"
-    return json.dumps(value)
-
-
-def to_text(value: Any) -> str:
-    """Render a tool result value as the JSON text a model reads (agentkit indents it; the framework does not)."""
-    return json.dumps(value, ensure_ascii=False, indent=2)
-
-
-# A node's DateTimeOffset properties: Utf8JsonWriter writes a date as it formats it, with no escaping.
-_DATE_KEYS = frozenset({"createdDate", "lastModified"})
-
-
-def node_json(value: dict[str, Any] | list[dict[str, Any]]) -> str:
-    """A node (:meth:`Node.to_json`) or a listing of children as the framework's Get writes it, agent and MCP alike.
-
-    Compact, strings escaped as :func:`dotnet_json_string`, except the node's dates (``+`` unescaped); a
-    child row with a null key leaves it out (WhenWritingDefault, M7).
-    """
-    if isinstance(value, list):
-        return "[" + ",".join(node_json({key: item for key, item in row.items() if item is not None})
-                              for row in value) + "]"
-    return "{" + ",".join(f'"{key}":"{item}"' if key in _DATE_KEYS else f"{dotnet_json_string(key)}:{dotnet_json(item)}"
-                          for key, item in value.items()) + "}"
-
-
-def _compact(value: Any) -> str:
-    """A JSON envelope the framework serializes itself (upload, diagnostics, recycle): compact."""
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-
-
-# -- parameters from the framework's declarations ---------------------------------------------------
-_CS_TYPES = {"string": "string", "string?": "string", "int": "integer", "long": "integer", "bool": "boolean"}
-_CS_CONSTANTS = {"ContentCollectionsExtensions.DefaultCollectionName": "content"}
-
-
-def _default(cs_default: str | None) -> Any:
-    if cs_default is None or cs_default == "null":
-        return None
-    if cs_default in ("true", "false"):
-        return cs_default == "true"
-    if cs_default.lstrip("-").isdigit():
-        return int(cs_default)
-    if cs_default.startswith('"'):
-        return json.loads(cs_default)
-    return _CS_CONSTANTS[cs_default]
-
-
-def _parameters(text: ToolText) -> tuple[Parameter, ...]:
-    """A parameter is required when the C# signature gives it no default (AIFunctionFactory's rule)."""
-    return tuple(
-        Parameter(name, _CS_TYPES[cs_type], cs_default is None, _default(cs_default), description)
-        for name, (cs_type, cs_default, description) in text[1].items()
-    )
-
-
 # -- the operations (MeshOperations), shared by agent and MCP tools ----------------------------------
 def _text_arg(value: str | None) -> str:
     """A JSON-text parameter (node, nodes, fields, paths) as the operation reads it: a JSON null as `null`.
@@ -291,9 +189,14 @@ def _text_arg(value: str | None) -> str:
 class _Operations:
     """MeshOperations over one mesh: each method returns the text the framework answers."""
 
-    def __init__(self, mesh: Mesh, strict: bool | None = None) -> None:
+    def __init__(self, mesh: Mesh, strict: bool | None = None, context: str | None = None) -> None:
         self.mesh = mesh
         self.strict = strict
+        self.context = context  # an agent tool's chat context (N4); None for the MCP tools
+
+    def in_context(self, path: Any) -> Any:
+        """An agent tool's path argument resolved against the chat context (N4)."""
+        return resolve_context_path(self.context, path) if isinstance(path, str) else path
 
     def get(self, path: Any) -> str:
         if not isinstance(path, str) or not path.strip():
@@ -374,13 +277,13 @@ class _Operations:
     def get_diagnostics(self, path: Any) -> str:
         """Modelled: a missing node, and a node whose type is built in (the static fast path answers Ok)."""
         if not isinstance(path, str) or not path.strip():
-            return _compact({"status": "Error", "message": "path is required"})
+            return compact({"status": "Error", "message": "path is required"})
         resolved = resolve_path(path)
         node = self.mesh._nodes.get(resolved)
         if node is None:
-            return _compact({"status": "Unknown", "message": f"Not found: {resolved}"})
+            return compact({"status": "Unknown", "message": f"Not found: {resolved}"})
         if node.node_type in self.mesh.builtin_node_types:
-            return _compact({"status": "Ok", "nodeTypePath": node.node_type,
+            return compact({"status": "Ok", "nodeTypePath": node.node_type,
                              "message": "Compile SUCCEEDED at . The NodeType assembly was built without errors and is loaded."})
         return (f"Error: agentkit does not model NodeType compilation; GetDiagnostics answers only for a missing "
                 f"node or a built-in node type, and '{node.node_type}' is neither.")
@@ -388,12 +291,12 @@ class _Operations:
     def recycle(self, path: Any) -> str:
         """The framework disposes the node's hub; agentkit has no hubs, so only the answer is modelled."""
         if not isinstance(path, str) or not path.strip() or not resolve_path(path).strip():
-            return _compact({"status": "Error", "message": "path is required"})
-        return _compact({"status": "Recycled", "path": resolve_path(path),
+            return compact({"status": "Error", "message": "path is required"})
+        return compact({"status": "Recycled", "path": resolve_path(path),
                          "message": "DisposeRequest posted + cache invalidation broadcast via MeshChangeFeed. "
                                     "Wait ~100ms before the next access."})
 
-    def navigate_to(self, path: Any, context: str | None) -> str:
+    def navigate_to(self, path: Any) -> str:
         """Modelled: a direct path to an existing node (case-insensitive), or a bare segment under the context.
 
         The framework's resolver (R9) also corrects a URL-shaped path, searches
@@ -411,20 +314,20 @@ class _Operations:
             return f"Couldn't find anything for \u201c{row}\u201d."
         node_path = resolve_path(row).strip("/")
         candidates = [node_path]
-        if context and "/" not in node_path and not row.startswith("@/"):
-            candidates.append(f"{context.strip('/')}/{node_path}")
+        if self.context and "/" not in node_path and not row.startswith("@/"):
+            candidates.append(f"{self.context.strip('/')}/{node_path}")
         live = {p.lower(): p for p in self.mesh._nodes}
         for candidate in candidates:
             if candidate.lower() in live:
                 return f"Navigating to: {live[candidate.lower()]}."
         return f"Nothing in the mesh matches \u201c{row}\u201d."
 
-    def upload_content(self, node_path: Any, file_path: Any, content: Any, collection_name: Any, context: str | None) -> str:
+    def upload_content(self, node_path: Any, file_path: Any, content: Any, collection_name: Any) -> str:
         """Agent UploadContent: saves text into a collection and does NOT index it (C7).
 
         The text is stored as its UTF-8 bytes, and the collection's editable flag is not asked (U2).
         """
-        resolved = resolve_path(resolve_context_path(context, str(node_path or "")))
+        resolved = resolve_path(resolve_context_path(self.context, str(node_path or "")))
         collection = self.mesh.collections.get(f"{resolved}/{collection_name}")
         if not self.mesh.exists(resolved):  # the framework's delivery fails; agentkit words the middle part
             return (f"Error uploading to {resolved}: no node at '{resolved}'. "
@@ -478,7 +381,7 @@ class _Operations:
         # The framework answers before indexing starts (U1): its Activity node, the chunks and the Document node
         # follow later (CC2); a failure there is not the upload's: it ends the Activity Failed (C8).
         self.mesh.index.index_in_background(lambda: index_file_activity(collection, file_path))
-        return _compact({"status": "Uploaded", "path": f"{prefix}/{collection_name}/{file_path}", "bytes": len(data)})
+        return compact({"status": "Uploaded", "path": f"{prefix}/{collection_name}/{file_path}", "bytes": len(data)})
 
     def search_chunks(self, query: Any, scope: Any, limit: Any) -> str:
         result = search_chunks(self.mesh, str(query or ""), scope, limit)
@@ -543,20 +446,29 @@ AGENT_TOOL_TIMED_OUT = "Tool '{name}' timed out after {seconds}s. Add [ToolTimeo
 _clock = time.monotonic  # the agent tools' stopwatch (a test replaces it)
 
 
+def _nulls(parameters: tuple[Parameter, ...], *, binds_text: bool, raises_types: tuple[str, ...] = ()) -> dict[str, str]:
+    """What a JSON null does to each argument of a tool (see :func:`_answering`): the framework's call raises on
+    the arguments of ``NULL_RAISES`` and those of ``raises_types``; with ``binds_text`` (the Mesh tools, whose
+    operations check their text arguments) a text argument's null reaches the operation."""
+    return {p.name: "raises" if p.name in NULL_RAISES or p.type in raises_types else
+            "binds" if binds_text and p.type == "string" else "absent" for p in parameters}
+
+
 def _answering(function: Callable[[dict], str], parameters: tuple[Parameter, ...],
-               failed: str = FUNCTION_FAILED, null_fails: frozenset[str] = NULL_RAISES,
-               null_passes: bool = False, binder: bool = True,
+               failed: str = FUNCTION_FAILED, *, nulls: dict[str, str] | None = None, binder: bool = True,
                passes: tuple[type[BaseException], ...] = ()) -> Callable[[dict], str]:
     """Wrap a tool body so that it always answers text: refusals become their message, never an exception.
 
-    Arguments the tool does not declare are ignored (the agent binder drops them); ``null`` counts as absent,
-    except for the arguments in ``null_fails``, where the framework's call raises and ``failed`` is answered,
-    and, with ``null_passes`` (the Mesh tools, whose operations check their text arguments), a text argument.
-    With ``binder`` (the agent tools), an argument that does not bind (a missing required one, or a JSON value
-    of another type, FI1) makes AIFunctionFactory throw before the tool runs: ``failed`` is answered. The MCP
-    tools (``binder=False``) are checked by McpArgumentValidation first, in words of its own. An exception
-    of a type in ``passes`` leaves the wrapper (``_timed`` answers a TimeoutError).
+    Arguments the tool does not declare are ignored (the agent binder drops them). A JSON null does what
+    ``nulls`` says for its argument (default: :func:`_nulls` without ``binds_text``): ``raises``, the
+    framework's call raises and ``failed`` is answered; ``binds``, the operation reads None; ``absent``, it
+    counts as absent. With ``binder`` (the agent tools), an argument that does not bind (a missing required
+    one, or a JSON value of another type, FI1) makes AIFunctionFactory throw before the tool runs: ``failed``
+    is answered. The MCP tools (``binder=False``) are checked by McpArgumentValidation first, in words of its
+    own. An exception of a type in ``passes`` leaves the wrapper (``_timed`` answers a TimeoutError).
     """
+    if nulls is None:
+        nulls = _nulls(parameters, binds_text=False)
 
     def call(arguments: dict) -> str:
         if not isinstance(arguments, dict):
@@ -565,9 +477,10 @@ def _answering(function: Callable[[dict], str], parameters: tuple[Parameter, ...
         try:
             for parameter in parameters:
                 value = arguments.get(parameter.name)
-                if value is None and parameter.name in arguments and parameter.name in null_fails:
+                null = nulls[parameter.name] if value is None and parameter.name in arguments else None
+                if null == "raises":
                     return Raised(failed, NULL_TEXT)
-                if value is None and null_passes and parameter.name in arguments and parameter.type == "string":
+                if null == "binds":
                     bound[parameter.name] = None  # the binder passes a JSON null on to the operation
                     continue
                 if value is None:
@@ -597,8 +510,9 @@ def _answering(function: Callable[[dict], str], parameters: tuple[Parameter, ...
 
 
 def _tool(name: str, plugin: str, text: ToolText, body: Callable[[dict], str], annotations: tuple[bool, bool]) -> Tool:
-    parameters = _parameters(text)
-    answering = _answering(body, parameters, null_passes=plugin == MESH_PLUGIN, passes=(TimeoutError,))
+    parameters = parameters_of(text)
+    nulls = _nulls(parameters, binds_text=plugin == MESH_PLUGIN)
+    answering = _answering(body, parameters, nulls=nulls, passes=(TimeoutError,))
     return Tool(name, plugin, text[0], _timed(name, answering), parameters, *annotations)
 
 
@@ -628,6 +542,37 @@ def _agent_annotations(method: str) -> tuple[bool, bool]:
     return _MCP_ANNOTATIONS[_AGENT_TO_MCP.get(method, method)]
 
 
+# -- the tools: one body per method, for the agent tool and its MCP twin --------------------------------------
+# Each body takes the operations, the path an agent tool resolves against its chat context (an MCP tool takes the
+# path as sent: N4) and the bound arguments. NavigateTo, SearchChunks and GetChunk differ between the two.
+_Body = Callable[[_Operations, Callable[[Any], Any], dict], str]
+_BODIES: dict[str, _Body] = {
+    "Get": lambda ops, at, a: ops.get(at(a["path"])),
+    "Search": lambda ops, at, a: ops.search(a["query"], at(a.get("basePath")), a.get("limit", 50)),
+    "Create": lambda ops, at, a: ops.create(a["node"]),
+    "Update": lambda ops, at, a: ops.update(a["nodes"]),
+    "Patch": lambda ops, at, a: ops.patch(at(a["path"]), a["fields"]),
+    "EditContent": lambda ops, at, a: ops.edit_content(at(a["path"]), a["oldText"], a["newText"],
+                                                      a.get("replaceAll", False)),
+    "Delete": lambda ops, at, a: ops.delete(a["paths"]),
+    "Move": lambda ops, at, a: ops.move(at(a["sourcePath"]), at(a["targetPath"])),
+    "Copy": lambda ops, at, a: ops.copy(at(a["sourcePath"]), at(a["targetNamespace"]), a.get("force", False)),
+    "GetDiagnostics": lambda ops, at, a: ops.get_diagnostics(at(a["path"])),
+    "Recycle": lambda ops, at, a: ops.recycle(at(a["path"])),
+    "UploadContent": lambda ops, at, a: ops.upload_content(a["nodePath"], a["filePath"], a["content"],
+                                                          a.get("collectionName") or "content"),
+    "Upload": lambda ops, at, a: ops.upload(a["path"], a["base64Content"]),
+}
+
+
+def _bodies(ops: _Operations, at: Callable[[Any], Any]) -> dict[str, Callable[[dict], str]]:
+    return {method: functools.partial(body, ops, at) for method, body in _BODIES.items()}
+
+
+def _as_sent(path: Any) -> Any:
+    return path
+
+
 # -- the agent plugins ---------------------------------------------------------------------------------
 def mesh_plugin(mesh: Mesh, *, context: str | None = None, bulk_create: bool = False,
                 strict: bool | None = None) -> list[Tool]:
@@ -637,26 +582,9 @@ def mesh_plugin(mesh: Mesh, *, context: str | None = None, bulk_create: bool = F
     (after ``Create``); ``strict`` overrides the mesh's strict mode for
     Create, Update and Patch.
     """
-    ops = _Operations(mesh, strict)
-
-    def in_context(path: Any) -> Any:
-        return resolve_context_path(context, path) if isinstance(path, str) else path
-
-    bodies: dict[str, Callable[[dict], str]] = {
-        "Get": lambda a: ops.get(in_context(a["path"])),
-        "Search": lambda a: ops.search(a["query"], in_context(a.get("basePath")), a.get("limit", 50)),
-        "NavigateTo": lambda a: ops.navigate_to(a["path"], context),
-        "Create": lambda a: ops.create(a["node"]),
-        "Update": lambda a: ops.update(a["nodes"]),
-        "Patch": lambda a: ops.patch(in_context(a["path"]), a["fields"]),
-        "EditContent": lambda a: ops.edit_content(in_context(a["path"]), a["oldText"], a["newText"],
-                                                  a.get("replaceAll", False)),
-        "Delete": lambda a: ops.delete(a["paths"]),
-        "Move": lambda a: ops.move(in_context(a["sourcePath"]), in_context(a["targetPath"])),
-        "Copy": lambda a: ops.copy(in_context(a["sourcePath"]), in_context(a["targetNamespace"]), a.get("force", False)),
-        "GetDiagnostics": lambda a: ops.get_diagnostics(in_context(a["path"])),
-        "Recycle": lambda a: ops.recycle(in_context(a["path"])),
-    }
+    ops = _Operations(mesh, strict, context)
+    bodies = _bodies(ops, ops.in_context)
+    bodies["NavigateTo"] = lambda a: ops.navigate_to(a["path"])
     tools = [_tool(method, MESH_PLUGIN, MESH_TEXTS[method], bodies[method], _agent_annotations(method))
              for method in MESH_METHODS]
     if bulk_create:
@@ -676,7 +604,7 @@ def content_collection_plugin(mesh: Mesh, *, context: str | None = None) -> list
     ``SearchChunks`` without a ``scope`` anchors at the chat ``context`` (K4);
     ``UploadContent`` saves without indexing (C7).
     """
-    ops = _Operations(mesh)
+    ops = _Operations(mesh, context=context)
 
     def scope_of(arguments: dict) -> str | None:
         scope = arguments.get("scope")
@@ -684,12 +612,9 @@ def content_collection_plugin(mesh: Mesh, *, context: str | None = None) -> list
             return resolve_path(resolve_context_path(context, scope))
         return context
 
-    bodies: dict[str, Callable[[dict], str]] = {
-        "UploadContent": lambda a: ops.upload_content(a["nodePath"], a["filePath"], a["content"],
-                                                      a.get("collectionName") or "content", context),
-        "SearchChunks": lambda a: ops.search_chunks(a["query"], scope_of(a), a.get("limit", 20)),
-        "GetChunk": lambda a: ops.get_chunk(a["collectionPath"], a["filePath"], a["chunkIndex"]),
-    }
+    bodies = _bodies(ops, ops.in_context)
+    bodies["SearchChunks"] = lambda a: ops.search_chunks(a["query"], scope_of(a), a.get("limit", 20))
+    bodies["GetChunk"] = lambda a: ops.get_chunk(a["collectionPath"], a["filePath"], a["chunkIndex"])
     return [_tool(method, CONTENT_COLLECTION_PLUGIN, CONTENT_COLLECTION_TEXTS[method], bodies[method],
                   _agent_annotations(method)) for method in CONTENT_COLLECTION_METHODS]
 
@@ -715,32 +640,19 @@ def mcp_tools(mesh: Mesh, *, base_url: str = "") -> list[Tool]:
         scope = arguments.get("scope")
         return resolve_path(scope) if isinstance(scope, str) and scope.strip() else None
 
-    bodies: dict[str, Callable[[dict], str]] = {
-        "Get": lambda a: ops.get(a["path"]),
-        "Upload": lambda a: ops.upload(a["path"], a["base64Content"]),
-        "Search": lambda a: ops.search(a["query"], a.get("basePath"), a.get("limit", 50)),
-        "SearchChunks": lambda a: ops.search_chunks(a["query"], chunk_scope(a), a.get("limit", 20)),
-        "GetChunk": lambda a: ops.get_chunk(resolve_path(str(a["collectionPath"])), a["filePath"], a["chunkIndex"]),
-        "Create": lambda a: ops.create(a["node"]),
-        "Update": lambda a: ops.update(a["nodes"]),
-        "Patch": lambda a: ops.patch(a["path"], a["fields"]),
-        "EditContent": lambda a: ops.edit_content(a["path"], a["oldText"], a["newText"], a.get("replaceAll", False)),
-        "Delete": lambda a: ops.delete(a["paths"]),
-        "Move": lambda a: ops.move(a["sourcePath"], a["targetPath"]),
-        "Copy": lambda a: ops.copy(a["sourcePath"], a["targetNamespace"], a.get("force", False)),
-        "NavigateTo": navigate,
-        "GetDiagnostics": lambda a: ops.get_diagnostics(a["path"]),
-        "Recycle": lambda a: ops.recycle(a["path"]),
-    }
+    bodies = _bodies(ops, _as_sent)
+    bodies["NavigateTo"] = navigate
+    bodies["SearchChunks"] = lambda a: ops.search_chunks(a["query"], chunk_scope(a), a.get("limit", 20))
+    bodies["GetChunk"] = lambda a: ops.get_chunk(resolve_path(str(a["collectionPath"])), a["filePath"], a["chunkIndex"])
     tools = []
     for method in MCP_METHODS:
         name = snake_case(method)
         text = MCP_TEXTS[method]
-        parameters = _parameters(text)
+        parameters = parameters_of(text)
         # McpArgumentValidation lets JSON null through (MP4): the binder cannot make it a number or a flag.
-        null_fails = NULL_RAISES | {p.name for p in parameters if p.type in ("integer", "boolean")}
-        body = _answering(bodies[method], parameters, MCP_INVOCATION_FAILED.format(tool=name), null_fails,
-                          null_passes=method in MESH_METHODS, binder=False)
+        nulls = _nulls(parameters, binds_text=method in MESH_METHODS, raises_types=("integer", "boolean"))
+        body = _answering(bodies[method], parameters, MCP_INVOCATION_FAILED.format(tool=name), nulls=nulls,
+                          binder=False)
         tools.append(Tool(name, MCP_SERVER, text[0], _validated(name, parameters, body), parameters,
                           *_MCP_ANNOTATIONS[method]))
     return tools

@@ -40,7 +40,8 @@ from agentkit._mesh import Mesh
 from agentkit._messages import Context, Message, Reply, ToolCall, ToolResult
 from agentkit._node import Node
 from agentkit._paths import DOCUMENTS_SEGMENT, file_path_from_document, get_path_of_file
-from agentkit._plugins import content_collection_plugin, dotnet_json_string, mesh_plugin
+from agentkit._dotnet_json import dotnet_json_string
+from agentkit._plugins import content_collection_plugin, mesh_plugin
 from agentkit._runtime import DIED, Agent, Interrupt, Run
 from agentkit._threads import Thread
 from agentkit._tokens import item_tokens
