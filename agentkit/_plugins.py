@@ -99,39 +99,57 @@ class PathHandling:
     note: str = ""
 
 
-def _handling(plugin: str, rows: str, context: bool, clean: bool, note: str = "") -> list[PathHandling]:
-    return [PathHandling(plugin, *row.split("."), context, clean, note) for row in rows.split()]
-
-
 # N7, read tool by tool in MeshPlugin.cs, ContentCollectionPlugin.cs and McpMeshPlugin.cs down to MeshOperations.
 # NavigateTo is left out: the agent tool hands its argument to a resolver of its own (M14, R9).
-PATH_HANDLING: tuple[PathHandling, ...] = tuple(
-    _handling(MESH_PLUGIN, "Get.path Search.basePath Patch.path EditContent.path Move.sourcePath Move.targetPath "
-                           "Copy.sourcePath Copy.targetNamespace GetDiagnostics.path Recycle.path", True, True)
-    + _handling(MESH_PLUGIN, "Create.node Update.nodes", False, True,
-                "the `namespace` field; every leading `/` is dropped too")
-    + _handling(MESH_PLUGIN, "Delete.paths", False, True, "each path of the array")
-    + _handling(CONTENT_COLLECTION_PLUGIN, "UploadContent.nodePath", True, True)
-    + _handling(CONTENT_COLLECTION_PLUGIN, "SearchChunks.scope", True, True,
-                "absent: the chat context; the search then drops every leading `@` left and `/` at either end")
-    + _handling(CONTENT_COLLECTION_PLUGIN, "UploadContent.filePath", False, False,
-                "saved as sent")
-    + _handling(CONTENT_COLLECTION_PLUGIN, "GetChunk.collectionPath GetChunk.filePath", False, False,
-                "compared as sent")
-    + _handling(MCP_SERVER, "search_chunks.scope", False, True,
-                "the search then drops every leading `@` left and `/` at either end, in that order: "
-                "`/@A/content` is `@A/content`")
-    + _handling(MCP_SERVER, "get.path search.basePath patch.path "
-                            "edit_content.path move.sourcePath move.targetPath copy.sourcePath copy.targetNamespace "
-                            "get_diagnostics.path recycle.path", False, True)
-    + _handling(MCP_SERVER, "navigate_to.path", False, True, "every leading `/` is dropped too")
-    + _handling(MCP_SERVER, "get_chunk.collectionPath", False, True,
-                "a leading `/` stays and is compared: `@/A/content` names nothing")
-    + _handling(MCP_SERVER, "upload.path", False, True, "every leading `/` is dropped too")
-    + _handling(MCP_SERVER, "create.node update.nodes", False, True, "the `namespace` field; every leading `/` is dropped too")
-    + _handling(MCP_SERVER, "delete.paths", False, True, "each path of the array")
-    + _handling(MCP_SERVER, "get_chunk.filePath", False, False, "compared as sent")
+# The notes several rows share.
+_NAMESPACE_FIELD = "the `namespace` field; every leading `/` is dropped too"
+_EACH_PATH = "each path of the array"
+_COMPARED_AS_SENT = "compared as sent"
+_LEADING_SLASHES = "every leading `/` is dropped too"
+PATH_HANDLING: tuple[PathHandling, ...] = (
+    # plugin, tool, parameter, chat context, cleaned[, note]
+    PathHandling(MESH_PLUGIN, "Get", "path", True, True),
+    PathHandling(MESH_PLUGIN, "Search", "basePath", True, True),
+    PathHandling(MESH_PLUGIN, "Patch", "path", True, True),
+    PathHandling(MESH_PLUGIN, "EditContent", "path", True, True),
+    PathHandling(MESH_PLUGIN, "Move", "sourcePath", True, True),
+    PathHandling(MESH_PLUGIN, "Move", "targetPath", True, True),
+    PathHandling(MESH_PLUGIN, "Copy", "sourcePath", True, True),
+    PathHandling(MESH_PLUGIN, "Copy", "targetNamespace", True, True),
+    PathHandling(MESH_PLUGIN, "GetDiagnostics", "path", True, True),
+    PathHandling(MESH_PLUGIN, "Recycle", "path", True, True),
+    PathHandling(MESH_PLUGIN, "Create", "node", False, True, _NAMESPACE_FIELD),
+    PathHandling(MESH_PLUGIN, "Update", "nodes", False, True, _NAMESPACE_FIELD),
+    PathHandling(MESH_PLUGIN, "Delete", "paths", False, True, _EACH_PATH),
+    PathHandling(CONTENT_COLLECTION_PLUGIN, "UploadContent", "nodePath", True, True),
+    PathHandling(CONTENT_COLLECTION_PLUGIN, "SearchChunks", "scope", True, True,
+                 "absent: the chat context; the search then drops every leading `@` left and `/` at either end"),
+    PathHandling(CONTENT_COLLECTION_PLUGIN, "UploadContent", "filePath", False, False, "saved as sent"),
+    PathHandling(CONTENT_COLLECTION_PLUGIN, "GetChunk", "collectionPath", False, False, _COMPARED_AS_SENT),
+    PathHandling(CONTENT_COLLECTION_PLUGIN, "GetChunk", "filePath", False, False, _COMPARED_AS_SENT),
+    PathHandling(MCP_SERVER, "search_chunks", "scope", False, True,
+                 "the search then drops every leading `@` left and `/` at either end, in that order: "
+                 "`/@A/content` is `@A/content`"),
+    PathHandling(MCP_SERVER, "get", "path", False, True),
+    PathHandling(MCP_SERVER, "search", "basePath", False, True),
+    PathHandling(MCP_SERVER, "patch", "path", False, True),
+    PathHandling(MCP_SERVER, "edit_content", "path", False, True),
+    PathHandling(MCP_SERVER, "move", "sourcePath", False, True),
+    PathHandling(MCP_SERVER, "move", "targetPath", False, True),
+    PathHandling(MCP_SERVER, "copy", "sourcePath", False, True),
+    PathHandling(MCP_SERVER, "copy", "targetNamespace", False, True),
+    PathHandling(MCP_SERVER, "get_diagnostics", "path", False, True),
+    PathHandling(MCP_SERVER, "recycle", "path", False, True),
+    PathHandling(MCP_SERVER, "navigate_to", "path", False, True, _LEADING_SLASHES),
+    PathHandling(MCP_SERVER, "get_chunk", "collectionPath", False, True,
+                 "a leading `/` stays and is compared: `@/A/content` names nothing"),
+    PathHandling(MCP_SERVER, "upload", "path", False, True, _LEADING_SLASHES),
+    PathHandling(MCP_SERVER, "create", "node", False, True, _NAMESPACE_FIELD),
+    PathHandling(MCP_SERVER, "update", "nodes", False, True, _NAMESPACE_FIELD),
+    PathHandling(MCP_SERVER, "delete", "paths", False, True, _EACH_PATH),
+    PathHandling(MCP_SERVER, "get_chunk", "filePath", False, False, _COMPARED_AS_SENT),
 )
+
 
 # A5: Microsoft.Extensions.AI's answer to a call of a tool the agent was not offered; the round continues.
 UNOFFERED_TOOL_TEXT = 'Error: Requested function "{name}" not found.'
