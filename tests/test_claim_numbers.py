@@ -25,7 +25,8 @@ from agentkit._config import DEFAULT_MAXIMUM_ITERATIONS
 from agentkit._cost import CACHE_READ
 from agentkit._index import clamp_limit
 from agentkit._messages import Message
-from agentkit.guide._scenarios import LONG_ROUND_CAP, TITLES, creates_in_scenario_3
+from agentkit.guide._procedures import LONG_ROUND_CAP, TITLES
+from agentkit.guide._scenarios import creates_in_scenario_3
 from agentkit._paths import document_slug
 from agentkit._threads import (
     HISTORY_BUDGET_CHARS, HISTORY_CELL_TIMEOUT_SECONDS, HISTORY_LOAD_TIMEOUT_SECONDS, message_chars,
