@@ -58,10 +58,9 @@ CONTENT_COLLECTION_PLUGIN = "ContentCollection"
 MCP_SERVER = "mcp"  # the plugin name agentkit gives the MCP server's tools
 BULK_CREATE = "BulkCreate"
 
-# M1: CreateAllTools' order; the read-only set is CreateTools'.
+# M1: CreateAllTools' order (the read-only set, CreateTools', is the tools whose annotations say read-only).
 MESH_METHODS = ("Get", "Search", "NavigateTo", "Create", "Update", "Patch", "EditContent", "Delete", "Move", "Copy",
                 "GetDiagnostics", "Recycle")
-MESH_READ_ONLY_METHODS = ("Get", "Search", "NavigateTo", "GetDiagnostics")
 CONTENT_COLLECTION_METHODS = ("UploadContent", "SearchChunks", "GetChunk")  # K2
 # P1: the MCP tools agentkit models, in McpMeshPlugin.cs's order (autocomplete and the rest are not modelled).
 MCP_METHODS = ("Get", "Upload", "Search", "SearchChunks", "GetChunk", "Create", "Update", "Patch", "EditContent",
