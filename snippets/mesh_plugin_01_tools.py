@@ -10,7 +10,7 @@ from agentkit import (
     CONTENT_COLLECTION_PLUGIN, MCP_SERVER, MESH_PLUGIN, ContentType, Mesh, Node, content_collection_plugin, mcp_tools,
     mesh_plugin, snake_case, tools_by_name,
 )
-from agentkit._mesh import search_query
+from agentkit._query import search_query
 from agentkit._paths import resolve_context_path
 from agentkit._plugins import MCP_METHODS, MCP_METHODS_NOT_MODELLED, PATH_HANDLING
 
