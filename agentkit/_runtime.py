@@ -26,7 +26,9 @@ thread's ``_Usage`` satellite (T4, T5); a round that dies
 answer (an agent name that does not resolve, or the depth limit, with no other delegation in the same
 response: DL3) does not end: its status is ``waiting``, and it stores and records nothing.
 
-Delegation (DL1-DL4): the sub-agent's round runs in a new sub-thread whose one message is the task; the
+Delegation (DL1-DL4, DL7): the sub-agent's round runs in a new sub-thread whose one message is the task, under
+the named agent, or another loaded agent (the caller or a delegate) the task names with ``@agent/X`` or an
+``@`` reference ending in its name; the
 parent's call answers the sub-thread's summary (``Run.summary``: a completed round's ``<summary>`` block
 or answer, a cancelled round's text or ``Cancelled before completion.``, an errored round's stored text),
 or the timed-out text when the sub-round does not end within 10 minutes (a round that died or waits).
@@ -46,7 +48,8 @@ from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from typing import Any, Sequence
 
-from ._config import CHECK_INBOX, CHECK_INBOX_DESCRIPTION, DELEGATION_TOOL, NO_NEW_MESSAGES, AgentConfiguration
+from ._config import (CHECK_INBOX, CHECK_INBOX_DESCRIPTION, DELEGATION_TOOL, NO_NEW_MESSAGES, AgentConfiguration,
+                      named_agent)
 from ._cost import EXAMPLE_PRICES, ModelPrice, TokenUsage, cost_of, require_count
 from ._errors import ConfigurationError
 from ._invocation import ConsecutiveErrors, LayerAnswer, aborted_text
@@ -89,15 +92,26 @@ class TimeLimit:
 
 
 # Every time limit that can cut a call, a read or a round short, for agents a host's chat runs (MeshWeaver's
-# agent path; harness rounds have only the round's limit). Rendered as AgentDesign's table of time limits.
+# agent path, and the harness clients' own session timeouts). Rendered as AgentDesign's table of time limits.
 TIME_LIMITS = (
     TimeLimit("one agent tool call (every tool but `delegate_to_agent` and `check_inbox`)", 30,
               "the model reads `Tool '{name}' timed out after 30s. Add [ToolTimeout(N)] to allow longer.`; "
               "the operation runs on", "MP3 FI3", "yes"),
-    TimeLimit("`Get`'s read of a path (routing, the node's hub, the store, the transformer)", 10,
+    TimeLimit("`Get`'s read of a unified path (a `content/`, `data/`, `schema/`, `area/` or `layoutAreas` "
+              "segment): routing, the node's hub, the store, the transformer", 10,
               "`Error: Timeout resolving '{remainder}' at {address}`", "S2", "yes"),
+    TimeLimit("`Get`'s read of a plain node path", 10,
+              "a fallback read of 5 s more, then `Not found: {path}`", "S10", "no"),
+    TimeLimit("the node read of `Patch`, `EditContent` and `GetDiagnostics`", 10,
+              "the node reads as missing (`Patch`, `EditContent`: `Error: node not found at …`)", "S10", "no"),
+    TimeLimit("`load_skill`'s read of the skill node", 10, "`Could not load skill '{path}': {message}`", "RL4", "no"),
     TimeLimit("the rebuild of a round's history", 5,
               "the round is shown no history, only its new message", "T1 AD1", "outcome"),
+    TimeLimit("the read of the chat's context node", 5, "the round goes on without the context node", "RL3", "no"),
+    TimeLimit("the agent's initialisation, before the round", 60,
+              "the round ends in error: `*Agent initialization stalled: …*`", "RL3", "no"),
+    TimeLimit("the check that a harness's CLI is installed", 10,
+              "the round runs on the MeshWeaver agent path instead", "RL2", "no"),
     TimeLimit("`delegate_to_agent`, from the sub-thread's start", 10 * 60,
               "`Error: delegation to {agent} failed — timed out waiting for the delegated agent to finish.`; "
               "the sub-round runs on", "DL2", "yes"),
@@ -108,7 +122,15 @@ TIME_LIMITS = (
     TimeLimit("a round: its model calls, tool calls and delegations", 30 * 60,
               "the round ends in error, storing `*Error: AI streaming exceeded the maximum round duration "
               "of 00:30:00 …*`", "RL1", "no"),
-    TimeLimit("the write of a round's usage", 15, "the usage is dropped without an error", "W7", "no"),
+    TimeLimit("a Claude Code harness round (its CLI session)", 120,
+              "the round ends in error, storing `*Error: {message}*`", "RL2", "no"),
+    TimeLimit("a Copilot harness round, after its prompt is sent", 30,
+              "the round ends in error, storing `*Error: {message}*`", "RL2", "no"),
+    TimeLimit("a round on an Orleans host (the grain's long-running extension)", 30 * 60,
+              "the grain deactivates and the round ends cancelled", "RL5", "no"),
+    TimeLimit("the round's wait for its usage write", 15,
+              "if the usage node's creation has not answered, the tokens are never added; an add already queued "
+              "still lands later; a failure is only logged", "W7", "no"),
     TimeLimit("one request to the model provider", None,
               "none: every provider client switches its network timeout off", "RL1", "—"),
 )
@@ -486,9 +508,13 @@ class Agent:
             # any sub-thread exists and emit no lifecycle event; on a host's chat the call's answer comes only from
             # the next Dispatched or Failed event of the chat (DL3), so they never reach the model.
             return Unanswered(name)
-        delegate = delegates[target]
+        # The sub-round selects the named agent, unless the task names another loaded agent (`@agent/X`, or an
+        # `@` reference ending in its name): SelectAgent checks the message first (DL7). agentkit's loaded agents
+        # are the caller and its delegates.
+        loaded = {**delegates, self.config.id: self}
+        delegate = loaded[named_agent(task, list(loaded)) or target]
         dispatched = _plugins._clock()
-        # A new sub-thread whose one message is the task (DL1), under the delegate's own configuration and model.
+        # A new sub-thread whose one message is the task (DL1), under that agent's own configuration and model.
         sub = delegate._round(parent.thread.subthread(target, parent.response_id), task, delegate.delegated_interrupt,
                               usage_model=None if as_unknown else delegate.model.key,
                               as_unknown_below=as_unknown, delegated=True)

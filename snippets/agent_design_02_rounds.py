@@ -1,5 +1,7 @@
 """Round semantics: what survives a round boundary, the history budget, and when usage is recorded."""
 
+import inspect
+
 import agentkit
 from agentkit import (
     HISTORY_BUDGET_CHARS, Agent, Mesh, Message, Reply, Thread, TokenUsage, ToolResult, rebuild_history, record_usage,
@@ -95,6 +97,10 @@ assert sent[0].instructions == "Read it." + DELEGATION_GUIDANCE.replace("{agents
     + BUDGET_SEPARATOR + BUDGET_TEXT.format(n=3)
 # verifies: agent.system-message-instructions
 assert "**Available Agents for Delegation:**\n- boxed: \n" in sent[0].instructions
+# agentkit appends nothing after the budget text: no chat context, and a round takes no attachments to append.
+# verifies: agent.system-message-instructions
+assert sent[0].instructions.endswith(BUDGET_TEXT.format(n=3)) and not {"attachments", "context"} & set(
+    inspect.signature(agentkit.Agent.start).parameters)
 # A delegation's own instructions, then the hierarchy's other agents with their descriptions (else a stand-in).
 team = [agentkit.AgentConfiguration("lead", "Read it.", delegations=["Acme/boxed"],
                                     delegation_instructions={"Acme/boxed": "Reads one statement."}),

@@ -1,7 +1,7 @@
 """Delegation end to end: what a sub-agent receives, what the parent reads, how it fails; and the time limits."""
 
 from agentkit import Agent, Mesh, Thread, ToolCall
-from agentkit._config import AgentConfiguration, delegation_targets
+from agentkit._config import AgentConfiguration, delegation_targets, named_agent
 from agentkit._cost import TokenUsage
 from agentkit._runtime import (CANCELLED_SUMMARY, DELEGATION_TIMED_OUT, DELEGATION_WAIT_SECONDS, NO_RESPONSE,
                                TIME_LIMITS, Interrupt)
@@ -36,6 +36,19 @@ assert [m.role for m in sub.thread.messages] == ["user", "assistant"] and sub.tu
 assert "What was revenue?" not in [m.text for m in sub.thread.messages] and sub.model == "example-small"
 # verifies: agent.delegation-gets-task-only
 assert sub.agent == "reader" and "Read the report." in reader.config.round_instructions()
+# A task that names another loaded agent runs that agent instead (SelectAgent checks the message first, DL7).
+routed_mesh = Mesh()
+checker = Agent(AgentConfiguration("checker", "Check the figures."), TextModel("checked"), routed_mesh)
+routed = {text: Agent(AgentConfiguration("lead", delegations=["reader", "checker"]), PlannedCalls([ToolCall(
+    "delegate_to_agent", {"agentName": "reader", "task": text})]), routed_mesh,
+    delegates={"reader": reader, "checker": checker}).start(Thread("Acme/_Thread/t7"), "Go.").delegations[0]
+          for text in ("Ask @agent/Checker to verify.", "See @Acme/Agent/checker first.", "Mail a@b.c the total.")}
+# verifies: agent.delegation-gets-task-only
+assert [sub.agent for sub in routed.values()] == ["checker", "checker", "reader"] and [
+    sub.summary for sub in routed.values()][:2] == ["checked"] * 2
+# verifies: agent.delegation-gets-task-only
+assert named_agent('Use @("Acme/Agent/Reader") and @checker', ["reader", "checker"]) == "reader" and named_agent(
+    "@agent/nobody, then @model/checker", ["checker"]) is None
 # verifies: agent.parent-usage-excludes-delegations
 assert recorded_usage(mesh, thread.path, run.model) == run.usage and run.billed_usage() == run.usage + sub.usage
 # verifies: agent.parent-usage-excludes-delegations
@@ -111,8 +124,10 @@ assert [sub.agent for sub in run.delegations] == ["reader", "checker"] and {
 # --8<-- [start:targets]
 hierarchy = [AgentConfiguration("lead", delegations=["writer"]), AgentConfiguration("writer", delegations=["reader"]),
              AgentConfiguration("reader"), AgentConfiguration("self", delegations=["self"])]
-print(delegation_targets(hierarchy))  # the agents each one's delegate_to_agent can resolve
+print(delegation_targets(hierarchy))  # the batch build: a chat's first unselected round, or an @agent pick
 #> {'reader': (), 'lead': ('reader',), 'writer': ('reader', 'lead'), 'self': ('reader', 'lead', 'writer', 'self')}
+print(delegation_targets(hierarchy, by_name=True)["reader"])  # an agent chosen by name: rebuilt with every agent
+#> ('reader', 'lead', 'writer', 'self')
 # --8<-- [end:targets]
 
 targets = delegation_targets(hierarchy)
@@ -120,6 +135,9 @@ targets = delegation_targets(hierarchy)
 assert "writer" not in targets["lead"] and "self" in targets["self"] and targets["reader"] == ()
 # verifies: agent.delegation-resolves-earlier-agents
 assert delegation_targets([AgentConfiguration("main", is_default=True), AgentConfiguration("a")])["main"] == ("a",)
+by_name = delegation_targets(hierarchy, by_name=True)
+# verifies: agent.delegation-resolves-earlier-agents
+assert all(by_name[c.id] == targets["self"] and c.id in by_name[c.id] for c in hierarchy) and "writer" in by_name["lead"]
 
 
 def seconds(limit) -> str:
@@ -132,12 +150,20 @@ capture("agent_time_limits.md", "| what is timed | limit | when it runs out | mo
         "| --- | --- | --- | --- | --- |\n" + "".join(
             f"| {t.scope} | {seconds(t.seconds)} | {t.outcome} | {t.modelled} | {t.facts} |\n" for t in TIME_LIMITS))
 by_fact = {t.facts: t.seconds for t in TIME_LIMITS}
+by_scope = {t.scope: t for t in TIME_LIMITS}
 # verifies: agent.time-limits
-assert by_fact["RL1"] is None and [t.seconds for t in TIME_LIMITS if t.scope.startswith("a round")] == [30 * 60]
+assert [t.seconds for t in TIME_LIMITS if t.facts == "RL1"] == [30 * 60, None] and TIME_LIMITS[-1].seconds is None
 # verifies: agent.time-limits
 assert by_fact["MP3 FI3"] == 30 and by_fact["S2"] == 10 and by_fact["DL2"] == DELEGATION_WAIT_SECONDS
+# verifies: agent.time-limits
+assert [t.seconds for t in TIME_LIMITS if t.scope.startswith(("a Claude Code", "a Copilot"))] == [120, 30] and [
+    t.seconds for t in TIME_LIMITS if t.scope.startswith("the agent's initialisation")] == [60]
+# verifies: agent.time-limits
+assert "unified path" in TIME_LIMITS[1].scope and TIME_LIMITS[2].outcome.endswith("`Not found: {path}`") and (
+    "5 s" in TIME_LIMITS[2].outcome and {t.facts for t in TIME_LIMITS} >= {"RL2", "RL3", "RL4", "RL5", "S10"})
 # verifies: agent.subthread-heartbeat
-assert [t.seconds for t in TIME_LIMITS if t.facts == "DL5"] == [60, 30] and "15 s" in TIME_LIMITS[5].scope
+assert [t.seconds for t in TIME_LIMITS if t.facts == "DL5"] == [60, 30] and "15 s" in next(
+    t.scope for t in TIME_LIMITS if t.facts == "DL5" and t.seconds == 30)
 
 # A harness round's client reports no usage (W8): agentkit's model that never reports stands for it.
 harness_mesh = Mesh()
@@ -147,5 +173,8 @@ harness_run = harness.start(Thread("Acme/_Thread/t5"), "Fix it.")
 assert harness_run.status == "completed" and not harness_run.recorded and harness_run.usage != TokenUsage()
 # verifies: agent.harness-records-nothing
 assert recorded_usage(harness_mesh, "Acme/_Thread/t5", harness_run.model) == TokenUsage()
+usage_wait = next(t for t in TIME_LIMITS if t.facts == "W7")
 # verifies: agent.usage-write-dropped
-assert by_fact["W7"] == 15 and "dropped without an error" in TIME_LIMITS[7].outcome
+assert usage_wait.seconds == 15 and "never added" in usage_wait.outcome and "still lands later" in usage_wait.outcome
+# verifies: agent.usage-write-dropped
+assert "only logged" in usage_wait.outcome and "wait" in usage_wait.scope

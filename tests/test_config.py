@@ -20,6 +20,8 @@ from agentkit._config import (
     THREAD_GUIDANCE,
     AgentConfiguration,
     PluginGrant,
+    delegation_targets,
+    named_agent,
     parse_plugin_entry,
 )
 from agentkit._plugins import Tool
@@ -316,3 +318,37 @@ def test_the_system_message_lists_delegations_and_hierarchy_agents():
     assert reread.description == "Leads." and reread.delegation_instructions == {"reader": "R."}
     with pytest.raises(ConfigurationError, match="not among the delegations"):
         AgentConfiguration("lead", delegation_instructions={"writer": "W."})
+
+
+def test_batch_build_resolves_only_earlier_agents_and_cycles_reach_all():
+    """DL6's batch build: without delegations, with, the default last; a two-cycle or self-loop sees every agent."""
+    team = [AgentConfiguration("main", is_default=True), AgentConfiguration("a", delegations=["b"]),
+            AgentConfiguration("b", delegations=["a"]), AgentConfiguration("c", delegations=["x"]),
+            AgentConfiguration("plain")]
+    batch = delegation_targets(team)
+    assert batch["plain"] == () and batch["c"] == ("plain", "a", "b") and batch["main"] == ("plain", "a", "b", "c")
+    assert batch["a"] == batch["b"] == ("plain", "a", "b", "c", "main")
+
+
+def test_an_agent_chosen_by_name_resolves_every_agent_itself_included():
+    """DL6: ResolveSelectedAgent rebuilds a selected agent with the complete agent map."""
+    team = [AgentConfiguration("main", is_default=True), AgentConfiguration("lead", delegations=["writer"]),
+            AgentConfiguration("writer")]
+    every = delegation_targets(team, by_name=True)
+    assert set(every) == {"main", "lead", "writer"}
+    assert all(set(targets) == {"main", "lead", "writer"} for targets in every.values())
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Ask @agent/Checker.", "checker"),  # step 1, any case
+    ("Ask @agent/nobody, or @Acme/Agent/reader now.", "reader"),  # step 1 misses: step 2
+    ("Ask @Acme/Agent/reader.", None),  # the direct form takes the full stop into the path
+    ("See @Acme/Agent/checker then @reader.", "checker"),  # the first matching reference wins
+    ('Use @("Acme/Agent/Reader") and @checker.', "reader"),  # the parentheses form
+    ('Use @"Acme/Agent/Checker".', "checker"),  # the quoted form
+    ("@model/reader and @agent/", None),  # command forms are not references
+    ("Mail a@b.c", None),
+    ("No reference.", None),
+])
+def test_named_agent_follows_select_agent(text, expected):
+    assert named_agent(text, ["reader", "checker"]) == expected

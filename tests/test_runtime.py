@@ -601,3 +601,39 @@ def test_at_the_limit_every_call_of_the_response_runs_and_the_results_keep_call_
     first = [r.text for r in run.turns[0].results]
     assert first[0] == first[2] == "Error: Function failed." and first[1] != first[0]
     assert run.answer == f"*Error: One or more errors occurred. ({MISSING_MESSAGE}) ({MISSING_MESSAGE})*"
+
+
+def test_a_task_naming_another_loaded_agent_runs_that_agent():
+    """SelectAgent checks the task first (DL7): `@agent/X` or an `@` reference ending in a loaded agent's name."""
+    mesh = Mesh()
+    reader = Agent(AgentConfiguration("reader"), TextModel("read"), mesh)
+    checker = Agent(AgentConfiguration("checker"), TextModel("checked"), mesh)
+
+    def routed(task: str) -> str:
+        lead = Agent(AgentConfiguration("lead", delegations=["reader", "checker"]),
+                     PlannedCalls([ToolCall("delegate_to_agent", {"agentName": "reader", "task": task})]), mesh,
+                     delegates={"reader": reader, "checker": checker})
+        sub = lead.start(Thread("Acme/_Thread/route"), "Go.").delegations[0]
+        assert sub.thread.path.endswith("/reader-1")  # the sub-thread is still the named target's
+        return sub.agent
+
+    assert routed("Read it.") == "reader"
+    assert routed("Ask @agent/CHECKER.") == "checker"
+    assert routed("Compare with @Acme/Agent/Checker first.") == "checker"
+    assert routed("Say @lead is done.") == "lead"  # the caller is a loaded agent too
+    assert routed("@agent/nobody, then @model/checker.") == "reader"  # no loaded agent named: the target runs
+
+
+def test_time_limits_cover_the_harness_sessions_and_each_read():
+    from agentkit._runtime import TIME_LIMITS
+
+    by_scope = {t.scope: t for t in TIME_LIMITS}
+    assert len(by_scope) == len(TIME_LIMITS)
+    harness = [(t.seconds, t.facts) for t in TIME_LIMITS if "harness round" in t.scope]
+    assert harness == [(120, "RL2"), (30, "RL2")]
+    gets = [t for t in TIME_LIMITS if t.scope.startswith("`Get`'s read")]
+    assert [(t.seconds, t.facts) for t in gets] == [(10, "S2"), (10, "S10")]
+    assert "Timeout resolving" in gets[0].outcome and "Not found: {path}" in gets[1].outcome
+    assert {t.seconds for t in TIME_LIMITS if t.facts in ("RL3", "RL4", "RL5")} == {5, 10, 60, 30 * 60}
+    usage = next(t for t in TIME_LIMITS if t.facts == "W7")
+    assert usage.seconds == 15 and "dropped" not in usage.outcome and "still lands later" in usage.outcome
