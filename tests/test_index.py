@@ -10,14 +10,6 @@ from agentkit._index import clamp_limit
 from tests.mesh_state import NODE_TYPES
 
 
-def mesh_with_facts(count: int, **options) -> Mesh:
-    mesh = Mesh(node_types=set(NODE_TYPES), index=SearchIndex(**options))
-    mesh.create({"id": "Acme", "name": "Acme", "nodeType": "Company"})
-    for number in range(count):
-        mesh.create({"id": f"Acme/f-{number:03d}", "name": f"Fact {number}", "nodeType": "Fact"})
-    return mesh
-
-
 @pytest.mark.parametrize("asked, clamped", [(0, 1), (-5, 1), (1, 1), (200, 200), (1000, 200), ("30", 30), (None, 50)])
 def test_limit_is_clamped_to_1_200(asked, clamped):
     """The limit is clamped to 1..200; None means the default."""
