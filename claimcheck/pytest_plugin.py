@@ -157,7 +157,9 @@ class SnippetRun(pytest.Item):
         difference = outputs.output_mismatch(self.path, ran.printed.getvalue())
         if difference:
             project = Project(root)
-            located = outputs.mismatch_report(project, project.relative(self.path), outputs.attribute(self.path, ran.printed.writes))
+            # Run again, one top-level statement at a time, to tell which statement printed what.
+            writes = captures.run_snippet(self.path).printed.writes
+            located = outputs.mismatch_report(project, project.relative(self.path), outputs.attribute(self.path, writes))
             raise SnippetOutputStale(
                 f"{located or difference}\n"
                 "Show the real output below each print: 'python3 dev.py regen --outputs' rewrites the '#>' lines; review the diff."

@@ -22,7 +22,7 @@ from guidetools.project import CAPTURED_OUTPUT, REPO_ROOT
 @dataclass(frozen=True)
 class SnippetResult:
     namespace: dict
-    printed: LineRecorder          # what it printed, with the snippet line that printed each piece
+    printed: LineRecorder          # what it printed, with the top-level statement that printed each piece
     captured: dict[str, str]       # captured file name -> its text, as recorded where the listing ran
 
 
@@ -40,7 +40,7 @@ def run_snippet(path: Path, execute: Callable[[types.ModuleType], None] | None =
     sys.modules["__main__"] = module
     try:
         with contextlib.redirect_stdout(printed), recording() as captured:
-            (execute or _execute)(module)
+            execute(module) if execute else printed.run(module.__dict__)
     finally:
         if saved is not None:
             sys.modules["__main__"] = saved
@@ -50,11 +50,6 @@ def run_snippet(path: Path, execute: Callable[[types.ModuleType], None] | None =
         raise CaptureError(f"{path.name}: CAPTURES ({names}) is not read: its functions would render after the "
                            "snippet's state has moved on; call capture(name, text) where each listing runs")
     return SnippetResult(module.__dict__, printed, captured)
-
-
-def _execute(module: types.ModuleType) -> None:
-    path = module.__file__
-    exec(compile(Path(path).read_bytes(), path, "exec"), module.__dict__)
 
 
 def render(captured: dict[str, str], root: Path = REPO_ROOT) -> dict[Path, str]:
