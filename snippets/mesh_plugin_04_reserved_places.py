@@ -137,6 +137,8 @@ for odd_id, get_path in ((" padded ", "Meridian/ padded "), ("*", "Meridian/*"),
     answer = tools["get"].call({"path": get_path})
     # verifies: mesh.create-ids-get-cannot-name
     assert not (answer.startswith("{") and json.loads(answer).get("path") == f"Meridian/{odd_id}"), answer
+# verifies: mesh.create-ids-get-cannot-name
+assert create("*", namespace="") == "Created: *" and json.loads(tools["get"].call({"path": "*"}))["path"] == "*"
 # verifies: mesh.create-at-ids
 assert create("@Q3", namespace="") == "Created: @Q3" and tools["get"].call({"path": "@Q3"}) == "Not found: Q3"
 # verifies: mesh.create-at-ids
