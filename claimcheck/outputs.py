@@ -19,6 +19,10 @@ import io
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from claimcheck.site import Site
 
 SHOWN_LINE = re.compile(r"^\s*#>(?: (?P<text>.*))?$")
 _CHECKER = doctest.OutputChecker()
@@ -167,27 +171,27 @@ def _as_shown(text: str, indent: str) -> list[str]:
     return [f"{indent}#> {line}".rstrip() if line else f"{indent}#>" for line in text.rstrip("\n").split("\n")] if text else []
 
 
-def where_shown(project, snippet: Path, line: int) -> list[str]:
+def where_shown(site: Site, snippet: Path, line: int) -> list[str]:
     """The page lines that show `snippet:line`: each include of a section that holds the line."""
     from claimcheck.pysource import read_sections
 
-    sections, _ = read_sections(project.root / snippet, snippet)
+    sections, _ = read_sections(site.root / snippet, snippet)
     holding = {name for name, section in sections.items() if section.start < line < section.end}
     return [
         f"{include.page.as_posix()}:{include.line} (section '{include.section}')"
-        for page in project.pages for include in page.includes
+        for page in site.pages for include in page.includes
         if include.path == snippet.as_posix() and include.section in holding
     ]
 
 
-def mismatch_report(project, snippet: Path, attributed: Attributed) -> str:
+def mismatch_report(site: Site, snippet: Path, attributed: Attributed) -> str:
     """One paragraph per differing block: the snippet line, the page lines that show it, expected and got."""
     parts = []
     for block, got in attributed.mismatches():
         if block is None:
             parts.append(f"{snippet.as_posix()}: prints output that no '#>' lines show:\n{_indented(got)}")
             continue
-        shown = where_shown(project, snippet, block.start)
+        shown = where_shown(site, snippet, block.start)
         place = f"shown on {', '.join(shown)}" if shown else "in no section a page shows"
         example = doctest.Example(source="", want=block.text)
         parts.append(

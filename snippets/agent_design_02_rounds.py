@@ -13,9 +13,9 @@ from agentkit.guide._scenarios import (
     APPROVE, PROTOCOL_INSTRUCTIONS, TASK, THREAD, interrupted, protocol, report_tokens, workspace,
 )
 from claimcheck import capture
-from guidetools.agentview import AgentView
+from claimcheck.agentview import AgentView
 
-# Every configuration built below is recorded for the page's "Agent node" listing (guidetools/agentview.py).
+# Every configuration built below is recorded for the page's "Agent node" listing (claimcheck/agentview.py).
 VIEW = AgentView(__file__)
 AgentConfiguration = VIEW.configurations(agentkit.AgentConfiguration)
 

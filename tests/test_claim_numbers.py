@@ -30,7 +30,8 @@ from agentkit._paths import document_slug
 from agentkit._threads import (
     HISTORY_BUDGET_CHARS, HISTORY_CELL_TIMEOUT_SECONDS, HISTORY_LOAD_TIMEOUT_SECONDS, message_chars,
 )
-from guidetools import captures, stated
+from claimcheck import captures
+from guidetools import stated
 from guidetools.project import REPO_ROOT
 from tests.mesh_state import NODE_TYPES
 

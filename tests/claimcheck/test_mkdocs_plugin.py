@@ -8,9 +8,7 @@ import pytest
 from mkdocs.commands.build import build
 from mkdocs.config import load_config
 
-from guidetools.project import REPO_ROOT
-
-SITE = REPO_ROOT / "tests" / "fixtures" / "claimcheck_site"
+SITE = Path(__file__).resolve().parents[1] / "fixtures" / "claimcheck_site"
 
 
 @pytest.fixture(scope="module")
