@@ -167,6 +167,6 @@ def test_a_failing_check_names_the_claim_it_breaks_and_a_check_reads_the_claims_
         # verifies: adder.adds
         assert 2 + 2 == 5
         """)
-    result = project.runpytest_subprocess("-p", "no:cacheprovider")
+    result = project.runpytest("-p", "no:cacheprovider")
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(["*broken claims*", "adder.adds: stated at docs/page.md:4, checked at snippets/adds.py:6"])
