@@ -37,7 +37,7 @@ INSTRUCTIONS = (
 def seeded_workspace(*, content_store: str = "FileSystem") -> tuple[Any, list]:
     """The guide's workspace and its MCP tools, its collections' files behind `content_store` (S1)."""
     from agentkit import mcp_tools
-    from agentkit._mesh import MARKDOWN_TYPE
+    from agentkit._content_types import MARKDOWN_TYPE
     from agentkit.guide import workspace
 
     mesh = workspace()
@@ -50,7 +50,7 @@ def seeded_workspace(*, content_store: str = "FileSystem") -> tuple[Any, list]:
 
 def refused(tool: Any, arguments: dict) -> str | None:
     """The framework's MCP argument filter (McpArgumentValidation): its refusals are isError results."""
-    from agentkit._plugins import mcp_argument_error
+    from agentkit._mcp_validation import mcp_argument_error
 
     return mcp_argument_error(tool.name, tool.parameters, arguments)
 

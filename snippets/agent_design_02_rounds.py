@@ -9,9 +9,8 @@ from agentkit import ToolCall
 from agentkit._config import BUDGET_SEPARATOR, BUDGET_TEXT, DELEGATION_GUIDANCE, THREAD_GUIDANCE
 from agentkit._runtime import split_summary
 from agentkit.guide import PlannedCalls, ProcedureModel, TextModel
-from agentkit.guide._scenarios import (
-    APPROVE, PROTOCOL_INSTRUCTIONS, TASK, THREAD, interrupted, protocol, report_tokens, workspace,
-)
+from agentkit.guide._procedures import APPROVE, PROTOCOL_INSTRUCTIONS, TASK, THREAD, protocol
+from agentkit.guide._scenarios import interrupted, report_tokens, workspace
 from claimcheck import capture
 from claimcheck.agentview import AgentView
 

@@ -9,7 +9,7 @@ from agentkit import (
     SUMMARY_LIMIT, DocumentSlugCollision, Mesh, SearchIndex, document_slug, extractive_summary,
     file_path_by_string_rule, file_path_from_document, get_path_of_file, mesh_plugin, tools_by_name,
 )
-from agentkit._mesh import UNIFIED_READ_TIMEOUT_SECONDS
+from agentkit._host import UNIFIED_READ_TIMEOUT_SECONDS
 from agentkit.guide import REPORT, copy_mesh, report_index_text, upload_report
 
 # --8<-- [start:upload]

@@ -6,7 +6,7 @@ from claimcheck import capture
 from claimcheck.agentview import AgentView
 from agentkit import ContentType, Mesh, content_collection_plugin, mcp_tools, mesh_plugin, tools_by_name
 from agentkit._plugins import FUNCTION_FAILED
-from agentkit._mesh import MARKDOWN_TYPE
+from agentkit._content_types import MARKDOWN_TYPE
 
 mesh = Mesh(node_types={"Company", "Fact", "Folder"})
 # The registered type of node type Fact: its $type name and its exact field names.

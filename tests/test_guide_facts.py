@@ -15,7 +15,8 @@ from agentkit.guide._facts import (
     grade, list_dimensions, parse_amount, parse_checklist, read_tables,
 )
 from agentkit.guide._report import REPORT, STATEMENTS
-from agentkit.guide._scenarios import OWNER, workspace
+from agentkit.guide._procedures import OWNER
+from agentkit.guide._scenarios import workspace
 
 SOURCE = f"{OWNER}/content/{REPORT.file_name}"
 FACTS_HEAD = "# Worksheet: a.pdf -> Acme\n## Facts\n| id | lineItem | period | value | unit | note |\n"
