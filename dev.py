@@ -107,8 +107,9 @@ def check(rest: list[str]) -> int:
     """The docs checks without the build or the browser: tests/test_docs_*.py, snippets/, docs/.
 
     Paths among the arguments replace those; every other argument goes to pytest as it is. Without
-    paths the checks run as two pytest processes at once, one per core, each with half the snippets
-    (the snippets run agentkit's scenarios, most of the time), and their reports follow each other.
+    paths the checks run as two pytest processes at once, one per core, and their reports follow each other:
+    one runs the AgentDesign page's snippets, which share agentkit's scenario runs (most of their time), the
+    other everything else. Each reads the generated report once (guidetools/readings.py).
     Two plain processes cost less CPU than xdist's workers, which both collect every check; they leave
     pytest's cache alone (two processes would overwrite each other's last failures): `dev.py test --lf` reruns.
     """
@@ -117,7 +118,9 @@ def check(rest: list[str]) -> int:
         return run(*pytest)
     contracts = sorted(str(path.relative_to(ROOT)) for path in (ROOT / "tests").glob("test_docs_*.py"))
     snippets = sorted(str(path.relative_to(ROOT)) for path in (ROOT / "snippets").glob("*.py"))
-    halves = [[*contracts, "docs", *snippets[0::2]], snippets[1::2]]
+    # The AgentDesign page's snippets share the scenario runs (each run once per process): one process runs them.
+    scenarios = [path for path in snippets if Path(path).name.startswith("agent_design_")]
+    halves = [scenarios, [*contracts, "docs", *(path for path in snippets if path not in scenarios)]]
     # None of these is a Hypothesis test, and Hypothesis's plugin imports all of Hypothesis as a session ends.
     pytest += ["-p", "no:hypothesispytest"]
     runs = [subprocess.Popen([*pytest, *half], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)

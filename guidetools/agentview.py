@@ -20,6 +20,7 @@ of them sends first in every call (its instructions and the framework's guidance
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import sys
 from dataclasses import dataclass
@@ -113,7 +114,7 @@ class AgentView:
         lines = []
         frame = sys._getframe(2)
         while frame is not None:
-            if Path(frame.f_code.co_filename).resolve() == self.snippet:
+            if _resolved(frame.f_code.co_filename) == self.snippet:
                 lines.append(frame.f_lineno)
             frame = frame.f_back
         return tuple(lines)
@@ -163,6 +164,12 @@ class AgentView:
             parts += [f"*{step.text}*" for step in steps if step.after == position]
             parts.append(render_call(call))
         return "\n\n".join(parts) + "\n"
+
+
+@functools.cache
+def _resolved(filename: str) -> Path:
+    """A code object's file as a resolved path: every recorded call walks the whole stack, so each file once."""
+    return Path(filename).resolve()
 
 
 def render_call(call: RecordedCall) -> str:
