@@ -19,6 +19,7 @@ import contextlib
 from collections.abc import Callable, Iterator
 
 from agentkit import _collections
+from agentkit._transformers import extension_of
 from agentkit.guide import _report
 
 # (reader, file path, bytes) -> what the reader returned; kept for the process, as the bytes are immutable.
@@ -30,7 +31,9 @@ READERS = ((_collections, "get_text"), (_collections, "index_text"), (_report, "
 
 def _remembered(name: str, read: Callable[[str, bytes], object]) -> Callable[[str, bytes], object]:
     def reading(file_path: str, data: bytes):
-        key = (name, file_path, bytes(data))
+        # A PDF's texts never name the file (only a refusal does, and a refusal is not remembered): the same
+        # bytes uploaded under another name read the same.
+        key = (name, ".pdf" if extension_of(file_path) == ".pdf" else file_path, bytes(data))
         if key not in _READ:
             _READ[key] = read(file_path, data)
         return _READ[key]
