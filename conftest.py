@@ -31,6 +31,10 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "--full-page-screenshots", action="store_true",
         help="the browser suite's screenshots show whole pages, not the first screen (python3 dev.py screenshots)",
     )
+    parser.addoption(
+        "--axe-rescan", action="store_true",
+        help="the browser suite runs every axe-core scan, also those tests/axe.lock.json says passed with the same inputs",
+    )
 
 
 @pytest.hookimpl(wrapper=True)

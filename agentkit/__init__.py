@@ -25,7 +25,8 @@ from ._index import SearchIndex
 # the mesh and its tools: nodes, content types, the Mesh and ContentCollection plugins, MCP
 from ._errors import AgentkitError, NodeNotFound, CreateError
 from ._node import Node
-from ._mesh import Mesh, ContentType
+from ._content_types import ContentType
+from ._mesh import Mesh
 from ._chunk_navigation import search_chunks, get_chunk
 from ._plugins import (
     Tool, mesh_plugin, content_collection_plugin, mcp_tools, tools_by_name, snake_case, MESH_PLUGIN,

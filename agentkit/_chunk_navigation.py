@@ -12,7 +12,6 @@ and, like a vector search, also returns chunks that match no word, after those t
 from __future__ import annotations
 
 import re
-import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,6 +19,7 @@ from ._chunks import Chunk, snippet
 from ._errors import PathError
 from ._index import clamp_limit
 from ._mesh import Mesh
+from ._query import net_blank, net_trim, reserved
 
 SEARCH_CHUNKS_DEFAULT_LIMIT = 20
 _WORD = re.compile(r"[0-9A-Za-z\u00c0-\uffff]+")
@@ -37,32 +37,13 @@ NO_NAMESPACE = (
 )
 
 
-_NET_BLANKS = frozenset("\t\n\v\f\r \x85")
-
-
-def _net_blank(char: str) -> bool:
-    """.NET's char.IsWhiteSpace: the space separators, line and paragraph separators, U+0009..U+000D, U+0085
-    (Python's ``isspace`` also counts U+001C..U+001F, which .NET does not)."""
-    return char in _NET_BLANKS or unicodedata.category(char) in ("Zs", "Zl", "Zp")
-
-
-def _net_trim(text: str) -> str:
-    """.NET's string.Trim(): blanks off both ends, as :func:`_net_blank` counts them."""
-    start, end = 0, len(text)
-    while start < end and _net_blank(text[start]):
-        start += 1
-    while end > start and _net_blank(text[end - 1]):
-        end -= 1
-    return text[start:end]
-
-
 def _normalize(path: str | None) -> str | None:
     """ContentChunkSearch.NormalizePath: ``Trim().TrimStart('@').Trim().Trim('/')``, so blanks, EVERY leading
     ``@`` and every ``/`` at both ends go; ``None`` when nothing is left. The tools first pass a ``scope`` through
     ResolvePath, which drops one ``@`` (N7); this drops the rest, so ``@@A/content`` searches ``A/content``."""
-    if path is None or all(_net_blank(char) for char in str(path)):
+    if path is None or all(net_blank(char) for char in str(path)):
         return None
-    cleaned = _net_trim(_net_trim(str(path)).lstrip("@")).strip("/")
+    cleaned = net_trim(net_trim(str(path)).lstrip("@")).strip("/")
     return cleaned or None
 
 
@@ -79,164 +60,8 @@ def _ancestors_and_self(path: str | None) -> list[str]:
     return scope
 
 
-# -- the query grammar (QueryParser), as far as the chunk search reads it: free text, the namespace, the scope --
-_FIELD_EXTRA = "_.-/$"  # besides letters and digits, what a field name may hold (IsValidFieldChar)
-_SCOPE_WORDS = {  # QueryParser's scope words (an unknown word is Exact) ...
-    "exact": "exact", "children": "children", "descendants": "descendants", "ancestors": "ancestors",
-    "hierarchy": "hierarchy", "subtree": "subtree", "ancestorsandself": "ancestorsandself",
-    "selfandancestors": "ancestorsandself", "myselfandancestors": "ancestorsandself",
-    "selfanddescendants": "subtree", "nextlevel": "nextlevel", "populated": "nextlevel",
-}
-_CONTENT_SCOPE = {"exact": "exact", "ancestors": "ancestorsandself", "ancestorsandself": "ancestorsandself"}  # ... and
-# ContentChunkSearch.ResolveScope's reading of them: every other parsed scope searches the subtree
-
-
-def _letter_or_digit(char: str) -> bool:
-    """.NET's char.IsLetterOrDigit on one UTF-16 unit: an astral character is two surrogates, neither."""
-    if ord(char) > 0xFFFF:
-        return False
-    category = unicodedata.category(char)
-    return category[0] == "L" or category == "Nd"
-
-
-def _field_char(char: str) -> bool:
-    return _letter_or_digit(char) or char in _FIELD_EXTRA
-
-
-@dataclass(frozen=True)
-class _Term:
-    """One token of QueryParser.Tokenize: free text, or ``field:value`` (``values``, ``op`` as the parser sets them)."""
-    text: str | None = None
-    field: str = ""
-    values: tuple[str, ...] = ()
-    op: str = "eq"  # eq | ne | in | notin | like | cmp
-
-    @property
-    def value(self) -> str:
-        return self.values[0] if self.values else ""
-
-
-def _single_value(query: str, i: int, stop_at_parens: bool) -> tuple[str, int]:
-    """QueryParser.ParseSingleValue: a quoted value up to its closing quote, else up to a blank (or a paren)."""
-    n = len(query)
-    while i < n and _net_blank(query[i]):
-        i += 1
-    if i >= n:
-        return "", i
-    if query[i] in "\"'":
-        quote, i = query[i], i + 1
-        start = i
-        while i < n and query[i] != quote:
-            i += 1
-        return query[start:i], min(i + 1, n)
-    start, depth = i, 0
-    while i < n:
-        char = query[i]
-        if _net_blank(char) or (stop_at_parens and char in "()"):
-            break
-        if not stop_at_parens and char == "(":
-            depth += 1
-        elif not stop_at_parens and char == ")":
-            if depth == 0:
-                break
-            depth -= 1
-        i += 1
-    return query[start:i], i
-
-
-def _field_value(field: str, query: str, i: int, negated: bool) -> tuple[_Term, int]:
-    """QueryParser.ParseFieldValue: the value after ``field:`` (an operator, a ``(A OR B)`` list, ``|`` alternation)."""
-    n = len(query)
-    equal = "ne" if negated else "eq"
-    if i >= n or _net_blank(query[i]):
-        return _Term(field=field, values=("",), op=equal), i
-    op = equal
-    if query.startswith((">=", "<="), i):
-        op, i = "cmp", i + 2
-    elif query[i] in "<>":
-        op, i = "cmp", i + 1
-    elif query[i] == "(":
-        i, values = i + 1, []
-        while i < n and query[i] != ")":
-            while i < n and _net_blank(query[i]):
-                i += 1
-            if i >= n or query[i] == ")":
-                break
-            if query[i:i + 2].lower() == "or":
-                i += 2
-                continue
-            value, after = _single_value(query, i, True)
-            if after == i:
-                # The framework's ParseListValues loops here for ever (a '(' inside a list, as in `x:((`): the
-                # call never answers. agentkit cannot hang a tool call, so it ends the list instead.
-                break
-            i = after
-            if value:
-                values.append(value)
-        if i < n and query[i] == ")":
-            i += 1
-        return _Term(field=field, values=tuple(values), op="notin" if negated else "in"), i
-    value, i = _single_value(query, i, False)
-    if op in ("eq", "ne") and i < n and query[i] == "|":
-        parts = [value] if value else []
-        while i < n and query[i] == "|":
-            following, i = _single_value(query, i + 1, False)
-            if following:
-                parts.append(following)
-        if len(parts) > 1:
-            return _Term(field=field, values=tuple(parts), op="notin" if negated else "in"), i
-    if op in ("eq", "ne") and "*" not in value and "|" in value:
-        parts = [part for part in value.split("|") if part]
-        if len(parts) > 1:
-            return _Term(field=field, values=tuple(parts), op="notin" if negated else "in"), i
-    if not negated and op in ("eq", "ne") and "*" in value:
-        op = "like"
-    return _Term(field=field, values=(value,), op=op), i
-
-
-def _terms(query: str) -> list[_Term]:
-    """QueryParser.Tokenize: blanks, parentheses and the words OR and AND are skipped, a quoted string is free
-    text, ``field:value`` a term, a bare word free text; any other character is skipped (so ``@`` before a word)."""
-    terms: list[_Term] = []
-    i, n = 0, len(query)
-    while i < n:
-        char = query[i]
-        if _net_blank(char) or char in "()":
-            i += 1
-            continue
-        if query[i:i + 2].lower() == "or" and (i + 2 >= n or not _letter_or_digit(query[i + 2])):
-            i += 2
-            continue
-        if query[i:i + 3].lower() == "and" and (i + 3 >= n or not _letter_or_digit(query[i + 3])):
-            i += 3
-            continue
-        start, negated = i, char == "-"
-        if negated:
-            i += 1
-            if i >= n:
-                i = start + 1
-                continue
-        if query[i] in "\"'":
-            quote, i = query[i], i + 1
-            text_start = i
-            while i < n and query[i] != quote:
-                i += 1
-            terms.append(_Term(text=query[text_start:i]))
-            i = min(i + 1, n)
-            continue
-        field_start = i
-        while i < n and _field_char(query[i]):
-            i += 1
-        if i == field_start or (negated and not (i < n and query[i] == ":")):
-            i = start + 1  # no term here: the character is skipped
-            continue
-        field = query[field_start:i]
-        if i < n and query[i] == ":":
-            term, i = _field_value(field, query, i + 1, negated)
-            terms.append(term)
-        else:
-            terms.append(_Term(text=field))
-    return terms
+# ContentChunkSearch.ResolveScope's reading of the parsed scope: every other scope searches the subtree.
+_CONTENT_SCOPE = {"exact": "exact", "ancestors": "ancestorsandself", "ancestorsandself": "ancestorsandself"}
 
 
 @dataclass(frozen=True)
@@ -259,37 +84,14 @@ def parse_content_query(query: str) -> ContentQuery:
     ancestors, the rest is the subtree; a ``namespace:`` alternation makes it exact.
     """
     query = query or ""
-    stripped = _net_trim(query)
+    stripped = net_trim(query)
     if len(stripped) >= 2 and stripped[0] == "[" and stripped[-1] == "]":  # the whole-query path list `[a, b]`
-        entries = [_net_trim(entry) for entry in stripped[1:-1].split(",")]
+        entries = [net_trim(entry) for entry in stripped[1:-1].split(",")]
         entries = [entry for entry in entries if entry]
         if entries:
             return ContentQuery("", entries[0], _content_scope("exact", query))
-    path: str | None = None
-    scope, scoped, namespace_used, alternation = "exact", False, False, False
-    words: list[str] = []
-    for term in _terms(query):
-        if term.text is not None:
-            words.append(term.text)
-            continue
-        field = term.field.lower()
-        many = term.op in ("in", "notin") and len(term.values) > 1
-        if field == "path":
-            path = term.values[0] if many else term.value
-        elif field == "namespace":
-            if many:
-                alternation = namespace_used = True
-            elif "*" not in term.value:
-                path, namespace_used = term.value, True
-        elif field == "scope":
-            scoped, scope = True, _SCOPE_WORDS.get(term.value.lower(), "exact")
-    if namespace_used and not scoped:
-        scope = "children"
-    if namespace_used and scope == "subtree":
-        scope = "descendants"
-    if alternation:
-        path, scope = None, "exact"
-    return ContentQuery(_net_trim(" ".join(words)), path, _content_scope(scope, query))
+    parsed = reserved(query)
+    return ContentQuery(net_trim(parsed.text), parsed.path, _content_scope(parsed.scope, query))
 
 
 def _content_scope(parsed: str, query: str) -> str:
@@ -358,7 +160,7 @@ def search_chunks(mesh: Mesh, query: str, scope: str | None = None, limit: Any =
         else:  # subtree
             pool = [c for c in store if c.collection_path == namespace or c.collection_path.startswith(namespace + "/")]
         return _envelope(_ranked(pool, text, clamped))
-    text = _net_trim(query)
+    text = net_trim(query)
     if not text:
         return _envelope([], NO_ANCHORED_QUERY)
     collections = _ancestors_and_self(scope)

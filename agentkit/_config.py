@@ -23,12 +23,14 @@ commit (facts A1-A8):
   the round's tools, whatever the list), and a model known not to support
   tools is offered nothing at all (see ``_runtime``). Order: delegation tools,
   the plugins' tools in entry order, ``store_plan``, ``load_skill``, then
-  ``check_inbox``. Not modelled: the framework also offers
-  the delegation tools when the hierarchy holds more than one agent, and
-  ``handoff_to_agent`` to an agent with handoffs.
+  ``check_inbox``. The delegation tools are offered too when the agent's
+  hierarchy (``hierarchy=``, the chat's agents) holds more than one agent.
+  Not modelled: ``handoff_to_agent`` to an agent with handoffs.
 * The system message is the instructions, then the framework's guidance
-  (``THREAD_GUIDANCE``, after a ``DELEGATION_GUIDANCE`` block for an agent
-  with delegations), then the budget text (T8; ``round_instructions``).
+  (``THREAD_GUIDANCE``, after a ``DELEGATION_GUIDANCE`` block listing each
+  delegation with its ``delegation_instructions`` and each other agent of the
+  hierarchy with its ``description``), then the budget text (T8;
+  ``round_instructions``). Not modelled: handoffs and the chat's context.
 * ``max_tool_calls_per_round`` > 0 appends ``"\\n\\n---\\n"`` and the budget
   text to the instructions and sets the iteration cap; 0, a negative number
   or None leaves the default of 40 iterations and adds no text (A6, A7).
@@ -109,7 +111,7 @@ parent agent delegated to you, this summary IS the tool-call result it
 receives back — not your verbose response. Be tight and outcome-focused.
 """
 # The delegation block (T8: ChatClientAgentFactory.cs:834-849), before the guidance, for an agent with delegations;
-# {agents} is one line per delegation, "- {id}: {instructions}" (agentkit's delegations carry no instructions).
+# {agents} is one line per delegation, "- {id}: {instructions}", then one per other hierarchy agent, "- {id}: {description}".
 DELEGATION_GUIDANCE = """
 **Agent Delegation:**
 You have access to a delegate_to_agent tool to route requests to specialized agents.
@@ -130,6 +132,16 @@ AGENT_NODE_TYPE = "Agent"
 CONFIGURATION_TYPE = "AgentConfiguration"
 PLUGIN_REFERENCE_TYPE = "AgentPluginReference"
 DELEGATION_TYPE = "AgentDelegation"
+HIERARCHY_AGENT = "Agent in hierarchy"  # a hierarchy agent's line when it has no description (T8)
+
+def _last_segment(path: str) -> str:
+    return path.split("/")[-1]
+
+
+def _delegation_instructions(entries: Sequence[Mapping[str, Any]]) -> dict[str, str]:
+    # The instructions of each delegation entry that has any, by its path.
+    return {entry.get("agentPath", ""): entry["instructions"] for entry in entries if entry.get("instructions")}
+
 
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _ENTRY_FORMS = "write 'Name' for a whole plugin or 'Name:Method1,Method2' for some of its methods"
@@ -189,6 +201,10 @@ class AgentConfiguration:
     ``delegations`` name the agents it may hand work to; ``skills`` are texts
     ``load_skill`` returns by name; ``is_default`` marks the hierarchy's default
     agent, which is offered the delegation tools like an agent with delegations.
+    ``description`` says when to choose the agent (other agents' system messages
+    list it); ``delegation_instructions`` maps a delegation's path to the text
+    its line in the system message carries (the framework's
+    ``AgentDelegation.Instructions``).
     ``strict_plugins`` is agentkit's extension (off by default) that refuses
     malformed ``plugins`` entries.
     """
@@ -202,6 +218,8 @@ class AgentConfiguration:
     model: str | None = None
     strict_plugins: bool = False
     is_default: bool = False
+    description: str | None = None
+    delegation_instructions: Mapping[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if not isinstance(self.id, str) or not re.match(r"^[A-Za-z0-9-]+$", self.id):
@@ -220,6 +238,12 @@ class AgentConfiguration:
         _check_cap(self.max_tool_calls_per_round)
         object.__setattr__(self, "plugins", None if self.plugins is None else entries)
         object.__setattr__(self, "delegations", tuple(self.delegations))
+        unknown = [path for path in self.delegation_instructions if path not in self.delegations]
+        if unknown:
+            raise ConfigurationError(
+                f"delegation_instructions name {', '.join(map(repr, unknown))}, which are not among the delegations "
+                f"{list(self.delegations)!r}")
+        object.__setattr__(self, "delegation_instructions", dict(self.delegation_instructions))
         object.__setattr__(self, "skills", dict(self.skills))
         object.__setattr__(self, "_grants", tuple(parse_plugin_entry(entry) for entry in entries))
 
@@ -237,19 +261,23 @@ class AgentConfiguration:
         if not isinstance(front, dict) or str(front.get("nodeType", "")).casefold() != "agent":
             raise ConfigurationError(
                 f"{agent_id!r} is not an agent file: it needs YAML front matter with 'nodeType: Agent'")
-        delegations = [d.get("agentPath", "") for d in front.get("delegations") or () if isinstance(d, dict)]
+        entries = [d for d in front.get("delegations") or () if isinstance(d, dict)]
+        delegations = [d.get("agentPath", "") for d in entries]
         return cls(agent_id, found.group(2).strip(), plugins=front.get("plugins"), delegations=delegations,
-                   is_default=front.get("isDefault") is True)
+                   is_default=front.get("isDefault") is True, description=front.get("description"),
+                   delegation_instructions=_delegation_instructions(entries))
 
     def to_markdown(self) -> str:
         """The agent as the framework writes an Agent node to a file-system mesh: YAML front matter, then the
         instructions (AgentFileParser.Serialize). Only the keys front matter knows are written, so
         ``maxToolCallsPerRound`` is not: read back, the agent has no cap (A8)."""
         front: dict[str, Any] = {"nodeType": "Agent"}
+        if self.description:
+            front["description"] = self.description
         if self.is_default:
             front["isDefault"] = True
         if self.delegations:
-            front["delegations"] = [{"agentPath": name} for name in self.delegations]
+            front["delegations"] = [self._delegation(name) for name in self.delegations]
         if self.plugins is not None:
             front["plugins"] = [g.plugin + (":" + ",".join(g.methods) if g.methods else "") for g in self.grants]
         body = self.instructions if not self.instructions.strip() or self.instructions.endswith("\n") \
@@ -264,10 +292,12 @@ class AgentConfiguration:
         plugins = content.get("plugins")
         entries = None if plugins is None else [
             p["name"] + (":" + ",".join(p["methods"]) if p.get("methods") else "") for p in plugins]
-        delegations = [d.get("agentPath", "") for d in content.get("delegations") or ()]
+        listed = list(content.get("delegations") or ())
+        delegations = [d.get("agentPath", "") for d in listed]
         return cls(content["id"], content.get("instructions") or "", plugins=entries,
                    max_tool_calls_per_round=content.get("maxToolCallsPerRound"), delegations=delegations,
-                   is_default=content.get("isDefault") is True)
+                   is_default=content.get("isDefault") is True, description=content.get("description"),
+                   delegation_instructions=_delegation_instructions(listed))
 
     # -- the agent node, as the framework stores it ---------------------------------------
     def content_json(self) -> dict[str, Any]:
@@ -281,12 +311,14 @@ class AgentConfiguration:
         are not the framework's and are never written.
         """
         content: dict[str, Any] = {"$type": CONFIGURATION_TYPE, "id": self.id}
+        if self.description:
+            content["description"] = self.description
         if self.instructions:
             content["instructions"] = self.instructions
         if self.is_default:
             content["isDefault"] = True
         if self.delegations:
-            content["delegations"] = [{"$type": DELEGATION_TYPE, "agentPath": path} for path in self.delegations]
+            content["delegations"] = [{"$type": DELEGATION_TYPE, **self._delegation(path)} for path in self.delegations]
         if self.plugins is not None:
             content["plugins"] = [
                 {"$type": PLUGIN_REFERENCE_TYPE, "name": grant.plugin,
@@ -317,21 +349,33 @@ class AgentConfiguration:
         cap = self.max_tool_calls_per_round
         return cap if cap is not None and cap > 0 else DEFAULT_MAXIMUM_ITERATIONS
 
-    def round_instructions(self) -> str:
+    def round_instructions(self, hierarchy: Sequence["AgentConfiguration"] = ()) -> str:
         """The system message's text as the framework builds it (T8, A6), in order: the ``instructions``; the
-        delegation block when the agent has delegations; the thread guidance, for every agent; then the separator
-        and the budget text when a cap > 0 is set. Not modelled: hierarchy agents, handoffs, the chat's context."""
+        delegation block, listing each delegation (``- {id}: {instructions}``) and each other agent of the
+        ``hierarchy`` (``- {id}: {description}``), when the agent has delegations, is the default agent or its
+        hierarchy holds more than one agent, and that list is not empty; the thread guidance, for every agent;
+        then the separator and the budget text when a cap > 0 is set. Not modelled: handoffs, the chat's context."""
         text = self.instructions
-        if self.delegations:
-            agents = "\n".join(f"- {path.split('/')[-1]}: " for path in self.delegations)
-            text += DELEGATION_GUIDANCE.replace("{agents}", agents)
+        listed = {_last_segment(path) for path in self.delegations}
+        lines = [f"- {_last_segment(path)}: {self.delegation_instructions.get(path) or ''}" for path in self.delegations]
+        if self.delegations or self.is_default or len(hierarchy) > 1:
+            lines += [f"- {agent.id}: {agent.description or HIERARCHY_AGENT}" for agent in hierarchy
+                      if agent.id != self.id and agent.id not in listed]
+        if lines:
+            text += DELEGATION_GUIDANCE.replace("{agents}", "\n".join(lines))
         text += THREAD_GUIDANCE
         cap = self.max_tool_calls_per_round
         if cap is None or cap <= 0:
             return text
         return text + BUDGET_SEPARATOR + BUDGET_TEXT.format(n=cap)
 
-    def offered_tools(self, available: Sequence[Any], builtins: Sequence[Any] = ()) -> tuple[Any, ...]:
+    def _delegation(self, path: str) -> dict[str, str]:
+        # One delegation as the framework writes it: its path, and its instructions when it has any.
+        instructions = self.delegation_instructions.get(path)
+        return {"agentPath": path, **({"instructions": instructions} if instructions else {})}
+
+    def offered_tools(self, available: Sequence[Any], builtins: Sequence[Any] = (),
+                      hierarchy: Sequence["AgentConfiguration"] = ()) -> tuple[Any, ...]:
         """The tools offered to the model, from the host's plugin tools and the runtime's ``builtins``.
 
         ``available`` holds every plugin tool the host has (each with ``.name``
@@ -341,7 +385,7 @@ class AgentConfiguration:
         offers nothing.
         """
         by_name = {tool.name: tool for tool in builtins}
-        delegates = bool(self.delegations) or self.is_default
+        delegates = bool(self.delegations) or self.is_default or len(hierarchy) > 1
         chosen = [by_name[name] for name in DELEGATION_TOOLS if delegates and name in by_name]
         if self.grants:
             for grant in self.grants:
@@ -366,3 +410,31 @@ class AgentConfiguration:
         custom = [tool.plugin for tool in available if tool.plugin not in BUILT_IN_PLUGINS]
         match = next((name for name in custom if name.casefold() == grant.plugin.casefold()), None)
         return None if match is None else [tool for tool in available if tool.plugin == match]
+
+
+
+
+def delegation_targets(configs: Sequence[AgentConfiguration]) -> dict[str, tuple[str, ...]]:
+    """For each agent of a hierarchy, the agents its ``delegate_to_agent`` can resolve on a host's chat (DL6).
+
+    AgentChatClient builds the agents in order: those without delegations first, then those with delegations,
+    the default agent last (OrderAgentsForCreation), each given only the agents built before it. An agent in
+    a delegation cycle of two (itself included: a self-delegation) is built again at the end, seeing every
+    agent. A name the caller cannot resolve gets no answer (DL3).
+    """
+    plain = [c for c in configs if not c.delegations and not c.is_default]
+    delegating = [c for c in configs if c.delegations and not c.is_default]
+    ordered = plain + delegating + [c for c in configs if c.is_default]
+    by_id = {c.id: c for c in configs if c.delegations}
+    cyclic = {c.id for c in configs if c.delegations for path in c.delegations
+              if _last_segment(path) in by_id
+              and c.id in {_last_segment(back) for back in by_id[_last_segment(path)].delegations}}
+    built: list[str] = []
+    targets: dict[str, tuple[str, ...]] = {}
+    for config in ordered:
+        targets[config.id] = tuple(built)
+        built.append(config.id)
+    for config in configs:
+        if config.id in cyclic:
+            targets[config.id] = tuple(built)
+    return targets

@@ -9,7 +9,7 @@ index catches up (``auto_refresh=True`` makes every write visible at once).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -17,6 +17,7 @@ from ._chunks import CHUNK_OVERLAP, CHUNK_SIZE, Chunk
 from ._errors import PathError
 from ._node import Node
 from ._paths import document_node_path
+from ._query import Term
 
 SEARCH_LIMIT_MIN = 1
 SEARCH_LIMIT_MAX = 200
@@ -225,18 +226,21 @@ class ChunkStoreFailure(RuntimeError):
     """A chunk store or embedding service that failed; deliberately not an :class:`AgentkitError`."""
 
 
-def _matches(entry: IndexedNode, query: str) -> bool:
-    for term in query.split():
-        if term == "*":
-            continue
-        key, sep, value = term.partition(":")
-        value = value.lower()
-        if sep and key == "nodeType":
-            if entry.node_type.lower() != value:
-                return False
-        elif sep and key in ("name", "namespace", "path"):
-            if value not in getattr(entry, key).lower():
-                return False
-        elif term.lower() not in entry.text:
+def _matches(entry: IndexedNode, terms: Sequence[Term]) -> bool:
+    """Whether an indexed node matches every term left after the reserved qualifiers: free text anywhere in
+    its searchable text, ``nodeType:`` its type (any case), ``name:`` within its name, any other
+    ``field:value`` as that text; ``-field:`` (and a list ``-field:(A OR B)``) negates."""
+    for term in terms:
+        if term.text is not None:
+            hit, negated = term.text.lower() in entry.text, False
+        else:
+            values, negated = [value.lower() for value in term.values], term.op in ("ne", "notin")
+            if term.field == "nodeType":
+                hit = entry.node_type.lower() in values
+            elif term.field == "name":
+                hit = any(value in entry.name.lower() for value in values)
+            else:
+                hit = any(f"{term.field}:{value}".lower() in entry.text for value in values)
+        if hit == negated:
             return False
     return True

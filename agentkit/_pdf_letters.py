@@ -72,6 +72,10 @@ class _Font:
     """A font resource decoded with pypdf: each shown string's letters with their advance widths."""
 
     def __init__(self, resource) -> None:
+        # A private module, on purpose: pypdf 7.1 has no public API for a font's glyph widths, encoding and
+        # ToUnicode map (its own text extraction uses this Font), and its public extract_text(visitor_text=...)
+        # hands over whole decoded strings without a glyph's width, so no letter's position could be had. The
+        # alternative is a font decoder of agentkit's own (standard-14 metrics, /W arrays, CMaps): more code.
         from pypdf.generic._font import Font
 
         self.font = Font.from_font_resource(resource)

@@ -19,10 +19,12 @@ Three lists of :class:`Tool` over one :class:`~agentkit.Mesh`:
 ``PATH_HANDLING`` records, tool by tool, which path arguments get the chat
 context and the cleaning of blanks, ``@`` and quotes (N7).
 
-Each tool carries its parameters, the framework's own description texts
+Each tool carries its parameters (``_tool_parameters``), the framework's own description texts
 (verbatim, ``_tool_texts``), and its read-only/destructive annotations. A tool
 takes the arguments as the model sends them (a JSON-like dict) and returns the
 text the model reads; it never raises, and a refusal leaves the mesh as it was.
+The operations behind the tools are ``_operations``; the MCP tools' argument check
+is ``_mcp_validation``.
 
 Extensions (agentkit only, off by default, never presented as framework):
 ``BulkCreate`` (``bulk_create=True``; the framework has no bulk create, M14)
@@ -31,20 +33,21 @@ and strict content checks (``strict=True``).
 
 from __future__ import annotations
 
-import base64
-import binascii
+import functools
 import json
 import re
 import time
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from ._chunk_navigation import get_chunk, search_chunks
-from ._collections import index_file_activity  # MCP upload's indexing Activity (C8)
-from ._errors import AgentkitError, StoreCannotWrite, ToolArgumentError
+from ._errors import AgentkitError, ToolArgumentError
 from ._invocation import DOTNET_TYPES, MISSING_ARGUMENT, NOT_CONVERTIBLE, NULL_TEXT, LayerAnswer, Raised
-from ._mesh import CreateResult, Mesh, load_json, resolve_path
+from ._mesh import Mesh
+from ._paths import resolve_tool_path as resolve_path  # MeshOperations.ResolvePath (N4)
 from ._paths import resolve_context_path  # N4: which agent paths the chat context prefixes
+from ._mcp_validation import mcp_argument_error
+from ._operations import Operations
+from ._tool_parameters import Parameter, parameters_of
 from ._tool_texts import CONTENT_COLLECTION_TEXTS, MCP_TEXTS, MESH_TEXTS, ToolText
 
 MESH_PLUGIN = "Mesh"
@@ -52,10 +55,9 @@ CONTENT_COLLECTION_PLUGIN = "ContentCollection"
 MCP_SERVER = "mcp"  # the plugin name agentkit gives the MCP server's tools
 BULK_CREATE = "BulkCreate"
 
-# M1: CreateAllTools' order; the read-only set is CreateTools'.
+# M1: CreateAllTools' order (the read-only set, CreateTools', is the tools whose annotations say read-only).
 MESH_METHODS = ("Get", "Search", "NavigateTo", "Create", "Update", "Patch", "EditContent", "Delete", "Move", "Copy",
                 "GetDiagnostics", "Recycle")
-MESH_READ_ONLY_METHODS = ("Get", "Search", "NavigateTo", "GetDiagnostics")
 CONTENT_COLLECTION_METHODS = ("UploadContent", "SearchChunks", "GetChunk")  # K2
 # P1: the MCP tools agentkit models, in McpMeshPlugin.cs's order (autocomplete and the rest are not modelled).
 MCP_METHODS = ("Get", "Upload", "Search", "SearchChunks", "GetChunk", "Create", "Update", "Patch", "EditContent",
@@ -93,39 +95,57 @@ class PathHandling:
     note: str = ""
 
 
-def _handling(plugin: str, rows: str, context: bool, clean: bool, note: str = "") -> list[PathHandling]:
-    return [PathHandling(plugin, *row.split("."), context, clean, note) for row in rows.split()]
-
-
 # N7, read tool by tool in MeshPlugin.cs, ContentCollectionPlugin.cs and McpMeshPlugin.cs down to MeshOperations.
 # NavigateTo is left out: the agent tool hands its argument to a resolver of its own (M14, R9).
-PATH_HANDLING: tuple[PathHandling, ...] = tuple(
-    _handling(MESH_PLUGIN, "Get.path Search.basePath Patch.path EditContent.path Move.sourcePath Move.targetPath "
-                           "Copy.sourcePath Copy.targetNamespace GetDiagnostics.path Recycle.path", True, True)
-    + _handling(MESH_PLUGIN, "Create.node Update.nodes", False, True,
-                "the `namespace` field; every leading `/` is dropped too")
-    + _handling(MESH_PLUGIN, "Delete.paths", False, True, "each path of the array")
-    + _handling(CONTENT_COLLECTION_PLUGIN, "UploadContent.nodePath", True, True)
-    + _handling(CONTENT_COLLECTION_PLUGIN, "SearchChunks.scope", True, True,
-                "absent: the chat context; the search then drops every leading `@` left and `/` at either end")
-    + _handling(CONTENT_COLLECTION_PLUGIN, "UploadContent.filePath", False, False,
-                "saved as sent")
-    + _handling(CONTENT_COLLECTION_PLUGIN, "GetChunk.collectionPath GetChunk.filePath", False, False,
-                "compared as sent")
-    + _handling(MCP_SERVER, "search_chunks.scope", False, True,
-                "the search then drops every leading `@` left and `/` at either end, in that order: "
-                "`/@A/content` is `@A/content`")
-    + _handling(MCP_SERVER, "get.path search.basePath patch.path "
-                            "edit_content.path move.sourcePath move.targetPath copy.sourcePath copy.targetNamespace "
-                            "get_diagnostics.path recycle.path", False, True)
-    + _handling(MCP_SERVER, "navigate_to.path", False, True, "every leading `/` is dropped too")
-    + _handling(MCP_SERVER, "get_chunk.collectionPath", False, True,
-                "a leading `/` stays and is compared: `@/A/content` names nothing")
-    + _handling(MCP_SERVER, "upload.path", False, True, "every leading `/` is dropped too")
-    + _handling(MCP_SERVER, "create.node update.nodes", False, True, "the `namespace` field; every leading `/` is dropped too")
-    + _handling(MCP_SERVER, "delete.paths", False, True, "each path of the array")
-    + _handling(MCP_SERVER, "get_chunk.filePath", False, False, "compared as sent")
+# The notes several rows share.
+_NAMESPACE_FIELD = "the `namespace` field; every leading `/` is dropped too"
+_EACH_PATH = "each path of the array"
+_COMPARED_AS_SENT = "compared as sent"
+_LEADING_SLASHES = "every leading `/` is dropped too"
+PATH_HANDLING: tuple[PathHandling, ...] = (
+    # plugin, tool, parameter, chat context, cleaned[, note]
+    PathHandling(MESH_PLUGIN, "Get", "path", True, True),
+    PathHandling(MESH_PLUGIN, "Search", "basePath", True, True),
+    PathHandling(MESH_PLUGIN, "Patch", "path", True, True),
+    PathHandling(MESH_PLUGIN, "EditContent", "path", True, True),
+    PathHandling(MESH_PLUGIN, "Move", "sourcePath", True, True),
+    PathHandling(MESH_PLUGIN, "Move", "targetPath", True, True),
+    PathHandling(MESH_PLUGIN, "Copy", "sourcePath", True, True),
+    PathHandling(MESH_PLUGIN, "Copy", "targetNamespace", True, True),
+    PathHandling(MESH_PLUGIN, "GetDiagnostics", "path", True, True),
+    PathHandling(MESH_PLUGIN, "Recycle", "path", True, True),
+    PathHandling(MESH_PLUGIN, "Create", "node", False, True, _NAMESPACE_FIELD),
+    PathHandling(MESH_PLUGIN, "Update", "nodes", False, True, _NAMESPACE_FIELD),
+    PathHandling(MESH_PLUGIN, "Delete", "paths", False, True, _EACH_PATH),
+    PathHandling(CONTENT_COLLECTION_PLUGIN, "UploadContent", "nodePath", True, True),
+    PathHandling(CONTENT_COLLECTION_PLUGIN, "SearchChunks", "scope", True, True,
+                 "absent: the chat context; the search then drops every leading `@` left and `/` at either end"),
+    PathHandling(CONTENT_COLLECTION_PLUGIN, "UploadContent", "filePath", False, False, "saved as sent"),
+    PathHandling(CONTENT_COLLECTION_PLUGIN, "GetChunk", "collectionPath", False, False, _COMPARED_AS_SENT),
+    PathHandling(CONTENT_COLLECTION_PLUGIN, "GetChunk", "filePath", False, False, _COMPARED_AS_SENT),
+    PathHandling(MCP_SERVER, "search_chunks", "scope", False, True,
+                 "the search then drops every leading `@` left and `/` at either end, in that order: "
+                 "`/@A/content` is `@A/content`"),
+    PathHandling(MCP_SERVER, "get", "path", False, True),
+    PathHandling(MCP_SERVER, "search", "basePath", False, True),
+    PathHandling(MCP_SERVER, "patch", "path", False, True),
+    PathHandling(MCP_SERVER, "edit_content", "path", False, True),
+    PathHandling(MCP_SERVER, "move", "sourcePath", False, True),
+    PathHandling(MCP_SERVER, "move", "targetPath", False, True),
+    PathHandling(MCP_SERVER, "copy", "sourcePath", False, True),
+    PathHandling(MCP_SERVER, "copy", "targetNamespace", False, True),
+    PathHandling(MCP_SERVER, "get_diagnostics", "path", False, True),
+    PathHandling(MCP_SERVER, "recycle", "path", False, True),
+    PathHandling(MCP_SERVER, "navigate_to", "path", False, True, _LEADING_SLASHES),
+    PathHandling(MCP_SERVER, "get_chunk", "collectionPath", False, True,
+                 "a leading `/` stays and is compared: `@/A/content` names nothing"),
+    PathHandling(MCP_SERVER, "upload", "path", False, True, _LEADING_SLASHES),
+    PathHandling(MCP_SERVER, "create", "node", False, True, _NAMESPACE_FIELD),
+    PathHandling(MCP_SERVER, "update", "nodes", False, True, _NAMESPACE_FIELD),
+    PathHandling(MCP_SERVER, "delete", "paths", False, True, _EACH_PATH),
+    PathHandling(MCP_SERVER, "get_chunk", "filePath", False, False, _COMPARED_AS_SENT),
 )
+
 
 # A5: Microsoft.Extensions.AI's answer to a call of a tool the agent was not offered; the round continues.
 UNOFFERED_TOOL_TEXT = 'Error: Requested function "{name}" not found.'
@@ -134,17 +154,6 @@ UNOFFERED_TOOL_TEXT = 'Error: Requested function "{name}" not found.'
 def unoffered_tool_answer(name: str) -> str:
     """What the model reads after calling a tool it was not offered (A5)."""
     return UNOFFERED_TOOL_TEXT.format(name=name)
-
-
-@dataclass(frozen=True)
-class Parameter:
-    """One parameter of a tool as the framework declares it."""
-
-    name: str
-    type: str  # "string" | "integer" | "boolean" | "object" | "array"
-    required: bool
-    default: Any = None
-    description: str = ""
 
 
 @dataclass(frozen=True)
@@ -180,309 +189,6 @@ def snake_case(method: str) -> str:
             out.append("_")
         out.append(char.lower())
     return "".join(out)
-
-
-# System.Text.Json with its default encoder, as the framework's hub serializes: printable ASCII stays,
-# except the HTML-sensitive characters, which become \uXXXX like every non-ASCII and control character.
-_JSON_SHORT_ESCAPES = {"\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\\f"}
-_JSON_HEX_ESCAPED = frozenset('"&\'+<>`')
-# Runs of characters that need escaping: the text between them is copied as it is, not char by char.
-_JSON_ESCAPED_RUN = re.compile("[^" + "".join(
-    re.escape(char) for char in map(chr, range(ord(" "), ord("~") + 1))
-    if char not in _JSON_HEX_ESCAPED and char not in _JSON_SHORT_ESCAPES) + "]+")
-
-
-def dotnet_json_string(text: str) -> str:
-    r"""``text`` as the framework's Get answers a file: one JSON string literal (R7).
-
-    Escapes as System.Text.Json's default encoder does: ``\n``-style short forms,
-    ``\uXXXX`` (upper-case hex, UTF-16 units) for control, non-ASCII and the
-    characters ``" & ' + < > ` ``.
-    """
-    return f'"{_JSON_ESCAPED_RUN.sub(_escaped_run, text)}"'
-
-
-def _escaped_run(found: re.Match[str]) -> str:
-    return "".join(map(_escaped_char, found.group()))
-
-
-def _escaped_char(char: str) -> str:
-    if char in _JSON_SHORT_ESCAPES:
-        return _JSON_SHORT_ESCAPES[char]
-    units = char.encode("utf-16-be")
-    return "".join(f"\\u{int.from_bytes(units[i:i + 2], 'big'):04X}" for i in range(0, len(units), 2))
-
-
-def dotnet_json(value: Any) -> str:
-    """``value`` as the hub's JSON options write it: compact, strings escaped as :func:`dotnet_json_string`."""
-    if isinstance(value, str):
-        return dotnet_json_string(value)
-    if isinstance(value, dict):
-        return "{" + ",".join(f"{dotnet_json_string(k)}:{dotnet_json(v)}" for k, v in value.items()) + "}"
-    if isinstance(value, (list, tuple)):
-        return "[" + ",".join(dotnet_json(v) for v in value) + "]"
-    return json.dumps(value)
-
-
-def to_text(value: Any) -> str:
-    """Render a tool result value as the JSON text a model reads (agentkit indents it; the framework does not)."""
-    return json.dumps(value, ensure_ascii=False, indent=2)
-
-
-# A node's DateTimeOffset properties: Utf8JsonWriter writes a date as it formats it, with no escaping.
-_DATE_KEYS = frozenset({"createdDate", "lastModified"})
-
-
-def node_json(value: dict[str, Any] | list[dict[str, Any]]) -> str:
-    """A node (:meth:`Node.to_json`) or a listing of children as the framework's Get writes it, agent and MCP alike.
-
-    Compact, strings escaped as :func:`dotnet_json_string`, except the node's dates (``+`` unescaped); a
-    child row with a null key leaves it out (WhenWritingDefault, M7).
-    """
-    if isinstance(value, list):
-        return "[" + ",".join(node_json({key: item for key, item in row.items() if item is not None})
-                              for row in value) + "]"
-    return "{" + ",".join(f'"{key}":"{item}"' if key in _DATE_KEYS else f"{dotnet_json_string(key)}:{dotnet_json(item)}"
-                          for key, item in value.items()) + "}"
-
-
-def _compact(value: Any) -> str:
-    """A JSON envelope the framework serializes itself (upload, diagnostics, recycle): compact."""
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-
-
-# -- parameters from the framework's declarations ---------------------------------------------------
-_CS_TYPES = {"string": "string", "string?": "string", "int": "integer", "long": "integer", "bool": "boolean"}
-_CS_CONSTANTS = {"ContentCollectionsExtensions.DefaultCollectionName": "content"}
-
-
-def _default(cs_default: str | None) -> Any:
-    if cs_default is None or cs_default == "null":
-        return None
-    if cs_default in ("true", "false"):
-        return cs_default == "true"
-    if cs_default.lstrip("-").isdigit():
-        return int(cs_default)
-    if cs_default.startswith('"'):
-        return json.loads(cs_default)
-    return _CS_CONSTANTS[cs_default]
-
-
-def _parameters(text: ToolText) -> tuple[Parameter, ...]:
-    """A parameter is required when the C# signature gives it no default (AIFunctionFactory's rule)."""
-    return tuple(
-        Parameter(name, _CS_TYPES[cs_type], cs_default is None, _default(cs_default), description)
-        for name, (cs_type, cs_default, description) in text[1].items()
-    )
-
-
-# -- the operations (MeshOperations), shared by agent and MCP tools ----------------------------------
-def _text_arg(value: str | None) -> str:
-    """A JSON-text parameter (node, nodes, fields, paths) as the operation reads it: a JSON null as `null`.
-
-    Only text or null gets here: the agent binder and McpArgumentValidation refuse any other value (FI1, P2).
-    """
-    return "null" if value is None else value
-
-
-class _Operations:
-    """MeshOperations over one mesh: each method returns the text the framework answers."""
-
-    def __init__(self, mesh: Mesh, strict: bool | None = None) -> None:
-        self.mesh = mesh
-        self.strict = strict
-
-    def get(self, path: Any) -> str:
-        if not isinstance(path, str) or not path.strip():
-            return "Error: path is required."
-        resolved = resolve_path(path)
-        if not resolved.strip():
-            return "Error: path is required."
-        if resolved.endswith("/*"):  # N6: a query over the index, which lags (M2)
-            return node_json(self.mesh.children(resolved))
-        fetched = self.mesh.fetch(path)  # fetch cleans the path once, as Get's single ResolvePath (N4)
-        if fetched.kind == "node":
-            return node_json(fetched.value.to_json(self.mesh.nullable_fields(fetched.value)))
-        if isinstance(fetched.value, str):  # a file's text (or an image placeholder), serialized as a JSON string
-            return dotnet_json_string(fetched.value)
-        if fetched.kind == "collection":  # a folder's items, serialized by the hub's JSON options (UP2)
-            return dotnet_json(fetched.value)
-        return to_text(fetched.value)
-
-    def search(self, query: Any, base_path: Any, limit: Any) -> str:
-        if query is None and isinstance(base_path, str) and resolve_path(base_path):
-            raise TypeError("Search: query.Replace on a null query")  # MeshOperations.Search dereferences it
-        return to_text(self.mesh.search(str(query or ""), base_path, limit))
-
-    def create(self, node: Any) -> str:
-        return self.mesh.create(_text_arg(node), strict=self.strict).message
-
-    def bulk_create(self, nodes: Any) -> str:
-        """agentkit extension: one line per node, each as Create would answer."""
-        lines = [outcome.message if isinstance(outcome, CreateResult) else f"[{position}] {outcome}"
-                 for position, outcome in enumerate(self.mesh.create_many(_text_arg(nodes), strict=self.strict))]
-        return "\n".join(lines) if lines else "Nothing to create: the array is empty."
-
-    def update(self, nodes: Any) -> str:
-        outcomes = self.mesh.update(_text_arg(nodes), strict=self.strict)
-        return "\n".join(f"Updated: {o.path}" if isinstance(o, CreateResult) else str(o) for o in outcomes)
-
-    def patch(self, path: Any, fields: Any) -> str:
-        before = self.mesh._nodes.get(resolve_path(path)) if isinstance(path, str) else None
-        result = self.mesh.patch(path, None if fields is None else _text_arg(fields), strict=self.strict)
-        version = f" (v{before.version} → v{result.node.version})" if before and result.node.version > before.version else ""
-        return f"Patched: {result.path}{version}"
-
-    def edit_content(self, path: Any, old_text: Any, new_text: Any, replace_all: Any) -> str:
-        result, count = self.mesh.edit_content(path, old_text or "", new_text or "", bool(replace_all))
-        return f"Edited: {result.path} ({count} replacement{'' if count == 1 else 's'})"
-
-    def delete(self, paths: Any) -> str:
-        """One line per requested path (M12): ``Deleted: {path}`` or the path's error; each stands alone."""
-        try:
-            requested = load_json(_text_arg(paths))
-        except json.JSONDecodeError as error:
-            return f"Invalid JSON: {error.msg} at line {error.lineno} column {error.colno}."
-        if not isinstance(requested, list) or not all(isinstance(p, str) or p is None for p in requested):
-            return "Invalid JSON: 'paths' must be a JSON array of path strings."
-        if not requested:
-            return "No paths provided."
-        lines = []
-        for raw in requested:
-            if raw is None or not raw.strip():
-                lines.append("Error deleting: empty path")
-                continue
-            path = resolve_path(raw)
-            if not self.mesh.exists(path):
-                lines.append(f"Error deleting {path}: Node not found: {path}")
-                continue
-            self.mesh.delete([raw])  # the mesh cleans the path once, as Delete's single ResolvePath (N4)
-            lines.append(f"Deleted: {path}")
-        return "\n".join(lines)
-
-    def move(self, source: Any, target: Any) -> str:
-        self.mesh.move(source, target)
-        return f"Moved: {resolve_path(source)} -> {resolve_path(target)}"
-
-    def copy(self, source: Any, target: Any, force: Any) -> str:
-        copied = self.mesh.copy(source, target, bool(force))
-        return f"Copied {copied} node(s): {resolve_path(source)} -> {resolve_path(target)}"
-
-    def get_diagnostics(self, path: Any) -> str:
-        """Modelled: a missing node, and a node whose type is built in (the static fast path answers Ok)."""
-        if not isinstance(path, str) or not path.strip():
-            return _compact({"status": "Error", "message": "path is required"})
-        resolved = resolve_path(path)
-        node = self.mesh._nodes.get(resolved)
-        if node is None:
-            return _compact({"status": "Unknown", "message": f"Not found: {resolved}"})
-        if node.node_type in self.mesh.builtin_node_types:
-            return _compact({"status": "Ok", "nodeTypePath": node.node_type,
-                             "message": "Compile SUCCEEDED at . The NodeType assembly was built without errors and is loaded."})
-        return (f"Error: agentkit does not model NodeType compilation; GetDiagnostics answers only for a missing "
-                f"node or a built-in node type, and '{node.node_type}' is neither.")
-
-    def recycle(self, path: Any) -> str:
-        """The framework disposes the node's hub; agentkit has no hubs, so only the answer is modelled."""
-        if not isinstance(path, str) or not path.strip() or not resolve_path(path).strip():
-            return _compact({"status": "Error", "message": "path is required"})
-        return _compact({"status": "Recycled", "path": resolve_path(path),
-                         "message": "DisposeRequest posted + cache invalidation broadcast via MeshChangeFeed. "
-                                    "Wait ~100ms before the next access."})
-
-    def navigate_to(self, path: Any, context: str | None) -> str:
-        """Modelled: a direct path to an existing node (case-insensitive), or a bare segment under the context.
-
-        The framework's resolver (R9) also corrects a URL-shaped path, searches
-        for the closest node and opens it, and reads free text (a blank in the
-        argument) as a request for a skill or the best-matching node. agentkit
-        has no search here: where no node has the path it answers the
-        resolver's own text for a search that found nothing (R9).
-        """
-        row = path.strip() if isinstance(path, str) else ""
-        quoted = len(row) >= 2 and row[0] == row[-1] and row[0] in "\"'"
-        core = row[1:] if row.startswith("@") else row
-        if not row or not core or (quoted and len(row) == 2):
-            return "Nothing to navigate to."
-        if not quoted and any(blank in core for blank in " \t\r\n"):
-            return f"Couldn't find anything for \u201c{row}\u201d."
-        node_path = resolve_path(row).strip("/")
-        candidates = [node_path]
-        if context and "/" not in node_path and not row.startswith("@/"):
-            candidates.append(f"{context.strip('/')}/{node_path}")
-        live = {p.lower(): p for p in self.mesh._nodes}
-        for candidate in candidates:
-            if candidate.lower() in live:
-                return f"Navigating to: {live[candidate.lower()]}."
-        return f"Nothing in the mesh matches \u201c{row}\u201d."
-
-    def upload_content(self, node_path: Any, file_path: Any, content: Any, collection_name: Any, context: str | None) -> str:
-        """Agent UploadContent: saves text into a collection and does NOT index it (C7).
-
-        The text is stored as its UTF-8 bytes, and the collection's editable flag is not asked (U2).
-        """
-        resolved = resolve_path(resolve_context_path(context, str(node_path or "")))
-        collection = self.mesh.collections.get(f"{resolved}/{collection_name}")
-        if not self.mesh.exists(resolved):  # the framework's delivery fails; agentkit words the middle part
-            return (f"Error uploading to {resolved}: no node at '{resolved}'. "
-                    f"Check that '{node_path}' resolves to an existing node — pass the MeshNode's "
-                    "`path` property, not its `name`.")
-        if collection is None:
-            return f"Error: Content collection '{collection_name}' not found"
-        try:
-            collection.upload(str(file_path), str(content or "").encode("utf-8"), index=False)
-        except StoreCannotWrite as error:  # SaveFileContent's failed result (CC3)
-            return f"Error: Error saving file '{file_path}' to collection '{collection_name}': {error}"
-        return f"Uploaded `{file_path}` to @{resolved}/{collection_name}/{file_path}"
-
-    def upload(self, path: Any, base64_content: Any) -> str:
-        """MCP upload (C7): ``{node}/{collection}/{filePath}``, base64; indexed eventually (on the index's refresh)."""
-        if not base64_content:
-            return "Error: base64Content is required."
-        try:
-            data = base64.b64decode(str(base64_content), validate=True)
-        except (binascii.Error, ValueError):
-            return ("Error: invalid base64 content: The input is not a valid Base-64 string as it contains a "
-                    "non-base 64 character, more than two padding characters, or an illegal character among the "
-                    "padding characters.")
-        if not isinstance(path, str) or not path.strip():
-            return "Error: path is required."
-        if not data:
-            return "Error: content is required."
-        resolved = resolve_path(path).lstrip("/")
-        segments = resolved.split("/")
-        prefix = next(("/".join(segments[:n]) for n in range(len(segments), 0, -1)
-                       if self.mesh.exists("/".join(segments[:n]))), None)
-        if prefix is None:
-            return f"Error: no matching node for path '{resolved}'"
-        remainder = resolved[len(prefix):].lstrip("/")
-        if not remainder:
-            return ("Error: path must include '{collection}/{filePath}' after the node path "
-                    "(e.g. 'Systemorph/content/logo.png').")
-        parts = remainder.split("/")
-        if len(parts) < 2:
-            return f"Error: expected '{{collection}}/{{filePath}}' in remainder '{remainder}'."
-        collection_name, file_path = parts[0], "/".join(parts[1:])
-        if not file_path.rsplit("/", 1)[-1]:
-            return f"Error: missing filename in path '{file_path}'."
-        collection = self.mesh.collections.get(f"{prefix}/{collection_name}")
-        if collection is None:
-            return f"Error: collection '{collection_name}' not found on '{prefix}'."
-        if not collection.editable:  # U2: MCP upload asks; UploadContent does not
-            return f"Error: collection '{collection_name}' on '{prefix}' is read-only."
-        collection.upload(file_path, data)
-
-        # The framework answers before indexing starts (U1): its Activity node, the chunks and the Document node
-        # follow later (CC2); a failure there is not the upload's: it ends the Activity Failed (C8).
-        self.mesh.index.index_in_background(lambda: index_file_activity(collection, file_path))
-        return _compact({"status": "Uploaded", "path": f"{prefix}/{collection_name}/{file_path}", "bytes": len(data)})
-
-    def search_chunks(self, query: Any, scope: Any, limit: Any) -> str:
-        result = search_chunks(self.mesh, str(query or ""), scope, limit)
-        return to_text(result)
-
-    def get_chunk(self, collection_path: Any, file_path: Any, chunk_index: Any) -> str:
-        return to_text(get_chunk(self.mesh, str(collection_path or ""), str(file_path or ""), chunk_index))
 
 
 # Where a tool body fails unexpectedly, the framework's invocation layers answer a fixed text: the agent's
@@ -540,20 +246,29 @@ AGENT_TOOL_TIMED_OUT = "Tool '{name}' timed out after {seconds}s. Add [ToolTimeo
 _clock = time.monotonic  # the agent tools' stopwatch (a test replaces it)
 
 
+def _nulls(parameters: tuple[Parameter, ...], *, binds_text: bool, raises_types: tuple[str, ...] = ()) -> dict[str, str]:
+    """What a JSON null does to each argument of a tool (see :func:`_answering`): the framework's call raises on
+    the arguments of ``NULL_RAISES`` and those of ``raises_types``; with ``binds_text`` (the Mesh tools, whose
+    operations check their text arguments) a text argument's null reaches the operation."""
+    return {p.name: "raises" if p.name in NULL_RAISES or p.type in raises_types else
+            "binds" if binds_text and p.type == "string" else "absent" for p in parameters}
+
+
 def _answering(function: Callable[[dict], str], parameters: tuple[Parameter, ...],
-               failed: str = FUNCTION_FAILED, null_fails: frozenset[str] = NULL_RAISES,
-               null_passes: bool = False, binder: bool = True,
+               failed: str = FUNCTION_FAILED, *, nulls: dict[str, str] | None = None, binder: bool = True,
                passes: tuple[type[BaseException], ...] = ()) -> Callable[[dict], str]:
     """Wrap a tool body so that it always answers text: refusals become their message, never an exception.
 
-    Arguments the tool does not declare are ignored (the agent binder drops them); ``null`` counts as absent,
-    except for the arguments in ``null_fails``, where the framework's call raises and ``failed`` is answered,
-    and, with ``null_passes`` (the Mesh tools, whose operations check their text arguments), a text argument.
-    With ``binder`` (the agent tools), an argument that does not bind (a missing required one, or a JSON value
-    of another type, FI1) makes AIFunctionFactory throw before the tool runs: ``failed`` is answered. The MCP
-    tools (``binder=False``) are checked by McpArgumentValidation first, in words of its own. An exception
-    of a type in ``passes`` leaves the wrapper (``_timed`` answers a TimeoutError).
+    Arguments the tool does not declare are ignored (the agent binder drops them). A JSON null does what
+    ``nulls`` says for its argument (default: :func:`_nulls` without ``binds_text``): ``raises``, the
+    framework's call raises and ``failed`` is answered; ``binds``, the operation reads None; ``absent``, it
+    counts as absent. With ``binder`` (the agent tools), an argument that does not bind (a missing required
+    one, or a JSON value of another type, FI1) makes AIFunctionFactory throw before the tool runs: ``failed``
+    is answered. The MCP tools (``binder=False``) are checked by McpArgumentValidation first, in words of its
+    own. An exception of a type in ``passes`` leaves the wrapper (``_timed`` answers a TimeoutError).
     """
+    if nulls is None:
+        nulls = _nulls(parameters, binds_text=False)
 
     def call(arguments: dict) -> str:
         if not isinstance(arguments, dict):
@@ -562,9 +277,10 @@ def _answering(function: Callable[[dict], str], parameters: tuple[Parameter, ...
         try:
             for parameter in parameters:
                 value = arguments.get(parameter.name)
-                if value is None and parameter.name in arguments and parameter.name in null_fails:
+                null = nulls[parameter.name] if value is None and parameter.name in arguments else None
+                if null == "raises":
                     return Raised(failed, NULL_TEXT)
-                if value is None and null_passes and parameter.name in arguments and parameter.type == "string":
+                if null == "binds":
                     bound[parameter.name] = None  # the binder passes a JSON null on to the operation
                     continue
                 if value is None:
@@ -594,8 +310,9 @@ def _answering(function: Callable[[dict], str], parameters: tuple[Parameter, ...
 
 
 def _tool(name: str, plugin: str, text: ToolText, body: Callable[[dict], str], annotations: tuple[bool, bool]) -> Tool:
-    parameters = _parameters(text)
-    answering = _answering(body, parameters, null_passes=plugin == MESH_PLUGIN, passes=(TimeoutError,))
+    parameters = parameters_of(text)
+    nulls = _nulls(parameters, binds_text=plugin == MESH_PLUGIN)
+    answering = _answering(body, parameters, nulls=nulls, passes=(TimeoutError,))
     return Tool(name, plugin, text[0], _timed(name, answering), parameters, *annotations)
 
 
@@ -625,6 +342,37 @@ def _agent_annotations(method: str) -> tuple[bool, bool]:
     return _MCP_ANNOTATIONS[_AGENT_TO_MCP.get(method, method)]
 
 
+# -- the tools: one body per method, for the agent tool and its MCP twin --------------------------------------
+# Each body takes the operations, the path an agent tool resolves against its chat context (an MCP tool takes the
+# path as sent: N4) and the bound arguments. NavigateTo, SearchChunks and GetChunk differ between the two.
+_Body = Callable[[Operations, Callable[[Any], Any], dict], str]
+_BODIES: dict[str, _Body] = {
+    "Get": lambda ops, at, a: ops.get(at(a["path"])),
+    "Search": lambda ops, at, a: ops.search(a["query"], at(a.get("basePath")), a.get("limit", 50)),
+    "Create": lambda ops, at, a: ops.create(a["node"]),
+    "Update": lambda ops, at, a: ops.update(a["nodes"]),
+    "Patch": lambda ops, at, a: ops.patch(at(a["path"]), a["fields"]),
+    "EditContent": lambda ops, at, a: ops.edit_content(at(a["path"]), a["oldText"], a["newText"],
+                                                      a.get("replaceAll", False)),
+    "Delete": lambda ops, at, a: ops.delete(a["paths"]),
+    "Move": lambda ops, at, a: ops.move(at(a["sourcePath"]), at(a["targetPath"])),
+    "Copy": lambda ops, at, a: ops.copy(at(a["sourcePath"]), at(a["targetNamespace"]), a.get("force", False)),
+    "GetDiagnostics": lambda ops, at, a: ops.get_diagnostics(at(a["path"])),
+    "Recycle": lambda ops, at, a: ops.recycle(at(a["path"])),
+    "UploadContent": lambda ops, at, a: ops.upload_content(a["nodePath"], a["filePath"], a["content"],
+                                                          a.get("collectionName") or "content"),
+    "Upload": lambda ops, at, a: ops.upload(a["path"], a["base64Content"]),
+}
+
+
+def _bodies(ops: Operations, at: Callable[[Any], Any]) -> dict[str, Callable[[dict], str]]:
+    return {method: functools.partial(body, ops, at) for method, body in _BODIES.items()}
+
+
+def _as_sent(path: Any) -> Any:
+    return path
+
+
 # -- the agent plugins ---------------------------------------------------------------------------------
 def mesh_plugin(mesh: Mesh, *, context: str | None = None, bulk_create: bool = False,
                 strict: bool | None = None) -> list[Tool]:
@@ -634,26 +382,9 @@ def mesh_plugin(mesh: Mesh, *, context: str | None = None, bulk_create: bool = F
     (after ``Create``); ``strict`` overrides the mesh's strict mode for
     Create, Update and Patch.
     """
-    ops = _Operations(mesh, strict)
-
-    def in_context(path: Any) -> Any:
-        return resolve_context_path(context, path) if isinstance(path, str) else path
-
-    bodies: dict[str, Callable[[dict], str]] = {
-        "Get": lambda a: ops.get(in_context(a["path"])),
-        "Search": lambda a: ops.search(a["query"], in_context(a.get("basePath")), a.get("limit", 50)),
-        "NavigateTo": lambda a: ops.navigate_to(a["path"], context),
-        "Create": lambda a: ops.create(a["node"]),
-        "Update": lambda a: ops.update(a["nodes"]),
-        "Patch": lambda a: ops.patch(in_context(a["path"]), a["fields"]),
-        "EditContent": lambda a: ops.edit_content(in_context(a["path"]), a["oldText"], a["newText"],
-                                                  a.get("replaceAll", False)),
-        "Delete": lambda a: ops.delete(a["paths"]),
-        "Move": lambda a: ops.move(in_context(a["sourcePath"]), in_context(a["targetPath"])),
-        "Copy": lambda a: ops.copy(in_context(a["sourcePath"]), in_context(a["targetNamespace"]), a.get("force", False)),
-        "GetDiagnostics": lambda a: ops.get_diagnostics(in_context(a["path"])),
-        "Recycle": lambda a: ops.recycle(in_context(a["path"])),
-    }
+    ops = Operations(mesh, strict, context)
+    bodies = _bodies(ops, ops.in_context)
+    bodies["NavigateTo"] = lambda a: ops.navigate_to(a["path"])
     tools = [_tool(method, MESH_PLUGIN, MESH_TEXTS[method], bodies[method], _agent_annotations(method))
              for method in MESH_METHODS]
     if bulk_create:
@@ -673,7 +404,7 @@ def content_collection_plugin(mesh: Mesh, *, context: str | None = None) -> list
     ``SearchChunks`` without a ``scope`` anchors at the chat ``context`` (K4);
     ``UploadContent`` saves without indexing (C7).
     """
-    ops = _Operations(mesh)
+    ops = Operations(mesh, context=context)
 
     def scope_of(arguments: dict) -> str | None:
         scope = arguments.get("scope")
@@ -681,12 +412,9 @@ def content_collection_plugin(mesh: Mesh, *, context: str | None = None) -> list
             return resolve_path(resolve_context_path(context, scope))
         return context
 
-    bodies: dict[str, Callable[[dict], str]] = {
-        "UploadContent": lambda a: ops.upload_content(a["nodePath"], a["filePath"], a["content"],
-                                                      a.get("collectionName") or "content", context),
-        "SearchChunks": lambda a: ops.search_chunks(a["query"], scope_of(a), a.get("limit", 20)),
-        "GetChunk": lambda a: ops.get_chunk(a["collectionPath"], a["filePath"], a["chunkIndex"]),
-    }
+    bodies = _bodies(ops, ops.in_context)
+    bodies["SearchChunks"] = lambda a: ops.search_chunks(a["query"], scope_of(a), a.get("limit", 20))
+    bodies["GetChunk"] = lambda a: ops.get_chunk(a["collectionPath"], a["filePath"], a["chunkIndex"])
     return [_tool(method, CONTENT_COLLECTION_PLUGIN, CONTENT_COLLECTION_TEXTS[method], bodies[method],
                   _agent_annotations(method)) for method in CONTENT_COLLECTION_METHODS]
 
@@ -700,7 +428,7 @@ def mcp_tools(mesh: Mesh, *, base_url: str = "") -> list[Tool]:
     is refused with the framework's text. ``navigate_to`` returns
     ``{base_url}/{path}`` (M14).
     """
-    ops = _Operations(mesh)
+    ops = Operations(mesh)
 
     def navigate(arguments: dict) -> str:
         path = arguments.get("path")
@@ -712,32 +440,19 @@ def mcp_tools(mesh: Mesh, *, base_url: str = "") -> list[Tool]:
         scope = arguments.get("scope")
         return resolve_path(scope) if isinstance(scope, str) and scope.strip() else None
 
-    bodies: dict[str, Callable[[dict], str]] = {
-        "Get": lambda a: ops.get(a["path"]),
-        "Upload": lambda a: ops.upload(a["path"], a["base64Content"]),
-        "Search": lambda a: ops.search(a["query"], a.get("basePath"), a.get("limit", 50)),
-        "SearchChunks": lambda a: ops.search_chunks(a["query"], chunk_scope(a), a.get("limit", 20)),
-        "GetChunk": lambda a: ops.get_chunk(resolve_path(str(a["collectionPath"])), a["filePath"], a["chunkIndex"]),
-        "Create": lambda a: ops.create(a["node"]),
-        "Update": lambda a: ops.update(a["nodes"]),
-        "Patch": lambda a: ops.patch(a["path"], a["fields"]),
-        "EditContent": lambda a: ops.edit_content(a["path"], a["oldText"], a["newText"], a.get("replaceAll", False)),
-        "Delete": lambda a: ops.delete(a["paths"]),
-        "Move": lambda a: ops.move(a["sourcePath"], a["targetPath"]),
-        "Copy": lambda a: ops.copy(a["sourcePath"], a["targetNamespace"], a.get("force", False)),
-        "NavigateTo": navigate,
-        "GetDiagnostics": lambda a: ops.get_diagnostics(a["path"]),
-        "Recycle": lambda a: ops.recycle(a["path"]),
-    }
+    bodies = _bodies(ops, _as_sent)
+    bodies["NavigateTo"] = navigate
+    bodies["SearchChunks"] = lambda a: ops.search_chunks(a["query"], chunk_scope(a), a.get("limit", 20))
+    bodies["GetChunk"] = lambda a: ops.get_chunk(resolve_path(str(a["collectionPath"])), a["filePath"], a["chunkIndex"])
     tools = []
     for method in MCP_METHODS:
         name = snake_case(method)
         text = MCP_TEXTS[method]
-        parameters = _parameters(text)
+        parameters = parameters_of(text)
         # McpArgumentValidation lets JSON null through (MP4): the binder cannot make it a number or a flag.
-        null_fails = NULL_RAISES | {p.name for p in parameters if p.type in ("integer", "boolean")}
-        body = _answering(bodies[method], parameters, MCP_INVOCATION_FAILED.format(tool=name), null_fails,
-                          null_passes=method in MESH_METHODS, binder=False)
+        nulls = _nulls(parameters, binds_text=method in MESH_METHODS, raises_types=("integer", "boolean"))
+        body = _answering(bodies[method], parameters, MCP_INVOCATION_FAILED.format(tool=name), nulls=nulls,
+                          binder=False)
         tools.append(Tool(name, MCP_SERVER, text[0], _validated(name, parameters, body), parameters,
                           *_MCP_ANNOTATIONS[method]))
     return tools
@@ -754,76 +469,6 @@ def _validated(tool: str, parameters: tuple[Parameter, ...], body: Callable[[dic
         return error if error is not None else body(arguments)
 
     return call
-
-
-def mcp_argument_error(tool: str, parameters: tuple[Parameter, ...], arguments: dict) -> str | None:
-    """McpArgumentValidation.Validate: unknown name, then missing required, then wrong type; ``None`` when the call binds."""
-    expected = [p.name for p in parameters]
-    for key in arguments:
-        if key not in expected:
-            suggestion = _closest_match(key, expected)
-            return (f"Error: unknown argument '{key}' for tool '{tool}' — expected one of: {', '.join(expected)}."
-                    + (f" Did you mean '{suggestion}'?" if suggestion else "")
-                    + " (Tool schemas change between releases — call tools/list for the current shape.)")
-    required = [p.name for p in parameters if p.required]
-    for name in required:
-        if name not in arguments:
-            return f"Error: missing required argument '{name}' for tool '{tool}' — required: {', '.join(required)}."
-    by_name = {p.name: p for p in parameters}
-    for key, value in arguments.items():
-        declared = by_name[key].type
-        if value is not None and not _accepts(declared, value):
-            return f"Error: argument '{key}' for tool '{tool}' expects {declared}, got {_describe(value)}."
-    return None
-
-
-def _accepts(declared: str, value: Any) -> bool:
-    if declared == "string":
-        return isinstance(value, str)
-    if declared == "integer":  # NumberHandling = AllowReadingFromString: a numeric string binds
-        if isinstance(value, bool):
-            return False
-        return isinstance(value, (int, float)) or (isinstance(value, str) and value.strip().lstrip("+-").isdigit())
-    if declared == "boolean":
-        return isinstance(value, bool)
-    if declared == "array":
-        return isinstance(value, list)
-    if declared == "object":
-        return isinstance(value, dict)
-    return True
-
-
-def _describe(value: Any) -> str:
-    kind = ("string" if isinstance(value, str) else "boolean" if isinstance(value, bool) else
-            "number" if isinstance(value, (int, float)) else "array" if isinstance(value, list) else
-            "object" if isinstance(value, dict) else "null")
-    try:
-        raw = json.dumps(value, ensure_ascii=False, separators=(",", ":")).replace("\n", " ")
-    except (ValueError, RecursionError):  # a number past Python's digit limit, or nesting past its recursion limit
-        raw = "…" * 61
-    return f"{kind} ({raw})" if len(raw) <= 60 else f"{kind} ({raw[:59]}…)"
-
-
-def _closest_match(supplied: str, expected: list[str]) -> str | None:
-    normalized = supplied.replace("_", "").lower()
-    best, best_distance = None, None
-    for candidate in expected:
-        distance = _edit_distance(normalized, candidate.replace("_", "").lower())
-        if best_distance is None or distance < best_distance:
-            best, best_distance = candidate, distance
-    if best is None or best_distance is None:
-        return None
-    return best if best_distance <= max(2, len(best.replace("_", "").lower()) // 3) else None
-
-
-def _edit_distance(left: str, right: str) -> int:
-    previous = list(range(len(right) + 1))
-    for i, a in enumerate(left, 1):
-        current = [i]
-        for j, b in enumerate(right, 1):
-            current.append(min(current[j - 1] + 1, previous[j] + 1, previous[j - 1] + (a != b)))
-        previous = current
-    return previous[-1]
 
 
 def tools_by_name(tools: list[Tool]) -> dict[str, Tool]:

@@ -22,7 +22,15 @@ message and runs one round, as the framework's function-invoking loop does:
 When the round ends completed, cancelled or error, its usage is added to the
 thread's ``_Usage`` satellite (T4, T5); a round that dies
 (``Interrupt(kind="died")``), or whose model never reports usage
-(``reports_usage=False``), records nothing.
+(``reports_usage=False``), records nothing. A round whose ``delegate_to_agent`` call never gets an
+answer (an agent name that does not resolve, or the depth limit, with no other delegation in the same
+response: DL3) does not end: its status is ``waiting``, and it stores and records nothing.
+
+Delegation (DL1-DL4): the sub-agent's round runs in a new sub-thread whose one message is the task; the
+parent's call answers the sub-thread's summary (``Run.summary``: a completed round's ``<summary>`` block
+or answer, a cancelled round's text or ``Cancelled before completion.``, an errored round's stored text),
+or the timed-out text when the sub-round does not end within 10 minutes (a round that died or waits).
+Every ``delegate_to_agent`` call of one response answers the first sub-thread that response dispatched.
 
 Prompt caching (``caching=True``) bills each call as modelled in ``_cost``:
 the previous prompt of the same thread is read from the cache when the new
@@ -41,7 +49,7 @@ from typing import Any, Sequence
 from ._config import CHECK_INBOX, CHECK_INBOX_DESCRIPTION, DELEGATION_TOOL, NO_NEW_MESSAGES, AgentConfiguration
 from ._cost import EXAMPLE_PRICES, ModelPrice, TokenUsage, cost_of, require_count
 from ._errors import ConfigurationError
-from ._invocation import ConsecutiveErrors, aborted_text
+from ._invocation import ConsecutiveErrors, LayerAnswer, aborted_text
 from ._mesh import Mesh
 from ._messages import Context, ContextItem, Message, Reply, ToolCall, ToolDefinition, ToolResult
 from ._models import Model
@@ -53,12 +61,57 @@ from ._usage import record_usage
 from ._wire import DEFAULT_WIRE, billed_input, delivered, recorded, require_wire
 
 COMPLETED, CANCELLED, ERROR, DIED = "completed", "cancelled", "error", "died"
+WAITING = "waiting"  # the round has not ended: a tool call of it never got an answer (DL3)
 REQUESTED_FUNCTION_NOT_FOUND = 'Error: Requested function "{name}" not found.'
 INTERRUPT_KINDS = (CANCELLED, ERROR, DIED)
 # delegate_to_agent waits for its sub-thread's first terminal status at most 10 minutes once dispatched, then
 # answers this text (DelegationTool.cs:260, 437, 461-465); agentkit times the sub-round on the tools' clock.
 DELEGATION_WAIT_SECONDS = 10 * 60
 DELEGATION_TIMED_OUT = "Error: delegation to {agent} failed — timed out waiting for the delegated agent to finish."
+# What a completed round stores when it streamed no text and asked for no tool call (ThreadExecution.cs:2355-2356).
+NO_RESPONSE = "*Agent returned no response — streaming completed with zero tokens.*"
+# A cancelled round's summary when it wrote no text (ThreadExecution.cs:2499-2500).
+CANCELLED_SUMMARY = "Cancelled before completion."
+# ThreadExecution's message for a round past MaxStreamingDuration (30 min, ThreadExecution.cs:748, 2555-2561).
+ROUND_TIMED_OUT = ("AI streaming exceeded the maximum round duration of 00:30:00 and was aborted (#147). "
+                   "The model endpoint stopped responding mid-stream; resubmit to retry.")
+
+
+@dataclass(frozen=True)
+class TimeLimit:
+    """One time limit the framework sets on an agent round: what it times, how long, what happens then."""
+
+    scope: str
+    seconds: int | None  # None: no limit
+    outcome: str
+    facts: str
+    modelled: str  # how agentkit models it: "yes", "outcome" (no clock; the effect), or "no"
+
+
+# Every time limit that can cut a call, a read or a round short, for agents a host's chat runs (MeshWeaver's
+# agent path; harness rounds have only the round's limit). Rendered as AgentDesign's table of time limits.
+TIME_LIMITS = (
+    TimeLimit("one agent tool call (every tool but `delegate_to_agent` and `check_inbox`)", 30,
+              "the model reads `Tool '{name}' timed out after 30s. Add [ToolTimeout(N)] to allow longer.`; "
+              "the operation runs on", "MP3 FI3", "yes"),
+    TimeLimit("`Get`'s read of a path (routing, the node's hub, the store, the transformer)", 10,
+              "`Error: Timeout resolving '{remainder}' at {address}`", "S2", "yes"),
+    TimeLimit("the rebuild of a round's history", 5,
+              "the round is shown no history, only its new message", "T1 AD1", "outcome"),
+    TimeLimit("`delegate_to_agent`, from the sub-thread's start", 10 * 60,
+              "`Error: delegation to {agent} failed — timed out waiting for the delegated agent to finish.`; "
+              "the sub-round runs on", "DL2", "yes"),
+    TimeLimit("a sub-thread's first output, from its start", 60,
+              "the parent cancels the sub-thread", "DL5", "no"),
+    TimeLimit("a sub-thread's silence after its first output (not within 15 s of its start)", 30,
+              "the parent cancels the sub-thread", "DL5", "no"),
+    TimeLimit("a round: its model calls, tool calls and delegations", 30 * 60,
+              "the round ends in error, storing `*Error: AI streaming exceeded the maximum round duration "
+              "of 00:30:00 …*`", "RL1", "no"),
+    TimeLimit("the write of a round's usage", 15, "the usage is dropped without an error", "W7", "no"),
+    TimeLimit("one request to the model provider", None,
+              "none: every provider client switches its network timeout off", "RL1", "—"),
+)
 
 
 def _builtin(name: str, description: str, body: Any, required: Sequence[str] = (), optional: Sequence[str] = (),
@@ -71,6 +124,17 @@ def _builtin(name: str, description: str, body: Any, required: Sequence[str] = (
         Parameter(p, "string", False) for p in optional)
     call = _answering(body, parameters, passes=(Exception,))
     return Tool(name, "Agent", description, _timed(name, call) if timed else call, parameters)
+
+
+class Unanswered(LayerAnswer):
+    """A ``delegate_to_agent`` call that got no answer yet: the round resolves it, or waits (DL3)."""
+
+    agent: str
+
+    def __new__(cls, agent: str) -> "Unanswered":
+        answer = super().__new__(cls, "")
+        answer.agent = agent
+        return answer
 
 
 @dataclass(frozen=True)
@@ -134,6 +198,15 @@ class Run:
     delegations: list["Run"] = field(default_factory=list)
     recorded: bool = False  # True once its usage is in the thread's _Usage satellite
     response_id: str = ""  # the id of the round's response message; sub-threads live under it
+    # The first sub-round the current response dispatched, and whether the wait for it ran out (DL2, DL4).
+    _dispatch: "tuple[Run, bool] | None" = field(default=None, repr=False, compare=False)
+
+    def _dispatch_answer(self, agent: str) -> str:
+        # What a delegate_to_agent call for ``agent`` answers: the response's first sub-thread's Summary, or the
+        # timed-out text naming the call's own agent.
+        assert self._dispatch is not None
+        sub, timed_out = self._dispatch
+        return DELEGATION_TIMED_OUT.format(agent=agent) if timed_out else sub.summary
 
     @property
     def usage(self) -> TokenUsage:
@@ -184,13 +257,19 @@ class Agent:
     ``(unknown)``. Off by default, as at the pinned commit. ``wire`` is the
     provider's chat client (``_wire``): ``claude`` (the default) or ``openai``;
     it decides the text the model reads for a tool's answer, how caching is
-    billed and what the ``_Usage`` satellite records.
+    billed and what the ``_Usage`` satellite records. ``delegated_interrupt``
+    stops every round this agent runs as a delegate (a parent's Stop, or its
+    heartbeat cancelling a silent sub-thread, DL5). ``hierarchy`` holds the
+    configurations of the chat's agents: with more than one, the agent is
+    offered the delegation tools, and its system message lists the others (T8).
     """
 
     def __init__(self, config: AgentConfiguration, model: Model, mesh: Mesh, *,
                  tools: Sequence[Tool] | None = None, delegates: Mapping[str, "Agent"] | None = None,
                  prices: Mapping[str, ModelPrice] = EXAMPLE_PRICES, caching: bool = False,
-                 record_subthread_usage_as_unknown: bool = False, wire: str = DEFAULT_WIRE) -> None:
+                 record_subthread_usage_as_unknown: bool = False, wire: str = DEFAULT_WIRE,
+                 delegated_interrupt: Interrupt | None = None,
+                 hierarchy: Sequence[AgentConfiguration] = ()) -> None:
         delegates = dict(delegates or {})
         missing = [name for name in config.delegations if name not in delegates]
         if missing:
@@ -209,8 +288,10 @@ class Agent:
         self.caching = caching
         self.wire = require_wire(wire)
         self.record_subthread_usage_as_unknown = record_subthread_usage_as_unknown
+        self.delegated_interrupt = delegated_interrupt
         available = list(mesh_plugin(mesh) + content_collection_plugin(mesh)) if tools is None else list(tools)
-        self.offered = config.offered_tools(available, self._builtins())
+        self.hierarchy = tuple(hierarchy)
+        self.offered = config.offered_tools(available, self._builtins(), self.hierarchy)
         self._caches: dict[str, _PromptCache] = {}
         self._current: Run | None = None  # the round the built-in tools act for
         self._as_unknown_below = False
@@ -224,14 +305,15 @@ class Agent:
 
     # -- the round ----------------------------------------------------------------
     def _round(self, thread: Thread, message: str, interrupt: Interrupt | None,
-               usage_model: str | None, as_unknown_below: bool) -> Run:
-        if not isinstance(message, str) or not message.strip():
+               usage_model: str | None, as_unknown_below: bool, delegated: bool = False) -> Run:
+        # A delegation's task is whatever text the parent sent (DL1): the framework checks none.
+        if not isinstance(message, str) or (not delegated and not message.strip()):
             raise ValueError("a round starts with a non-empty user message")
         history = thread.history()  # the earlier messages (T1), rebuilt before the new one is stored
         asked = thread.append("user", message)
         run = Run(self.config.id, self.model.key, thread, response_id=f"response-{asked.timestamp}")
         self._current, self._as_unknown_below = run, as_unknown_below
-        instructions = self.config.round_instructions()
+        instructions = self.config.round_instructions(self.hierarchy)
         system = [Message("system", instructions)] if instructions else []
         new = Message("user", message, asked.timestamp)
         # The one budget cut of the round (T2); the system message travels as the context's instructions.
@@ -262,14 +344,13 @@ class Agent:
                     in_flight = None
                     return self._terminate(run, COMPLETED, usage_model, reply.text)
                 stop = None
+                run._dispatch = None  # the calls of one response start together (FI3): one dispatch they all take
                 for number, call in enumerate(reply.tool_calls, start=1):
                     counts = interrupt is not None and interrupt.tool in (None, call.name)
                     if counts and executed >= interrupt.after_tool_calls:
                         stop = interrupt.kind  # only when after_tool_calls is 0: stop before the first
                         break
                     result = self._execute(call, offered, f"call-{iteration + 1}-{number}")
-                    items.append(result)
-                    items_total += item_tokens(result)
                     results.append(result)
                     if result.refused:
                         run.refused.append(call)
@@ -278,6 +359,16 @@ class Agent:
                         if executed >= interrupt.after_tool_calls:
                             stop = interrupt.kind
                             break
+                if any(isinstance(result.text, Unanswered) for result in results):
+                    if run._dispatch is None:  # no sub-thread started: nothing ever answers the call (DL3)
+                        run.turns.append(replace(in_flight, results=tuple(results)))
+                        in_flight = None
+                        return self._terminate(run, WAITING, usage_model, reply.text)
+                    # The response's first dispatch answers the waiting calls too (DL4).
+                    results = [delivered(ToolResult(r.call_id, r.name, run._dispatch_answer(r.text.agent)), self.wire)
+                               if isinstance(r.text, Unanswered) else r for r in results]
+                items.extend(results)
+                items_total += sum(item_tokens(result) for result in results)
                 run.turns.append(replace(in_flight, results=tuple(results)))
                 in_flight = None
                 if stop:
@@ -324,11 +415,19 @@ class Agent:
     def _terminate(self, run: Run, status: str, usage_model: str | None, text: str, stored: bool = False) -> Run:
         # ``stored``: ``text`` is already what the framework stores (an aborted round, FI2).
         run.status = status
+        if status == COMPLETED and not text and run.tool_calls == 0:
+            text = NO_RESPONSE  # ThreadExecution's placeholder for a round that streamed nothing
         run.answer, run.summary = split_summary(text) if status == COMPLETED else (text, text)
-        text = run.answer
-        if status == DIED:
-            return run  # the process is gone: nothing is stored, nothing recorded
-        run.thread.append("assistant", text if status == COMPLETED or stored else f"[round {status}] {text}".rstrip())
+        if status in (DIED, WAITING):
+            return run  # the process is gone, or the round never ends: nothing is stored, nothing recorded
+        text = run.answer if status == COMPLETED or stored else f"[round {status}] {text}".rstrip()
+        run.thread.append("assistant", text)
+        # The thread's Summary, which a delegating parent reads (DL2): a cancelled round's text so far (or
+        # CANCELLED_SUMMARY), an errored round's stored text.
+        if status == CANCELLED:
+            run.summary = run.answer or CANCELLED_SUMMARY
+        elif status == ERROR:
+            run.summary = text
         if getattr(self.model, "reports_usage", True):  # a provider that never reports leaves no record
             run.recorded = record_usage(self.mesh, run.thread.path, usage_model,
                                         recorded(run.usage, self.wire)) is not None
@@ -375,28 +474,30 @@ class Agent:
         return self.config.skills[name]
 
     def _delegate(self, arguments: dict[str, Any]) -> str:
-        name, task = arguments.get("agentName"), arguments.get("task")
-        target = name.split("/")[-1] if isinstance(name, str) else None
-        if target not in self.delegates:
-            return f"Agent '{name}' not found"
-        if not isinstance(task, str) or not task.strip():
-            return "Error: delegate_to_agent needs 'task', a non-empty text"
+        # ExecuteDelegationAsync (ChatClientAgentFactory.cs:540-690) with DelegationTool's wait (DelegationTool.cs:
+        # 173-330, 413-466). The binder has made agentName and task strings (FI1).
+        name, task = arguments["agentName"], arguments["task"]
         parent, as_unknown = self._current, self._as_unknown_below
         assert parent is not None
-        depth = delegation_depth(parent.thread.path)
-        if depth >= MAXIMUM_DELEGATION_DEPTH:
-            return f"Maximum delegation depth reached ({depth}). Handle this task directly."
-        delegate = self.delegates[target]
+        delegates = {key.split("/")[-1]: agent for key, agent in self.delegates.items()}
+        target = name.split("/")[-1]
+        if target not in delegates or delegation_depth(parent.thread.path) >= MAXIMUM_DELEGATION_DEPTH:
+            # `Agent '{name}' not found` and `Maximum delegation depth reached ({depth}). ...` are returned before
+            # any sub-thread exists and emit no lifecycle event; on a host's chat the call's answer comes only from
+            # the next Dispatched or Failed event of the chat (DL3), so they never reach the model.
+            return Unanswered(name)
+        delegate = delegates[target]
         dispatched = _plugins._clock()
-        sub = delegate._round(parent.thread.subthread(target, parent.response_id), task, None,
+        # A new sub-thread whose one message is the task (DL1), under the delegate's own configuration and model.
+        sub = delegate._round(parent.thread.subthread(target, parent.response_id), task, delegate.delegated_interrupt,
                               usage_model=None if as_unknown else delegate.model.key,
-                              as_unknown_below=as_unknown)
+                              as_unknown_below=as_unknown, delegated=True)
         self._current, self._as_unknown_below = parent, as_unknown  # a delegate may be this very agent
         parent.delegations.append(sub)
-        if _plugins._clock() - dispatched > DELEGATION_WAIT_SECONDS:  # the sub-round ran on; the call stopped waiting
-            return DELEGATION_TIMED_OUT.format(agent=name)
-        if sub.status == COMPLETED:
-            return sub.summary
-        if sub.status == CANCELLED:
-            return f"Error: delegation to {name} was cancelled before completing — the sub-agent did not finish."
-        return f"Error: delegation to {name} failed — the delegated round ended {sub.status}."
+        if parent._dispatch is None:
+            # The sub-thread's first terminal status, and its Summary (DL2); a round that died or waits never
+            # reaches one, so the wait runs out.
+            parent._dispatch = (sub, sub.status in (DIED, WAITING)
+                                or _plugins._clock() - dispatched > DELEGATION_WAIT_SECONDS)
+        # Every call of the response subscribed before the first sub-thread started: they all take its result (DL4).
+        return parent._dispatch_answer(name)

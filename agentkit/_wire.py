@@ -41,7 +41,7 @@ from decimal import Decimal
 from ._cost import ModelPrice, TokenUsage, cost_of
 from ._invocation import LayerAnswer
 from ._messages import ToolResult
-from ._plugins import _JSON_SHORT_ESCAPES, _escaped_char
+from ._dotnet_json import _JSON_SHORT_ESCAPES, _escaped_char
 
 CLAUDE = "claude"
 OPENAI = "openai"
@@ -63,7 +63,7 @@ def require_wire(wire: object) -> str:
 
 
 def _relaxed_char(char: str) -> str:
-    # The relaxed encoder differs from the hub's default one (_plugins._escaped_char) in what it escapes, not how:
+    # The relaxed encoder differs from the hub's default one (_dotnet_json._escaped_char) in what it escapes, not how:
     # `"` takes a backslash, and only control characters, U+2028/U+2029 and supplementary characters (as two
     # UTF-16 units) become \uXXXX.
     if char == '"':

@@ -17,9 +17,12 @@ import ast
 import doctest
 import io
 import re
-import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from claimcheck.site import Site
 
 SHOWN_LINE = re.compile(r"^\s*#>(?: (?P<text>.*))?$")
 _CHECKER = doctest.OutputChecker()
@@ -63,10 +66,9 @@ class Attributed:
     """What a snippet printed, line of the printing statement by line: which block each output belongs to."""
 
     blocks: list[ShownBlock]
-    # block start line -> what the statements above it printed; None key: output no block stands below
-    printed: dict[int | None, str]
-    # for output no block stands below: the line after which a new block would go, and its indentation
-    orphans: list[tuple[int, str, str]]
+    printed: dict[int, str]  # block start line -> what the statement above it printed
+    # output no block stands below: the line after which a new block would go (0: the top), and the text
+    orphans: list[tuple[int, str]]
 
     def mismatches(self) -> list[tuple[ShownBlock | None, str]]:
         """Blocks whose text differs from what their statements printed, with the printed text."""
@@ -75,7 +77,7 @@ class Attributed:
             got = self.printed.get(block.start, "")
             if not _CHECKER.check_output(block.text, got, _OPTIONS):
                 found.append((block, got))
-        for _, _, text in self.orphans:
+        for _, text in self.orphans:
             found.append((None, text))
         return found
 
@@ -96,38 +98,42 @@ def shown_blocks(path: Path) -> list[ShownBlock]:
 
 
 class LineRecorder(io.TextIOBase):
-    """A stdout that notes, for every write, the line of the running snippet's module code that made it."""
+    """A stdout that notes, with every write, the top-level statement of the snippet that made it.
+
+    `run` executes the snippet one top-level statement at a time, so the statement that prints is the one
+    running: a `#>` block stands below a top-level statement, and no stack needs reading. Code run in one
+    piece (the test runner's assertion rewriting loads the whole module) writes at line 0.
+    """
 
     def __init__(self, path: Path) -> None:
-        self.filename = str(path)
+        self.path = path
+        self.line = 0  # the last line of the top-level statement that runs
         self.writes: list[tuple[int, str]] = []
 
     def writable(self) -> bool:
         return True
 
     def write(self, text: str) -> int:
-        frame = sys._getframe(1)
-        line = 0
-        while frame is not None:
-            # The outermost frame of the snippet itself: its module-level statement printed this.
-            if frame.f_code.co_filename == self.filename:
-                line = frame.f_lineno
-            frame = frame.f_back
-        self.writes.append((line, text))
+        self.writes.append((self.line, text))
         return len(text)
 
     def getvalue(self) -> str:
         return "".join(text for _, text in self.writes)
 
+    def run(self, namespace: dict) -> None:
+        """Run the snippet's statements in order in `namespace`, as the module would run them."""
+        for statement in ast.parse(self.path.read_bytes(), str(self.path)).body:
+            self.line = statement.end_lineno or statement.lineno
+            try:
+                exec(compile(ast.Module([statement], type_ignores=[]), str(self.path), "exec"), namespace)
+            finally:
+                self.line = 0
+
 
 def attribute(path: Path, writes: list[tuple[int, str]]) -> Attributed:
-    """Give each printed text to the `#>` block under the statement that printed it.
-
-    The statement is the innermost one around the printing line that has a block right below it;
-    output of a statement with no block below goes to an orphan, placed after its top-level statement.
-    """
-    source = path.read_text(encoding="utf-8")
-    lines = source.splitlines()
+    """Give each printed text to the `#>` block right below the top-level statement that printed it;
+    output of a statement with no block below goes to an orphan, placed after the statement."""
+    lines = path.read_text(encoding="utf-8").splitlines()
     blocks = shown_blocks(path)
     block_after = {}
     for block in blocks:
@@ -136,27 +142,15 @@ def attribute(path: Path, writes: list[tuple[int, str]]) -> Attributed:
         while above > 0 and lines[above - 1].strip().startswith("#") and not SHOWN_LINE.match(lines[above - 1]):
             above -= 1
         block_after[above] = block
-    statements = [node for node in ast.walk(ast.parse(source)) if isinstance(node, ast.stmt)]
-    printed: dict[int | None, str] = {}
-    orphan_text: dict[int, tuple[str, str]] = {}
+    printed: dict[int, str] = {}
+    orphan_text: dict[int, str] = {}
     for line, text in writes:
-        around = sorted(
-            (node for node in statements if node.lineno <= line <= (node.end_lineno or node.lineno)),
-            key=lambda node: (node.end_lineno or node.lineno) - node.lineno,
-        )
-        target = next((block_after[node.end_lineno] for node in around if node.end_lineno in block_after), None)
+        target = block_after.get(line) if line else None
         if target is not None:
             printed[target.start] = printed.get(target.start, "") + text
-        elif around:
-            outer = around[-1]
-            indent = " " * outer.col_offset
-            after = outer.end_lineno or outer.lineno
-            previous = orphan_text.get(after, (indent, ""))
-            orphan_text[after] = (indent, previous[1] + text)
         else:
-            orphan_text[0] = ("", orphan_text.get(0, ("", ""))[1] + text)
-    orphans = [(after, indent, text) for after, (indent, text) in sorted(orphan_text.items())]
-    return Attributed(blocks, printed, orphans)
+            orphan_text[line] = orphan_text.get(line, "") + text
+    return Attributed(blocks, printed, sorted(orphan_text.items()))
 
 
 def rewritten(path: Path, attributed: Attributed) -> str:
@@ -166,8 +160,8 @@ def rewritten(path: Path, attributed: Attributed) -> str:
     for block, got in attributed.mismatches():
         if block is not None:
             edits.append((block.start, block.end, _as_shown(got, block.indent)))
-    for after, indent, text in attributed.orphans:
-        edits.append((after + 1, after, _as_shown(text, indent)))
+    for after, text in attributed.orphans:
+        edits.append((after + 1, after, _as_shown(text, "")))
     for first, last, new in sorted(edits, key=lambda edit: edit[0], reverse=True):
         lines[first - 1:last] = new
     return "\n".join(lines) + "\n"
@@ -177,27 +171,27 @@ def _as_shown(text: str, indent: str) -> list[str]:
     return [f"{indent}#> {line}".rstrip() if line else f"{indent}#>" for line in text.rstrip("\n").split("\n")] if text else []
 
 
-def where_shown(project, snippet: Path, line: int) -> list[str]:
+def where_shown(site: Site, snippet: Path, line: int) -> list[str]:
     """The page lines that show `snippet:line`: each include of a section that holds the line."""
     from claimcheck.pysource import read_sections
 
-    sections, _ = read_sections(project.root / snippet, snippet)
+    sections, _ = read_sections(site.root / snippet, snippet)
     holding = {name for name, section in sections.items() if section.start < line < section.end}
     return [
         f"{include.page.as_posix()}:{include.line} (section '{include.section}')"
-        for page in project.pages for include in page.includes
+        for page in site.pages for include in page.includes
         if include.path == snippet.as_posix() and include.section in holding
     ]
 
 
-def mismatch_report(project, snippet: Path, attributed: Attributed) -> str:
+def mismatch_report(site: Site, snippet: Path, attributed: Attributed) -> str:
     """One paragraph per differing block: the snippet line, the page lines that show it, expected and got."""
     parts = []
     for block, got in attributed.mismatches():
         if block is None:
             parts.append(f"{snippet.as_posix()}: prints output that no '#>' lines show:\n{_indented(got)}")
             continue
-        shown = where_shown(project, snippet, block.start)
+        shown = where_shown(site, snippet, block.start)
         place = f"shown on {', '.join(shown)}" if shown else "in no section a page shows"
         example = doctest.Example(source="", want=block.text)
         parts.append(

@@ -4,15 +4,16 @@ Two ini settings switch it on; a project that sets neither is left alone:
 
     claims_snippets = "snippets"   each .py file there runs as one test: its asserts are its checks,
                                    what it prints must match its `#>` lines, and the captured output
-                                   it declares must match the committed files;
+                                   it declares must match the committed files (in snippets/output/);
     claims_pages = "docs"          every ```pycon example of the Markdown pages there runs as a doctest.
 
-A failing test then names the claims it breaks, with where each is stated and checked.
+A failing test then names the claims it breaks, with where each is stated and checked. A third,
+`claims_site = "module:attr"`, names a project's own `claimcheck.site.Site` (claimcheck/site.py).
 
 The readers are imported when a hook first needs them, not with the plugin: a run that collects
-no snippet or page never pays for them. The checker's modules in guidetools/ must come from the
-project's `pythonpath`, which pytest puts first only after it loads entry points: a copy of the
-project (dev.py mutate) uses its own.
+no snippet or page never pays for them. The `claims_site` module is imported the same way, when first
+needed: it must come from the project's `pythonpath`, which pytest puts first only after it loads entry
+points, so a copy of the project (the guide's mutation runs) uses its own.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ import pytest
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addini("claims_snippets", "folder (from the rootdir) whose .py files each run as one test", default="")
     parser.addini("claims_pages", "folder (from the rootdir) whose Markdown pages' pycon examples run as doctests", default="")
+    parser.addini("claims_site", "the project's claimcheck.site.Site, as module:attr called with the rootdir", default="")
 
 
 # xdist's modes that ignore groups. Under them a page's examples would run on whichever worker is free, so the
@@ -88,7 +90,17 @@ def pytest_pycollect_makemodule(module_path: Path, parent: pytest.Collector):
 # What the plugin reads once per session lives in the session's config, not in this module: a second
 # session in the same process (pytester's in-process runs) starts afresh.
 _PYCON_COLLECTOR = pytest.StashKey[Callable]()
-_CLAIMS = pytest.StashKey[tuple]()
+_SITE = pytest.StashKey[object]()
+_MARKERS = pytest.StashKey[list]()
+
+
+def _site(config: pytest.Config):
+    if _SITE not in config.stash:
+        from claimcheck.site import configured
+
+        config.stash[_SITE] = configured(config.rootpath, config.getini("claims_pages"), config.getini("claims_snippets"),
+                                         config.getini("claims_site"))
+    return config.stash[_SITE]
 
 
 def _pycon_collector(config: pytest.Config) -> Callable:
@@ -113,30 +125,23 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
 
 def _broken_claims(config: pytest.Config, excinfo: pytest.ExceptionInfo) -> list[str]:
     from sybil.example import SybilFailure
-    from guidetools import claims
+
+    from claimcheck.site import broken_by
 
     if isinstance(excinfo.value, SybilFailure):
         places = [(Path(excinfo.value.example.path), excinfo.value.example.line)]
     else:
         places = [(Path(entry.path), entry.lineno + 1) for entry in excinfo.traceback]
-    project, collected = _claims(config)
-    broken: list[str] = []
-    for path, line in places:
-        if path.resolve().is_relative_to(project.root.resolve()):
-            broken += [text for text in claims.broken_by(project, collected, path, line) if text not in broken]
-    return broken
-
-
-def _claims(config: pytest.Config) -> tuple:
+    site = _site(config)
     # Read once per session, on its first failure: passing runs never pay for it. The report needs only
     # where each claim is stated; the checks it names are read where the failure is.
-    if _CLAIMS not in config.stash:
-        from guidetools import claims
-        from guidetools.project import Project
-
-        project = Project(config.rootpath)
-        config.stash[_CLAIMS] = project, claims.Claims([marker for page in project.pages for marker in page.markers], {}, [])
-    return config.stash[_CLAIMS]
+    if _MARKERS not in config.stash:
+        config.stash[_MARKERS] = [marker for page in site.pages for marker in page.markers]
+    broken: list[str] = []
+    for path, line in places:
+        if path.resolve().is_relative_to(site.root.resolve()):
+            broken += [text for text in broken_by(site, config.stash[_MARKERS], path, line) if text not in broken]
+    return broken
 
 
 class SnippetFile(pytest.File):
@@ -148,21 +153,21 @@ class SnippetRun(pytest.Item):
     """Run one snippet file as a script and compare its captured output with the committed files."""
 
     def runtest(self) -> None:
-        from claimcheck import outputs
-        from guidetools import captures
-        from guidetools.project import Project
+        from claimcheck import captures, outputs
 
         root = self.config.rootpath
-        ran = captures.run_snippet(self.path, execute=self._execute_rewritten)
+        site = _site(self.config)
+        ran = captures.run_snippet(self.path, execute=self._execute_rewritten, site=site)
         difference = outputs.output_mismatch(self.path, ran.printed.getvalue())
         if difference:
-            project = Project(root)
-            located = outputs.mismatch_report(project, project.relative(self.path), outputs.attribute(self.path, ran.printed.writes))
+            # Run again, one top-level statement at a time, to tell which statement printed what.
+            writes = captures.run_snippet(self.path, site=site).printed.writes
+            located = outputs.mismatch_report(site, site.relative(self.path), outputs.attribute(self.path, writes))
             raise SnippetOutputStale(
                 f"{located or difference}\n"
                 "Show the real output below each print: 'python3 dev.py regen --outputs' rewrites the '#>' lines; review the diff."
             )
-        outdated = captures.stale(captures.render(ran.captured, root))
+        outdated = captures.stale(captures.render(ran.captured, site))
         if outdated:
             names = ", ".join(str(path.relative_to(root)) for path in outdated)
             raise SnippetOutputStale(f"{self.path.relative_to(root)}: captured output is stale: {names}; run 'python3 dev.py regen' and review the diff")

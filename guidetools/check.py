@@ -11,9 +11,9 @@ The parts run at once on the machine's two cores; their reports are printed one 
 The parent imports pytest and agentkit and forks the first part. It then does, once, what every snippet
 process began with: it reads the generated report as Get and indexing read it (pypdf through 62 pages, each
 letter placed, the words and their boxes; under guidetools/readings.py's `read_once`, as a snippet reads
-it), and builds what agentkit.guide builds once per process and hands out as copies (the scenarios'
-workspace, scenario 3's reading round). Then it forks the other two parts, which find all that done, as a
-snippet finds it when another snippet of its process did it first. Every test runs, in the part that
+it), and builds what agentkit.guide builds once per process (the scenarios' workspace, which it hands
+out as copies, and the report's size in tokens). Then it forks the other two parts, which find all that
+done, as a snippet finds it when another snippet of its process did it first. Every test runs, in the part that
 collects it. Where the OS cannot fork (Windows), each part is a pytest process of its own and does it all.
 """
 
@@ -67,7 +67,7 @@ def main(argv: list[str]) -> int:
 
 def _read_report() -> None:
     from agentkit import _collections
-    from agentkit.guide import REPORT, floor_usage, report_index_text, report_pdf_bytes, workspace
+    from agentkit.guide import REPORT, report_index_text, report_pdf_bytes, report_tokens, workspace
     from guidetools.readings import read_once
 
     with read_once():
@@ -75,7 +75,7 @@ def _read_report() -> None:
         _collections.index_text(REPORT.file_name, report_pdf_bytes())
         report_index_text()
         workspace()
-        floor_usage()  # scenario 3's reading round, and the report's size in tokens
+        report_tokens()
 
 
 def _forked(arguments: list[str]):

@@ -3,7 +3,7 @@
 - Every number inside a checked claim (framework, model, extension) is produced or compared by code:
   the claim's check compares it (the number is a literal of the check's source, of the output the
   check compares: its pycon block, or the `#>` lines of its snippet), or the check reads the numbers
-  its claim states from the page (`guidetools.stated.numbers("claim.id")`), so a changed number fails.
+  its claim states from the page (`claimcheck.stated.numbers("claim.id")`), so a changed number fails.
 - Every code span in a claim that names a tool, plugin, parameter, field or message names something
   agentkit knows: its tool registry (Tool.name, Tool.plugin, Parameter.name), the identifiers and
   strings of its source (field names of its JSON outputs), or the code the pages show (snippets);
@@ -22,7 +22,8 @@ from decimal import Decimal
 from pathlib import Path
 from types import MappingProxyType
 
-from guidetools import facts, numbers
+from claimcheck import numbers
+from guidetools import facts
 from guidetools.claimlock import check_source
 from guidetools.claims import Claims
 from claimcheck.inline import read_inline
@@ -57,7 +58,7 @@ def number_problems(project: Project, claims: Claims) -> list[Problem]:
         compared = set().union(*(numbers.values_in_code(source) for source in sources)) if sources else set()
         for number in numbers.stated(marker.text):
             if number.value not in compared:
-                problems.append(Problem(marker.page, marker.line, f"{marker.id}: '{number.text}' is not produced or compared by any check; compare it in the claim's check (or read it with guidetools.stated.numbers({marker.id!r})), or render it from code", marker.id))
+                problems.append(Problem(marker.page, marker.line, f"{marker.id}: '{number.text}' is not produced or compared by any check; compare it in the claim's check (or read it with claimcheck.stated.numbers({marker.id!r})), or render it from code", marker.id))
     return problems
 
 

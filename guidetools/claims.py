@@ -20,6 +20,7 @@ from claimcheck.page import Marker
 from claimcheck.problems import Problem
 from guidetools.project import CLAIMS_PAGE, CONFORMANCE, Project
 from claimcheck.pysource import read_checks
+from claimcheck.site import broken_by as _broken_by
 
 
 @dataclass(frozen=True)
@@ -62,28 +63,8 @@ def collect(project: Project) -> Claims:
 
 
 def broken_by(project: Project, claims: Claims, file: Path, line: int) -> list[str]:
-    """Describe the claims whose check spans `file:line` (a failing assert, with block or pycon example)."""
-    relative = project.relative(file) if file.is_absolute() else file
-    # Only pages and the files that hold checks can name claims; a library frame names none.
-    ids: tuple[str, ...] = ()
-    if relative.suffix == ".md":
-        page = next((p for p in project.pages if p.path == relative), None)
-        for check in page.checks if page else []:
-            if check.fence.line <= line <= check.fence.line + len(check.fence.body) + 1:
-                ids = check.ids
-    elif relative in project.check_source_paths:
-        found, _ = read_checks(project.root / relative, relative)
-        for check in found:
-            if check.statement[0] <= line <= check.statement[1]:
-                ids = check.ids
-    stated: dict[str, Marker] = {}
-    for marker in claims.markers:
-        stated.setdefault(marker.id, marker)
-    return [
-        f"{claim}: stated at {stated[claim].page.as_posix()}:{stated[claim].line}, checked at {relative.as_posix()}:{line}"
-        if claim in stated else f"{claim}: checked at {relative.as_posix()}:{line}, stated on no page"
-        for claim in ids
-    ]
+    """Describe the claims whose check spans `file:line` (claimcheck's report under a failing test)."""
+    return _broken_by(project, claims.markers, file, line)
 
 
 def _consistency_problems(markers: list[Marker], checks: dict[str, list[CheckSite]], known_facts: dict[str, Fact]) -> list[Problem]:

@@ -31,7 +31,7 @@ from __future__ import annotations
 import argparse
 import ast
 import functools
-import json
+import math
 import posixpath
 import re
 import subprocess
@@ -42,6 +42,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from urllib.parse import urlsplit
+
+import yaml
 
 from guidetools import siteconfig
 from guidetools.framework_only import GUIDE_ONLY, SENTENCE_END, framework_only, scrub_prose
@@ -294,8 +296,6 @@ def export_page(site: Site, page: ExportedPage) -> str:
 def _split_front_matter(lines: list[str]) -> tuple[dict, list[str]]:
     first = next(iter(read_lines(lines, Path()).blocks), None)
     if first is not None and first.kind == "front_matter":
-        import yaml
-
         return yaml.safe_load(first.content) or {}, lines[first.end:]
     return {}, lines
 
@@ -572,19 +572,24 @@ def _authors(root: Path, source: PurePosixPath) -> list[str]:
     return authors or ["Agent design guide"]
 
 
+class _Quoted(str):
+    """A string the front matter writes double-quoted, as the framework's pages do."""
+
+
+class _FrontMatter(yaml.SafeDumper):
+    def increase_indent(self, flow: bool = False, indentless: bool = False) -> None:
+        super().increase_indent(flow, False)  # a list's items indented under their key
+
+
+_FrontMatter.add_representer(_Quoted, lambda dumper, text: dumper.represent_scalar("tag:yaml.org,2002:str", text, style='"'))
+
+
 def _front_matter(meta: dict) -> str:
-    """YAML in the framework's style: every string double-quoted (JSON strings are YAML scalars), lists as items."""
-    lines = ["---"]
-    for key, value in meta.items():
-        if key == "NodeType":
-            lines.append(f"{key}: {value}")  # a bare word, as on every page of the framework
-        elif isinstance(value, list):
-            lines.append(f"{key}:")
-            lines += [f"  - {json.dumps(item, ensure_ascii=False)}" for item in value]
-        else:
-            lines.append(f"{key}: {json.dumps(value, ensure_ascii=False)}")
-    lines.append("---")
-    return "\n".join(lines) + "\n"
+    """YAML in the framework's style: NodeType a bare word, every other string double-quoted, lists as items."""
+    styled = {key: value if key == "NodeType" else [_Quoted(item) for item in value] if isinstance(value, list)
+              else _Quoted(value) for key, value in meta.items()}
+    return yaml.dump(styled, Dumper=_FrontMatter, sort_keys=False, allow_unicode=True, width=math.inf,
+                     explicit_start=True) + "---\n"
 
 
 # --- the site and the command ---------------------------------------------------------------------------

@@ -6,8 +6,9 @@ must stand within a few lines of `line`. `python3 dev.py upstream` verifies them
 against a framework checkout; the claims page renders them as permalinks.
 
 `import_facts_markdown` reads the shared facts file (framework-facts.md, v2) into
-the same structure, so the vendored TOML can be regenerated from it and a test can
-prove the two agree.
+the same structure, so a test can prove that the vendored TOML holds each of its facts.
+The TOML is kept by hand, not written from the facts file: most of its facts are the
+guide's own readings of the source, which the facts file lacks.
 """
 
 from __future__ import annotations
@@ -67,7 +68,11 @@ class Facts:
 
 
 def load(root: Path = REPO_ROOT) -> Facts:
-    data = tomllib.loads((root / CITATIONS_FILE).read_text(encoding="utf-8"))
+    return parse(tomllib.loads((root / CITATIONS_FILE).read_text(encoding="utf-8")))
+
+
+def parse(data: dict) -> Facts:
+    """The facts of citations.toml's data, as tomllib reads it."""
     pin = data["pin"]
     framework = Repository("", pin["repo"], pin["commit"])
     repositories = {"": framework} | {
@@ -112,43 +117,3 @@ def import_facts_markdown(text: str) -> dict:
         first = _CITATION.search(body)
         data["facts"][fact["id"]] = {"text": (body[: first.start()] if first else body).strip(), "cites": cites}
     return data
-
-
-def toml_string(value: str) -> str:
-    """A TOML basic string: the value in double quotes, its backslashes and quotes escaped."""
-    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
-
-
-def to_toml(data: dict) -> str:
-    """Write the dict in a stable, reviewable TOML layout (no third-party writer needed)."""
-    string = toml_string
-    lines = [
-        "# The framework facts the guide's framework claims cite (`cite=\"K1\"` on a page).",
-        "# Imported from framework-facts.md v2 by `python3 -m guidetools.facts IMPORT FILE`; facts with",
-        "# origin = \"own reading\" were read off the framework's source at the pinned commit.",
-        "",
-        "[pin]",
-        f"repo = {string(data['pin']['repo'])}",
-        f"commit = {string(data['pin']['commit'])}",
-    ]
-    for key, repo in data["repos"].items():
-        lines += ["", f"[repos.{key}]", f"repo = {string(repo['repo'])}", f"commit = {string(repo['commit'])}"]
-    for fact_id, fact in data["facts"].items():
-        lines += ["", f"[facts.{fact_id}]", f"text = {string(fact['text'])}"]
-        if fact.get("origin"):
-            lines.append(f"origin = {string(fact['origin'])}")
-        lines.append("cites = [")
-        for cite in fact["cites"]:
-            fields = ", ".join(
-                f"{name} = {value if isinstance(value, int) else string(value)}" for name, value in cite.items()
-            )
-            lines.append(f"  {{ {fields} }},")
-        lines.append("]")
-    return "\n".join(lines) + "\n"
-
-
-if __name__ == "__main__":
-    import sys
-
-    source = Path(sys.argv[1])
-    print(to_toml(import_facts_markdown(source.read_text(encoding="utf-8"))), end="")

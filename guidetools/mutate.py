@@ -11,7 +11,7 @@ blocks that name it), in a copy of the tree, so the working tree is never touche
 A mutant is killed when a check fails. The static contract (guidetools/claimcontract.py) is reported
 beside it: it catches a number no check compares and a name agentkit does not know without
 running anything, which is what the gate runs; the survivors list says which claims need a check
-that reads its words from the page (`guidetools.stated.numbers`) or compares them.
+that reads its words from the page (`claimcheck.stated.numbers`) or compares them.
 """
 
 from __future__ import annotations
@@ -31,7 +31,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from guidetools import claimcontract, claims, numbers
+from claimcheck import numbers
+from guidetools import claimcontract, claims
 from claimcheck.inline import read_inline
 from claimcheck.page import Marker, blank_list_marker, read_page
 from guidetools.project import REPO_ROOT, Project
@@ -185,7 +186,7 @@ def applied(mutant: Mutant, tree: Path) -> Iterator[None]:
         page.write_text(original, encoding="utf-8")
 
 
-# A check can only notice a changed page if its file reads pages: through guidetools.stated, the page
+# A check can only notice a changed page if its file reads pages: through claimcheck.stated, the page
 # reader, or a path under docs/. A unit whose file shows none of these cannot kill a mutant of prose.
 READS_PAGES = re.compile(r"\bstated\b|read_page|Project\(|[\"'/]docs[\"'/]")
 

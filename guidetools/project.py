@@ -14,7 +14,7 @@ from pathlib import Path
 
 from pathspec import GitIgnoreSpec
 
-from claimcheck.page import Page, read_page
+from claimcheck.site import Site
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 # The generated claims page quotes every id; it is output, not a page that makes claims.
@@ -24,11 +24,11 @@ CONFORMANCE = Path("conformance")
 
 
 @dataclass(frozen=True)
-class Project:
-    root: Path = REPO_ROOT
+class Project(Site):
+    """The guide as claimcheck reads it (pyproject.toml: `claims_site`): its pages without the generated claims
+    page, and the files whose `# verifies:` comments count."""
 
-    def relative(self, path: Path) -> Path:
-        return path.resolve().relative_to(self.root.resolve())
+    root: Path = REPO_ROOT
 
     @cached_property
     def ignored(self) -> GitIgnoreSpec:
@@ -45,10 +45,6 @@ class Project:
     @cached_property
     def page_paths(self) -> list[Path]:
         return [path for path in self.files("docs", "*.md", recursive=True) if path != CLAIMS_PAGE]
-
-    @cached_property
-    def pages(self) -> list[Page]:
-        return [read_page(self.root / path, path) for path in self.page_paths]
 
     @cached_property
     def snippet_paths(self) -> list[Path]:
@@ -68,6 +64,9 @@ class Project:
         """Python files whose `# verifies:` comments count: snippets, tests, notebooks and the conformance suite."""
         tests = [path for path in self.files("tests", "*.py", recursive=True) if "fixtures" not in path.parts]
         return self.snippet_paths + tests + self.notebook_paths + self.conformance_paths
+
+    def is_check_source(self, relative: Path) -> bool:
+        return relative in self.check_source_paths
 
     @cached_property
     def library_paths(self) -> list[Path]:

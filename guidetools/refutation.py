@@ -10,6 +10,7 @@ reading needs a new reading: the recorded wording must be the page's wording.
 
 from __future__ import annotations
 
+import json
 import re
 import tomllib
 from dataclasses import dataclass
@@ -17,7 +18,6 @@ from pathlib import Path
 
 from claimcheck.page import Marker
 from claimcheck.problems import Problem
-from guidetools.facts import toml_string
 from guidetools.tomllines import table_lines
 
 REVIEW_FILE = Path("framework/review.toml")
@@ -178,7 +178,7 @@ def main() -> int:
     for marker in todo:
         earlier = readings.get(marker.id)
         print(f'\n[claims."{marker.id}"]  # {marker.page.as_posix()}:{marker.line}, cites {" ".join(marker.cites)}')
-        print("text = " + toml_string(marker.text))
+        print("text = " + json.dumps(marker.text, ensure_ascii=False))  # a JSON string is a TOML basic string
         print('verdict = ""  # holds | unsettled (with page_says); a wrong or incomplete claim is corrected first')
         if earlier is not None:
             print(f"# the reading of an earlier wording: {earlier.verdict}" + (f", was {earlier.was}" if earlier.was else ""))

@@ -18,8 +18,8 @@ import sys
 import traceback
 from pathlib import Path
 
-from claimcheck import outputs
-from guidetools import captures, claimlock, claims, pycon
+from claimcheck import captures, outputs
+from guidetools import claimlock, claims, pycon
 from guidetools.project import CLAIMS_PAGE, REPO_ROOT, Project
 
 
@@ -36,8 +36,8 @@ def main(argv: list[str] | None = None) -> int:
     # One run of each snippet gives both what it printed (its '#>' lines) and what it captured.
     for snippet in project.snippet_paths:
         try:
-            result = captures.run_snippet(REPO_ROOT / snippet)
-            rendered = captures.render(result.captured)
+            result = captures.run_snippet(REPO_ROOT / snippet, site=project)
+            rendered = captures.render(result.captured, project)
         except Exception as error:  # a failing check: its output cannot be rendered, the rest can
             failed.append(snippet)
             left = "'#>' lines and captured output were" if options.outputs else "captured output was"

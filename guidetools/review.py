@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from guidetools import claimlock, claims
-from guidetools.numbers import numbers_in
+from claimcheck.numbers import numbers_in
 from claimcheck.inline import read_inline
 from claimcheck.page import MARKER, blank_list_marker, list_marker, read_page
 from guidetools.project import REPO_ROOT, Project

@@ -1,39 +1,17 @@
-"""What a claim states, read from its page, for checks that compare a claim's own numbers with code.
-
-    from guidetools import stated
-    # verifies: chunks.window-and-overlap
-    assert stated.numbers("chunks.window-and-overlap") == [CHUNK_SIZE, CHUNK_OVERLAP, CHUNK_SIZE - CHUNK_OVERLAP]
-
-A check written this way fails when someone edits a number in the prose, which a check that only
-compares code with a typed-in literal cannot do (`python3 dev.py mutate` shows the difference).
-"""
+"""claimcheck.stated on the guide's pages, for the tests: `stated.numbers("claim.id")` reads the checkout's
+pages, `stated.numbers("claim.id", root)` another tree's (a test's fixture)."""
 
 from __future__ import annotations
 
-import functools
 from pathlib import Path
 
-from claimcheck.page import Marker
-from guidetools import numbers as _numbers
+from claimcheck import stated
 from guidetools.project import REPO_ROOT, Project
 
 
 def text(claim_id: str, root: Path = REPO_ROOT) -> str:
-    """The paragraph or list item the claim's marker closes, as one line."""
-    for marker in _markers(root):
-        if marker.id == claim_id:
-            return marker.text
-    raise KeyError(f"no page marks the claim {claim_id!r}")
+    return stated.text(claim_id, Project(root))
 
 
 def numbers(claim_id: str, root: Path = REPO_ROOT) -> list[int | float]:
-    """The numbers the claim states, in order, digits and number words alike (`three` is 3)."""
-    return [int(number.value) if number.value == number.value.to_integral_value() else float(number.value)
-            for number in _numbers.stated(text(claim_id, root))]
-
-
-@functools.cache
-def _markers(root: Path) -> tuple[Marker, ...]:
-    # Read once per run and root (a tuple: no caller changes what the next one reads); a mutation run starts
-    # a fresh process for every change, and a test that edits a tree reads it under a root of its own.
-    return tuple(marker for page in Project(root).pages for marker in page.markers)
+    return stated.numbers(claim_id, Project(root))

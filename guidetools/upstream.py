@@ -235,7 +235,7 @@ def _load_facts(root: Path) -> tuple[Facts, dict] | str:
         return f"{CITATIONS_FILE}: not valid TOML ({error}); fix the file"
     lines = _citation_lines(text)
     malformed = _malformed(data, lines)
-    return malformed or (facts.load(root), lines)
+    return malformed or (facts.parse(data), lines)
 
 
 def _malformed(data: dict, lines: dict) -> str | None:

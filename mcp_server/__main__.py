@@ -18,11 +18,11 @@ import argparse
 import signal
 import socket
 import sys
+from collections.abc import Callable
 from typing import Any
 
 import anyio
 
-from mcp_server.plants import PLANTS, plant
 from mcp_server.server import build_server, stderr_log
 
 DEFAULT_HOST = "127.0.0.1"
@@ -37,7 +37,7 @@ INSTRUCTIONS = (
 def seeded_workspace(*, content_store: str = "FileSystem") -> tuple[Any, list]:
     """The guide's workspace and its MCP tools, its collections' files behind `content_store` (S1)."""
     from agentkit import mcp_tools
-    from agentkit._mesh import MARKDOWN_TYPE
+    from agentkit._content_types import MARKDOWN_TYPE
     from agentkit.guide import workspace
 
     mesh = workspace()
@@ -50,7 +50,7 @@ def seeded_workspace(*, content_store: str = "FileSystem") -> tuple[Any, list]:
 
 def refused(tool: Any, arguments: dict) -> str | None:
     """The framework's MCP argument filter (McpArgumentValidation): its refusals are isError results."""
-    from agentkit._plugins import mcp_argument_error
+    from agentkit._mcp_validation import mcp_argument_error
 
     return mcp_argument_error(tool.name, tool.parameters, arguments)
 
@@ -114,8 +114,6 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
                         help="how often the background indexer makes new uploads searchable (default 0.1)")
     parser.add_argument("--content-store", choices=CONTENT_STORES, default=FILE_SYSTEM,
                         help=f"the store behind the collections' files (default {FILE_SYSTEM}, the framework's)")
-    # Test-only (repeatable): serve a behaviour deliberately changed, so the gate can prove that conform catches it.
-    parser.add_argument("--plant", choices=sorted(PLANTS), action="append", default=[], help=argparse.SUPPRESS)
     return parser.parse_args(argv)
 
 
@@ -125,15 +123,16 @@ def _is_interrupt(error: BaseException) -> bool:
     return isinstance(error, KeyboardInterrupt)
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, change_tools: Callable[[list, Callable[[str], None]], list] | None = None) -> int:
+    """Serve; `change_tools(tools, log)` may replace the tools first (the gate's planted divergences,
+    tests/planted_server.py)."""
     options = parse_arguments(sys.argv[1:] if argv is None else argv)
     log = stderr_log()
     mesh, tools = seeded_workspace(content_store=options.content_store)
     if options.content_store != "FileSystem":
         log(f"content store: {options.content_store}")
-    for name in options.plant:
-        tools = plant(name, tools)
-        log(f"PLANTED DIVERGENCE (test only): {name}: {PLANTS[name]}")
+    if change_tools is not None:
+        tools = change_tools(tools, log)
     server = build_server(tools, log=log, refuse=refused, instructions=INSTRUCTIONS)
     # SIGTERM ends the stdio server the way Ctrl-C does; over HTTP uvicorn installs its own handlers.
     previous = signal.signal(signal.SIGTERM, signal.default_int_handler)

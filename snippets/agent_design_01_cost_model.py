@@ -9,9 +9,9 @@ from agentkit import (
 )
 from agentkit.guide import PlannedCalls, report_tokens, run_scenario, write_phase_sizes
 from claimcheck import capture
-from guidetools.agentview import AgentView
+from claimcheck.agentview import AgentView
 
-# Every configuration built below is recorded for the page's "Agent node" listing (guidetools/agentview.py).
+# Every configuration built below is recorded for the page's "Agent node" listing (claimcheck/agentview.py).
 VIEW = AgentView(__file__)
 AgentConfiguration = VIEW.configurations(agentkit.AgentConfiguration)
 

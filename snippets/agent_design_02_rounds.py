@@ -9,13 +9,12 @@ from agentkit import ToolCall
 from agentkit._config import BUDGET_SEPARATOR, BUDGET_TEXT, DELEGATION_GUIDANCE, THREAD_GUIDANCE
 from agentkit._runtime import split_summary
 from agentkit.guide import PlannedCalls, ProcedureModel, TextModel
-from agentkit.guide._scenarios import (
-    APPROVE, PROTOCOL_INSTRUCTIONS, TASK, THREAD, interrupted, protocol, report_tokens, workspace,
-)
+from agentkit.guide._procedures import APPROVE, PROTOCOL_INSTRUCTIONS, TASK, THREAD, protocol
+from agentkit.guide._scenarios import interrupted, report_tokens, workspace
 from claimcheck import capture
-from guidetools.agentview import AgentView
+from claimcheck.agentview import AgentView
 
-# Every configuration built below is recorded for the page's "Agent node" listing (guidetools/agentview.py).
+# Every configuration built below is recorded for the page's "Agent node" listing (claimcheck/agentview.py).
 VIEW = AgentView(__file__)
 AgentConfiguration = VIEW.configurations(agentkit.AgentConfiguration)
 
@@ -96,6 +95,14 @@ assert sent[0].instructions == "Read it." + DELEGATION_GUIDANCE.replace("{agents
     + BUDGET_SEPARATOR + BUDGET_TEXT.format(n=3)
 # verifies: agent.system-message-instructions
 assert "**Available Agents for Delegation:**\n- boxed: \n" in sent[0].instructions
+# A delegation's own instructions, then the hierarchy's other agents with their descriptions (else a stand-in).
+team = [agentkit.AgentConfiguration("lead", "Read it.", delegations=["Acme/boxed"],
+                                    delegation_instructions={"Acme/boxed": "Reads one statement."}),
+        agentkit.AgentConfiguration("boxed"), agentkit.AgentConfiguration("writer", description="Writes the nodes."),
+        agentkit.AgentConfiguration("checker")]
+# verifies: agent.system-message-instructions
+assert team[0].round_instructions(team) == "Read it." + DELEGATION_GUIDANCE.replace("{agents}", (
+    "- boxed: Reads one statement.\n- writer: Writes the nodes.\n- checker: Agent in hierarchy")) + THREAD_GUIDANCE
 # verifies: agent.boundary-keeps-texts-only
 assert first_write.messages()[1].text == reading.answer and THREAD == thread.path and TASK == thread.messages[0].text
 # verifies: agent.document-dies-with-round
@@ -131,7 +138,7 @@ assert [r.text for turn in lead.start(Thread("Acme/_Thread/lead2"), TASK).turns 
 assert "Meridian/content/Annual Report 2024.pdf" in first_write.messages()[1].text and not any(
     isinstance(item, ToolResult) for item in first_write.items)
 # verifies: agent.document-billed-in-phase-one
-assert all(turn.context.total < DOCUMENT / 2 for turn in writing.turns)
+assert all(turn.context.total < DOCUMENT / 3 for turn in writing.turns)
 
 # --8<-- [start:history-budget]
 history = thread.history()  # the stored texts, as the next round would rebuild them

@@ -12,9 +12,9 @@ from agentkit.guide import prohibition as run_prohibition
 from agentkit._config import BUDGET_SEPARATOR, DEFAULT_MAXIMUM_ITERATIONS, THREAD_GUIDANCE
 from agentkit._plugins import Tool, content_collection_plugin
 from claimcheck import capture
-from guidetools.agentview import AgentView
+from claimcheck.agentview import AgentView
 
-# Every configuration built below is recorded for the page's "Agent node" listings (guidetools/agentview.py).
+# Every configuration built below is recorded for the page's "Agent node" listings (claimcheck/agentview.py).
 VIEW = AgentView(__file__)
 AgentConfiguration = VIEW.configurations(agentkit.AgentConfiguration)
 OUTCOMES = []  # every prohibition run, in order: the checks below reuse the runs the listing prints

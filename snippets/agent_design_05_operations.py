@@ -4,9 +4,9 @@ import agentkit
 from agentkit import Agent, Mesh, Thread, ToolCall, usage_key, usage_report
 from agentkit.guide import PlannedCalls, TextModel
 from claimcheck import capture
-from guidetools.agentview import AgentView
+from claimcheck.agentview import AgentView
 
-# Every configuration built below is recorded for the page's "Agent node" listing (guidetools/agentview.py).
+# Every configuration built below is recorded for the page's "Agent node" listing (claimcheck/agentview.py).
 VIEW = AgentView(__file__)
 AgentConfiguration = VIEW.configurations(agentkit.AgentConfiguration)
 

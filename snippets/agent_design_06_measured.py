@@ -11,10 +11,10 @@ from agentkit.guide import (
     report_pdf_path, report_text, run_all, scenario_table, workspace,
 )
 from agentkit._config import DEFAULT_MAXIMUM_ITERATIONS
-from agentkit.guide._scenarios import LONG_ROUND_CAP, TASK, THREAD, TITLES, scenario_config
-from agentkit.guide._scenarios import naive as naive_procedure
+from agentkit.guide._procedures import LONG_ROUND_CAP, TASK, THREAD, TITLES, scenario_config
+from agentkit.guide._procedures import naive as naive_procedure
 from claimcheck import capture
-from guidetools.agentview import pretty_json
+from claimcheck.agentview import pretty_json
 
 NAIVE_CONFIG = scenario_config("naive")
 

@@ -13,10 +13,10 @@ from agentkit._plugins import AGENT_TOOL_TIMED_OUT, AGENT_TOOL_TIMEOUT_SECONDS, 
 from agentkit._runtime import DELEGATION_TIMED_OUT, DELEGATION_WAIT_SECONDS
 from agentkit.guide import TextModel
 from claimcheck import capture
-from guidetools import stated
-from guidetools.agentview import AgentView
+from claimcheck import stated
+from claimcheck.agentview import AgentView
 
-# Every configuration built below is recorded for the page's "Agent node" listing (guidetools/agentview.py).
+# Every configuration built below is recorded for the page's "Agent node" listing (claimcheck/agentview.py).
 VIEW = AgentView(__file__)
 AgentConfiguration = VIEW.configurations(agentkit.AgentConfiguration)
 

@@ -10,7 +10,8 @@ from agentkit._runtime import Agent
 from agentkit._tokens import item_tokens
 from agentkit._wire import CLAUDE, DEFAULT_WIRE, OPENAI, WIRES, displayed_cost, model_reads, recorded, returned_text
 from agentkit.guide import PlannedCalls, REPORT, workspace
-from agentkit.guide._scenarios import COLLECTION, run_scenario
+from agentkit.guide._procedures import COLLECTION
+from agentkit.guide._scenarios import run_scenario
 from agentkit._messages import ToolResult
 from claimcheck import capture
 

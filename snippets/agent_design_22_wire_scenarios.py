@@ -5,7 +5,7 @@ import math
 from agentkit._wire import CLAUDE, OPENAI, WIRES, displayed_cost
 from agentkit.guide._wire_costs import wire_cost_table, wire_costs
 from claimcheck import capture
-from guidetools import stated
+from claimcheck import stated
 
 rows = wire_costs()  # each scenario on the Claude wire, then on the OpenAI wire
 on = {wire: [row for row in rows if row.wire == wire] for wire in WIRES}

@@ -3,13 +3,13 @@
 import json
 
 from claimcheck import capture
-from guidetools.agentview import AgentView
-from guidetools.node_rule import is_node, node_answers, rule_breaks
+from claimcheck.agentview import AgentView
+from snippets.support.node_rule import is_node, node_answers, rule_breaks
 from agentkit import (
     SUMMARY_LIMIT, DocumentSlugCollision, Mesh, SearchIndex, document_slug, extractive_summary,
     file_path_by_string_rule, file_path_from_document, get_path_of_file, mesh_plugin, tools_by_name,
 )
-from agentkit._mesh import UNIFIED_READ_TIMEOUT_SECONDS
+from agentkit._host import UNIFIED_READ_TIMEOUT_SECONDS
 from agentkit.guide import REPORT, copy_mesh, report_index_text, upload_report
 
 # --8<-- [start:upload]
@@ -20,7 +20,7 @@ tools = tools_by_name(mesh_plugin(mesh))
 print(document.path)
 #> Meridian/content/_Documents/Annual-Report-2024.pdf
 # --8<-- [end:upload]
-# Every tool call below is recorded for the page's "Tool call" listings (guidetools/agentview.py).
+# Every tool call below is recorded for the page's "Tool call" listings (claimcheck/agentview.py).
 VIEW = AgentView(__file__)
 tools = VIEW.wrap(tools)
 

@@ -3,7 +3,7 @@
 import json
 
 from claimcheck import capture
-from guidetools.agentview import AgentView
+from claimcheck.agentview import AgentView
 from agentkit import (
     Mesh, SearchIndex, content_collection_plugin, extractive_summary, file_path_from_document, mesh_plugin, tools_by_name,
 )
@@ -13,7 +13,7 @@ mesh = Mesh(node_types={"Company"})
 upload_report(mesh)
 mesh.refresh_index()
 tools = tools_by_name(mesh_plugin(mesh, context="Meridian") + content_collection_plugin(mesh, context="Meridian"))
-# Every tool call below is recorded for the page's "Tool call" listings (guidetools/agentview.py).
+# Every tool call below is recorded for the page's "Tool call" listings (claimcheck/agentview.py).
 VIEW = AgentView(__file__)
 tools = VIEW.wrap(tools)
 calls = []

@@ -3,7 +3,7 @@
 import json
 
 from claimcheck import capture
-from guidetools.agentview import AgentView
+from claimcheck.agentview import AgentView
 from agentkit import (
     CHUNK_OVERLAP, CHUNK_SIZE, CONTENT_COLLECTION_PLUGIN, Mesh, chunk_spans, content_collection_plugin, mcp_tools,
     snippet, tools_by_name,
@@ -17,7 +17,7 @@ mesh = Mesh(node_types={"Company"})
 document = upload_report(mesh)
 mesh.refresh_index()
 
-# Every tool call below is recorded for the page's "Tool call" listings (guidetools/agentview.py).
+# Every tool call below is recorded for the page's "Tool call" listings (claimcheck/agentview.py).
 VIEW = AgentView(__file__)
 content_collection_plugin = VIEW.plugin(content_collection_plugin)
 

@@ -14,13 +14,13 @@ from agentkit import IMAGE_MEDIA_TYPES
 from agentkit.guide import REPORT, report_index_text, report_pdf_bytes
 from agentkit._errors import UnreadableDocument
 from claimcheck import capture
-from guidetools import stated
-from guidetools.agentview import AgentView
+from claimcheck import stated
+from claimcheck.agentview import AgentView
 
 mesh = Mesh(node_types={"Company", "Space"}, index=SearchIndex(summarizer=extractive_summary))  # a host wired like memex
 mesh.create({"id": "Meridian", "name": "Meridian Components Group", "nodeType": "Company"})
 mesh.add_collection("Meridian")
-# Every tool call below is recorded for the page's "Tool call" listings (guidetools/agentview.py).
+# Every tool call below is recorded for the page's "Tool call" listings (claimcheck/agentview.py).
 VIEW = AgentView(__file__)
 agent = VIEW.wrap(tools_by_name(mesh_plugin(mesh, context="Meridian") + content_collection_plugin(mesh, context="Meridian")))
 mcp = VIEW.wrap(tools_by_name(mcp_tools(mesh)))

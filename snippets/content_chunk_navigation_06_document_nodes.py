@@ -3,8 +3,8 @@
 import json
 
 from claimcheck import capture
-from guidetools.agentview import AgentView
-from guidetools.node_rule import is_node, node_answers, rule_breaks
+from claimcheck.agentview import AgentView
+from snippets.support.node_rule import is_node, node_answers, rule_breaks
 from agentkit import Mesh, PathError, content_collection_plugin, extractive_summary, file_path_from_document, mesh_plugin, tools_by_name
 
 mesh = Mesh(node_types={"Company", "Markdown", "Space"})
@@ -13,7 +13,7 @@ mesh.create({"id": "Meridian", "name": "Meridian Components Group", "nodeType": 
 content = mesh.add_collection("Meridian")
 content.upload("q2-notes.md", b"Q2 notes: the order book grew to 2,140 units.", index=True)
 mesh.refresh_index()
-# Every tool call below is recorded for the page's "Tool call" listings (guidetools/agentview.py).
+# Every tool call below is recorded for the page's "Tool call" listings (claimcheck/agentview.py).
 VIEW = AgentView(__file__)
 tools = VIEW.wrap(tools_by_name(mesh_plugin(mesh, context="Meridian") + content_collection_plugin(mesh, context="Meridian")))
 

@@ -4,13 +4,13 @@ import json
 import textwrap
 
 from claimcheck import capture
-from guidetools.agentview import AgentView
-from guidetools.node_rule import node_answers, rule_breaks
+from claimcheck.agentview import AgentView
+from snippets.support.node_rule import node_answers, rule_breaks
 from agentkit import (
     CONTENT_COLLECTION_PLUGIN, MCP_SERVER, MESH_PLUGIN, ContentType, Mesh, Node, content_collection_plugin, mcp_tools,
     mesh_plugin, snake_case, tools_by_name,
 )
-from agentkit._mesh import search_query
+from agentkit._query import search_query
 from agentkit._paths import resolve_context_path
 from agentkit._plugins import MCP_METHODS, MCP_METHODS_NOT_MODELLED, PATH_HANDLING
 
@@ -70,7 +70,7 @@ def path_table() -> str:
     return "\n".join(lines)
 
 
-# Every tool call below is recorded for the page's "Tool call" listings (guidetools/agentview.py).
+# Every tool call below is recorded for the page's "Tool call" listings (claimcheck/agentview.py).
 VIEW = AgentView(__file__)
 tools = VIEW.wrap(tools_by_name(mesh_plugin(mesh)))
 # verifies: mesh.tools-listed

@@ -3,16 +3,16 @@
 import json
 
 from claimcheck import capture
-from guidetools.agentview import AgentView
+from claimcheck.agentview import AgentView
 from agentkit import ContentType, Mesh, content_collection_plugin, mcp_tools, mesh_plugin, tools_by_name
 from agentkit._plugins import FUNCTION_FAILED
-from agentkit._mesh import MARKDOWN_TYPE
+from agentkit._content_types import MARKDOWN_TYPE
 
 mesh = Mesh(node_types={"Company", "Fact", "Folder"})
 # The registered type of node type Fact: its $type name and its exact field names.
 mesh.register_type(ContentType("Fact", {"lineItem": "string", "period": "string", "value": "number", "unit": "string"}))
 mesh.create({"id": "Meridian", "name": "Meridian Components Group", "nodeType": "Company"})
-# Every tool call below is recorded for the page's "Tool call" listings (guidetools/agentview.py).
+# Every tool call below is recorded for the page's "Tool call" listings (claimcheck/agentview.py).
 VIEW = AgentView(__file__)
 create = VIEW.wrap(tools_by_name(mesh_plugin(mesh)))["Create"]
 

@@ -4,8 +4,8 @@ import base64
 import json
 
 from claimcheck import capture
-from guidetools import stated
-from guidetools.agentview import AgentView
+from claimcheck import stated
+from claimcheck.agentview import AgentView
 from agentkit import Mesh, PathError, extractive_summary, mcp_tools, mesh_plugin, tools_by_name
 
 mesh = Mesh(node_types={"Company", "Markdown", "Space"})
@@ -13,7 +13,7 @@ mesh.index.summarizer = extractive_summary  # a host wired like memex writes Doc
 mesh.create({"id": "Meridian", "name": "Meridian Components Group", "nodeType": "Company"})
 mesh.add_collection("Meridian").upload("notes.md", b"Board notes: dividend approved.", index=True)
 mesh.add_collection("Meridian", "filings")
-# Every tool call below is recorded for the page's "Tool call" listings (guidetools/agentview.py).
+# Every tool call below is recorded for the page's "Tool call" listings (claimcheck/agentview.py).
 VIEW = AgentView(__file__)
 tools = VIEW.wrap(tools_by_name(mcp_tools(mesh)))
 
@@ -137,6 +137,8 @@ for odd_id, get_path in ((" padded ", "Meridian/ padded "), ("*", "Meridian/*"),
     answer = tools["get"].call({"path": get_path})
     # verifies: mesh.create-ids-get-cannot-name
     assert not (answer.startswith("{") and json.loads(answer).get("path") == f"Meridian/{odd_id}"), answer
+# verifies: mesh.create-ids-get-cannot-name
+assert create("*", namespace="") == "Created: *" and json.loads(tools["get"].call({"path": "*"}))["path"] == "*"
 # verifies: mesh.create-at-ids
 assert create("@Q3", namespace="") == "Created: @Q3" and tools["get"].call({"path": "@Q3"}) == "Not found: Q3"
 # verifies: mesh.create-at-ids

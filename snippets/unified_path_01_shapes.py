@@ -13,13 +13,13 @@ from agentkit._plugins import MCP_METHODS_NOT_MODELLED
 from agentkit.guide import upload_report
 from agentkit._paths import markdown_blocks, markdown_reference
 from claimcheck import capture
-from guidetools.agentview import AgentView
+from claimcheck.agentview import AgentView
 
 mesh = Mesh(node_types={"Company"})
 upload_report(mesh)  # Meridian/content/Annual Report 2024.pdf
 mesh.add_collection("Meridian", "filings").upload("annual-report-2024.md", b"# Annual report\n")
 mesh.collections["Meridian/content"].upload("2024/notes.md", b"Nested notes.\n")
-# Every tool call below is recorded for the page's "Tool call" listings (guidetools/agentview.py).
+# Every tool call below is recorded for the page's "Tool call" listings (claimcheck/agentview.py).
 VIEW = AgentView(__file__)
 get = VIEW.wrap(tools_by_name(mesh_plugin(mesh)))["Get"]
 

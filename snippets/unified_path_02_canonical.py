@@ -6,12 +6,12 @@ import unicodedata
 from agentkit import Mesh, canonical_segment, mesh_plugin, tools_by_name
 from agentkit.guide import upload_report
 from claimcheck import capture
-from guidetools.agentview import AgentView
+from claimcheck.agentview import AgentView
 
 mesh = Mesh()
 upload_report(mesh)
 collection = mesh.collections["Meridian/content"]
-# Every tool call below is recorded for the page's "Tool call" listings (guidetools/agentview.py).
+# Every tool call below is recorded for the page's "Tool call" listings (claimcheck/agentview.py).
 VIEW = AgentView(__file__)
 get = VIEW.wrap(tools_by_name(mesh_plugin(mesh)))["Get"]
 

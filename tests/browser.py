@@ -10,7 +10,11 @@ from __future__ import annotations
 
 import base64
 import functools
+import hashlib
+import importlib.metadata
+import json
 import os
+import re
 import threading
 import time
 import urllib.error
@@ -500,14 +504,22 @@ class SiteBrowser:
             self._readings[key] = read()
         return self._readings[key]
 
+    @classmethod
+    def context_options(cls, viewport: Viewport) -> dict:
+        return {
+            "viewport": {"width": viewport.width, "height": viewport.height},
+            "is_mobile": viewport.is_mobile, "has_touch": viewport.is_mobile, "device_scale_factor": 1, "color_scheme": cls.COLOR_SCHEME,
+            # Requests must all pass our route; a service worker could answer them unseen.
+            "service_workers": "block",
+        }
+
+    def close(self) -> None:
+        for context in self._contexts.values():
+            context.close()
+
     def _context(self, viewport: Viewport):
         if viewport.name not in self._contexts:
-            context = self.browser.new_context(
-                viewport={"width": viewport.width, "height": viewport.height},
-                is_mobile=viewport.is_mobile, has_touch=viewport.is_mobile, device_scale_factor=1, color_scheme=self.COLOR_SCHEME,
-                # Requests must all pass our route; a service worker could answer them unseen.
-                service_workers="block",
-            )
+            context = self.browser.new_context(**self.context_options(viewport))
             context.grant_permissions(["clipboard-read", "clipboard-write"], origin=self.origin)
             self._contexts[viewport.name] = context
         return self._contexts[viewport.name]
@@ -518,3 +530,164 @@ class SiteBrowser:
         recorder.watch(tab)
         tab.goto(self.url(page), wait_until="commit")
         return Visit(tab, recorder)
+
+
+# --- axe-core's scans, run again only when something they read has changed (tests/axe.lock.json) ------------
+# A scan is one page at one viewport in one scheme. Its inputs: the page's HTML as built, every stylesheet,
+# script, font and image of the built site, the fonts Chromium draws the page's text with, how the suite loads
+# and prepares the page (viewports, Chromium's flags, the scripts run before axe-core, axe-core's options) and
+# the versions of axe-core, Chromium and Playwright. tests/axe.lock.json holds the inputs of the last run that
+# wrote it and the scans that passed with them: such a scan is not run again while every input is the same.
+
+# Of the built site a scan reads its page's HTML and these files, hashed whole (a change to one scans every page
+# again). Not read: other pages' HTML, the search index (the search worker fetches it, but nothing of it is
+# shown before a reader types, and it changes with every page's text), the sitemap, source maps (fetched by
+# developer tools only) and files offered for download (claims.lock.json).
+SCANNED_ASSETS = {".css", ".js", ".woff", ".woff2", ".ttf", ".otf", ".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp", ".ico"}
+# Two parts of a page's HTML that change without a change to the page, left out of its digest:
+# - the notebook's cell ids, drawn at random by every build (nbformat's uuid4): axe-core reads ids only to find
+#   duplicates and the targets of references, and these are referenced by nothing: numbered in the order they
+#   first appear, they keep which of them are equal;
+# - the "last update" date and its tooltip (git-revision-date-localized): the commit that changes a page
+#   changes its date, so a lock written before the commit would never match after it. The date is one short
+#   line of text whose colours and size the stylesheets set, as for any date.
+CELL_ID = re.compile(r'(?<=id="cell-id=)[0-9a-f]+(?=")')
+REVISION_DATE = re.compile(r'(<span class="git-revision-date-localized-plugin[^"]*"[^>]*?)(?: title="[^"]*")?>[^<]*</span>')
+# The fonts Chromium draws the page's text with (the site loads no web font, so they are the system's): every
+# font-family the page's elements compute, measured in Chromium at two weights.
+FONT_METRICS = """() => {
+    const families = new Set([...document.querySelectorAll('body *')].map(element => getComputedStyle(element).fontFamily));
+    const canvas = document.createElement('canvas').getContext('2d');
+    return [...families].flatMap(family => ['400', '700'].map(weight => {
+        canvas.font = `${weight} 100px ${family}`;
+        return `${weight} ${family}: ${canvas.measureText('Hamburgefonstiv 0123456789 ([{}])').width}`;
+    }));
+}"""
+AXE_VERSION = re.compile(r"/\*! axe v(\S+)")  # axe.min.js's first line
+AXE_LOCK_ABOUT = ("axe-core's scans that passed, with the inputs they read (tests/browser.py, SCANNED_ASSETS): while every input "
+                  "is the same a scan is not run again. Written by a local run of the browser suite, never where CI is set.")
+
+
+def digest(data: bytes | str) -> str:
+    return hashlib.sha256(data.encode() if isinstance(data, str) else data).hexdigest()[:16]
+
+
+def built_file(site: Path, page: NavPage) -> Path:
+    return site / (page.url_path + "index.html" if page.url_path.endswith("/") or not page.url_path else page.url_path)
+
+
+def page_digest(html: str) -> str:
+    """The digest of a page's HTML without what changes from build to build (CELL_ID, REVISION_DATE)."""
+    numbers: dict[str, int] = {}  # each id by the order of its first appearance: a repeated id stays repeated
+    html = CELL_ID.sub(lambda found: str(numbers.setdefault(found.group(0), len(numbers) + 1)), html)
+    return digest(REVISION_DATE.sub(r"\1>(date)</span>", html))
+
+
+def assets_digest(site: Path) -> str:
+    files = sorted(path for path in site.rglob("*") if path.suffix.lower() in SCANNED_ASSETS and path.is_file())
+    return digest("\n".join(f"{path.relative_to(site).as_posix()} {digest(path.read_bytes())}" for path in files))
+
+
+def fonts_digest(tabs: list) -> str:
+    """The digest of FONT_METRICS over `tabs`, measured in every tab at once (each has a renderer of its own)."""
+    for tab in tabs:
+        tab.evaluate(f"() => {{ window.__fonts = new Promise(resolve => setTimeout(() => resolve(({FONT_METRICS})()))); }}")
+    return digest("\n".join(sorted({metric for tab in tabs for metric in tab.evaluate("() => window.__fonts")})))
+
+
+def scan_id(url_path: str, viewport: str, scheme: str) -> str:
+    return f"{url_path or '/'} {viewport} {scheme}"
+
+
+@dataclass(frozen=True)
+class ScanInputs:
+    """What the scans read: `shared` by every scan, `pages` each page's HTML digest by its URL path."""
+
+    shared: dict[str, str]
+    pages: dict[str, str]
+
+    @classmethod
+    def read(cls, site: Path, pages: list[NavPage], browser, fonts: str) -> ScanInputs:
+        """The inputs of scanning `pages` of the built `site` in Chromium `browser`, with `fonts_digest` of their tabs."""
+        harness = {
+            "viewports": [[viewport, SiteBrowser.context_options(viewport)] for viewport in (DESKTOP, PHONE)],
+            "schemes": COLOR_SCHEMES, "chromium flags": CHROMIUM_ARGS, "axe options": AXE_OPTIONS,
+            "scripts": [OPEN_DETAILS, SET_COLOR_SCHEME, REMEMBER_PARSED_COLOURS],
+        }
+        script = _axe().axe_script
+        return cls({
+            "assets": assets_digest(site),
+            "axe-core": f"{AXE_VERSION.match(script).group(1)} (axe.min.js {digest(script)})",
+            "chromium": browser.version,
+            "fonts": fonts,
+            "harness": digest(json.dumps(harness, sort_keys=True, default=repr)),
+            "playwright": importlib.metadata.version("playwright"),
+        }, {page.url_path: page_digest(built_file(site, page).read_text(encoding="utf-8")) for page in pages})
+
+
+@dataclass(frozen=True)
+class AxeLock:
+    inputs: ScanInputs
+    passed: frozenset[str]  # scan ids
+
+    @classmethod
+    def load(cls, path: Path) -> AxeLock:
+        if not path.is_file():
+            return cls(ScanInputs({}, {}), frozenset())
+        data = json.loads(path.read_text(encoding="utf-8"))
+        return cls(ScanInputs(data["inputs"], data["pages"]), frozenset(data["passed"]))
+
+    def why_scan(self, inputs: ScanInputs, url_path: str, scan: str) -> str | None:
+        """Why the scan must run with these inputs, or None when it passed with the very same."""
+        if not self.inputs.shared:
+            return "no lock"
+        changed = sorted(name for name in inputs.shared.keys() | self.inputs.shared.keys()
+                         if inputs.shared.get(name) != self.inputs.shared.get(name))
+        if changed:
+            return ", ".join(changed) + " changed"
+        if inputs.pages.get(url_path) != self.inputs.pages.get(url_path):
+            return "its page changed"
+        return None if scan in self.passed else "it did not pass"
+
+    def write(self, path: Path) -> bool:
+        """Write the lock to `path` unless it holds that already; whether it wrote."""
+        data = {"about": AXE_LOCK_ABOUT, "inputs": self.inputs.shared, "pages": self.inputs.pages, "passed": sorted(self.passed)}
+        text = json.dumps(data, indent=1, sort_keys=True) + "\n"
+        if path.is_file() and path.read_text(encoding="utf-8") == text:
+            return False
+        temporary = path.with_suffix(".tmp")
+        temporary.write_text(text, encoding="utf-8")
+        temporary.replace(path)
+        return True
+
+
+@dataclass
+class Audit:
+    """axe-core's violations for every scan (page URL path, viewport name, scheme); [] for a scan the lock let pass."""
+
+    found: dict[tuple[str, str, str], list[dict]]
+    scanned: dict[tuple[str, str, str], str]  # the scans run, with why
+    lock: AxeLock  # what the lock holds after this audit: its inputs, and every scan that passed with them
+
+
+def audit(tabs: dict[tuple[str, str], object], inputs: ScanInputs, lock: AxeLock, *, rescan: bool = False) -> Audit:
+    """Scan the loaded `tabs` (by page URL path and viewport name) in every scheme, but for the scans `lock` says
+    passed with the same inputs (all are run with `rescan`). Every tab runs its scan at once: each has a renderer
+    process of its own, so both cores work. Each tab is left in the first scheme, as loaded."""
+    keys = [(url_path, width, scheme) for scheme in COLOR_SCHEMES for url_path, width in tabs]
+    scanned = {key: "asked to" if rescan else lock.why_scan(inputs, key[0], scan_id(*key)) for key in keys}
+    scanned = {key: why for key, why in scanned.items() if why}
+    found: dict[tuple[str, str, str], list[dict]] = {key: [] for key in keys}
+    try:
+        for scheme in COLOR_SCHEMES:
+            due = {(url_path, width): tab for (url_path, width), tab in tabs.items() if (url_path, width, scheme) in scanned}
+            for tab in due.values():
+                assert tab.evaluate(SET_COLOR_SCHEME, scheme) == scheme, f"{tab.url} did not settle in the {scheme} scheme"
+                start_axe(tab)
+            for (url_path, width), tab in due.items():
+                found[url_path, width, scheme] = axe_violations(tab)
+    finally:
+        for tab in tabs.values():
+            tab.evaluate(SET_COLOR_SCHEME, COLOR_SCHEMES[0])
+    passed = {scan_id(*key) for key, violations in found.items() if not violations}
+    return Audit(found, scanned, AxeLock(inputs, frozenset(passed)))

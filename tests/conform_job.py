@@ -4,6 +4,7 @@
 
     RUN  http                                          the server on a free port, conform --url, SIGTERM
          stdio [SERVER_OPTION ...] [-- CONFORM_OPTION ...]   conform --command "<the server> --stdio ..."
+                                                   (with --plant NAME, the server is tests/planted_server.py)
 
 The runs go one after another in this process, which imports the conformance client once for all of
 them; each server is a process of its own. Each run prints `=== conformance run NAME`, conform's
@@ -29,6 +30,8 @@ from conformance.__main__ import main as conform_main
 REPO_ROOT = Path(__file__).resolve().parents[1]
 STOP_TIMEOUT_SECONDS = 30
 SERVER = [sys.executable, "-m", "mcp_server"]
+# The same server with test-only divergences (`--plant NAME`), which the server package does not ship.
+PLANTED_SERVER = [sys.executable, str(REPO_ROOT / "tests" / "planted_server.py")]
 RUN_HEADING = "=== conformance run "
 
 
@@ -76,7 +79,8 @@ def over_http(workdir: Path) -> None:
 def over_stdio(workdir: Path, options: list[str]) -> None:
     split = options.index("--") if "--" in options else len(options)
     server_options, conform_options = options[:split], options[split + 1:]
-    conform(workdir, "--command", shlex.join([*SERVER, "--stdio", *server_options]), *conform_options)
+    server = PLANTED_SERVER if "--plant" in server_options else SERVER
+    conform(workdir, "--command", shlex.join([*server, "--stdio", *server_options]), *conform_options)
 
 
 def run(workdir: Path, name: str, spec: str) -> None:

@@ -87,7 +87,9 @@ def repack(dist: metadata.Distribution, wheelhouse: Path) -> Path:
     (the scripts pip wrote elsewhere are left out: pip writes them again from entry_points.txt)."""
     site = Path(str(dist.locate_file("")))
     info = next(f for f in dist.files if f.name == "WHEEL")
-    tag = next(line.split(":", 1)[1].strip() for line in (site / info).read_text().splitlines() if line.startswith("Tag:"))
+    # Every tag the wheel declares, compressed as its file name writes them (py2-none-any and py3-none-any: py2.py3-none-any).
+    tags = [line.split(":", 1)[1].strip().split("-") for line in (site / info).read_text().splitlines() if line.startswith("Tag:")]
+    tag = "-".join(".".join(dict.fromkeys(parts)) for parts in zip(*tags))
     dist_info = info.parent.as_posix()
     skipped = {f"{dist_info}/{name}" for name in ("RECORD", "INSTALLER", "REQUESTED", "direct_url.json")}
     entries = []
@@ -144,17 +146,29 @@ def main(workdir: Path, conform_options: list[str]) -> None:
             run_client(workdir, python, environment, url, conform_options)
 
 
+def clean_environment() -> dict[str, str]:
+    """This process's environment with no path of ours, for a fresh environment seen from inside it."""
+    return {key: value for key, value in os.environ.items()
+            if key not in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV", "PYTHONPYCACHEPREFIX")}
+
+
+def seen_from(python: Path, workdir: Path, package: str, absent: tuple[str, ...]) -> dict:
+    """What a fresh environment holds (`installed`), where it imports `package` from (`file`), and which of
+    `absent` it cannot import, asked from inside it in a folder outside the checkout."""
+    probe = ("import importlib, importlib.metadata as m, importlib.util as u, json, sys; "
+             "print(json.dumps({'installed': sorted(f\"{d.metadata['Name']}=={d.version}\" for d in m.distributions()), "
+             "'file': importlib.import_module(sys.argv[1]).__file__, "
+             "'absent': [n for n in sys.argv[2:] if u.find_spec(n) is None]}))")
+    return json.loads(subprocess.run([str(python), "-c", probe, package, *absent], cwd=workdir, env=clean_environment(),
+                                     check=True, capture_output=True, text=True).stdout)
+
+
 def run_client(workdir: Path, python: Path, environment: Path, url: str, conform_options: list[str]) -> None:
     # The client's environment, seen from inside it, from a folder outside the checkout and with no path of ours.
-    clean = {key: value for key, value in os.environ.items() 
-             if key not in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV", "PYTHONPYCACHEPREFIX")}
-    probe = ("import importlib.metadata as m, importlib.util as u, json, conformance, sys; "
-             "print(json.dumps({'installed': sorted(f\"{d.metadata['Name']}=={d.version}\" for d in m.distributions()), "
-             "'client': conformance.__file__, 'absent': [n for n in sys.argv[1:] if u.find_spec(n) is None]}))")
-    seen = json.loads(subprocess.run([str(python), "-c", probe, *DOCS_TOOLCHAIN], cwd=workdir, env=clean,
-                                     check=True, capture_output=True, text=True).stdout)
+    clean = clean_environment()
+    seen = seen_from(python, workdir, "conformance", DOCS_TOOLCHAIN)
     print(f"installed: {' '.join(seen['installed'])}", flush=True)
-    print(f"client: {seen['client']}", flush=True)
+    print(f"client: {seen['file']}", flush=True)
     print(f"absent: {' '.join(seen['absent'])}", flush=True)
 
     script = environment / ("Scripts/meshweaver-conform.exe" if os.name == "nt" else "bin/meshweaver-conform")

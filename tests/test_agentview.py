@@ -1,4 +1,4 @@
-"""guidetools/agentview.py: a snippet's tool calls, recorded per section and rendered as the model sees them (issue 12)."""
+"""claimcheck/agentview.py: a snippet's tool calls, recorded per section and rendered as the model sees them (issue 12)."""
 
 from __future__ import annotations
 
@@ -8,14 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from guidetools.agentview import MAX_ANSWER_CHARS, MAX_ANSWER_LINES, AgentView, RecordedCall, render_call
-from guidetools.captures import run_snippet
+from claimcheck.agentview import MAX_ANSWER_CHARS, MAX_ANSWER_LINES, AgentView, RecordedCall, render_call
+from claimcheck.captures import run_snippet
 
 SNIPPET = textwrap.dedent('''
     import json
 
     from agentkit import Mesh, mesh_plugin, tools_by_name
-    from guidetools.agentview import AgentView
+    from claimcheck.agentview import AgentView
 
     mesh = Mesh(node_types={"Company"})
     view = AgentView(__file__)
@@ -58,7 +58,7 @@ STEPS = textwrap.dedent('''
     import json
 
     from agentkit import Mesh, mesh_plugin, tools_by_name
-    from guidetools.agentview import AgentView
+    from claimcheck.agentview import AgentView
 
     mesh = Mesh(node_types={"Company"})
     mesh.create({"id": "Acme", "name": "Acme", "nodeType": "Company"})
@@ -132,7 +132,7 @@ def test_one_long_line_is_cut_after_its_first_characters_with_a_count():
 
 CONFIG_SNIPPET = textwrap.dedent('''
     import agentkit
-    from guidetools.agentview import AgentView
+    from claimcheck.agentview import AgentView
 
     view = AgentView(__file__)
     AgentConfiguration = view.configurations(agentkit.AgentConfiguration)
@@ -175,7 +175,7 @@ def test_a_section_shows_the_agent_nodes_it_configures_once_each(tmp_path: Path)
 
 
 def test_pretty_json_keeps_what_fits_on_one_line():
-    from guidetools.agentview import pretty_json
+    from claimcheck.agentview import pretty_json
 
     value = {"plugins": [{"name": "Mesh", "methods": ["Get", "Search"]}], "long": "x" * 100}
     assert json.loads(pretty_json(value)) == value

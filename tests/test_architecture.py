@@ -1,154 +1,121 @@
-"""The package's import graph: no cycle, type-only and function-local imports included, and the core
-never imports the guide layer (agentkit.guide imports agentkit, never the other way round)."""
+"""The checkout's import graph, by the import-linter contracts of pyproject.toml ([tool.importlinter]): agentkit and
+claimcheck import nothing of the repository, agentkit's core never its guide layer and its modules no cycle, snippets
+only agentkit and claimcheck's public modules, guidetools never the snippets or the tests, mcp_server only agentkit,
+conformance nothing. Imports under TYPE_CHECKING and inside functions count (grimp reads every import statement)."""
 
 from __future__ import annotations
 
 import ast
-import functools
+import importlib.metadata as metadata
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tomllib
 from pathlib import Path
+
+import pytest
 
 from guidetools.project import REPO_ROOT
 
-GUIDE = "agentkit.guide"
+# snippets/ and tests/ are namespace packages: another checkout on the path (a venv's editable install of a second
+# work tree) would lend them its modules. The run keeps the checkout under test alone on the path.
+LINT = """
+import os, sys
+root = sys.argv[1]
+sys.path[:] = [root] + [p for p in sys.path if p and not os.path.isdir(os.path.join(p, "agentkit"))]
+sys.argv = ["lint-imports", "--no-cache", os.path.join(root, "pyproject.toml")]
+from importlinter.cli import lint_imports_command
+lint_imports_command()
+"""
+PACKAGES = ("agentkit", "claimcheck", "guidetools", "mcp_server", "conformance", "snippets", "tests")
 
 
-def module_names(root: Path, package: str) -> dict[str, Path]:
-    """Every module of the package under `root` by its dotted name (a package by its own name)."""
-    modules = {}
-    for path in sorted((root / package.replace(".", "/")).rglob("*.py")):
-        parts = list(path.relative_to(root).with_suffix("").parts)
-        if parts[-1] == "__init__":
-            parts.pop()
-        modules[".".join(parts)] = path
-    return modules
+def lint_imports(root: Path) -> subprocess.CompletedProcess:
+    environment = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
+    return subprocess.run([sys.executable, "-c", LINT, str(root)], cwd=root, env=environment,
+                          capture_output=True, text=True, timeout=120)
 
 
-def imports_of(name: str, path: Path, modules: dict[str, Path]) -> set[str]:
-    """The package's modules that `name` imports anywhere in its source: at the top, under
-    `if TYPE_CHECKING:`, inside functions. `from P import M` counts as importing the module P.M when
-    there is one, and P itself otherwise."""
-    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-    found = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Import):
-            found |= {alias.name for alias in node.names if alias.name in modules}
-        elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                anchor = package.split(".")[: len(package.split(".")) - (node.level - 1)]
-                base = ".".join(anchor + ([base] if base else []))
-            for alias in node.names:
-                if f"{base}.{alias.name}" in modules:
-                    found.add(f"{base}.{alias.name}")
-                elif base in modules:
-                    found.add(base)
-    return found - {name}
+def judged(output: str) -> dict[str, str]:
+    """Each contract's name and KEPT or BROKEN, as lint-imports reports them."""
+    return {line.rsplit(" ", 1)[0]: line.rsplit(" ", 1)[1] for line in output.splitlines()
+            if line.endswith((" KEPT", " BROKEN"))}
 
 
-def import_graph(root: Path, package: str) -> dict[str, set[str]]:
-    modules = module_names(root, package)
-    return {name: imports_of(name, path, modules) for name, path in modules.items()}
+def test_the_checkout_keeps_every_import_contract():
+    run = lint_imports(REPO_ROOT)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert len(judged(run.stdout)) == 9 and set(judged(run.stdout).values()) == {"KEPT"}, run.stdout
 
 
-def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
-    """Each import circle once, as the path that closes it (Tarjan's strongly connected components)."""
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    stack: list[str] = []
-    found: list[list[str]] = []
-
-    def visit(module: str) -> None:
-        index[module] = low[module] = len(index)
-        stack.append(module)
-        for target in sorted(graph.get(module, ())):
-            if target not in index:
-                visit(target)
-                low[module] = min(low[module], low[target])
-            elif target in stack:
-                low[module] = min(low[module], index[target])
-        if low[module] == index[module]:
-            component = []
-            while True:
-                member = stack.pop()
-                component.append(member)
-                if member == module:
-                    break
-            if len(component) > 1:
-                found.append(sorted(component))
-
-    for module in sorted(graph):
-        if module not in index:
-            visit(module)
-    return found
+def test_the_snippets_contract_names_every_private_module_of_claimcheck():
+    """import-linter's wildcards match whole module names, so the private modules are listed: all of them."""
+    contracts = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["importlinter"]["contracts"]
+    listed = next(contract for contract in contracts if contract["name"] == "snippets import claimcheck's public modules only")
+    assert listed["forbidden_modules"] == [f"claimcheck.{path.stem}" for path in sorted((REPO_ROOT / "claimcheck").glob("_*.py"))
+                                           if path.stem != "__init__"]
 
 
-def core_imports_of_guide(graph: dict[str, set[str]]) -> list[str]:
-    """`core -> guide` for every import from agentkit's core into the guide layer."""
-    return sorted(f"{module} -> {target}" for module, targets in graph.items()
-                  if not _in_guide(module) for target in targets if _in_guide(target))
+PLANTS = {
+    # A snippet that imports the guide's tooling, and one that reaches into claimcheck's private modules.
+    "snippets/mesh_plugin_02_create.py": "import guidetools.project\n",
+    "snippets/unified_path_02_canonical.py": "from claimcheck._marks import LABELS\n",
+    # claimcheck's plugin importing the guide again, inside a function.
+    "claimcheck/pytest_plugin.py": "def _again():\n    from guidetools import claims\n",
+    # agentkit importing claimcheck; its core importing its guide layer inside a function, and a cycle closed only
+    # under TYPE_CHECKING.
+    "agentkit/_tokens.py": "def _checker():\n    import claimcheck\n",
+    "agentkit/_paths.py": ("def _guide():\n    from agentkit.guide import workspace\n"
+                           "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from agentkit._mesh import Mesh\n"),
+    # the server importing the tests again (where its planted divergences now live), guidetools the snippets.
+    "mcp_server/server.py": "def _plants():\n    from tests import planted_server\n",
+    "guidetools/review.py": "def _snippet():\n    import snippets.support.node_rule\n",
+    "conformance/suite.py": "def _model():\n    import agentkit\n",
+}
 
 
-def _in_guide(module: str) -> bool:
-    return module == GUIDE or module.startswith(GUIDE + ".")
+@pytest.fixture(scope="module")
+def planted(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """lint-imports on a copy of the checkout's packages with one wrong import planted in each."""
+    root = tmp_path_factory.mktemp("planted")
+    shutil.copy(REPO_ROOT / "pyproject.toml", root)
+    for package in PACKAGES:
+        shutil.copytree(REPO_ROOT / package, root / package, ignore=shutil.ignore_patterns("__pycache__", "*.md", "output"))
+    for relative, source in PLANTS.items():
+        with (root / relative).open("a", encoding="utf-8") as file:
+            file.write("\n" + source)
+    run = lint_imports(root)
+    assert run.returncode == 1, run.stdout + run.stderr
+    return run.stdout
 
 
-@functools.cache
-def agentkit_graph() -> dict[str, frozenset[str]]:
-    """The checkout's own graph, read once for the tests below (neither changes it)."""
-    return {name: frozenset(targets) for name, targets in import_graph(REPO_ROOT, "agentkit").items()}
+def test_each_contract_fails_on_its_planted_import(planted: str):
+    """Every contract can fail: with the plants, all nine are broken, and the report names each planted import."""
+    assert len(judged(planted)) == 9 and set(judged(planted).values()) == {"BROKEN"}, planted
+    for caught in ("snippets.mesh_plugin_02_create -> guidetools.project",
+                   "snippets.unified_path_02_canonical -> claimcheck._marks",
+                   "claimcheck.pytest_plugin -> guidetools.claims",
+                   "agentkit._tokens -> claimcheck",
+                   "agentkit._paths -> agentkit.guide",
+                   "mcp_server.server -> tests.planted_server",
+                   "guidetools.review -> snippets.support.node_rule",
+                   "conformance.suite -> agentkit"):
+        assert caught in planted, caught
 
 
-def test_agentkit_imports_form_no_cycle():
-    """No module of agentkit reaches itself through its imports, counting type-only and local ones."""
-    graph = agentkit_graph()
-    assert "agentkit._mesh" in graph and "agentkit.guide._scenarios" in graph  # the walk saw both layers
-    assert cycles(graph) == []
-
-
-def test_the_core_never_imports_the_guide_layer():
-    """agentkit.guide imports agentkit; nothing outside agentkit.guide imports it."""
-    graph = agentkit_graph()
-    assert "agentkit._mesh" in graph["agentkit.guide._scenarios"]  # the guide does import the core
-    assert core_imports_of_guide(graph) == []
-
-
-def _plant(root: Path, files: dict[str, str]) -> Path:
-    for relative, source in files.items():
-        path = root / relative
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(source, encoding="utf-8")
-    return root
-
-
-def test_a_planted_type_only_cycle_and_a_local_import_of_the_guide_are_caught(tmp_path):
-    """The walk is able to fail: a cycle closed only under TYPE_CHECKING, and a function-local import
-    of the guide layer from the core, are both found."""
-    root = _plant(tmp_path, {
-        "agentkit/__init__.py": "from ._mesh import Mesh\n",
-        "agentkit/_mesh.py": "from ._index import Index\nclass Mesh: ...\n",
-        "agentkit/_index.py": (
-            "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from ._chunks import Chunk\nclass Index: ...\n"),
-        "agentkit/_chunks.py": (
-            "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from agentkit._mesh import Mesh\n"
-            "def show():\n    from .guide import _report\n    return _report\n"),
-        "agentkit/guide/__init__.py": "from agentkit import Mesh\nfrom . import _report\n",
-        "agentkit/_paths.py": "",
-        "agentkit/guide/_report.py": "from .. import _paths\n",
-    })
-    graph = import_graph(root, "agentkit")
-    assert cycles(graph) == [["agentkit._chunks", "agentkit._index", "agentkit._mesh"]]
-    assert core_imports_of_guide(graph) == ["agentkit._chunks -> agentkit.guide._report"]
-    assert graph["agentkit.guide"] == {"agentkit", "agentkit.guide._report"}
-    assert graph["agentkit.guide._report"] == {"agentkit._paths"}
-
-
-def test_the_planted_package_without_its_circle_passes(tmp_path):
-    """The same package with the type-only import and the guide import removed has no finding."""
-    root = _plant(tmp_path, {
-        "agentkit/__init__.py": "from ._mesh import Mesh\n",
-        "agentkit/_mesh.py": "from ._index import Index\nclass Mesh: ...\n",
-        "agentkit/_index.py": "class Index: ...\n",
-        "agentkit/guide/__init__.py": "import agentkit\n",
-    })
-    graph = import_graph(root, "agentkit")
-    assert cycles(graph) == [] and core_imports_of_guide(graph) == []
+def test_claimcheck_declares_every_distribution_it_imports():
+    """claimcheck/pyproject.toml lists exactly the distributions whose modules claimcheck imports (anywhere in a
+    module), so `pip install ./claimcheck` brings what it needs (tests/claimcheck_alone.py runs it so installed)."""
+    providers = metadata.packages_distributions()
+    imported = set()
+    for path in (REPO_ROOT / "claimcheck").glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = [alias.name for alias in node.names] if isinstance(node, ast.Import) else \
+                [node.module] if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module else []
+            imported |= {name.split(".")[0] for name in names}
+    outside = imported - set(sys.stdlib_module_names) - {"claimcheck"}
+    distributions = {providers[name][0].lower() for name in outside}
+    declared = tomllib.loads((REPO_ROOT / "claimcheck" / "pyproject.toml").read_text(encoding="utf-8"))["project"]["dependencies"]
+    assert {re.split(r"[<>=!~ ]", requirement)[0].lower() for requirement in declared} == distributions

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import re
+import shutil
 import textwrap
 import time
 from collections.abc import Iterator
@@ -25,7 +27,8 @@ from claimcheck import spoken_name
 from claimcheck.mkdocs_plugin import CLAIMS_PAGE
 from tests.browser import (
     CHROMIUM, CHROMIUM_ARGS, COLOR_SCHEMES, DESKTOP, FINISH_TRANSITIONS, PHONE, SET_COLOR_SCHEME, SKIP_REASON, NavPage, SiteBrowser, Viewport,
-    AXE_OPTIONS, OPEN_DETAILS, REMEMBER_PARSED_COLOURS, axe_report, axe_violations, driver_cpu_seconds, inject_axe, nav_pages, serve, start_axe,
+    AXE_OPTIONS, OPEN_DETAILS, REMEMBER_PARSED_COLOURS, Audit, AxeLock, ScanInputs, audit, axe_report, axe_violations, driver_cpu_seconds, fonts_digest,
+    inject_axe, nav_pages, page_digest, scan_id, serve, start_axe,
 )
 from guidetools import gate, siteconfig
 from claimcheck.page import MARKER_LIKE, read_page
@@ -760,32 +763,42 @@ def test_notebook_figures_are_readable_on_a_phone(site: SiteBrowser, page: NavPa
 # --- accessibility: axe-core on every page, at both widths, in both schemes --------------------------------
 # The shared visits are loaded in the light scheme ("default"); for the dark one ("slate") each is switched as
 # Material's palette toggle switches it, and back (test_a_page_switched_to_the_dark_scheme_paints_as_one_loaded_in_it
-# shows that paints what a page loaded in the dark scheme paints). No page is loaded again. axe-core runs in every
-# tab at once: each tab has a renderer process of its own, so both cores work.
+# shows that paints what a page loaded in the dark scheme paints). No page is loaded again. A scan that passed
+# with the same inputs (tests/axe.lock.json, tests/browser.py's ScanInputs) is not run again: a local run writes
+# the lock, a run where CI is set scans what changed and writes nothing; --axe-rescan runs every scan.
+AXE_LOCK = REPO_ROOT / "tests" / "axe.lock.json"
+
+
+def shared_tabs(site: SiteBrowser) -> dict[tuple[str, str], object]:
+    return {(page.url_path, viewport.name): site.visit(page, viewport).page for viewport in BOTH_WIDTHS for page in NAV}
 
 
 @pytest.fixture(scope="module")
-def accessibility_audit(site: SiteBrowser) -> dict[tuple[str, str, str], list[dict]]:
-    """axe-core's violations for every (page, width, scheme), read from the shared visits."""
-    visits = {(page.url_path, viewport.name): site.visit(page, viewport) for viewport in BOTH_WIDTHS for page in NAV}
-    tabs = {key: visit.page for key, visit in visits.items()}
+def scan_inputs(site: SiteBrowser, built_site: Path) -> ScanInputs:
+    return ScanInputs.read(built_site, NAV, site.browser, fonts_digest(list(shared_tabs(site).values())))
+
+
+@pytest.fixture(scope="module")
+def accessibility_audit(site: SiteBrowser, scan_inputs: ScanInputs, request: pytest.FixtureRequest) -> Audit:
+    """axe-core's violations for every (page, width, scheme), read from the shared visits, or [] where the lock says
+    the scan passed with the same inputs."""
+    tabs = shared_tabs(site)
     loaded = {tab.evaluate("document.body.getAttribute('data-md-color-scheme')") for tab in tabs.values()}
     assert loaded == {COLOR_SCHEMES[0]}, f"the shared visits load in the {sorted(loaded)} scheme(s)"
-    found: dict[tuple[str, str, str], list[dict]] = {}
-    try:
-        for scheme in COLOR_SCHEMES:
-            for tab in tabs.values():
-                assert tab.evaluate(SET_COLOR_SCHEME, scheme) == scheme, f"{tab.url} did not settle in the {scheme} scheme"
-                start_axe(tab)
-            for (url_path, width), tab in tabs.items():
-                found[url_path, width, scheme] = axe_violations(tab)
-    finally:
-        for tab in tabs.values():
-            tab.evaluate(SET_COLOR_SCHEME, COLOR_SCHEMES[0])
+    started = time.perf_counter()
+    result = audit(tabs, scan_inputs, AxeLock.load(AXE_LOCK), rescan=request.config.getoption("axe_rescan"))
     # axe-core comes from the package, not the network: no tab asked for anything beyond the local server.
-    leaving = sorted({url for visit in visits.values() for url in visit.recorder.external})
+    leaving = sorted({url for viewport in BOTH_WIDTHS for page in NAV for url in site.visit(page, viewport).recorder.external})
     assert not leaving, "requests beyond localhost during the accessibility checks:" + listing(leaving)
-    return found
+    reasons = sorted(set(result.scanned.values()))
+    lock = AXE_LOCK.relative_to(REPO_ROOT)
+    if os.environ.get("CI", "").lower() not in {"", "0", "false"}:
+        written = f"CI is set: {lock} not written"
+    else:
+        written = f"{lock} {'written' if result.lock.write(AXE_LOCK) else 'unchanged'}"
+    gate.summary_line(request.config, f"axe-core: {len(result.scanned)} of {len(result.found)} scans run in "
+                                      f"{time.perf_counter() - started:.1f} s ({'; '.join(reasons) or 'none changed'}); {written}")
+    return result
 
 
 def assert_accessible(page: NavPage, viewport: Viewport, scheme: str, violations: list[dict]) -> None:
@@ -798,7 +811,7 @@ def test_page_passes_axe_core(accessibility_audit, page: NavPage, viewport: View
     """axe-core (WCAG 2.0 and 2.1, A and AA, every rule) finds nothing on the page, the notebook's outputs included:
     contrast of text and code, links told apart from text by more than colour, every scrolling box reachable by
     keyboard, names for links, buttons and fields, and the rest."""
-    assert_accessible(page, viewport, scheme, accessibility_audit[page.url_path, viewport.name, scheme])
+    assert_accessible(page, viewport, scheme, accessibility_audit.found[page.url_path, viewport.name, scheme])
 
 
 # An element too faint to read and a box that scrolls but cannot be reached with the keyboard (nothing in it
@@ -828,6 +841,53 @@ def test_axe_check_reports_planted_violations(site: SiteBrowser):
     assert f"{HOME.name} at {PHONE.width} px in the {COLOR_SCHEMES[0]} scheme" in report, report
     for rule in ("color-contrast", "scrollable-region-focusable"):
         assert f"  {rule} (serious)" in report and "#axe-control" in report, report
+
+
+# Planted in a copy of the built site, in a stylesheet every page loads: text too faint to read (1.2:1) in either scheme.
+FAINT_TEXT = "\n.md-typeset p { color: #808080 !important; background-color: #8c8c8c !important; }\n"
+
+
+def test_a_changed_stylesheet_scans_every_page_again_and_fails_on_a_planted_violation(
+        site: SiteBrowser, built_site: Path, scan_inputs: ScanInputs, accessibility_audit: Audit, tmp_path: Path):
+    """The lock the audit leaves lets every scan that passed go unrun while its inputs stay the same. In a copy of
+    the site whose accessibility.css makes text too faint to read, every scan of every page is due again; the home
+    page's, run at 390 px against that lock, fails in both schemes, naming the page and the rule."""
+    lock, scans = accessibility_audit.lock, list(accessibility_audit.found)
+    assert lock.passed and all(lock.why_scan(scan_inputs, key[0], scan_id(*key)) is None for key in scans if scan_id(*key) in lock.passed)
+    copy = tmp_path / "site"
+    shutil.copytree(built_site, copy)
+    with (copy / "stylesheets" / "accessibility.css").open("a", encoding="utf-8") as stylesheet:
+        stylesheet.write(FAINT_TEXT)
+    changed = ScanInputs.read(copy, NAV, site.browser, scan_inputs.shared["fonts"])
+    assert changed.pages == scan_inputs.pages and changed.shared["assets"] != scan_inputs.shared["assets"]
+    assert {lock.why_scan(changed, key[0], scan_id(*key)) for key in scans} == {"assets changed"}
+    with serve(copy, siteconfig.root_path()) as base_url:
+        planted = SiteBrowser(site.browser, base_url)
+        try:
+            result = audit({(HOME.url_path, PHONE.name): planted.visit(HOME, PHONE).page}, changed, lock)
+        finally:
+            planted.close()
+    assert result.scanned == {(HOME.url_path, PHONE.name, scheme): "assets changed" for scheme in COLOR_SCHEMES}
+    assert not result.lock.passed
+    for scheme in COLOR_SCHEMES:
+        with pytest.raises(AssertionError) as failure:
+            assert_accessible(HOME, PHONE, scheme, result.found[HOME.url_path, PHONE.name, scheme])
+        assert f"{HOME.name} at {PHONE.width} px in the {scheme} scheme" in str(failure.value)
+        assert "  color-contrast (serious)" in str(failure.value), str(failure.value)
+
+
+def test_page_digest_leaves_out_only_what_changes_between_builds():
+    """Two builds differ in the notebook's random cell ids and, after a commit, in the "last update" date: neither
+    changes a page's digest. Any other change does, two cells given one id included."""
+    def page(first: str, second: str, date: str, kind: str = "md-typeset") -> str:
+        return (f'<div class="{kind}"><div id="cell-id={first}"></div><div id="cell-id={second}"></div><aside>'
+                f'<span class="git-revision-date-localized-plugin git-revision-date-localized-plugin-date" title="{date} 00:25:59 UTC">'
+                f'{date}</span></aside></div>')
+
+    built = page_digest(page("c874c3a8", "2e813252", "December 1, 2026"))
+    assert page_digest(page("57beaec5", "2cf277c4", "May 30, 2027")) == built
+    assert page_digest(page("c874c3a8", "2e813252", "December 1, 2026", "md-typeset faint")) != built
+    assert page_digest(page("c874c3a8", "c874c3a8", "December 1, 2026")) != built  # a repeated id stays repeated
 
 
 def test_colour_memo_leaves_axe_results_unchanged(site: SiteBrowser):

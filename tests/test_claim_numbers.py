@@ -15,7 +15,7 @@ from pypdf import PdfReader
 from agentkit import (
     CHUNK_OVERLAP, CHUNK_SIZE, SUMMARY_LIMIT, Mesh, chunk_spans, extractive_summary, mesh_plugin, search_chunks, tools_by_name,
 )
-from agentkit._mesh import UNIFIED_READ_TIMEOUT_SECONDS
+from agentkit._host import UNIFIED_READ_TIMEOUT_SECONDS
 from agentkit.guide import (
     REPORT, Worksheet, list_dimensions, read_tables, report_pdf_path, report_tokens, workspace,
 )
@@ -25,12 +25,14 @@ from agentkit._config import DEFAULT_MAXIMUM_ITERATIONS
 from agentkit._cost import CACHE_READ
 from agentkit._index import clamp_limit
 from agentkit._messages import Message
-from agentkit.guide._scenarios import LONG_ROUND_CAP, TITLES, creates_in_scenario_3
+from agentkit.guide._procedures import LONG_ROUND_CAP, TITLES
+from agentkit.guide._scenarios import creates_in_scenario_3
 from agentkit._paths import document_slug
 from agentkit._threads import (
     HISTORY_BUDGET_CHARS, HISTORY_CELL_TIMEOUT_SECONDS, HISTORY_LOAD_TIMEOUT_SECONDS, message_chars,
 )
-from guidetools import captures, stated
+from claimcheck import captures
+from guidetools import stated
 from guidetools.project import REPO_ROOT
 from tests.mesh_state import NODE_TYPES
 

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from claimcheck import outputs
-from guidetools import captures, claimcontract, claimlock, claims, pycon, stated
+from claimcheck import captures
+from guidetools import claimcontract, claimlock, claims, pycon, stated
 from guidetools.project import Project
 
 MINIDOCS = Path(__file__).parent / "fixtures" / "minidocs"

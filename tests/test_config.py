@@ -219,7 +219,8 @@ def test_the_page_states_the_cap_rules_as_configured():
 EVERY_FIELD = AgentConfiguration(
     "extractor", "Extract the report.", plugins=["Mesh:Get,Search", "ContentCollection"],
     max_tool_calls_per_round=0, delegations=["reader"], skills={"worksheet": "Write a worksheet."},
-    model="example-large", strict_plugins=True, is_default=True)
+    model="example-large", strict_plugins=True, is_default=True, description="Extracts a report's figures.",
+    delegation_instructions={"reader": "Reads one page."})
 
 
 def _objects(value, owner: str = "AgentConfiguration"):
@@ -238,8 +239,10 @@ def test_node_json_writes_every_framework_field_and_no_agentkit_field():
     node = EVERY_FIELD.node_json("Meridian/Agent")
     assert list(node) == ["id", "namespace", "name", "nodeType", "content"] and node["nodeType"] == "Agent"
     # verifies: agent.node-json
-    assert list(node["content"]) == ["$type", "id", "instructions", "isDefault", "delegations", "plugins",
-                                     "maxToolCallsPerRound"]
+    assert list(node["content"]) == ["$type", "id", "description", "instructions", "isDefault", "delegations",
+                                     "plugins", "maxToolCallsPerRound"]
+    assert node["content"]["delegations"] == [
+        {"$type": "AgentDelegation", "agentPath": "reader", "instructions": "Reads one page."}]
     assert node["content"]["maxToolCallsPerRound"] == 0 and node["content"]["isDefault"] is True
     # verifies: agent.strict-plugins-extension
     assert not {"model", "skills", "strictPlugins", "strict_plugins"} & set(node["content"])
@@ -285,3 +288,31 @@ def test_node_json_names_are_the_framework_s_properties_in_camel_case():
         keys = [key for key in obj if key != "$type"]
         # verifies: agent.node-json
         assert keys == [name for name in camel[type_name] if name in keys], (type_name, keys, camel[type_name])
+
+
+def test_the_system_message_lists_delegations_and_hierarchy_agents():
+    """T8: each delegation with its instructions, then each other agent of the hierarchy with its description."""
+    from agentkit._config import DELEGATION_GUIDANCE, HIERARCHY_AGENT, THREAD_GUIDANCE
+
+    lead = AgentConfiguration("lead", "Lead.", delegations=["Acme/reader"],
+                              delegation_instructions={"Acme/reader": "Reads pages."})
+    hierarchy = [lead, AgentConfiguration("reader"), AgentConfiguration("writer", description="Writes nodes."),
+                 AgentConfiguration("checker")]
+    lines = f"- reader: Reads pages.\n- writer: Writes nodes.\n- checker: {HIERARCHY_AGENT}"
+    assert lead.round_instructions(hierarchy) == "Lead." + DELEGATION_GUIDANCE.replace("{agents}", lines) + THREAD_GUIDANCE
+    plain = AgentConfiguration("writer", "Write.")
+    assert plain.round_instructions() == "Write." + THREAD_GUIDANCE  # alone: no delegation block
+    assert "- lead: Agent in hierarchy" in plain.round_instructions(hierarchy)
+    from agentkit import Agent, Mesh
+    from agentkit.guide import TextModel
+
+    names = [tool.name for tool in Agent(plain, TextModel("ok"), Mesh(), hierarchy=hierarchy).offered]
+    assert names[:3] == ["delegate_to_agent", "list_sub_threads", "send_to_sub_thread"]
+    assert "delegate_to_agent" not in [tool.name for tool in Agent(plain, TextModel("ok"), Mesh()).offered]
+    assert AgentConfiguration.from_node_content(
+        lead.content_json()).delegation_instructions == {"Acme/reader": "Reads pages."}
+    reread = AgentConfiguration.from_markdown("lead", AgentConfiguration("lead", "Lead.", description="Leads.",
+                                               delegations=["reader"], delegation_instructions={"reader": "R."}).to_markdown())
+    assert reread.description == "Leads." and reread.delegation_instructions == {"reader": "R."}
+    with pytest.raises(ConfigurationError, match="not among the delegations"):
+        AgentConfiguration("lead", delegation_instructions={"writer": "W."})

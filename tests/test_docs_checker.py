@@ -14,7 +14,8 @@ import pytest
 from sybil.example import SybilFailure
 
 from claimcheck import outputs
-from guidetools import captures, claimlock, claims, contracts
+from claimcheck import captures
+from guidetools import claimlock, claims, contracts
 from claimcheck.doctests import make_sybil
 from claimcheck.page import read_page
 from guidetools.project import REPO_ROOT, Project

@@ -14,7 +14,8 @@ from agentkit.guide._facts import (
     search_dimension_by_name, verify_by_get,
 )
 from agentkit.guide._report import REPORT, STATEMENTS
-from agentkit.guide._scenarios import OWNER, workspace
+from agentkit.guide._procedures import OWNER
+from agentkit.guide._scenarios import workspace
 
 SOURCE = f"{OWNER}/content/{REPORT.file_name}"
 FACTS_HEAD = "# Worksheet: a.pdf -> Acme\n## Facts\n| id | lineItem | period | value | unit | note |\n"

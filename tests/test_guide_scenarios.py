@@ -13,12 +13,17 @@ from agentkit.guide._facts import Worksheet, dimension_path, verify_by_get
 from agentkit._messages import Context, Message, ToolCall, ToolResult
 from agentkit.guide._report import REPORT
 from agentkit._runtime import Agent
-from agentkit.guide._scenarios import (
+from agentkit.guide._procedures import (
     APPROVE, LONG_ROUND_CAP, NAIVE_INSTRUCTIONS, OWNER, PROTOCOL_INSTRUCTIONS, PROTOCOL_PLUGINS, TASK, THREAD, TITLES,
-    ProcedureModel, _phase_one, caching_table, copy_mesh, creates_in_scenario_3, exchanges, floor_cost, floor_usage,
-    interrupted, interrupted_sweep, naive, prohibition, protocol, report_tokens, run_scenario, scenario_config,
-    scenario_table, stepwise_input_tokens, workspace, write_phase_sizes,
+    naive, protocol, scenario_config,
 )
+from agentkit.guide._replay import ProcedureModel, exchanges
+from agentkit.guide._scenario_cost import floor_cost, floor_usage, stepwise_input_tokens, write_phase_sizes
+from agentkit.guide._scenarios import (
+    _phase_one, copy_mesh, creates_in_scenario_3, interrupted, interrupted_sweep, prohibition, report_tokens,
+    run_scenario, workspace,
+)
+from agentkit.guide._tables import caching_table, scenario_table
 from agentkit._threads import Thread
 from agentkit._tokens import item_tokens
 
@@ -194,7 +199,7 @@ def test_write_phase_sizes_average_the_create_calls(results):
     assert (sizes.prefix, sizes.calls) == (creating[0].context.total, EXPECTED_NODES)
     assert sizes.call == round(sum(item_tokens(t.reply.tool_calls[0]) for t in creating) / EXPECTED_NODES)
     with pytest.raises(ValueError, match="issues no Create calls"):
-        write_phase_sizes(replace(results["worksheet"], _runs=results["worksheet"].runs[:1]))  # reading only
+        write_phase_sizes(replace(results["worksheet"], runs=results["worksheet"].runs[:1]))  # reading only
 
 
 def test_scripted_model_decides_from_the_context_alone():

@@ -21,7 +21,7 @@ from agentkit import (
     Mesh, PathError, content_collection_plugin, get_text, index_text, mcp_tools, mesh_plugin, parse_path, tools_by_name,
 )
 from agentkit._errors import UnreadableDocument
-from agentkit._mesh import repair_json
+from agentkit._json import repair_json
 from tests import corpus
 from tests.mesh_state import COMPANY, NOTE, NOTE_TEXT, file_text, snapshot, workspace
 

@@ -10,7 +10,8 @@ from agentkit._errors import (
     UnregisteredDiscriminator,
 )
 from agentkit._collections import CONTENT_STORES
-from agentkit._mesh import Fetched, merge_patch, repair_json
+from agentkit._json import merge_patch, repair_json
+from agentkit._mesh_reads import Fetched
 from tests.mesh_state import NODE_TYPES
 
 FACT = ContentType("Fact", {"item": "string", "period": "string", "value": "number", "tags": "array"})

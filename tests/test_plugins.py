@@ -438,7 +438,7 @@ def test_tool_descriptions_are_the_framework_source_s_word_for_word(table):
 
 def test_get_on_a_file_answers_a_json_string_as_system_text_json_writes_it():
     """Short escapes for line breaks and tabs; quotes, HTML-sensitive and non-ASCII characters as upper-case \\uXXXX (UTF-16)."""
-    from agentkit._plugins import dotnet_json_string
+    from agentkit._dotnet_json import dotnet_json_string
 
     # verifies: chunks.get-answers-a-json-string
     assert dotnet_json_string('a"b\\c\nd\te') == '"a\\u0022b\\\\c\\nd\\te"'

@@ -329,21 +329,66 @@ def test_pre_fix_delegation_records_subthread_usage_as_unknown():
     assert recorded_usage(mesh, "T", MODEL) == run.usage  # the parent is still attributed
 
 
-def test_delegation_errors_are_tool_results():
-    """A4: an unknown agent name or an empty task comes back as a text, not an exception."""
+def test_an_unresolved_delegation_never_answers():
+    """DL3: an unknown agent name, alone in its response, gets no answer: the round waits and stores nothing."""
     mesh = Mesh()
     reader = Agent(AgentConfiguration("reader"), TextModel("x", key=MODEL), mesh, prices=PRICES)
-    calls = [ToolCall("delegate_to_agent", {"agentName": "writer", "task": "t"}),
-             ToolCall("delegate_to_agent", {"agentName": "reader", "task": " "})]
-    lead = Agent(AgentConfiguration("lead", delegations=["reader"]), PlannedCalls(calls, batch_size=None, key=MODEL),
+    lead = Agent(AgentConfiguration("lead", delegations=["reader"]),
+                 PlannedCalls([ToolCall("delegate_to_agent", {"agentName": "writer", "task": "t"})], key=MODEL),
                  mesh, delegates={"reader": reader}, prices=PRICES)
-    results = lead.start(Thread("T"), "go").turns[0].results
-    assert results[0].text == "Agent 'writer' not found"
-    assert results[1].text == "Error: delegate_to_agent needs 'task', a non-empty text"
+    thread = Thread("T")
+    run = lead.start(thread, "go")
+    assert run.status == "waiting" and run.delegations == [] and not run.recorded
+    assert [m.role for m in thread.messages] == ["user"]
+    assert recorded_usage(mesh, "T", MODEL) == TokenUsage()
+
+
+def test_the_calls_of_one_response_take_its_first_dispatch():
+    """DL4: an unknown name and two delegations in one response all answer the first sub-thread's summary."""
+    mesh = Mesh()
+    reader = Agent(AgentConfiguration("reader"), TextModel("from reader", key=MODEL), mesh, prices=PRICES)
+    writer = Agent(AgentConfiguration("writer"), TextModel("from writer", key=MODEL), mesh, prices=PRICES)
+    calls = [ToolCall("delegate_to_agent", {"agentName": name, "task": "t"}) for name in ("nobody", "reader", "writer")]
+    lead = Agent(AgentConfiguration("lead", delegations=["reader", "writer"]),
+                 PlannedCalls(calls, batch_size=None, key=MODEL), mesh,
+                 delegates={"reader": reader, "writer": writer}, prices=PRICES)
+    run = lead.start(Thread("T"), "go")
+    assert [r.text for r in run.turns[0].results] == ["from reader"] * 3
+    assert [(sub.agent, sub.status, sub.summary) for sub in run.delegations] == [
+        ("reader", "completed", "from reader"), ("writer", "completed", "from writer")]
+    assert run.status == "completed"
+
+
+def test_delegation_answers_the_subthread_summary():
+    """DL1, DL2: the sub-round gets the task alone (a blank one too); the parent reads its Summary per outcome."""
+    from agentkit._runtime import CANCELLED_SUMMARY, NO_RESPONSE, Interrupt
+
+    def answer(model, interrupt=None, task="Find revenue."):
+        mesh = Mesh()
+        sub_agent = Agent(AgentConfiguration("reader", "Read it."), model, mesh, prices=PRICES,
+                          delegated_interrupt=interrupt)
+        lead = Agent(AgentConfiguration("lead", delegations=["Acme/reader"]),
+                     PlannedCalls([ToolCall("delegate_to_agent", {"agentName": "Acme/reader", "task": task})],
+                                  key=MODEL), mesh, delegates={"Acme/reader": sub_agent}, prices=PRICES)
+        thread = Thread("Acme/_Thread/t1")
+        thread.append("user", "earlier question")
+        thread.append("assistant", "earlier answer")
+        run = lead.start(thread, "go")
+        return run.turns[0].results[0].text, run.delegations[0]
+
+    text, sub = answer(TextModel("Revenue 1,234.\n<summary>1,234</summary>", key=MODEL))
+    assert text == "1,234" and [m.text for m in sub.thread.messages] == ["Find revenue.", "Revenue 1,234."]
+    assert answer(TextModel("", key=MODEL))[0] == NO_RESPONSE
+    assert answer(TextModel("x", key=MODEL), task=" ")[1].thread.messages[0].text == " "
+    lookups = PlannedCalls([ToolCall("Get", {"path": "Acme"})], key=MODEL)
+    assert answer(lookups, Interrupt(1, kind="cancelled"))[0] == CANCELLED_SUMMARY
+    assert answer(lookups, Interrupt(1, kind="error"))[0] == "[round error]"
+    assert answer(lookups, Interrupt(1, kind="died"))[0] == (
+        "Error: delegation to Acme/reader failed — timed out waiting for the delegated agent to finish.")
 
 
 def test_delegation_stops_at_depth_two():
-    """A4: an agent that delegates to itself reaches depth 2 and is told to handle the task directly."""
+    """A4, DL3: a self-delegation at depth 2 gets no answer, so the depth-1 call's wait runs out."""
     mesh = Mesh()
     call = ToolCall("delegate_to_agent", {"agentName": "lead", "task": "dig deeper"})
     stand_in = Agent(AgentConfiguration("lead"), TextModel("x", key=MODEL), mesh, prices=PRICES)
@@ -351,10 +396,13 @@ def test_delegation_stops_at_depth_two():
                  delegates={"lead": stand_in}, prices=PRICES)
     lead.delegates["lead"] = lead
     run = lead.start(Thread("Acme/_Thread/t1"), "go")
-    deepest = run.delegations[0].delegations[0]
+    middle = run.delegations[0]
+    deepest = middle.delegations[0]
     assert deepest.thread.path == "Acme/_Thread/t1/response-1/lead-1/response-2/lead-1"
-    assert deepest.turns[0].results[0].text == "Maximum delegation depth reached (2). Handle this task directly."
-    assert deepest.delegations == []
+    assert deepest.status == "waiting" and deepest.delegations == []
+    assert middle.turns[0].results[0].text == (
+        "Error: delegation to lead failed — timed out waiting for the delegated agent to finish.")
+    assert middle.status == run.status == "completed"
 
 
 def test_store_plan_and_load_skill():

@@ -12,7 +12,8 @@ from agentkit import Mesh
 from agentkit._config import AgentConfiguration
 from agentkit._cost import ModelPrice, TokenUsage, cost_of
 from agentkit._messages import ToolCall, ToolResult
-from agentkit._plugins import Tool, dotnet_json_string
+from agentkit._dotnet_json import dotnet_json_string
+from agentkit._plugins import Tool
 from agentkit._runtime import Agent
 from agentkit._threads import Thread
 from agentkit._tokens import item_tokens

@@ -20,11 +20,12 @@ from ._facts import (
 from ._models import ScriptedModel, PlannedCalls, TextModel, DEFAULT_MODEL
 
 # the scenarios
+from ._replay import ProcedureModel, View
 from ._scenarios import (
-    ProcedureModel, View, workspace, copy_mesh, report_text, report_tokens, run_scenario, run_all, interrupted,
-    interrupted_sweep, prohibition, floor_usage, floor_cost, scenario_table, caching_table, write_phase_sizes,
-    stepwise_input_tokens,
+    workspace, copy_mesh, report_text, report_tokens, run_scenario, run_all, interrupted, interrupted_sweep, prohibition,
 )
+from ._scenario_cost import floor_usage, floor_cost, write_phase_sizes, stepwise_input_tokens
+from ._tables import scenario_table, caching_table
 
 __all__ = [
     # the generated annual report

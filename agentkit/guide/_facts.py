@@ -26,7 +26,8 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from agentkit._cost import require_count
 from agentkit._errors import AgentkitError, CollectionNotFound, NodeNotFound
-from agentkit._mesh import ContentType, Mesh
+from agentkit._content_types import ContentType
+from agentkit._mesh import Mesh
 from agentkit._paths import document_slug, is_valid_node_id
 
 from ._report import REPORT, STATEMENTS, FinancialReport

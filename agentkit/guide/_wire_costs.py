@@ -14,7 +14,8 @@ from decimal import Decimal
 
 from agentkit._wire import WIRES, displayed_cost
 
-from ._scenarios import TITLES, ScenarioResult, run_scenario
+from ._procedures import TITLES
+from ._scenarios import ScenarioResult, run_scenario
 
 WIRE_TITLES = {"claude": "Claude", "openai": "OpenAI"}
 

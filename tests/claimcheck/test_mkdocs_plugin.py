@@ -9,9 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from guidetools.project import REPO_ROOT
-
-SITE = REPO_ROOT / "tests" / "fixtures" / "claimcheck_site"
+SITE = Path(__file__).resolve().parents[1] / "fixtures" / "claimcheck_site"
 
 
 @pytest.fixture(scope="module")

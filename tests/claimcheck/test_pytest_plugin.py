@@ -147,3 +147,25 @@ def test_a_capture_that_would_rerun_a_tool_after_the_state_moved_on_is_refused(p
     result = project.runpytest_subprocess("-p", "no:cacheprovider")
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(["*'answer.md'*would render*after the snippet's state has moved on*"])
+
+
+def test_a_failing_check_names_the_claim_it_breaks_and_a_check_reads_the_claims_numbers(project: pytest.Pytester):
+    """On a project of its own, a snippet's check reads the number its claim states (claimcheck.stated), and when
+    it fails the report names the claim, where the page states it and where the check is."""
+    write(project, "docs/page.md", """
+        # A page
+
+        The adder adds 2 and 2 to 4.
+        { #adder.adds .model }
+        """)
+    write(project, "snippets/adds.py", """
+        from claimcheck import stated
+
+        # verifies: adder.adds
+        assert stated.numbers("adder.adds") == [2, 2, 4]
+        # verifies: adder.adds
+        assert 2 + 2 == 5
+        """)
+    result = project.runpytest_subprocess("-p", "no:cacheprovider")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["*broken claims*", "adder.adds: stated at docs/page.md:4, checked at snippets/adds.py:6"])

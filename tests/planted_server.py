@@ -1,18 +1,25 @@
-"""Test-only divergences: each changes one behaviour the guide states, so the gate can prove conform catches it.
+"""agentkit's MCP server with test-only divergences: each changes one behaviour the guide states, so the gate
+can prove conform catches it (tests/conform_job.py runs it over stdio).
 
-Never used unless `--plant NAME` is passed (a hidden option of `dev.py mcp`, repeatable);
-the server logs each plant on start. The security plants are the unsafe variants the security
-probes (conformance/checks/security.py) must find.
+    python tests/planted_server.py --plant NAME [--plant NAME ...] [SERVER_OPTION ...]
+
+The server options are `python -m mcp_server`'s; the server logs each plant on start. The security plants are
+the unsafe variants the security probes (conformance/checks/security.py) must find. The server package ships
+none of this.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
+import sys
 import traceback
 import urllib.parse
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
+
+from mcp_server.__main__ import main as serve
 
 PLANTS = {
     "navigate-to-path": "navigate_to answers the node's path instead of its URL",
@@ -85,3 +92,21 @@ def plant(name: str, tools: list) -> list:
     tool_name, replacement = _REPLACEMENTS[name]
     by_name = {tool.name: tool for tool in tools}
     return [_Planted(tool, replacement, by_name) if tool.name == tool_name else tool for tool in tools]
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="tests/planted_server.py", add_help=False)
+    parser.add_argument("--plant", choices=sorted(PLANTS), action="append", default=[])
+    options, server_options = parser.parse_known_args(argv)
+
+    def planted(tools: list, log: Callable[[str], None]) -> list:
+        for name in options.plant:
+            tools = plant(name, tools)
+            log(f"PLANTED DIVERGENCE (test only): {name}: {PLANTS[name]}")
+        return tools
+
+    return serve(server_options, change_tools=planted)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -18,7 +18,8 @@ import pytest
 
 from claimcheck._marks import ClaimLabels
 from claimcheck.doctests import make_sybil
-from guidetools import claimcontract, claims, export, framework_only, mutate, numbers, review
+from claimcheck import numbers
+from guidetools import claimcontract, claims, export, framework_only, mutate, review
 from guidetools.project import Project
 from claimcheck.inline import read_inline
 from claimcheck.outputs import shown_output

@@ -21,8 +21,9 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import inspect
 import json
-import sys
+import traceback
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -110,14 +111,10 @@ class AgentView:
         return call
 
     def _caller_lines(self) -> tuple[int, ...]:
-        # A helper function of the snippet may make the call for a section's line: every line counts.
-        lines = []
-        frame = sys._getframe(2)
-        while frame is not None:
-            if _resolved(frame.f_code.co_filename) == self.snippet:
-                lines.append(frame.f_lineno)
-            frame = frame.f_back
-        return tuple(lines)
+        # The lines of the snippet on the stack, innermost first: a helper function of the snippet may make
+        # the call for a section's line, so every line counts.
+        return tuple(line for frame, line in traceback.walk_stack(inspect.currentframe())
+                     if _resolved(frame.f_code.co_filename) == self.snippet)
 
     def _made_in(self, *sections: str):
         """Whether a record's snippet lines fall inside one of the named sections."""

@@ -1,0 +1,151 @@
+"""Delegation end to end: what a sub-agent receives, what the parent reads, how it fails; and the time limits."""
+
+from agentkit import Agent, Mesh, Thread, ToolCall
+from agentkit._config import AgentConfiguration, delegation_targets
+from agentkit._cost import TokenUsage
+from agentkit._runtime import (CANCELLED_SUMMARY, DELEGATION_TIMED_OUT, DELEGATION_WAIT_SECONDS, NO_RESPONSE,
+                               TIME_LIMITS, Interrupt)
+from agentkit._usage import recorded_usage
+from agentkit.guide import PlannedCalls, TextModel
+from claimcheck import capture
+
+ANSWER = "FY2024 revenue is 4,812.3 (p. 41).\n<summary>revenue FY2024 4812.3</summary>"
+
+
+def delegate(task: ToolCall, reader: Agent, mesh: Mesh) -> Agent:
+    return Agent(AgentConfiguration("lead", "Extract the figures.", delegations=["reader"]),
+                 PlannedCalls([task]), mesh, delegates={"reader": reader})
+
+
+# --8<-- [start:delegate]
+mesh = Mesh()
+reader = Agent(AgentConfiguration("reader", "Read the report."), TextModel(ANSWER, key="example-small"), mesh)
+task = ToolCall("delegate_to_agent", {"agentName": "reader", "task": "Find FY2024 revenue in the annual report."})
+thread = Thread("Acme/_Thread/t1")
+run = delegate(task, reader, mesh).start(thread, "What was revenue?")
+sub = run.delegations[0]
+print(sub.thread.path, [m.text for m in sub.thread.messages][0])  # the sub-thread's one message: the task
+#> Acme/_Thread/t1/response-1/reader-1 Find FY2024 revenue in the annual report.
+print(run.turns[0].results[0].text)  # what the parent's call answers: the sub-round's <summary> block
+#> revenue FY2024 4812.3
+# --8<-- [end:delegate]
+
+# verifies: agent.delegation-gets-task-only
+assert [m.role for m in sub.thread.messages] == ["user", "assistant"] and sub.turns[0].context.messages > 0
+# verifies: agent.delegation-gets-task-only
+assert "What was revenue?" not in [m.text for m in sub.thread.messages] and sub.model == "example-small"
+# verifies: agent.delegation-gets-task-only
+assert sub.agent == "reader" and "Read the report." in reader.config.round_instructions()
+# verifies: agent.parent-usage-excludes-delegations
+assert recorded_usage(mesh, thread.path, run.model) == run.usage and run.billed_usage() == run.usage + sub.usage
+# verifies: agent.parent-usage-excludes-delegations
+assert recorded_usage(mesh, sub.thread.path, "example-small") == sub.usage != TokenUsage()
+
+
+def parent_reads(model, interrupt=None) -> str:
+    """What the parent's delegate_to_agent call answers when the sub-round runs ``model``."""
+    fresh = Mesh()
+    helper = Agent(AgentConfiguration("reader", plugins=["Mesh"]), model, fresh, delegated_interrupt=interrupt)
+    return delegate(task, helper, fresh).start(Thread("Acme/_Thread/t2"), "Go.").turns[0].results[0].text
+
+
+bad_create = ToolCall("Create", {"node": {"id": "x"}})  # an object where a string of JSON is due: it throws
+lookup = ToolCall("Get", {"path": "Acme"})
+outcomes = [
+    ("completed, with a `<summary>` block", TextModel(ANSWER), None),
+    ("completed, without one", TextModel("FY2024 revenue is 4,812.3."), None),
+    ("completed, with no text and no tool call", TextModel(""), None),
+    ("cancelled before it wrote any text (a Stop, or the parent's heartbeat)", PlannedCalls([lookup]),
+     Interrupt(1, kind="cancelled")),
+    ("ended in error (here: its fourth failing response)", PlannedCalls([bad_create] * 4), None),
+    ("no terminal status within 10 minutes of its start (it died, or waits)", PlannedCalls([lookup]),
+     Interrupt(1, kind="died")),
+]
+read = {outcome: parent_reads(model, interrupt) for outcome, model, interrupt in outcomes}
+capture("agent_delegation_outcomes.md", "| the sub-round | the parent's call answers |\n| --- | --- |\n" + "".join(
+    f"| {outcome} | `{text}` |\n" for outcome, text in read.items()))
+
+answers = list(read.values())
+# verifies: agent.delegation-answers-summary
+assert answers[:3] == ["revenue FY2024 4812.3", "FY2024 revenue is 4,812.3.", NO_RESPONSE]
+# verifies: agent.delegation-answers-summary
+assert answers[3] == CANCELLED_SUMMARY and answers[4].endswith(
+    "*Error: The JSON value could not be converted to System.String.*")
+# verifies: agent.delegation-answers-summary
+assert answers[5] == DELEGATION_TIMED_OUT.format(agent="reader") and DELEGATION_WAIT_SECONDS == 10 * 60
+
+# --8<-- [start:unresolved]
+for names in (["writer"], ["writer", "reader", "checker"]):  # writer resolves nowhere; checker is an agent too
+    fresh = Mesh()
+    agents = {name: Agent(AgentConfiguration(name), TextModel(f"{name}'s answer"), fresh)
+              for name in ("reader", "checker")}
+    calls = [ToolCall("delegate_to_agent", {"agentName": name, "task": "Check the totals."}) for name in names]
+    lead = Agent(AgentConfiguration("lead", delegations=["reader", "checker"]),
+                 PlannedCalls(calls, batch_size=None), fresh, delegates=agents)
+    run = lead.start(Thread("Acme/_Thread/t3"), "Check it.")
+    print(run.status, [result.text for result in run.turns[0].results], len(run.delegations))
+#> waiting [''] 0
+#> completed ["reader's answer", "reader's answer", "reader's answer"] 2
+# --8<-- [end:unresolved]
+
+# verifies: agent.unresolved-delegation-waits
+assert run.delegations[1].summary == "checker's answer" and run.turns[0].results[2].text == "reader's answer"
+waiting = Agent(AgentConfiguration("lead", delegations=["reader"]), PlannedCalls([ToolCall(
+    "delegate_to_agent", {"agentName": "writer", "task": "t"})]), mesh, delegates={"reader": reader})
+stuck = waiting.start(Thread("Acme/_Thread/t4"), "Go.")
+# verifies: agent.unresolved-delegation-waits
+assert stuck.status == "waiting" and [m.role for m in stuck.thread.messages] == ["user"] and not stuck.recorded
+deep_mesh = Mesh()
+deeper = ToolCall("delegate_to_agent", {"agentName": "digger", "task": "Dig deeper."})
+digger = Agent(AgentConfiguration("digger", delegations=["digger"]), PlannedCalls([deeper]), deep_mesh,
+               delegates={"digger": Agent(AgentConfiguration("digger"), TextModel("x"), deep_mesh)})
+digger.delegates["digger"] = digger  # it delegates to itself: depth 1, then depth 2, which gets no answer
+top = digger.start(Thread("Acme/_Thread/t6"), "Dig.")
+# verifies: agent.unresolved-delegation-waits
+assert top.delegations[0].delegations[0].status == "waiting" and top.delegations[0].turns[0].results[0].text == (
+    DELEGATION_TIMED_OUT.format(agent="digger"))
+# verifies: agent.one-response-one-delegation
+assert [sub.agent for sub in run.delegations] == ["reader", "checker"] and {
+    r.text for r in run.turns[0].results} == {run.delegations[0].summary}
+
+# --8<-- [start:targets]
+hierarchy = [AgentConfiguration("lead", delegations=["writer"]), AgentConfiguration("writer", delegations=["reader"]),
+             AgentConfiguration("reader"), AgentConfiguration("self", delegations=["self"])]
+print(delegation_targets(hierarchy))  # the agents each one's delegate_to_agent can resolve
+#> {'reader': (), 'lead': ('reader',), 'writer': ('reader', 'lead'), 'self': ('reader', 'lead', 'writer', 'self')}
+# --8<-- [end:targets]
+
+targets = delegation_targets(hierarchy)
+# verifies: agent.delegation-resolves-earlier-agents
+assert "writer" not in targets["lead"] and "self" in targets["self"] and targets["reader"] == ()
+# verifies: agent.delegation-resolves-earlier-agents
+assert delegation_targets([AgentConfiguration("main", is_default=True), AgentConfiguration("a")])["main"] == ("a",)
+
+
+def seconds(limit) -> str:
+    if limit is None:
+        return "none"
+    return f"{limit // 60} min" if limit >= 60 and limit % 60 == 0 and limit > 60 else f"{limit} s"
+
+
+capture("agent_time_limits.md", "| what is timed | limit | when it runs out | modelled | source |\n"
+        "| --- | --- | --- | --- | --- |\n" + "".join(
+            f"| {t.scope} | {seconds(t.seconds)} | {t.outcome} | {t.modelled} | {t.facts} |\n" for t in TIME_LIMITS))
+by_fact = {t.facts: t.seconds for t in TIME_LIMITS}
+# verifies: agent.time-limits
+assert by_fact["RL1"] is None and [t.seconds for t in TIME_LIMITS if t.scope.startswith("a round")] == [30 * 60]
+# verifies: agent.time-limits
+assert by_fact["MP3 FI3"] == 30 and by_fact["S2"] == 10 and by_fact["DL2"] == DELEGATION_WAIT_SECONDS
+# verifies: agent.subthread-heartbeat
+assert [t.seconds for t in TIME_LIMITS if t.facts == "DL5"] == [60, 30] and "15 s" in TIME_LIMITS[5].scope
+
+# A harness round's client reports no usage (W8): agentkit's model that never reports stands for it.
+harness_mesh = Mesh()
+harness = Agent(AgentConfiguration("coder"), PlannedCalls([lookup], reports_usage=False), harness_mesh)
+harness_run = harness.start(Thread("Acme/_Thread/t5"), "Fix it.")
+# verifies: agent.harness-records-nothing
+assert harness_run.status == "completed" and not harness_run.recorded and harness_run.usage != TokenUsage()
+# verifies: agent.harness-records-nothing
+assert recorded_usage(harness_mesh, "Acme/_Thread/t5", harness_run.model) == TokenUsage()
+# verifies: agent.usage-write-dropped
+assert by_fact["W7"] == 15 and "dropped without an error" in TIME_LIMITS[7].outcome
