@@ -161,12 +161,13 @@ def test_what_gitignore_ignores_is_no_part_of_the_checked_tree(tmp_path):
         "snippets/zz_99_not_committed.py:1: check names claim 'no.such-claim', which no page has; mark the claim on its "
         "page or fix the id"]
     new_snippet.unlink()
-    after = claims.collect(Project(tmp_path))
+    planted_copy = Project(tmp_path)  # read afresh: the snippet is gone, the build's leftovers stay
+    after = claims.collect(planted_copy)
     assert not after.problems
-    assert claims.render_page(Project(tmp_path), after) == claims.render_page(copy, before)
-    assert claimlock.render(claimlock.updated(Project(tmp_path), after, set())[0]) == \
+    assert claims.render_page(planted_copy, after) == claims.render_page(copy, before)
+    assert claimlock.render(claimlock.updated(planted_copy, after, set())[0]) == \
         claimlock.render(claimlock.updated(copy, before, set())[0])
-    assert "conformance/build/lib/conformance/x.py" not in {path.as_posix() for path in Project(tmp_path).check_source_paths}
+    assert "conformance/build/lib/conformance/x.py" not in {path.as_posix() for path in planted_copy.check_source_paths}
     # ruff applies .gitignore in a git work tree, as a checkout is (outside one it lints the planted file).
     subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
     lint = subprocess.run([sys.executable, "-m", "ruff", "check", "--no-cache", "conformance"], cwd=tmp_path,
