@@ -37,6 +37,18 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
 
 
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item):
+    # A snippet reads each document's text once per process (guidetools/readings.py): the generated report is
+    # uploaded, indexed and read again and again, and each reading of it is pypdf parsing 62 pages.
+    if item.path.parent != item.config.rootpath / item.config.getini("claims_snippets"):
+        return (yield)
+    from guidetools.readings import read_once
+
+    with read_once():
+        return (yield)
+
+
 def pytest_collection_finish(session: pytest.Session) -> None:
     # What collection built (modules, pages, parametrized items) lives to the end: the collector need not walk it again.
     gc.freeze()

@@ -6,7 +6,7 @@
                            pytest arguments pass through: dev.py test -x -k chunks tests/test_mesh.py, --lf
     python3 dev.py build OUT   the site as it is published: the strict build (the notebook executed) into OUT,
                            the same command the gate checks and the Pages workflow deploys
-    python3 dev.py check   the fast loop (about 10 s; bench/README.md): contracts, claims, snippets and pages' pycon
+    python3 dev.py check   the fast loop (about 6 s CPU on two cores; bench/README.md): contracts, claims, snippets and pages' pycon
                            examples, without the strict build or the browser
     python3 dev.py regen   rewrite the generated files (claims page, captured output, claims lock);
                            --outputs also rewrites '#>' lines and pycon outputs, --confirm ID accepts
@@ -106,29 +106,15 @@ GATE_WORKERS = ["-n", "2", "--dist", "loadgroup"]
 def check(rest: list[str]) -> int:
     """The docs checks without the build or the browser: tests/test_docs_*.py, snippets/, docs/.
 
-    Paths among the arguments replace those; every other argument goes to pytest as it is. Without
-    paths the checks run as two pytest processes at once, one per core, each with half the snippets
-    (the snippets run agentkit's scenarios, most of the time), and their reports follow each other.
-    Two plain processes cost less CPU than xdist's workers, which both collect every check; they leave
-    pytest's cache alone (two processes would overwrite each other's last failures): `dev.py test --lf` reruns.
+    Paths among the arguments replace those, in one pytest process; every other argument goes to pytest as
+    it is. Without paths the checks run in three parts at once, forked from one process that has read the
+    generated report, and their reports follow each other (guidetools/check.py). They leave pytest's cache
+    alone (the parts would overwrite each other's last failures): `dev.py test --lf` reruns.
     """
     pytest = [str(PYTHON), "-m", "pytest", "-q", "-p", "no:cacheprovider", "-m", "not build and not browser", *rest]
     if any(not arg.startswith("-") and (ROOT / arg.split("::")[0]).exists() for arg in rest):
         return run(*pytest)
-    contracts = sorted(str(path.relative_to(ROOT)) for path in (ROOT / "tests").glob("test_docs_*.py"))
-    snippets = sorted(str(path.relative_to(ROOT)) for path in (ROOT / "snippets").glob("*.py"))
-    halves = [[*contracts, "docs", *snippets[0::2]], snippets[1::2]]
-    # None of these is a Hypothesis test, and Hypothesis's plugin imports all of Hypothesis as a session ends.
-    pytest += ["-p", "no:hypothesispytest"]
-    runs = [subprocess.Popen([*pytest, *half], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-            for half in halves if half]
-    codes = []
-    for number, process in enumerate(runs, start=1):
-        output, _ = process.communicate()
-        print(f"== dev.py check, part {number} of {len(runs)}", flush=True)
-        print(output, end="", flush=True)
-        codes.append(process.returncode)
-    return max(codes)
+    return run(str(PYTHON), "-m", "guidetools.check", *rest)
 
 
 # The kernel that executes the notebook warns on every build that it talks TCP to nbclient on

@@ -34,6 +34,7 @@ tool's text unchanged, and the caching bill and record were Anthropic's).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 from decimal import Decimal
 
@@ -73,6 +74,10 @@ def _relaxed_char(char: str) -> str:
     return char
 
 
+# The characters _relaxed_char changes: only they are looked at one by one, the text between them is copied.
+_RELAXED_ESCAPED = re.compile(r'["\\\x00-\x1f\x7f-\x9f\u2028\u2029\U00010000-\U0010ffff]')
+
+
 def relaxed_json_string(text: str) -> str:
     r"""``text`` as one JSON string literal, the way ``AIJsonUtilities.DefaultOptions`` writes it.
 
@@ -81,7 +86,7 @@ def relaxed_json_string(text: str) -> str:
     characters as ``\uXXXX``; every other character stays. Exact for ASCII text, which is all the
     hub's own JSON holds; beyond ASCII, .NET's block list escapes a few more characters than this.
     """
-    return '"' + "".join(_relaxed_char(char) for char in text) + '"'
+    return '"' + _RELAXED_ESCAPED.sub(lambda found: _relaxed_char(found.group()), text) + '"'
 
 
 def model_reads(text: str, wire: str) -> str:

@@ -20,6 +20,7 @@ of them sends first in every call (its instructions and the framework's guidance
 from __future__ import annotations
 
 import dataclasses
+import functools
 import inspect
 import json
 import traceback
@@ -113,7 +114,7 @@ class AgentView:
         # The lines of the snippet on the stack, innermost first: a helper function of the snippet may make
         # the call for a section's line, so every line counts.
         return tuple(line for frame, line in traceback.walk_stack(inspect.currentframe())
-                     if Path(frame.f_code.co_filename).resolve() == self.snippet)
+                     if _resolved(frame.f_code.co_filename) == self.snippet)
 
     def _made_in(self, *sections: str):
         """Whether a record's snippet lines fall inside one of the named sections."""
@@ -160,6 +161,12 @@ class AgentView:
             parts += [f"*{step.text}*" for step in steps if step.after == position]
             parts.append(render_call(call))
         return "\n\n".join(parts) + "\n"
+
+
+@functools.cache
+def _resolved(filename: str) -> Path:
+    """A code object's file as a resolved path: every recorded call walks the whole stack, so each file once."""
+    return Path(filename).resolve()
 
 
 def render_call(call: RecordedCall) -> str:

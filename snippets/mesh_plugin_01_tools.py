@@ -3,7 +3,7 @@
 import json
 import textwrap
 
-from claimcheck import capture
+from claimcheck import capture, stated
 from claimcheck.agentview import AgentView
 from snippets.support.node_rule import node_answers, rule_breaks
 from agentkit import (
@@ -323,8 +323,9 @@ assert set(envelope) == {"count", "limit", "truncated", "results", "hint"} and (
 assert set(envelope["results"][0]) == {"path", "name", "nodeType", "version", "lastModified"}
 # verifies: mesh.search-envelope
 assert "hint" not in json.loads(tools["Search"].call({"query": "nodeType:Fact", "basePath": "Meridian/Facts", "limit": 4}))
-configured = Mesh()  # a node from the host's configuration: never written, so version 0 and no timestamp
-configured.index.stage_node(Node("Settings", "", None, "Folder", version=0, last_modified=""))  # type: ignore[arg-type]
+configured = Mesh()  # a node from the host's configuration: never written, so the version the claim states, no timestamp
+(configured_version,) = stated.numbers("mesh.search-envelope")
+configured.index.stage_node(Node("Settings", "", None, "Folder", version=configured_version, last_modified=""))  # type: ignore[arg-type]
 configured.refresh_index()
 # verifies: mesh.search-envelope
 assert json.loads(tools_by_name(mesh_plugin(configured))["Search"].call({"query": ""}))["results"] == \

@@ -42,16 +42,24 @@ def run(tmp_path: Path) -> dict:
     return namespace
 
 
-def test_a_section_shows_exactly_its_own_calls_in_order(tmp_path: Path):
+def test_a_section_shows_exactly_its_own_calls_in_order_as_the_json_call_and_the_exact_answer(tmp_path: Path):
     """Calls before and after the section are left out; a call made through a helper counts for the section's line."""
-    view = run(tmp_path)["view"]
-    calls = view.calls_in("create")
-    assert [(call.tool, call.arguments) for call in calls] == [
-        ("Create", {"node": '{"id": "Acme", "name": "Acme", "nodeType": "Company"}'}),
-        ("Get", {"path": "Nowhere"}),
+    view: AgentView = run(tmp_path)["view"]
+    assert [(call.tool, call.arguments, call.answer) for call in view.calls_in("create")] == [
+        ("Create", {"node": '{"id": "Acme", "name": "Acme", "nodeType": "Company"}'}, "Created: Acme"),
+        ("Get", {"path": "Nowhere"}, "Not found: Nowhere"),
     ]
-    assert [call.answer for call in calls] == ["Created: Acme", "Not found: Nowhere"]
     assert len(view.calls) == 4  # the calls before and after the section were recorded, and left out
+    listing = view.markdown("create")
+    # The node goes as a JSON string, as the model must send it: the listing shows the string, escaped.
+    assert '**`Create`** called with\n\n```json\n{\n  "node": "{\\"id\\": \\"Acme\\", \\"name\\": \\"Acme\\", ' \
+        '\\"nodeType\\": \\"Company\\"}"\n}\n```' in listing
+    assert "answers `Created: Acme`" in listing  # short enough to stand inline
+    assert '**`Get`** called with `{"path": "Nowhere"}`\nanswers `Not found: Nowhere`' in listing
+    assert "Before" not in listing and "After" not in listing
+    view.calls.clear()
+    with pytest.raises(ValueError, match="made no call"):
+        view.markdown("create")
 
 
 STEPS = textwrap.dedent('''
@@ -88,16 +96,6 @@ def test_a_step_the_model_does_not_see_stands_between_the_calls_it_ran_between(t
     assert blocks[note + 1].startswith("**`Get`**") and '"path":"Acme/Unit"' in "".join(blocks[note + 1:])
 
 
-def test_the_listing_is_the_json_call_and_the_exact_answer(tmp_path: Path):
-    listing = run(tmp_path)["view"].markdown("create")
-    # The node goes as a JSON string, as the model must send it: the listing shows the string, escaped.
-    assert '**`Create`** called with\n\n```json\n{\n  "node": "{\\"id\\": \\"Acme\\", \\"name\\": \\"Acme\\", ' \
-        '\\"nodeType\\": \\"Company\\"}"\n}\n```' in listing
-    assert "answers `Created: Acme`" in listing  # short enough to stand inline
-    assert '**`Get`** called with `{"path": "Nowhere"}`\nanswers `Not found: Nowhere`' in listing
-    assert "Before" not in listing and "After" not in listing
-
-
 def test_a_json_answer_is_shown_verbatim_and_a_long_answer_is_cut_with_a_count():
     answer = json.dumps({"path": "Acme", "name": "Acme"}, indent=2)
     assert f"```json\n{answer}\n```" in render_call(RecordedCall((1,), "Get", {"path": "Acme"}, answer))
@@ -105,13 +103,10 @@ def test_a_json_answer_is_shown_verbatim_and_a_long_answer_is_cut_with_a_count()
     shown = render_call(RecordedCall((1,), "Get", {"path": "f.pdf"}, long))
     assert f"line {MAX_ANSWER_LINES - 1}\n```" in shown and f"line {MAX_ANSWER_LINES}\n" not in shown
     assert f"(the first {MAX_ANSWER_LINES} lines of 40)" in shown
-
-
-def test_a_section_without_calls_is_an_error(tmp_path: Path):
-    view: AgentView = run(tmp_path)["view"]
-    view.calls.clear()
-    with pytest.raises(ValueError, match="made no call"):
-        view.markdown("create")
+    one_line = json.dumps("word " * 1000)  # a whole file as one JSON string literal: cut after its first characters
+    shown = render_call(RecordedCall((1,), "Get", {"path": "f.md"}, one_line))
+    assert f"```text\n{one_line[:MAX_ANSWER_CHARS]}\n```" in shown
+    assert f"(the first {MAX_ANSWER_CHARS:,} characters of {len(one_line):,})" in shown
 
 
 def test_a_wrapped_plugin_factory_records_the_calls_of_its_tools(tmp_path: Path):
@@ -121,13 +116,6 @@ def test_a_wrapped_plugin_factory_records_the_calls_of_its_tools(tmp_path: Path)
     tools = tools_by_name(view.plugin(mesh_plugin)(Mesh()))
     assert tools["Get"].call({"path": "Nowhere"}) == "Not found: Nowhere"
     assert [(call.tool, call.arguments, call.answer) for call in view.calls] == [("Get", {"path": "Nowhere"}, "Not found: Nowhere")]
-
-
-def test_one_long_line_is_cut_after_its_first_characters_with_a_count():
-    answer = json.dumps("word " * 1000)  # a whole file as one JSON string literal
-    shown = render_call(RecordedCall((1,), "Get", {"path": "f.md"}, answer))
-    assert f"```text\n{answer[:MAX_ANSWER_CHARS]}\n```" in shown
-    assert f"(the first {MAX_ANSWER_CHARS:,} characters of {len(answer):,})" in shown
 
 
 CONFIG_SNIPPET = textwrap.dedent('''

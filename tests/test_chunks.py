@@ -1,4 +1,6 @@
-"""Tests for agentkit/_chunks.py: windows, pages and boxes, and the SearchChunks / GetChunk logic (K1-K6)."""
+"""Tests for agentkit/_chunks.py beyond the pages: chunks of the indexing text, misses and hostile indexes, the
+scope and query rules, and the '@' each chunk tool drops. The windows and the tools' shapes (K1-K6) are checked by
+snippets/content_chunk_navigation_03_chunk_tools.py and tests/test_claim_numbers.py."""
 
 from __future__ import annotations
 
@@ -7,7 +9,7 @@ import json
 import pytest
 
 from agentkit import (
-    CHUNK_OVERLAP, CHUNK_SIZE, Mesh, PathError, chunk_spans, get_chunk, search_chunks, snippet,
+    Mesh, PathError, chunk_spans, get_chunk, search_chunks, snippet,
 )
 from agentkit.guide import REPORT, report_index_text, report_pdf_bytes
 from agentkit._chunk_navigation import NO_ANCHORED_QUERY, NO_NAMESPACE, NO_SCOPE, NO_TARGETED_TEXT, ContentQuery
@@ -28,15 +30,6 @@ def mesh() -> Mesh:
     return mesh
 
 
-def test_windows_are_1000_with_150_overlap():
-    """K1: windows start every 850 characters; at most 1,000 characters is one chunk."""
-    assert (CHUNK_SIZE, CHUNK_OVERLAP) == (1000, 150)
-    assert chunk_spans(2000) == [(0, 1000), (850, 1850), (1700, 2000)]
-    assert chunk_spans(1000) == [(0, 1000)] and chunk_spans(1001) == [(0, 1000), (850, 1001)]
-    assert chunk_spans(0) == []
-    assert chunk_spans(10, size=4, overlap=9) == [(0, 4), (1, 5), (2, 6), (3, 7), (4, 8), (5, 9), (6, 10)]  # overlap clamped
-
-
 def test_chunks_cut_the_indexing_text(mesh):
     """K1, D5: a PDF's chunks are windows of the indexing text, not of Get's text."""
     text = report_index_text().text
@@ -44,19 +37,6 @@ def test_chunks_cut_the_indexing_text(mesh):
     second = get_chunk(mesh, "Acme/content", REPORT.file_name, 1)
     assert (first["text"], second["text"]) == (text[:1000], text[850:1850])
     assert first["totalChunks"] == len(chunk_spans(len(text)))
-
-
-def test_get_chunk_shape_pages_and_boxes(mesh):
-    """K5: the framework's keys in order; page 1-based; bbox fractions; no page or bbox for text files."""
-    first = get_chunk(mesh, "Acme/content", REPORT.file_name, 0)
-    assert list(first) == ["found", "collectionPath", "filePath", "chunkIndex", "text", "prevIndex", "nextIndex",
-                           "totalChunks", "page", "bbox"]
-    assert (first["found"], first["prevIndex"], first["nextIndex"], first["page"]) == (True, None, 1, 1)
-    last = get_chunk(mesh, "Acme/content", REPORT.file_name, first["totalChunks"] - 1)
-    assert (last["prevIndex"], last["nextIndex"], last["page"]) == (first["totalChunks"] - 2, None, 62)
-    assert all(0 <= value <= 1 for value in first["bbox"].values())
-    notes = get_chunk(mesh, "Acme/content", "notes.md", 0)
-    assert "page" not in notes and "bbox" not in notes
 
 
 def test_misses_are_answers(mesh):
@@ -73,24 +53,6 @@ def test_misses_are_answers(mesh):
     for bad in (True, 1.5, "one", None):
         with pytest.raises(PathError, match="chunkIndex must be a whole number"):
             get_chunk(mesh, "Acme/content", "notes.md", bad)
-
-
-def test_search_chunks_envelope_rank_and_no_dedup(mesh):
-    """K3: {count, results}; hits best first, rank from 0, several chunks of one file allowed."""
-    answer = search_chunks(mesh, "namespace:Acme/content revenue", limit=5)
-    assert set(answer) == {"count", "results"} and answer["count"] == 5
-    assert [hit["rank"] for hit in answer["results"]] == [0, 1, 2, 3, 4]
-    assert len({hit["filePath"] for hit in answer["results"]}) < 5  # not de-duplicated
-    assert answer["results"][0]["documentPath"] == "Acme/content/_Documents/" + answer["results"][0]["filePath"].replace(" ", "-")
-
-
-@pytest.mark.parametrize("limit, count", [(0, 1), (-3, 1), (2, 2), (1000, 200)])
-def test_limit_is_clamped(limit, count):
-    mesh = Mesh(node_types=set(NODE_TYPES))
-    mesh.create({"id": "Acme", "name": "Acme", "nodeType": "Company"})
-    mesh.add_collection("Acme").upload("long.md", ("figure " * 30_000).encode(), index=True)  # 248 chunks
-    mesh.refresh_index()
-    assert search_chunks(mesh, "namespace:Acme/content figure", limit=limit)["count"] == count
 
 
 def test_snippet_is_one_line_of_160_characters():
@@ -185,12 +147,3 @@ def test_chunk_paths_lose_at_signs_per_entry_point():
     assert found(agent, "SearchChunks", {"query": "quarterly", "scope": "@@content"}) == 0
 
 
-def test_chunk_search_lags_until_refresh():
-    """Chunks come from the index: a freshly indexed file is found only after a refresh."""
-    mesh = Mesh(node_types=set(NODE_TYPES))
-    mesh.create({"id": "Acme", "name": "Acme", "nodeType": "Company"})
-    mesh.add_collection("Acme").upload("a.md", b"quarterly figures", index=True)
-    assert search_chunks(mesh, "quarterly", scope="Acme/content")["count"] == 0
-    assert get_chunk(mesh, "Acme/content", "a.md", 0)["found"] is False
-    mesh.refresh_index()
-    assert search_chunks(mesh, "quarterly", scope="Acme/content")["count"] == 1

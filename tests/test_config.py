@@ -1,22 +1,18 @@
-"""Tests for agentkit/_config.py: the plugins whitelist, the tool budget and agent definitions (facts A1-A8)."""
+"""Tests for agentkit/_config.py beyond the pages: entry parsing, the refusals of a malformed configuration, and the
+agent node's JSON against the framework's records. The whitelist, the cap and its text (A1-A8, T8) are checked by
+snippets/agent_design_02_rounds.py and agent_design_03_enforcement.py."""
 
 from __future__ import annotations
 
 import json
 import os
 import re
-import warnings
 
 import pytest
 
-from agentkit import ConfigurationError, Mesh, UnknownPluginWarning, mesh_plugin
+from agentkit import ConfigurationError, Mesh, mesh_plugin
 from agentkit._config import (
-    BUDGET_SEPARATOR,
-    BUDGET_TEXT,
-    DELEGATION_GUIDANCE,
-    BUILT_IN_PLUGINS,
     DEFAULT_MAXIMUM_ITERATIONS,
-    READ_ONLY_MESH_METHODS,
     THREAD_GUIDANCE,
     AgentConfiguration,
     PluginGrant,
@@ -55,67 +51,9 @@ def test_entry_splits_at_the_first_colon_then_on_commas_every_part_trimmed():
     assert parse_plugin_entry("Mesh:Get,,Search") == PluginGrant("Mesh", ("Get", "", "Search"))
 
 
-def test_malformed_entries_are_accepted_and_offer_what_their_parts_match(available):
-    """A1: 'Mesh:' offers no Mesh tool; an empty method between commas matches nothing; no error is raised."""
-    assert _offered(AgentConfiguration("a", plugins=["Mesh:"]), available) == ["store_plan", "load_skill"]
-    assert _offered(AgentConfiguration("a", plugins=["Mesh:Get,,Search"]), available)[:2] == ["Get", "Search"]
-
-
-def test_no_plugins_list_offers_the_read_only_mesh_tools(available):
-    """A3: absent or empty, the list offers Get, Search, NavigateTo and GetDiagnostics (M1's read-only set)."""
-    expected = [*READ_ONLY_MESH_METHODS, "store_plan", "load_skill"]
-    assert READ_ONLY_MESH_METHODS == ("Get", "Search", "NavigateTo", "GetDiagnostics")
-    assert _offered(AgentConfiguration("a"), available) == expected
-    assert _offered(AgentConfiguration("a", plugins=[]), available) == expected
-
-
-def test_a_list_without_mesh_offers_no_mesh_tool(available):
-    """A3: the Mesh tools are not 'always loaded': a list naming another plugin leaves them out."""
-    assert _offered(AgentConfiguration("a", plugins=["ContentCollection"]), available) == [
-        "UploadContent", "SearchChunks", "GetChunk", "store_plan", "load_skill"]
-
-
-def test_methods_ignore_case_and_keep_the_plugins_order(available):
-    """A2: 'Mesh:create,GET' offers Get and Create, in the plugin's order, and nothing else of it."""
-    config = AgentConfiguration("a", plugins=["Mesh:create,GET"])
-    assert _offered(config, available) == ["Get", "Create", "store_plan", "load_skill"]
-
-
-def test_built_in_plugin_names_match_case_sensitively(available):
-    """A2: 'mesh' is not the built-in Mesh; no host plugin has that name, so it warns and offers nothing."""
-    assert "Mesh" in BUILT_IN_PLUGINS and len(BUILT_IN_PLUGINS) == 6
-    with pytest.warns(UnknownPluginWarning) as caught:
-        assert _offered(AgentConfiguration("a", plugins=["mesh:get"]), available) == ["store_plan", "load_skill"]
-    assert [str(w.message) for w in caught] == ["Plugin 'mesh' not found for agent a"]
-
-
 def test_host_plugins_match_ignoring_case(available):
     """A2: a plugin that is not built in is found by name ignoring case."""
     assert _offered(AgentConfiguration("a", plugins=["websearch"]), available) == ["Find", "store_plan", "load_skill"]
-
-
-def test_unknown_plugin_logs_the_framework_warning_and_offers_nothing(available):
-    """A2: the warning is the framework's log line, verbatim; the other entries still apply."""
-    config = AgentConfiguration("a", plugins=["Mesh:Get", "Charts"])
-    with pytest.warns(UnknownPluginWarning) as caught:
-        offered = _offered(config, available)
-    assert offered == ["Get", "store_plan", "load_skill"]
-    assert [str(w.message) for w in caught] == ["Plugin 'Charts' not found for agent a"]
-
-
-def test_unknown_method_is_filtered_out_silently(available):
-    """A2: a misspelt method offers nothing and warns about nothing."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        assert _offered(AgentConfiguration("a", plugins=["Mesh:Get,Craete"]), available) == [
-            "Get", "store_plan", "load_skill"]
-
-
-def test_delegation_tools_come_first_and_only_with_delegations(available):
-    """A4: delegate_to_agent, list_sub_threads, send_to_sub_thread lead the list when the agent delegates."""
-    assert _offered(AgentConfiguration("a", plugins=["Mesh:Get"]), available) == ["Get", "store_plan", "load_skill"]
-    assert _offered(AgentConfiguration("a", plugins=["Mesh:Get"], delegations=["reader"]), available) == [
-        "delegate_to_agent", "list_sub_threads", "send_to_sub_thread", "Get", "store_plan", "load_skill"]
 
 
 def test_strict_plugins_extension_refuses_malformed_entries():
@@ -136,57 +74,11 @@ def test_a_bare_string_is_not_a_plugins_list():
         AgentConfiguration("a", plugins="Mesh")
 
 
-def test_budget_text_follows_the_separator_verbatim():
-    """A6: a cap > 0 appends '\\n\\n---\\n' and the budget sentence, word for word, even to empty instructions."""
-    config = AgentConfiguration("a", "Extract the facts.", max_tool_calls_per_round=12)
-    assert config.round_instructions() == "Extract the facts." + THREAD_GUIDANCE + (
-        "\n\n---\nTool-call budget: you may issue at most 12 tool calls in this turn. "
-        "If you reach this budget before finishing, stop, briefly summarise what you accomplished, "
-        'and ask the user to reply "continue" to run the next batch.')
-    assert AgentConfiguration("a", max_tool_calls_per_round=2).round_instructions() == (
-        THREAD_GUIDANCE + BUDGET_SEPARATOR + BUDGET_TEXT.format(n=2))
-    assert AgentConfiguration("a", "Extract the facts.").round_instructions() == "Extract the facts." + THREAD_GUIDANCE
-
-
-def test_system_message_is_instructions_delegations_guidance_budget():
-    """T8: the instructions, the delegation block (one '- {id}: ' line per delegation), the guidance, the budget."""
-    assert len(THREAD_GUIDANCE) == 1249 and THREAD_GUIDANCE.startswith("\n**Reading prior thread messages:**\n")
-    assert THREAD_GUIDANCE.endswith("Be tight and outcome-focused.\n")
-    config = AgentConfiguration("lead", "Go.", delegations=["reader", "Acme/writer"], max_tool_calls_per_round=4)
-    assert config.round_instructions() == "Go." + DELEGATION_GUIDANCE.replace(
-        "{agents}", "- reader: \n- writer: ") + THREAD_GUIDANCE + BUDGET_SEPARATOR + BUDGET_TEXT.format(n=4)
-    # The default agent with no delegations and no hierarchy lists no agent: the guidance alone follows.
-    assert AgentConfiguration("a", "Go.", is_default=True).round_instructions() == "Go." + THREAD_GUIDANCE
-
-
-@pytest.mark.parametrize("cap", [None, 0, -1])
-def test_no_positive_cap_means_the_default_forty_and_no_text(cap):
-    """A6, A7: a cap of None, 0 or less adds no text and leaves the default of 40 iterations."""
-    config = AgentConfiguration("a", "Go.", max_tool_calls_per_round=cap)
-    assert (config.iteration_cap, config.round_instructions()) == (DEFAULT_MAXIMUM_ITERATIONS, "Go." + THREAD_GUIDANCE)
-    assert DEFAULT_MAXIMUM_ITERATIONS == 40
-    assert AgentConfiguration("a", max_tool_calls_per_round=7).iteration_cap == 7
-
-
 @pytest.mark.parametrize("cap", [True, 2.5, "3"])
 def test_non_integer_cap_is_a_type_error(cap):
     """Python's side of the cap's type (an int? in the framework): a bool, a fraction or a text is refused."""
     with pytest.raises(ConfigurationError, match="whole number"):
         AgentConfiguration("a", max_tool_calls_per_round=cap)
-
-
-def test_front_matter_cannot_set_the_cap_but_node_json_can():
-    """A8: front matter ignores maxToolCallsPerRound like any unknown key; the node's JSON content sets it."""
-    markdown = ("---\nnodeType: Agent\nplugins:\n  - Mesh:Get,Search\nmaxToolCallsPerRound: 5\nfavouriteColour: red\n"
-                "---\n\nRead the report.\n")
-    from_file = AgentConfiguration.from_markdown("extractor", markdown)
-    assert (from_file.instructions, from_file.plugins) == ("Read the report.", ("Mesh:Get,Search",))
-    assert from_file.max_tool_calls_per_round is None and from_file.iteration_cap == 40
-    from_json = AgentConfiguration.from_node_content({
-        "id": "extractor", "instructions": "Read the report.", "maxToolCallsPerRound": 5,
-        "plugins": [{"name": "Mesh", "methods": ["Get", "Search"]}, {"name": "ContentCollection"}]})
-    assert from_json.max_tool_calls_per_round == from_json.iteration_cap == 5
-    assert from_json.plugins == ("Mesh:Get,Search", "ContentCollection")
 
 
 def test_a_markdown_file_without_node_type_agent_is_not_an_agent():
@@ -250,14 +142,6 @@ def test_node_json_writes_every_framework_field_and_no_agentkit_field():
     assert not {"model", "skills", "strictPlugins", "strict_plugins"} & set(node["content"])
     text = json.dumps(node)
     assert "example-large" not in text and "Write a worksheet." not in text
-
-
-def test_node_json_reads_back_as_the_same_configuration():
-    """from_node_content(content_json()) is the configuration, but for agentkit's own fields."""
-    back = AgentConfiguration.from_node_content(json.loads(json.dumps(EVERY_FIELD.content_json())))
-    assert (back.id, back.instructions, back.plugins, back.max_tool_calls_per_round, back.delegations, back.is_default) == (
-        EVERY_FIELD.id, EVERY_FIELD.instructions, EVERY_FIELD.plugins, 0, ("reader",), True)
-    assert [g for g in back.grants] == [g for g in EVERY_FIELD.grants]
 
 
 MESHWEAVER_SOURCE = os.environ.get("MESHWEAVER_SOURCE", "")

@@ -27,21 +27,16 @@ def messages(problems) -> list[str]:
     return sorted(str(problem) for problem in problems)
 
 
-def test_broken_include_names_page_line_and_missing_file():
-    """An include of a file that does not exist fails at its page and line."""
-    assert "docs/broken_include.md:4: include 'snippets/missing_file.py' names no file; paths are relative to the repository root" in messages(contracts.include_problems(BROKEN))
-
-
-def test_missing_section_lists_the_sections_the_file_has():
-    """An include of an unknown section names the section and the ones that exist."""
-    assert "docs/broken_include.md:8: include 'snippets/sample_01_basics.py:subtract': the file has no section 'subtract' (sections: add)" in messages(contracts.include_problems(BROKEN))
-
-
-def test_line_range_include_is_rejected():
-    """Including by line numbers, in any of the forms pymdownx.snippets reads, is refused in favour of named sections."""
-    found = messages(contracts.include_problems(BROKEN))
-    assert "docs/broken_include.md:12: include 'snippets/sample_01_basics.py:2:3' selects lines by number; mark a named section and include it by name" in found
-    assert "docs/broken_include.md:16: include 'snippets/sample_01_basics.py::5' selects lines by number; mark a named section and include it by name" in found
+@pytest.mark.parametrize("problem", [
+    # an include of a file that does not exist, or of an unknown section (naming the sections the file has)
+    "docs/broken_include.md:4: include 'snippets/missing_file.py' names no file; paths are relative to the repository root",
+    "docs/broken_include.md:8: include 'snippets/sample_01_basics.py:subtract': the file has no section 'subtract' (sections: add)",
+    # including by line numbers, in any of the forms pymdownx.snippets reads, is refused in favour of named sections
+    "docs/broken_include.md:12: include 'snippets/sample_01_basics.py:2:3' selects lines by number; mark a named section and include it by name",
+    "docs/broken_include.md:16: include 'snippets/sample_01_basics.py::5' selects lines by number; mark a named section and include it by name",
+])
+def test_a_broken_include_fails_at_its_page_line(problem):
+    assert problem in messages(contracts.include_problems(BROKEN))
 
 
 def test_untested_inline_python_fails():
@@ -72,53 +67,34 @@ def test_failing_pycon_example_reports_page_line_expected_and_actual():
     assert "Expected:\n    3\nGot:\n    2" in text
 
 
-class TestClaims:
-    """Claim traceability problems, each with file:line and the id."""
+CLAIM_PROBLEMS = [
+    # a claim that nothing verifies is reported at the claim
+    "docs/claims.md:4: claim 'sample.unchecked' has no check; add '# verifies: sample.unchecked' above an assert in a snippet or test, or mark it .observation if no code can confirm it",
+    # a check naming an id that no page has is reported at the check, in snippets and in tests
+    "snippets/sample_01_basics.py:9: check names claim 'sample.claim-nobody-marked', which no page has; mark the claim on its page or fix the id",
+    "tests/test_sample.py:2: check names claim 'sample.unknown-in-tests', which no page has; mark the claim on its page or fix the id",
+    # an id used twice is reported at the second use, naming the first
+    "docs/failing_pycon.md:4: claim id 'sample.adds' is used twice (first at docs/claims.md:7); give each claim its own id",
+    "docs/claims.md:12: 'sample.field-figure' is an observation, which no code can confirm; mark it .framework, .model or .extension on docs/claims.md:10 or drop the check",
+    # a verifies comment above a statement that cannot fail is rejected, and its claim stays unchecked
+    "snippets/sample_01_basics.py:12: '# verifies: sample.prints' must stand directly above an assert or a with statement, the check that can fail",
+    "docs/claims.md:22: claim 'sample.prints' has no check; add '# verifies: sample.prints' above an assert in a snippet or test, or mark it .observation if no code can confirm it",
+    "docs/claims.md:25: framework claim 'sample.uncited' cites no source; add cite=\"FACT\" naming a fact of framework/citations.toml (path:line at the pinned commit)",
+    # a cited fact must exist and, for a framework claim, carry a source line
+    "docs/claims.md:28: claim 'sample.unknown-fact' cites fact 'Q9', which framework/citations.toml does not hold; cite an existing fact or add it with its path:line and evidence",
+    "docs/claims.md:31: claim 'sample.sourceless-fact' cites fact 'X1', which has no source line in the framework; a framework claim needs a fact with path:line",
+    "docs/claims.md:34: observation 'sample.cited-observation' cites framework source; a cited behaviour is a .framework claim with a check",
+]
 
-    problems = messages(claims.collect(BROKEN).problems)
 
-    def test_claim_without_check(self):
-        """A claim that nothing verifies is reported at the claim."""
-        assert "docs/claims.md:4: claim 'sample.unchecked' has no check; add '# verifies: sample.unchecked' above an assert in a snippet or test, or mark it .observation if no code can confirm it" in self.problems
+def test_each_claim_traceability_problem_is_one_line_with_file_line_and_id():
+    """Exactly these problems: the well-formed framework claim ('sample.cited') raises none."""
+    assert messages(claims.collect(BROKEN).problems) == sorted(CLAIM_PROBLEMS)
 
-    def test_check_of_unknown_claim_in_snippet_and_test(self):
-        """A check naming an id that no page has is reported at the check, in snippets and in tests."""
-        assert "snippets/sample_01_basics.py:9: check names claim 'sample.claim-nobody-marked', which no page has; mark the claim on its page or fix the id" in self.problems
-        assert "tests/test_sample.py:2: check names claim 'sample.unknown-in-tests', which no page has; mark the claim on its page or fix the id" in self.problems
 
-    def test_duplicate_id(self):
-        """An id used twice is reported at the second use, naming the first."""
-        assert "docs/failing_pycon.md:4: claim id 'sample.adds' is used twice (first at docs/claims.md:7); give each claim its own id" in self.problems
-
-    def test_check_of_observation(self):
-        """An observation cannot be checked: a check naming one is an error."""
-        assert "docs/claims.md:12: 'sample.field-figure' is an observation, which no code can confirm; mark it .framework, .model or .extension on docs/claims.md:10 or drop the check" in self.problems
-
-    def test_check_that_is_not_an_assert(self):
-        """A verifies comment above a statement that cannot fail is rejected, and its claim stays unchecked."""
-        assert "snippets/sample_01_basics.py:12: '# verifies: sample.prints' must stand directly above an assert or a with statement, the check that can fail" in self.problems
-        assert "docs/claims.md:22: claim 'sample.prints' has no check; add '# verifies: sample.prints' above an assert in a snippet or test, or mark it .observation if no code can confirm it" in self.problems
-
-    def test_malformed_marker(self):
-        """A marker in any other form than `{ #id .KIND }` is reported, not silently ignored."""
-        assert "docs/claims.md:19: claim marker not in the form '{ #page.claim-id .KIND }' alone on its line, KIND one of framework (with cite=\"FACT\"), model, extension, observation" in messages(contracts.page_problems(BROKEN))
-
-    def test_framework_claim_without_citation(self):
-        """A framework claim must cite its source; the problem names page:line and the id."""
-        assert "docs/claims.md:25: framework claim 'sample.uncited' cites no source; add cite=\"FACT\" naming a fact of framework/citations.toml (path:line at the pinned commit)" in self.problems
-
-    def test_citation_of_unknown_or_sourceless_fact(self):
-        """A cited fact must exist and, for a framework claim, carry a source line."""
-        assert "docs/claims.md:28: claim 'sample.unknown-fact' cites fact 'Q9', which framework/citations.toml does not hold; cite an existing fact or add it with its path:line and evidence" in self.problems
-        assert "docs/claims.md:31: claim 'sample.sourceless-fact' cites fact 'X1', which has no source line in the framework; a framework claim needs a fact with path:line" in self.problems
-
-    def test_observation_cannot_cite_source(self):
-        """A cited behaviour is a framework claim with a check, not an observation."""
-        assert "docs/claims.md:34: observation 'sample.cited-observation' cites framework source; a cited behaviour is a .framework claim with a check" in self.problems
-
-    def test_cited_and_checked_framework_claim_is_clean(self):
-        """The well-formed framework claim raises no problem."""
-        assert not [problem for problem in self.problems if "'sample.cited'" in problem]
+def test_malformed_marker():
+    """A marker in any other form than `{ #id .KIND }` is reported, not silently ignored."""
+    assert "docs/claims.md:19: claim marker not in the form '{ #page.claim-id .KIND }' alone on its line, KIND one of framework (with cite=\"FACT\"), model, extension, observation" in messages(contracts.page_problems(BROKEN))
 
 
 def test_snippet_whose_shown_output_differs_from_its_print_fails():
@@ -185,12 +161,13 @@ def test_what_gitignore_ignores_is_no_part_of_the_checked_tree(tmp_path):
         "snippets/zz_99_not_committed.py:1: check names claim 'no.such-claim', which no page has; mark the claim on its "
         "page or fix the id"]
     new_snippet.unlink()
-    after = claims.collect(Project(tmp_path))
+    planted_copy = Project(tmp_path)  # read afresh: the snippet is gone, the build's leftovers stay
+    after = claims.collect(planted_copy)
     assert not after.problems
-    assert claims.render_page(Project(tmp_path), after) == claims.render_page(copy, before)
-    assert claimlock.render(claimlock.updated(Project(tmp_path), after, set())[0]) == \
+    assert claims.render_page(planted_copy, after) == claims.render_page(copy, before)
+    assert claimlock.render(claimlock.updated(planted_copy, after, set())[0]) == \
         claimlock.render(claimlock.updated(copy, before, set())[0])
-    assert "conformance/build/lib/conformance/x.py" not in {path.as_posix() for path in Project(tmp_path).check_source_paths}
+    assert "conformance/build/lib/conformance/x.py" not in {path.as_posix() for path in planted_copy.check_source_paths}
     # ruff applies .gitignore in a git work tree, as a checkout is (outside one it lints the planted file).
     subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
     lint = subprocess.run([sys.executable, "-m", "ruff", "check", "--no-cache", "conformance"], cwd=tmp_path,

@@ -359,14 +359,6 @@ def assert_every_file_reachable(mesh: agentkit.Mesh, get: agentkit.Tool) -> None
                 f"file {entry['filePath']!r} of {collection_path!r} is stored but Get {path!r} answers {answer[:200]!r}"
 
 
-def _shown(value: Any) -> str:
-    try:
-        text = json.dumps(value, ensure_ascii=False)
-    except (ValueError, TypeError, RecursionError):
-        text = repr(type(value))
-    return text if len(text) < 300 else text[:300] + f"… ({len(text)} chars)"
-
-
 def tool_for(mesh: agentkit.Mesh, label: str) -> agentkit.Tool:
     plugin, _, name = label.partition(".")
     return next(tool for tool in registry(mesh, plugin) if tool.name == name)

@@ -1,4 +1,4 @@
-"""guidetools/gate.py and the gate's two xdist workers: real pytest sessions on small projects.
+"""guidetools/gate.py and the gate's two xdist workers: real pytest sessions on small projects, run by pytester.
 
 A failing test fails the run, in the browser group too; the group runs in one worker; a background job runs
 once for all processes, and a failed one is reported once; nothing collected exits 5; --lf reruns only the
@@ -12,25 +12,44 @@ import re
 import subprocess
 import sys
 import textwrap
-from pathlib import Path
 
+import pytest
+
+from guidetools import gate
 from guidetools.project import REPO_ROOT
 
-# The sessions load only the plugins they use: the installed ones (Hypothesis, anyio, ...) would cost each of
-# them (and each of its workers) about a second of CPU, and none of these sessions uses them.
-SESSION_ENV = {**os.environ, "PYTHONPATH": str(REPO_ROOT), "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
-PYTEST = [sys.executable, "-m", "pytest", "-q", "-rs", "-p", "guidetools.gate"]
+pytest_plugins = ["pytester"]
+
+PLUGINS = ["-q", "-rs", "-p", "guidetools.gate"]
 # What `python3 dev.py test` adds (dev.GATE_WORKERS), with xdist named since autoloading is off.
 WORKERS = ["-p", "xdist", "-n", "2", "--dist", "loadgroup"]
 
 
-def run(project: Path, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([*PYTEST, *args], cwd=project, capture_output=True, text=True, env=env or SESSION_ENV)
+@pytest.fixture
+def project(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytest.Pytester:
+    """A pytester project whose sessions run in this process and load only the plugins they use: the installed ones
+    (Hypothesis, anyio, ...) would cost each of xdist's workers about a second of CPU, and none of them uses them."""
+    monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
+    monkeypatch.setenv("PYTHONPATH", str(REPO_ROOT))  # for xdist's workers, which are processes of their own
+    # The jobs a session declares are the module's: they go into a copy, so this run's own jobs stay as they were.
+    monkeypatch.setattr(gate, "JOBS", dict(gate.JOBS))
+    return pytester
 
 
-def write(project: Path, **files: str) -> Path:
+class Result:
+    """What a session printed and its exit code, as the tests below read them."""
+
+    def __init__(self, run: pytest.RunResult) -> None:
+        self.returncode, self.stdout = int(run.ret), run.stdout.str()
+
+
+def run(project: pytest.Pytester, *args: str, subprocess: bool = False) -> Result:
+    return Result((project.runpytest_subprocess if subprocess else project.runpytest)(*PLUGINS, *args))
+
+
+def write(project: pytest.Pytester, **files: str) -> pytest.Pytester:
     for name, text in files.items():
-        (project / f"{name}.py").write_text(textwrap.dedent(text), encoding="utf-8")
+        (project.path / f"{name}.py").write_text(textwrap.dedent(text), encoding="utf-8")
     return project
 
 
@@ -79,8 +98,9 @@ def test_group_fails():
 '''
 
 
-def test_failures_fail_the_run_the_group_shares_a_worker_the_job_runs_once_and_lf_reruns_the_failures(tmp_path):
-    project = write(tmp_path, conftest=COUNTED_JOB, test_plain=WORKERS_TESTS, test_group=GROUP_TESTS)
+def test_failures_fail_the_run_the_group_shares_a_worker_the_job_runs_once_and_lf_reruns_the_failures(project):
+    tmp_path = project.path
+    project = write(project, conftest=COUNTED_JOB, test_plain=WORKERS_TESTS, test_group=GROUP_TESTS)
     first = run(project, *WORKERS, "-rA")
     assert first.returncode == 1, first.stdout
     assert "2 failed, 8 passed" in first.stdout, first.stdout
@@ -99,18 +119,18 @@ def test_failures_fail_the_run_the_group_shares_a_worker_the_job_runs_once_and_l
     assert again.stdout.splitlines()[-1].startswith("2 failed in"), again.stdout
     assert "test_plain.py::test_fails" in again.stdout and "test_group.py::test_group_fails@browser" in again.stdout
 
-    (project / "test_plain.py").write_text(WORKERS_TESTS.replace("assert 1 == 2", "assert 2 == 2"), encoding="utf-8")
-    (project / "test_group.py").write_text(GROUP_TESTS.replace("assert 1 == 2", "assert 2 == 2"), encoding="utf-8")
+    (project.path / "test_plain.py").write_text(WORKERS_TESTS.replace("assert 1 == 2", "assert 2 == 2"), encoding="utf-8")
+    (project.path / "test_group.py").write_text(GROUP_TESTS.replace("assert 1 == 2", "assert 2 == 2"), encoding="utf-8")
     fixed = run(project, *WORKERS, "--lf")
     assert fixed.returncode == 0 and fixed.stdout.splitlines()[-1].startswith("2 passed in"), fixed.stdout
 
 
-def test_a_run_that_collects_nothing_exits_5(tmp_path):
+def test_a_run_that_collects_nothing_exits_5(project):
     """On the gate's workers as in one process: pytest's exit code 5 is not hidden."""
-    project = write(tmp_path, test_plain=WORKERS_TESTS, conftest=COUNTED_JOB)
+    write(project, test_plain=WORKERS_TESTS, conftest=COUNTED_JOB)
     nothing = run(project, *WORKERS, "-k", "no_test_has_this_name")
     assert nothing.returncode == 5, nothing.stdout
-    assert not (tmp_path / "conftest.py.runs").exists(), "a run of no test ran the job"
+    assert not (project.path / "conftest.py.runs").exists(), "a run of no test ran the job"
 
 
 # --- a failed job is reported once --------------------------------------------------------------------------
@@ -131,13 +151,13 @@ def built(slow_build):
 '''
 
 
-def run_failing_job(tmp_path: Path, tests: str, *args: str) -> subprocess.CompletedProcess:
-    return run(write(tmp_path, conftest=FAILING_JOB, test_it=tests), *args)
+def run_failing_job(project: pytest.Pytester, tests: str, *args: str) -> Result:
+    return run(write(project, conftest=FAILING_JOB, test_it=tests), *args)
 
 
-def test_failed_job_log_is_shown_once_and_dependents_skip_with_a_pointer(tmp_path):
+def test_failed_job_log_is_shown_once_and_dependents_skip_with_a_pointer(project):
     """The test that checks the job shows its log; each dependent test skips in one line naming that test."""
-    result = run_failing_job(tmp_path, """
+    result = run_failing_job(project, """
         def test_build_succeeds(slow_build):
             assert slow_build.ok, slow_build.output
 
@@ -151,9 +171,9 @@ def test_failed_job_log_is_shown_once_and_dependents_skip_with_a_pointer(tmp_pat
     assert "its log is shown once, by test_it.py::test_build_succeeds" in result.stdout
 
 
-def test_failed_job_that_no_test_reports_still_fails_the_run_on_workers(tmp_path):
+def test_failed_job_that_no_test_reports_still_fails_the_run_on_workers(project):
     """When only dependents ran, in either worker, they skip; the summary shows the log once and the exit code is 1."""
-    result = run_failing_job(tmp_path, """
+    result = run_failing_job(project, """
         def test_reads_site_1(built): pass
         def test_reads_site_2(built): pass
     """, *WORKERS)
@@ -163,9 +183,9 @@ def test_failed_job_that_no_test_reports_still_fails_the_run_on_workers(tmp_path
     assert result.stdout.count("BUILD-LOG-LINE") == 1, result.stdout
 
 
-def test_failed_job_that_a_passing_test_expected_is_not_reported_again(tmp_path):
+def test_failed_job_that_a_passing_test_expected_is_not_reported_again(project):
     """A planted defect: the job is meant to fail and its test passes; the run passes, no log is printed."""
-    result = run_failing_job(tmp_path, """
+    result = run_failing_job(project, """
         def test_build_fails_as_planted(slow_build):
             assert not slow_build.ok and "BUILD-LOG-LINE" in slow_build.output
     """)
@@ -204,15 +224,17 @@ def test_build_started(build):
 '''
 
 
-def test_plain_gate_starts_the_declared_jobs_before_collection_and_a_narrowed_run_after(tmp_path):
+def test_plain_gate_starts_the_declared_jobs_before_collection_and_a_narrowed_run_after(project, monkeypatch):
     """Run with no paths, -k or -m, the gate starts the jobs the conftests declare at once, while collection runs on
     one core; a run that names its tests starts a job only once collection shows a test needs it."""
-    (tmp_path / "pytest.ini").write_text("[pytest]\ntestpaths = .\n", encoding="utf-8")
-    project = write(tmp_path, conftest=EARLY_PROJECT, test_slow_to_collect=SLOW_TO_COLLECT)
-    plain = run(project, "-s", env={**SESSION_ENV, "WAIT_FOR_THE_JOB": "1"})
+    project.makeini("[pytest]\ntestpaths = .\n")
+    write(project, conftest=EARLY_PROJECT, test_slow_to_collect=SLOW_TO_COLLECT)
+    with monkeypatch.context() as waiting:
+        waiting.setenv("WAIT_FOR_THE_JOB", "1")
+        plain = run(project, "-s", subprocess=True)  # in this process the plain gate would start this run's jobs too
     assert plain.returncode == 0 and "STARTED BEFORE COLLECTION ENDED" in plain.stdout, plain.stdout
     # Collection does not wait here: a job that started only after it writes a later stamp.
-    named = run(project, "-s", "test_slow_to_collect.py")
+    named = run(project, "-s", "test_slow_to_collect.py", subprocess=True)
     assert named.returncode == 0 and "STARTED AFTER COLLECTION ENDED" in named.stdout, named.stdout
 
 
@@ -220,8 +242,10 @@ def test_plain_gate_starts_the_declared_jobs_before_collection_and_a_narrowed_ru
 
 def test_the_pages_examples_pass_on_the_gates_two_workers():
     """Each page's pycon examples share one namespace: on two workers they still run in one, in page order."""
-    result = subprocess.run([*PYTEST, "-p", "claimcheck.pytest_plugin", "-p", "pytest_timeout", *WORKERS, "-p", "no:cacheprovider", "docs"],
-                            cwd=REPO_ROOT, capture_output=True, text=True, env=SESSION_ENV)
+    # A subprocess: the session runs from the repository's root, with its settings.
+    env = {**os.environ, "PYTHONPATH": str(REPO_ROOT), "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
+    result = subprocess.run([sys.executable, "-m", "pytest", *PLUGINS, "-p", "claimcheck.pytest_plugin", "-p", "pytest_timeout", *WORKERS, "-p", "no:cacheprovider", "docs"],
+                            cwd=REPO_ROOT, capture_output=True, text=True, env=env)
     assert result.returncode == 0, result.stdout
     summary = result.stdout.splitlines()[-1]
     assert re.fullmatch(r"\d+ passed in [\d.]+s", summary), result.stdout

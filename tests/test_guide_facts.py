@@ -1,4 +1,6 @@
-"""Tests for agentkit/guide/_facts.py: typed fact and dimension nodes, the worksheet, the checks after writing."""
+"""Tests for agentkit/guide/_facts.py beyond the pages: the table reader, the worksheet's parser and its refusals,
+and grading. Label search, verification by Get, reconciliation and a second spelling are checked by
+snippets/agent_design_04_write_patterns.py and agent_design_06_measured.py."""
 
 from __future__ import annotations
 
@@ -7,11 +9,10 @@ from dataclasses import replace
 
 import pytest
 
-from agentkit.guide import MissingMasterData, WorksheetError
+from agentkit.guide import WorksheetError
 from agentkit.guide._facts import (
     NOT_REPORTED, DimensionRow, FactRow, Requested, Worksheet, build_worksheet, checklist_text, dimension_path, fact_id,
-    fact_path, facts_for, grade, invented_key, list_dimensions, parse_amount, parse_checklist, read_tables, reconcile,
-    search_dimension_by_name, verify_by_get,
+    grade, list_dimensions, parse_amount, parse_checklist, read_tables,
 )
 from agentkit.guide._report import REPORT, STATEMENTS
 from agentkit.guide._procedures import OWNER
@@ -34,11 +35,6 @@ def mesh():
 def _worksheet(mesh, text) -> Worksheet:
     listed = list_dimensions(mesh, OWNER)["results"]
     return build_worksheet(OWNER, SOURCE, text, parse_checklist(checklist_text()), listed, REPORT.periods)
-
-
-def test_fact_id_is_short_key_period_position():
-    """The fact id is {shortKey}-{period}-{position}, the same on every call."""
-    assert fact_id("rev", "FY2024", 1) == "rev-FY2024-1" == fact_id("rev", "FY2024", 1)
 
 
 @pytest.mark.parametrize("key, period, position", [("re/v", "FY2024", 1), ("", "FY2024", 1), ("rev", "FY2024", 0),
@@ -85,33 +81,10 @@ def test_read_tables_reads_cells_run_together_and_ends_a_table_at_a_row_it_canno
     assert all(row.reason == NOT_REPORTED for row in worksheet.facts if row.key in lost)
 
 
-def test_worksheet_holds_deterministic_ids_status_and_unreported_rows(mesh, text):
-    """Fact ids are the report's; seeded dimensions are 'exists', the rest 'new'; unreported items carry a reason."""
-    worksheet = _worksheet(mesh, text)
-    assert sorted(row.id for row in worksheet.writable_facts) == sorted(v.fact_id for v in REPORT.values)
-    assert {row.key for row in worksheet.dimensions if row.status == "exists"} == {
-        item.key for item in REPORT.line_items if item.statement in ("income", "balance")}
-    assert len(worksheet.new_dimensions) == 11
-    unreported = [row for row in worksheet.facts if row.value is None]
-    assert {row.key for row in unreported} == {item.key for item in REPORT.unreported}
-    assert all(row.reason == NOT_REPORTED for row in unreported)
-
-
 def test_worksheet_text_round_trips(mesh, text):
     """The worksheet a reviewer reads parses back into the same worksheet."""
     worksheet = _worksheet(mesh, text)
     assert Worksheet.from_text("Here it is.\n\n" + worksheet.to_text()) == worksheet
-
-
-def test_missing_master_data_is_refused_before_anything_is_written(mesh, text):
-    """A new dimension without its unit fails validation, naming the key and the field, before any node is built."""
-    worksheet = _worksheet(mesh, text)
-    broken_text = worksheet.to_text().replace(
-        "| cfo | Net cash from operating activities | Consolidated cash flow statement | EUR m | new |",
-        "| cfo | Net cash from operating activities | Consolidated cash flow statement |  | new |")
-    broken = Worksheet.from_text(broken_text)
-    with pytest.raises(MissingMasterData, match=r"'cfo' lacks unit.*Nothing was written"):
-        broken.nodes_to_create()
 
 
 @pytest.mark.parametrize("text, message", [
@@ -153,54 +126,6 @@ def test_a_fact_id_twice_is_refused():
         worksheet.nodes_to_create()
 
 
-def test_listing_finds_a_dimension_that_a_label_search_misses(mesh):
-    """The seeded 'np' is labelled 'Net income': searching 'Net profit' finds nothing, the listing has it."""
-    assert search_dimension_by_name(mesh, OWNER, "Net profit")["count"] == 0
-    listed = {row["path"] for row in list_dimensions(mesh, OWNER)["results"]}
-    assert dimension_path(OWNER, "np") in listed
-
-
-def test_verification_by_get_succeeds_while_the_search_count_is_zero(mesh, text):
-    """Right after writing, every expected path answers Get, while Search still counts no fact."""
-    worksheet = _worksheet(mesh, text)
-    existing = [row.key for row in worksheet.dimensions if row.status == "exists"]
-    for node in worksheet.nodes_to_create(existing):
-        mesh.create(node)
-    verification = verify_by_get(mesh, worksheet)
-    assert verification.complete and verification.search_count == verification.listed_count == 0  # both lag (M2)
-    mesh.refresh_index()
-    caught_up = verify_by_get(mesh, worksheet)
-    assert caught_up.search_count == caught_up.listed_count == len(REPORT.values)
-
-
-def test_reconciliation_lists_every_row_not_written_with_its_reason(mesh, text):
-    """Unreported values, existing dimensions and a refused Create each appear with a reason; nothing is unexplained."""
-    worksheet = _worksheet(mesh, text)
-    outcomes = {}
-    for node in worksheet.nodes_to_create(row.key for row in worksheet.dimensions if row.status == "exists"):
-        path = f"{node['namespace']}/{node['id']}"
-        outcomes[path] = mesh.create(node).message
-    refused = fact_path(OWNER, "rev-FY2024-1")
-    outcomes[refused] = "Error: cannot create: 'name' is not set."
-    recon = reconcile(worksheet, outcomes)
-    reasons = {u.row: u.reason for u in recon.unwritten}
-    assert recon.unexplained == 0
-    assert reasons["gwimp FY2024"] == NOT_REPORTED
-    assert reasons[dimension_path(OWNER, "rev")] == "dimension already exists"
-    assert reasons[refused].startswith("Create failed: Error: cannot create")
-    assert len(recon.written) == 11 + len(REPORT.values) - 1
-
-
-def test_a_second_spelling_of_a_dimension_splits_the_dataset(mesh):
-    """A fact filed under an invented 'operating-profit' dimension is invisible in the view keyed on 'ebit'."""
-    invented = invented_key("Operating profit")
-    for node_id, line_item in (("ebit-FY2024-7", "ebit"), (f"{invented}-FY2023", invented)):
-        mesh.create({"id": node_id, "namespace": f"{OWNER}/Facts", "name": node_id, "nodeType": "Fact",
-                     "content": {"$type": "Fact", "lineItem": dimension_path(OWNER, line_item), "period": "FY2024",
-                                 "value": 1.0, "unit": "EUR m"}})
-    assert facts_for(mesh, OWNER, "ebit") == [fact_path(OWNER, "ebit-FY2024-7")]
-
-
 def test_grade_judges_facts_by_content_and_counts_duplicates(mesh):
     """A right value under any id is correct, a wrong value is not, and a second fact for one value is a duplicate."""
     before = {node.path for node in mesh.nodes()}
@@ -221,11 +146,6 @@ def test_worksheet_values_round_trip_without_rounding():
     worksheet = Worksheet("Acme", "a.pdf", (DimensionRow("x", "X", "s", "EUR m", "new"),), (row,))
     assert Worksheet.from_text(worksheet.to_text()).facts[0].value == 1234.5678
     assert "| x-FY-1 | x | FY | 2 | EUR m |" in replace(worksheet, facts=(replace(row, value=2.0),)).to_text()
-
-
-def test_dimension_rows_report_missing_master_data():
-    """missing_master_data names each empty field of name, statement and unit."""
-    assert DimensionRow("x", "", "s", " ", "new").missing_master_data() == ("name", "unit")
 
 
 def test_created_nodes_are_typed_with_every_field_kept(mesh, text):

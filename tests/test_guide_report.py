@@ -1,4 +1,6 @@
-"""Tests for agentkit/guide/_report.py: the generated annual report and its ground truth."""
+"""Tests for agentkit/guide/_report.py: the generated report against its ground truth, its chunk boundary and its
+cache. The report's shape as the pages state it is checked by snippets/agent_design_06_measured.py and
+tests/test_claim_numbers.py."""
 
 from __future__ import annotations
 
@@ -9,23 +11,15 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
-from agentkit import chunk_spans, extractive_summary
+from agentkit import chunk_spans
 from agentkit.guide import REPORT, report_index_text, report_pdf_bytes, report_pdf_path
 from agentkit.guide import _report
 from guidetools.gate import JobResult, background_fixture, require_success
-from tests.mesh_state import NODE_TYPES
 
 
 @pytest.fixture(scope="module")
 def pages() -> list[str]:
     return [page.extract_text() for page in PdfReader(io.BytesIO(report_pdf_bytes())).pages]
-
-
-def test_page_count_size_and_name(pages):
-    """The report has 60-80 pages, stays under 1 MB and its file name has a space."""
-    assert 60 <= len(pages) <= 80
-    assert report_pdf_path().stat().st_size < 1_000_000
-    assert " " in REPORT.file_name and report_pdf_path().name == REPORT.file_name
 
 
 def test_every_reported_value_is_in_the_extracted_text(pages):
@@ -40,17 +34,6 @@ def test_unreported_items_are_absent(pages):
     text = "\n".join(pages).lower()
     assert [item.name for item in REPORT.unreported if item.name.lower() in text] == []
     assert len(REPORT.unreported) >= 3
-
-
-def test_ground_truth_shape():
-    """About 60 values over two periods, all statements present, unique deterministic ids."""
-    assert 55 <= len(REPORT.values) <= 70
-    assert REPORT.periods == ("FY2024", "FY2023")
-    assert {item.statement for item in REPORT.line_items} == {"income", "balance", "cashflow", "segment"}
-    ids = [value.fact_id for value in REPORT.values]
-    assert len(set(ids)) == len(ids)
-    assert REPORT.value("rev", "FY2024").fact_id == "rev-FY2024-1"
-    assert len({value.display.strip("()") for value in REPORT.values}) == len(REPORT.values)
 
 
 def test_statements_add_up():
@@ -106,29 +89,6 @@ def test_bytes_are_identical_every_run(report_build: JobResult):
     """Two builds, in two processes, produce the same bytes (fixed creation date, seeded prose)."""
     assert report_build.ok, report_build.output
     assert built(report_build) == report_pdf_bytes()
-
-
-def test_upload_report_creates_company_collection_and_document():
-    """upload_report writes the company node, the collection and the report's Document node."""
-    from agentkit import Mesh
-    from agentkit.guide import upload_report
-
-    mesh = Mesh(node_types=set(NODE_TYPES))
-    node = upload_report(mesh)
-    assert node.path == "Meridian/content/_Documents/Annual-Report-2024.pdf"
-    assert mesh.get("Meridian").name == REPORT.company
-    assert node.content["chunkCount"] == 172
-    assert upload_report(mesh).version == 1  # the same bytes again: the hash gate skips them (R14)
-    assert mesh.index.summarizer is extractive_summary  # the host is wired like memex (D6)
-
-
-def test_upload_report_keeps_a_host_summarizer():
-    """A mesh that has its own summarizer keeps it."""
-    from agentkit import Mesh, SearchIndex
-    from agentkit.guide import upload_report
-
-    mesh = Mesh(node_types=set(NODE_TYPES), index=SearchIndex(summarizer=lambda text, name: f"Summary of {name}"))
-    assert upload_report(mesh).content["summary"] == "Summary of Annual Report 2024.pdf"
 
 
 def test_cache_is_built_once_per_generator_version(tmp_path, monkeypatch, fresh_build):

@@ -1,4 +1,6 @@
-"""Tests for agentkit/guide/_scenarios.py: the six scenarios on the generated report, the floor and the table."""
+"""Tests for agentkit/guide/_scenarios.py beyond the pages: the write phase's bill, resuming after every kill, the
+scripted models, the floor, the table and the workspace copies. The scenarios' costs, grades and the document's
+phase (agent.protocol-*, agent.naive-*, agent.document-*) are checked by snippets/agent_design_0[246]*.py."""
 
 from __future__ import annotations
 
@@ -35,31 +37,6 @@ def results():
     return {key: run_scenario(key) for key in TITLES}
 
 
-def test_worksheet_protocol_is_far_cheaper_than_naive_and_reread(results):
-    """Scenario 3 costs under a tenth of scenario 1 and of scenario 2; the bulk create costs no more than 3."""
-    naive, reread, worksheet, bulk = (results[k] for k in TITLES)
-    assert worksheet.cost * 10 < naive.cost and worksheet.cost * 10 < reread.cost
-    assert bulk.cost <= worksheet.cost and bulk.turns < worksheet.turns < reread.turns < naive.turns
-
-
-def test_protocol_scenarios_write_every_node_correctly_and_reconcile(results):
-    """Scenarios 2-4 write all 75 expected nodes, all correct, with every other worksheet row explained."""
-    for key in ("reread", "worksheet", "bulk"):
-        result = results[key]
-        grade = result.grade
-        assert (grade.written, grade.correct, grade.missing) == (EXPECTED_NODES, EXPECTED_NODES, ())
-        assert result.reconciliation.unexplained == 0
-        assert len(result.reconciliation.unwritten) == 21 + 2 * len(REPORT.unreported)
-
-
-def test_naive_scenario_writes_wrong_nodes_and_misses_values(results):
-    """Per-value chunk reads and label searches leave wrong and missing nodes, with no reconciliation."""
-    naive = results["naive"]
-    assert naive.grade.correct < naive.grade.written and naive.grade.missing
-    assert naive.reconciliation is None
-    assert dimension_path(OWNER, "operating-profit") in naive.grade.wrong  # the label search missed 'ebit'
-
-
 def test_naive_reads_a_value_cut_at_a_chunk_boundary(results):
     """'Other liabilities' FY2023 is 356.2; the chunk that cuts its line after '356.' gives the naive reader 356.0."""
     naive = results["naive"]
@@ -67,15 +44,6 @@ def test_naive_reads_a_value_cut_at_a_chunk_boundary(results):
               if call.name == "Create" and "Other liabilities FY2023" in call.arguments["node"]]
     assert len(values) == 1 and '"value": 356.0' in values[0]
     assert REPORT.value("ocl", "FY2023").value == 356.2
-
-
-def test_round_boundary_drops_the_document_from_the_writing_phase(results):
-    """Scenario 3's last reading call carries the report; the first writing call is smaller than the report alone."""
-    document = report_tokens()
-    sizes = results["worksheet"].context_sizes()
-    last_read = max(tokens for number, tokens in sizes if number == 1)
-    first_write = next(tokens for number, tokens in sizes if number == 2)
-    assert last_read > document > first_write
 
 
 def test_reread_keeps_the_document_in_every_writing_call(results):
@@ -119,24 +87,6 @@ def test_random_ids_duplicate_every_fact_written_before_the_kill():
     for k in (0, 11, 12, 40, EXPECTED_NODES):
         run = interrupted(k, random_ids=7)
         assert (run.duplicates, run.missing) == (max(0, k - 11), 0), k
-
-
-def test_a_died_round_is_billed_but_not_recorded():
-    """The killed round's tokens are in the bill and absent from the _Usage satellites."""
-    run = interrupted(30).result
-    killed = run.runs[1]
-    assert killed.status == "died" and killed.usage.total_input > 0
-    reading, _, resumed = run.runs
-    assert run.recorded == reading.usage + resumed.usage
-    assert run.recorded_cost < run.cost
-
-
-def test_prohibition_in_the_prompt_does_not_stop_an_offered_tool():
-    """With the chunk plugin whitelisted the forbidden call runs; without it the tool is not offered and never runs."""
-    prompt_only = prohibition(["Mesh:Get,Search,Create", "ContentCollection"])
-    whitelist = prohibition(["Mesh:Get,Search,Create,Update,Patch"])
-    assert (prompt_only.offered, prompt_only.executed) == (True, 1)
-    assert (whitelist.offered, whitelist.executed, whitelist.refused) == (False, 0, 0)
 
 
 def test_a_call_to_a_tool_not_offered_is_refused_and_recorded():

@@ -2,8 +2,8 @@
 
 Each test is named after the behaviour it pins. Damaged files are refused with an error that names the
 file, never read in part; JSON the framework would not parse is refused with its "Invalid JSON" text,
-never a Python exception; no input takes time that grows faster than its size. The "reserved places"
-tests pin what the framework does (agentkit models it, and the page says so) rather than refuse it.
+never a Python exception; no input takes time that grows faster than its size. What the framework does
+at reserved places (a node at a file's path, an id Get cannot name) is checked by snippets/mesh_plugin_04_reserved_places.py.
 """
 
 from __future__ import annotations
@@ -11,7 +11,6 @@ from __future__ import annotations
 import base64
 import io
 import json
-import re
 import time
 import zipfile
 
@@ -23,7 +22,7 @@ from agentkit import (
 from agentkit._errors import UnreadableDocument
 from agentkit._json import repair_json
 from tests import corpus
-from tests.mesh_state import COMPANY, NOTE, NOTE_TEXT, file_text, snapshot, workspace
+from tests.mesh_state import COMPANY, NOTE, file_text, snapshot, workspace
 
 
 def flipped(data: bytes, position: int) -> bytes:
@@ -38,12 +37,21 @@ def mcp(mesh: Mesh) -> dict:
 
 # -- PDF: pypdf reads past damage; agentkit refuses it -------------------------------------------------
 
-def test_get_refuses_a_pdf_whose_content_stream_keyword_is_broken():
-    """A flipped byte in 'stream' makes page 1's content a dictionary, which pypdf reads as an empty page."""
-    data = corpus.fpdf2_pdf().data
-    broken = flipped(data, data.index(b"stream\n") + 2)
-    with pytest.raises(UnreadableDocument, match=r"PDF 'f\.pdf' cannot be read: the content stream of page 1 is damaged"):
-        get_text("f.pdf", broken)
+def _flip_at(marker: bytes, offset: int):
+    return lambda data: flipped(data, data.index(marker) + offset)
+
+
+@pytest.mark.parametrize("damage, message", [
+    # a flipped byte in 'stream' makes page 1's content a dictionary, which pypdf reads as an empty page
+    (_flip_at(b"stream\n", 2), r"PDF 'f\.pdf' cannot be read: the content stream of page 1 is damaged"),
+    (lambda data: data.replace(b"/Count 2", b"/Count 3"), r"declares 3 page\(s\) but 2 can be read"),
+    (lambda data: data.replace(b"/Kids [3 0 R\n5 0 R]", b"/Kids []         "), "has no pages"),
+    # a broken page dictionary: pypdf logs the repair and reads page 1 as empty (an intact blank page needs none)
+    (_flip_at(b"3 0 obj\n<<\n/Contents", len(b"3 0 obj\n<<")), r"page 1 lost its text to damage \(.*Invalid Elementary Object"),
+], ids=["stream keyword", "page count", "no pages", "repaired page"])
+def test_get_refuses_a_damaged_pdf_rather_than_read_it_in_part(damage, message):
+    with pytest.raises(UnreadableDocument, match=message):
+        get_text("f.pdf", damage(corpus.fpdf2_pdf().data))
 
 
 def test_get_refuses_a_pdf_whose_flate_stream_fails_its_checksum():
@@ -60,27 +68,6 @@ def test_get_refuses_a_pdf_whose_flate_stream_fails_its_checksum():
         index_text("f.pdf", broken)
 
 
-def test_get_refuses_a_pdf_whose_page_tree_count_disagrees_with_its_pages():
-    data = corpus.fpdf2_pdf().data.replace(b"/Count 2", b"/Count 3")
-    with pytest.raises(UnreadableDocument, match=r"declares 3 page\(s\) but 2 can be read"):
-        get_text("f.pdf", data)
-
-
-def test_get_refuses_a_pdf_without_pages_instead_of_answering_empty_text():
-    data = corpus.fpdf2_pdf().data.replace(b"/Kids [3 0 R\n5 0 R]", b"/Kids []         ")
-    with pytest.raises(UnreadableDocument, match="has no pages"):
-        get_text("f.pdf", data)
-
-
-def test_get_refuses_a_pdf_page_left_empty_after_pypdf_repaired_the_file():
-    """A broken page dictionary: pypdf logs the repair and reads page 1 as empty (an intact blank page
-    needs no repair), so the file is refused rather than read without page 1."""
-    data = corpus.fpdf2_pdf().data
-    broken = flipped(data, data.index(b"3 0 obj\n<<\n/Contents") + len(b"3 0 obj\n<<"))
-    with pytest.raises(UnreadableDocument, match=r"page 1 lost its text to damage \(.*Invalid Elementary Object"):
-        get_text("f.pdf", broken)
-
-
 def test_a_blank_page_of_an_intact_pdf_is_read_not_refused():
     from fpdf import FPDF
 
@@ -94,50 +81,31 @@ def test_a_blank_page_of_an_intact_pdf_is_read_not_refused():
 
 # -- XLSX: openpyxl skips or trusts what it should not -------------------------------------------------
 
-def workbook_parts() -> dict[str, bytes]:
-    return corpus.zip_parts(corpus.openpyxl_xlsx().data)
+XLSX, DOCX = corpus.openpyxl_xlsx(), corpus.minimal_docx()
 
 
-def test_get_refuses_xlsx_whose_listed_sheet_part_is_missing():
-    parts = workbook_parts()
-    del parts["xl/worksheets/sheet2.xml"]
-    with pytest.raises(UnreadableDocument, match=r"Workbook 'w\.xlsx' cannot be read: sheet 'Notes' is listed but its part "
-                                                 r"'xl/worksheets/sheet2\.xml' is missing"):
-        get_text("w.xlsx", corpus._zip(parts))
-
-
-@pytest.mark.parametrize("damage", ["truncated", "stray <"])
-def test_get_refuses_xlsx_whose_sheet_xml_does_not_parse(damage):
-    parts = workbook_parts()
-    sheet = parts["xl/worksheets/sheet1.xml"]
-    parts["xl/worksheets/sheet1.xml"] = sheet[: sheet.index(b"</sheetData>") - 10] if damage == "truncated" \
-        else sheet.replace(b"<sheetData>", b"<sheetData><<")
-    with pytest.raises(UnreadableDocument, match=r"Workbook 'w\.xlsx' cannot be read"):
-        get_text("w.xlsx", corpus._zip(parts))
-
-
-def test_get_refuses_xlsx_whose_shared_string_index_is_out_of_range():
-    damaged = corpus.shared_string_out_of_range(corpus.openpyxl_xlsx())
-    with pytest.raises(UnreadableDocument, match=r"Workbook 'w\.xlsx' cannot be read"):
-        get_text("w.xlsx", damaged.data)
+@pytest.mark.parametrize("name, damaged, message", [
+    ("w.xlsx", corpus.missing_sheet_part(XLSX),
+     r"Workbook 'w\.xlsx' cannot be read: sheet 'Notes' is listed but its part 'xl/worksheets/sheet2\.xml' is missing"),
+    ("w.xlsx", corpus.truncated_sheet_xml(XLSX), r"Workbook 'w\.xlsx' cannot be read"),
+    ("w.xlsx", next(case for case in corpus.xml_made_invalid(XLSX) if case.label == "xl/worksheets/sheet1.xml with a stray '<'"),
+     r"Workbook 'w\.xlsx' cannot be read"),
+    ("w.xlsx", corpus.shared_string_out_of_range(XLSX), r"Workbook 'w\.xlsx' cannot be read"),
+    # Strict Open XML: openpyxl and the docx reader answered empty text
+    ("w.xlsx", corpus.strict_ooxml(XLSX), r"Workbook 'w\.xlsx' cannot be read: it is Strict Open XML"),
+    ("d.docx", corpus.strict_ooxml(DOCX), r"Document 'd\.docx' cannot be read: it is Strict Open XML"),
+], ids=["missing sheet part", "sheet XML truncated", "stray <", "shared string out of range", "strict xlsx", "strict docx"])
+def test_get_refuses_a_package_openpyxl_or_the_docx_reader_would_read_in_part(name, damaged, message):
+    with pytest.raises(UnreadableDocument, match=message):
+        get_text(name, damaged.data)
 
 
 def test_get_reads_every_row_of_xlsx_whose_dimension_understates_the_used_range():
-    damaged = corpus.dimension_understated(corpus.openpyxl_xlsx())
+    damaged = corpus.dimension_understated(XLSX)
     assert b'<dimension ref="A1"' in corpus.zip_parts(damaged.data)["xl/worksheets/sheet1.xml"]
     text = get_text("w.xlsx", damaged.data)
     assert "| 3 | EBIT | 530.2 | 498.7 |" in text
-    assert text == get_text("w.xlsx", corpus.openpyxl_xlsx().data)
-
-
-@pytest.mark.parametrize("specimen, fragment", [("xlsx", "Workbook 'f' cannot be read: it is Strict Open XML"),
-                                                ("docx", "Document 'f' cannot be read: it is Strict Open XML")])
-def test_get_refuses_strict_open_xml_instead_of_answering_empty_text(specimen, fragment):
-    source = corpus.openpyxl_xlsx() if specimen == "xlsx" else corpus.minimal_docx()
-    strict = corpus.strict_ooxml(source)
-    name = fragment.split("'")[1] + "." + specimen
-    with pytest.raises(UnreadableDocument, match=re.escape(fragment.replace("'f'", f"'{name}'"))):
-        get_text(name, strict.data)
+    assert text == get_text("w.xlsx", XLSX.data)
 
 
 # -- DOCX ------------------------------------------------------------------------------------------------
@@ -242,86 +210,6 @@ def test_parse_path_refuses_a_non_string_path_with_a_path_error():
     for value in (-(10**5000), [[[]]], None):
         with pytest.raises(PathError, match="a path is a string"):
             parse_path(value)
-
-
-def test_update_with_an_empty_array_answers_no_nodes_provided():
-    mesh = workspace()
-    assert mcp(mesh)["update"].call({"nodes": "[]"}) == "No nodes provided."
-
-
-# -- reserved places: what the framework does, modelled ----------------------------------------------------
-# The pages state these as checked claims: mesh.create-under-content-is-shadowed, mesh.create-takes-over-upload and
-# mesh.create-ids-get-cannot-name (Mesh plugin), chunks.indexing-replaces-node-at-document-path and
-# chunks.deleted-document-node-dangles (Content chunk navigation). The tests below pin the same behaviours on the
-# hostile-input workspace.
-
-def test_create_at_a_files_get_path_is_accepted_and_get_keeps_reading_the_file():
-    """The framework checks no path against collections (M5); Get tries the unified read first and reads a
-    node at the same path only when that fails (D4), so the node is shadowed by the file."""
-    mesh = workspace()
-    tools = mcp(mesh)
-    answer = tools["create"].call({"node": json.dumps({"id": NOTE, "namespace": f"{COMPANY}/content",
-                                                       "name": "Shadow", "nodeType": "Markdown"})})
-    assert answer == f"Created: {COMPANY}/content/{NOTE}"
-    assert file_text(tools["get"].call({"path": f"{COMPANY}/content/{NOTE}"})) == NOTE_TEXT
-    assert tools["delete"].call({"paths": json.dumps([f"{COMPANY}/content/{NOTE}"])}) == f"Deleted: {COMPANY}/content/{NOTE}"
-    assert file_text(tools["get"].call({"path": f"{COMPANY}/content/{NOTE}"})) == NOTE_TEXT  # the file was never touched
-
-
-def test_indexing_overwrites_a_node_created_at_the_files_document_path():
-    """The Document sink upserts (D3): a node that stands at the Document path is replaced."""
-    mesh = workspace()
-    tools = mcp(mesh)
-    document_path = f"{COMPANY}/content/_Documents/new.md"
-    tools["create"].call({"node": json.dumps({"id": document_path, "name": "Mine", "nodeType": "Markdown"})})
-    upload = tools["upload"].call({"path": f"{COMPANY}/content/new.md", "base64Content": base64.b64encode(b"New text.").decode()})
-    assert upload.startswith('{"status":"Uploaded"')
-    assert mesh.get(document_path).node_type == "Markdown"  # indexing runs in the background, after the answer (CC2)
-    mesh.refresh_index()
-    node = mesh.get(document_path)
-    assert (node.node_type, node.name, node.content["filePath"]) == ("Document", "new.md", "new.md")
-
-
-def test_deleting_a_document_node_leaves_its_file_readable_and_its_chunks_searchable():
-    mesh = workspace()
-    tools = mcp(mesh)
-    document_path = f"{COMPANY}/content/_Documents/Annual-Note-2024.md"
-    assert tools["delete"].call({"paths": json.dumps([document_path])}) == f"Deleted: {document_path}"
-    mesh.refresh_index()
-    assert file_text(tools["get"].call({"path": f"{COMPANY}/content/{NOTE}"})) == NOTE_TEXT
-    hits = json.loads(tools["search_chunks"].call({"query": f"namespace:{COMPANY}/content revenue"}))["results"]
-    assert document_path in {hit["documentPath"] for hit in hits}  # the hit still names the deleted node
-    assert tools["get"].call({"path": document_path}).startswith("Error: ")
-
-
-@pytest.mark.parametrize("node_id, namespace", [('quoted"id', COMPANY), ("'quoted'", COMPANY), (" padded ", COMPANY),
-                                                ("@at", ""), ("*", COMPANY)])
-def test_a_node_whose_path_get_cannot_name_is_created_as_the_framework_does(node_id, namespace):
-    """Create keeps the id as sent (M5), while Get strips blanks, quotes and one leading '@' from its path (N4)
-    and reads 'X/*' as X's children (N6): the node exists, but the path as written does not reach it (for '@at',
-    only '@@at' does: the next test)."""
-    mesh = workspace()
-    tools = mcp(mesh)
-    path = f"{namespace}/{node_id}" if namespace else node_id
-    answer = tools["create"].call({"node": json.dumps({"id": node_id, "namespace": namespace, "name": "Odd", "nodeType": "Markdown"})})
-    assert answer == f"Created: {path}"
-    assert mesh.exists(path)
-    shown = tools["get"].call({"path": path})
-    assert not (shown.startswith("{") and json.loads(shown).get("path") == path), shown
-
-
-def test_a_root_node_with_a_leading_at_is_reached_by_writing_the_at_twice():
-    """mesh.create-ids-get-cannot-name: ResolvePath drops ONE leading '@' (MR3), and each tool resolves a path
-    once, so '@@at' names the node '@at' for Get and for Delete (agentkit once cleaned the path twice)."""
-    mesh = workspace()
-    tools = mcp(mesh)
-    assert tools["create"].call({"node": json.dumps({"id": "@at", "namespace": "", "name": "Odd", "nodeType": "Markdown"})}) == "Created: @at"
-    assert tools["get"].call({"path": "@at"}) == "Not found: at"
-    # verifies: mesh.create-ids-get-cannot-name
-    assert json.loads(tools["get"].call({"path": "@@at"}))["path"] == "@at"
-    # verifies: mesh.create-ids-get-cannot-name
-    assert json.loads(tools_by_name(mesh_plugin(mesh, context=COMPANY))["Get"].call({"path": "@/@at"}))["path"] == "@at"
-    assert tools["delete"].call({"paths": json.dumps(["@@at"])}) == "Deleted: @at" and not mesh.exists("@at")
 
 
 def test_xlsx_zip_archive_is_never_left_open():

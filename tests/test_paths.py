@@ -1,4 +1,5 @@
-"""Tests for agentkit/_paths.py: the split Get makes, tool and Markdown paths, slugs, Get paths of files."""
+"""Tests for agentkit/_paths.py: the split Get makes, tool and Markdown paths, slugs, Get paths of files. The Markdown
+reference forms (UP4, UP5, UQ2) are checked by snippets/unified_path_01_shapes.py."""
 
 from __future__ import annotations
 
@@ -143,42 +144,3 @@ def test_get_tries_children_then_the_last_area_segment_then_the_old_colon_form()
         assert (parsed.kind, parsed.address, parsed.prefix, parsed.rest) == expected, path
 
 
-def test_markdown_reference_opens_only_at_a_line_start():
-    """UP4: a block parser on '@': line starts (under four blanks), quoted or direct paths."""
-    from agentkit._paths import markdown_reference
-
-    assert markdown_reference("@@Meridian/Facts") == ("embed", "Meridian/Facts")
-    assert markdown_reference("   @x") == ("link", "x") and markdown_reference("    @x") is None
-    assert markdown_reference("text @x") is None and markdown_reference("@-x") is None
-    assert markdown_reference('@"a b/c d.pdf" trailing') == ("link", "a b/c d.pdf")
-    assert markdown_reference("@a/b) c") == ("link", "a/b") and markdown_reference('@"unclosed') is None
-
-
-def test_the_parenthesised_markdown_form_needs_a_quote_or_a_separator():
-    """LayoutAreaMarkdownParser.cs:59-71 and ReadToken (131-170): the token ends only at a closing quote, '=' or ','
-    (a line end or '}' gives none), blanks outside quotes are skipped, and ')' must follow at once."""
-    from agentkit._paths import markdown_reference
-
-    assert markdown_reference('@("Meridian/content/Annual Report 2024.pdf")') == (
-        "link", "Meridian/content/Annual Report 2024.pdf")
-    assert markdown_reference("@@(Meridian/Facts,)") == ("embed", "Meridian/Facts")
-    assert markdown_reference('@( "x" )') is None  # Prune leaves the ')' current: the next character is compared
-    assert markdown_reference("@(Meridian/Facts)") is None and markdown_reference('@("a}")') is None
-    assert markdown_reference("@(a b,)") == ("link", "ab")  # blanks outside quotes are skipped
-
-
-def test_a_reference_line_keeps_only_its_reference():
-    """UQ2: TryOpen answers ContinueDiscard, so the rest of the line is dropped; the next line is its own."""
-    from agentkit._paths import markdown_blocks
-
-    assert markdown_blocks('@"a b.pdf" and more\n@@x/y} z\nplain @x') == [
-        ("link", "a b.pdf"), ("embed", "x/y"), ("text", "plain @x")]
-
-
-def test_relative_references_in_a_satellite_resolve_against_its_main_node():
-    """UP5: the base is cut before its first '_' segment; a reference starting with it is kept whole."""
-    assert resolve_relative("Org/Report/_Thread/t1/msg-2", "Facts/x") == "Org/Report/Facts/x"
-    assert resolve_relative("Org/Report/_Comment/c1", "Org/Report/x") == "Org/Report/x"
-    assert resolve_relative("_Thread/t1", "x") == "x"
-    assert resolve_relative("Org/Report", "Org/ReportB") == "Org/Report/Org/ReportB"  # a segment match only
-    assert [resolve_relative("Org", ref) for ref in ("http://x", "#top", "mailto:a@b")] == ["http://x", "#top", "mailto:a@b"]

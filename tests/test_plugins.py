@@ -1,8 +1,9 @@
-"""Tests for agentkit/_plugins.py: the tool registry against the facts, and the texts the tools answer."""
+"""Tests for agentkit/_plugins.py: the tool registry against the facts, the serialized node, argument checks and
+refusals. The write tools' answers, paths in the chat context and uploads (M2-M14, N4, C7) are checked by
+snippets/mesh_plugin_01_tools.py and content_chunk_navigation_05_indexing.py."""
 
 from __future__ import annotations
 
-import base64
 import dataclasses
 import json
 import os
@@ -14,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from agentkit import (
-    CONTENT_COLLECTION_PLUGIN, MCP_SERVER, MESH_PLUGIN, ContentType, Mesh, Node, Tool, content_collection_plugin, mcp_tools,
+    CONTENT_COLLECTION_PLUGIN, MCP_SERVER, MESH_PLUGIN, ContentType, Mesh, Tool, content_collection_plugin, mcp_tools,
     mesh_plugin, snake_case, tools_by_name,
 )
 from agentkit import _plugins as plugins
@@ -154,65 +155,6 @@ def test_strict_plugin_extension_refuses_what_the_framework_drops(mesh):
 
 
 # -- agent tools: context, answers -------------------------------------------------------------------
-def test_agent_paths_resolve_against_the_chat_context(mesh):
-    """N4: a single segment or a reserved-word path gets the context in front; 'A/B' and '@/x' are absolute."""
-    tools = tools_by_name(mesh_plugin(mesh, context="Acme"))
-    tools["Create"].call({"node": json.dumps({"id": "Acme/rev", "name": "Revenue", "nodeType": "Fact"})})
-    assert json.loads(tools["Get"].call({"path": "rev"}))["path"] == "Acme/rev"
-    assert json.loads(tools["Get"].call({"path": '"@/Acme/rev"'}))["path"] == "Acme/rev"  # surrounding quotes dropped
-    # Single quotes are dropped only after the context check, so '@/…' turns into the path '/Acme/rev':
-    assert tools["Get"].call({"path": "'@/Acme/rev'"}) == "Not found: /Acme/rev"
-    assert tools["Get"].call({"path": "content/Annual Report 2024.md"}) == '"Revenue was 4,812.3."'  # a JSON string (R7)
-    assert json.loads(tools_by_name(mcp_tools(mesh))["get"].call({"path": "@Acme/rev"}))["path"] == "Acme/rev"
-    assert "rev" not in tools_by_name(mcp_tools(mesh))["get"].call({"path": "rev"})[:2]  # MCP: no context
-
-
-def test_write_tools_answer_the_framework_texts(mesh):
-    """M9-M13: Created, Updated, Patched with versions, Copied n node(s), Moved, one Deleted line per path."""
-    tools = tools_by_name(mesh_plugin(mesh))
-    node = {"id": "Acme/rev", "name": "Revenue", "nodeType": "Fact", "content": {"$type": "Fact", "value": 1}}
-    assert tools["Create"].call({"node": json.dumps(node)}) == "Created: Acme/rev"
-    assert tools["Create"].call({"node": json.dumps(node)}) == "Error creating node: Node already exists: Acme/rev"
-    node["content"]["value"] = 2
-    assert tools["Update"].call({"nodes": json.dumps([node])}) == "Updated: Acme/rev"
-    assert tools["Patch"].call({"path": "Acme/rev", "fields": '{"content": {"value": 3}}'}) == "Patched: Acme/rev (v2 → v3)"
-    mesh.refresh_index()
-    assert tools["Copy"].call({"sourcePath": "Acme/rev", "targetNamespace": "Archive"}) == \
-        "Copied 1 node(s): Acme/rev -> Archive"
-    mesh.refresh_index()
-    assert tools["Move"].call({"sourcePath": "Archive/rev", "targetPath": "Old/rev"}) == "Moved: Archive/rev -> Old/rev"
-    assert tools["Delete"].call({"paths": '["Old/rev", "Acme/none"]'}) == \
-        "Deleted: Old/rev\nError deleting Acme/none: Node not found: Acme/none"
-    assert tools["Delete"].call({"paths": "[]"}) == "No paths provided."
-
-
-def test_navigate_diagnostics_recycle_and_edit_answers(mesh):
-    """M14 NavigateTo; the modelled parts of GetDiagnostics, Recycle and EditContent."""
-    tools = tools_by_name(mesh_plugin(mesh, context="Acme"))
-    assert tools["NavigateTo"].call({"path": "@/acme"}) == "Navigating to: Acme."
-    # verifies: mesh.navigate-fallback-not-modelled
-    assert tools["NavigateTo"].call({"path": "Nowhere/x"}) == "Nothing in the mesh matches \u201cNowhere/x\u201d."
-    assert json.loads(tools["GetDiagnostics"].call({"path": "@/Nope"})) == {"status": "Unknown", "message": "Not found: Nope"}
-    assert json.loads(tools["Recycle"].call({"path": "@/Acme"}))["status"] == "Recycled"
-    tools["Create"].call({"node": json.dumps({"id": "Acme/doc", "name": "Doc", "nodeType": "Markdown",
-                                   "content": {"$type": "MarkdownContent", "content": "draft text"}})})
-    assert tools["EditContent"].call({"path": "doc", "oldText": "draft", "newText": "final"}) == \
-        "Edited: Acme/doc (1 replacement)"
-    assert tools_by_name(mcp_tools(mesh, base_url="https://mesh.example/"))["navigate_to"].call({"path": "@Acme/doc"}) == \
-        "https://mesh.example/Acme/doc"
-
-
-def test_get_children_lags_and_single_get_is_live(mesh):
-    """M2, N6: 'X/*' lists what the index shows (a bare array); a single-path Get sees the write at once."""
-    get = tools_by_name(mesh_plugin(mesh))["Get"]
-    tools_by_name(mesh_plugin(mesh))["Create"].call({"node": json.dumps({"id": "Acme/rev", "name": "Revenue", "nodeType": "Fact"})})
-    assert json.loads(get.call({"path": "Acme/rev"}))["name"] == "Revenue"
-    assert "Acme/rev" not in [row["path"] for row in json.loads(get.call({"path": "Acme/*"}))]
-    mesh.refresh_index()
-    assert {"path": "Acme/rev", "name": "Revenue", "nodeType": "Fact"} in json.loads(get.call({"path": "Acme/*"}))  # no null icon
-
-
-
 def test_get_answers_a_node_as_the_framework_serializes_it(mesh):
     """M15, M7 (the hub's options: WhenWritingDefault, not indented): agent and MCP tools alike answer a node and a
     children listing as compact JSON in MeshNode's order without null keys, and typed content without its defaults."""
@@ -232,45 +174,6 @@ def test_get_answers_a_node_as_the_framework_serializes_it(mesh):
     mesh.refresh_index()
     assert json.loads(tools_by_name(mcp_tools(mesh))["get"].call({"path": "Acme/*"})) == \
         [{"path": "Acme/rev", "name": "Revenue <Q1> & Übersicht", "nodeType": "Fact"}]
-
-
-def test_created_date_is_stamped_once_and_unset_defaults_are_left_out(mesh):
-    """M15: the first write stamps createdDate, later writes keep it; a node never written (version 0, no date)
-    shows neither, and a root node has no namespace."""
-    tools = tools_by_name(mesh_plugin(mesh))
-    tools["Create"].call({"node": json.dumps({"id": "Acme/n", "name": "N", "nodeType": "Fact"})})
-    first = json.loads(tools["Get"].call({"path": "Acme/n"}))
-    tools["Patch"].call({"path": "Acme/n", "fields": json.dumps({"name": "N2"})})
-    later = json.loads(tools["Get"].call({"path": "Acme/n"}))
-    assert later["createdDate"] == first["createdDate"] != later["lastModified"] and later["version"] == 2
-    root = json.loads(tools["Get"].call({"path": "Acme"}))
-    assert "namespace" not in root and root["mainNode"] == "Acme"
-    bare = Node("Bare", "", "Bare", "Fact", version=0)
-    assert bare.to_json() == {"$type": "MeshNode", "id": "Bare", "path": "Bare", "mainNode": "Bare", "name": "Bare",
-                              "nodeType": "Fact", "state": "Active"}
-
-
-# -- uploads (C7) -------------------------------------------------------------------------------------
-def test_upload_content_saves_without_indexing_and_mcp_upload_indexes(mesh):
-    """C7: agent UploadContent is not indexed; MCP upload answers {"status":"Uploaded",…} and is indexed eventually."""
-    agent = tools_by_name(content_collection_plugin(mesh, context="Acme"))
-    assert agent["UploadContent"].call({"nodePath": "@/Acme", "filePath": "notes.md", "content": "quarterly margin"}) == \
-        "Uploaded `notes.md` to @Acme/content/notes.md"
-    mesh.refresh_index()
-
-    def files_found() -> list[str]:
-        answer = json.loads(agent["SearchChunks"].call({"query": "namespace:Acme/content quarterly margin"}))
-        return [hit["filePath"] for hit in answer["results"]]
-
-    assert "notes.md" not in files_found()
-    upload = tools_by_name(mcp_tools(mesh))["upload"]
-    answer = upload.call({"path": "@Acme/content/q.md", "base64Content": base64.b64encode(b"quarterly margin").decode()})
-    assert json.loads(answer) == {"status": "Uploaded", "path": "Acme/content/q.md", "bytes": 16}
-    assert "q.md" not in files_found()  # indexed eventually: once the index refreshes
-    mesh.refresh_index()
-    assert "q.md" in files_found()
-    assert upload.call({"path": "Acme/content/q.md", "base64Content": ""}) == "Error: base64Content is required."
-    assert upload.call({"path": "Acme/files/q.md", "base64Content": "eA=="}) == "Error: collection 'files' not found on 'Acme'."
 
 
 # -- MCP argument validation (P2) ---------------------------------------------------------------------

@@ -1,4 +1,5 @@
-"""Tests for agentkit/_threads.py: stored messages, history rebuild and the character budget."""
+"""Tests for agentkit/_threads.py beyond the pages: thread paths, forks and unanswered rounds. The history budget
+and its cut (T2) are checked by snippets/agent_design_02_rounds.py."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import pytest
 from agentkit import ThreadError
 from agentkit._messages import Message
 from agentkit._threads import (
-    HISTORY_BUDGET_CHARS, Thread, delegation_depth, message_chars, rebuild_history, trim_history,
+    HISTORY_BUDGET_CHARS, Thread, delegation_depth, message_chars, rebuild_history,
 )
 
 
@@ -37,59 +38,6 @@ def test_each_message_counts_its_length_plus_64():
     # verifies: agent.history-budget
     assert message_chars(Message("user", "x" * 100)) == 164
     assert HISTORY_BUDGET_CHARS == 64_000
-
-
-def test_trim_keeps_the_newest_tail_that_fits():
-    """Older messages beyond the budget are dropped; the kept ones are the newest, in order."""
-    messages = [Message("user" if i % 2 == 0 else "assistant", f"{i:02d}" + "x" * 9_934, i) for i in range(10)]
-    kept = trim_history(messages)  # each counts 10,000: six fit in 64,000
-    assert [m.timestamp for m in kept] == [4, 5, 6, 7, 8, 9]
-    assert sum(message_chars(m) for m in kept) <= HISTORY_BUDGET_CHARS
-
-
-def test_trim_always_keeps_the_newest_even_when_it_alone_is_over_budget():
-    """A single newest message larger than the budget is still kept, and only it."""
-    messages = [Message("user", "old", 1), Message("assistant", "x" * 70_000, 2)]
-    assert trim_history(messages) == (messages[1],)
-
-
-def test_trim_keeps_system_messages_and_counts_them_first():
-    """T2: the system message survives the cut and uses up budget before the newest messages do."""
-    messages = [Message("system", "s" * 936, 0)] + [Message("user", "u" * 936, i) for i in range(1, 6)]
-    kept = trim_history(messages, budget=3_000)  # system 1,000, then two users of 1,000
-    assert [m.timestamp for m in kept] == [0, 4, 5]
-
-
-def test_trim_stops_at_the_first_message_that_does_not_fit():
-    """T2: whole messages newest-first until one misses; an older, smaller one that would fit is not taken."""
-    messages = [Message("user", "a" * 36, 1), Message("assistant", "b" * 2_936, 2), Message("user", "c" * 936, 3)]
-    assert [m.timestamp for m in trim_history(messages, budget=2_000)] == [3]
-
-
-def test_trim_drops_tool_messages_that_would_open_the_window():
-    """T2: a kept window that starts on tool messages loses them (their calls were cut away)."""
-    messages = [Message("user", "u" * 936, 1), Message("tool", "t" * 436, 2), Message("tool", "t" * 436, 3),
-                Message("assistant", "a" * 936, 4)]
-    assert [m.timestamp for m in trim_history(messages, budget=2_100)] == [4]
-    assert trim_history(messages, budget=10_000) == tuple(messages)  # everything fits: unchanged
-
-
-def test_trim_moves_the_system_message_first_only_when_it_cuts():
-    """T2: under budget the input comes back as it is; cut, the system message leads."""
-    messages = [Message("user", "x" * 936, 1), Message("system", "s" * 36, 0), Message("user", "y" * 936, 2)]
-    assert trim_history(messages, budget=5_000) == tuple(messages)
-    assert [m.timestamp for m in trim_history(messages, budget=1_500)] == [0, 2]
-
-
-def test_thread_history_drops_nothing_under_budget():
-    """A short thread's history is every stored text, in order."""
-    thread = Thread("Acme/_Thread/t1")
-    thread.append("user", "Read the report.")
-    thread.append("assistant", "Worksheet: ...")
-    thread.append("user", "continue")
-    assert [(m.role, m.text) for m in thread.history()] == [
-        ("user", "Read the report."), ("assistant", "Worksheet: ..."), ("user", "continue")]
-    assert [m.timestamp for m in thread.messages] == [1, 2, 3]
 
 
 def test_unanswered_rounds_counts_user_messages_without_a_reply():

@@ -3,14 +3,13 @@
 A small framework repository is built on the fly with two commits: the second
 changes one cited line, pushes another cited line out of its window, deletes a
 cited file and renames one. A tmp guide (docs/guide.md + framework/citations.toml)
-cites it; the checks run against it in-process, once through the command line.
+cites it; the checks run against it in-process.
 """
 
 from __future__ import annotations
 
 import os
 import subprocess
-import sys
 import tomllib
 from pathlib import Path
 
@@ -207,30 +206,37 @@ def test_a_wrong_citation_at_the_pin_is_one_line_naming_the_claim(tmp_path, fram
     assert message.format(pin=framework[1][:12]) in line and line.endswith(f"in {CITATIONS_FILE} [facts.F1]")
 
 
-def test_an_unknown_ref_is_one_line(guide, framework):
-    outcome = check(guide, {"": framework[0]}, "v9")
-    assert (len(outcome.findings), outcome.summary, outcome.exit_status) == (1, None, EXIT_BAD_INPUT)
-    assert outcome.findings[0].startswith("unknown ref 'v9': ")
+def _not_a_repository(guide, framework, tmp_path):
+    return {"": framework[0], "MEAI": tmp_path}, None
 
 
-@pytest.mark.parametrize("where", ["a plain folder", "a folder inside a work tree"])
-def test_a_source_that_is_not_a_git_repository_is_one_line(guide, framework, tmp_path, where):
-    """A folder inside a work tree is refused too: git must not climb to the enclosing repository."""
-    source = tmp_path / "plain" if where == "a plain folder" else framework[0] / "src"
-    source.mkdir(exist_ok=True)
-    outcome = check(guide, {"": source}, None)
-    assert (outcome.findings, outcome.exit_status) == (
-        [f"{source} is not a git repository; {upstream.SOURCE_HINT.format(name='Example/Framework')}"], EXIT_BAD_INPUT)
-
-
-def test_a_repository_without_the_pinned_commit_is_one_line(guide, tmp_path):
+def _unrelated_repository(guide, framework, tmp_path):
     other = tmp_path / "other"
     other.mkdir()
     _git(other, "init", "-q")
     _commit(other, FIRST, "unrelated")
-    outcome = check(guide, {"": other})
-    assert outcome.exit_status == EXIT_BAD_INPUT and len(outcome.findings) == 1
-    assert "does not hold the pinned commit" in outcome.findings[0]
+    return {"": other}, None
+
+
+@pytest.mark.parametrize("sources, message", [
+    (lambda guide, framework, tmp_path: ({"": framework[0]}, "v9"), "unknown ref 'v9': "),
+    (lambda guide, framework, tmp_path: ({"": tmp_path / "plain"}, None),
+     "{tmp_path}/plain is not a git repository; " + upstream.SOURCE_HINT.format(name="Example/Framework")),
+    # a folder inside a work tree is refused too: git must not climb to the enclosing repository
+    (lambda guide, framework, tmp_path: ({"": framework[0] / "src"}, None), "{framework}/src is not a git repository; "),
+    # --repo MEAI=DIR: the hint asks for a checkout of the library, not of the framework
+    (_not_a_repository, "{tmp_path} is not a git repository; " + upstream.SOURCE_HINT.format(name="Example/Library")),
+    (lambda guide, framework, tmp_path: ({"": framework[0], "XYZ": framework[0]}, None),
+     f"--repo XYZ=…: {CITATIONS_FILE} defines no repository 'XYZ'; use one of MEAI"),
+    (_unrelated_repository, "{tmp_path}/other does not hold the pinned commit"),
+], ids=["unknown ref", "plain folder", "folder in a work tree", "library folder", "unknown repository key",
+        "no pinned commit"])
+def test_bad_input_is_one_line_and_status_2(guide, framework, tmp_path, sources, message):
+    (tmp_path / "plain").mkdir()
+    given, ref = sources(guide, framework, tmp_path)
+    outcome = check(guide, given, ref)
+    assert (len(outcome.findings), outcome.exit_status) == (1, EXIT_BAD_INPUT), outcome.findings
+    assert outcome.findings[0].startswith(message.format(tmp_path=tmp_path, framework=framework[0])), outcome.findings
 
 
 def test_a_malformed_citation_is_one_line_naming_its_fact(tmp_path, framework):
@@ -249,47 +255,16 @@ def test_another_repository_is_checked_when_given(guide, framework):
     assert "not checked" not in outcome.summary
 
 
-def test_an_unknown_repository_key_is_one_line(guide, framework):
-    outcome = check(guide, {"": framework[0], "XYZ": framework[0]})
-    assert (outcome.findings, outcome.exit_status) == (
-        [f"--repo XYZ=…: {CITATIONS_FILE} defines no repository 'XYZ'; use one of MEAI"], EXIT_BAD_INPUT)
-
-
-def test_each_commit_is_read_in_one_git_run(guide, framework, monkeypatch):
-    """The files of a commit come from one `git cat-file --batch`, however many citations name them."""
-    runs = []
-    real_run = subprocess.run
-
-    def counting(command, *args, **kwargs):
-        runs.append(command)
-        return real_run(command, *args, **kwargs)
-
-    monkeypatch.setattr(upstream.subprocess, "run", counting)
-    check(guide, {"": framework[0]}, "second")
-    assert sum("cat-file" in command for command in runs) == 2
-
-
-def test_a_library_source_that_is_not_a_repository_names_that_library(guide, framework, tmp_path):
-    """`--repo MEAI=DIR`: the hint asks for a checkout of the library, not of the framework."""
-    outcome = check(guide, {"": framework[0], "MEAI": tmp_path}, None)
-    assert outcome.findings == [f"{tmp_path} is not a git repository; {upstream.SOURCE_HINT.format(name='Example/Library')}"]
-
-
-def test_the_command_line_answers_bad_input_with_one_line_and_status_2(guide, tmp_path):
-    """Through `python -m guidetools.upstream`: no traceback, one line on stderr, exit status 2."""
-    result = subprocess.run(
-        [sys.executable, "-m", "guidetools.upstream", "--root", str(guide), "--source", str(tmp_path / "missing")],
-        cwd=REPO_ROOT, capture_output=True, text=True, check=False)
-    assert result.returncode == EXIT_BAD_INPUT
-    assert result.stderr.splitlines() == [f"{tmp_path / 'missing'} is not a directory; {upstream.SOURCE_HINT.format(name='Example/Framework')}"]
-    assert result.stdout == ""
-
-
-def test_the_command_line_prints_findings_then_the_summary(guide, framework, capsys):
+def test_the_command_line_prints_findings_then_the_summary_and_bad_input_as_one_line(guide, framework, tmp_path, capsys):
+    """`python3 dev.py upstream`: findings on stdout, then the summary; bad input one line on stderr, status 2."""
     status = upstream.main(["--root", str(guide), "--source", str(framework[0]), "--ref", "second"])
     printed = capsys.readouterr().out.splitlines()
     assert status == EXIT_DRIFT and len(printed) == 4
     assert printed[0].startswith("docs/guide.md:4: claim 'guide.adds'") and printed[-1].startswith("upstream: 4 citations")
+    assert upstream.main(["--root", str(guide), "--source", str(tmp_path / "missing")]) == EXIT_BAD_INPUT
+    shown = capsys.readouterr()
+    assert (shown.out, shown.err.splitlines()) == (
+        "", [f"{tmp_path / 'missing'} is not a directory; {upstream.SOURCE_HINT.format(name='Example/Framework')}"])
 
 
 # ---- the guide's own citations ----

@@ -1,25 +1,24 @@
-"""Tests for agentkit/_wire.py: what the model reads per provider wire, and what a round bills and records."""
+"""Tests for agentkit/_wire.py beyond the pages: the relaxed JSON escaping (a property), the wire refusal, and
+billing per wire. What the model reads and what a round records per wire is checked by snippets/agent_design_21_wire.py."""
 
 from __future__ import annotations
 
 import json
-from decimal import Decimal
 
 import pytest
 from hypothesis import given, strategies as st
 
 from agentkit import Mesh
 from agentkit._config import AgentConfiguration
-from agentkit._cost import ModelPrice, TokenUsage, cost_of
-from agentkit._messages import ToolCall, ToolResult
+from agentkit._cost import ModelPrice, TokenUsage
+from agentkit._messages import ToolCall
 from agentkit._dotnet_json import dotnet_json_string
 from agentkit._plugins import Tool
 from agentkit._runtime import Agent
 from agentkit._threads import Thread
 from agentkit._tokens import item_tokens
-from agentkit._usage import recorded_usage
 from agentkit._wire import (
-    CLAUDE, DEFAULT_WIRE, OPENAI, WIRES, WireResult, billed_input, delivered, displayed_cost, model_reads,
+    CLAUDE, DEFAULT_WIRE, OPENAI, WIRES, WireResult, billed_input, model_reads,
     recorded, relaxed_json_string, require_wire, returned_text,
 )
 from agentkit.guide._models import PlannedCalls
@@ -35,21 +34,6 @@ def _agent(wire=DEFAULT_WIRE, caching=False, calls=1):
                          state_in_answer=False)
     return Agent(AgentConfiguration("reader", "Read the file.", plugins=["Test"]), model, Mesh(),
                  tools=[FILE], prices=PRICES, caching=caching, wire=wire)
-
-
-def test_claude_sends_the_tools_text_unchanged():
-    assert model_reads(ANSWER, CLAUDE) == ANSWER
-    result = ToolResult("c1", "Get", ANSWER)
-    assert delivered(result, CLAUDE) is result and returned_text(result) == ANSWER
-
-
-def test_openai_sends_a_json_string_literal_of_the_tools_text():
-    """Relaxed escaping: quotes and backslashes get a backslash; the hub's \\u002B keeps its hex."""
-    read = model_reads(ANSWER, OPENAI)
-    assert ANSWER == r'"Revenue \u0022up\u0022 \u002B6.4%\nC:\\data"'
-    assert read == r'"\"Revenue \\u0022up\\u0022 \\u002B6.4%\\nC:\\\\data\""'
-    assert json.loads(read) == ANSWER and json.loads(json.loads(read)) == 'Revenue "up" +6.4%\nC:\\data'
-    assert len(read) == len(ANSWER) + 2 + ANSWER.count("\\") + ANSWER.count('"')
 
 
 def test_relaxed_escaping_of_control_and_supplementary_characters():
@@ -81,15 +65,6 @@ def test_the_runtime_delivers_and_bills_what_the_wire_sends(wire):
         + item_tokens(result)
 
 
-def test_a_refusal_is_a_string_on_every_wire():
-    model = PlannedCalls([ToolCall("Missing", {})], answer="Done.", key=MODEL, state_in_answer=False)
-    for wire in WIRES:
-        agent = Agent(AgentConfiguration("reader", "x", plugins=["Test"]), model, Mesh(), tools=[FILE],
-                      prices=PRICES, wire=wire)
-        (result,) = agent.start(Thread("T/_Thread/t"), "Read it.").turns[0].results
-        assert result.refused and result.text == 'Error: Requested function "Missing" not found.'
-
-
 def test_billing_and_recording_per_wire():
     assert billed_input(1000, 400, True, CLAUDE) == TokenUsage(cache_read=400, cache_write=600)
     assert billed_input(1000, 400, True, OPENAI) == TokenUsage(input=600, cache_read=400)
@@ -99,25 +74,3 @@ def test_billing_and_recording_per_wire():
     assert recorded(usage, OPENAI) == TokenUsage(input=1010, output=5)
 
 
-@pytest.mark.parametrize("wire", WIRES)
-def test_a_cached_round_records_per_wire(wire):
-    agent = _agent(wire, caching=True, calls=3)
-    run = agent.start(Thread("T/_Thread/t"), "Read it." + "x" * 4000)
-    billed = run.usage
-    assert billed.cache_read > 0 and (billed.cache_write > 0) == (wire == CLAUDE)
-    stored = recorded_usage(agent.mesh, "T/_Thread/t", MODEL)
-    assert stored == recorded(billed, wire) and stored.total_input == billed.total_input
-    price = PRICES[MODEL]
-    if wire == CLAUDE:
-        assert displayed_cost(stored, price) == cost_of(billed, price)
-    else:
-        assert stored.cache_read == 0 and displayed_cost(stored, price) > cost_of(billed, price)
-
-
-def test_the_displayed_cost_ignores_the_prices_cache_multipliers():
-    usage = TokenUsage(input=1_000_000, output=1_000_000, cache_read=1_000_000, cache_write=1_000_000)
-    standard = ModelPrice("m", 3, 15)
-    assert displayed_cost(usage, standard) == cost_of(usage, standard) == Decimal("3") + Decimal("0.3") \
-        + Decimal("3.75") + Decimal("15")
-    hour = ModelPrice("m", 3, 15, cache_write_multiplier=2, cache_read_multiplier="0.5")
-    assert displayed_cost(usage, hour) == displayed_cost(usage, standard) < cost_of(usage, hour)

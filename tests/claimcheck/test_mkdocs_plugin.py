@@ -2,24 +2,22 @@
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from mkdocs.commands.build import build
+from mkdocs.config import load_config
 
 SITE = Path(__file__).resolve().parents[1] / "fixtures" / "claimcheck_site"
 
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The site built strictly in this process (a warning aborts the build)."""
     out = tmp_path_factory.mktemp("claimcheck_site")
-    build = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "--config-file", str(SITE / "mkdocs.yml"), "--site-dir", str(out)],
-        capture_output=True, text=True, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
-    )
-    assert build.returncode == 0, build.stdout + build.stderr
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("NO_MKDOCS_2_WARNING", "1")
+        build(load_config(str(SITE / "mkdocs.yml"), site_dir=str(out), strict=True))
     return out
 
 

@@ -1,4 +1,5 @@
-"""claimcheck's pytest plugin on a project that is not the guide, run by pytester in a process of its own."""
+"""claimcheck's pytest plugin on a project that is not the guide, run by pytester in this process (xdist's workers
+are processes of their own)."""
 
 from __future__ import annotations
 
@@ -35,7 +36,7 @@ def test_a_snippet_runs_as_one_test_and_its_printed_output_is_compared(project: 
     """A snippet whose print matches its `#>` line passes; one whose print differs fails and shows both."""
     write(project, "snippets/adds.py", "print(1 + 1)\n#> 2\n")
     write(project, "snippets/miscounts.py", "print(1 + 2)\n#> 4\n")
-    result = project.runpytest_subprocess("-p", "no:cacheprovider")
+    result = project.runpytest("-p", "no:cacheprovider")
     result.assert_outcomes(passed=1, failed=1)
     result.stdout.fnmatch_lines(["snippets/miscounts.py:2: *differ*", "Expected:", "    4", "Got:", "    3", "*regen --outputs*"])
 
@@ -43,7 +44,7 @@ def test_a_snippet_runs_as_one_test_and_its_printed_output_is_compared(project: 
 def test_a_failing_check_in_a_snippet_shows_its_values(project: pytest.Pytester):
     """The snippet's asserts are rewritten as a test module's are: the failure shows the compared values."""
     write(project, "snippets/checks.py", "total = 1 + 1\nassert total == 3\n")
-    result = project.runpytest_subprocess("-p", "no:cacheprovider")
+    result = project.runpytest("-p", "no:cacheprovider")
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(["*assert 2 == 3*"])
 
@@ -60,7 +61,7 @@ def test_pycon_examples_of_the_pages_run_as_doctests(project: pytest.Pytester):
         5
         ```
     """)
-    result = project.runpytest_subprocess("-p", "no:cacheprovider")
+    result = project.runpytest("-p", "no:cacheprovider")
     result.assert_outcomes(passed=1, failed=1)
 
 
@@ -69,7 +70,7 @@ def test_a_project_without_the_settings_is_left_alone(pytester: pytest.Pytester)
     pytester.mkdir("snippets")
     write(pytester, "snippets/checks.py", "assert False\n")
     write(pytester, "page.md", "```pycon\n>>> 1\n2\n```\n")
-    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "snippets", "page.md")
+    result = pytester.runpytest("-p", "no:cacheprovider", "snippets", "page.md")
     result.assert_outcomes()
 
 
@@ -102,7 +103,7 @@ def test_a_pages_examples_run_in_one_process_in_page_order(project: pytest.Pytes
     (`-n 2` alone is `--dist load`): each page's examples ran on one worker, in page order."""
     for name in ("first", "second", "third"):
         write(project, f"docs/{name}.md", ORDERED_PAGE)
-    result = project.runpytest_subprocess("-p", "no:cacheprovider", *distribution)
+    result = project.runpytest("-p", "no:cacheprovider", *distribution)
     result.assert_outcomes(passed=15)
 
 
@@ -127,9 +128,9 @@ def test_a_capture_is_recorded_where_its_listing_runs(project: pytest.Pytester):
     write(project, "snippets/creates.py", STATEFUL_TOOL + 'capture("answer.md", f"Create answers {answer}")\ncreate("a")\n')
     project.mkdir("snippets/output")
     write(project, "snippets/output/answer.md", "Create answers created\n")
-    project.runpytest_subprocess("-p", "no:cacheprovider").assert_outcomes(passed=1)
+    project.runpytest("-p", "no:cacheprovider").assert_outcomes(passed=1)
     write(project, "snippets/output/answer.md", "Create answers exists\n")
-    result = project.runpytest_subprocess("-p", "no:cacheprovider")
+    result = project.runpytest("-p", "no:cacheprovider")
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(["*captured output is stale: snippets/output/answer.md*"])
 
@@ -144,7 +145,7 @@ def test_a_capture_that_would_rerun_a_tool_after_the_state_moved_on_is_refused(p
     write(project, "snippets/creates.py", STATEFUL_TOOL + deferred)
     project.mkdir("snippets/output")
     write(project, "snippets/output/answer.md", "Create answers exists\n")
-    result = project.runpytest_subprocess("-p", "no:cacheprovider")
+    result = project.runpytest("-p", "no:cacheprovider")
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(["*'answer.md'*would render*after the snippet's state has moved on*"])
 
@@ -166,6 +167,6 @@ def test_a_failing_check_names_the_claim_it_breaks_and_a_check_reads_the_claims_
         # verifies: adder.adds
         assert 2 + 2 == 5
         """)
-    result = project.runpytest_subprocess("-p", "no:cacheprovider")
+    result = project.runpytest("-p", "no:cacheprovider")
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(["*broken claims*", "adder.adds: stated at docs/page.md:4, checked at snippets/adds.py:6"])

@@ -1,0 +1,130 @@
+"""`python3 dev.py check` without paths: the docs checks as three pytest sessions forked from one process.
+
+    python -m guidetools.check [PYTEST OPTION ...]
+
+The parts run at once on the machine's two cores; their reports are printed one after the other:
+
+1. the docs contracts (tests/test_docs_*.py) and the pages' pycon examples, which read no document;
+2. agent_design_04, whose two sweeps of interrupted runs are about a third of the snippets' CPU;
+3. the other snippets.
+
+The parent imports pytest and agentkit and forks the first part. It then does, once, what every snippet
+process began with: it reads the generated report as Get and indexing read it (pypdf through 62 pages, each
+letter placed, the words and their boxes; under guidetools/readings.py's `read_once`, as a snippet reads
+it), and builds what agentkit.guide builds once per process (the scenarios' workspace, which it hands
+out as copies, and the report's size in tokens). Then it forks the other two parts, which find all that
+done, as a snippet finds it when another snippet of its process did it first. Every test runs, in the part that
+collects it. Where the OS cannot fork (Windows), each part is a pytest process of its own and does it all.
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+SWEEPS = ("agent_design_04_write_patterns.py",)
+# The parent imports these before any part starts, so pytest cannot rewrite their asserts in the parts (it
+# would: they belong to the distribution whose entry point is the claims plugin). A failing assert of theirs
+# reads as Python's plain AssertionError in check; pytest's warning saying so, on every part, is left out.
+PREIMPORTED = ("agentkit", "guidetools")
+PYTEST = [
+    "-q", "-p", "no:cacheprovider", "-m", "not build and not browser",
+    # None of these is a Hypothesis test, and Hypothesis's plugin imports all of Hypothesis as a session ends.
+    "-p", "no:hypothesispytest",
+    *(argument for name in PREIMPORTED for argument in (
+        "-W", f"ignore:Module already imported so cannot be rewritten; {name}:pytest.PytestAssertRewriteWarning")),
+]
+
+
+def parts() -> list[list[str]]:
+    """The three parts' paths, from the root: the contracts and pages, the sweeps, the other snippets."""
+    contracts = sorted(str(path.relative_to(ROOT)) for path in (ROOT / "tests").glob("test_docs_*.py"))
+    snippets = sorted(str(path.relative_to(ROOT)) for path in (ROOT / "snippets").glob("*.py"))
+    sweeps = [path for path in snippets if Path(path).name in SWEEPS]
+    return [[*contracts, "docs"], sweeps, [path for path in snippets if path not in sweeps]]
+
+
+def main(argv: list[str]) -> int:
+    os.chdir(ROOT)
+    documents, *rest = ([*PYTEST, *argv, *paths] for paths in parts())
+    if not hasattr(os, "fork"):
+        return _report([_spawned(arguments) for arguments in (documents, *rest)])
+    import pytest  # noqa: F401  (once, here: every part starts with it)
+
+    import agentkit.guide  # noqa: F401
+
+    forked = [_forked(documents)]
+    _read_report()
+    gc.freeze()  # what the parent built is shared with the parts: their collector need not walk it
+    forked += [_forked(arguments) for arguments in rest]
+    return _report(forked)
+
+
+def _read_report() -> None:
+    from agentkit import _collections
+    from agentkit.guide import REPORT, report_index_text, report_pdf_bytes, report_tokens, workspace
+    from guidetools.readings import read_once
+
+    with read_once():
+        _collections.get_text(REPORT.file_name, report_pdf_bytes())
+        _collections.index_text(REPORT.file_name, report_pdf_bytes())
+        report_index_text()
+        workspace()
+        report_tokens()
+
+
+def _forked(arguments: list[str]):
+    """A pytest session in a child process, its output in a temporary file; returns how to wait for it."""
+    output = tempfile.TemporaryFile()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    pid = os.fork()
+    if pid == 0:  # the child: its output goes to the file, and it ends where pytest ends
+        code = 1
+        try:
+            os.dup2(output.fileno(), 1)
+            os.dup2(output.fileno(), 2)
+            import pytest
+
+            code = int(pytest.main(arguments))
+        finally:
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os._exit(code)
+
+    def wait() -> tuple[int, str]:
+        code = os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+        output.seek(0)
+        return code, output.read().decode("utf-8", "replace")
+
+    return wait
+
+
+def _spawned(arguments: list[str]):
+    process = subprocess.Popen([sys.executable, "-m", "pytest", *arguments], cwd=ROOT, stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, text=True)
+
+    def wait() -> tuple[int, str]:
+        output = process.communicate()[0]
+        return process.returncode, output
+
+    return wait
+
+
+def _report(waits: list) -> int:
+    codes = []
+    for number, wait in enumerate(waits, start=1):
+        code, output = wait()
+        print(f"== dev.py check, part {number} of {len(waits)}", flush=True)
+        print(output, end="", flush=True)
+        codes.append(code)
+    return max(codes)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
