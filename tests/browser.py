@@ -33,9 +33,7 @@ from guidetools.sitelinks import anchors_in
 
 T = TypeVar("T")
 
-# Debian's build of Chromium's headless shell (the old headless mode, Playwright's own choice for headless
-# runs): the same engine as /usr/bin/chromium without the browser's window machinery, about a third less CPU
-# for the suite. The full browser stands in where the shell is not installed.
+# Debian's headless shell: Chromium's engine without its window machinery, a third less CPU; else the full browser.
 CHROMIUM_SHELL = Path("/usr/bin/chromium-headless-shell")
 CHROMIUM_BROWSER = Path("/usr/bin/chromium")
 CHROMIUM = next((path for path in (CHROMIUM_SHELL, CHROMIUM_BROWSER) if path.exists()), CHROMIUM_SHELL)
@@ -43,12 +41,9 @@ CHROMIUM = next((path for path in (CHROMIUM_SHELL, CHROMIUM_BROWSER) if path.exi
 BROWSER_FETCHES_THE_ICON = CHROMIUM != CHROMIUM_SHELL
 SKIP_REASON = (f"browser tests skipped: neither {CHROMIUM_SHELL} nor {CHROMIUM_BROWSER} is installed; "
                ".ci/run installs the shell with apt-get")
-# Without the background-networking flags Chromium's own connections are refused on a
-# closed network and would be indistinguishable from a page's failed requests.
-# Every request beyond the loopback address (which Chromium never proxies) goes to a proxy on the
-# discard port, where nothing listens: it fails at once, in every context, and no page can reach the
-# network. Blocking in the browser rather than in a Playwright route keeps Chromium's HTTP cache on,
-# and spares every request a round trip through this process.
+# Chromium's own background connections are off, so every failed request is a page's. Every request beyond the
+# loopback address goes to a proxy on the discard port, where nothing listens: no page can reach the network, and
+# (unlike a Playwright route) Chromium's HTTP cache stays on.
 BLOCKING_PROXY = "http://127.0.0.1:9"
 CHROMIUM_ARGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -58,18 +53,12 @@ CHROMIUM_ARGS = [
 # What a page requests by itself after its load event: the search worker's index and the tab's icon.
 SEARCH_INDEX = "search/search_index.json"
 
-# Accessibility: axe-core as axe-playwright-python bundles it (pinned in requirements.txt, so the rules cannot
-# change under the gate; its axe.min.js is injected from the package, offline). The rules of WCAG 2.0 and 2.1,
-# levels A and AA; none is switched off.
+# axe-core as axe-playwright-python bundles it (pinned, injected offline): every rule of WCAG 2.0 and 2.1, A and AA.
 AXE_TAGS = ("wcag2a", "wcag2aa", "wcag21a", "wcag21aa")
 AXE_OPTIONS = {"runOnly": {"type": "tag", "values": list(AXE_TAGS)}, "resultTypes": ["violations"]}
-# Where axe-core's time goes: its colour-contrast rule, in its own JavaScript (no layout or style is redone
-# while it runs: Blink counts 0 or 1 of each per run). For every element with text (8,500 on the nav pages at one
-# width) it reads the background colour of each element beneath the text, about a dozen in Material's nesting,
-# and parses each colour string afresh with Color.js (axe.commons.color.Color's parseString: a Colorjs object,
-# mapped into the sRGB gamut and converted), about a third of the rule's time. A page has a few dozen distinct
-# strings. The parse depends on the string alone, so each tab keeps its answers: every element is still checked
-# and every colour read; test_colour_memo_leaves_axe_results_unchanged compares whole results with and without.
+# axe-core's time goes to its colour-contrast rule, a third of it to parsing each colour string afresh with Color.js
+# (a dozen per element with text, a few dozen distinct per page). The parse depends on the string alone, so each tab
+# remembers it: test_colour_memo_leaves_axe_results_unchanged compares whole results with and without.
 REMEMBER_PARSED_COLOURS = """() => {
     const color = axe.commons.color.Color.prototype, parse = color.parseString, parsed = new Map();
     if (typeof parse !== 'function') return 'axe.commons.color.Color has no parseString';
@@ -85,13 +74,9 @@ REMEMBER_PARSED_COLOURS = """() => {
     }, {parsed});
     return 'remembered';
 }"""
-# Material's two colour schemes, as its palette names them on <body data-md-color-scheme>.
-COLOR_SCHEMES = ("default", "slate")
-# A loaded page switched to another scheme, as Material's palette toggle switches it: the attribute its
-# stylesheets key every colour on. Material eases colours over a quarter second; the transitions are run
-# to their end, so what is read next is what the reader sees once the switch has settled. An element that
-# inherits its colour starts its own transition only when its parent's ends (a tab label's link, 0.125 s
-# after its label's 0.25 s): the transitions are finished until none is left.
+COLOR_SCHEMES = ("default", "slate")  # Material's, as <body data-md-color-scheme> names them
+# A page switched to another scheme as Material's palette toggle does, its easing transitions run to their end
+# (an element that inherits its colour starts its own when its parent's ends: finished until none is left).
 FINISH_TRANSITIONS = """() => {
     for (let round = 0; round < 20; round++) {
         const easing = document.getAnimations().filter(animation => animation instanceof CSSTransition && animation.playState !== 'finished');
@@ -107,12 +92,8 @@ SET_COLOR_SCHEME = f"""scheme => {{
 
 
 def driver_cpu_seconds() -> float | None:
-    """CPU time of Playwright's driver and everything under it (Chromium's processes, the ended ones
-    included), read from /proc while the browser runs; None where there is no /proc.
-
-    Read it before closing the browser: Chromium's renderers are not reaped by this process, so
-    their time never reaches getrusage(RUSAGE_CHILDREN) (it shows about a third of the browser's).
-    """
+    """CPU time of Playwright's driver and all under it, from /proc (None without): read before the browser closes,
+    since Chromium's renderers are not reaped by this process and getrusage never sees their time."""
     processes: dict[int, tuple[int, int, bool]] = {}  # pid: (parent, clock ticks, is the driver)
     try:
         pids = [int(name) for name in os.listdir("/proc") if name.isdigit()]
@@ -238,10 +219,7 @@ class _SiteHandler(SimpleHTTPRequestHandler):
 
 @contextmanager
 def serve(directory: Path, root_path: str = "/") -> Iterator[str]:
-    """Serve a built site on 127.0.0.1 at a free port under `root_path` (site_url's path) and yield its base URL.
-
-    The server stops on exit.
-    """
+    """Serve a built site on 127.0.0.1 at a free port under `root_path` (site_url's path); yield its base URL."""
     handler = functools.partial(_SiteHandler, directory=str(directory), root_path=root_path)
     server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
     # shutdown() waits for the loop's next poll: every 50 ms rather than the default 500.
@@ -322,14 +300,9 @@ class Visit:
         return self.settled_traffic
 
     def screenshot(self, path: Path, *, full_page: bool = False) -> int:
-        """Write a JPEG of the first screen, or of the whole page (as tall as the document), and return
-        the document's width in CSS pixels: wider than the viewport means the reader scrolls sideways."""
-        # A tab in the background paints rarely: a screenshot of it waits for frames a second apart.
-        self.page.bring_to_front()
-        # Chromium's own capture: half the time of Playwright's full_page screenshot on the long pages.
-        # JPEG at quality 80 takes a fifth less of Chromium's time than its fast PNG and is still plain
-        # to read. The whole page costs Chromium about 0.5 s a shot, the first screen a few hundredths:
-        # the gate takes the first screen, `python3 dev.py screenshots` the whole page.
+        """Write a JPEG of the first screen or the whole page; return the document's width in CSS pixels."""
+        self.page.bring_to_front()  # a tab in the background paints rarely
+        # Chromium's own JPEG capture: half the time of Playwright's full-page screenshot, a fifth less than PNG.
         session = self.page.context.new_cdp_session(self.page)
         try:
             metrics = session.send("Page.getLayoutMetrics")
@@ -346,10 +319,8 @@ class Visit:
 
     def settle(self, timeout: float = 30.0) -> None:
         """Wait until the page has made, and seen answered, every request it makes by itself."""
-        # After the load event a page of the site requests two things by itself: the search worker
-        # fetches its index, and the browser the tab's icon (asked for here where the shell does not).
-        # Once both have ended and nothing else is in flight the page has made all its requests; this
-        # is what waiting for 500 ms of network idle established, without the 500 ms.
+        # After its load event a page requests the search index and the tab's icon (asked for here where the shell
+        # does not): both ended and nothing in flight is 500 ms of network idle without the 500 ms.
         self.page.wait_for_load_state("load")
         icon = self.page.evaluate("document.querySelector('link[rel~=icon]')?.href ?? null")
         if icon and not BROWSER_FETCHES_THE_ICON:
@@ -371,14 +342,11 @@ class Visit:
             recorded.origin, list(recorded.requested), list(recorded.external),
             list(recorded.failed), list(recorded.console_errors),
         )
-        # A reader opens the collapsed Details blocks to read the fine print: every check reads the page with
-        # them open, so their claims, labels and colours are checked as the rest (a closed block's content is
-        # neither focusable nor restyled, and axe-core skips it).
+        # Collapsed Details blocks opened, as a reader opens them, so their content is checked as the rest.
         self.page.evaluate(OPEN_DETAILS)
 
 
-# Every collapsed block of a page's text (`??? note`, `??? example`), opened as a reader opens it; the notebook's
-# folded plotting code stays folded, as its own test requires.
+# The notebook's folded plotting code stays folded, as its own test requires.
 OPEN_DETAILS = """() => document.querySelectorAll('article details:not([open]):not(.notebook-code)')
     .forEach(details => { details.open = true; })"""
 
@@ -401,8 +369,8 @@ def inject_axe(page, *, remember_colours: bool = True) -> None:
 
 
 def start_axe(page, context: str | None = None) -> None:
-    """Start axe-core over the tab's page (or the part `context` selects) without waiting for it, so tabs in other
-    renderer processes run theirs at the same time; `axe_violations` collects the result."""
+    """Start axe-core over the tab's page (or `context`) without waiting, so other tabs' renderers run theirs at
+    the same time; `axe_violations` collects the result."""
     inject_axe(page)
     page.evaluate(
         "([context, options]) => { window.__axeRun = axe.run(context || document, options)"
@@ -533,28 +501,19 @@ class SiteBrowser:
 
 
 # --- axe-core's scans, run again only when something they read has changed (tests/axe.lock.json) ------------
-# A scan is one page at one viewport in one scheme. Its inputs: the page's HTML as built, every stylesheet,
-# script, font and image of the built site, the fonts Chromium draws the page's text with, how the suite loads
-# and prepares the page (viewports, Chromium's flags, the scripts run before axe-core, axe-core's options) and
-# the versions of axe-core, Chromium and Playwright. tests/axe.lock.json holds the inputs of the last run that
-# wrote it and the scans that passed with them: such a scan is not run again while every input is the same.
+# A scan (a page at a viewport in a scheme) reads the page's HTML, the site's assets, the fonts Chromium draws
+# with, the harness (viewports, flags, scripts, options) and the versions of axe-core, Chromium and Playwright.
+# The lock holds the inputs of the last run that wrote it and the scans that passed with them.
 
-# Of the built site a scan reads its page's HTML and these files, hashed whole (a change to one scans every page
-# again). Not read: other pages' HTML, the search index (the search worker fetches it, but nothing of it is
-# shown before a reader types, and it changes with every page's text), the sitemap, source maps (fetched by
-# developer tools only) and files offered for download (claims.lock.json).
+# The assets, hashed whole: a change to one scans every page again. Not read: other pages' HTML, the search
+# index (nothing of it shows before a reader types), the sitemap, source maps and downloads.
 SCANNED_ASSETS = {".css", ".js", ".woff", ".woff2", ".ttf", ".otf", ".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp", ".ico"}
-# Two parts of a page's HTML that change without a change to the page, left out of its digest:
-# - the notebook's cell ids, drawn at random by every build (nbformat's uuid4): axe-core reads ids only to find
-#   duplicates and the targets of references, and these are referenced by nothing: numbered in the order they
-#   first appear, they keep which of them are equal;
-# - the "last update" date and its tooltip (git-revision-date-localized): the commit that changes a page
-#   changes its date, so a lock written before the commit would never match after it. The date is one short
-#   line of text whose colours and size the stylesheets set, as for any date.
+# Left out of a page's digest, as they change without the page: the notebook's random cell ids (referenced by
+# nothing; numbered by first appearance, so duplicates stay duplicates), and the "last update" date, which the
+# commit of a lock would change.
 CELL_ID = re.compile(r'(?<=id="cell-id=)[0-9a-f]+(?=")')
 REVISION_DATE = re.compile(r'(<span class="git-revision-date-localized-plugin[^"]*"[^>]*?)(?: title="[^"]*")?>[^<]*</span>')
-# The fonts Chromium draws the page's text with (the site loads no web font, so they are the system's): every
-# font-family the page's elements compute, measured in Chromium at two weights.
+# The system fonts the page's text is drawn with: every computed font-family, measured at two weights.
 FONT_METRICS = """() => {
     const families = new Set([...document.querySelectorAll('body *')].map(element => getComputedStyle(element).fontFamily));
     const canvas = document.createElement('canvas').getContext('2d');
@@ -671,9 +630,8 @@ class Audit:
 
 
 def audit(tabs: dict[tuple[str, str], object], inputs: ScanInputs, lock: AxeLock, *, rescan: bool = False) -> Audit:
-    """Scan the loaded `tabs` (by page URL path and viewport name) in every scheme, but for the scans `lock` says
-    passed with the same inputs (all are run with `rescan`). Every tab runs its scan at once: each has a renderer
-    process of its own, so both cores work. Each tab is left in the first scheme, as loaded."""
+    """Scan the loaded `tabs` (by URL path and viewport name) in every scheme, but for the scans `lock` says passed
+    with the same inputs (unless `rescan`). All tabs scan at once, each in its renderer; each is left as loaded."""
     keys = [(url_path, width, scheme) for scheme in COLOR_SCHEMES for url_path, width in tabs]
     scanned = {key: "asked to" if rescan else lock.why_scan(inputs, key[0], scan_id(*key)) for key in keys}
     scanned = {key: why for key, why in scanned.items() if why}

@@ -1,17 +1,8 @@
 """A damaged-file corpus, generated on the fly (nothing is committed).
 
-Each producer writes a small valid file whose text is known (``Specimen.known``:
-phrases that a correct reading must return). Each mutator derives damaged
-variants from a specimen's bytes: truncated at many offsets, bytes flipped,
-a zip entry removed or renamed, XML made invalid, sizes lied about (a zip
-entry's size, a PDF stream's ``/Length``, PDF xref offsets), the
-Strict OOXML namespaces, a crafted heading style, a shared-string index out
-of range, a missing sheet part. Everything is seeded: the same run makes the
-same files.
-
-The oracle (``tests/test_damaged_files.py``): a file is either read correctly
-(every known phrase comes back) or refused with an agentkit error naming the
-file; never accepted with empty or partial text.
+Each producer writes a small valid file whose text is known (``Specimen.known``); each mutator derives
+damaged, seeded variants from its bytes. The oracle (tests/test_damaged_files.py): a file is read correctly
+(every known phrase comes back) or refused with an agentkit error naming it; never half-read.
 """
 
 from __future__ import annotations
@@ -43,8 +34,8 @@ class Specimen:
     data: bytes
     known: tuple[str, ...]
 
-    def variant(self, label: str, data: bytes) -> "Damaged":
-        return Damaged(f"{self.name} [{label}]", self.name, data, self.known, label)
+    def variant(self, label: str, data: bytes, must_refuse: bool = False) -> "Damaged":
+        return Damaged(f"{self.name} [{label}]", self.name, data, self.known, label, must_refuse)
 
 
 @dataclass(frozen=True)
@@ -317,45 +308,36 @@ def strict_ooxml(specimen: Specimen) -> Damaged:
 
 # -- XLSX-specific damage ---------------------------------------------------------------------------
 
-def _sheet_part(parts: dict[str, bytes]) -> str:
-    return "xl/worksheets/sheet1.xml"
+SHEET = "xl/worksheets/sheet1.xml"
 
 
 def dimension_understated(specimen: Specimen) -> Damaged:
     """``<dimension ref="A1">``: read-only readers that trust it drop every row after the first."""
     parts = zip_parts(specimen.data)
-    sheet = _sheet_part(parts)
-    parts[sheet] = re.sub(rb'<dimension ref="[^"]*"', b'<dimension ref="A1"', parts[sheet])
+    parts[SHEET] = re.sub(rb'<dimension ref="[^"]*"', b'<dimension ref="A1"', parts[SHEET])
     return specimen.variant("dimension understates the used range", _zip(parts))
 
 
 def shared_string_out_of_range(specimen: Specimen) -> Damaged:
     """A cell that points at shared string 999 of a table holding a handful."""
     parts = zip_parts(specimen.data)
-    sheet = _sheet_part(parts)
-    body, count = re.subn(rb'(<c r="A2"[^>]*t="s"[^>]*>)<v>\d+</v>', rb"\1<v>999</v>", parts[sheet])
+    body, count = re.subn(rb'(<c r="A2"[^>]*t="s"[^>]*>)<v>\d+</v>', rb"\1<v>999</v>", parts[SHEET])
     if count == 0:  # openpyxl writes inline or shared strings depending on version: make A2 a shared string
-        body = re.sub(rb'<c r="A2"[^>]*>.*?</c>', b'<c r="A2" t="s"><v>999</v></c>', parts[sheet], count=1)
-    parts[sheet] = body
-    return Damaged(f"{specimen.name} [shared string index out of range]", specimen.name, _zip(parts), specimen.known,
-                   "shared string index out of range", must_refuse=True)
+        body = re.sub(rb'<c r="A2"[^>]*>.*?</c>', b'<c r="A2" t="s"><v>999</v></c>', parts[SHEET], count=1)
+    return specimen.variant("shared string index out of range", _zip({**parts, SHEET: body}), must_refuse=True)
 
 
 def missing_sheet_part(specimen: Specimen) -> Damaged:
     """The workbook lists a sheet whose part is not in the package."""
     parts = zip_parts(specimen.data)
     del parts["xl/worksheets/sheet2.xml"]
-    return Damaged(f"{specimen.name} [listed sheet part missing]", specimen.name, _zip(parts), specimen.known,
-                   "listed sheet part missing", must_refuse=True)
+    return specimen.variant("listed sheet part missing", _zip(parts), must_refuse=True)
 
 
 def truncated_sheet_xml(specimen: Specimen) -> Damaged:
     parts = zip_parts(specimen.data)
-    sheet = _sheet_part(parts)
-    body = parts[sheet]
-    parts[sheet] = body[: body.index(b"</sheetData>") - 10]
-    return Damaged(f"{specimen.name} [sheet XML truncated]", specimen.name, _zip(parts), specimen.known,
-                   "sheet XML truncated", must_refuse=True)
+    parts[SHEET] = parts[SHEET][: parts[SHEET].index(b"</sheetData>") - 10]
+    return specimen.variant("sheet XML truncated", _zip(parts), must_refuse=True)
 
 
 # -- DOCX-specific damage ---------------------------------------------------------------------------
@@ -370,10 +352,7 @@ CRAFTED_HEADING_STYLES = (
 
 
 def crafted_heading(style: str) -> Damaged:
-    paragraphs = ((style, "Annual review"), *DOCX_PARAGRAPHS[1:])
-    specimen = minimal_docx()
-    return Damaged(f"{specimen.name} [heading style {style!r}]", specimen.name, docx_bytes(paragraphs),
-                   specimen.known, f"heading style {style!r}")
+    return minimal_docx().variant(f"heading style {style!r}", docx_bytes(((style, "Annual review"), *DOCX_PARAGRAPHS[1:])))
 
 
 # -- the corpus -----------------------------------------------------------------------------------
