@@ -323,28 +323,39 @@ def replace_call(tool, function: Callable[[dict], str]):
     return tool
 
 
-def inside_only(arguments: dict) -> str:
+def dot_dot_run(tmp_path, capsys, get: Callable[[dict], str]) -> tuple[int, str]:
+    """The dot-dot probe alone against a stand-in whose `get` answers with `get(arguments)`."""
+    uploaded = '{"status":"Uploaded","path":"Meridian/content/conformance/dot-dot-sentinel.md","bytes":41}'
+    with stand_in({"upload": uploaded, "delete": "ok"}, {"get": get}) as url:
+        code = conform(conform_args(tmp_path, "--url", url, "--claim", DOT_DOT_CLAIM))
+    return code, capsys.readouterr().out
+
+
+def test_dot_dot_probe_says_when_it_cannot_tell(tmp_path, capsys):
     """A store that resolves '..' inside the collection, but whose folder the probe cannot name from outside it."""
     from conformance.checks.paths import SENTINEL
 
-    inside = arguments["path"] == "Meridian/content/conformance/../conformance/dot-dot-sentinel.md"
-    return json.dumps(SENTINEL) if inside else "Error: File 'x' not found in collection 'content'"
+    def get(arguments: dict) -> str:
+        inside = arguments["path"] == "Meridian/content/conformance/../conformance/dot-dot-sentinel.md"
+        return json.dumps(SENTINEL) if inside else "Error: File 'x' not found in collection 'content'"
 
-
-@pytest.mark.parametrize("get, code, finding", [
-    (inside_only, 0, "PASS {claim}: dot_dot_reaches_the_store: cannot tell whether Get leaves"),
-    # A store (none at the pin) that keeps '..' as part of a file's name.
-    (lambda arguments: "Error: File '{}' not found in collection 'content'".format(arguments["path"].removeprefix("Meridian/content/")),
-     0, "PASS {claim}: dot_dot_reaches_the_store: Get stays in the collection's folder"),
-    (lambda arguments: "Error: a path must not contain '..'", 1, "FAIL {claim}: dot_dot_reaches_the_store: get Meridian/content/conformance/../"),
-], ids=["cannot tell", "dot-dot as a name", "refused before the store"])
-def test_dot_dot_probe_on_stores_that_answer_otherwise(tmp_path, capsys, get, code, finding):
-    uploaded = '{"status":"Uploaded","path":"Meridian/content/conformance/dot-dot-sentinel.md","bytes":41}'
-    with stand_in({"upload": uploaded, "delete": "ok"}, {"get": get}) as url:
-        status = conform(conform_args(tmp_path, "--url", url, "--claim", DOT_DOT_CLAIM))
-    out = capsys.readouterr().out
+    code, out = dot_dot_run(tmp_path, capsys, get)
     # verifies: unified-path.dot-dot-in-tool-paths
-    assert status == code and finding.format(claim=DOT_DOT_CLAIM) in out, out
+    assert code == 0 and f"PASS {DOT_DOT_CLAIM}: dot_dot_reaches_the_store: cannot tell whether Get leaves" in out, out
+
+
+def test_dot_dot_probe_says_when_the_store_takes_dot_dot_as_a_name(tmp_path, capsys):
+    """A store (none at the pin) that keeps '..' as part of a file's name: Get stays in the collection's folder."""
+    code, out = dot_dot_run(tmp_path, capsys, lambda arguments: "Error: File '{}' not found in collection 'content'".format(
+        arguments["path"].removeprefix("Meridian/content/")))
+    # verifies: unified-path.dot-dot-in-tool-paths
+    assert code == 0 and f"PASS {DOT_DOT_CLAIM}: dot_dot_reaches_the_store: Get stays in the collection's folder" in out, out
+
+
+def test_dot_dot_probe_fails_a_deployment_that_refuses_dot_dot_before_the_store(tmp_path, capsys):
+    code, out = dot_dot_run(tmp_path, capsys, lambda arguments: "Error: a path must not contain '..'")
+    # verifies: unified-path.dot-dot-in-tool-paths
+    assert code == 1 and f"FAIL {DOT_DOT_CLAIM}: dot_dot_reaches_the_store: get Meridian/content/conformance/../" in out, out
 
 
 def test_every_check_names_its_claim_in_its_verifies_comments():

@@ -72,11 +72,12 @@ def test_every_exported_page_is_written_at_its_path_in_the_framework_docs(export
 
 @pytest.mark.parametrize("page", export.EXPORTED_PAGES)
 def test_front_matter_parses_with_the_framework_fields(exported, page):
-    """The front matter is YAML with NodeType Markdown, a Name, an Abstract, an SVG Icon, Authors and Tags."""
+    """The front matter is YAML with NodeType Markdown, a Name, a one-sentence Abstract, an SVG Icon, Authors and Tags."""
     meta, body = split(exported[page])
     assert list(meta) == FRONT_MATTER_KEYS
     assert meta["NodeType"] == "Markdown"
-    assert meta["Name"].strip() and meta["Abstract"].strip()
+    assert meta["Name"].strip() and meta["Abstract"].endswith((".", "!", "?"))
+    assert len(export.SENTENCE_END.split(meta["Abstract"])) == 1, meta["Abstract"]
     assert meta["Icon"].startswith("<svg") and meta["Icon"].endswith("</svg>")
     assert meta["Authors"] and all(isinstance(author, str) and author for author in meta["Authors"])
     assert meta["Tags"] and all(isinstance(tag, str) and tag for tag in meta["Tags"])
@@ -85,19 +86,13 @@ def test_front_matter_parses_with_the_framework_fields(exported, page):
 
 
 @pytest.mark.parametrize("page", export.EXPORTED_PAGES)
-def test_no_include_line_or_attribute_list_survives(exported, page):
-    """No `--8<--` include, no `{ #` attribute list, no admonition, tab or verifies comment: Markdig would show them as text."""
+def test_no_site_syntax_survives_and_every_link_is_a_doc_path_or_a_url(exported, page):
+    """No `--8<--` include, `{ #` attribute list, admonition, tab or verifies comment (Markdig would show them as
+    text); links to the exported pages are /Doc/ paths, the rest full URLs (the guide's own site)."""
     _, body = split(exported[page])
-    assert "--8<--" not in body
-    assert "{ #" not in body
+    assert "--8<--" not in body and "{ #" not in body
     leftovers = [f"line {number}: {line}" for number, line in enumerate(body.splitlines(), start=1) if SITE_ONLY_SYNTAX.search(line)]
     assert not leftovers, "\n".join(leftovers)
-
-
-@pytest.mark.parametrize("page", export.EXPORTED_PAGES)
-def test_every_link_is_a_doc_path_or_an_external_url(exported, page):
-    """Links to the exported pages are /Doc/ paths; everything else points at a full URL (the guide's own site)."""
-    _, body = split(exported[page])
     found = links(body)
     assert found, "the page has no link at all, so the check would check nothing"
     bad = [target for target in found if not (target.startswith(export.DOC_ROOT) or re.match(r"https?://", target))]
@@ -174,14 +169,6 @@ def test_listings_are_in_the_agents_view(exported, page):
         first = next(line for line in (REPO_ROOT / path).read_text(encoding="utf-8").splitlines() if line.strip() and not line.startswith("```"))
         assert first.strip() in body, f"{path}: its listing is not in the export"
     assert checked or '=== "Tool call"' not in text, "no listing of a framework claim was checked"
-
-
-@pytest.mark.parametrize("page", export.EXPORTED_PAGES)
-def test_the_abstract_is_one_sentence(exported, page):
-    meta, _ = split(exported[page])
-    abstract = meta["Abstract"]
-    assert abstract.endswith((".", "!", "?")) and not abstract.endswith(":")
-    assert len(export.SENTENCE_END.split(abstract)) == 1, abstract
 
 
 @pytest.mark.parametrize("page", export.EXPORTED_PAGES)
