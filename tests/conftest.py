@@ -60,6 +60,18 @@ def report_get_text() -> str:
     return report_text(workspace())
 
 
+# For test modules that run scenarios and upload the report again and again without testing how it is read:
+# each stored file's Get text and indexing text is computed once per process while the module runs, as in
+# `dev.py check` (guidetools/readings.py: a pure function of the bytes, immutable results). Every upload,
+# chunking and search still runs; the reading itself is tested, computed anew, in the other modules.
+@pytest.fixture(scope="module")
+def report_read_once():
+    from guidetools.readings import read_once
+
+    with read_once():
+        yield
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_configure(config: pytest.Config) -> None:
     # Hypothesis profiles ("ci" for the gate, "long" for --hypothesis-profile=long), registered before the

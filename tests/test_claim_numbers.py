@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import math
 
+import pytest
 from pypdf import PdfReader
 
 from agentkit import (
@@ -36,6 +37,8 @@ from guidetools import stated
 from guidetools.project import REPO_ROOT
 from tests.mesh_state import NODE_TYPES
 
+
+pytestmark = pytest.mark.usefixtures("report_read_once")  # tests/conftest.py
 
 @functools.cache
 def report_pages() -> int:

@@ -29,6 +29,8 @@ from agentkit.guide._tables import caching_table, scenario_table
 from agentkit._threads import Thread
 from agentkit._tokens import item_tokens
 
+pytestmark = pytest.mark.usefixtures("report_read_once")  # tests/conftest.py
+
 EXPECTED_NODES = 11 + len(REPORT.values)  # the new dimensions (cash flow, segments) and every reported value
 
 
