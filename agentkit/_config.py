@@ -422,11 +422,12 @@ def delegation_targets(configs: Sequence[AgentConfiguration],
     The batch build (``by_name=False``): AgentChatClient builds the agents in order, those without
     delegations first, then those with delegations, the default agent last (OrderAgentsForCreation), each
     given only the agents built before it. An agent in a delegation cycle of two (itself included: a
-    self-delegation) is built again at the end, seeing every agent. A round uses these agents only when
-    nothing selects its agent by name: a chat's first unselected round, or one an ``@agent`` reference picks.
+    self-delegation) is built again at the end, seeing every agent. Three kinds of round run these agents
+    (:func:`round_build`): one with no selection on a fresh AgentChatClient (a thread hub's first, or its
+    first after the hub is recreated), one an ``@agent`` reference picks, and a handoff's target.
 
     ``by_name=True``: a round whose agent is chosen by name (a picked agent, every delegated sub-thread,
-    any later round of the chat) gets it from ResolveSelectedAgent, which rebuilds it with the complete
+    a later round on the same thread hub) gets it from ResolveSelectedAgent, which rebuilds it with the complete
     agent map, since its composed instructions never equal the configuration's: every agent resolves every
     agent, itself included. A name the caller cannot resolve gets no answer (DL3).
     """
@@ -447,6 +448,23 @@ def delegation_targets(configs: Sequence[AgentConfiguration],
         if config.id in cyclic:
             targets[config.id] = every
     return targets
+
+
+BATCH_BUILD, BY_NAME = "batch", "by name"
+
+
+def round_build(selected: str | None, message: str, loaded: Sequence[str], handoff: bool = False) -> str:
+    """Which build of its agent a round runs (DL6, DL7): ``BATCH_BUILD`` or ``BY_NAME`` (see delegation_targets).
+
+    A handoff's target is read from the published batch map (AgentChatClient.cs:861, 1159). Otherwise
+    SelectAgent tries the message's ``@agent/Name`` and first ``@`` agent reference (both answer the batch
+    agent), then the explicit selection (``selected``: a picked agent, a sub-thread's AgentName, the name the
+    previous round on the same client left), which ResolveSelectedAgent rebuilds; with none, the default
+    agent or the first loaded one, from the batch map. ``selected`` is None on a fresh AgentChatClient; a
+    selection no loaded agent matches runs no agent at all (it answers an error; not modelled)."""
+    if handoff or named_agent(message, loaded) is not None:
+        return BATCH_BUILD
+    return BY_NAME if selected else BATCH_BUILD
 
 
 # AgentChatClient.SelectAgent's first two steps, which a round's last message (a delegated sub-thread's: the

@@ -97,9 +97,13 @@ TIME_LIMITS = (
     TimeLimit("one agent tool call (every tool but `delegate_to_agent` and `check_inbox`)", 30,
               "the model reads `Tool '{name}' timed out after 30s. Add [ToolTimeout(N)] to allow longer.`; "
               "the operation runs on", "MP3 FI3", "yes"),
-    TimeLimit("`Get`'s read of a unified path (a `content/`, `data/`, `schema/`, `area/` or `layoutAreas` "
-              "segment): routing, the node's hub, the store, the transformer", 10,
-              "`Error: Timeout resolving '{remainder}' at {address}`", "S2", "yes"),
+    TimeLimit("`Get`'s read of a unified path (a `content`, `data`, `schema`, `model` or `menu` segment, any case; "
+              "a `layoutAreas` segment; or the colon form `{address}/{prefix}:{path}`): routing, the node's hub, "
+              "the store, the transformer", 10,
+              "a node read at the whole path (10 s more) answers the node if there is one; otherwise "
+              "`Error: Timeout resolving '{remainder}' at {address}`", "S2 S10", "yes"),
+    TimeLimit("`Get`'s read of an area (`{path}/area/{Name}`): the rendered frame", 30,
+              "the tool's own 30 s bound fires first: `Tool 'Get' timed out after 30s. …`", "S2 MP3", "no"),
     TimeLimit("`Get`'s read of a plain node path", 10,
               "a fallback read of 5 s more, then `Not found: {path}`", "S10", "no"),
     TimeLimit("the node read of `Patch`, `EditContent` and `GetDiagnostics`", 10,
@@ -119,20 +123,24 @@ TIME_LIMITS = (
               "the parent cancels the sub-thread", "DL5", "no"),
     TimeLimit("a sub-thread's silence after its first output (not within 15 s of its start)", 30,
               "the parent cancels the sub-thread", "DL5", "no"),
-    TimeLimit("a round: its model calls, tool calls and delegations", 30 * 60,
+    TimeLimit("a round: its model calls and tool calls (a `delegate_to_agent` call in progress is not cut: "
+              "the round ends only once that call answers)", 30 * 60,
               "the round ends in error, storing `*Error: AI streaming exceeded the maximum round duration "
-              "of 00:30:00 …*`", "RL1", "no"),
+              "of 00:30:00 …*`", "RL1 DL3", "no"),
     TimeLimit("a Claude Code harness round (its CLI session)", 120,
               "the round ends in error, storing `*Error: {message}*`", "RL2", "no"),
     TimeLimit("a Copilot harness round, after its prompt is sent", 30,
               "the round ends in error, storing `*Error: {message}*`", "RL2", "no"),
-    TimeLimit("a round on an Orleans host (the grain's long-running extension)", 30 * 60,
+    TimeLimit("a round on an Orleans host: a grain whose run of long-running operations passes 30 min "
+              "(checked each minute)", 30 * 60,
               "the grain deactivates and the round ends cancelled", "RL5", "no"),
-    TimeLimit("the round's wait for its usage write", 15,
+    TimeLimit("the round's usage write (a side effect after its terminal status; the round does not wait for it)",
+              15,
               "if the usage node's creation has not answered, the tokens are never added; an add already queued "
               "still lands later; a failure is only logged", "W7", "no"),
     TimeLimit("one request to the model provider", None,
-              "none: every provider client switches its network timeout off", "RL1", "—"),
+              "none: every chat-client factory (Claude, OpenAI, Azure OpenAI, Azure Foundry) switches its network "
+              "timeout off; the opt-in Foundry persistent-agent factory keeps Azure.Core's default", "RL1", "—"),
 )
 
 

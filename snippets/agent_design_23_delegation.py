@@ -1,7 +1,7 @@
 """Delegation end to end: what a sub-agent receives, what the parent reads, how it fails; and the time limits."""
 
 from agentkit import Agent, Mesh, Thread, ToolCall
-from agentkit._config import AgentConfiguration, delegation_targets, named_agent
+from agentkit._config import BATCH_BUILD, BY_NAME, AgentConfiguration, delegation_targets, named_agent, round_build
 from agentkit._cost import TokenUsage
 from agentkit._runtime import (CANCELLED_SUMMARY, DELEGATION_TIMED_OUT, DELEGATION_WAIT_SECONDS, NO_RESPONSE,
                                TIME_LIMITS, Interrupt)
@@ -124,20 +124,30 @@ assert [sub.agent for sub in run.delegations] == ["reader", "checker"] and {
 # --8<-- [start:targets]
 hierarchy = [AgentConfiguration("lead", delegations=["writer"]), AgentConfiguration("writer", delegations=["reader"]),
              AgentConfiguration("reader"), AgentConfiguration("self", delegations=["self"])]
-print(delegation_targets(hierarchy))  # the batch build: a chat's first unselected round, or an @agent pick
+print(delegation_targets(hierarchy))  # the batch build: a fresh hub's unselected round, an @agent pick, a handoff
 #> {'reader': (), 'lead': ('reader',), 'writer': ('reader', 'lead'), 'self': ('reader', 'lead', 'writer', 'self')}
 print(delegation_targets(hierarchy, by_name=True)["reader"])  # an agent chosen by name: rebuilt with every agent
 #> ('reader', 'lead', 'writer', 'self')
 # --8<-- [end:targets]
 
 targets = delegation_targets(hierarchy)
+loaded = [c.id for c in hierarchy]
 # verifies: agent.delegation-resolves-earlier-agents
 assert "writer" not in targets["lead"] and "self" in targets["self"] and targets["reader"] == ()
 # verifies: agent.delegation-resolves-earlier-agents
 assert delegation_targets([AgentConfiguration("main", is_default=True), AgentConfiguration("a")])["main"] == ("a",)
-by_name = delegation_targets(hierarchy, by_name=True)
+mutual = delegation_targets([AgentConfiguration("p", delegations=["q"]), AgentConfiguration("q", delegations=["p"]),
+                             AgentConfiguration("r", delegations=["p"]), AgentConfiguration("main", is_default=True)])
 # verifies: agent.delegation-resolves-earlier-agents
+assert "q" in mutual["p"] and "p" in mutual["q"] and mutual["r"] == ("p", "q") and mutual["main"] == ("p", "q", "r")
+# verifies: agent.delegation-resolves-earlier-agents
+assert [round_build(None, "Go.", loaded), round_build("lead", "Ask @agent/Writer.", loaded),
+        round_build("lead", "Go.", loaded, handoff=True)] == [BATCH_BUILD] * 3
+by_name = delegation_targets(hierarchy, by_name=True)
+# verifies: agent.named-round-rebuilds-agent
 assert all(by_name[c.id] == targets["self"] and c.id in by_name[c.id] for c in hierarchy) and "writer" in by_name["lead"]
+# verifies: agent.named-round-rebuilds-agent
+assert [round_build(name, "Check the totals.", loaded) for name in ("lead", "Acme/Agent/reader")] == [BY_NAME] * 2
 
 
 def seconds(limit) -> str:
@@ -151,16 +161,23 @@ capture("agent_time_limits.md", "| what is timed | limit | when it runs out | mo
             f"| {t.scope} | {seconds(t.seconds)} | {t.outcome} | {t.modelled} | {t.facts} |\n" for t in TIME_LIMITS))
 by_fact = {t.facts: t.seconds for t in TIME_LIMITS}
 by_scope = {t.scope: t for t in TIME_LIMITS}
+unified, area, node_path = TIME_LIMITS[1:4]
+rounds = [t for t in TIME_LIMITS if "RL1" in t.facts.split()]
 # verifies: agent.time-limits
-assert [t.seconds for t in TIME_LIMITS if t.facts == "RL1"] == [30 * 60, None] and TIME_LIMITS[-1].seconds is None
+assert [t.seconds for t in rounds] == [30 * 60, None] and TIME_LIMITS[-1].seconds is None and (
+    "not cut" in rounds[0].scope and "DL3" in rounds[0].facts and "persistent-agent" in rounds[1].outcome)
 # verifies: agent.time-limits
-assert by_fact["MP3 FI3"] == 30 and by_fact["S2"] == 10 and by_fact["DL2"] == DELEGATION_WAIT_SECONDS
+assert by_fact["MP3 FI3"] == 30 and by_fact["S2 S10"] == 10 and by_fact["DL2"] == DELEGATION_WAIT_SECONDS
 # verifies: agent.time-limits
 assert [t.seconds for t in TIME_LIMITS if t.scope.startswith(("a Claude Code", "a Copilot"))] == [120, 30] and [
     t.seconds for t in TIME_LIMITS if t.scope.startswith("the agent's initialisation")] == [60]
 # verifies: agent.time-limits
-assert "unified path" in TIME_LIMITS[1].scope and TIME_LIMITS[2].outcome.endswith("`Not found: {path}`") and (
-    "5 s" in TIME_LIMITS[2].outcome and {t.facts for t in TIME_LIMITS} >= {"RL2", "RL3", "RL4", "RL5", "S10"})
+assert "unified path" in unified.scope and "`area/`" not in unified.scope and "node read at the whole path" in (
+    unified.outcome) and node_path.outcome.endswith("`Not found: {path}`") and "5 s" in node_path.outcome and (
+    {t.facts for t in TIME_LIMITS} >= {"RL2", "RL3", "RL4", "RL5", "S10"})
+# verifies: agent.time-limits
+assert "/area/" in area.scope and area.seconds == 30 and area.modelled == "no" and "Tool 'Get' timed out" in (
+    area.outcome)
 # verifies: agent.subthread-heartbeat
 assert [t.seconds for t in TIME_LIMITS if t.facts == "DL5"] == [60, 30] and "15 s" in next(
     t.scope for t in TIME_LIMITS if t.facts == "DL5" and t.seconds == 30)
@@ -177,4 +194,4 @@ usage_wait = next(t for t in TIME_LIMITS if t.facts == "W7")
 # verifies: agent.usage-write-dropped
 assert usage_wait.seconds == 15 and "never added" in usage_wait.outcome and "still lands later" in usage_wait.outcome
 # verifies: agent.usage-write-dropped
-assert "only logged" in usage_wait.outcome and "wait" in usage_wait.scope
+assert "only logged" in usage_wait.outcome and "does not wait" in usage_wait.scope
