@@ -88,7 +88,7 @@ class TimeLimit:
     seconds: int | None  # None: no limit
     outcome: str
     facts: str
-    modelled: str  # how agentkit models it: "yes", "outcome" (no clock; the effect), or "no"
+    modelled: str  # how agentkit models it: "yes", "outcome" (no clock; the effect), "no", or the part it models
 
 
 # Every time limit that can cut a call, a read or a round short, for agents a host's chat runs (MeshWeaver's
@@ -101,7 +101,7 @@ TIME_LIMITS = (
               "a `layoutAreas` segment; or the colon form `{address}/{prefix}:{path}`): routing, the node's hub, "
               "the store, the transformer", 10,
               "a node read at the whole path (10 s more) answers the node if there is one; otherwise "
-              "`Error: Timeout resolving '{remainder}' at {address}`", "S2 S10", "yes"),
+              "`Error: Timeout resolving '{remainder}' at {address}`", "S2 S10", "for `content` paths"),
     TimeLimit("`Get`'s read of an area (`{path}/area/{Name}`): the rendered frame", 30,
               "the tool's own 30 s bound fires first: `Tool 'Get' timed out after 30s. …`", "S2 MP3", "no"),
     TimeLimit("`Get`'s read of a plain node path", 10,
