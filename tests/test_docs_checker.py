@@ -5,9 +5,6 @@ The broken inputs live in tests/fixtures/broken/, a small tree shaped like the r
 
 from __future__ import annotations
 
-import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -15,10 +12,10 @@ from sybil.example import SybilFailure
 
 from claimcheck import outputs
 from claimcheck import captures
-from guidetools import claimlock, claims, contracts
+from guidetools import claims, contracts
 from claimcheck.doctests import make_sybil
 from claimcheck.page import read_page
-from guidetools.project import REPO_ROOT, Project
+from guidetools.project import Project
 
 BROKEN = Project(Path(__file__).parent / "fixtures" / "broken")
 
@@ -137,39 +134,3 @@ def test_marker_carries_the_text_of_the_block_it_closes():
     texts = {marker.id: marker.text for marker in page.markers}
     assert texts["sample.unchecked"] == "Nothing checks this."
     assert texts["sample.prints"] == "Listed claim"
-
-
-def test_what_gitignore_ignores_is_no_part_of_the_checked_tree(tmp_path):
-    """A build's leftovers (conformance/build/ after `pip install ./conformance`) change no claim, claims page,
-    claims lock or lint finding; a new snippet that is not committed yet is still checked."""
-    skipped = shutil.ignore_patterns("__pycache__", "*.pyc")
-    for name in ("agentkit", "claimcheck", "conformance", "docs", "framework", "snippets", "tests", "guidetools"):
-        shutil.copytree(REPO_ROOT / name, tmp_path / name, ignore=skipped)
-    for name in (".gitignore", "pyproject.toml"):
-        shutil.copy2(REPO_ROOT / name, tmp_path / name)
-    copy = Project(tmp_path)
-    before = claims.collect(copy)
-    planted = tmp_path / "conformance" / "build" / "lib" / "conformance" / "x.py"
-    planted.parent.mkdir(parents=True)
-    # A check of a real claim, one of no claim, and a lint finding (an unused import).
-    planted.write_text("import os\n\n# verifies: mesh.create-collides\nassert True\n# verifies: no.such-claim\nassert True\n")
-    new_snippet = tmp_path / "snippets" / "zz_99_not_committed.py"
-    new_snippet.write_text("# verifies: no.such-claim\nassert True\n", encoding="utf-8")
-
-    after = claims.collect(Project(tmp_path))
-    assert messages(after.problems) == [
-        "snippets/zz_99_not_committed.py:1: check names claim 'no.such-claim', which no page has; mark the claim on its "
-        "page or fix the id"]
-    new_snippet.unlink()
-    planted_copy = Project(tmp_path)  # read afresh: the snippet is gone, the build's leftovers stay
-    after = claims.collect(planted_copy)
-    assert not after.problems
-    assert claims.render_page(planted_copy, after) == claims.render_page(copy, before)
-    assert claimlock.render(claimlock.updated(planted_copy, after, set())[0]) == \
-        claimlock.render(claimlock.updated(copy, before, set())[0])
-    assert "conformance/build/lib/conformance/x.py" not in {path.as_posix() for path in planted_copy.check_source_paths}
-    # ruff applies .gitignore in a git work tree, as a checkout is (outside one it lints the planted file).
-    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
-    lint = subprocess.run([sys.executable, "-m", "ruff", "check", "--no-cache", "conformance"], cwd=tmp_path,
-                          capture_output=True, text=True)
-    assert lint.returncode == 0, lint.stdout

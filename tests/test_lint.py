@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
-from guidetools.project import REPO_ROOT
+from guidetools import claimlock, claims
+from guidetools.project import REPO_ROOT, Project
 
 # Every Python file of the project; pyproject's exclusions keep out the pages (and with them the
 # notebook's source) and the deliberately broken fixtures.
@@ -53,3 +55,40 @@ def test_ruff_format_never_touches_markdown():
     # The same command without pyproject's exclusions does reach the pages: the config is what protects them.
     without_config = ruff("format", "--isolated", "--check", "--diff", "docs")
     assert [path for path in markdown_files_in(without_config.stdout) if path.startswith("docs/")], without_config.stdout[:2000]
+
+
+# In this module, not among the docs checks of `dev.py check`: no page edit can change it, and it copies the tree.
+def test_what_gitignore_ignores_is_no_part_of_the_checked_tree(tmp_path):
+    """A build's leftovers (conformance/build/ after `pip install ./conformance`) change no claim, claims page,
+    claims lock or lint finding; a new snippet that is not committed yet is still checked."""
+    skipped = shutil.ignore_patterns("__pycache__", "*.pyc")
+    for name in ("agentkit", "claimcheck", "conformance", "docs", "framework", "snippets", "tests", "guidetools"):
+        shutil.copytree(REPO_ROOT / name, tmp_path / name, ignore=skipped)
+    for name in (".gitignore", "pyproject.toml"):
+        shutil.copy2(REPO_ROOT / name, tmp_path / name)
+    copy = Project(tmp_path)
+    before = claims.collect(copy)
+    planted = tmp_path / "conformance" / "build" / "lib" / "conformance" / "x.py"
+    planted.parent.mkdir(parents=True)
+    # A check of a real claim, one of no claim, and a lint finding (an unused import).
+    planted.write_text("import os\n\n# verifies: mesh.create-collides\nassert True\n# verifies: no.such-claim\nassert True\n")
+    new_snippet = tmp_path / "snippets" / "zz_99_not_committed.py"
+    new_snippet.write_text("# verifies: no.such-claim\nassert True\n", encoding="utf-8")
+
+    after = claims.collect(Project(tmp_path))
+    assert sorted(str(problem) for problem in after.problems) == [
+        "snippets/zz_99_not_committed.py:1: check names claim 'no.such-claim', which no page has; mark the claim on its "
+        "page or fix the id"]
+    new_snippet.unlink()
+    planted_copy = Project(tmp_path)  # read afresh: the snippet is gone, the build's leftovers stay
+    after = claims.collect(planted_copy)
+    assert not after.problems
+    assert claims.render_page(planted_copy, after) == claims.render_page(copy, before)
+    assert claimlock.render(claimlock.updated(planted_copy, after, set())[0]) == \
+        claimlock.render(claimlock.updated(copy, before, set())[0])
+    assert "conformance/build/lib/conformance/x.py" not in {path.as_posix() for path in planted_copy.check_source_paths}
+    # ruff applies .gitignore in a git work tree, as a checkout is (outside one it lints the planted file).
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    lint = subprocess.run([sys.executable, "-m", "ruff", "check", "--no-cache", "conformance"], cwd=tmp_path,
+                          capture_output=True, text=True)
+    assert lint.returncode == 0, lint.stdout
