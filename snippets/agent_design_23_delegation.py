@@ -1,10 +1,11 @@
 """Delegation end to end: what a sub-agent receives, what the parent reads, how it fails; and the time limits."""
 
 from agentkit import Agent, Mesh, Thread, ToolCall
-from agentkit._config import BATCH_BUILD, BY_NAME, AgentConfiguration, delegation_targets, named_agent, round_build
+from agentkit._config import AgentConfiguration
+from agentkit._delegation import BATCH_BUILD, BY_NAME, delegation_targets, named_agent, round_build
 from agentkit._cost import TokenUsage
-from agentkit._runtime import (CANCELLED_SUMMARY, DELEGATION_TIMED_OUT, DELEGATION_WAIT_SECONDS, NO_RESPONSE,
-                               TIME_LIMITS, Interrupt)
+from agentkit._runtime import CANCELLED_SUMMARY, DELEGATION_TIMED_OUT, DELEGATION_WAIT_SECONDS, NO_RESPONSE, Interrupt
+from agentkit._time_limits import TIME_LIMITS
 from agentkit._usage import recorded_usage
 from agentkit.guide import PlannedCalls, TextModel
 from claimcheck import capture

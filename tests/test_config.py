@@ -16,10 +16,9 @@ from agentkit._config import (
     THREAD_GUIDANCE,
     AgentConfiguration,
     PluginGrant,
-    delegation_targets,
-    named_agent,
     parse_plugin_entry,
 )
+from agentkit._delegation import delegation_targets, named_agent
 from agentkit._plugins import Tool
 
 BUILTINS = [Tool(name, "Agent", name, lambda arguments: "") for name in
