@@ -266,19 +266,15 @@ def refused(arguments: list[str], capsys) -> str:
     return lines[0]
 
 
-def test_unreachable_url(tmp_path, capsys):
-    line = refused(conform_args(tmp_path, "--url", f"http://127.0.0.1:{free_port()}/mcp"), capsys)
-    assert "cannot reach http://127.0.0.1:" in line
-
-
-def test_endpoint_that_is_not_mcp(plain_http, tmp_path, capsys):
-    line = refused(conform_args(tmp_path, "--url", f"{plain_http}/mcp"), capsys)
-    assert line.endswith("is not an MCP endpoint: it answered an MCP initialize request with text/html, not JSON-RPC")
-
-
-def test_auth_failure(plain_http, tmp_path, capsys):
-    line = refused(conform_args(tmp_path, "--url", f"{plain_http}/private", "--header", "Authorization: Bearer wrong"), capsys)
-    assert line == f"conform: authentication failed at {plain_http}/private (HTTP 401): the credentials were refused"
+@pytest.mark.parametrize("target, expected", [
+    (lambda web: ["--url", f"http://127.0.0.1:{free_port()}/mcp"], lambda web: "cannot reach http://127.0.0.1:"),
+    (lambda web: ["--url", f"{web}/mcp"],
+     lambda web: "is not an MCP endpoint: it answered an MCP initialize request with text/html, not JSON-RPC"),
+    (lambda web: ["--url", f"{web}/private", "--header", "Authorization: Bearer wrong"],
+     lambda web: f"conform: authentication failed at {web}/private (HTTP 401): the credentials were refused"),
+], ids=["unreachable", "not MCP", "auth failure"])
+def test_an_unreachable_non_mcp_or_refusing_url_is_one_line(plain_http, tmp_path, capsys, target, expected):
+    assert expected(plain_http) in refused(conform_args(tmp_path, *target(plain_http)), capsys)
 
 
 @contextmanager
@@ -323,39 +319,30 @@ def replace_call(tool, function: Callable[[dict], str]):
     return tool
 
 
-def dot_dot_run(tmp_path, capsys, get: Callable[[dict], str]) -> tuple[int, str]:
-    """The dot-dot probe alone against a stand-in whose `get` answers with `get(arguments)`."""
-    uploaded = '{"status":"Uploaded","path":"Meridian/content/conformance/dot-dot-sentinel.md","bytes":41}'
-    with stand_in({"upload": uploaded, "delete": "ok"}, {"get": get}) as url:
-        code = conform(conform_args(tmp_path, "--url", url, "--claim", DOT_DOT_CLAIM))
-    return code, capsys.readouterr().out
-
-
-def test_dot_dot_probe_says_when_it_cannot_tell(tmp_path, capsys):
+def _inside_only(arguments: dict) -> str:
     """A store that resolves '..' inside the collection, but whose folder the probe cannot name from outside it."""
     from conformance.checks.paths import SENTINEL
 
-    def get(arguments: dict) -> str:
-        inside = arguments["path"] == "Meridian/content/conformance/../conformance/dot-dot-sentinel.md"
-        return json.dumps(SENTINEL) if inside else "Error: File 'x' not found in collection 'content'"
+    inside = arguments["path"] == "Meridian/content/conformance/../conformance/dot-dot-sentinel.md"
+    return json.dumps(SENTINEL) if inside else "Error: File 'x' not found in collection 'content'"
 
-    code, out = dot_dot_run(tmp_path, capsys, get)
+
+@pytest.mark.parametrize("get, code, finding", [
+    (_inside_only, 0, f"PASS {DOT_DOT_CLAIM}: dot_dot_reaches_the_store: cannot tell whether Get leaves"),
+    # a store (none at the pin) that keeps '..' as part of a file's name: Get stays in the collection's folder
+    (lambda arguments: "Error: File '{}' not found in collection 'content'".format(arguments["path"].removeprefix(
+        "Meridian/content/")), 0, f"PASS {DOT_DOT_CLAIM}: dot_dot_reaches_the_store: Get stays in the collection's folder"),
+    # a deployment that refuses '..' before the store
+    (lambda arguments: "Error: a path must not contain '..'", 1,
+     f"FAIL {DOT_DOT_CLAIM}: dot_dot_reaches_the_store: get Meridian/content/conformance/../"),
+], ids=["cannot tell", "dot-dot as a name", "refused before the store"])
+def test_dot_dot_probe_on_stores_that_differ_from_agentkits(tmp_path, capsys, get, code, finding):
+    uploaded = '{"status":"Uploaded","path":"Meridian/content/conformance/dot-dot-sentinel.md","bytes":41}'
+    with stand_in({"upload": uploaded, "delete": "ok"}, {"get": get}) as url:
+        exit_code = conform(conform_args(tmp_path, "--url", url, "--claim", DOT_DOT_CLAIM))
+    out = capsys.readouterr().out
     # verifies: unified-path.dot-dot-in-tool-paths
-    assert code == 0 and f"PASS {DOT_DOT_CLAIM}: dot_dot_reaches_the_store: cannot tell whether Get leaves" in out, out
-
-
-def test_dot_dot_probe_says_when_the_store_takes_dot_dot_as_a_name(tmp_path, capsys):
-    """A store (none at the pin) that keeps '..' as part of a file's name: Get stays in the collection's folder."""
-    code, out = dot_dot_run(tmp_path, capsys, lambda arguments: "Error: File '{}' not found in collection 'content'".format(
-        arguments["path"].removeprefix("Meridian/content/")))
-    # verifies: unified-path.dot-dot-in-tool-paths
-    assert code == 0 and f"PASS {DOT_DOT_CLAIM}: dot_dot_reaches_the_store: Get stays in the collection's folder" in out, out
-
-
-def test_dot_dot_probe_fails_a_deployment_that_refuses_dot_dot_before_the_store(tmp_path, capsys):
-    code, out = dot_dot_run(tmp_path, capsys, lambda arguments: "Error: a path must not contain '..'")
-    # verifies: unified-path.dot-dot-in-tool-paths
-    assert code == 1 and f"FAIL {DOT_DOT_CLAIM}: dot_dot_reaches_the_store: get Meridian/content/conformance/../" in out, out
+    assert exit_code == code and finding in out, out
 
 
 def test_every_check_names_its_claim_in_its_verifies_comments():

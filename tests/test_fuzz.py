@@ -1,19 +1,10 @@
 """Hostile input never crashes agentkit, never half-writes, and never takes super-linear time.
 
-Property tests (Hypothesis) over every tool of the registry, with generated
-arguments: wrong types, None, NaN, huge and negative numbers, deep nesting,
-long strings, Unicode in NFC and NFD, encoded traversal, reserved words. The
-invariant for one call:
-
-- the tool answers text (its documented result or an error text); nothing escapes;
-- a read-only tool, and any tool that refuses, leaves the mesh exactly as it was
-  (tests/mesh_state.py compares snapshots of nodes, collections, index and chunks);
-- every node the mesh holds stays reachable by Get on its own path.
-
-A stateful test runs random sequences of tool calls against a simple model of
-the nodes that should exist. A scaling test compares input size n with 10n.
-The gate runs the ``ci`` profile (fixed seed, bounded examples); see
-tests/hypothesis_profiles.py for ``--hypothesis-profile=long``.
+Hypothesis over every tool of the registry with hostile arguments (wrong types, None, NaN, huge numbers, deep
+nesting, long strings, NFC and NFD, encoded traversal, reserved words). One call's invariant: the answer is text,
+a read-only tool or a refusal leaves the mesh as it was (tests/mesh_state.py snapshots), and every node and file
+stays reachable by Get. A stateful test runs random call sequences against a model of the nodes; a scaling test
+compares input size n with 10n. The gate runs the ``ci`` profile (tests/hypothesis_profiles.py).
 """
 
 from __future__ import annotations
@@ -73,10 +64,6 @@ def method_of(tool: agentkit.Tool) -> str:
     return "".join(part[:1].upper() + part[1:] for part in tool.name.split("_"))
 
 
-def parameter_names(tool: agentkit.Tool) -> list[str]:
-    return [parameter.name for parameter in tool.parameters]
-
-
 def is_refusal(tool: agentkit.Tool, answer: str) -> bool:
     openings = SUCCESS_OPENINGS.get(method_of(tool))
     return openings is not None and not any(line.startswith(openings) for line in answer.splitlines())
@@ -121,8 +108,7 @@ def binds(kind: str, value: Any) -> bool:
         or (isinstance(value, str) and re.fullmatch(r"\s*[+-]?[0-9]+\s*", value) is not None)
 
 
-def mcp_get(mesh: agentkit.Mesh) -> agentkit.Tool:
-    """MCP ``get``: no chat context, so a path is read as written."""
+def mcp_get(mesh: agentkit.Mesh) -> agentkit.Tool:  # no chat context: a path is read as written
     return tool_for(mesh, f"{agentkit.MCP_SERVER}.get")
 
 
@@ -131,8 +117,7 @@ TOOL_LABELS = [tool_label(tool) for tool in registry(workspace())]
 
 # -- hostile values ---------------------------------------------------------------------------------
 
-def nested(depth_and_shape: tuple[int, str]) -> Any:
-    """A value nested ``depth`` levels deep, as Python data or as JSON text."""
+def nested(depth_and_shape: tuple[int, str]) -> Any:  # as Python data or as JSON text
     depth, shape = depth_and_shape
     if shape == "json-array":
         return "[" * depth + "]" * depth
@@ -200,7 +185,6 @@ valid_content = st.fixed_dictionaries({"$type": st.just("Fact")}, optional={"ite
 
 @st.composite
 def node_value(draw: st.DrawFn) -> dict[str, Any]:
-    """A node that is valid but for a few fields: hostile replacements, removals, odd ids and namespaces."""
     node: dict[str, Any] = {"id": draw(node_ids), "name": draw(st.sampled_from(["A name", "Revenue", "Ωmega"])),
                             "nodeType": draw(st.sampled_from(["Fact", "Company", "Markdown", "Document"])),
                             "content": draw(valid_content)}
@@ -216,8 +200,7 @@ def node_value(draw: st.DrawFn) -> dict[str, Any]:
     return node
 
 
-def as_json_text(value: Any) -> Any:
-    """The JSON text of a value, or the value itself when JSON cannot carry it (too deep, too many digits)."""
+def as_json_text(value: Any) -> Any:  # the value itself when JSON cannot carry it (too deep, too many digits)
     try:
         return json.dumps(value)
     except (ValueError, TypeError, RecursionError):
@@ -263,12 +246,11 @@ def value_for(parameter: str) -> st.SearchStrategy:
 
 @st.composite
 def tool_arguments(draw: st.DrawFn, tool: agentkit.Tool) -> Any:
-    """Arguments as a model might send them: mostly the right names with hostile values, sometimes worse."""
     shape = draw(st.sampled_from(["named"] * 8 + ["extra", "not-a-dict"]))
     if shape == "not-a-dict":
         return draw(hostile)
     arguments = {}
-    for name in parameter_names(tool):
+    for name in (parameter.name for parameter in tool.parameters):
         if draw(st.integers(0, 9)) > 0:
             arguments[name] = draw(value_for(name))
     if shape == "extra":
@@ -302,17 +284,14 @@ def call_checked(mesh: agentkit.Mesh, tool: agentkit.Tool, arguments: Any, befor
 
 
 def unreachable_by_design(path: str) -> bool:
-    """A path Get cannot name, in the framework as in agentkit: Create and upload keep a name as sent, but Get
-    first strips blanks, quotes and a leading '@' from its path (N4), and reads 'X/*' as X's children (N6)."""
+    """Create and upload keep a name as sent, but Get strips blanks, quotes and a leading '@' (N4) and reads
+    'X/*' as X's children (N6)."""
     return agentkit.resolve_tool_path(path) != path or path.endswith("/*")
 
 
 def assert_every_node_reachable(mesh: agentkit.Mesh, get: agentkit.Tool) -> None:
-    """No node without a path: Get on each node's own path returns that node, or the file or listing that
-    the framework's unified read finds first at that path (a node below ``content/`` is read only when the
-    content read fails; the node stays in place and Delete reaches it). A node with another reserved word,
-    an ``area`` route or an old ``word:`` form in its path is read there first (UP1), and agentkit does not
-    model what that read answers."""
+    """Get on each node's path returns that node, or what the unified read finds there first: a file or listing
+    below ``content/``, or (UP1) another reserved word's, area route's or ``word:`` form's read, not modelled."""
     for node in mesh.nodes():
         if unreachable_by_design(node.path):
             continue
@@ -332,13 +311,9 @@ def assert_every_node_reachable(mesh: agentkit.Mesh, get: agentkit.Tool) -> None
 
 
 def assert_every_file_reachable(mesh: agentkit.Mesh, get: agentkit.Tool) -> None:
-    """No file hidden: Get on a stored file's Get path (C1) answers what the collection reads from it, or an
-    error when the collection cannot read it (for a named collection, C1's fallback answers the default
-    collection's not-found error then). A file or folder 'coll/f' of collection 'content' shadows file 'f'
-    of collection 'coll': both have the Get path 'N/content/coll/f', and C1 reads 'content' first. Out of
-    Get's reach by design: a file whose Get path tool-path
-    cleaning changes or that ends in '/*' (see unreachable_by_design), and one whose path has an 'area'
-    segment, which is the layout-area route, tried before the content read (MeshOperations.TryParseAreaRoute)."""
+    """Get on a stored file's Get path (C1) answers what the collection reads from it, or an error when it cannot
+    read it. 'content's file or folder 'coll/f' shadows collection 'coll's 'f' (C1 reads 'content' first); an
+    'area' segment is the layout-area route, tried before the content read (MeshOperations.TryParseAreaRoute)."""
     for collection_path, collection in mesh.collections.items():
         for entry in collection.listing():
             path = agentkit.get_path_of_file(collection_path, entry["filePath"])
@@ -537,8 +512,7 @@ GENEROUS = 4  # a 10x larger input may take up to 40x the time: noise passes, qu
 
 
 def best_time(function: Callable[[], Any], repeats: int = 3) -> float:
-    """The least CPU time of this thread over a few runs, with the collector paused: the gate runs
-    beside a build and a browser, and wall time would count their turns on the core as ours."""
+    """The least thread CPU time over a few runs (wall time would count the build's and browser's turns)."""
     best = math.inf
     gc.disable()  # no gc.collect() first: a full collection of the session's heap costs more than the runs
     try:
@@ -552,7 +526,6 @@ def best_time(function: Callable[[], Any], repeats: int = 3) -> float:
 
 
 def ratio_of(run: Callable[[int], Any], n: int) -> tuple[float, float, float]:
-    """(time at n, time at 10n, their ratio), each the best of a few runs."""
     small, large = best_time(lambda: run(n), repeats=5), best_time(lambda: run(10 * n), repeats=2)
     return small, large, large / max(small, 1e-6)
 
@@ -595,14 +568,13 @@ SCALING = {
 
 
 @pytest.fixture(scope="module")
-def read_only_workspace() -> agentkit.Mesh:
-    """The workspace the scaling runs of Get, Search and search_chunks share: none of them changes it."""
+def read_only_workspace() -> agentkit.Mesh:  # shared by the scaling runs of Get, Search, search_chunks
     return workspace()
 
 
 @functools.cache
 def workbook_of(rows: int) -> bytes:
-    """A workbook of one-cell rows (little work per row, so work per row that grows with the rows shows)."""
+    # one-cell rows: little work per row, so work per row that grows with the rows shows
     from openpyxl import Workbook
 
     workbook = Workbook()

@@ -1,7 +1,7 @@
 """The pieces behind the site's conventions and `dev.py serve`, checked without a build (issue 13).
 
 The browser suite checks what a reader sees (sitemap, edit link, dates, footer, suggestions, 404);
-these check the parts that decide it, cheaply: the link checker's root path, the date plugin's
+these check the parts that decide it, cheaply: the link checker (missing files and anchors, the root path), the date plugin's
 fallback outside a clone, the hook that drops the edit link of generated pages, and how serve's
 wrapper hands signals to its child and filters the kernel's warning.
 """
@@ -39,14 +39,6 @@ def plugin_options(name: str) -> dict:
     raise AssertionError(f"mkdocs.yml does not configure the {name} plugin")
 
 
-def test_site_url_and_edit_uri_are_absolute_and_there_is_no_repo_url():
-    """site_url and edit_uri are full URLs; repo_url stays unset, or Material would fetch from the code host's API."""
-    config = siteconfig.load()
-    assert config["site_url"].startswith("https://") and config["site_url"].endswith("/")
-    assert config["edit_uri"].startswith("https://") and config["edit_uri"].endswith("/docs/")
-    assert "repo_url" not in config
-
-
 def test_link_checker_resolves_root_relative_links_from_the_sites_root_path(tmp_path: Path):
     """A 404 page's `/root/...` links resolve inside the site; a root-relative link outside the root path is reported."""
     write(tmp_path / "index.html", '<h1 id="top">Home</h1>')
@@ -59,6 +51,16 @@ def test_link_checker_resolves_root_relative_links_from_the_sites_root_path(tmp_
     assert problems == [
         "link '/elsewhere/' points outside the site's root path /guide/",
         "link '/guide/#nowhere' points at a missing anchor '#nowhere'",
+    ]
+
+
+def test_link_checker_reports_a_missing_file_and_a_missing_anchor_at_their_lines(tmp_path: Path):
+    write(tmp_path / "index.html", '<h1 id="top">Home</h1>\n<a href="guide/">ok</a>\n<a href="guide/#part">ok</a>\n<a href="gone/">bad</a>\n'
+                                   '<a href="guide/#nowhere">bad</a>\n<a href="https://example.org/">external</a>\n<a href="/guide/">root</a>')
+    write(tmp_path / "guide" / "index.html", '<h2 id="part">Part</h2><a href="../#top">up</a>')
+    assert [str(p) for p in link_problems(tmp_path)] == [
+        "index.html:4: link 'gone/' points at a missing file",
+        "index.html:5: link 'guide/#nowhere' points at a missing anchor '#nowhere'",
     ]
 
 

@@ -40,45 +40,17 @@ SECOND = {
     "src/Moved/Kept.cs": FIRST["src/Kept.cs"],
 }
 
-CITATIONS = """[pin]
-repo = "Example/Framework"
-commit = "{pin}"
-
-[repos.MEAI]
-repo = "Example/Library"
-commit = "{library}"
-
-[facts.F1]
-text = "Add returns the sum."
-cites = [
-  {{ path = "src/Sum.cs", line = 7, symbol = "Add", evidence = "return a + b;" }},
+# (fact, text, origin, cite): F4 cites another repository; R1 is the guide's own reading.
+FACTS = [
+    ("F1", "Add returns the sum.", "", 'path = "src/Sum.cs", line = 7, symbol = "Add", evidence = "return a + b;"'),
+    ("F2", "The greeting is hello.", "", 'path = "src/Names.cs", line = 3, symbol = "Greeting", evidence = "Greeting = \\"hello\\""'),
+    ("F3", "The limit is 40.", "", 'path = "src/Old.cs", line = 1, symbol = "Limit", evidence = "Limit = 40;"'),
+    ("F4", "A library behaviour.", "", 'repo = "MEAI", path = "src/Kept.cs", line = 3, symbol = "Value", evidence = "Value = 1;"'),
+    ("R1", "Kept's value is 1.", "own reading", 'path = "src/Kept.cs", line = 3, symbol = "Value", evidence = "Value = 1;"'),
 ]
-
-[facts.F2]
-text = "The greeting is hello."
-cites = [
-  {{ path = "src/Names.cs", line = 3, symbol = "Greeting", evidence = "Greeting = \\"hello\\"" }},
-]
-
-[facts.F3]
-text = "The limit is 40."
-cites = [
-  {{ path = "src/Old.cs", line = 1, symbol = "Limit", evidence = "Limit = 40;" }},
-]
-
-[facts.F4]
-text = "A library behaviour."
-cites = [
-  {{ repo = "MEAI", path = "src/Kept.cs", line = 3, symbol = "Value", evidence = "Value = 1;" }},
-]
-
-[facts.R1]
-text = "Kept's value is 1."
-origin = "own reading"
-cites = [
-  {{ path = "src/Kept.cs", line = 3, symbol = "Value", evidence = "Value = 1;" }},
-]
-"""
+CITATIONS = '[pin]\nrepo = "Example/Framework"\ncommit = "{pin}"\n\n[repos.MEAI]\nrepo = "Example/Library"\ncommit = "{library}"\n' + "".join(
+    f'\n[facts.{fact}]\ntext = "{text}"\n' + (f'origin = "{origin}"\n' if origin else "") + f"cites = [\n  {{{{ {cite} }}}},\n]\n"
+    for fact, text, origin, cite in FACTS)
 
 PAGE = """# Guide
 

@@ -17,6 +17,7 @@ from urllib.parse import urlsplit
 import pytest
 import yaml
 
+from guidetools import siteconfig
 from guidetools.project import REPO_ROOT
 
 WORKFLOWS = REPO_ROOT / ".github" / "workflows"
@@ -143,11 +144,13 @@ def test_the_drift_workflow_checks_citations_and_errata_at_the_frameworks_main()
 
 def test_site_url_and_edit_uri_name_the_repository_and_branch_the_workflow_deploys():
     """GitHub Pages serves a repository's site at https://OWNER.github.io/REPO/; the edit links point into
-    that repository's docs/ on the branch the workflow deploys from."""
-    config = yaml.safe_load(re.sub(r"!ENV \[[^\]]*\]", "true", (REPO_ROOT / "mkdocs.yml").read_text(encoding="utf-8")))
+    that repository's docs/ on the branch the workflow deploys from. repo_url stays unset, or Material would
+    fetch from the code host's API."""
+    config = siteconfig.load()
     site = urlsplit(config["site_url"])
     owner, repository = site.hostname.removesuffix(".github.io"), site.path.strip("/")
     assert site.scheme == "https" and site.hostname.endswith(".github.io") and "/" not in repository
+    assert config["site_url"].endswith("/") and "repo_url" not in config
     branch = re.search(r"refs/heads/([\w.-]+)", load(GUIDE)["jobs"]["deploy"]["if"]).group(1)
     docs = config.get("docs_dir", "docs")
     assert config["edit_uri"].lower() == f"https://github.com/{owner}/{repository}/edit/{branch}/{docs}/".lower()
@@ -169,7 +172,7 @@ def test_dev_py_build_is_the_gates_strict_build():
 
 
 def test_the_built_site_has_the_404_page_and_every_page(built_site):
-    config = yaml.safe_load(re.sub(r"!ENV \[[^\]]*\]", "true", (REPO_ROOT / "mkdocs.yml").read_text(encoding="utf-8")))
+    config = siteconfig.load()
 
     def pages(nav):
         for entry in nav:
