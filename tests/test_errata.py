@@ -48,11 +48,7 @@ def test_the_errata_cover_twenty_statements_with_claims_and_the_named_defects():
     with_claims = [e.id for e in ERRATA.errata if e.claims]
     assert len(with_claims) >= 20, with_claims
     assert REQUIRED_DEFECTS <= {d.id for d in ERRATA.defects}
-    assert all(d.fix and decisive_ok(d) for d in ERRATA.defects)
-
-
-def decisive_ok(entry) -> bool:
-    return errata_tool.decisive(KNOWN, entry.decides) is not None
+    assert all(d.fix and errata_tool.decisive(KNOWN, d.decides) is not None for d in ERRATA.defects)
 
 
 def test_a_claim_of_another_kind_or_an_unknown_fact_is_named(tmp_path):

@@ -12,6 +12,7 @@ import re
 import subprocess
 import sys
 import textwrap
+from types import SimpleNamespace
 
 import pytest
 
@@ -36,15 +37,10 @@ def project(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytes
     return pytester
 
 
-class Result:
-    """What a session printed and its exit code, as the tests below read them."""
-
-    def __init__(self, run: pytest.RunResult) -> None:
-        self.returncode, self.stdout = int(run.ret), run.stdout.str()
-
-
-def run(project: pytest.Pytester, *args: str, subprocess: bool = False) -> Result:
-    return Result((project.runpytest_subprocess if subprocess else project.runpytest)(*PLUGINS, *args))
+def run(project: pytest.Pytester, *args: str, subprocess: bool = False) -> SimpleNamespace:
+    """What a session printed (stdout) and its exit code (returncode)."""
+    result = (project.runpytest_subprocess if subprocess else project.runpytest)(*PLUGINS, *args)
+    return SimpleNamespace(returncode=int(result.ret), stdout=result.stdout.str())
 
 
 def write(project: pytest.Pytester, **files: str) -> pytest.Pytester:
@@ -151,7 +147,7 @@ def built(slow_build):
 '''
 
 
-def run_failing_job(project: pytest.Pytester, tests: str, *args: str) -> Result:
+def run_failing_job(project: pytest.Pytester, tests: str, *args: str) -> SimpleNamespace:
     return run(write(project, conftest=FAILING_JOB, test_it=tests), *args)
 
 
