@@ -118,21 +118,14 @@ def git(root: Path, *args: str) -> str:
     return subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", *args], cwd=root, check=True, capture_output=True, text=True).stdout
 
 
-def committed_mini(tmp_path: Path, base=lambda root: None) -> Path:
-    """The mini tree as a git repository: `base(root)` edits it before its first commit."""
-    root = tmp_path / "repo"
-    shutil.copytree(MINIDOCS, root)
-    base(root)
-    git(root, "init", "-q", "-b", "main")
-    git(root, "add", ".")
-    git(root, "commit", "-q", "-m", "base")
-    return root
-
-
 def test_review_report_lists_claims_numbers_and_unmarked_behaviour(tmp_path):
     """On a two-commit history: a reworded claim (old and new text, its unchanged check), an added one,
     a changed number, and a new sentence that promises behaviour without a marker."""
-    root = committed_mini(tmp_path)
+    root = tmp_path / "repo"
+    shutil.copytree(MINIDOCS, root)
+    git(root, "init", "-q", "-b", "main")
+    git(root, "add", ".")
+    git(root, "commit", "-q", "-m", "base")
     page = root / "docs" / "guide.md"
     text = page.read_text(encoding="utf-8")
     text = text.replace("Input is cut at 1,000 characters.", "Input is cut at 1,200 characters.")
@@ -161,11 +154,14 @@ def test_review_report_lists_claims_numbers_and_unmarked_behaviour(tmp_path):
 
 def test_review_report_asks_a_new_reading_for_a_new_or_reworded_framework_claim(tmp_path):
     """A framework claim's new wording is read against the source by someone else (guidetools/refutation.py)."""
-    def framework_limit(root: Path) -> None:
-        edit(Project(root), "docs/guide.md", "{ #mini.limit .model }", '{ #mini.limit .framework cite="F1" }')
-
-    root = committed_mini(tmp_path, framework_limit)
+    root = tmp_path / "repo"
+    shutil.copytree(MINIDOCS, root)
     page = root / "docs" / "guide.md"
+    page.write_text(page.read_text(encoding="utf-8").replace("{ #mini.limit .model }", '{ #mini.limit .framework cite="F1" }'),
+                    encoding="utf-8")
+    git(root, "init", "-q", "-b", "main")
+    git(root, "add", ".")
+    git(root, "commit", "-q", "-m", "base")
     text = page.read_text(encoding="utf-8").replace("Input is cut at 1,000 characters.", "Input is cut at 1,200 characters.")
     page.write_text(text + '\nThe sum is an int.\n{ #mini.sum-type .framework cite="F1" }\n', encoding="utf-8")
     git(root, "commit", "-q", "-am", "change")
