@@ -138,16 +138,6 @@ def input_tokens(calls: int, stable: int, per_call: int, batch_size: int | None 
     return (k + 1) * stable + per_call * (b * k * (k - 1) // 2 + calls)
 
 
-def sequential_input_tokens(calls: int, stable: int, per_call: int) -> int:
-    """One call a turn: (N+1)*S + d*N(N+1)/2."""
-    return input_tokens(calls, stable, per_call, batch_size=1)
-
-
-def batched_input_tokens(calls: int, stable: int, per_call: int) -> int:
-    """All calls in one turn: 2S + N*d (S alone when N is 0: the model just answers)."""
-    return input_tokens(calls, stable, per_call, batch_size=None)
-
-
 @dataclass(frozen=True)
 class CallPattern:
     """N tool calls of one shape, issued ``batch_size`` per response (None: all in one)."""

@@ -25,7 +25,6 @@ Hierarchy::
     ├── ToolArgumentError(ValueError)        a tool argument of the wrong JSON type (answered as text)
     ├── StrictContentError(ValueError)       strict mode (an agentkit extension): dropped fields or unknown $type
     ├── ContentError(ValueError)             a file cannot become text
-    │   ├── NoTransformer(ContentError)      no transformer registered for the extension
     │   └── UnreadableDocument(ContentError) corrupt, truncated, empty or encrypted file
     ├── DocumentSlugCollision(ValueError)    two file names share one Document-node slug
     ├── ConfigurationError(ValueError)       malformed AgentConfiguration or Agent wiring
@@ -120,10 +119,6 @@ class StrictContentError(AgentkitError, ValueError):
 
 class ContentError(AgentkitError, ValueError):
     """A stored or uploaded file cannot be turned into text."""
-
-
-class NoTransformer(ContentError):
-    """No content transformer is registered for the file's extension."""
 
 
 class UnreadableDocument(ContentError):

@@ -120,24 +120,14 @@ def refuse_beyond_json_limits(value: Any) -> None:
 
 
 def repair_json(text: str) -> str:
-    """MeshOperations.RepairJson (M4): unparseable text is cut to its longest parseable prefix ending in ``}`` or ``]``.
+    """MeshOperations.RepairJson (M4) of text that does not parse whole: it is cut to its longest parseable
+    prefix ending in ``}`` or ``]`` (:func:`_load_repaired` parses text whole first).
 
     The framework parses every such prefix from the longest down, which takes time quadratic in the
     text. Only one prefix can parse: the first complete value (after leading blanks), since one JSON
     value is all a document may hold. agentkit decodes that value once, in linear time, and returns
     the same prefix.
     """
-    if not text:
-        return text
-    try:
-        load_json(text)
-        return text
-    except (json.JSONDecodeError, InvalidJson):
-        return _repaired_prefix(text)
-
-
-def _repaired_prefix(text: str) -> str:
-    """:func:`repair_json` of text that does not parse whole."""
     start = len(text) - len(text.lstrip())
     try:
         value, end = json.JSONDecoder().raw_decode(text, start)
@@ -159,7 +149,7 @@ def _load_repaired(text: str) -> Any:
         return load_json(text)
     except (json.JSONDecodeError, InvalidJson):
         pass
-    repaired = _repaired_prefix(text)
+    repaired = repair_json(text)
     if repaired != text:
         return load_json(repaired)
     try:

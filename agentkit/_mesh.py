@@ -97,7 +97,7 @@ class Mesh(MeshReads, MeshWrites, ContentTyping):
 
     def get(self, path: str) -> Node:
         """The node at ``path``; the path is canonicalized first (percent-decode, NFC)."""
-        unified = parse_path(path, is_node=self.exists)
+        unified = parse_path(path)
         node = self._nodes.get(unified.path) if unified.kind != "children" else None  # the node namespace is authoritative (D4)
         if node is None:
             raise NodeNotFound(f"Node '{path}' not found")

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
-from typing import Callable, Mapping
+from typing import Mapping
 from urllib.parse import unquote
 
 from ._errors import PathError, PathTraversal
@@ -259,7 +259,7 @@ class UnifiedPath:
         return (self.rest or "").rstrip("/")
 
 
-def parse_path(text: str, *, is_node: Callable[[str], bool] | None = None) -> UnifiedPath:
+def parse_path(text: str) -> UnifiedPath:
     """Split a tool path as Get does, without looking any node up (N2, UP1).
 
     In the framework's order: ``path/*`` lists children; a path without ``:`` whose last exact
@@ -269,9 +269,8 @@ def parse_path(text: str, *, is_node: Callable[[str], bool] | None = None) -> Un
     the framework's ParseUnifiedPath does: the word before a ``:`` (lower-cased), else a reserved
     first segment followed by ``/``, else ``data`` with the whole remainder
     (``Meridian/content`` without a trailing ``/`` is the data reference ``content``).
-
-    ``is_node`` is accepted for older callers and ignored: the framework splits by words, so
-    ``Meridian/filings/x.md`` is a node path whether or not a collection ``filings`` exists.
+    The framework splits by words, so ``Meridian/filings/x.md`` is a node path whether or not a
+    collection ``filings`` exists.
     """
     if not isinstance(text, str):
         raise PathError(f"Malformed path: a path is a string, got {type(text).__name__}")

@@ -303,13 +303,9 @@ class _TextInterpreter(_Interpreter):
         return tm  # where the next string starts does not change the text
 
 
-def page_letters(reader, page, name: str) -> list[Letter]:
-    """The page's letters in the order its content stream draws them (PdfPig's ``page.Letters``)."""
-    return _Interpreter(reader, name).page(page)
-
-
 def document_letters(reader, name: str) -> Iterator[list[Letter]]:
-    """Each page's letters, as ``page_letters``, with each font decoded once for the document."""
+    """Each page's letters in the order its content stream draws them (PdfPig's ``page.Letters``), with each
+    font decoded once for the document."""
     interpreter = _Interpreter(reader, name)
     return (interpreter.page(page) for page in reader.pages)
 

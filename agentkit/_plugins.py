@@ -147,15 +147,6 @@ PATH_HANDLING: tuple[PathHandling, ...] = (
 )
 
 
-# A5: Microsoft.Extensions.AI's answer to a call of a tool the agent was not offered; the round continues.
-UNOFFERED_TOOL_TEXT = 'Error: Requested function "{name}" not found.'
-
-
-def unoffered_tool_answer(name: str) -> str:
-    """What the model reads after calling a tool it was not offered (A5)."""
-    return UNOFFERED_TOOL_TEXT.format(name=name)
-
-
 @dataclass(frozen=True)
 class Tool:
     """One tool as offered to a model (or an MCP client)."""

@@ -75,9 +75,6 @@ DELEGATION_TIMED_OUT = "Error: delegation to {agent} failed — timed out waitin
 NO_RESPONSE = "*Agent returned no response — streaming completed with zero tokens.*"
 # A cancelled round's summary when it wrote no text (ThreadExecution.cs:2499-2500).
 CANCELLED_SUMMARY = "Cancelled before completion."
-# ThreadExecution's message for a round past MaxStreamingDuration (30 min, ThreadExecution.cs:748, 2555-2561).
-ROUND_TIMED_OUT = ("AI streaming exceeded the maximum round duration of 00:30:00 and was aborted (#147). "
-                   "The model endpoint stopped responding mid-stream; resubmit to retry.")
 
 
 def _builtin(name: str, description: str, body: Any, required: Sequence[str] = (), optional: Sequence[str] = (),

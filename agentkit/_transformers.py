@@ -349,9 +349,6 @@ class Box:
     w: float
     h: float
 
-    def union(self, other: "Box") -> "Box":
-        return Box.covering((self, other))
-
     @staticmethod
     def covering(boxes: Iterable["Box"]) -> "Box":
         """The union of the first box with each next one in turn, without a Box for every step between."""

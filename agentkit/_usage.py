@@ -58,14 +58,13 @@ def usage_path(thread_path: str, model: str | None) -> str:
     return f"{thread_path}/{USAGE_SEGMENT}/{usage_key(model)}"
 
 
-def record_usage(mesh: Mesh, thread_path: str, model: str | None, usage: TokenUsage,
-                 user_id: str | None = None) -> Node | None:
+def record_usage(mesh: Mesh, thread_path: str, model: str | None, usage: TokenUsage) -> Node | None:
     """Add one round's ``usage`` to the thread's satellite for ``model`` and return it; all-zero writes nothing."""
     if usage == TokenUsage():
         return None
     usage = recorded_usage(mesh, thread_path, model) + usage
-    content = {"$type": USAGE_NODE_TYPE, **({"userId": user_id} if user_id else {}), "threadId": thread_path,
-               "model": usage_model(model), **usage.as_content()}  # JSON omits a null userId
+    content = {"$type": USAGE_NODE_TYPE, "threadId": thread_path,  # JSON omits the null userId
+               "model": usage_model(model), **usage.as_content()}
     return mesh.put_node(Node(id=usage_key(model), namespace=f"{thread_path}/{USAGE_SEGMENT}",
                               name=usage_model(model), node_type=USAGE_NODE_TYPE, content=content,
                               main_node=thread_path))  # the satellite's MainNode is its thread (TokenUsage.cs:193)
@@ -108,23 +107,6 @@ class UsageReport:
     def is_floor(self) -> bool:
         """True when the true cost may be higher than :attr:`cost`."""
         return bool(self.floor_reasons)
-
-    def to_markdown(self) -> str:
-        """The report as a Markdown table, followed by the floor reasons, if any."""
-        lines = ["| thread | model | input | output | cache read | cache write | cost |",
-                 "| --- | --- | ---: | ---: | ---: | ---: | ---: |"]
-        for row in self.rows:
-            u = row.usage
-            price = f"${row.cost:.4f}" if row.priced else "$0 (unpriced)"
-            lines.append(f"| {row.thread} | {row.model} | {u.input:,} | {u.output:,} | "
-                         f"{u.cache_read:,} | {u.cache_write:,} | {price} |")
-        total = self.usage
-        label = "at least " if self.is_floor else ""
-        lines.append(f"| **total** | | {total.input:,} | {total.output:,} | {total.cache_read:,} | "
-                     f"{total.cache_write:,} | **{label}${self.cost:.4f}** |")
-        if self.floor_reasons:
-            lines += [""] + [f"- floor: {reason}" for reason in self.floor_reasons]
-        return "\n".join(lines) + "\n"
 
 
 def usage_report(mesh: Mesh, thread: Thread | str,

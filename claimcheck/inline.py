@@ -68,12 +68,12 @@ def read_inline(text: str) -> Inline:
     parser = _parser()
     # The inline parser alone: parseInline's block and normalising steps cost a third more and tell nothing here.
     tokens = parser.inline.parse(text, parser, {}, [])
-    code = tuple(_code_span(text, token) for token in tokens if token.type == "code_inline")
+    code = tuple(_code_span(token) for token in tokens if token.type == "code_inline")
     links = tuple(_link(text, token) for token in tokens if token.type == "link_open")
     return Inline(text, code, links)
 
 
-def _code_span(text: str, token: Token) -> CodeSpan:
+def _code_span(token: Token) -> CodeSpan:
     start, end = token.meta["where"]
     inner = end - start - 2 * len(token.markup)
     # CommonMark strips one space from both ends of a span's text when it has one at each.

@@ -263,8 +263,7 @@ class Fixtures:
         return leftovers
 
 
-async def run_checks(mcp: Connection, namespace: str, checks: Sequence[Check],
-                     progress: Callable[[Outcome], None] | None = None) -> Run:
+async def run_checks(mcp: Connection, namespace: str, checks: Sequence[Check]) -> Run:
     """Run `checks` in order against an open connection."""
     if not __debug__:  # python -O strips asserts: every check would pass without checking anything
         raise BadTarget("the checks are assert statements, which python -O removes; run conform without -O")
@@ -277,8 +276,6 @@ async def run_checks(mcp: Connection, namespace: str, checks: Sequence[Check],
         for item in selected:
             outcome = await _run_one(item, fixtures)
             outcomes.append(outcome)
-            if progress:
-                progress(outcome)
     finally:
         leftovers = await fixtures.clean_up()
     by_claim: dict[str, list[Outcome]] = {}

@@ -18,7 +18,6 @@ import ast
 import difflib
 import functools
 import re
-from decimal import Decimal
 from pathlib import Path
 from types import MappingProxyType
 
@@ -276,7 +275,3 @@ def _source_names(tree: ast.Module | None) -> tuple[set[str], list[str]]:
         elif isinstance(node, ast.Constant) and isinstance(node.value, str):
             strings.append(node.value)
     return names, strings
-
-
-def stated_values(text: str) -> list[Decimal]:
-    return [number.value for number in numbers.stated(text)]

@@ -161,7 +161,6 @@ capture("agent_time_limits.md", "| what is timed | limit | when it runs out | mo
         "| --- | --- | --- | --- | --- |\n" + "".join(
             f"| {t.scope} | {seconds(t.seconds)} | {t.outcome} | {t.modelled} | {t.facts} |\n" for t in TIME_LIMITS))
 by_fact = {t.facts: t.seconds for t in TIME_LIMITS}
-by_scope = {t.scope: t for t in TIME_LIMITS}
 unified, area, node_path = TIME_LIMITS[1:4]
 rounds = [t for t in TIME_LIMITS if "RL1" in t.facts.split()]
 # verifies: agent.time-limits

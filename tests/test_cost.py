@@ -16,10 +16,8 @@ from agentkit._cost import (
     CallPattern,
     ModelPrice,
     TokenUsage,
-    batched_input_tokens,
     input_tokens,
     responses_needed,
-    sequential_input_tokens,
 )
 
 
@@ -51,8 +49,8 @@ def _brute_usage(pattern: CallPattern, price: ModelPrice | None) -> TokenUsage:
 def test_sequential_and_batched_match_the_guides_formulas():
     """Sequential is (N+1)S + dN(N+1)/2 and batched is 2S + Nd, for every N, S, d tried."""
     for n, s, d in itertools.product(range(0, 25), (0, 1, 500, 40_000), (0, 7, 130)):
-        assert sequential_input_tokens(n, s, d) == (n + 1) * s + d * n * (n + 1) // 2
-        assert batched_input_tokens(n, s, d) == (2 * s + n * d if n else s)
+        assert input_tokens(n, s, d, 1) == (n + 1) * s + d * n * (n + 1) // 2
+        assert input_tokens(n, s, d, None) == (2 * s + n * d if n else s)
 
 
 def test_batches_of_b_interpolate_between_the_two():
@@ -61,8 +59,8 @@ def test_batches_of_b_interpolate_between_the_two():
         pattern = CallPattern(n, 300, 20, 80, batch_size=b)
         assert input_tokens(n, 300, 100, b) == sum(_contexts(pattern))
         assert pattern.model_calls == len(_contexts(pattern)) == responses_needed(n, b) + 1
-    assert input_tokens(12, 300, 100, 1) == sequential_input_tokens(12, 300, 100)
-    assert input_tokens(12, 300, 100, 12) == batched_input_tokens(12, 300, 100)
+    assert input_tokens(12, 300, 100, 1) == input_tokens(12, 300, 100, 1)
+    assert input_tokens(12, 300, 100, 12) == input_tokens(12, 300, 100, None)
 
 
 def test_cached_closed_form_equals_call_by_call_caching():

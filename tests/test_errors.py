@@ -12,7 +12,7 @@ def test_every_error_refines_a_builtin_and_the_base():
         errors.CollectionNotFound: KeyError, errors.FileNotFound: KeyError, errors.CreateError: ValueError,
         errors.InvalidJson: ValueError, errors.MissingField: ValueError, errors.MalformedNamespace: ValueError,
         errors.NodeExists: ValueError, errors.SchemaMismatch: ValueError, errors.StrictContentError: ValueError,
-        errors.NoTransformer: ValueError, errors.UnreadableDocument: ValueError,
+        errors.UnreadableDocument: ValueError,
         errors.DocumentSlugCollision: ValueError, errors.UnregisteredDiscriminator: ValueError,
         errors.NotPatchable: ValueError, errors.ToolArgumentError: ValueError,
     }

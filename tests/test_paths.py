@@ -59,7 +59,7 @@ def test_get_splits_at_the_first_reserved_word_in_any_case():
 
 def test_other_words_are_node_paths():
     """N3: no reserved word, no collection: the whole path is a node path."""
-    parsed = parse_path("Acme/reports/Q1.pdf", is_node=lambda path: path == "Acme")
+    parsed = parse_path("Acme/reports/Q1.pdf")
     assert (parsed.kind, parsed.address, parsed.path) == ("node", "Acme/reports/Q1.pdf", "Acme/reports/Q1.pdf")
 
 

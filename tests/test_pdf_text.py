@@ -15,7 +15,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen import canvas
 
 from agentkit import get_text, index_text
-from agentkit._pdf_letters import page_letters, words
+from agentkit._pdf_letters import document_letters, words
 from agentkit.guide import REPORT, report_index_text
 
 
@@ -72,7 +72,7 @@ def test_indexing_words_follow_pdfpigs_default_word_extractor():
     from pypdf import PdfReader
 
     reader = PdfReader(io.BytesIO(data))
-    letters = page_letters(reader, reader.pages[0], "table.pdf")
+    letters = next(document_letters(reader, "table.pdf"))
     # The words come top to bottom: a string drawn last but placed higher comes first.
     shuffled = letters[-3:] + letters[:-3]
     assert ["".join(letter.value for letter in word) for word in words(shuffled)][:2] == ["Line", "item"]

@@ -19,7 +19,8 @@ from agentkit import (
     mesh_plugin, snake_case, tools_by_name,
 )
 from agentkit import _plugins as plugins
-from agentkit._plugins import BULK_CREATE, Parameter, unoffered_tool_answer
+from agentkit._plugins import BULK_CREATE, Parameter
+from agentkit._runtime import REQUESTED_FUNCTION_NOT_FOUND
 from tests.mesh_state import NODE_TYPES
 from guidetools import stated
 
@@ -128,7 +129,7 @@ def test_descriptions_are_the_framework_s_own_texts(mesh):
 
 def test_unoffered_tool_answer_is_the_a5_text():
     """A5: the text a model reads after calling a tool it was not offered."""
-    assert unoffered_tool_answer("Delete") == 'Error: Requested function "Delete" not found.'
+    assert REQUESTED_FUNCTION_NOT_FOUND.format(name="Delete") == 'Error: Requested function "Delete" not found.'
     assert ticked(fact_text("A5"))[0] == 'Error: Requested function "{name}" not found.'
 
 
