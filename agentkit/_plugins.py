@@ -95,6 +95,17 @@ class PathHandling:
     note: str = ""
 
 
+def snake_case(method: str) -> str:
+    """The MCP SDK's name for a method (JsonNamingPolicy.SnakeCaseLower, P1): ``GetChunk`` → ``get_chunk``."""
+    out = []
+    for position, char in enumerate(method):
+        if char.isupper() and position and (method[position - 1].islower() or
+                                            (position + 1 < len(method) and method[position + 1].islower())):
+            out.append("_")
+        out.append(char.lower())
+    return "".join(out)
+
+
 # N7, read tool by tool in MeshPlugin.cs, ContentCollectionPlugin.cs and McpMeshPlugin.cs down to MeshOperations.
 # NavigateTo is left out: the agent tool hands its argument to a resolver of its own (M14, R9).
 # The notes several rows share.
@@ -102,18 +113,13 @@ _NAMESPACE_FIELD = "the `namespace` field; every leading `/` is dropped too"
 _EACH_PATH = "each path of the array"
 _COMPARED_AS_SENT = "compared as sent"
 _LEADING_SLASHES = "every leading `/` is dropped too"
+# The Mesh tools' path parameters that go through ResolveContextPath, then ResolvePath.
+_CONTEXT_PATHS = (("Get", "path"), ("Search", "basePath"), ("Patch", "path"), ("EditContent", "path"),
+                  ("Move", "sourcePath"), ("Move", "targetPath"), ("Copy", "sourcePath"), ("Copy", "targetNamespace"),
+                  ("GetDiagnostics", "path"), ("Recycle", "path"))
 PATH_HANDLING: tuple[PathHandling, ...] = (
     # plugin, tool, parameter, chat context, cleaned[, note]
-    PathHandling(MESH_PLUGIN, "Get", "path", True, True),
-    PathHandling(MESH_PLUGIN, "Search", "basePath", True, True),
-    PathHandling(MESH_PLUGIN, "Patch", "path", True, True),
-    PathHandling(MESH_PLUGIN, "EditContent", "path", True, True),
-    PathHandling(MESH_PLUGIN, "Move", "sourcePath", True, True),
-    PathHandling(MESH_PLUGIN, "Move", "targetPath", True, True),
-    PathHandling(MESH_PLUGIN, "Copy", "sourcePath", True, True),
-    PathHandling(MESH_PLUGIN, "Copy", "targetNamespace", True, True),
-    PathHandling(MESH_PLUGIN, "GetDiagnostics", "path", True, True),
-    PathHandling(MESH_PLUGIN, "Recycle", "path", True, True),
+    *(PathHandling(MESH_PLUGIN, tool, parameter, True, True) for tool, parameter in _CONTEXT_PATHS),
     PathHandling(MESH_PLUGIN, "Create", "node", False, True, _NAMESPACE_FIELD),
     PathHandling(MESH_PLUGIN, "Update", "nodes", False, True, _NAMESPACE_FIELD),
     PathHandling(MESH_PLUGIN, "Delete", "paths", False, True, _EACH_PATH),
@@ -126,16 +132,8 @@ PATH_HANDLING: tuple[PathHandling, ...] = (
     PathHandling(MCP_SERVER, "search_chunks", "scope", False, True,
                  "the search then drops every leading `@` left and `/` at either end, in that order: "
                  "`/@A/content` is `@A/content`"),
-    PathHandling(MCP_SERVER, "get", "path", False, True),
-    PathHandling(MCP_SERVER, "search", "basePath", False, True),
-    PathHandling(MCP_SERVER, "patch", "path", False, True),
-    PathHandling(MCP_SERVER, "edit_content", "path", False, True),
-    PathHandling(MCP_SERVER, "move", "sourcePath", False, True),
-    PathHandling(MCP_SERVER, "move", "targetPath", False, True),
-    PathHandling(MCP_SERVER, "copy", "sourcePath", False, True),
-    PathHandling(MCP_SERVER, "copy", "targetNamespace", False, True),
-    PathHandling(MCP_SERVER, "get_diagnostics", "path", False, True),
-    PathHandling(MCP_SERVER, "recycle", "path", False, True),
+    # Their MCP twins: the same parameters, with no chat context.
+    *(PathHandling(MCP_SERVER, snake_case(tool), parameter, False, True) for tool, parameter in _CONTEXT_PATHS),
     PathHandling(MCP_SERVER, "navigate_to", "path", False, True, _LEADING_SLASHES),
     PathHandling(MCP_SERVER, "get_chunk", "collectionPath", False, True,
                  "a leading `/` stays and is compared: `@/A/content` names nothing"),
@@ -169,17 +167,6 @@ def _signature_part(parameter: Parameter) -> str:
     if parameter.required:
         return parameter.name
     return f"{parameter.name}={json.dumps(parameter.default)}"
-
-
-def snake_case(method: str) -> str:
-    """The MCP SDK's name for a method (JsonNamingPolicy.SnakeCaseLower, P1): ``GetChunk`` → ``get_chunk``."""
-    out = []
-    for position, char in enumerate(method):
-        if char.isupper() and position and (method[position - 1].islower() or
-                                            (position + 1 < len(method) and method[position + 1].islower())):
-            out.append("_")
-        out.append(char.lower())
-    return "".join(out)
 
 
 # Where a tool body fails unexpectedly, the framework's invocation layers answer a fixed text: the agent's
