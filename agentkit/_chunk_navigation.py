@@ -102,8 +102,12 @@ def _content_scope(parsed: str, query: str) -> str:
 def _ranked(chunks: list[Chunk], text: str, limit: int) -> list[Chunk]:
     """Best first: more occurrences of the query's words first, then file and chunk order."""
     terms = [term.lower() for term in _WORD.findall(text)]
-    order = sorted(range(len(chunks)),
-                   key=lambda i: -sum(chunks[i].text.lower().count(term) for term in terms))
+
+    def occurrences(i: int) -> int:
+        lowered = chunks[i].text.lower()
+        return sum(lowered.count(term) for term in terms)
+
+    order = sorted(range(len(chunks)), key=lambda i: -occurrences(i))
     return [chunks[i] for i in order][:limit]
 
 

@@ -205,12 +205,14 @@ def known_names(root: Path) -> KnownNames:
     library = [root / path for path in project.library_paths]
     for path in library + [root / path for path in project.snippet_paths]:
         source = path.read_text(encoding="utf-8")
-        tree = _parsed(source)  # once for both walks
-        found, strings = _source_names(tree)
+        tree = _parsed(source)
+        if path in library:
+            tree = tree or ast.parse(source)  # a library file that does not parse raises, as ever
+        found, strings, fields = _source_names(tree)
         names |= found
         texts += strings
         if path in library:
-            strict |= _field_names(tree or ast.parse(source))  # a library file that does not parse raises, as ever
+            strict |= fields
         # Shown output is what the code printed: a message quoted from it is agentkit's own.
         texts += [match["text"] or "" for match in map(SHOWN_LINE.match, source.splitlines()) if match]
     for path in (root / path for path in project.captured_output_paths):
@@ -247,20 +249,14 @@ def _parsed(source: str) -> ast.Module | None:
         return None
 
 
-def _field_names(tree: ast.Module) -> set[str]:
-    """The keys agentkit writes and reads in its JSON: string keys of dict literals and of subscripts."""
-    keys: set[str] = set()
-    for node in ast.walk(tree):
-        candidates = node.keys if isinstance(node, ast.Dict) else [node.slice] if isinstance(node, ast.Subscript) else []
-        keys |= {key.value for key in candidates if isinstance(key, ast.Constant) and isinstance(key.value, str) and FIELD_NAME.fullmatch(key.value)}
-    return keys
-
-
-def _source_names(tree: ast.Module | None) -> tuple[set[str], list[str]]:
+def _source_names(tree: ast.Module | None) -> tuple[set[str], list[str], set[str]]:
+    """A source's identifiers, its string constants, and the keys it writes and reads in its JSON (string keys
+    of dict literals and of subscripts), in one walk: the walk is most of the contract's time."""
     if tree is None:  # a source that does not parse names nothing
-        return set(), []
+        return set(), [], set()
     names: set[str] = set()
     strings: list[str] = []
+    keys: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Name):
             names.add(node.id)
@@ -274,4 +270,9 @@ def _source_names(tree: ast.Module | None) -> tuple[set[str], list[str]]:
             names.add(node.arg)
         elif isinstance(node, ast.Constant) and isinstance(node.value, str):
             strings.append(node.value)
-    return names, strings
+            continue
+        if isinstance(node, (ast.Dict, ast.Subscript)):
+            candidates = node.keys if isinstance(node, ast.Dict) else [node.slice]
+            keys |= {key.value for key in candidates
+                     if isinstance(key, ast.Constant) and isinstance(key.value, str) and FIELD_NAME.fullmatch(key.value)}
+    return names, strings, keys

@@ -13,6 +13,7 @@ guide's own readings of the source, which the facts file lacks.
 
 from __future__ import annotations
 
+import functools
 import re
 import tomllib
 from dataclasses import dataclass
@@ -68,7 +69,14 @@ class Facts:
 
 
 def load(root: Path = REPO_ROOT) -> Facts:
-    return parse(tomllib.loads((root / CITATIONS_FILE).read_text(encoding="utf-8")))
+    return _parsed((root / CITATIONS_FILE).read_text(encoding="utf-8"))
+
+
+# The contracts, the claims page and its lock each read citations.toml in one process: the same text gives
+# the same facts, so it is parsed once (tomllib is pure Python, and the file is large). Read, never change.
+@functools.lru_cache(maxsize=8)
+def _parsed(text: str) -> Facts:
+    return parse(tomllib.loads(text))
 
 
 def parse(data: dict) -> Facts:

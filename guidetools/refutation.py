@@ -10,6 +10,7 @@ reading needs a new reading: the recorded wording must be the page's wording.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import tomllib
@@ -59,7 +60,13 @@ def load(root: Path) -> tuple[dict[str, Reading], list[Problem]]:
     path = root / REVIEW_FILE
     if not path.is_file():
         return {}, [Problem(REVIEW_FILE, 1, "no refutation record: every framework claim needs a reading")]
-    text = path.read_text(encoding="utf-8")
+    readings, problems = _read(path.read_text(encoding="utf-8"))
+    return dict(readings), list(problems)
+
+
+# The contracts and the claims page each read review.toml in one process: the same text, parsed once.
+@functools.lru_cache(maxsize=8)
+def _read(text: str) -> tuple[dict[str, Reading], tuple[Problem, ...]]:
     data = tomllib.loads(text)
     starts = table_lines(text, "claims")
     readings: dict[str, Reading] = {}
@@ -82,7 +89,7 @@ def load(root: Path) -> tuple[dict[str, Reading], list[Problem]]:
             problems.append(Problem(REVIEW_FILE, line, f"{claim}: no file and lines read: a reading names what it read", claim))
         problems += _form_problems(reading)
         readings[claim] = reading
-    return readings, problems
+    return readings, tuple(problems)
 
 
 def _form_problems(reading: Reading) -> list[Problem]:

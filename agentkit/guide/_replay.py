@@ -53,7 +53,7 @@ class View:
 def exchanges(context: Context) -> list[tuple[tuple[ToolCall, ...], tuple[ToolResult, ...]]]:
     """This round's iterations as (calls, results) pairs, read from the context after the last user message."""
     items = context.items
-    start = max((i for i, item in enumerate(items) if isinstance(item, Message) and item.role == "user"), default=-1)
+    start = next((i for i in range(len(items) - 1, -1, -1) if isinstance(items[i], Message) and items[i].role == "user"), -1)
     pairs: list[tuple[list[ToolCall], list[ToolResult]]] = []
     for item in items[start + 1:]:
         if isinstance(item, ToolCall):
