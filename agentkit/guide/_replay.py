@@ -50,12 +50,19 @@ class View:
         return None
 
 
-def exchanges(context: Context) -> list[tuple[tuple[ToolCall, ...], tuple[ToolResult, ...]]]:
+Exchange = tuple[tuple[ToolCall, ...], tuple[ToolResult, ...]]
+
+
+def exchanges(context: Context) -> list[Exchange]:
     """This round's iterations as (calls, results) pairs, read from the context after the last user message."""
     items = context.items
     start = next((i for i in range(len(items) - 1, -1, -1) if isinstance(items[i], Message) and items[i].role == "user"), -1)
+    return _paired(items[start + 1:])
+
+
+def _paired(items: tuple) -> list[Exchange]:
     pairs: list[tuple[list[ToolCall], list[ToolResult]]] = []
-    for item in items[start + 1:]:
+    for item in items:
         if isinstance(item, ToolCall):
             if not pairs or pairs[-1][1]:
                 pairs.append(([], []))
@@ -63,6 +70,30 @@ def exchanges(context: Context) -> list[tuple[tuple[ToolCall, ...], tuple[ToolRe
         elif isinstance(item, ToolResult) and pairs:
             pairs[-1][1].append(item)
     return [(tuple(calls), tuple(results)) for calls, results in pairs]
+
+
+@dataclass(frozen=True)
+class _Running:
+    """A procedure part-way through a round: the context it last answered, all of whose exchanges it was fed."""
+
+    context: Context
+    view: View
+    steps: Procedure
+    fed: tuple[Exchange, ...]
+    batch: list[ToolCall]
+
+    def exchanges_after(self, context: Context) -> list[Exchange] | None:
+        """The exchanges `context` adds when it is this context with new tool calls and results appended (the
+        same view, a call first, after an exchange that has its results), else None: the full replay decides."""
+        seen, items = self.context.items, context.items
+        if (context.instructions, context.tools) != (self.context.instructions, self.context.tools) or items[:len(seen)] != seen:
+            return None
+        added = items[len(seen):]
+        if not added or not isinstance(added[0], ToolCall) or (self.fed and not self.fed[-1][1]):
+            return None
+        if any(isinstance(item, Message) for item in added):
+            return None
+        return _paired(added)
 
 
 @dataclass
@@ -79,15 +110,20 @@ class ProcedureModel:
     key: str | None = DEFAULT_MODEL
 
     def __post_init__(self) -> None:
-        self._live: tuple[View, Procedure, list, list[ToolCall]] | None = None
+        self._live: _Running | None = None
 
     def respond(self, context: Context) -> Reply:
-        view = View(context.instructions, context.tool_names, context.messages())
-        pairs = exchanges(context)
-        if self._live and self._live[0] == view and pairs[:len(self._live[2])] == self._live[2]:
-            _, steps, fed, batch = self._live
+        live, self._live = self._live, None
+        added = live.exchanges_after(context) if live else None
+        if added is not None:  # reading only what was appended gives the pairs a full read would give
+            view, steps, fed, batch, pairs = live.view, live.steps, list(live.fed), live.batch, [*live.fed, *added]
         else:
-            steps, fed, batch = self.procedure(view), [], None
+            view = View(context.instructions, context.tool_names, context.messages())
+            pairs = exchanges(context)
+            if live and live.view == view and pairs[:len(live.fed)] == list(live.fed):
+                steps, fed, batch = live.steps, list(live.fed), live.batch
+            else:
+                steps, fed, batch = self.procedure(view), [], None
         try:
             if batch is None:
                 batch = next(steps)
@@ -97,8 +133,6 @@ class ProcedureModel:
                 batch = steps.send(results)
                 fed.append((calls, results))
         except StopIteration as finished:
-            self._live = None
             return Reply(text=finished.value or "")
-        self._live = (view, steps, fed, batch)
+        self._live = _Running(context, view, steps, tuple(fed), batch)
         return Reply(tool_calls=tuple(batch))
-
