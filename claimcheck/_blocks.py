@@ -84,6 +84,17 @@ CONTAINERS = ("admonition", "tab")
 
 def parse(lines: list[str]) -> list[Block]:
     """Every block of the text, in document order (a container before what it holds)."""
+    return list(_page_blocks(tuple(lines))) if len(lines) > 1 else _blocks(lines)
+
+
+# A page is read by the claims plugin, by its pycon collector and by the contracts, in one process: the
+# same lines give the same blocks, so each page is parsed once. One-line texts (a list marker) are not kept.
+@functools.lru_cache(maxsize=64)
+def _page_blocks(lines: tuple[str, ...]) -> tuple[Block, ...]:
+    return tuple(_blocks(lines))
+
+
+def _blocks(lines: list[str] | tuple[str, ...]) -> list[Block]:
     blocks: list[Block] = []
     containers = 0
     for token in _parser().parse("\n".join(lines) + "\n"):

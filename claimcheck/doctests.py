@@ -32,7 +32,8 @@ class PyconParser:
         starts = [0]  # where each line starts in the document's text
         for line in lines:
             starts.append(starts[-1] + len(line) + 1)
-        for fence in read_lines(lines, Path(document.path)).fences:
+        # The lines as the claims plugin reads the page (no empty line after the last newline): one parse serves both.
+        for fence in read_lines(lines[:-1] if lines[-1:] == [""] else lines, Path(document.path)).fences:
             if fence.language != "pycon":
                 continue
             opening = fence.line - 1
