@@ -286,6 +286,7 @@ class Agent:
         cap = self.config.iteration_cap
         # A model known not to support tools is sent none, the runtime's own tools included.
         tools = self.offered if getattr(self.model, "supports_tools", True) else ()
+        definitions = tuple(ToolDefinition.of(tool) for tool in tools)  # what every iteration but the last shows
         executed = 0
         errors = ConsecutiveErrors()  # FunctionInvokingChatClient's count of failing iterations (FI2)
         in_flight: Turn | None = None
@@ -293,7 +294,7 @@ class Agent:
         try:
             for iteration in range(cap + 1):
                 offered = tools if iteration < cap else ()  # iteration N: no tools, the model must answer
-                context = Context(instructions, tuple(ToolDefinition.of(tool) for tool in offered), tuple(items))
+                context = Context(instructions, definitions if offered else (), tuple(items))
                 estimate = estimate_context(context, messages=items_total)
                 reply = self.model.respond(context)
                 output = reply_tokens(reply)
