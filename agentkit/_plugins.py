@@ -145,6 +145,18 @@ PATH_HANDLING: tuple[PathHandling, ...] = (
 )
 
 
+# N14: two more agent plugins whose path arguments take both steps, as the Mesh rows marked "yes" twice above
+# (CollaborationPlugin.cs, LspPlugin.cs). agentkit models neither plugin, so PATH_HANDLING has no row for them.
+CONTEXT_PATHS_NOT_MODELLED: tuple[PathHandling, ...] = tuple(
+    PathHandling(plugin, tool, parameter, True, True) for plugin, tool, parameter in (
+        ("Collaboration", "AddComment", "documentPath"), ("Collaboration", "SuggestEdit", "documentPath"),
+        ("Lsp", "LspCheckNode", "nodeTypePath"), ("Lsp", "LspCheckNode", "sourcePath"),
+        ("Lsp", "LspDiagnosticsForNode", "nodeTypePath"),
+        ("Lsp", "LspHoverForNode", "nodeTypePath"), ("Lsp", "LspHoverForNode", "sourcePath"),
+        ("Lsp", "LspCompletionsForNode", "nodeTypePath"), ("Lsp", "LspCompletionsForNode", "sourcePath"),
+    ))
+
+
 @dataclass(frozen=True)
 class Tool:
     """One tool as offered to a model (or an MCP client)."""

@@ -141,38 +141,38 @@ for odd_name, old_form_reads in (("Director's report.md", False), ('The "final" 
                                   ("Q3: notes.md", True), ("2024/Q3: notes.md", True)):
     odd.collections["Meridian/content"].upload(odd_name, b"notes", index=True)
     odd_answer = odd_tools["Get"].call({"path": get_path_of_file("Meridian/content", odd_name)})
-    # verifies: chunks.quote-in-path-unreachable, chunks.colon-in-path-old-form
+    # verifies: unified-path.tool-paths-lose-quotes, chunks.colon-in-path-old-form
     assert odd_answer.startswith("Error: ") and odd_answer != '"notes"', odd_answer  # a quote or a ':'
     old_form = odd_tools["Get"].call({"path": f"Meridian/content:{odd_name}"})
-    # verifies: chunks.quote-in-path-unreachable, chunks.colon-in-path-old-form
+    # verifies: unified-path.tool-paths-lose-quotes, chunks.colon-in-path-old-form
     assert (old_form == '"notes"') is old_form_reads, (odd_name, old_form)  # `{node}/content:{filePath}`: ':' only
 odd.create({"id": "Data", "namespace": "Meridian", "name": "Data room", "nodeType": "Markdown"})
 odd.add_collection("Meridian/Data").upload("notes.md", b"notes", index=True)
-# verifies: chunks.reserved-word-in-node-path
+# verifies: unified-path.reserved-prefixes
 assert odd_tools["Get"].call({"path": "Meridian/Data/content/notes.md"}).startswith("Error: ")  # split at 'Data'
-# verifies: chunks.reserved-word-in-node-path
+# verifies: unified-path.forms-before-the-split
 assert odd_tools["Get"].call({"path": "Meridian/Data/content:notes.md"}) == '"notes"'  # the old form reads it
 odd.collections["Meridian/content"].upload("area/map.md", b"map", index=True)  # a folder named 'area'
-# verifies: chunks.area-segment-in-path
+# verifies: unified-path.forms-before-the-split
 assert odd_tools["Get"].call({"path": "Meridian/content/area/map.md"}) == "Not found: Meridian/content"  # the area route
-# verifies: chunks.area-segment-in-path
+# verifies: unified-path.forms-before-the-split
 assert odd_tools["Get"].call({"path": "Meridian/content:area/map.md"}) == '"map"'  # the old form is never that route
 odd.create({"id": "area", "namespace": "Meridian", "name": "Area", "nodeType": "Markdown"})  # a node named 'area'
 odd.add_collection("Meridian/area").upload("notes.md", b"notes", index=True)
-# verifies: chunks.area-segment-in-path
+# verifies: unified-path.forms-before-the-split
 assert odd_tools["Get"].call({"path": "Meridian/area/content/notes.md"}).startswith("Error: ")  # area 'content' of Meridian
-# verifies: chunks.area-segment-in-path
+# verifies: unified-path.forms-before-the-split
 assert odd_tools["Get"].call({"path": "Meridian/area/content:notes.md"}) == '"notes"'
 odd.create({"id": "layoutAreas", "namespace": "Meridian", "name": "Layouts", "nodeType": "Markdown"})
 odd.add_collection("Meridian/layoutAreas").upload("notes.md", b"notes", index=True)
-# verifies: chunks.reserved-word-in-node-path
+# verifies: unified-path.reserved-prefixes
 assert odd_tools["Get"].call({"path": "Meridian/layoutAreas/content/notes.md"}).startswith("Error: ")  # split at 'layoutAreas'
-# verifies: chunks.reserved-word-in-node-path
+# verifies: unified-path.forms-before-the-split
 assert odd_tools["Get"].call({"path": "Meridian/layoutAreas/content:notes.md"}) == '"notes"'
 for exact_word in ("Area", "LayoutAreas"):  # `area` and `layoutAreas` match in that case only
     odd.create({"id": exact_word, "namespace": "Meridian", "name": exact_word, "nodeType": "Markdown"})
     odd.add_collection(f"Meridian/{exact_word}").upload("notes.md", b"notes", index=True)
-    # verifies: chunks.area-segment-in-path, chunks.reserved-word-in-node-path
+    # verifies: unified-path.forms-before-the-split, unified-path.reserved-prefixes
     assert odd_tools["Get"].call({"path": f"Meridian/{exact_word}/content/notes.md"}) == '"notes"', exact_word
 
 seen = Mesh(node_types={"Company", "Markdown"}, index=SearchIndex(image_describer=lambda data, name: f"A chart in {name}."))
@@ -199,18 +199,18 @@ print(file_path_from_document(filed))
 #> Meridian/content/filings/annual-report-2024.md
 # --8<-- [end:named-collection]
 
-# verifies: chunks.named-collection-get-path
+# verifies: unified-path.other-words-are-node-paths
 assert tools["Get"].call({"path": "Meridian/filings/annual-report-2024.md"}) == "Not found: Meridian/filings/annual-report-2024.md"
-# verifies: chunks.named-collection-get-path
+# verifies: unified-path.named-collection-shape
 assert json.loads(tools["Get"].call({"path": file_path_from_document(filed)})) == "# Annual report\n"
-# verifies: chunks.named-collection-get-path
+# verifies: chunks.fields-give-the-get-path
 assert get_path_of_file("Meridian/content", "2024/notes.md") == "Meridian/content/2024/notes.md"
 for store, expected in (("AzureBlob", "[]"), ("FileSystem", '"# Annual report\\n"')):
     other = Mesh(node_types={"Company"}, content_store=store)
     other.create({"id": "Meridian", "name": "Meridian", "nodeType": "Company"})
     other.add_collection("Meridian")  # a `content` collection that has stored nothing yet
     other.add_collection("Meridian", "filings").upload("annual-report-2024.md", b"# Annual report\n")
-    # verifies: chunks.named-collection-path-on-azureblob
+    # verifies: unified-path.named-collection-shape, unified-path.named-collection-on-azure-blob
     assert tools_by_name(mesh_plugin(other))["Get"].call({"path": file_path_from_document(filed)}) == expected, store
 
 

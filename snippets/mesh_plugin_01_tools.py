@@ -1,6 +1,7 @@
 """The Mesh plugin's tools: the registry's table, paths, Get and Search."""
 
 import json
+import re
 import textwrap
 
 from claimcheck import capture, stated
@@ -12,7 +13,8 @@ from agentkit import (
 )
 from agentkit._query import search_query
 from agentkit._paths import resolve_context_path
-from agentkit._plugins import MCP_METHODS, MCP_METHODS_NOT_MODELLED, PATH_HANDLING
+from agentkit._config import BUILT_IN_PLUGINS
+from agentkit._plugins import CONTEXT_PATHS_NOT_MODELLED, MCP_METHODS, MCP_METHODS_NOT_MODELLED, PATH_HANDLING
 
 mesh = Mesh(node_types={"Company", "Fact", "Folder", "Markdown", "Note"})
 mesh.register_type(ContentType("Fact", {"lineItem": "string", "period": "string", "value": "number", "unit": "string"}))
@@ -269,6 +271,21 @@ assert {(row.tool, row.parameter) for row in PATH_HANDLING if row.plugin != MCP_
 # handling from fact N12 alone.
 # verifies: mesh.run-tests-path
 assert "RunTests" not in {row.tool for row in PATH_HANDLING} and "RunTests" not in tools_by_name(mesh_plugin(mesh))
+# Collaboration and Lsp are not modelled (N14): agentkit records their path arguments apart, and the Details item
+# names exactly their plugins and tools, in that order.
+other_plugins: dict[str, list[str]] = {}
+for row in CONTEXT_PATHS_NOT_MODELLED:
+    tools_of_plugin = other_plugins.setdefault(row.plugin, [])
+    if row.tool not in tools_of_plugin:
+        tools_of_plugin.append(row.tool)
+# verifies: mesh.context-other-plugins
+assert all(row.context and row.clean for row in CONTEXT_PATHS_NOT_MODELLED) and set(other_plugins) <= set(BUILT_IN_PLUGINS)
+# verifies: mesh.context-other-plugins
+assert not set(other_plugins) & ({row.plugin for row in PATH_HANDLING}
+                                 | {tool.plugin for tool in mesh_plugin(mesh) + content_collection_plugin(mesh)})
+# verifies: mesh.context-other-plugins
+assert re.findall(r"`([^`]+)`", stated.text("mesh.context-other-plugins")) == [
+    name for plugin, tools in other_plugins.items() for name in (plugin, *tools)] + ["agentkit"]
 capture("tool_path_handling.md", path_table())  # PATH_HANDLING, every row probed above
 
 # The listing says where the index catches up, which the model does not see.

@@ -147,7 +147,7 @@ from agentkit.guide import report_pdf_bytes  # noqa: E402
 
 pages = text.split("\n")  # one line per page: PdfPig's page.Text has no line break of its own
 revenue = REPORT.value("rev", "FY2024").display + REPORT.value("rev", "FY2023").display
-# verifies: unified-path.pdf-pages-joined
+# verifies: chunks.get-pdf-loses-table-structure
 assert len(pages) == len(PdfReader(io.BytesIO(report_pdf_bytes())).pages) == 62 and f"RevenueEUR m{revenue}" in pages[1]
 
 ns = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"'

@@ -64,8 +64,6 @@ def test_report_shape(report_get_text):
     tables = {row.statement for row in read_tables(report_get_text)}
     # verifies: agent.report-shape
     assert stated.numbers("agent.report-shape") == [report_pages(), len(REPORT.values), len(tables)]
-    # verifies: unified-path.pdf-pages-joined
-    assert stated.numbers("unified-path.pdf-pages-joined") == [report_pages()]
     # verifies: chunks.whole-text-has-every-value
     assert stated.numbers("chunks.whole-text-has-every-value") == [len(REPORT.values)]
 

@@ -43,7 +43,7 @@ def reportlab_table() -> bytes:
 def test_get_of_a_pdf_concatenates_each_pages_letters_and_inserts_nothing():
     text = get_text("table.pdf", reportlab_table())
     first, second = text.split("\n")
-    # verifies: unified-path.pdf-pages-joined
+    # verifies: chunks.get-pdf-loses-table-structure
     assert first == ("Line itemUnitFY2024FY2023" "Net profitEUR m411.3329.7" "Net profit EUR m 411.3 329.7"
                      "TotalEUR" "Kernedpair") and second == "Second page"
 
@@ -51,7 +51,7 @@ def test_get_of_a_pdf_concatenates_each_pages_letters_and_inserts_nothing():
 def test_the_reports_table_rows_run_together_in_get_and_keep_their_words_in_the_index(report_get_text):
     text, indexed = report_get_text, report_index_text().text
     revenue = REPORT.value("rev", "FY2024").display + REPORT.value("rev", "FY2023").display
-    # verifies: unified-path.pdf-pages-joined
+    # verifies: chunks.get-pdf-loses-table-structure
     assert text.count("\n") == indexed.count("\n") == 61 and f"RevenueEUR m{revenue}Cost of sales" in text
     # verifies: chunks.get-pdf-loses-table-structure
     assert "Revenue EUR m" not in text and "Line itemUnitFY2024FY2023" in text
@@ -94,6 +94,6 @@ def test_a_form_xobjects_letters_come_where_do_draws_it():
     page.restoreState()
     page.drawString(50, 660, "After")
     page.save()
-    # verifies: unified-path.pdf-pages-joined
+    # verifies: chunks.get-pdf-loses-table-structure
     assert get_text("form.pdf", out.getvalue()) == "BeforeIn formAfter"
     assert index_text("form.pdf", out.getvalue()).text == "Before In form After"

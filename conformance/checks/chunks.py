@@ -347,13 +347,13 @@ async def fields_give_the_path(fx: Fixtures) -> None:
     assert text == long_text(), f"Get {hit['collectionPath']}/{hit['filePath']} answered {text[:80]!r}"
 
 
-@check("chunks.area-segment-in-path", needs={"upload", "get"})
+@check("unified-path.forms-before-the-split", needs={"upload", "get"})
 async def area_folder_takes_the_area_route(fx: Fixtures) -> None:
     data = b"A file in a folder named area.\n"
     file_path = await fx.upload("area/map.md", data)  # upload splits {node}/{collection}/{filePath}: no area route
     by_fields = await fx.call("get", {"path": f"{fx.collection}/{file_path}"})
     old_form = await fx.read(f"{fx.namespace}/content:{file_path}")
-    # verifies: chunks.area-segment-in-path
+    # verifies: unified-path.forms-before-the-split
     assert decoded(by_fields) != data.decode("utf-8") and old_form == data.decode("utf-8"), \
         f"Get {fx.collection}/{file_path} answered {short(by_fields)}; the old form {fx.namespace}/content:{file_path} {short(old_form)}"
 

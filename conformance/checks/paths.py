@@ -285,12 +285,12 @@ async def xls_read_as_workbook(fx: Fixtures) -> None:
     assert answer.replace("\r\n", "\n") == workbook_text(), f"get on workbook bytes named .xls answered {answer[:120]!r}"
 
 
-@check("unified-path.pdf-pages-joined", needs={"get", "upload"})
+@check("chunks.get-pdf-loses-table-structure", needs={"get", "upload"})
 async def pdf_pages_joined(fx: Fixtures) -> None:
     file_path = await fx.once("one-line-pdf", lambda: fx.upload("letter.pdf", one_line_pdf()))
     answer = await fx.read(f"{fx.collection}/{file_path}")
     expected = "\n".join(line for (line,) in ONE_LINE_PAGES)
-    # verifies: unified-path.pdf-pages-joined
+    # verifies: chunks.get-pdf-loses-table-structure
     assert answer == expected, f"get on a two-page PDF of one line a page answered {answer[:160]!r}, not {expected!r}"
 
 
