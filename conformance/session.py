@@ -191,6 +191,11 @@ class Connection:
         except Exception as error:  # noqa: BLE001 (a transport failure mid-run is the target's, said in one line)
             raise BadTarget(f"lost the connection to {self.target.describe()} during {tool}: {_reason(error)}") from None
 
+    async def call_flagged(self, tool: str, arguments: dict[str, Any]) -> tuple[str, bool]:
+        """What a tool answers, its texts joined, and whether the result is flagged as an error."""
+        result = await self.call_result(tool, arguments)
+        return "".join(block.text for block in result.content if isinstance(block, types.TextContent)), bool(result.is_error)
+
     async def call(self, tool: str, arguments: dict[str, Any]) -> str:
         """The one text a tool answers (a tool error's text too: the framework answers refusals as text)."""
         result = await self.call_result(tool, arguments)
@@ -205,10 +210,11 @@ class Connection:
         try:
             return json.loads(text)
         except ValueError:
-            raise BadTarget(f"{tool}({_short(arguments)}) answered text where JSON was expected: {_short(text)}") from None
+            raise BadTarget(f"{tool}({short(arguments, 100)}) answered text where JSON was expected: {short(text, 100)}") from None
 
 
-def _short(value: Any, limit: int = 100) -> str:
+def short(value: Any, limit: int = 120) -> str:
+    """`value` (JSON unless a string) on one line, cut to `limit` characters: what an answer looks like in a reason."""
     text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
     text = " ".join(text.split())
     return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -11,7 +11,7 @@ from conformance.fixtures import (
     CHUNK_OVERLAP, CHUNK_SIZE, CHUNK_STRIDE, PDF_PAGES, SEARCH_WORD, SNIPPET_LIMIT, expected_windows, long_text, pdf, pdf_chunk_pages,
     pdf_index_text, short_text, slug, workbook, workbook_text,
 )
-from conformance.suite import FIXTURE_FOLDER, Fixtures, Skip, check, decoded, encode, short
+from conformance.suite import FIXTURE_FOLDER, Fixtures, Skip, check, decoded, encode, file_miss, short
 
 CHUNK_TOOLS = {"upload", "get_chunk"}
 DOCUMENT_FIELDS = {"name", "summary", "collectionPath", "filePath", "sizeBytes", "contentHash", "chunkCount", "indexedAt"}
@@ -59,7 +59,7 @@ def _windows_differ(text: str, got: list, expected: list[str]) -> str:
 @check("chunks.window-and-overlap", needs=CHUNK_TOOLS)
 async def windows_overlap(fx: Fixtures) -> None:
     file_path, total = await long_file(fx)
-    short_path = await fx.once("short-file", lambda: fx.upload("short.md", short_text().encode("utf-8")))
+    short_path = await fx.file("short.md", short_text())
     got = [(await chunk(fx, file_path, index)).get("text") for index in range(total)]
     expected = expected_windows(long_text())
     # verifies: chunks.window-and-overlap
@@ -308,7 +308,7 @@ async def document_node(fx: Fixtures) -> None:
 @check("chunks.document-node-path", needs=CHUNK_TOOLS | {"get"})
 async def document_node_path(fx: Fixtures) -> None:
     name = "Slug (draft) #2.md"
-    file_path = await fx.once("slug-file", lambda: fx.upload(name, short_text().encode("utf-8")))
+    file_path = await fx.file(name, short_text())
     node = await document(fx, file_path)
     # verifies: chunks.document-node-path
     assert node.get("path") == f"{fx.collection}/_Documents/conformance-Slug-draft-2.md", \
@@ -321,7 +321,7 @@ async def slug_collision(fx: Fixtures) -> None:
     await fx.indexed_chunks(first)
     second = await fx.upload("same-name.md", b"second of two files with one slug\n")
     node = await document(fx, second)
-    texts = [await fx.read(f"{fx.collection}/{path}") for path in (first, second)]
+    texts = [await fx.read_file(path) for path in (first, second)]
     # verifies: chunks.slug-collision-last-wins
     assert node["content"]["filePath"] == second and texts == ["first of two files with one slug\n", "second of two files with one slug\n"], \
         f"the shared Document names {node['content']['filePath']!r}; the files read {texts}"
@@ -333,7 +333,7 @@ async def string_rule_names_no_file(fx: Fixtures) -> None:
     by_string_rule = f"{fx.collection}/{slug(file_path)}"
     answer = await fx.call("get", {"path": by_string_rule})
     # verifies: chunks.string-rule-is-lossy
-    assert answer == f"Error: File '{slug(file_path)}' not found in collection 'content'", \
+    assert answer == file_miss(slug(file_path)), \
         f"the string rule's path {by_string_rule!r} answered {answer[:100]!r}"
 
 
@@ -372,7 +372,7 @@ async def colon_takes_the_old_form(fx: Fixtures) -> None:
 @check("chunks.file-path-returns-text", needs=CHUNK_TOOLS | {"get"})
 async def file_path_returns_text(fx: Fixtures) -> None:
     file_path, _ = await long_file(fx)
-    text = await fx.read(f"{fx.collection}/{file_path}")
+    text = await fx.read_file(file_path)
     # verifies: chunks.file-path-returns-text
     assert text == long_text(), f"Get on the file answered {len(text)} characters, not the {len(long_text())} uploaded"
 
@@ -387,13 +387,13 @@ async def search_rows_lack_file_fields(fx: Fixtures) -> None:
 
 @check("chunks.xlsx-not-indexed", needs=CHUNK_TOOLS | {"get"})
 async def workbook_not_indexed(fx: Fixtures) -> None:
-    book = await fx.once("workbook-file", lambda: fx.upload("book.xlsx", workbook()))
+    book = await fx.file("book.xlsx", workbook())
     # Indexing runs in upload order: once a file uploaded after the workbook is indexed, the workbook had its turn.
     after = await fx.upload("after-book.md", b"uploaded after the workbook\n")
     await fx.indexed_chunks(after)
     miss = await chunk(fx, book, 0)
     node = await fx.call("get", {"path": f"{fx.collection}/_Documents/{slug(book)}"})
-    text = await fx.read(f"{fx.collection}/{book}")
+    text = await fx.read_file(book)
     # verifies: chunks.xlsx-not-indexed
     assert miss.get("found") is False and miss.get("message") == f"No chunks indexed for '{book}' in '{fx.collection}'.", \
         f"get_chunk on an uploaded workbook answered {miss}"
@@ -404,7 +404,7 @@ async def workbook_not_indexed(fx: Fixtures) -> None:
 
 @check("chunks.pdf-chunks-have-pages", needs=CHUNK_TOOLS)
 async def pdf_chunk_pages_and_boxes(fx: Fixtures) -> None:
-    file_path = await fx.once("pdf-file", lambda: fx.upload("pages.pdf", pdf()))
+    file_path = await fx.file("pages.pdf", pdf())
     total = await fx.indexed_chunks(file_path)
     chunks = [await chunk(fx, file_path, index) for index in range(total)]
     # verifies: chunks.pdf-chunks-have-pages
@@ -419,7 +419,7 @@ async def pdf_chunk_pages_and_boxes(fx: Fixtures) -> None:
 @check("chunks.string-rule-works-for-slug-safe-names", needs=CHUNK_TOOLS | {"get"})
 async def string_rule_for_slug_safe_name(fx: Fixtures) -> None:
     text = "A slug-safe name at the root of the collection content.\n"
-    file_path = await fx.once("slug-safe-file", lambda: fx.upload("conformance-slug-safe.md", text.encode("utf-8"), at_root=True))
+    file_path = await fx.file("conformance-slug-safe.md", text, at_root=True)
     node = await document(fx, file_path)
     by_string_rule = node["path"].replace("/_Documents/", "/")
     answer = await fx.read(by_string_rule)
@@ -430,7 +430,7 @@ async def string_rule_for_slug_safe_name(fx: Fixtures) -> None:
 @check("chunks.get-answers-a-json-string", needs={"get", "upload"})
 async def get_answers_a_json_string(fx: Fixtures) -> None:
     text = 'Größe: "5 €"\nsecond line\n'
-    file_path = await fx.once("quoted-file", lambda: fx.upload("quoted.md", text.encode("utf-8")))
+    file_path = await fx.file("quoted.md", text)
     answer = await fx.call("get", {"path": f"{fx.collection}/{file_path}"})
     # verifies: chunks.get-answers-a-json-string
     assert answer.startswith('"') and json.loads(answer) == text, f"Get on a file answered {answer[:80]!r}, not one JSON string"
@@ -441,14 +441,14 @@ async def get_answers_a_json_string(fx: Fixtures) -> None:
 
 @check("chunks.pdf-index-text-differs", needs=CHUNK_TOOLS | {"get"})
 async def pdf_index_text_differs(fx: Fixtures) -> None:
-    file_path = await fx.once("pdf-file", lambda: fx.upload("pages.pdf", pdf()))
+    file_path = await fx.file("pages.pdf", pdf())
     total = await fx.indexed_chunks(file_path)
     texts = [(await chunk(fx, file_path, index)).get("text") for index in range(total)]
     expected = expected_windows(pdf_index_text())
     # verifies: chunks.pdf-index-text-differs
     assert texts == expected, "the chunks of a PDF are not its words joined by spaces, pages by one newline: " + \
         _windows_differ(pdf_index_text(), texts, expected)
-    got = await fx.read(f"{fx.collection}/{file_path}")
+    got = await fx.read_file(file_path)
     # verifies: chunks.pdf-index-text-differs
     assert got != pdf_index_text() and all(line in got.replace("\r\n", "\n") for page in PDF_PAGES for line in page[:1]), \
         f"Get on the PDF answered the indexed text itself, or lost its lines: {got[:120]!r}"
@@ -456,8 +456,8 @@ async def pdf_index_text_differs(fx: Fixtures) -> None:
 
 @check("chunks.get-pdf-loses-table-structure", needs={"get", "upload"})
 async def get_pdf_runs_strings_together(fx: Fixtures) -> None:
-    file_path = await fx.once("pdf-file", lambda: fx.upload("pages.pdf", pdf()))
-    got = (await fx.read(f"{fx.collection}/{file_path}")).replace("\r\n", "\n")
+    file_path = await fx.file("pages.pdf", pdf())
+    got = (await fx.read_file(file_path)).replace("\r\n", "\n")
     # Each line is one Tj and T* draws no space: PdfPig's page.Text runs the lines together, pages by "\n" (C9).
     expected = "\n".join("".join(lines) for lines in PDF_PAGES)
     # verifies: chunks.get-pdf-loses-table-structure
@@ -466,8 +466,8 @@ async def get_pdf_runs_strings_together(fx: Fixtures) -> None:
 
 @check("chunks.get-pdf-inserts-nothing", needs={"get", "upload"})
 async def get_pdf_inserts_nothing(fx: Fixtures) -> None:
-    file_path = await fx.once("pdf-file", lambda: fx.upload("pages.pdf", pdf()))
-    pages = (await fx.read(f"{fx.collection}/{file_path}")).replace("\r\n", "\n").split("\n")
+    file_path = await fx.file("pages.pdf", pdf())
+    pages = (await fx.read_file(file_path)).replace("\r\n", "\n").split("\n")
     # Each line is one string the PDF draws, without a trailing space: within a page they run together.
     # verifies: chunks.get-pdf-inserts-nothing
     assert pages == ["".join(lines) for lines in PDF_PAGES], f"Get inserted a break or a space within a page: {pages!r}"[:240]
@@ -477,7 +477,7 @@ async def image_document(fx: Fixtures) -> tuple[str, str | None]:
     """The image fixture's file path and the Get answer at its Document path, or None on a host that wrote no
     Document for it (no image describer, D5/D6). Indexing runs in upload order: once a file uploaded after the
     image is indexed, the image had its turn."""
-    file_path = await fx.once("image-file", lambda: fx.upload("pixel.png", PIXEL_PNG))
+    file_path = await fx.file("pixel.png", PIXEL_PNG)
     after = await fx.upload("after-pixel.md", b"uploaded after the image\n")
     await fx.indexed_chunks(after)
     answer = await fx.call("get", {"path": f"{fx.collection}/_Documents/{slug(file_path)}"})
@@ -607,7 +607,7 @@ async def deleted_document_node_dangles(fx: Fixtures) -> None:
     found = await search_chunks(fx, query=f"namespace:{fx.collection} {DANGLING_WORD}")
     hits = [hit for hit in found.get("results", []) if hit.get("filePath") == file_path]
     got = await chunk(fx, file_path, 0)
-    text = await fx.read(f"{fx.collection}/{file_path}")
+    text = await fx.read_file(file_path)
     # verifies: chunks.deleted-document-node-dangles
     assert hits and all(hit.get("documentPath") == path for hit in hits) and \
         (got.get("found"), got.get("text"), text) == (True, data.decode(), data.decode()), \

@@ -15,6 +15,11 @@ from conformance.suite import Fixtures, Skip, check, encode, short
 WRITE = {"create", "get", "delete"}
 
 
+def markdown(namespace: str, node_id: str, name: str, **fields) -> dict:
+    """A node of the built-in type Markdown, as create takes it."""
+    return {"id": node_id, "namespace": namespace, "name": name, "nodeType": "Markdown", **fields}
+
+
 async def create(fx: Fixtures, node: dict | str) -> str:
     return await fx.call("create", {"node": node if isinstance(node, str) else json.dumps(node)})
 
@@ -23,7 +28,7 @@ async def made(fx: Fixtures, node_id: str, parent: str | None = None, **fields) 
     """Create the Markdown node `{parent or root}/{node_id}` and return its path; skip when the target refuses."""
     namespace = parent or await fx.root_node()
     path = f"{namespace}/{node_id}"
-    answer = await create(fx, {"id": node_id, "namespace": namespace, "name": node_id.title(), "nodeType": "Markdown", **fields})
+    answer = await create(fx, markdown(namespace, node_id, fields.pop("name", node_id.title()), **fields))
     if answer != f"Created: {path}":
         raise Skip(f"cannot create the fixture node {path}: create answered {short(answer)}")
     return path
@@ -98,29 +103,24 @@ async def arguments_checked(fx: Fixtures) -> None:
          "Error: argument 'limit' for tool 'search' expects integer, got string (\"many\")."),
     ]
     for tool, arguments, expected in cases:
-        result = await fx.mcp.call_result(tool, arguments)
-        text = "".join(getattr(block, "text", "") for block in result.content)
+        text, is_error = await fx.mcp.call_flagged(tool, arguments)
         # verifies: mesh.mcp-arguments
-        assert result.is_error and text.startswith(expected), f"{tool}({arguments}) answered is_error={result.is_error}: {text[:120]!r}"
+        assert is_error and text.startswith(expected), f"{tool}({arguments}) answered is_error={is_error}: {text[:120]!r}"
 
 
 @check("mesh.mcp-null-number", needs={"search"})
 async def null_number_fails(fx: Fixtures) -> None:
-    result = await fx.mcp.call_result("search", {"query": "", "limit": None})
-    answer = "".join(getattr(block, "text", "") for block in result.content)
+    answer, _ = await fx.mcp.call_flagged("search", {"query": "", "limit": None})
     # verifies: mesh.mcp-null-number
     assert answer == "An error occurred invoking 'search'.", f"search with limit null answered {answer[:120]!r}"
 
 
 @check("mesh.mcp-null-text", needs={"get", "search", "patch"})
 async def null_text_reaches_the_tool(fx: Fixtures) -> None:
-    nulls = []
     # patch's null fields raises before the node is looked at; search's null query with a basePath before the query runs
-    for tool, arguments in (("get", {"path": None}),
-                            ("patch", {"path": f"{fx.namespace}/conformance-absent", "fields": None}),
-                            ("search", {"query": None, "basePath": fx.namespace})):
-        result = await fx.mcp.call_result(tool, arguments)
-        nulls.append("".join(getattr(block, "text", "") for block in result.content))
+    nulls = [(await fx.mcp.call_flagged(tool, arguments))[0] for tool, arguments in (
+        ("get", {"path": None}), ("patch", {"path": f"{fx.namespace}/conformance-absent", "fields": None}),
+        ("search", {"query": None, "basePath": fx.namespace}))]
     # verifies: mesh.mcp-null-text
     assert nulls == ["Error: path is required.", "An error occurred invoking 'patch'.", "An error occurred invoking 'search'."], \
         f"get with path null, patch with fields null and search with query null answered {nulls}"
@@ -134,15 +134,13 @@ async def refusals_are_text(fx: Fixtures) -> None:
     missing = f"{await fx.root_node()}/missing"
     path = await made(fx, "texts")
     answers = [
-        (await fx.mcp.call_result("get", {"path": missing}), f"Not found: {missing}"),
-        (await fx.mcp.call_result("create", {"node": json.dumps({"id": "texts", "namespace": path.rsplit("/", 1)[0],
-                                                                   "name": "Texts", "nodeType": "Markdown"})}),
+        (await fx.mcp.call_flagged("get", {"path": missing}), f"Not found: {missing}"),
+        (await fx.mcp.call_flagged("create", {"node": json.dumps(markdown(path.rsplit("/", 1)[0], "texts", "Texts"))}),
          f"Error creating node: Node already exists: {path}"),
     ]
-    for result, expected in answers:
-        text = "".join(getattr(block, "text", "") for block in result.content)
+    for (text, is_error), expected in answers:
         # verifies: mesh.errors-are-text
-        assert text == expected and not result.is_error, f"expected the answer {expected!r}, got is_error={result.is_error}: {text[:100]!r}"
+        assert text == expected and not is_error, f"expected the answer {expected!r}, got is_error={is_error}: {text[:100]!r}"
 
 
 # -- Get and Search -------------------------------------------------------------------------------------
@@ -280,8 +278,8 @@ async def listing_limits(fx: Fixtures) -> None:
 @check("mesh.create-id-splits-namespace", needs=WRITE)
 async def create_splits_id(fx: Fixtures) -> None:
     root = await fx.root_node()
-    answer = await create(fx, {"id": "split/leaf", "namespace": root, "name": "Leaf", "nodeType": "Markdown"})
-    again = await create(fx, {"id": "split/leaf", "namespace": root, "name": "Leaf", "nodeType": "Markdown"})
+    answer = await create(fx, markdown(root, "split/leaf", "Leaf"))
+    again = await create(fx, markdown(root, "split/leaf", "Leaf"))
     node = await fx.call_json("get", {"path": f"{root}/split/leaf"})
     # verifies: mesh.create-id-splits-namespace
     assert answer == f"Created: {root}/split/leaf" and (node.get("id"), node.get("namespace")) == ("leaf", f"{root}/split"), \
@@ -293,8 +291,7 @@ async def create_splits_id(fx: Fixtures) -> None:
 @check("mesh.create-collides", needs=WRITE)
 async def create_keeps_existing(fx: Fixtures) -> None:
     path = await made(fx, "twice", content={"kept": True})
-    answer = await create(fx, {"id": "twice", "namespace": path.rsplit("/", 1)[0], "name": "Other", "nodeType": "Markdown",
-                               "content": {"kept": False}})
+    answer = await create(fx, markdown(path.rsplit("/", 1)[0], "twice", "Other", content={"kept": False}))
     node = await fx.call_json("get", {"path": path})
     # verifies: mesh.create-collides
     assert answer.startswith("Error creating node: Node already exists") and \
@@ -328,7 +325,7 @@ async def create_required_fields(fx: Fixtures) -> None:
 async def create_malformed_namespace(fx: Fixtures) -> None:
     root = await fx.root_node()
     for namespace in (f"{root}/", f"{root}//x"):
-        answer = await create(fx, {"id": "malformed", "namespace": namespace, "name": "Malformed", "nodeType": "Markdown"})
+        answer = await create(fx, markdown(namespace, "malformed", "Malformed"))
         # verifies: mesh.create-malformed-namespace
         assert answer.startswith(f"Error: cannot create 'malformed': namespace '{namespace}' is malformed."), \
             f"create in namespace {namespace!r} answered {answer[:100]!r}"
@@ -352,8 +349,7 @@ async def create_invalid_json(fx: Fixtures) -> None:
         ". Tip: ensure all quotes and special characters in markdown content are properly escaped for JSON strings."), \
         f"create with broken JSON answered {answer[:140]!r}"
     root = await fx.root_node()
-    nodes = [{"id": f"in-array-{n}", "namespace": root, "name": "In array", "nodeType": "Markdown"} for n in (1, 2)]
-    array = await create(fx, json.dumps(nodes))
+    array = await create(fx, json.dumps([markdown(root, f"in-array-{n}", "In array") for n in (1, 2)]))
     null = await create(fx, "null")
     lenient = await create(fx, '{"id": "lenient", "namespace": "%s", /* a comment */ "name": "Lenient", "nodeType": "Markdown",}' % root)
     # verifies: mesh.create-invalid-json
@@ -366,8 +362,7 @@ async def create_invalid_json(fx: Fixtures) -> None:
 @check("mesh.create-json-not-one-node", needs=WRITE)
 async def create_json_not_one_node(fx: Fixtures) -> None:
     root = await fx.root_node()
-    mistyped = await create(fx, {"id": "mistyped-order", "namespace": root, "name": "Order", "nodeType": "Markdown",
-                                 "order": "x"})
+    mistyped = await create(fx, markdown(root, "mistyped-order", "Order", order="x"))
     # verifies: mesh.create-json-not-one-node
     assert mistyped.startswith("Invalid JSON: "), f"create with \"order\": \"x\" answered {mistyped[:100]!r}"
 
@@ -375,8 +370,8 @@ async def create_json_not_one_node(fx: Fixtures) -> None:
 @check("mesh.create-checks-nothing-else", needs=WRITE)
 async def create_checks_nothing_else(fx: Fixtures) -> None:
     root = await fx.root_node()
-    spaced = await create(fx, {"id": "blank inside", "namespace": root, "name": "Spaced", "nodeType": "Markdown"})
-    blank = await create(fx, {"id": "  ", "namespace": root, "name": "Blank", "nodeType": "Markdown"})
+    spaced = await create(fx, markdown(root, "blank inside", "Spaced"))
+    blank = await create(fx, markdown(root, "  ", "Blank"))
     # verifies: mesh.create-checks-nothing-else
     assert spaced == f"Created: {root}/blank inside" and blank.startswith("Error: cannot create: 'id' is not set."), \
         f"create with the id 'blank inside' answered {spaced[:100]!r}; with an id of blanks {blank[:100]!r}"
@@ -394,8 +389,8 @@ async def create_extension_data_kept(fx: Fixtures) -> None:
 @check("mesh.create-repairs-json", needs=WRITE)
 async def create_repairs_json(fx: Fixtures) -> None:
     root = await fx.root_node()
-    first = {"id": "kept", "namespace": root, "name": "Kept", "nodeType": "Markdown"}
-    second = {"id": "lost", "namespace": root, "name": "Lost", "nodeType": "Markdown"}
+    first = markdown(root, "kept", "Kept")
+    second = markdown(root, "lost", "Lost")
     answer = await create(fx, json.dumps(first) + json.dumps(second))
     lost = await fx.call("get", {"path": f"{root}/lost"})
     # verifies: mesh.create-repairs-json
@@ -413,7 +408,7 @@ async def create_ids_get_cannot_name(fx: Fixtures) -> None:
     root = await fx.root_node()
     for node_id in ODD_IDS:
         path = f"{root}/{node_id}"
-        node = {"id": node_id, "namespace": root, "name": "Odd", "nodeType": "Markdown"}
+        node = markdown(root, node_id, "Odd")
         created, again = await create(fx, node), await create(fx, node)
         answer = await fx.call("get", {"path": path})
         # verifies: mesh.create-ids-get-cannot-name
@@ -432,7 +427,7 @@ async def create_at_ids(fx: Fixtures) -> None:
     """An id with a leading '@' in the root namespace: a host with row-level security refuses it at the top level;
     elsewhere it is created, Get drops only one '@', so only '@@{id}' reaches it, and it is deleted at once."""
     at_id = f"@conformance-{fx.run_id}"
-    made_at = await create(fx, {"id": at_id, "namespace": "", "name": "Odd", "nodeType": "Markdown"})
+    made_at = await create(fx, markdown("", at_id, "Odd"))
     if made_at == f"Created: {at_id}":
         fx.created_nodes.append(f"@{at_id}")  # clean-up deletes by path, and Delete drops one '@'
         once, twice = await fx.call("get", {"path": at_id}), await fx.call("get", {"path": f"@{at_id}"})
@@ -452,11 +447,9 @@ async def create_at_ids(fx: Fixtures) -> None:
 async def create_refuses_unregistered_type(fx: Fixtures) -> None:
     root = await fx.root_node()
     # Markdown is a built-in node type on every framework host; no registry knows this $type.
-    refused = await create(fx, {"id": "mistyped", "namespace": root, "name": "Mistyped", "nodeType": "Markdown",
-                                "content": {"$type": "MarkdownText", "content": "x"}})
+    refused = await create(fx, markdown(root, "mistyped", "Mistyped", content={"$type": "MarkdownText", "content": "x"}))
     after = await fx.call("get", {"path": f"{root}/mistyped"})
-    accepted = await create(fx, {"id": "untyped", "namespace": root, "name": "Untyped", "nodeType": "Markdown",
-                                 "content": {"content": "x"}})
+    accepted = await create(fx, markdown(root, "untyped", "Untyped", content={"content": "x"}))
     # verifies: mesh.create-refuses-unregistered-type
     assert refused.startswith(f"Error creating node: Content of '{root}/mistyped' carries the polymorphic discriminator "
                               "'$type': 'MarkdownText', which is not a registered content type") and after == f"Not found: {root}/mistyped", \
@@ -474,7 +467,7 @@ async def create_refuses_unregistered_type(fx: Fixtures) -> None:
 async def node_at(fx: Fixtures, path: str) -> str:
     """Create a Markdown node at `path`; clean-up deletes it unless the check does. Skip when one is already there."""
     namespace, node_id = path.rsplit("/", 1)
-    answer = await create(fx, {"id": node_id, "namespace": namespace, "name": "Shadow", "nodeType": "Markdown"})
+    answer = await create(fx, markdown(namespace, node_id, "Shadow"))
     if answer == f"Error creating node: Node already exists: {path}":
         raise Skip(f"a node is already at {path} (left by an earlier run?); delete it and run again")
     # Create checks no path against the content (both claims state it): a refusal fails the check.
@@ -498,8 +491,7 @@ async def create_under_content_is_shadowed(fx: Fixtures) -> None:
     file_path = await fx.upload("shadowed.md", SHADOWED_TEXT.encode("utf-8"))
     path = await node_at(fx, f"{fx.collection}/{file_path}")
     read = await fx.read(path)
-    again = await create(fx, {"id": path.rsplit("/", 1)[1], "namespace": path.rsplit("/", 1)[0], "name": "Shadow",
-                              "nodeType": "Markdown"})
+    again = await create(fx, markdown(path.rsplit("/", 1)[0], path.rsplit("/", 1)[1], "Shadow"))
     # verifies: mesh.create-under-content-is-shadowed
     assert read == SHADOWED_TEXT and again == f"Error creating node: Node already exists: {path}", \
         f"with a node at the file's Get path, get answered {read[:80]!r} and a second create {again[:100]!r}"
