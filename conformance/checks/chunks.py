@@ -333,18 +333,7 @@ async def string_rule_names_no_file(fx: Fixtures) -> None:
     by_string_rule = f"{fx.collection}/{slug(file_path)}"
     answer = await fx.call("get", {"path": by_string_rule})
     # verifies: chunks.string-rule-is-lossy
-    assert answer == file_miss(slug(file_path)), \
-        f"the string rule's path {by_string_rule!r} answered {answer[:100]!r}"
-
-
-@check("chunks.fields-give-the-get-path", needs=CHUNK_TOOLS | {"get", "search_chunks"})
-async def fields_give_the_path(fx: Fixtures) -> None:
-    file_path, _ = await long_file(fx)
-    answer = await search_chunks(fx, query=f"namespace:{fx.collection} {SEARCH_WORD}")
-    hit = next(hit for hit in answer["results"] if hit.get("filePath") == file_path)
-    text = await fx.read(f"{hit['collectionPath']}/{hit['filePath']}")
-    # verifies: chunks.fields-give-the-get-path
-    assert text == long_text(), f"Get {hit['collectionPath']}/{hit['filePath']} answered {text[:80]!r}"
+    assert answer == file_miss(slug(file_path)), f"the string rule's path {by_string_rule!r} answered {answer[:100]!r}"
 
 
 @check("chunks.area-segment-in-path", needs={"upload", "get"})
@@ -515,6 +504,9 @@ async def text_lives_in_the_file(fx: Fixtures) -> None:
     await document(fx, file_path)
     answer = await search_chunks(fx, query=f"namespace:{fx.collection} {SEARCH_WORD}")
     hit = next(hit for hit in answer["results"] if hit.get("filePath") == file_path)
+    by_hit = await fx.read(f"{hit['collectionPath']}/{hit['filePath']}")
+    # verifies: chunks.fields-give-the-get-path
+    assert by_hit == long_text(), f"Get {hit['collectionPath']}/{hit['filePath']} answered {by_hit[:80]!r}"
     node_text = await fx.call("get", {"path": hit["documentPath"]})
     content = (json.loads(node_text).get("content") or {}) if node_text.startswith("{") else {}
     # verifies: chunks.fields-give-the-get-path

@@ -34,6 +34,11 @@ async def made(fx: Fixtures, node_id: str, parent: str | None = None, **fields) 
     return path
 
 
+def found_paths(found: dict) -> list[str]:
+    """The paths of a search's rows, in order."""
+    return [row["path"] for row in found["results"]]
+
+
 def plain(content) -> dict:
     """Content without the type discriminator, which a target may add."""
     return {k: v for k, v in (content or {}).items() if not k.startswith("$")} if isinstance(content, dict) else content
@@ -213,22 +218,6 @@ async def search_envelope(fx: Fixtures) -> None:
         f"search with limit 1 over 2 nodes answered {short(cut)}"
 
 
-@check("mesh.search-base-path", needs=WRITE | {"search"})
-async def search_base_path(fx: Fixtures) -> None:
-    parent = await made(fx, "based")
-    child = await made(fx, "child", parent)
-    await made(fx, "grandchild", child)
-    await fx.searchable(f"{child}/grandchild")
-    found = await fx.call_json("search", {"query": "", "basePath": parent})
-    # verifies: mesh.search-base-path
-    assert [row["path"] for row in found["results"]] == [child], \
-        f"search under {parent} found {[row['path'] for row in found['results']]}, not only its direct child"
-    slashed = await fx.call_json("search", {"query": "", "basePath": f"/{parent}"})
-    # verifies: mesh.search-base-path
-    assert [row["path"] for row in slashed["results"]] == [child], \
-        f"search under /{parent} found {[row['path'] for row in slashed['results']]}, not only {parent}'s direct child"
-
-
 @check("mesh.search-description-truncated", needs=WRITE | {"search"})
 async def search_truncated_at_exact_limit(fx: Fixtures) -> None:
     parent = await made(fx, "exact")
@@ -253,23 +242,27 @@ async def search_limit(fx: Fixtures) -> None:
 
 
 @check("mesh.search-base-path", needs=WRITE | {"search"})
-async def listing_limits(fx: Fixtures) -> None:
+async def search_base_path(fx: Fixtures) -> None:
     parent = await made(fx, "listed")
     child = await made(fx, "child", parent)
     grandchild = await made(fx, "grandchild", child)
     await fx.searchable(grandchild)
     direct = await fx.call_json("search", {"query": "", "basePath": parent})
+    slashed = await fx.call_json("search", {"query": "", "basePath": f"/{parent}"})
     deep = await fx.call_json("search", {"query": "scope:subtree", "basePath": parent})
     moved = await fx.call_json("search", {"query": f"path:{child}", "basePath": parent})
     # verifies: mesh.search-base-path
-    assert [row["path"] for row in direct["results"]] == [child] and direct["limit"] == 50 and direct["truncated"] is False, \
+    assert found_paths(direct) == [child] and direct["limit"] == 50 and direct["truncated"] is False, \
         f"search under {parent} answered {short(direct)}"
     # verifies: mesh.search-base-path
-    assert {row["path"] for row in deep["results"]} >= {child, grandchild}, \
-        f"search 'scope:subtree' under {parent} found {[row['path'] for row in deep['results']]}"
+    assert found_paths(slashed) == [child], \
+        f"search under /{parent} found {found_paths(slashed)}, not only {parent}'s direct child"
     # verifies: mesh.search-base-path
-    assert [row["path"] for row in moved["results"]] == [grandchild], \
-        f"search 'path:{child}' under {parent} found {[row['path'] for row in moved['results']]}, not {child}'s child"
+    assert {row["path"] for row in deep["results"]} >= {child, grandchild}, \
+        f"search 'scope:subtree' under {parent} found {found_paths(deep)}"
+    # verifies: mesh.search-base-path
+    assert found_paths(moved) == [grandchild], \
+        f"search 'path:{child}' under {parent} found {found_paths(moved)}, not {child}'s child"
 
 
 # -- writing ---------------------------------------------------------------------------------------------

@@ -144,8 +144,7 @@ async def not_found_messages(fx: Fixtures) -> None:
     file_path = f"conformance/absent-{fx.run_id}.md"
     missing_file = await fx.call("get", {"path": f"{fx.collection}/{file_path}"})
     # verifies: unified-path.not-found-messages
-    assert missing_file == file_miss(file_path), \
-        f"get on a missing nested file answered {missing_file[:160]!r}"
+    assert missing_file == file_miss(file_path), f"get on a missing nested file answered {missing_file[:160]!r}"
 
 
 @check("unified-path.tool-paths-lose-quotes", needs={"get", "upload"})
