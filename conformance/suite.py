@@ -157,9 +157,15 @@ class Fixtures:
     async def call_json(self, tool: str, arguments: dict[str, Any]) -> Any:
         return await self.mcp.call_json(tool, arguments)
 
+    async def get(self, path: str) -> str:
+        return await self.call("get", {"path": path})
+
+    async def get_json(self, path: str) -> Any:
+        return await self.call_json("get", {"path": path})
+
     async def read(self, path: str) -> str:
         """Get on a file path: the file's text (decoded from Get's JSON string), or Get's answer when it is an error."""
-        return decoded(await self.call("get", {"path": path}))
+        return decoded(await self.get(path))
 
     async def read_file(self, file_path: str) -> str:
         """`read` of a file path in the namespace's collection."""

@@ -38,7 +38,7 @@ async def document(fx: Fixtures, file_path: str, data: bytes | None = None) -> d
     digest = hashlib.sha256(data).hexdigest() if data is not None else None
 
     async def probe():
-        text = await fx.call("get", {"path": path})
+        text = await fx.get(path)
         node = json.loads(text) if text.lstrip().startswith("{") else None
         content = (node or {}).get("content") or {}
         return node if content.get("filePath") == file_path and digest in (None, content.get("contentHash")) else None
@@ -217,7 +217,7 @@ async def ended_activity(fx: Fixtures, file_name: str, before: set[str]) -> dict
 
     async def probe():
         for path in sorted(await activity_paths(fx, file_name) - before):
-            text = await fx.call("get", {"path": path})
+            text = await fx.get(path)
             node = json.loads(text) if text.lstrip().startswith("{") else {}
             if ((node.get("content") or {}).get("status") or "Running") != "Running":
                 return node
@@ -291,7 +291,7 @@ async def document_row(fx: Fixtures, path: str) -> dict:
 async def document_node(fx: Fixtures) -> None:
     file_path, total = await long_file(fx)
     path = f"{fx.collection}/_Documents/{slug(file_path)}"
-    if await fx.call("get", {"path": path}) == "[]":  # an AzureBlob store lists the folder _Documents/{slug} first
+    if await fx.get(path) == "[]":  # an AzureBlob store lists the folder _Documents/{slug} first
         row = await document_row(fx, path)
         raise Skip(f"Get answers [] at the Document path {path}, whose node exists ({short(json.dumps(row))}): an AzureBlob "
                    "content store, where chunks.document-node-on-azureblob holds instead")
@@ -331,7 +331,7 @@ async def slug_collision(fx: Fixtures) -> None:
 async def string_rule_names_no_file(fx: Fixtures) -> None:
     file_path, _ = await long_file(fx)
     by_string_rule = f"{fx.collection}/{slug(file_path)}"
-    answer = await fx.call("get", {"path": by_string_rule})
+    answer = await fx.get(by_string_rule)
     # verifies: chunks.string-rule-is-lossy
     assert answer == file_miss(slug(file_path)), f"the string rule's path {by_string_rule!r} answered {answer[:100]!r}"
 
@@ -340,7 +340,7 @@ async def string_rule_names_no_file(fx: Fixtures) -> None:
 async def area_folder_takes_the_area_route(fx: Fixtures) -> None:
     data = b"A file in a folder named area.\n"
     file_path = await fx.upload("area/map.md", data)  # upload splits {node}/{collection}/{filePath}: no area route
-    by_fields = await fx.call("get", {"path": f"{fx.collection}/{file_path}"})
+    by_fields = await fx.get(f"{fx.collection}/{file_path}")
     old_form = await fx.read(f"{fx.namespace}/content:{file_path}")
     # verifies: chunks.area-segment-in-path
     assert decoded(by_fields) != data.decode("utf-8") and old_form == data.decode("utf-8"), \
@@ -351,7 +351,7 @@ async def area_folder_takes_the_area_route(fx: Fixtures) -> None:
 async def colon_takes_the_old_form(fx: Fixtures) -> None:
     data = b"A file whose name holds a colon.\n"
     file_path = await fx.upload("Q3: notes.md", data)
-    by_fields = await fx.call("get", {"path": f"{fx.collection}/{file_path}"})
+    by_fields = await fx.get(f"{fx.collection}/{file_path}")
     old_form = await fx.read(f"{fx.namespace}/content:{file_path}")
     # verifies: chunks.colon-in-path-old-form
     assert decoded(by_fields) != data.decode("utf-8") and old_form == data.decode("utf-8"), \
@@ -381,7 +381,7 @@ async def workbook_not_indexed(fx: Fixtures) -> None:
     after = await fx.upload("after-book.md", b"uploaded after the workbook\n")
     await fx.indexed_chunks(after)
     miss = await chunk(fx, book, 0)
-    node = await fx.call("get", {"path": f"{fx.collection}/_Documents/{slug(book)}"})
+    node = await fx.get(f"{fx.collection}/_Documents/{slug(book)}")
     text = await fx.read_file(book)
     # verifies: chunks.xlsx-not-indexed
     assert miss.get("found") is False and miss.get("message") == f"No chunks indexed for '{book}' in '{fx.collection}'.", \
@@ -420,7 +420,7 @@ async def string_rule_for_slug_safe_name(fx: Fixtures) -> None:
 async def get_answers_a_json_string(fx: Fixtures) -> None:
     text = 'Größe: "5 €"\nsecond line\n'
     file_path = await fx.file("quoted.md", text)
-    answer = await fx.call("get", {"path": f"{fx.collection}/{file_path}"})
+    answer = await fx.get(f"{fx.collection}/{file_path}")
     # verifies: chunks.get-answers-a-json-string
     assert answer.startswith('"') and json.loads(answer) == text, f"Get on a file answered {answer[:80]!r}, not one JSON string"
     # verifies: chunks.get-answers-a-json-string
@@ -469,7 +469,7 @@ async def image_document(fx: Fixtures) -> tuple[str, str | None]:
     file_path = await fx.file("pixel.png", PIXEL_PNG)
     after = await fx.upload("after-pixel.md", b"uploaded after the image\n")
     await fx.indexed_chunks(after)
-    answer = await fx.call("get", {"path": f"{fx.collection}/_Documents/{slug(file_path)}"})
+    answer = await fx.get(f"{fx.collection}/_Documents/{slug(file_path)}")
     return file_path, answer if answer.lstrip().startswith("{") else None
 
 
@@ -488,7 +488,7 @@ async def recovery_signature(fx: Fixtures) -> None:
     # the image's file path answers a placeholder, which unified-path.images-never-bytes checks.
     image_path, image_node = await image_document(fx)
     if image_node is not None:
-        again = await fx.call("get", {"path": f"{fx.collection}/{image_path}"})
+        again = await fx.get(f"{fx.collection}/{image_path}")
         # verifies: chunks.recovery-signature
         assert json.loads(again).get("path") == json.loads(image_node).get("path"), \
             f"Get on an image's file path in content answered {again[:100]!r}, not its Document node"
@@ -507,7 +507,7 @@ async def text_lives_in_the_file(fx: Fixtures) -> None:
     by_hit = await fx.read(f"{hit['collectionPath']}/{hit['filePath']}")
     # verifies: chunks.fields-give-the-get-path
     assert by_hit == long_text(), f"Get {hit['collectionPath']}/{hit['filePath']} answered {by_hit[:80]!r}"
-    node_text = await fx.call("get", {"path": hit["documentPath"]})
+    node_text = await fx.get(hit["documentPath"])
     content = (json.loads(node_text).get("content") or {}) if node_text.startswith("{") else {}
     # verifies: chunks.fields-give-the-get-path
     assert content.get("filePath") == file_path and SEARCH_WORD not in node_text, \
@@ -547,7 +547,7 @@ async def indexing_replaces_node_at_document_path(fx: Fixtures) -> None:
     data = f"Replaced notes of run {fx.run_id}: the order book grew.\n".encode("utf-8")
     await fx.upload("replaced.md", data)
     node = await written_for(fx, file_path, data)
-    now = node or await fx.call("get", {"path": path})
+    now = node or await fx.get(path)
     # verifies: chunks.indexing-replaces-node-at-document-path
     assert node is not None, f"indexing {file_path} did not write its Document over the node at {path}: get answers {short(now, 200)}"
     fx.release(path)  # the file's Document node now, which stays as every fixture file's does
@@ -592,7 +592,7 @@ async def deleted_document_node_dangles(fx: Fixtures) -> None:
     node = await document(fx, file_path, data)
     path = node["path"]
     deleted = await fx.call("delete", {"paths": json.dumps([path])})
-    answer = await fx.call("get", {"path": path})
+    answer = await fx.get(path)
     # verifies: chunks.deleted-document-node-dangles
     assert deleted == f"Deleted: {path}" and (answer.startswith(("Error", "Not found")) or answer == "[]"), \
         f"delete of the Document node answered {deleted[:100]!r}; get on its path then {answer[:100]!r}"

@@ -159,7 +159,7 @@ async def get_children(fx: Fixtures) -> None:
     await made(fx, "grandchild", child)
 
     async def listed():
-        rows = await fx.call_json("get", {"path": f"{parent}/*"})
+        rows = await fx.get_json(f"{parent}/*")
         return rows if isinstance(rows, list) and rows else None
 
     rows = await fx.eventually(listed, f"the children of {parent} in Get {parent}/*")
@@ -178,7 +178,7 @@ MESH_NODE_KEYS = ("$type", "id", "namespace", "path", "mainNode", "name", "descr
 @check("mesh.get-node-json", needs=WRITE)
 async def get_node_json(fx: Fixtures) -> None:
     path = await made(fx, "shape", name="Gr\u00fc\u00dfe <&>", order=0)
-    answer = await fx.call("get", {"path": path})
+    answer = await fx.get(path)
     node = json.loads(answer) if answer.startswith("{") else {}
     # verifies: mesh.get-node-json
     assert list(node)[:1] == ["$type"] and node["$type"] == "MeshNode" and \
@@ -273,7 +273,7 @@ async def create_splits_id(fx: Fixtures) -> None:
     root = await fx.root_node()
     answer = await create(fx, markdown(root, "split/leaf", "Leaf"))
     again = await create(fx, markdown(root, "split/leaf", "Leaf"))
-    node = await fx.call_json("get", {"path": f"{root}/split/leaf"})
+    node = await fx.get_json(f"{root}/split/leaf")
     # verifies: mesh.create-id-splits-namespace
     assert answer == f"Created: {root}/split/leaf" and (node.get("id"), node.get("namespace")) == ("leaf", f"{root}/split"), \
         f"create with id 'split/leaf' answered {answer!r}; the node has id {node.get('id')!r}, namespace {node.get('namespace')!r}"
@@ -285,7 +285,7 @@ async def create_splits_id(fx: Fixtures) -> None:
 async def create_keeps_existing(fx: Fixtures) -> None:
     path = await made(fx, "twice", content={"kept": True})
     answer = await create(fx, markdown(path.rsplit("/", 1)[0], "twice", "Other", content={"kept": False}))
-    node = await fx.call_json("get", {"path": path})
+    node = await fx.get_json(path)
     # verifies: mesh.create-collides
     assert answer.startswith("Error creating node: Node already exists") and \
         (node.get("name"), plain(node.get("content"))) == ("Twice", {"kept": True}), \
@@ -299,7 +299,7 @@ async def create_required_fields(fx: Fixtures) -> None:
     no_type = await create(fx, {"id": "typeless", "namespace": root})
     no_name = await create(fx, {"id": "nameless", "namespace": root, "nodeType": "Markdown"})
     unknown = await create(fx, {"id": "untyped-kind", "namespace": root, "name": "Unknown kind", "nodeType": "NoSuchNodeType"})
-    unknown_read = await fx.call("get", {"path": f"{root}/untyped-kind"})
+    unknown_read = await fx.get(f"{root}/untyped-kind")
     # verifies: mesh.create-required-fields
     assert no_id.startswith("Error: cannot create: 'id' is not set."), f"create without id answered {no_id[:100]!r}"
     # verifies: mesh.create-required-fields
@@ -328,7 +328,7 @@ async def create_malformed_namespace(fx: Fixtures) -> None:
 async def create_refused_writes_nothing(fx: Fixtures) -> None:
     root = await fx.root_node()
     refused = await create(fx, {"id": "unnamed", "namespace": root, "nodeType": "Markdown"})
-    after = await fx.call("get", {"path": f"{root}/unnamed"})
+    after = await fx.get(f"{root}/unnamed")
     # verifies: mesh.create-nothing-written-on-error
     assert refused.startswith("Error: ") and after == f"Not found: {root}/unnamed", \
         f"after {refused[:60]!r}, get answered {after[:80]!r}"
@@ -373,7 +373,7 @@ async def create_checks_nothing_else(fx: Fixtures) -> None:
 @check("mesh.create-extension-data-kept", needs=WRITE)
 async def create_extension_data_kept(fx: Fixtures) -> None:
     path = await made(fx, "typo", content={"$type": "MarkdownContent", "content": "# Notes", "titel": "Typo"})
-    read = await fx.call_json("get", {"path": path})
+    read = await fx.get_json(path)
     content = read.get("content") if isinstance(read, dict) else None
     # verifies: mesh.create-extension-data-kept
     assert isinstance(content, dict) and content.get("titel") == "Typo", f"get of a Markdown node with 'titel' answered {short(read)}"
@@ -385,7 +385,7 @@ async def create_repairs_json(fx: Fixtures) -> None:
     first = markdown(root, "kept", "Kept")
     second = markdown(root, "lost", "Lost")
     answer = await create(fx, json.dumps(first) + json.dumps(second))
-    lost = await fx.call("get", {"path": f"{root}/lost"})
+    lost = await fx.get(f"{root}/lost")
     # verifies: mesh.create-repairs-json
     assert answer == f"Created: {root}/kept" and lost == f"Not found: {root}/lost", \
         f"create of two concatenated nodes answered {answer!r}; get on the second answered {lost[:60]!r}"
@@ -403,7 +403,7 @@ async def create_ids_get_cannot_name(fx: Fixtures) -> None:
         path = f"{root}/{node_id}"
         node = markdown(root, node_id, "Odd")
         created, again = await create(fx, node), await create(fx, node)
-        answer = await fx.call("get", {"path": path})
+        answer = await fx.get(path)
         # verifies: mesh.create-ids-get-cannot-name
         assert created == f"Created: {path}" and again == f"Error creating node: Node already exists: {path}", \
             f"create with id {node_id!r} answered {created[:100]!r}, then {again[:100]!r}"
@@ -423,7 +423,7 @@ async def create_at_ids(fx: Fixtures) -> None:
     made_at = await create(fx, markdown("", at_id, "Odd"))
     if made_at == f"Created: {at_id}":
         fx.created_nodes.append(f"@{at_id}")  # clean-up deletes by path, and Delete drops one '@'
-        once, twice = await fx.call("get", {"path": at_id}), await fx.call("get", {"path": f"@{at_id}"})
+        once, twice = await fx.get(at_id), await fx.get(f"@{at_id}")
         gone = await fx.call("delete", {"paths": json.dumps([f"@{at_id}"])})
         if gone == f"Deleted: {at_id}":
             fx.release(f"@{at_id}")
@@ -441,7 +441,7 @@ async def create_refuses_unregistered_type(fx: Fixtures) -> None:
     root = await fx.root_node()
     # Markdown is a built-in node type on every framework host; no registry knows this $type.
     refused = await create(fx, markdown(root, "mistyped", "Mistyped", content={"$type": "MarkdownText", "content": "x"}))
-    after = await fx.call("get", {"path": f"{root}/mistyped"})
+    after = await fx.get(f"{root}/mistyped")
     accepted = await create(fx, markdown(root, "untyped", "Untyped", content={"content": "x"}))
     # verifies: mesh.create-refuses-unregistered-type
     assert refused.startswith(f"Error creating node: Content of '{root}/mistyped' carries the polymorphic discriminator "
@@ -536,7 +536,7 @@ async def typed_node(fx: Fixtures) -> tuple[str, str, str]:
                                    "content": {"$type": "Document", **TYPED_FIELDS, "sizeBytes": 0, "pageCount": 3}})
         if not answer.startswith("Created") and not answer.startswith("Error: Content does not match"):
             raise Skip(f"cannot create a node of type Document at {path}: create answered {short(answer)}")
-        return path, answer, await fx.call("get", {"path": path})
+        return path, answer, await fx.get(path)
 
     return await fx.once("typed-node", make)
 
@@ -589,14 +589,14 @@ async def create_schema_mismatch(fx: Fixtures) -> None:
     await document_type_registered(fx)  # the node type Document registers the content type of its own name
     answer = await create(fx, {"id": "misshapen", "namespace": root, "name": "Misshapen", "nodeType": "Document",
                                "content": {"$type": "Document", "chunkCount": "many"}})
-    after = await fx.call("get", {"path": f"{root}/misshapen"})
+    after = await fx.get(f"{root}/misshapen")
     # verifies: mesh.create-schema-mismatch
     assert answer.startswith("Error: Content does not match the schema for NodeType 'Document'.") and \
         after == f"Not found: {root}/misshapen", f"create with chunkCount 'many' answered {answer[:120]!r}; get then {after[:60]!r}"
     for content in ([], "x"):  # content that is not an object cannot become the type either
         answer = await create(fx, {"id": "misshapen", "namespace": root, "name": "Misshapen", "nodeType": "Document",
                                    "content": content})
-        after = await fx.call("get", {"path": f"{root}/misshapen"})
+        after = await fx.get(f"{root}/misshapen")
         # verifies: mesh.create-schema-mismatch
         assert answer.startswith("Error: Content does not match the schema for NodeType 'Document'.") and \
             after == f"Not found: {root}/misshapen", f"create with content {content!r} answered {answer[:120]!r}; get then {after[:60]!r}"
@@ -605,9 +605,9 @@ async def create_schema_mismatch(fx: Fixtures) -> None:
 @check("mesh.update-full-replacement", needs=WRITE | {"update"})
 async def update_replaces(fx: Fixtures) -> None:
     path = await made(fx, "replaced", content={"a": 1})
-    node = await fx.call_json("get", {"path": path})
+    node = await fx.get_json(path)
     replaced = await fx.call("update", {"nodes": json.dumps([{**node, "content": {"b": 2}}])})
-    after = await fx.call_json("get", {"path": path})
+    after = await fx.get_json(path)
     null = await fx.call("update", {"nodes": json.dumps([{**node, "content": None}])})
     # verifies: mesh.update-full-replacement
     assert replaced == f"Updated: {path}" and plain(after.get("content")) == {"b": 2}, \
@@ -619,7 +619,7 @@ async def update_replaces(fx: Fixtures) -> None:
 @check("mesh.update-per-node", needs=WRITE | {"update"})
 async def update_per_node(fx: Fixtures) -> None:
     path = await made(fx, "present", content={"a": 1})
-    node = await fx.call_json("get", {"path": path})
+    node = await fx.get_json(path)
     ghost = f"{path.rsplit('/', 1)[0]}/ghost"
     answer = await fx.call("update", {"nodes": json.dumps([
         {**node, "content": {"a": 2}}, {**node, "id": "ghost", "path": ghost, "content": {"a": 3}}])})
@@ -633,7 +633,7 @@ async def patch_node_level(fx: Fixtures) -> None:
     path = await made(fx, "patched", content={"keep": 1, "drop": 2, "inner": {"x": 1, "y": 2}})
     answer = await fx.call("patch", {"path": path, "fields": json.dumps(
         {"name": "Renamed", "content": {"drop": None, "add": 3, "inner": {"y": None}}})})
-    node = await fx.call_json("get", {"path": path})
+    node = await fx.get_json(path)
     refused = await fx.call("patch", {"path": path, "fields": json.dumps({"nodeType": "Code"})})
     # verifies: mesh.patch-node-level
     assert re.fullmatch(rf"Patched: {re.escape(path)}( \(v\d+ → v\d+\))?", answer), f"patch answered {answer[:100]!r}"
@@ -649,7 +649,7 @@ async def patch_node_level(fx: Fixtures) -> None:
 async def patch_key_case(fx: Fixtures) -> None:
     path = await made(fx, "cased")
     answer = await fx.call("patch", {"path": path, "fields": json.dumps({"Name": "Renamed"})})
-    node = await fx.call_json("get", {"path": path})
+    node = await fx.get_json(path)
     # verifies: mesh.patch-key-case
     assert answer == f"Patched: {path}" and isinstance(node, dict) and node.get("name") == "Cased", \
         f"patch with the key 'Name' answered {answer[:100]!r}; the node is then {short(node)}"
@@ -658,10 +658,10 @@ async def patch_key_case(fx: Fixtures) -> None:
 @check("mesh.patch-refusals", needs=WRITE | {"patch"})
 async def patch_refusals(fx: Fixtures) -> None:
     path = await made(fx, "guarded", content={"a": 1})
-    before = await fx.call_json("get", {"path": path})
+    before = await fx.get_json(path)
     for fields in ({"content": None}, {"name": ""}):
         answer = await fx.call("patch", {"path": path, "fields": json.dumps(fields)})
-        after = await fx.call_json("get", {"path": path})
+        after = await fx.get_json(path)
         # verifies: mesh.patch-refusals
         assert answer.startswith("Error") and after == before, f"patch {fields} answered {answer[:80]!r} and left {short(after)}"
 
@@ -672,7 +672,7 @@ async def delete_recursive(fx: Fixtures) -> None:
     await made(fx, "child", parent)
     missing = f"{parent}-missing"
     answer = await fx.call("delete", {"paths": json.dumps([parent, missing])})
-    child = await fx.call("get", {"path": f"{parent}/child"})
+    child = await fx.get(f"{parent}/child")
     lines = answer.splitlines()
     # verifies: mesh.delete-recursive
     assert len(lines) == 2 and lines[0] == f"Deleted: {parent}" and missing in lines[1] and not lines[1].startswith("Deleted"), \
@@ -708,7 +708,7 @@ async def copy_answers(fx: Fixtures) -> None:
     first = await fx.call("copy", {"sourcePath": source, "targetNamespace": target})
     second = await fx.call("copy", {"sourcePath": source, "targetNamespace": target})
     forced = await fx.call("copy", {"sourcePath": source, "targetNamespace": target, "force": True})
-    copy = await fx.call_json("get", {"path": f"{target}/original"})
+    copy = await fx.get_json(f"{target}/original")
     # verifies: mesh.copy-signature-and-answer
     assert [first, second, forced] == [f"Copied {n} node(s): {source} -> {target}" for n in (1, 0, 1)], \
         f"copy, copy again, copy with force answered {[first, second, forced]}"

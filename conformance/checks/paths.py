@@ -22,7 +22,7 @@ async def note(fx: Fixtures) -> str:
 async def other_words(fx: Fixtures) -> None:
     await note(fx)
     path = f"{fx.namespace}/conformance/note.md"  # 'conformance' is no reserved word: a node path
-    answer = await fx.call("get", {"path": path})
+    answer = await fx.get(path)
     # verifies: unified-path.other-words-are-node-paths
     assert answer == f"Not found: {path}", f"get {path!r} answered {answer[:100]!r}"
 
@@ -41,7 +41,7 @@ async def lists_missing_folders(fx: Fixtures) -> bool:
     second."""
     async def probe() -> bool:
         await note(fx)
-        answer = await fx.call("get", {"path": f"{fx.collection}/conformance/absent-{fx.run_id}/x.md"})
+        answer = await fx.get(f"{fx.collection}/conformance/absent-{fx.run_id}/x.md")
         empty = answer == "[]"
         fx.note("the content store lists a missing folder as empty (Azure Blob storage)" if empty
                 else "the content store refuses a missing folder (file-system storage)")
@@ -52,7 +52,7 @@ async def lists_missing_folders(fx: Fixtures) -> bool:
 @check("unified-path.content-listing", needs={"get", "upload"})
 async def content_listing(fx: Fixtures) -> None:
     await note(fx)
-    root = await fx.call("get", {"path": f"{fx.collection}/"})
+    root = await fx.get(f"{fx.collection}/")
     items = json.loads(root) if root.lstrip().startswith("[") else None
     # verifies: unified-path.content-listing
     assert isinstance(items, list) and all(isinstance(i, dict) and str(i.get("path", "")).startswith("/") for i in items), \
@@ -62,7 +62,7 @@ async def content_listing(fx: Fixtures) -> None:
     assert {"path": "/conformance", "name": "conformance", "isFolder": True} in items and kinds == sorted(kinds, reverse=True) \
         and all(item["path"].count("/") == 1 for item in items), \
         f"the root listing {root[:200]!r}: expected folder /conformance, folders before files, no nested entry"
-    bare = await fx.call("get", {"path": fx.collection})
+    bare = await fx.get(fx.collection)
     # verifies: unified-path.content-listing
     assert bare != root, f"get {fx.collection} (no trailing /) answered the listing {bare[:120]!r}"
 
@@ -70,7 +70,7 @@ async def content_listing(fx: Fixtures) -> None:
 @check("unified-path.folder-listing", needs={"get", "upload"})
 async def folder_listing(fx: Fixtures) -> None:
     file_path = await note(fx)
-    folder = await fx.call("get", {"path": f"{fx.collection}/content/conformance"})
+    folder = await fx.get(f"{fx.collection}/content/conformance")
     if await lists_missing_folders(fx):
         # verifies: unified-path.folder-listing
         assert folder == "[]", f"get {fx.collection}/content/conformance answered {folder[:120]!r} on a store that " \
@@ -93,7 +93,7 @@ async def forms_before_the_split(fx: Fixtures) -> None:
     # verifies: unified-path.forms-before-the-split
     assert read == NOTE, f"get {colon_form!r} (the old colon form) answered {read[:120]!r}"
     area_file = await fx.file("area/in-area.md", NOTE)
-    answer = await fx.call("get", {"path": f"{fx.collection}/{area_file}"})
+    answer = await fx.get(f"{fx.collection}/{area_file}")
     # verifies: unified-path.forms-before-the-split
     assert answer == f"Not found: {fx.collection}/{area_file.split('/area/')[0]}", \
         f"get on a file below a folder 'area' answered {answer[:120]!r}: expected the area route's answer"
@@ -102,7 +102,7 @@ async def forms_before_the_split(fx: Fixtures) -> None:
 @check("unified-path.area-folder-unreadable", needs={"get", "upload"})
 async def area_folder_unreadable(fx: Fixtures) -> None:
     file_path = await fx.file("area/in-area.md", NOTE)
-    answer = await fx.call("get", {"path": f"{fx.collection}/{file_path}"})
+    answer = await fx.get(f"{fx.collection}/{file_path}")
     folder = f"{fx.collection}/{file_path.split('/area/')[0]}"
     # verifies: unified-path.area-folder-unreadable
     assert answer == f"Not found: {folder}", f"get on a file below a folder 'area' answered {answer[:120]!r}"
@@ -138,11 +138,11 @@ async def nested_both_forms(fx: Fixtures) -> None:
 async def not_found_messages(fx: Fixtures) -> None:
     await note(fx)
     node = f"{fx.namespace}/conformance-missing-{fx.run_id}"
-    missing_node = await fx.call("get", {"path": node})
+    missing_node = await fx.get(node)
     # verifies: unified-path.not-found-messages
     assert missing_node == f"Not found: {node}", f"get {node!r} answered {missing_node[:120]!r}"
     file_path = f"conformance/absent-{fx.run_id}.md"
-    missing_file = await fx.call("get", {"path": f"{fx.collection}/{file_path}"})
+    missing_file = await fx.get(f"{fx.collection}/{file_path}")
     # verifies: unified-path.not-found-messages
     assert missing_file == file_miss(file_path), f"get on a missing nested file answered {missing_file[:160]!r}"
 
@@ -348,7 +348,7 @@ async def empty_upload_stores_nothing(fx: Fixtures) -> None:
     await note(fx)  # the collection takes uploads (else the check skips), so a miss below is the empty upload's
     file_path = f"conformance/empty-{fx.run_id}.md"
     refused = await fx.call("upload", {"path": f"{fx.collection}/{file_path}", "base64Content": ""})
-    after = await fx.call("get", {"path": f"{fx.collection}/{file_path}"})
+    after = await fx.get(f"{fx.collection}/{file_path}")
     # verifies: unified-path.upload-refuses-empty-content
     assert refused.startswith("Error") and after == file_miss(file_path), \
         f"an empty upload answered {refused[:60]!r}; get on its path then answered {after[:80]!r}"

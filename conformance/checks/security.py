@@ -143,7 +143,7 @@ async def read_only_tools_write_nothing(fx: Fixtures) -> None:
         raise Skip(CANNOT_TELL + "no tool it lists is annotated read-only")
     target = f"{fx.namespace}/conformance-read-only-{fx.run_id}"
     missing = f"Not found: {target}"
-    before = await fx.call("get", {"path": target})
+    before = await fx.get(target)
     if before != missing:
         raise Skip(CANNOT_TELL + f"get {target} answered {short(before, 80)}, not its miss, so a write would not show")
     called = []
@@ -156,7 +156,7 @@ async def read_only_tools_write_nothing(fx: Fixtures) -> None:
         except BadTarget:  # an MCP error refuses the call: nothing ran
             pass
         called.append(name)
-        after = await fx.call("get", {"path": target})
+        after = await fx.get(target)
         if after != missing:
             fx.created_nodes.append(target)  # the run's clean-up deletes what the tool wrote
         # verifies: mesh.tool-table
