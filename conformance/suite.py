@@ -133,7 +133,7 @@ class Fixtures:
     namespace: str
     run_id: str = field(default_factory=lambda: secrets.token_hex(3))
     created_nodes: list[str] = field(default_factory=list)
-    uploaded_files: list[str] = field(default_factory=list)
+    uploaded_files: dict[str, None] = field(default_factory=dict)  # in upload order, each once
     notes: list[str] = field(default_factory=list)  # what the running check found, shown beside its PASS
     _memo: dict[str, Any] = field(default_factory=dict)
 
@@ -200,8 +200,7 @@ class Fixtures:
             uploaded = None
         if not isinstance(uploaded, dict) or uploaded.get("status") != "Uploaded":
             raise Skip(f"cannot upload the fixture {path}: upload answered {short(answer)}")
-        if path not in self.uploaded_files:
-            self.uploaded_files.append(path)
+        self.uploaded_files[path] = None
         return file_path
 
     async def indexed_chunks(self, file_path: str) -> int:

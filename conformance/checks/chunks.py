@@ -250,21 +250,17 @@ async def damaged_upload(fx: Fixtures) -> tuple[str, dict]:
     path = f"{fx.collection}/{FIXTURE_FOLDER}/damaged.pdf"
     before = await activity_paths(fx, "damaged.pdf")
     answer = await fx.call("upload", {"path": path, "base64Content": encode(DAMAGED_PDF)})
-    if path not in fx.uploaded_files:
-        fx.uploaded_files.append(path)
+    fx.uploaded_files[path] = None
     return answer, await ended_activity(fx, "damaged.pdf", before)
 
 
 @check("chunks.unreadable-upload-stored", needs=ACTIVITY_TOOLS)
 async def unreadable_upload(fx: Fixtures) -> None:
     await long_file(fx)  # the collection takes uploads (else the check skips), so the answer below is the PDF's
-    damaged = DAMAGED_PDF
     path = f"{fx.collection}/{FIXTURE_FOLDER}/damaged.pdf"
     answer, activity = await fx.once("damaged-activity", lambda: damaged_upload(fx))
-    if path not in fx.uploaded_files:
-        fx.uploaded_files.append(path)
     # verifies: chunks.unreadable-upload-stored
-    assert answer == json.dumps({"status": "Uploaded", "path": path, "bytes": len(damaged)}, separators=(",", ":")), \
+    assert answer == json.dumps({"status": "Uploaded", "path": path, "bytes": len(DAMAGED_PDF)}, separators=(",", ":")), \
         f"uploading a PDF indexing cannot read answered {short(answer)}"
     await long_file(fx)  # indexing has had time to run (and fail) for the damaged file, too
     found = await chunk(fx, f"{FIXTURE_FOLDER}/damaged.pdf", 0)
@@ -445,8 +441,7 @@ async def pdf_index_text_differs(fx: Fixtures) -> None:
 
 @check("chunks.get-pdf-loses-table-structure", needs={"get", "upload"})
 async def get_pdf_runs_strings_together(fx: Fixtures) -> None:
-    file_path = await fx.file("pages.pdf", pdf())
-    got = (await fx.read_file(file_path)).replace("\r\n", "\n")
+    got = (await fx.read_file(await fx.file("pages.pdf", pdf()))).replace("\r\n", "\n")
     # Each line is one Tj and T* draws no space: PdfPig's page.Text runs the lines together, pages by "\n" (C9).
     expected = "\n".join("".join(lines) for lines in PDF_PAGES)
     # verifies: chunks.get-pdf-loses-table-structure

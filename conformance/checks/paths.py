@@ -244,8 +244,7 @@ async def text_verbatim(fx: Fixtures) -> None:
 
 @check("unified-path.binaries-garbled", needs={"get", "upload"})
 async def binaries_garbled(fx: Fixtures) -> None:
-    file_path = await fx.file("blob.bin", b"AB\xff\xfeCD")
-    answer = await fx.read_file(file_path)
+    answer = await fx.read_file(await fx.file("blob.bin", b"AB\xff\xfeCD"))
     # verifies: unified-path.binaries-garbled
     assert answer.startswith("AB") and answer.endswith("CD") and "\ufffd" in answer, \
         f"a binary read as {json.dumps(answer)}"
@@ -257,8 +256,7 @@ PIXEL_PNG = base64.b64decode("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADU
 
 @check("unified-path.images-never-bytes", needs={"get", "upload"})
 async def images_never_bytes(fx: Fixtures) -> None:
-    file_path = await fx.file("pixel.png", PIXEL_PNG)
-    answer = await fx.read_file(file_path)
+    answer = await fx.read_file(await fx.file("pixel.png", PIXEL_PNG))
     described = answer.lstrip().startswith("{") and json.loads(answer).get("nodeType") == "Document"
     # verifies: unified-path.images-never-bytes
     assert described or answer.startswith(f"[image: pixel.png (image/png, {len(PIXEL_PNG)} bytes)] "), \
@@ -267,8 +265,7 @@ async def images_never_bytes(fx: Fixtures) -> None:
 
 @check("unified-path.xlsx-sheets", needs={"get", "upload"})
 async def workbook_as_tables(fx: Fixtures) -> None:
-    file_path = await fx.file("book.xlsx", workbook())
-    answer = await fx.read_file(file_path)
+    answer = await fx.read_file(await fx.file("book.xlsx", workbook()))
     # verifies: unified-path.xlsx-sheets
     assert answer.replace("\r\n", "\n") == workbook_text(), f"get on a one-sheet workbook answered {answer[:200]!r}"
 
@@ -277,16 +274,14 @@ async def workbook_as_tables(fx: Fixtures) -> None:
 async def xls_read_as_workbook(fx: Fixtures) -> None:
     # Workbook bytes under an .xls name: the workbook reader opens them by content, where a UTF-8 read
     # would answer the zip's bytes. (A real BIFF .xls is another matter: unified-path.xls-likely-fails.)
-    file_path = await fx.file("book.xls", workbook())
-    answer = await fx.read_file(file_path)
+    answer = await fx.read_file(await fx.file("book.xls", workbook()))
     # verifies: unified-path.xls-goes-to-the-xlsx-reader
     assert answer.replace("\r\n", "\n") == workbook_text(), f"get on workbook bytes named .xls answered {answer[:120]!r}"
 
 
 @check("unified-path.pdf-pages-joined", needs={"get", "upload"})
 async def pdf_pages_joined(fx: Fixtures) -> None:
-    file_path = await fx.file("letter.pdf", one_line_pdf())
-    answer = await fx.read_file(file_path)
+    answer = await fx.read_file(await fx.file("letter.pdf", one_line_pdf()))
     expected = "\n".join(line for (line,) in ONE_LINE_PAGES)
     # verifies: unified-path.pdf-pages-joined
     assert answer == expected, f"get on a two-page PDF of one line a page answered {answer[:160]!r}, not {expected!r}"
@@ -294,8 +289,7 @@ async def pdf_pages_joined(fx: Fixtures) -> None:
 
 @check("unified-path.docx-markdown", needs={"get", "upload"})
 async def docx_as_markdown(fx: Fixtures) -> None:
-    file_path = await fx.file("memo.docx", docx())
-    answer = await fx.read_file(file_path)
+    answer = await fx.read_file(await fx.file("memo.docx", docx()))
     # Converters differ in blank lines and trailing blanks; the Markdown is the heading and the paragraph.
     lines = [line.strip() for line in answer.splitlines() if line.strip()]
     # verifies: unified-path.docx-markdown
@@ -319,8 +313,7 @@ async def content_root_file(fx: Fixtures) -> None:
 
 @check("unified-path.first-match-wins", needs={"get", "upload"})
 async def transformer_by_lower_cased_extension(fx: Fixtures) -> None:
-    file_path = await fx.file("BOOK.XLSX", workbook())
-    answer = await fx.read_file(file_path)
+    answer = await fx.read_file(await fx.file("BOOK.XLSX", workbook()))
     # verifies: unified-path.first-match-wins
     assert answer.replace("\r\n", "\n") == workbook_text(), f"a workbook named .XLSX read as {answer[:80]!r}"
 
@@ -333,8 +326,7 @@ async def upload_answers(fx: Fixtures) -> None:
     if not text.startswith("{"):  # e.g. the namespace has no editable content collection
         raise Skip(f"cannot upload the fixture {path}: upload answered {short(text)}")
     answer = json.loads(text)
-    if path not in fx.uploaded_files:
-        fx.uploaded_files.append(path)
+    fx.uploaded_files[path] = None
     refused = await fx.call("upload", {"path": path, "base64Content": ""})
     # verifies: unified-path.upload-answer
     assert isinstance(answer, dict) and (answer.get("status"), answer.get("bytes")) == ("Uploaded", len(data)), \
