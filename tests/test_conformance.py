@@ -52,21 +52,13 @@ conformance_runs = background_fixture(
     "conformance_runs", lambda workdir: [sys.executable, str(REPO_ROOT / "tests" / "conform_job.py"), str(workdir)])
 
 
-def run_named(runs: JobResult, name: str) -> JobResult:
-    """One run of the job: its part of the output and its own folder (reports, server log)."""
-    output = conform_job.sections(runs.output).get(name)
-    assert output is not None, f"the conformance job printed no run {name!r}:\n{runs.output}"
-    return replace(runs, name=f"{runs.name}/{name}", output=output, workdir=runs.workdir / name)
-
-
 @pytest.fixture(scope="session")
-def conform_over_http(conformance_runs: JobResult) -> JobResult:
-    return run_named(conformance_runs, "http")
-
-
-@pytest.fixture(scope="session")
-def conform_over_stdio(conformance_runs: JobResult) -> JobResult:
-    return run_named(conformance_runs, "stdio")
+def runs(conformance_runs: JobResult) -> dict[str, JobResult]:
+    """Each run of the job by its name: its part of the output and its own folder (reports, server log)."""
+    found = conform_job.sections(conformance_runs.output)
+    assert set(found) == set(conform_job.RUNS), f"the conformance job printed the runs {sorted(found)}:\n{conformance_runs.output}"
+    return {name: replace(conformance_runs, name=f"{conformance_runs.name}/{name}", output=output,
+                          workdir=conformance_runs.workdir / name) for name, output in found.items()}
 
 
 def conform_args(tmp_path: Path, *target: str) -> list[str]:
@@ -100,34 +92,34 @@ def every_claim_judged(result: JobResult, failed: frozenset[str] = frozenset()) 
     assert all(f"| PASS | `{claim}` |" in report for claim in passed) and all(f"| FAIL | `{claim}` |" in report for claim in failed)
 
 
-def test_the_installed_wheel_passes_the_whole_suite_over_http_with_a_header_and_the_server_stops_cleanly(
-        conform_over_http: JobResult):
-    every_claim_judged(conform_over_http)
-    printed_lines = conform_over_http.output
-    command = printed(conform_over_http, "command")
+def test_the_installed_wheel_passes_the_whole_suite_over_http_with_a_header_and_the_server_stops_cleanly(runs):
+    http = runs["http"]
+    every_claim_judged(http)
+    command = printed(http, "command")
     assert "/venv/bin/meshweaver-conform --url http://127.0.0.1:" in command
     assert "--header 'Authorization: Bearer conformance-test-token'" in command
     # Files cannot be deleted over MCP: the suite names each one it leaves; the nodes it created are gone.
-    left = lines_of(printed_lines, "left behind: ")
+    left = lines_of(http.output, "left behind: ")
     assert "left behind: Meridian/content/conformance/windows.md (no MCP tool deletes a file; the next run overwrites it)" in left
     assert all(line.endswith("(no MCP tool deletes a file; the next run overwrites it)") for line in left), left
     # SIGTERM (like Ctrl-C) stops the server cleanly; it logged one line per tool call.
-    log = (conform_over_http.workdir / "server.log").read_text().splitlines()
-    assert printed_lines.rstrip().endswith("server exit: 0") and log[-1] == "stopped", log[-3:]
+    log = (http.workdir / "server.log").read_text().splitlines()
+    assert http.output.rstrip().endswith("server exit: 0") and log[-1] == "stopped", log[-3:]
     calls = [line for line in log if line.startswith("call ")]
-    tool_calls = int(printed_lines.split(" tool calls in ")[0].rsplit(" ", 1)[1])
+    tool_calls = int(http.output.split(" tool calls in ")[0].rsplit(" ", 1)[1])
     assert len(calls) == tool_calls and all(" chars in " in line for line in calls), calls[:3]
 
 
-def test_the_installed_client_holds_the_mcp_sdk_and_no_docs_toolchain(conform_over_http: JobResult):
-    installed = {entry.split("==")[0].lower().replace("_", "-") for entry in printed(conform_over_http, "installed").split()}
+def test_the_installed_client_holds_the_mcp_sdk_and_no_docs_toolchain(runs):
+    http = runs["http"]
+    installed = {entry.split("==")[0].lower().replace("_", "-") for entry in printed(http, "installed").split()}
     assert {"meshweaver-conform", "mcp", "mcp-types", "httpx2", "anyio"} <= installed
     # Nothing of the guide's own stack came along: no site generator, notebook, test runner or document readers.
     assert not installed & {"agent-design-guide", "mkdocs", "mkdocs-material", "pytest", "jupytext", "matplotlib",
                             "openpyxl", "pypdf", "ipykernel", "playwright"}, installed
-    assert printed(conform_over_http, "client").startswith(str(conform_over_http.workdir / "venv")), conform_over_http.output
-    assert printed(conform_over_http, "absent").split() == ["agentkit", "claimcheck", "guidetools", "mkdocs", "material",
-                                                            "pytest", "matplotlib", "jupytext", "openpyxl"]
+    assert printed(http, "client").startswith(str(http.workdir / "venv")), http.output
+    assert printed(http, "absent").split() == ["agentkit", "claimcheck", "guidetools", "mkdocs", "material", "pytest",
+                                               "matplotlib", "jupytext", "openpyxl"]
 
 
 def test_the_client_declares_the_mcp_sdk_and_imports_only_what_it_declares():
@@ -145,23 +137,10 @@ def test_the_client_declares_the_mcp_sdk_and_imports_only_what_it_declares():
             assert all(name.split(".")[0] in allowed for name in imported), f"{path.relative_to(REPO_ROOT)} imports {imported}"
 
 
-def test_over_stdio_every_claim_passes_but_the_planted_divergence_which_is_named(conform_over_stdio: JobResult):
-    every_claim_judged(conform_over_stdio, failed=frozenset({PLANTED_CLAIM}))
-    planted = lines_of(conform_over_stdio.output, f"FAIL {PLANTED_CLAIM}:")
+def test_over_stdio_every_claim_passes_but_the_planted_divergence_which_is_named(runs):
+    every_claim_judged(runs["stdio"], failed=frozenset({PLANTED_CLAIM}))
+    planted = lines_of(runs["stdio"].output, f"FAIL {PLANTED_CLAIM}:")
     assert len(planted) == 1 and "navigate_to answered " in planted[0] and "not a URL" in planted[0], planted
-
-
-def test_dot_dot_probe_reports_whether_get_leaves_a_collections_folder(conform_over_http: JobResult,
-                                                                        conform_over_stdio: JobResult):
-    # The FileSystem store resolves '..' when it reads a file: the probe climbs out of the collection's folder and
-    # reads its sentinel back, over HTTP and over stdio.
-    for run in (conform_over_http, conform_over_stdio):
-        found = lines_of(run.output, f"PASS {DOT_DOT_CLAIM}: ")
-        # verifies: unified-path.dot-dot-in-tool-paths
-        assert len(found) == 1 and "HAZARD: Get leaves the collection's folder here: Meridian/content/../content/" in found[0], \
-            run.output
-        report = (run.workdir / "report.md").read_text()
-        assert f"| PASS | `{DOT_DOT_CLAIM}` | dot_dot_reaches_the_store: HAZARD: Get leaves" in report, report
 
 
 # -- the security probes ------------------------------------------------------------------------------------
@@ -188,12 +167,20 @@ PROBE_FINDINGS = {
 }
 
 
-def test_security_probes_find_agentkits_server_safe(conform_over_http: JobResult, conform_over_stdio: JobResult):
-    for run in (conform_over_http, conform_over_stdio):
+def test_the_probes_on_agentkits_server(runs):
+    """Over HTTP and over stdio, the security probes find agentkit's server safe. The FileSystem store resolves '..'
+    when it reads a file: the dot-dot probe climbs out of the collection's folder and reads its sentinel back."""
+    for run in runs.values():
         for claim, safe, _ in PROBE_FINDINGS.values():
             line = next(line for line in run.output.splitlines() if line.startswith(f"PASS {claim}"))
             # verifies: unified-path.no-decoding, mesh.errors-are-text, mesh.tool-table
             assert safe in line, line
+        found = lines_of(run.output, f"PASS {DOT_DOT_CLAIM}: ")
+        # verifies: unified-path.dot-dot-in-tool-paths
+        assert len(found) == 1 and "HAZARD: Get leaves the collection's folder here: Meridian/content/../content/" in found[0], \
+            run.output
+        report = (run.workdir / "report.md").read_text()
+        assert f"| PASS | `{DOT_DOT_CLAIM}` | dot_dot_reaches_the_store: HAZARD: Get leaves" in report, report
 
 
 @contextmanager
