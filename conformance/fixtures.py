@@ -58,11 +58,27 @@ def slug(file_path: str) -> str:
     return "".join(out).strip("-") or "document"
 
 
-def _package(parts: dict[str, str]) -> bytes:
-    """An Open XML package: each part's XML, zipped under its name."""
+RELATIONSHIPS = "http://schemas.openxmlformats.org/package/2006/relationships"
+DOCUMENT = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
+
+
+def _relationship(kind: str, target: str) -> str:
+    return f'<Relationships xmlns="{RELATIONSHIPS}"><Relationship Id="rId1" Type="{DOCUMENT}/{kind}" Target="{target}"/></Relationships>'
+
+
+def _package(main: str, main_type: str, second: str, second_type: str, parts: dict[str, str]) -> bytes:
+    """An Open XML package: its content types (the main part and one other), the package's relationship to the main
+    part, and each part's XML, zipped under its name."""
+    office = "application/vnd.openxmlformats-officedocument."
+    types = ('<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">'
+             '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>'
+             '<Default Extension="xml" ContentType="application/xml"/>'
+             f'<Override PartName="/{main}" ContentType="{office}{main_type}+xml"/>'
+             f'<Override PartName="/{second}" ContentType="{office}{second_type}+xml"/></Types>')
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
-        for name, xml in parts.items():
+        everything = {"[Content_Types].xml": types, "_rels/.rels": _relationship("officeDocument", main), **parts}
+        for name, xml in everything.items():
             archive.writestr(name, '<?xml version="1.0" encoding="UTF-8"?>' + xml)
     return out.getvalue()
 
@@ -83,29 +99,12 @@ def workbook() -> bytes:
         for r, row in enumerate(WORKBOOK_ROWS, start=1)
     )
     main = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
-    relationships = "http://schemas.openxmlformats.org/package/2006/relationships"
-    document = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
-    parts = {
-        "[Content_Types].xml":
-            '<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">'
-            '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>'
-            '<Default Extension="xml" ContentType="application/xml"/>'
-            '<Override PartName="/xl/workbook.xml" '
-            'ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/>'
-            '<Override PartName="/xl/worksheets/sheet1.xml" '
-            'ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/></Types>',
-        "_rels/.rels":
-            f'<Relationships xmlns="{relationships}"><Relationship Id="rId1" '
-            f'Type="{document}/officeDocument" Target="xl/workbook.xml"/></Relationships>',
-        "xl/workbook.xml":
-            f'<workbook xmlns="{main}" xmlns:r="{document}"><sheets>'
-            '<sheet name="Data" sheetId="1" r:id="rId1"/></sheets></workbook>',
-        "xl/_rels/workbook.xml.rels":
-            f'<Relationships xmlns="{relationships}"><Relationship Id="rId1" '
-            f'Type="{document}/worksheet" Target="worksheets/sheet1.xml"/></Relationships>',
+    return _package("xl/workbook.xml", "spreadsheetml.sheet.main", "xl/worksheets/sheet1.xml", "spreadsheetml.worksheet", {
+        "xl/workbook.xml": f'<workbook xmlns="{main}" xmlns:r="{DOCUMENT}"><sheets><sheet name="Data" sheetId="1" r:id="rId1"/>'
+                           '</sheets></workbook>',
+        "xl/_rels/workbook.xml.rels": _relationship("worksheet", "worksheets/sheet1.xml"),
         "xl/worksheets/sheet1.xml": f'<worksheet xmlns="{main}"><sheetData>{rows}</sheetData></worksheet>',
-    }
-    return _package(parts)
+    })
 
 
 def workbook_text() -> str:
@@ -179,30 +178,14 @@ DOCX_PARAGRAPH = "Revenue rose in the quarter."
 def docx() -> bytes:
     """The smallest .docx a Word reader opens: a Heading 1 paragraph and a body paragraph, with the style part."""
     word = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
-    relationships = "http://schemas.openxmlformats.org/package/2006/relationships"
-    document = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
     body = (f'<w:p><w:pPr><w:pStyle w:val="Heading1"/></w:pPr><w:r><w:t>{DOCX_HEADING}</w:t></w:r></w:p>'
             f'<w:p><w:r><w:t>{DOCX_PARAGRAPH}</w:t></w:r></w:p>')
-    parts = {
-        "[Content_Types].xml":
-            '<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">'
-            '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>'
-            '<Default Extension="xml" ContentType="application/xml"/>'
-            '<Override PartName="/word/document.xml" '
-            'ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/>'
-            '<Override PartName="/word/styles.xml" '
-            'ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.styles+xml"/></Types>',
-        "_rels/.rels":
-            f'<Relationships xmlns="{relationships}"><Relationship Id="rId1" '
-            f'Type="{document}/officeDocument" Target="word/document.xml"/></Relationships>',
-        "word/_rels/document.xml.rels":
-            f'<Relationships xmlns="{relationships}"><Relationship Id="rId1" '
-            f'Type="{document}/styles" Target="styles.xml"/></Relationships>',
+    return _package("word/document.xml", "wordprocessingml.document.main", "word/styles.xml", "wordprocessingml.styles", {
+        "word/_rels/document.xml.rels": _relationship("styles", "styles.xml"),
         "word/styles.xml":
             f'<w:styles xmlns:w="{word}"><w:style w:type="paragraph" w:default="1" w:styleId="Normal">'
             '<w:name w:val="Normal"/></w:style><w:style w:type="paragraph" w:styleId="Heading1">'
             '<w:name w:val="heading 1"/><w:basedOn w:val="Normal"/><w:pPr><w:outlineLvl w:val="0"/></w:pPr>'
             '</w:style></w:styles>',
         "word/document.xml": f'<w:document xmlns:w="{word}"><w:body>{body}</w:body></w:document>',
-    }
-    return _package(parts)
+    })

@@ -8,9 +8,11 @@ with one line that says what is wrong; the command exits 2 on it.
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import os
 import shlex
+import ssl
 import tempfile
 from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
@@ -21,7 +23,7 @@ import mcp_types as types
 from mcp import Client, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
-from mcp.shared._httpx_utils import create_mcp_http_client
+from mcp.shared._httpx_utils import MCP_DEFAULT_SSE_READ_TIMEOUT, MCP_DEFAULT_TIMEOUT
 from mcp.shared.exceptions import MCPError
 
 CALL_TIMEOUT_SECONDS = 30.0
@@ -29,6 +31,12 @@ PROBE_TIMEOUT_SECONDS = 10.0
 LIST_PAGES = 100  # at most this many further pages of tools/list, so a server that never ends one cannot hang the run
 # The handshake-era protocol version every MCP server still accepts for `initialize`.
 PROBE_PROTOCOL_VERSION = "2025-06-18"
+
+
+@functools.cache
+def tls_context() -> ssl.SSLContext:
+    """One TLS context for every connection of the process: each new one reads the CA store again (about 25 ms)."""
+    return httpx2.create_ssl_context()
 
 
 class BadTarget(Exception):
@@ -54,7 +62,7 @@ def parse_header(text: str) -> tuple[str, str]:
     return name.strip(), value.strip()
 
 
-async def probe(target: Target) -> None:
+async def probe(target: Target, http: httpx2.AsyncClient) -> None:
     """Send one `initialize` over plain HTTP, to tell an unreachable, unauthorised or non-MCP endpoint apart."""
     request = {
         "jsonrpc": "2.0", "id": 0, "method": "initialize",
@@ -64,11 +72,10 @@ async def probe(target: Target) -> None:
     headers = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json", **target.headers}
     url = target.url or ""
     try:
-        async with httpx2.AsyncClient(timeout=PROBE_TIMEOUT_SECONDS) as http:
-            response = await http.post(url, json=request, headers=headers)
-            session = response.headers.get("mcp-session-id")
-            if session:  # a stateful server opened a session for the probe: close it again
-                await http.delete(url, headers={**target.headers, "mcp-session-id": session})
+        response = await http.post(url, json=request, headers=headers, timeout=PROBE_TIMEOUT_SECONDS)
+        session = response.headers.get("mcp-session-id")
+        if session:  # a stateful server opened a session for the probe: close it again
+            await http.delete(url, headers={**target.headers, "mcp-session-id": session}, timeout=PROBE_TIMEOUT_SECONDS)
     except httpx2.InvalidURL as error:
         raise BadTarget(f"{url!r} is not a valid URL: {error}") from None
     except httpx2.UnsupportedProtocol:
@@ -119,10 +126,15 @@ class Connection:
 
     async def __aenter__(self) -> Self:
         if self.target.url:
-            await probe(self.target)
-            http = create_mcp_http_client(headers=self.target.headers or None)
+            http = await self._stack.enter_async_context(httpx2.AsyncClient(
+                headers=self.target.headers, timeout=httpx2.Timeout(MCP_DEFAULT_TIMEOUT, read=MCP_DEFAULT_SSE_READ_TIMEOUT),
+                verify=tls_context()))
+            try:
+                await probe(self.target, http)
+            except BadTarget:
+                await self._stack.aclose()
+                raise
             transport: Any = streamable_http_client(self.target.url, http_client=http)
-            await self._stack.enter_async_context(http)
         else:
             words = shlex.split(self.target.command or "")
             if not words:
@@ -179,6 +191,11 @@ class Connection:
         except Exception as error:  # noqa: BLE001 (a transport failure mid-run is the target's, said in one line)
             raise BadTarget(f"lost the connection to {self.target.describe()} during {tool}: {_reason(error)}") from None
 
+    async def call_flagged(self, tool: str, arguments: dict[str, Any]) -> tuple[str, bool]:
+        """What a tool answers, its texts joined, and whether the result is flagged as an error."""
+        result = await self.call_result(tool, arguments)
+        return "".join(block.text for block in result.content if isinstance(block, types.TextContent)), bool(result.is_error)
+
     async def call(self, tool: str, arguments: dict[str, Any]) -> str:
         """The one text a tool answers (a tool error's text too: the framework answers refusals as text)."""
         result = await self.call_result(tool, arguments)
@@ -193,10 +210,11 @@ class Connection:
         try:
             return json.loads(text)
         except ValueError:
-            raise BadTarget(f"{tool}({_short(arguments)}) answered text where JSON was expected: {_short(text)}") from None
+            raise BadTarget(f"{tool}({short(arguments, 100)}) answered text where JSON was expected: {short(text, 100)}") from None
 
 
-def _short(value: Any, limit: int = 100) -> str:
+def short(value: Any, limit: int = 120) -> str:
+    """`value` (JSON unless a string) on one line, cut to `limit` characters: what an answer looks like in a reason."""
     text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
     text = " ".join(text.split())
     return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -23,7 +23,7 @@ from typing import Any
 
 import anyio
 
-from conformance.session import BadTarget, Connection
+from conformance.session import BadTarget, Connection, short
 
 # Fixture files go to this folder of the namespace's `content` collection; their names are fixed, so
 # repeated runs overwrite the same files (an upload is an upsert) instead of piling up new ones.
@@ -120,10 +120,9 @@ def decoded(answer: str) -> str:
     return answer
 
 
-def short(value: Any, limit: int = 120) -> str:
-    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+def file_miss(file_path: str) -> str:
+    """Get's answer for a file path that names no file of the `content` collection."""
+    return f"Error: File '{file_path}' not found in collection 'content'"
 
 
 @dataclass
@@ -134,7 +133,7 @@ class Fixtures:
     namespace: str
     run_id: str = field(default_factory=lambda: secrets.token_hex(3))
     created_nodes: list[str] = field(default_factory=list)
-    uploaded_files: list[str] = field(default_factory=list)
+    uploaded_files: dict[str, None] = field(default_factory=dict)  # in upload order, each once
     notes: list[str] = field(default_factory=list)  # what the running check found, shown beside its PASS
     _memo: dict[str, Any] = field(default_factory=dict)
 
@@ -158,9 +157,24 @@ class Fixtures:
     async def call_json(self, tool: str, arguments: dict[str, Any]) -> Any:
         return await self.mcp.call_json(tool, arguments)
 
+    async def get(self, path: str) -> str:
+        return await self.call("get", {"path": path})
+
+    async def get_json(self, path: str) -> Any:
+        return await self.call_json("get", {"path": path})
+
     async def read(self, path: str) -> str:
         """Get on a file path: the file's text (decoded from Get's JSON string), or Get's answer when it is an error."""
-        return decoded(await self.call("get", {"path": path}))
+        return decoded(await self.get(path))
+
+    async def read_file(self, file_path: str) -> str:
+        """`read` of a file path in the namespace's collection."""
+        return await self.read(f"{self.collection}/{file_path}")
+
+    async def file(self, name: str, data: bytes | str, *, at_root: bool = False) -> str:
+        """`upload` of a fixture file once per run (a later call with its name reuses it): its file path."""
+        data = data.encode("utf-8") if isinstance(data, str) else data
+        return await self.once(f"file {name}", lambda: self.upload(name, data, at_root=at_root))
 
     async def once(self, key: str, make: Callable[[], Awaitable[Any]]) -> Any:
         """Set a fixture up once per run; a setup that skipped skips every later check that needs it."""
@@ -186,8 +200,7 @@ class Fixtures:
             uploaded = None
         if not isinstance(uploaded, dict) or uploaded.get("status") != "Uploaded":
             raise Skip(f"cannot upload the fixture {path}: upload answered {short(answer)}")
-        if path not in self.uploaded_files:
-            self.uploaded_files.append(path)
+        self.uploaded_files[path] = None
         return file_path
 
     async def indexed_chunks(self, file_path: str) -> int:

@@ -23,15 +23,8 @@ from mcp.shared.exceptions import MCPError
 
 SERVER_NAME = "agentkit"
 
-# The JSON Schema type of each parameter type name a tool may declare.
-JSON_TYPES = {
-    "string": "string", "str": "string",
-    "integer": "integer", "int": "integer",
-    "number": "number", "float": "number",
-    "boolean": "boolean", "bool": "boolean",
-    "array": "array", "list": "array",
-    "object": "object", "dict": "object",
-}
+# The parameter types a tool may declare: JSON Schema's own names, which tools/list publishes as they are.
+JSON_TYPES = ("string", "integer", "number", "boolean", "array", "object")
 
 
 class Parameter(Protocol):
@@ -53,10 +46,9 @@ class Tool(Protocol):
 
 
 def json_type(type_name: str) -> str:
-    try:
-        return JSON_TYPES[type_name.lower()]
-    except KeyError:
-        raise ValueError(f"parameter type '{type_name}' has no JSON Schema type; use one of {sorted(set(JSON_TYPES))}") from None
+    if type_name not in JSON_TYPES:
+        raise ValueError(f"parameter type '{type_name}' has no JSON Schema type; use one of {', '.join(JSON_TYPES)}")
+    return type_name
 
 
 def input_schema(tool: Tool) -> dict[str, Any]:

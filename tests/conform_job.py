@@ -1,17 +1,21 @@
 """The conformance runs of test_conformance.py, in one background job of the gate (guidetools/gate.py):
 
-    python tests/conform_job.py WORKDIR NAME=RUN [NAME=RUN ...]
+    python tests/conform_job.py WORKDIR
 
-    RUN  http                                          the server on a free port, conform --url, SIGTERM
-         stdio [SERVER_OPTION ...] [-- CONFORM_OPTION ...]   conform --command "<the server> --stdio ..."
-                                                   (with --plant NAME, the server is tests/planted_server.py)
+- `http`: the client as a deployment team installs it. Its wheel is built from conformance/ and installed on its
+  own into a fresh virtual environment (tests/conform_package_job.py: no system site-packages, only the
+  distributions the wheel declares); that environment's `meshweaver-conform --url … --header …` runs the whole
+  suite, from a folder outside the checkout with no path of ours, against agentkit's MCP server, a process of its
+  own on a free port, which SIGTERM then stops.
+- `stdio`: the checkout's client, in this process, runs the whole suite over stdio against the server with one
+  planted divergence (tests/planted_server.py --plant navigate-to-path).
 
-The runs go one after another in this process, which imports the conformance client once for all of
-them; each server is a process of its own. Each run prints `=== conformance run NAME`, conform's
-output, then `conform exit: N` (and, over HTTP, `server exit: N`, with the server's log in
-WORKDIR/NAME/server.log); its reports go to WORKDIR/NAME/junit.xml and WORKDIR/NAME/report.md. The job
-exits 0 once every run is done, whatever conform answered: the tests judge the answers (a planted
-divergence must exit 1), and the gate reports a job that exits non-zero as broken.
+Each run prints `=== conformance run NAME`, its lines and `conform exit: N`; the `http` run also prints
+`installed: NAME==VERSION ...` (what the fresh environment holds), `client: PATH` (where it imports
+`conformance` from), `absent: NAME ...` (modules of the docs toolchain it cannot import), `command: …`, and
+`server exit: N`, with the server's log in WORKDIR/http/server.log. The reports go to WORKDIR/NAME/junit.xml and
+WORKDIR/NAME/report.md. The job exits 0 once both runs are done, whatever conform answered: the tests judge the
+answers (a planted divergence must exit 1), and the gate reports a job that exits non-zero as broken.
 """
 
 from __future__ import annotations
@@ -21,45 +25,51 @@ import signal
 import subprocess
 import sys
 import threading
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from conformance.__main__ import main as conform_main
-
 REPO_ROOT = Path(__file__).resolve().parents[1]
 STOP_TIMEOUT_SECONDS = 30
-SERVER = [sys.executable, "-m", "mcp_server"]
-# The same server with test-only divergences (`--plant NAME`), which the server package does not ship.
-PLANTED_SERVER = [sys.executable, str(REPO_ROOT / "tests" / "planted_server.py")]
+PLANT = "navigate-to-path"
 RUN_HEADING = "=== conformance run "
+TOKEN_HEADER = "Authorization: Bearer conformance-test-token"
 
 
-def conform(workdir: Path, *arguments: str) -> int:
-    reports = ["--junit", str(workdir / "junit.xml"), "--report", str(workdir / "report.md")]
-    code = conform_main([*arguments, *reports])
-    print(f"conform exit: {code}", flush=True)
-    return code
+def reports(workdir: Path) -> list[str]:
+    return ["--junit", str(workdir / "junit.xml"), "--report", str(workdir / "report.md")]
 
 
 @contextmanager
-def serving(workdir: Path) -> Iterator[str | None]:
-    """agentkit's MCP server over HTTP on a free port, as a process of its own: yields its URL (None when it stopped
-    before serving), then stops it with SIGTERM, writes its log to WORKDIR/server.log and prints its exit code."""
-    server = subprocess.Popen([*SERVER, "--port", "0"], cwd=REPO_ROOT, stderr=subprocess.PIPE, text=True)
+def serving(workdir: Path) -> Iterator[Callable[[], str | None]]:
+    """agentkit's MCP server over HTTP on a free port, as a process of its own: yields a function that waits for its
+    URL (None when it stopped before serving), then stops it with SIGTERM, writes its log to WORKDIR/server.log and
+    prints its exit code."""
+    server = subprocess.Popen([sys.executable, "-m", "mcp_server", "--port", "0"], cwd=REPO_ROOT, stderr=subprocess.PIPE,
+                              text=True)
     log: list[str] = []
-    url = None
-    for line in server.stderr:
-        log.append(line.rstrip("\n"))
-        if " at http://" in line:
-            url = line.split(" at ", 1)[1].split()[0]
-            break
-    # Keep reading the server's log, so a full pipe never blocks it.
-    reader = threading.Thread(target=lambda: log.extend(line.rstrip("\n") for line in server.stderr), daemon=True)
+    found: list[str] = []
+    announced = threading.Event()
+
+    def read() -> None:  # the whole log, so a full pipe never blocks the server
+        for line in server.stderr:
+            log.append(line.rstrip("\n"))
+            if " at http://" in line and not found:
+                found.append(line.split(" at ", 1)[1].split()[0])
+                announced.set()
+        announced.set()
+
+    reader = threading.Thread(target=read, daemon=True)
     reader.start()
-    try:
-        if url is None:
+
+    def url() -> str | None:
+        announced.wait()
+        if not found:
             print("the MCP server stopped before serving", flush=True)
+        return found[0] if found else None
+
+    try:
         yield url
     finally:
         if server.poll() is None:
@@ -70,28 +80,37 @@ def serving(workdir: Path) -> Iterator[str | None]:
         print(f"server exit: {stopped}", flush=True)
 
 
-def over_http(workdir: Path) -> None:
-    with serving(workdir) as url:
-        if url is not None:
-            conform(workdir, "--url", url)
+def installed_over_http(workdir: Path) -> None:
+    # Imported here, where the job runs as a script beside it: the tests import this module for `sections`.
+    from conform_package_job import DOCS_TOOLCHAIN, build_wheel, clean_environment, install_alone, seen_from, step
+
+    with serving(workdir) as url:  # the server starts while the wheel is built and installed
+        started = time.perf_counter()
+        wheel = build_wheel(REPO_ROOT / "conformance", workdir)
+        print(f"built: {wheel.name}", flush=True)
+        python = install_alone(wheel, workdir / "venv")
+        step("built and installed", started)
+        seen = seen_from(python, workdir, "conformance", DOCS_TOOLCHAIN)
+        print(f"installed: {' '.join(seen['installed'])}", flush=True)
+        print(f"client: {seen['file']}", flush=True)
+        print(f"absent: {' '.join(seen['absent'])}", flush=True)
+        if url() is None:
+            return
+        command = [str(python.with_name("meshweaver-conform")), "--url", url(), "--header", TOKEN_HEADER, *reports(workdir)]
+        print(f"command: {shlex.join(command)}", flush=True)
+        code = subprocess.run(command, cwd=workdir, env=clean_environment()).returncode
+        print(f"conform exit: {code}", flush=True)
 
 
-def over_stdio(workdir: Path, options: list[str]) -> None:
-    split = options.index("--") if "--" in options else len(options)
-    server_options, conform_options = options[:split], options[split + 1:]
-    server = PLANTED_SERVER if "--plant" in server_options else SERVER
-    conform(workdir, "--command", shlex.join([*server, "--stdio", *server_options]), *conform_options)
+def checkout_over_stdio(workdir: Path) -> None:
+    from conformance.__main__ import main as conform
+
+    server = [sys.executable, str(REPO_ROOT / "tests" / "planted_server.py"), "--stdio", "--plant", PLANT]
+    code = conform(["--command", shlex.join(server), *reports(workdir)])
+    print(f"conform exit: {code}", flush=True)
 
 
-def run(workdir: Path, name: str, spec: str) -> None:
-    mode, *options = shlex.split(spec)
-    folder = workdir / name
-    folder.mkdir(parents=True, exist_ok=True)
-    print(f"{RUN_HEADING}{name}", flush=True)
-    if mode == "http":
-        over_http(folder)
-    else:
-        over_stdio(folder, options)
+RUNS = {"http": installed_over_http, "stdio": checkout_over_stdio}
 
 
 def sections(output: str) -> dict[str, str]:
@@ -107,7 +126,8 @@ def sections(output: str) -> dict[str, str]:
 
 
 if __name__ == "__main__":
-    folder, *runs = sys.argv[1:]
-    for named in runs:
-        run_name, _, run_spec = named.partition("=")
-        run(Path(folder), run_name, run_spec)
+    for name, run in RUNS.items():
+        folder = Path(sys.argv[1]) / name
+        folder.mkdir(parents=True, exist_ok=True)
+        print(f"{RUN_HEADING}{name}", flush=True)
+        run(folder)

@@ -1,20 +1,12 @@
-"""The conformance client installed on its own, in one background job of the gate (guidetools/gate.py):
+"""The conformance client's wheel installed on its own, for the conformance job (tests/conform_job.py); claimcheck's
+install (tests/claimcheck_alone.py) shares the functions that read a wheel's requirements and look into an environment.
 
-    python tests/conform_package_job.py WORKDIR [CONFORM_OPTION ...]
-
-1. builds the wheel of conformance/ with `pip wheel --no-deps --no-build-isolation` (setuptools, pinned in
-   requirements.txt, so nothing is fetched);
-2. fills a wheelhouse with the distributions that wheel requires, repacked from this environment's installed
-   ones (the pins requirements.txt already downloaded), so nothing is fetched;
-3. makes a fresh virtual environment (no system site-packages, no pip of its own) and installs the client
-   into it with `pip install --no-index --find-links WHEELHOUSE meshweaver-conform`: pip resolves the
-   wheel's declared requirements, and only those, from the wheelhouse;
-4. runs that environment's `meshweaver-conform --url … --header …` against agentkit's MCP server, from a
-   folder outside the checkout.
-
-It prints `built: WHEEL`, `wheelhouse: N wheels`, `installed: NAME==VERSION ...` (what the fresh environment
-holds), `client: PATH` (where its `conformance` package was imported from), `absent: NAME ...` (modules of
-the docs toolchain it cannot import), then conform's output and `conform exit: N`, with each step's seconds.
+1. `build_wheel`: conformance/'s wheel, built by setuptools' own build hook (PEP 517) from a copy of the folder,
+   with the setuptools pinned in requirements.txt, so nothing is fetched;
+2. `install_alone`: a fresh virtual environment (no system site-packages, no pip) holding that wheel and the
+   distributions it requires, transitively, and only those, each at a version its requirement allows: the wheel
+   unpacked, each requirement's files copied from this environment's installed pins (their bytecode with them,
+   still valid), and the wheel's console scripts written, as pip writes them.
 """
 
 from __future__ import annotations
@@ -25,19 +17,15 @@ import importlib.metadata as metadata
 import json
 import os
 import re
-import shlex
 import shutil
 import subprocess
 import sys
+import sysconfig
 import time
 import venv
 import zipfile
 from pathlib import Path
 
-from conform_job import REPO_ROOT, serving
-
-PACKAGE = REPO_ROOT / "conformance"
-DISTRIBUTION = "meshweaver-conform"
 # What the guide's own checkout needs beside the client: none of it may be importable in the client's environment.
 DOCS_TOOLCHAIN = ("agentkit", "claimcheck", "guidetools", "mkdocs", "material", "pytest", "matplotlib", "jupytext", "openpyxl")
 _SEPARATORS = re.compile(r"[-_.]+")
@@ -49,14 +37,14 @@ def canonical(name: str) -> str:
 
 def requirements_of(requires: list[str], extras: frozenset[str] = frozenset()) -> list[tuple[str, frozenset[str]]]:
     """The requirements (name, extras asked for) that apply here with `extras` (environment markers evaluated)."""
+    return [(requirement.name, frozenset(requirement.extras)) for requirement in _applying(requires, extras)]
+
+
+def _applying(requires: list[str], extras: frozenset[str] = frozenset()) -> list:
     from packaging.requirements import Requirement
 
-    found = []
-    for text in requires:
-        requirement = Requirement(text)
-        if requirement.marker is None or any(requirement.marker.evaluate({"extra": extra}) for extra in {"", *extras}):
-            found.append((requirement.name, frozenset(requirement.extras)))
-    return found
+    requirements = [Requirement(text) for text in requires]
+    return [r for r in requirements if r.marker is None or any(r.marker.evaluate({"extra": extra}) for extra in {"", *extras})]
 
 
 def wheel_requires(wheel: Path) -> list[str]:
@@ -113,37 +101,40 @@ def step(what: str, started: float) -> None:
     print(f"{what} in {time.perf_counter() - started:.2f} s", flush=True)
 
 
-def main(workdir: Path, conform_options: list[str]) -> None:
-    wheelhouse, environment = workdir / "wheelhouse", workdir / "venv"
-    pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "--no-input", "-q"]
-    started = time.perf_counter()
-    # Built from a copy: setuptools leaves build/ and *.egg-info beside the sources it builds, and the checkout's
-    # conformance/ must hold only the suite (the claim checker reads every .py file under it).
-    source = shutil.copytree(PACKAGE, workdir / "source", ignore=shutil.ignore_patterns("__pycache__", "build", "*.egg-info"))
-    subprocess.run([*pip, "wheel", "--no-deps", "--no-index", "--no-build-isolation", "--wheel-dir", str(wheelhouse), str(source)], check=True)
-    built = next(wheelhouse.glob("meshweaver_conform-*.whl"))
-    print(f"built: {built.name}", flush=True)
-    step("wheel built", started)
+def build_wheel(package: Path, workdir: Path) -> Path:
+    """The wheel of `package`, built from a copy: setuptools leaves build/ and *.egg-info beside the sources it
+    builds, and the checkout's folder must hold only its sources (the claim checker reads every .py file there)."""
+    source = shutil.copytree(package, workdir / "source", ignore=shutil.ignore_patterns("__pycache__", "build", "*.egg-info"))
+    hook = "import sys, setuptools.build_meta as backend; print(backend.build_wheel(sys.argv[1]))"
+    built = subprocess.run([sys.executable, "-c", hook, str(workdir)], cwd=source, capture_output=True, text=True)
+    if built.returncode != 0:
+        raise SystemExit(f"the wheel of {package} did not build:\n{built.stdout}{built.stderr}")
+    return workdir / built.stdout.splitlines()[-1]
 
-    started = time.perf_counter()
-    dists = closure(requirements_of(wheel_requires(built)))
-    wheels = [repack(dist, wheelhouse) for dist in dists]
-    print(f"wheelhouse: {len(wheels)} wheels", flush=True)
-    step("wheelhouse filled", started)
 
-    started = time.perf_counter()
+def install_alone(wheel: Path, environment: Path) -> Path:
+    """A fresh virtual environment holding `wheel` and what it requires, and nothing else: its python."""
     venv.create(environment, with_pip=False, system_site_packages=False, clear=True)
+    site = Path(sysconfig.get_path("purelib", "venv", vars={"base": str(environment), "platbase": str(environment)}))
+    requirements = _applying(wheel_requires(wheel))
+    for dist in closure([(r.name, frozenset(r.extras)) for r in requirements]):
+        wanted = next((r for r in requirements if canonical(r.name) == canonical(dist.metadata["Name"])), None)
+        if wanted is not None and not wanted.specifier.contains(dist.version, prereleases=True):
+            raise SystemExit(f"{wheel.name} requires {wanted}; this environment has {dist.metadata['Name']} {dist.version}")
+        installed = Path(str(dist.locate_file("")))
+        for file in dist.files or []:
+            if not file.as_posix().startswith(".."):  # scripts, written outside site-packages: the client runs none
+                (site / file).parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(installed / file, site / file)  # the mtime kept: the bytecode beside it stays valid
+    with zipfile.ZipFile(wheel) as archive:
+        archive.extractall(site)
+        info = site / next(name for name in archive.namelist() if name.endswith(".dist-info/METADATA")).rsplit("/", 1)[0]
     python = environment / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
-    # This environment's pip installs into the fresh one (--python), which has no pip of its own; without
-    # compiling bytecode (the client compiles what it imports when it runs). The MCP server starts meanwhile.
-    installing = subprocess.Popen([*pip, "--python", str(python), "install", "--no-index", "--find-links", str(wheelhouse),
-                                   "--no-cache-dir", "--no-compile", DISTRIBUTION])
-    with serving(workdir) as url:
-        if installing.wait() != 0:
-            raise SystemExit(f"pip install exited {installing.returncode}")
-        step("installed", started)
-        if url is not None:
-            run_client(workdir, python, environment, url, conform_options)
+    for script in metadata.PathDistribution(info).entry_points.select(group="console_scripts"):
+        path = python.with_name(script.name)
+        path.write_text(f"#!{python}\nimport sys\nfrom {script.module} import {script.attr}\nsys.exit({script.attr}())\n")
+        path.chmod(0o755)
+    return python
 
 
 def clean_environment() -> dict[str, str]:
@@ -161,26 +152,3 @@ def seen_from(python: Path, workdir: Path, package: str, absent: tuple[str, ...]
              "'absent': [n for n in sys.argv[2:] if u.find_spec(n) is None]}))")
     return json.loads(subprocess.run([str(python), "-c", probe, package, *absent], cwd=workdir, env=clean_environment(),
                                      check=True, capture_output=True, text=True).stdout)
-
-
-def run_client(workdir: Path, python: Path, environment: Path, url: str, conform_options: list[str]) -> None:
-    # The client's environment, seen from inside it, from a folder outside the checkout and with no path of ours.
-    clean = clean_environment()
-    seen = seen_from(python, workdir, "conformance", DOCS_TOOLCHAIN)
-    print(f"installed: {' '.join(seen['installed'])}", flush=True)
-    print(f"client: {seen['file']}", flush=True)
-    print(f"absent: {' '.join(seen['absent'])}", flush=True)
-
-    script = environment / ("Scripts/meshweaver-conform.exe" if os.name == "nt" else "bin/meshweaver-conform")
-    command = [str(script), "--url", url, "--header", "Authorization: Bearer conformance-test-token",
-               "--junit", str(workdir / "junit.xml"), "--report", str(workdir / "report.md"), *conform_options]
-    print(f"command: {shlex.join(command)}", flush=True)
-    started = time.perf_counter()
-    code = subprocess.run(command, cwd=workdir, env=clean).returncode
-    print(f"conform exit: {code}", flush=True)
-    step("conform ran", started)
-
-
-if __name__ == "__main__":
-    folder, *options = sys.argv[1:]
-    main(Path(folder), options)

@@ -1,16 +1,22 @@
-"""The conformance suite against agentkit's MCP server, each server a real subprocess: over HTTP, and over stdio against
-a server with one planted divergence (two runs in one background job); and against targets it cannot check (exit 2),
-among them stand-in servers, in this process, that are wrong in one known way."""
+"""The conformance suite against agentkit's MCP server, each server a real subprocess (one background job,
+tests/conform_job.py): over HTTP by the client's wheel installed on its own, and over stdio by the checkout's client
+against a server with one planted divergence. In this process: the security probes against their planted unsafe
+variants, and targets the suite cannot check or that are wrong in one known way, each served in a thread."""
 
 from __future__ import annotations
 
+import ast
 import http.server
+import inspect
 import json
+import pkgutil
+import re
 import shlex
 import socket
 import sys
 import threading
 import time
+import tomllib
 import xml.etree.ElementTree as ElementTree
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -24,73 +30,49 @@ import pytest
 from conformance import checks
 from conformance.__main__ import main as conform
 from conformance.checks import collect_checks
-from mcp_server import build_server
-from mcp_server.__main__ import ENDPOINT, http_server
-from tests import conform_job
-from tests.test_mcp_server import stand_in as tool_answering
+from conformance.checks.paths import NOTE, SENTINEL
 from guidetools.gate import JobResult, background_fixture
 from guidetools.project import REPO_ROOT
+from mcp_server import build_server
+from mcp_server.__main__ import ENDPOINT, http_server, seeded_workspace
+from mcp_server.__main__ import refused as framework_refusal
+from tests import conform_job
+from tests.planted_server import plant
+from tests.test_mcp_server import stand_in as tool_answering
+
+CHECKS = collect_checks()
+PLANTED_CLAIM = next(check.claim for check in CHECKS if check.name == "navigate_to_url")
+DOT_DOT_CLAIM = "unified-path.dot-dot-in-tool-paths"
+
+# Both runs in one background job, so they overlap the gate's cheap tiers. Both servers keep the collections' files in
+# the framework's default store, FileSystem, where a read resolves '..': the dot-dot probe must find the hazard on
+# both. (The suite's checks assume that store: on AzureBlob a missing folder lists as [], S1, and a file read resolves
+# '..' too, N9: tests/test_mesh.py.)
+conformance_runs = background_fixture(
+    "conformance_runs", lambda workdir: [sys.executable, str(REPO_ROOT / "tests" / "conform_job.py"), str(workdir)])
+
+
+@pytest.fixture(scope="session")
+def runs(conformance_runs: JobResult) -> dict[str, JobResult]:
+    """Each run of the job by its name: its part of the output and its own folder (reports, server log)."""
+    found = conform_job.sections(conformance_runs.output)
+    assert set(found) == set(conform_job.RUNS), f"the conformance job printed the runs {sorted(found)}:\n{conformance_runs.output}"
+    return {name: replace(conformance_runs, name=f"{conformance_runs.name}/{name}", output=output,
+                          workdir=conformance_runs.workdir / name) for name, output in found.items()}
 
 
 def conform_args(tmp_path: Path, *target: str) -> list[str]:
     return [*target, "--junit", str(tmp_path / "junit.xml"), "--report", str(tmp_path / "report.md")]
 
 
-CHECKS = collect_checks()
-PLANT = "navigate-to-path"
-# The security probes (conformance/checks/security.py): each plant's unsafe variant and the claim its probe checks.
-SECURITY_PLANTS = {
-    "decode-paths": "unified-path.no-decoding",
-    "error-details": "mesh.errors-are-text",
-    "read-only-writes": "mesh.tool-table",
-}
-PLANTED_CLAIM = next(check.claim for check in CHECKS if check.name == "navigate_to_url")
-RUNS = {
-    # Over HTTP: the server as a real subprocess on a free port, the whole suite against its URL, then SIGTERM.
-    "http": "http",
-    # Over stdio, the whole suite against a server with one behaviour changed (a test-only option): navigate_to
-    # answers a path, not a URL. Every other claim must still pass, and conform must fail and name that one.
-    # Both servers keep the collections' files in the framework's default store, FileSystem, where a read resolves
-    # '..': the dot-dot probe must find the hazard on both. (The suite's checks assume that store: on AzureBlob a
-    # missing folder lists as [], S1, and a file read resolves '..' too, N9: tests/test_mesh.py.)
-    "stdio": shlex.join(["stdio", "--plant", PLANT]),
-    # Over stdio, the security probes alone against a server with their unsafe variants planted: get decodes
-    # percent-escapes, create answers its refusals with the traceback, get_diagnostics (read-only) creates what it
-    # is asked about. Each probe must FAIL its claim, naming what it found.
-    "probes": shlex.join(["stdio", *(word for name in SECURITY_PLANTS for word in ("--plant", name)), "--",
-                          *(word for claim in SECURITY_PLANTS.values() for word in ("--claim", claim))]),
-}
-DOT_DOT_CLAIM = "unified-path.dot-dot-in-tool-paths"
-
-# The runs in one background job (tests/conform_job.py), so they overlap the gate's cheap tiers and share one
-# import of the client.
-conformance_runs = background_fixture(
-    "conformance_runs",
-    lambda workdir: [sys.executable, str(REPO_ROOT / "tests" / "conform_job.py"), str(workdir),
-                     *(f"{name}={spec}" for name, spec in RUNS.items())],
-)
+def lines_of(output: str, start: str) -> list[str]:
+    return [line for line in output.splitlines() if line.startswith(start)]
 
 
-def run_named(runs: JobResult, name: str) -> JobResult:
-    """One run of the job: its part of the output and its own folder (reports, server log)."""
-    output = conform_job.sections(runs.output).get(name)
-    assert output is not None, f"the conformance job printed no run {name!r}:\n{runs.output}"
-    return replace(runs, name=f"{runs.name}/{name}", output=output, workdir=runs.workdir / name)
-
-
-@pytest.fixture(scope="session")
-def conform_over_http(conformance_runs: JobResult) -> JobResult:
-    return run_named(conformance_runs, "http")
-
-
-@pytest.fixture(scope="session")
-def conform_over_stdio(conformance_runs: JobResult) -> JobResult:
-    return run_named(conformance_runs, "stdio")
-
-
-@pytest.fixture(scope="session")
-def conform_planted_probes(conformance_runs: JobResult) -> JobResult:
-    return run_named(conformance_runs, "probes")
+def printed(result: JobResult, label: str) -> str:
+    found = lines_of(result.output, f"{label}: ")
+    assert len(found) == 1, result.output
+    return found[0].split(": ", 1)[1]
 
 
 def every_claim_judged(result: JobResult, failed: frozenset[str] = frozenset()) -> None:
@@ -98,8 +80,7 @@ def every_claim_judged(result: JobResult, failed: frozenset[str] = frozenset()) 
     claims = {check.claim for check in CHECKS}
     passed = claims - failed
     assert f"conform exit: {1 if failed else 0}" in result.output, result.output
-    judged = {label: {line.split()[1].rstrip(":") for line in result.output.splitlines() if line.startswith(f"{label} ")}
-              for label in ("PASS", "FAIL")}
+    judged = {label: {line.split()[1].rstrip(":") for line in lines_of(result.output, f"{label} ")} for label in ("PASS", "FAIL")}
     assert judged == {"PASS": passed, "FAIL": failed}, result.output
     assert f"{len(passed)} passed, {len(failed)} failed, 0 skipped" in result.output
     junit = ElementTree.parse(result.workdir / "junit.xml").getroot()
@@ -111,117 +92,185 @@ def every_claim_judged(result: JobResult, failed: frozenset[str] = frozenset()) 
     assert all(f"| PASS | `{claim}` |" in report for claim in passed) and all(f"| FAIL | `{claim}` |" in report for claim in failed)
 
 
-def test_whole_suite_passes_over_http_and_the_server_stops_cleanly(conform_over_http: JobResult):
-    every_claim_judged(conform_over_http)
-    printed = conform_over_http.output
+def test_the_installed_wheel_passes_the_whole_suite_over_http_with_a_header_and_the_server_stops_cleanly(runs):
+    http = runs["http"]
+    every_claim_judged(http)
+    command = printed(http, "command")
+    assert "/venv/bin/meshweaver-conform --url http://127.0.0.1:" in command
+    assert "--header 'Authorization: Bearer conformance-test-token'" in command
     # Files cannot be deleted over MCP: the suite names each one it leaves; the nodes it created are gone.
-    left = [line for line in printed.splitlines() if line.startswith("left behind: ")]
+    left = lines_of(http.output, "left behind: ")
     assert "left behind: Meridian/content/conformance/windows.md (no MCP tool deletes a file; the next run overwrites it)" in left
     assert all(line.endswith("(no MCP tool deletes a file; the next run overwrites it)") for line in left), left
     # SIGTERM (like Ctrl-C) stops the server cleanly; it logged one line per tool call.
-    log = (conform_over_http.workdir / "server.log").read_text().splitlines()
-    assert printed.rstrip().endswith("server exit: 0") and log[-1] == "stopped", log[-3:]
+    log = (http.workdir / "server.log").read_text().splitlines()
+    assert http.output.rstrip().endswith("server exit: 0") and log[-1] == "stopped", log[-3:]
     calls = [line for line in log if line.startswith("call ")]
-    tool_calls = int(printed.split(" tool calls in ")[0].rsplit(" ", 1)[1])
+    tool_calls = int(http.output.split(" tool calls in ")[0].rsplit(" ", 1)[1])
     assert len(calls) == tool_calls and all(" chars in " in line for line in calls), calls[:3]
 
 
-def test_over_stdio_every_claim_passes_but_the_planted_divergence_which_is_named(conform_over_stdio: JobResult):
-    every_claim_judged(conform_over_stdio, failed=frozenset({PLANTED_CLAIM}))
-    planted = [line for line in conform_over_stdio.output.splitlines() if line.startswith(f"FAIL {PLANTED_CLAIM}:")]
+def test_the_installed_client_holds_the_mcp_sdk_and_no_docs_toolchain(runs):
+    http = runs["http"]
+    installed = {entry.split("==")[0].lower().replace("_", "-") for entry in printed(http, "installed").split()}
+    assert {"meshweaver-conform", "mcp", "mcp-types", "httpx2", "anyio"} <= installed
+    # Nothing of the guide's own stack came along: no site generator, notebook, test runner or document readers.
+    assert not installed & {"agent-design-guide", "mkdocs", "mkdocs-material", "pytest", "jupytext", "matplotlib",
+                            "openpyxl", "pypdf", "ipykernel", "playwright"}, installed
+    assert printed(http, "client").startswith(str(http.workdir / "venv")), http.output
+    assert printed(http, "absent").split() == ["agentkit", "claimcheck", "guidetools", "mkdocs", "material", "pytest",
+                                               "matplotlib", "jupytext", "openpyxl"]
+
+
+def test_the_client_declares_the_mcp_sdk_and_imports_only_what_it_declares():
+    """The contracts in pyproject.toml keep the checkout's packages out of conformance/; this keeps any other
+    distribution out: its modules import the standard library, their declared requirements and each other."""
+    project = tomllib.loads((REPO_ROOT / "conformance" / "pyproject.toml").read_text())["project"]
+    assert project["scripts"] == {"meshweaver-conform": "conformance.__main__:main"}
+    names = {re.split("[<>=]", requirement)[0].strip() for requirement in project["dependencies"]}
+    assert names == {"mcp", "mcp-types", "httpx2", "anyio"}
+    allowed = {name.replace("-", "_") for name in names} | {"conformance"} | set(sys.stdlib_module_names)
+    for path in sorted((REPO_ROOT / "conformance").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            imported = [alias.name for alias in node.names] if isinstance(node, ast.Import) else \
+                [node.module] if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module else []
+            assert all(name.split(".")[0] in allowed for name in imported), f"{path.relative_to(REPO_ROOT)} imports {imported}"
+
+
+def test_over_stdio_every_claim_passes_but_the_planted_divergence_which_is_named(runs):
+    every_claim_judged(runs["stdio"], failed=frozenset({PLANTED_CLAIM}))
+    planted = lines_of(runs["stdio"].output, f"FAIL {PLANTED_CLAIM}:")
     assert len(planted) == 1 and "navigate_to answered " in planted[0] and "not a URL" in planted[0], planted
-
-
-def dot_dot_finding(result: JobResult) -> str:
-    lines = [line for line in result.output.splitlines() if line.startswith(f"PASS {DOT_DOT_CLAIM}: ")]
-    assert len(lines) == 1, result.output
-    return lines[0]
-
-
-def test_dot_dot_probe_reports_whether_get_leaves_a_collections_folder(conform_over_http: JobResult,
-                                                                        conform_over_stdio: JobResult):
-    # The FileSystem store resolves '..' when it reads a file: the probe climbs out of the collection's folder and
-    # reads its sentinel back, over HTTP and over stdio.
-    for run in (conform_over_http, conform_over_stdio):
-        found = dot_dot_finding(run)
-        # verifies: unified-path.dot-dot-in-tool-paths
-        assert "HAZARD: Get leaves the collection's folder here: Meridian/content/../content/" in found, found
-        report = (run.workdir / "report.md").read_text()
-        assert f"| PASS | `{DOT_DOT_CLAIM}` | dot_dot_reaches_the_store: HAZARD: Get leaves" in report, report
 
 
 # -- the security probes ------------------------------------------------------------------------------------
 
-# What each probe reports on agentkit's server (PASS) and on its planted unsafe variant (FAIL).
+# Each plant of tests/planted_server.py that a probe must find: get decodes percent-escapes, create answers its refusals
+# with the traceback, get_diagnostics (read-only) creates what it is asked about. The claim each probe checks, and
+# what it reports on agentkit's server (PASS) and on that unsafe variant (FAIL).
 PROBE_FINDINGS = {
-    "unified-path.no-decoding": (
+    "decode-paths": ("unified-path.no-decoding",
         "encoded_separators_reach_the_store_as_typed: the store received conformance/%2e%2e/conformance/encoded-sentinel.md, "
         "conformance/%2E%2E%2Fconformance/encoded-sentinel.md, conformance%2fencoded-sentinel.md, "
         "conformance%5Cencoded-sentinel.md as typed (nothing decoded them)",
         "encoded_separators_reach_the_store_as_typed: get Meridian/content/conformance/%2e%2e/conformance/encoded-sentinel.md "
         "was decoded on its way to the store (to 'conformance/../conformance/encoded-sentinel.md')"),
-    "mesh.errors-are-text": (
+    "error-details": ("mesh.errors-are-text",
         "error_answers_show_no_internals: 6 refused or failed calls answered no stack trace, exception type or "
         "server-side path",
         "error_answers_show_no_internals: create({\"node\": \"{not JSON\"}) answered a stack trace "
         "('Traceback (most recent call last)')"),
-    "mesh.tool-table": (
+    "read-only-writes": ("mesh.tool-table",
         "read_only_tools_write_nothing: the read-only tools (get, get_chunk, get_diagnostics, navigate_to, search, "
         "search_chunks) wrote nothing at a path they were all given",
         "read_only_tools_write_nothing: get_diagnostics, annotated read-only, wrote: after get_diagnostics("),
 }
 
 
-def test_security_probes_find_agentkits_server_safe(conform_over_http: JobResult, conform_over_stdio: JobResult):
-    for run in (conform_over_http, conform_over_stdio):
-        for claim, (safe, _) in PROBE_FINDINGS.items():
+def test_the_probes_on_agentkits_server(runs):
+    """Over HTTP and over stdio, the security probes find agentkit's server safe. The FileSystem store resolves '..'
+    when it reads a file: the dot-dot probe climbs out of the collection's folder and reads its sentinel back."""
+    for run in runs.values():
+        for claim, safe, _ in PROBE_FINDINGS.values():
             line = next(line for line in run.output.splitlines() if line.startswith(f"PASS {claim}"))
             # verifies: unified-path.no-decoding, mesh.errors-are-text, mesh.tool-table
             assert safe in line, line
+        found = lines_of(run.output, f"PASS {DOT_DOT_CLAIM}: ")
+        # verifies: unified-path.dot-dot-in-tool-paths
+        assert len(found) == 1 and "HAZARD: Get leaves the collection's folder here: Meridian/content/../content/" in found[0], \
+            run.output
+        report = (run.workdir / "report.md").read_text()
+        assert f"| PASS | `{DOT_DOT_CLAIM}` | dot_dot_reaches_the_store: HAZARD: Get leaves" in report, report
 
 
-def test_each_security_probe_fails_its_planted_unsafe_variant(conform_planted_probes: JobResult):
-    output = conform_planted_probes.output
-    assert "conform exit: 1" in output and "0 passed, 3 failed, 0 skipped" in output, output
-    for claim, (_, unsafe) in PROBE_FINDINGS.items():
-        line = next((line for line in output.splitlines() if line.startswith(f"FAIL {claim}: ")), None)
+@contextmanager
+def served_in_thread(tools: list, **options) -> Iterator[str]:
+    """An MCP server over HTTP for `tools`, in a thread of this process (build_server's `options`): yields its URL."""
+    web, listener = http_server(build_server(tools, log=lambda line: None, **options), "127.0.0.1", 0)
+    thread = threading.Thread(target=anyio.run, args=(partial(web.serve, sockets=[listener]),), name="stand-in", daemon=True)
+    thread.start()
+    try:
+        while not web.started:
+            assert thread.is_alive(), "the stand-in server stopped before serving"
+            time.sleep(0.005)
+        yield f"http://127.0.0.1:{listener.getsockname()[1]}{ENDPOINT}"
+    finally:
+        web.should_exit = True
+        thread.join()
+
+
+def test_each_security_probe_fails_its_planted_unsafe_variant(tmp_path, capsys):
+    """agentkit's own tools with the probes' unsafe variants planted (tests/planted_server.py), behind the framework's
+    argument filter, served in a thread of this process: the security probes alone must each FAIL, naming what they found."""
+    _, tools = seeded_workspace()
+    for name in PROBE_FINDINGS:
+        tools = plant(name, tools)
+    claims = [word for claim, _, _ in PROBE_FINDINGS.values() for word in ("--claim", claim)]
+    with served_in_thread(tools, refuse=framework_refusal) as url:
+        code = conform(conform_args(tmp_path, "--url", url, *claims))
+    output = capsys.readouterr().out
+    assert code == 1 and "0 passed, 3 failed, 0 skipped" in output, output
+    for claim, _, unsafe in PROBE_FINDINGS.values():
+        found = lines_of(output, f"FAIL {claim}: ")
         # verifies: unified-path.no-decoding, mesh.errors-are-text, mesh.tool-table
-        assert line is not None and unsafe in line, output
+        assert len(found) == 1 and unsafe in found[0], output
     # The node the read-only tool wrote is deleted again by the run's clean-up.
-    assert not any(line.startswith("left behind: Meridian/conformance-read-only-") for line in output.splitlines()), output
+    assert not lines_of(output, "left behind: Meridian/conformance-read-only-"), output
 
 
-def probe_alone(tmp_path, capsys, claim: str, answers: dict[str, str], answering=None) -> str:
-    with stand_in(answers, answering) as url:
-        conform(conform_args(tmp_path, "--url", url, "--claim", claim))
-    return capsys.readouterr().out
+def stand_in(answers: dict[str, str | Callable[[dict], str]]):
+    """An MCP server in a thread of this process whose tools answer fixed texts, or what a function of the arguments
+    returns: a target that is wrong in one known way. A context manager that yields its URL."""
+    tools = [tool_answering(name, answer) if isinstance(answer, str) else tool_answering(name) for name, answer in answers.items()]
+    for tool, answer in zip(tools, answers.values()):
+        if callable(answer):
+            tool.call = answer
+    return served_in_thread(tools)
 
 
-def test_encoded_separator_probe_says_when_it_cannot_tell(tmp_path, capsys):
-    """A store that lists a missing folder as empty ([]) for every path: no answer shows which name reached it."""
-    from conformance.checks.paths import NOTE
-
-    def get(arguments: dict) -> str:  # the claim's other check (a name with %20 read as typed) passes
-        if arguments["path"].endswith("/two%20words.md"):
-            return json.dumps(NOTE)
-        if arguments["path"].endswith("/two words.md"):
-            return "Error: File 'conformance/two words.md' not found in collection 'content'"
-        return "[]"
-
-    uploaded = '{"status":"Uploaded","path":"Meridian/content/conformance/encoded-sentinel.md","bytes":47}'
-    out = probe_alone(tmp_path, capsys, "unified-path.no-decoding", {"upload": uploaded, "delete": "ok"}, {"get": get})
-    # verifies: unified-path.no-decoding
-    assert "SKIP unified-path.no-decoding: " in out and "encoded_separators_reach_the_store_as_typed: cannot tell on this " \
-        "host: no answer named the file as sent" in out, out
+def file_miss(arguments: dict) -> str:
+    """A store that keeps '..' as part of a file's name (none at the pin): Get stays in the collection's folder."""
+    return "Error: File '{}' not found in collection 'content'".format(arguments["path"].removeprefix("Meridian/content/"))
 
 
-def test_error_details_probe_says_when_it_cannot_tell(tmp_path, capsys):
-    """A host that answers every malformed call as if it were fine shows no error text to inspect."""
-    out = probe_alone(tmp_path, capsys, "mesh.errors-are-text",
-                      {name: "ok" for name in ("get", "create", "update", "patch", "search", "get_chunk", "delete")})
-    # verifies: mesh.errors-are-text
-    assert "error_answers_show_no_internals: cannot tell on this host: it answered none of the probe's malformed " \
-        "calls" in out, out
+def inside_only(arguments: dict) -> str:
+    """A store that resolves '..' inside the collection, but whose folder the probe cannot name from outside it."""
+    inside = arguments["path"] == "Meridian/content/conformance/../conformance/dot-dot-sentinel.md"
+    return json.dumps(SENTINEL) if inside else "Error: File 'x' not found in collection 'content'"
+
+
+def percent_as_typed(arguments: dict) -> str:
+    """A store that lists a missing folder as empty ([]) for every path, so no answer shows which name reached it;
+    the claim's other check (a name with %20 read as typed) passes."""
+    path = arguments["path"]
+    return json.dumps(NOTE) if path.endswith("/two%20words.md") else \
+        "Error: File 'conformance/two words.md' not found in collection 'content'" if path.endswith("/two words.md") else "[]"
+
+
+UPLOADED = '{"status":"Uploaded","path":"Meridian/content/conformance/x.md","bytes":41}'
+
+
+@pytest.mark.parametrize("claim, answers, code, finding", [
+    (DOT_DOT_CLAIM, {"get": inside_only}, 0,
+     f"PASS {DOT_DOT_CLAIM}: dot_dot_reaches_the_store: cannot tell whether Get leaves"),
+    (DOT_DOT_CLAIM, {"get": file_miss}, 0,
+     f"PASS {DOT_DOT_CLAIM}: dot_dot_reaches_the_store: Get stays in the collection's folder"),
+    (DOT_DOT_CLAIM, {"get": lambda arguments: "Error: a path must not contain '..'"}, 1,  # refused before the store
+     f"FAIL {DOT_DOT_CLAIM}: dot_dot_reaches_the_store: get Meridian/content/conformance/../"),
+    ("unified-path.no-decoding", {"get": percent_as_typed}, 0,
+     "SKIP unified-path.no-decoding: encoded_separators_reach_the_store_as_typed: cannot tell on this host: "
+     "no answer named the file as sent"),
+    # a host that answers every malformed call as if it were fine shows no error text to inspect
+    ("mesh.errors-are-text", dict.fromkeys(("get", "create", "update", "patch", "search", "get_chunk"), "ok"), 0,
+     "error_answers_show_no_internals: cannot tell on this host: it answered none of the probe's malformed calls"),
+], ids=["dot-dot: cannot tell", "dot-dot as a name", "dot-dot refused before the store", "encoded: cannot tell",
+        "error details: cannot tell"])
+def test_probes_on_hosts_unlike_agentkits(tmp_path, capsys, claim, answers, code, finding):
+    with stand_in({"upload": UPLOADED, "delete": "ok", **answers}) as url:
+        exit_code = conform(conform_args(tmp_path, "--url", url, "--claim", claim))
+    out = capsys.readouterr().out
+    # verifies: unified-path.dot-dot-in-tool-paths, unified-path.no-decoding, mesh.errors-are-text
+    assert exit_code == code and finding in out, out
 
 
 # -- targets the suite cannot check: one line, exit 2 ---------------------------------------------------
@@ -233,7 +282,7 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def plain_http() -> Iterator[str]:
     """A web server that is not MCP: 401 on /private, a page everywhere else."""
 
@@ -277,26 +326,6 @@ def test_an_unreachable_non_mcp_or_refusing_url_is_one_line(plain_http, tmp_path
     assert expected(plain_http) in refused(conform_args(tmp_path, *target(plain_http)), capsys)
 
 
-@contextmanager
-def stand_in(tools: dict[str, str], answering: dict[str, Callable[[dict], str]] | None = None) -> Iterator[str]:
-    """An MCP server over HTTP, in a thread of this process, whose tools answer fixed texts (or, for the tools in
-    `answering`, what a function of the arguments returns): a target that is wrong in one known way. Yields its URL."""
-    built = [tool_answering(name, answer) for name, answer in tools.items()]
-    built += [replace_call(tool_answering(name), function) for name, function in (answering or {}).items()]
-    server = build_server(built, log=lambda line: None)
-    web, listener = http_server(server, "127.0.0.1", 0)
-    thread = threading.Thread(target=anyio.run, args=(partial(web.serve, sockets=[listener]),), name="stand-in", daemon=True)
-    thread.start()
-    try:
-        while not web.started:
-            assert thread.is_alive(), "the stand-in server stopped before serving"
-            time.sleep(0.01)
-        yield f"http://127.0.0.1:{listener.getsockname()[1]}{ENDPOINT}"
-    finally:
-        web.should_exit = True
-        thread.join()
-
-
 def test_missing_tool(tmp_path, capsys):
     with stand_in({"get": "Not found: x"}) as url:
         line = refused(conform_args(tmp_path, "--url", url), capsys)
@@ -314,42 +343,14 @@ def test_answer_of_unexpected_shape(tmp_path, capsys):
     assert line.startswith("conform: search_chunks(") and line.endswith("answered text where JSON was expected: plain text, not JSON")
 
 
-def replace_call(tool, function: Callable[[dict], str]):
-    tool.call = function
-    return tool
-
-
-def _inside_only(arguments: dict) -> str:
-    """A store that resolves '..' inside the collection, but whose folder the probe cannot name from outside it."""
-    from conformance.checks.paths import SENTINEL
-
-    inside = arguments["path"] == "Meridian/content/conformance/../conformance/dot-dot-sentinel.md"
-    return json.dumps(SENTINEL) if inside else "Error: File 'x' not found in collection 'content'"
-
-
-@pytest.mark.parametrize("get, code, finding", [
-    (_inside_only, 0, f"PASS {DOT_DOT_CLAIM}: dot_dot_reaches_the_store: cannot tell whether Get leaves"),
-    # a store (none at the pin) that keeps '..' as part of a file's name: Get stays in the collection's folder
-    (lambda arguments: "Error: File '{}' not found in collection 'content'".format(arguments["path"].removeprefix(
-        "Meridian/content/")), 0, f"PASS {DOT_DOT_CLAIM}: dot_dot_reaches_the_store: Get stays in the collection's folder"),
-    # a deployment that refuses '..' before the store
-    (lambda arguments: "Error: a path must not contain '..'", 1,
-     f"FAIL {DOT_DOT_CLAIM}: dot_dot_reaches_the_store: get Meridian/content/conformance/../"),
-], ids=["cannot tell", "dot-dot as a name", "refused before the store"])
-def test_dot_dot_probe_on_stores_that_differ_from_agentkits(tmp_path, capsys, get, code, finding):
-    uploaded = '{"status":"Uploaded","path":"Meridian/content/conformance/dot-dot-sentinel.md","bytes":41}'
-    with stand_in({"upload": uploaded, "delete": "ok"}, {"get": get}) as url:
-        exit_code = conform(conform_args(tmp_path, "--url", url, "--claim", DOT_DOT_CLAIM))
-    out = capsys.readouterr().out
-    # verifies: unified-path.dot-dot-in-tool-paths
-    assert exit_code == code and finding in out, out
+def test_a_stdio_server_that_dies_is_named_with_its_last_words(tmp_path, capsys):
+    command = shlex.join([sys.executable, "-c", "import sys; sys.exit('no workspace here')"])
+    line = refused(conform_args(tmp_path, "--command", command), capsys)
+    assert line.startswith("conform: cannot talk MCP with stdio: ") and line.endswith("(the server said: no workspace here)")
 
 
 def test_every_check_names_its_claim_in_its_verifies_comments():
     """A check's asserts carry `# verifies: <its claim>`, so the claims page counts exactly what conform reports."""
-    import inspect
-    import re
-
     for check in CHECKS:
         named = set(re.findall(r"# verifies: (\S+)", inspect.getsource(check.function)))
         assert named == {check.claim}, f"{check.module}.{check.name} is registered for {check.claim} but verifies {named}"
@@ -357,9 +358,6 @@ def test_every_check_names_its_claim_in_its_verifies_comments():
 
 def test_the_checks_are_collected_from_every_module_of_the_package_in_its_order():
     """A module of checks left out of MODULES would never run; each module gives its checks in the order it defines them."""
-    import inspect
-    import pkgutil
-
     assert {module.__name__ for module in checks.MODULES} == {
         f"{checks.__name__}.{found.name}" for found in pkgutil.iter_modules(checks.__path__)}
     for module in checks.MODULES:
@@ -370,9 +368,3 @@ def test_the_checks_are_collected_from_every_module_of_the_package_in_its_order(
     order = [module.__name__ for module in checks.MODULES]
     assert [check.module for check in CHECKS] == sorted((check.module for check in CHECKS), key=order.index)
     assert collect_checks() == CHECKS, "a second collection gives the same checks"
-
-
-def test_a_stdio_server_that_dies_is_named_with_its_last_words(tmp_path, capsys):
-    command = shlex.join([sys.executable, "-c", "import sys; sys.exit('no workspace here')"])
-    line = refused(conform_args(tmp_path, "--command", command), capsys)
-    assert line.startswith("conform: cannot talk MCP with stdio: ") and line.endswith("(the server said: no workspace here)")

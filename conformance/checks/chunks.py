@@ -11,7 +11,7 @@ from conformance.fixtures import (
     CHUNK_OVERLAP, CHUNK_SIZE, CHUNK_STRIDE, PDF_PAGES, SEARCH_WORD, SNIPPET_LIMIT, expected_windows, long_text, pdf, pdf_chunk_pages,
     pdf_index_text, short_text, slug, workbook, workbook_text,
 )
-from conformance.suite import FIXTURE_FOLDER, Fixtures, Skip, check, decoded, encode, short
+from conformance.suite import FIXTURE_FOLDER, Fixtures, Skip, check, decoded, encode, file_miss, short
 
 CHUNK_TOOLS = {"upload", "get_chunk"}
 DOCUMENT_FIELDS = {"name", "summary", "collectionPath", "filePath", "sizeBytes", "contentHash", "chunkCount", "indexedAt"}
@@ -38,7 +38,7 @@ async def document(fx: Fixtures, file_path: str, data: bytes | None = None) -> d
     digest = hashlib.sha256(data).hexdigest() if data is not None else None
 
     async def probe():
-        text = await fx.call("get", {"path": path})
+        text = await fx.get(path)
         node = json.loads(text) if text.lstrip().startswith("{") else None
         content = (node or {}).get("content") or {}
         return node if content.get("filePath") == file_path and digest in (None, content.get("contentHash")) else None
@@ -59,7 +59,7 @@ def _windows_differ(text: str, got: list, expected: list[str]) -> str:
 @check("chunks.window-and-overlap", needs=CHUNK_TOOLS)
 async def windows_overlap(fx: Fixtures) -> None:
     file_path, total = await long_file(fx)
-    short_path = await fx.once("short-file", lambda: fx.upload("short.md", short_text().encode("utf-8")))
+    short_path = await fx.file("short.md", short_text())
     got = [(await chunk(fx, file_path, index)).get("text") for index in range(total)]
     expected = expected_windows(long_text())
     # verifies: chunks.window-and-overlap
@@ -217,7 +217,7 @@ async def ended_activity(fx: Fixtures, file_name: str, before: set[str]) -> dict
 
     async def probe():
         for path in sorted(await activity_paths(fx, file_name) - before):
-            text = await fx.call("get", {"path": path})
+            text = await fx.get(path)
             node = json.loads(text) if text.lstrip().startswith("{") else {}
             if ((node.get("content") or {}).get("status") or "Running") != "Running":
                 return node
@@ -250,21 +250,17 @@ async def damaged_upload(fx: Fixtures) -> tuple[str, dict]:
     path = f"{fx.collection}/{FIXTURE_FOLDER}/damaged.pdf"
     before = await activity_paths(fx, "damaged.pdf")
     answer = await fx.call("upload", {"path": path, "base64Content": encode(DAMAGED_PDF)})
-    if path not in fx.uploaded_files:
-        fx.uploaded_files.append(path)
+    fx.uploaded_files[path] = None
     return answer, await ended_activity(fx, "damaged.pdf", before)
 
 
 @check("chunks.unreadable-upload-stored", needs=ACTIVITY_TOOLS)
 async def unreadable_upload(fx: Fixtures) -> None:
     await long_file(fx)  # the collection takes uploads (else the check skips), so the answer below is the PDF's
-    damaged = DAMAGED_PDF
     path = f"{fx.collection}/{FIXTURE_FOLDER}/damaged.pdf"
     answer, activity = await fx.once("damaged-activity", lambda: damaged_upload(fx))
-    if path not in fx.uploaded_files:
-        fx.uploaded_files.append(path)
     # verifies: chunks.unreadable-upload-stored
-    assert answer == json.dumps({"status": "Uploaded", "path": path, "bytes": len(damaged)}, separators=(",", ":")), \
+    assert answer == json.dumps({"status": "Uploaded", "path": path, "bytes": len(DAMAGED_PDF)}, separators=(",", ":")), \
         f"uploading a PDF indexing cannot read answered {short(answer)}"
     await long_file(fx)  # indexing has had time to run (and fail) for the damaged file, too
     found = await chunk(fx, f"{FIXTURE_FOLDER}/damaged.pdf", 0)
@@ -291,7 +287,7 @@ async def document_row(fx: Fixtures, path: str) -> dict:
 async def document_node(fx: Fixtures) -> None:
     file_path, total = await long_file(fx)
     path = f"{fx.collection}/_Documents/{slug(file_path)}"
-    if await fx.call("get", {"path": path}) == "[]":  # an AzureBlob store lists the folder _Documents/{slug} first
+    if await fx.get(path) == "[]":  # an AzureBlob store lists the folder _Documents/{slug} first
         row = await document_row(fx, path)
         raise Skip(f"Get answers [] at the Document path {path}, whose node exists ({short(json.dumps(row))}): an AzureBlob "
                    "content store, where chunks.document-node-on-azureblob holds instead")
@@ -308,7 +304,7 @@ async def document_node(fx: Fixtures) -> None:
 @check("chunks.document-node-path", needs=CHUNK_TOOLS | {"get"})
 async def document_node_path(fx: Fixtures) -> None:
     name = "Slug (draft) #2.md"
-    file_path = await fx.once("slug-file", lambda: fx.upload(name, short_text().encode("utf-8")))
+    file_path = await fx.file(name, short_text())
     node = await document(fx, file_path)
     # verifies: chunks.document-node-path
     assert node.get("path") == f"{fx.collection}/_Documents/conformance-Slug-draft-2.md", \
@@ -321,7 +317,7 @@ async def slug_collision(fx: Fixtures) -> None:
     await fx.indexed_chunks(first)
     second = await fx.upload("same-name.md", b"second of two files with one slug\n")
     node = await document(fx, second)
-    texts = [await fx.read(f"{fx.collection}/{path}") for path in (first, second)]
+    texts = [await fx.read_file(path) for path in (first, second)]
     # verifies: chunks.slug-collision-last-wins
     assert node["content"]["filePath"] == second and texts == ["first of two files with one slug\n", "second of two files with one slug\n"], \
         f"the shared Document names {node['content']['filePath']!r}; the files read {texts}"
@@ -331,27 +327,16 @@ async def slug_collision(fx: Fixtures) -> None:
 async def string_rule_names_no_file(fx: Fixtures) -> None:
     file_path, _ = await long_file(fx)
     by_string_rule = f"{fx.collection}/{slug(file_path)}"
-    answer = await fx.call("get", {"path": by_string_rule})
+    answer = await fx.get(by_string_rule)
     # verifies: chunks.string-rule-is-lossy
-    assert answer == f"Error: File '{slug(file_path)}' not found in collection 'content'", \
-        f"the string rule's path {by_string_rule!r} answered {answer[:100]!r}"
-
-
-@check("chunks.fields-give-the-get-path", needs=CHUNK_TOOLS | {"get", "search_chunks"})
-async def fields_give_the_path(fx: Fixtures) -> None:
-    file_path, _ = await long_file(fx)
-    answer = await search_chunks(fx, query=f"namespace:{fx.collection} {SEARCH_WORD}")
-    hit = next(hit for hit in answer["results"] if hit.get("filePath") == file_path)
-    text = await fx.read(f"{hit['collectionPath']}/{hit['filePath']}")
-    # verifies: chunks.fields-give-the-get-path
-    assert text == long_text(), f"Get {hit['collectionPath']}/{hit['filePath']} answered {text[:80]!r}"
+    assert answer == file_miss(slug(file_path)), f"the string rule's path {by_string_rule!r} answered {answer[:100]!r}"
 
 
 @check("unified-path.forms-before-the-split", needs={"upload", "get"})
 async def area_folder_takes_the_area_route(fx: Fixtures) -> None:
     data = b"A file in a folder named area.\n"
     file_path = await fx.upload("area/map.md", data)  # upload splits {node}/{collection}/{filePath}: no area route
-    by_fields = await fx.call("get", {"path": f"{fx.collection}/{file_path}"})
+    by_fields = await fx.get(f"{fx.collection}/{file_path}")
     old_form = await fx.read(f"{fx.namespace}/content:{file_path}")
     # verifies: unified-path.forms-before-the-split
     assert decoded(by_fields) != data.decode("utf-8") and old_form == data.decode("utf-8"), \
@@ -362,7 +347,7 @@ async def area_folder_takes_the_area_route(fx: Fixtures) -> None:
 async def colon_takes_the_old_form(fx: Fixtures) -> None:
     data = b"A file whose name holds a colon.\n"
     file_path = await fx.upload("Q3: notes.md", data)
-    by_fields = await fx.call("get", {"path": f"{fx.collection}/{file_path}"})
+    by_fields = await fx.get(f"{fx.collection}/{file_path}")
     old_form = await fx.read(f"{fx.namespace}/content:{file_path}")
     # verifies: chunks.colon-in-path-old-form
     assert decoded(by_fields) != data.decode("utf-8") and old_form == data.decode("utf-8"), \
@@ -372,7 +357,7 @@ async def colon_takes_the_old_form(fx: Fixtures) -> None:
 @check("chunks.file-path-returns-text", needs=CHUNK_TOOLS | {"get"})
 async def file_path_returns_text(fx: Fixtures) -> None:
     file_path, _ = await long_file(fx)
-    text = await fx.read(f"{fx.collection}/{file_path}")
+    text = await fx.read_file(file_path)
     # verifies: chunks.file-path-returns-text
     assert text == long_text(), f"Get on the file answered {len(text)} characters, not the {len(long_text())} uploaded"
 
@@ -387,13 +372,13 @@ async def search_rows_lack_file_fields(fx: Fixtures) -> None:
 
 @check("chunks.xlsx-not-indexed", needs=CHUNK_TOOLS | {"get"})
 async def workbook_not_indexed(fx: Fixtures) -> None:
-    book = await fx.once("workbook-file", lambda: fx.upload("book.xlsx", workbook()))
+    book = await fx.file("book.xlsx", workbook())
     # Indexing runs in upload order: once a file uploaded after the workbook is indexed, the workbook had its turn.
     after = await fx.upload("after-book.md", b"uploaded after the workbook\n")
     await fx.indexed_chunks(after)
     miss = await chunk(fx, book, 0)
-    node = await fx.call("get", {"path": f"{fx.collection}/_Documents/{slug(book)}"})
-    text = await fx.read(f"{fx.collection}/{book}")
+    node = await fx.get(f"{fx.collection}/_Documents/{slug(book)}")
+    text = await fx.read_file(book)
     # verifies: chunks.xlsx-not-indexed
     assert miss.get("found") is False and miss.get("message") == f"No chunks indexed for '{book}' in '{fx.collection}'.", \
         f"get_chunk on an uploaded workbook answered {miss}"
@@ -404,7 +389,7 @@ async def workbook_not_indexed(fx: Fixtures) -> None:
 
 @check("chunks.pdf-chunks-have-pages", needs=CHUNK_TOOLS)
 async def pdf_chunk_pages_and_boxes(fx: Fixtures) -> None:
-    file_path = await fx.once("pdf-file", lambda: fx.upload("pages.pdf", pdf()))
+    file_path = await fx.file("pages.pdf", pdf())
     total = await fx.indexed_chunks(file_path)
     chunks = [await chunk(fx, file_path, index) for index in range(total)]
     # verifies: chunks.pdf-chunks-have-pages
@@ -419,7 +404,7 @@ async def pdf_chunk_pages_and_boxes(fx: Fixtures) -> None:
 @check("chunks.string-rule-works-for-slug-safe-names", needs=CHUNK_TOOLS | {"get"})
 async def string_rule_for_slug_safe_name(fx: Fixtures) -> None:
     text = "A slug-safe name at the root of the collection content.\n"
-    file_path = await fx.once("slug-safe-file", lambda: fx.upload("conformance-slug-safe.md", text.encode("utf-8"), at_root=True))
+    file_path = await fx.file("conformance-slug-safe.md", text, at_root=True)
     node = await document(fx, file_path)
     by_string_rule = node["path"].replace("/_Documents/", "/")
     answer = await fx.read(by_string_rule)
@@ -430,8 +415,8 @@ async def string_rule_for_slug_safe_name(fx: Fixtures) -> None:
 @check("chunks.get-answers-a-json-string", needs={"get", "upload"})
 async def get_answers_a_json_string(fx: Fixtures) -> None:
     text = 'Größe: "5 €"\nsecond line\n'
-    file_path = await fx.once("quoted-file", lambda: fx.upload("quoted.md", text.encode("utf-8")))
-    answer = await fx.call("get", {"path": f"{fx.collection}/{file_path}"})
+    file_path = await fx.file("quoted.md", text)
+    answer = await fx.get(f"{fx.collection}/{file_path}")
     # verifies: chunks.get-answers-a-json-string
     assert answer.startswith('"') and json.loads(answer) == text, f"Get on a file answered {answer[:80]!r}, not one JSON string"
     # verifies: chunks.get-answers-a-json-string
@@ -441,14 +426,14 @@ async def get_answers_a_json_string(fx: Fixtures) -> None:
 
 @check("chunks.pdf-index-text-differs", needs=CHUNK_TOOLS | {"get"})
 async def pdf_index_text_differs(fx: Fixtures) -> None:
-    file_path = await fx.once("pdf-file", lambda: fx.upload("pages.pdf", pdf()))
+    file_path = await fx.file("pages.pdf", pdf())
     total = await fx.indexed_chunks(file_path)
     texts = [(await chunk(fx, file_path, index)).get("text") for index in range(total)]
     expected = expected_windows(pdf_index_text())
     # verifies: chunks.pdf-index-text-differs
     assert texts == expected, "the chunks of a PDF are not its words joined by spaces, pages by one newline: " + \
         _windows_differ(pdf_index_text(), texts, expected)
-    got = await fx.read(f"{fx.collection}/{file_path}")
+    got = await fx.read_file(file_path)
     # verifies: chunks.pdf-index-text-differs
     assert got != pdf_index_text() and all(line in got.replace("\r\n", "\n") for page in PDF_PAGES for line in page[:1]), \
         f"Get on the PDF answered the indexed text itself, or lost its lines: {got[:120]!r}"
@@ -456,8 +441,7 @@ async def pdf_index_text_differs(fx: Fixtures) -> None:
 
 @check("chunks.get-pdf-loses-table-structure", needs={"get", "upload"})
 async def get_pdf_runs_strings_together(fx: Fixtures) -> None:
-    file_path = await fx.once("pdf-file", lambda: fx.upload("pages.pdf", pdf()))
-    got = (await fx.read(f"{fx.collection}/{file_path}")).replace("\r\n", "\n")
+    got = (await fx.read_file(await fx.file("pages.pdf", pdf()))).replace("\r\n", "\n")
     # Each line is one Tj and T* draws no space: PdfPig's page.Text runs the lines together, pages by "\n" (C9).
     expected = "\n".join("".join(lines) for lines in PDF_PAGES)
     # verifies: chunks.get-pdf-loses-table-structure
@@ -466,8 +450,8 @@ async def get_pdf_runs_strings_together(fx: Fixtures) -> None:
 
 @check("chunks.get-pdf-inserts-nothing", needs={"get", "upload"})
 async def get_pdf_inserts_nothing(fx: Fixtures) -> None:
-    file_path = await fx.once("pdf-file", lambda: fx.upload("pages.pdf", pdf()))
-    pages = (await fx.read(f"{fx.collection}/{file_path}")).replace("\r\n", "\n").split("\n")
+    file_path = await fx.file("pages.pdf", pdf())
+    pages = (await fx.read_file(file_path)).replace("\r\n", "\n").split("\n")
     # Each line is one string the PDF draws, without a trailing space: within a page they run together.
     # verifies: chunks.get-pdf-inserts-nothing
     assert pages == ["".join(lines) for lines in PDF_PAGES], f"Get inserted a break or a space within a page: {pages!r}"[:240]
@@ -477,10 +461,10 @@ async def image_document(fx: Fixtures) -> tuple[str, str | None]:
     """The image fixture's file path and the Get answer at its Document path, or None on a host that wrote no
     Document for it (no image describer, D5/D6). Indexing runs in upload order: once a file uploaded after the
     image is indexed, the image had its turn."""
-    file_path = await fx.once("image-file", lambda: fx.upload("pixel.png", PIXEL_PNG))
+    file_path = await fx.file("pixel.png", PIXEL_PNG)
     after = await fx.upload("after-pixel.md", b"uploaded after the image\n")
     await fx.indexed_chunks(after)
-    answer = await fx.call("get", {"path": f"{fx.collection}/_Documents/{slug(file_path)}"})
+    answer = await fx.get(f"{fx.collection}/_Documents/{slug(file_path)}")
     return file_path, answer if answer.lstrip().startswith("{") else None
 
 
@@ -499,7 +483,7 @@ async def recovery_signature(fx: Fixtures) -> None:
     # the image's file path answers a placeholder, which unified-path.images-never-bytes checks.
     image_path, image_node = await image_document(fx)
     if image_node is not None:
-        again = await fx.call("get", {"path": f"{fx.collection}/{image_path}"})
+        again = await fx.get(f"{fx.collection}/{image_path}")
         # verifies: chunks.recovery-signature
         assert json.loads(again).get("path") == json.loads(image_node).get("path"), \
             f"Get on an image's file path in content answered {again[:100]!r}, not its Document node"
@@ -515,7 +499,10 @@ async def text_lives_in_the_file(fx: Fixtures) -> None:
     await document(fx, file_path)
     answer = await search_chunks(fx, query=f"namespace:{fx.collection} {SEARCH_WORD}")
     hit = next(hit for hit in answer["results"] if hit.get("filePath") == file_path)
-    node_text = await fx.call("get", {"path": hit["documentPath"]})
+    by_hit = await fx.read(f"{hit['collectionPath']}/{hit['filePath']}")
+    # verifies: chunks.fields-give-the-get-path
+    assert by_hit == long_text(), f"Get {hit['collectionPath']}/{hit['filePath']} answered {by_hit[:80]!r}"
+    node_text = await fx.get(hit["documentPath"])
     content = (json.loads(node_text).get("content") or {}) if node_text.startswith("{") else {}
     # verifies: chunks.fields-give-the-get-path
     assert content.get("filePath") == file_path and SEARCH_WORD not in node_text, \
@@ -555,7 +542,7 @@ async def indexing_replaces_node_at_document_path(fx: Fixtures) -> None:
     data = f"Replaced notes of run {fx.run_id}: the order book grew.\n".encode("utf-8")
     await fx.upload("replaced.md", data)
     node = await written_for(fx, file_path, data)
-    now = node or await fx.call("get", {"path": path})
+    now = node or await fx.get(path)
     # verifies: chunks.indexing-replaces-node-at-document-path
     assert node is not None, f"indexing {file_path} did not write its Document over the node at {path}: get answers {short(now, 200)}"
     fx.release(path)  # the file's Document node now, which stays as every fixture file's does
@@ -600,14 +587,14 @@ async def deleted_document_node_dangles(fx: Fixtures) -> None:
     node = await document(fx, file_path, data)
     path = node["path"]
     deleted = await fx.call("delete", {"paths": json.dumps([path])})
-    answer = await fx.call("get", {"path": path})
+    answer = await fx.get(path)
     # verifies: chunks.deleted-document-node-dangles
     assert deleted == f"Deleted: {path}" and (answer.startswith(("Error", "Not found")) or answer == "[]"), \
         f"delete of the Document node answered {deleted[:100]!r}; get on its path then {answer[:100]!r}"
     found = await search_chunks(fx, query=f"namespace:{fx.collection} {DANGLING_WORD}")
     hits = [hit for hit in found.get("results", []) if hit.get("filePath") == file_path]
     got = await chunk(fx, file_path, 0)
-    text = await fx.read(f"{fx.collection}/{file_path}")
+    text = await fx.read_file(file_path)
     # verifies: chunks.deleted-document-node-dangles
     assert hits and all(hit.get("documentPath") == path for hit in hits) and \
         (got.get("found"), got.get("text"), text) == (True, data.decode(), data.decode()), \

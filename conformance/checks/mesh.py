@@ -15,6 +15,11 @@ from conformance.suite import Fixtures, Skip, check, encode, short
 WRITE = {"create", "get", "delete"}
 
 
+def markdown(namespace: str, node_id: str, name: str, **fields) -> dict:
+    """A node of the built-in type Markdown, as create takes it."""
+    return {"id": node_id, "namespace": namespace, "name": name, "nodeType": "Markdown", **fields}
+
+
 async def create(fx: Fixtures, node: dict | str) -> str:
     return await fx.call("create", {"node": node if isinstance(node, str) else json.dumps(node)})
 
@@ -23,10 +28,15 @@ async def made(fx: Fixtures, node_id: str, parent: str | None = None, **fields) 
     """Create the Markdown node `{parent or root}/{node_id}` and return its path; skip when the target refuses."""
     namespace = parent or await fx.root_node()
     path = f"{namespace}/{node_id}"
-    answer = await create(fx, {"id": node_id, "namespace": namespace, "name": node_id.title(), "nodeType": "Markdown", **fields})
+    answer = await create(fx, markdown(namespace, node_id, fields.pop("name", node_id.title()), **fields))
     if answer != f"Created: {path}":
         raise Skip(f"cannot create the fixture node {path}: create answered {short(answer)}")
     return path
+
+
+def found_paths(found: dict) -> list[str]:
+    """The paths of a search's rows, in order."""
+    return [row["path"] for row in found["results"]]
 
 
 def plain(content) -> dict:
@@ -98,29 +108,24 @@ async def arguments_checked(fx: Fixtures) -> None:
          "Error: argument 'limit' for tool 'search' expects integer, got string (\"many\")."),
     ]
     for tool, arguments, expected in cases:
-        result = await fx.mcp.call_result(tool, arguments)
-        text = "".join(getattr(block, "text", "") for block in result.content)
+        text, is_error = await fx.mcp.call_flagged(tool, arguments)
         # verifies: mesh.mcp-arguments
-        assert result.is_error and text.startswith(expected), f"{tool}({arguments}) answered is_error={result.is_error}: {text[:120]!r}"
+        assert is_error and text.startswith(expected), f"{tool}({arguments}) answered is_error={is_error}: {text[:120]!r}"
 
 
 @check("mesh.mcp-null-number", needs={"search"})
 async def null_number_fails(fx: Fixtures) -> None:
-    result = await fx.mcp.call_result("search", {"query": "", "limit": None})
-    answer = "".join(getattr(block, "text", "") for block in result.content)
+    answer, _ = await fx.mcp.call_flagged("search", {"query": "", "limit": None})
     # verifies: mesh.mcp-null-number
     assert answer == "An error occurred invoking 'search'.", f"search with limit null answered {answer[:120]!r}"
 
 
 @check("mesh.mcp-null-text", needs={"get", "search", "patch"})
 async def null_text_reaches_the_tool(fx: Fixtures) -> None:
-    nulls = []
     # patch's null fields raises before the node is looked at; search's null query with a basePath before the query runs
-    for tool, arguments in (("get", {"path": None}),
-                            ("patch", {"path": f"{fx.namespace}/conformance-absent", "fields": None}),
-                            ("search", {"query": None, "basePath": fx.namespace})):
-        result = await fx.mcp.call_result(tool, arguments)
-        nulls.append("".join(getattr(block, "text", "") for block in result.content))
+    nulls = [(await fx.mcp.call_flagged(tool, arguments))[0] for tool, arguments in (
+        ("get", {"path": None}), ("patch", {"path": f"{fx.namespace}/conformance-absent", "fields": None}),
+        ("search", {"query": None, "basePath": fx.namespace}))]
     # verifies: mesh.mcp-null-text
     assert nulls == ["Error: path is required.", "An error occurred invoking 'patch'.", "An error occurred invoking 'search'."], \
         f"get with path null, patch with fields null and search with query null answered {nulls}"
@@ -134,15 +139,13 @@ async def refusals_are_text(fx: Fixtures) -> None:
     missing = f"{await fx.root_node()}/missing"
     path = await made(fx, "texts")
     answers = [
-        (await fx.mcp.call_result("get", {"path": missing}), f"Not found: {missing}"),
-        (await fx.mcp.call_result("create", {"node": json.dumps({"id": "texts", "namespace": path.rsplit("/", 1)[0],
-                                                                   "name": "Texts", "nodeType": "Markdown"})}),
+        (await fx.mcp.call_flagged("get", {"path": missing}), f"Not found: {missing}"),
+        (await fx.mcp.call_flagged("create", {"node": json.dumps(markdown(path.rsplit("/", 1)[0], "texts", "Texts"))}),
          f"Error creating node: Node already exists: {path}"),
     ]
-    for result, expected in answers:
-        text = "".join(getattr(block, "text", "") for block in result.content)
+    for (text, is_error), expected in answers:
         # verifies: mesh.errors-are-text
-        assert text == expected and not result.is_error, f"expected the answer {expected!r}, got is_error={result.is_error}: {text[:100]!r}"
+        assert text == expected and not is_error, f"expected the answer {expected!r}, got is_error={is_error}: {text[:100]!r}"
 
 
 # -- Get and Search -------------------------------------------------------------------------------------
@@ -156,7 +159,7 @@ async def get_children(fx: Fixtures) -> None:
     await made(fx, "grandchild", child)
 
     async def listed():
-        rows = await fx.call_json("get", {"path": f"{parent}/*"})
+        rows = await fx.get_json(f"{parent}/*")
         return rows if isinstance(rows, list) and rows else None
 
     rows = await fx.eventually(listed, f"the children of {parent} in Get {parent}/*")
@@ -175,7 +178,7 @@ MESH_NODE_KEYS = ("$type", "id", "namespace", "path", "mainNode", "name", "descr
 @check("mesh.get-node-json", needs=WRITE)
 async def get_node_json(fx: Fixtures) -> None:
     path = await made(fx, "shape", name="Gr\u00fc\u00dfe <&>", order=0)
-    answer = await fx.call("get", {"path": path})
+    answer = await fx.get(path)
     node = json.loads(answer) if answer.startswith("{") else {}
     # verifies: mesh.get-node-json
     assert list(node)[:1] == ["$type"] and node["$type"] == "MeshNode" and \
@@ -215,22 +218,6 @@ async def search_envelope(fx: Fixtures) -> None:
         f"search with limit 1 over 2 nodes answered {short(cut)}"
 
 
-@check("mesh.search-base-path", needs=WRITE | {"search"})
-async def search_base_path(fx: Fixtures) -> None:
-    parent = await made(fx, "based")
-    child = await made(fx, "child", parent)
-    await made(fx, "grandchild", child)
-    await fx.searchable(f"{child}/grandchild")
-    found = await fx.call_json("search", {"query": "", "basePath": parent})
-    # verifies: mesh.search-base-path
-    assert [row["path"] for row in found["results"]] == [child], \
-        f"search under {parent} found {[row['path'] for row in found['results']]}, not only its direct child"
-    slashed = await fx.call_json("search", {"query": "", "basePath": f"/{parent}"})
-    # verifies: mesh.search-base-path
-    assert [row["path"] for row in slashed["results"]] == [child], \
-        f"search under /{parent} found {[row['path'] for row in slashed['results']]}, not only {parent}'s direct child"
-
-
 @check("mesh.search-description-truncated", needs=WRITE | {"search"})
 async def search_truncated_at_exact_limit(fx: Fixtures) -> None:
     parent = await made(fx, "exact")
@@ -255,23 +242,27 @@ async def search_limit(fx: Fixtures) -> None:
 
 
 @check("mesh.search-base-path", needs=WRITE | {"search"})
-async def listing_limits(fx: Fixtures) -> None:
+async def search_base_path(fx: Fixtures) -> None:
     parent = await made(fx, "listed")
     child = await made(fx, "child", parent)
     grandchild = await made(fx, "grandchild", child)
     await fx.searchable(grandchild)
     direct = await fx.call_json("search", {"query": "", "basePath": parent})
+    slashed = await fx.call_json("search", {"query": "", "basePath": f"/{parent}"})
     deep = await fx.call_json("search", {"query": "scope:subtree", "basePath": parent})
     moved = await fx.call_json("search", {"query": f"path:{child}", "basePath": parent})
     # verifies: mesh.search-base-path
-    assert [row["path"] for row in direct["results"]] == [child] and direct["limit"] == 50 and direct["truncated"] is False, \
+    assert found_paths(direct) == [child] and direct["limit"] == 50 and direct["truncated"] is False, \
         f"search under {parent} answered {short(direct)}"
     # verifies: mesh.search-base-path
-    assert {row["path"] for row in deep["results"]} >= {child, grandchild}, \
-        f"search 'scope:subtree' under {parent} found {[row['path'] for row in deep['results']]}"
+    assert found_paths(slashed) == [child], \
+        f"search under /{parent} found {found_paths(slashed)}, not only {parent}'s direct child"
     # verifies: mesh.search-base-path
-    assert [row["path"] for row in moved["results"]] == [grandchild], \
-        f"search 'path:{child}' under {parent} found {[row['path'] for row in moved['results']]}, not {child}'s child"
+    assert {row["path"] for row in deep["results"]} >= {child, grandchild}, \
+        f"search 'scope:subtree' under {parent} found {found_paths(deep)}"
+    # verifies: mesh.search-base-path
+    assert found_paths(moved) == [grandchild], \
+        f"search 'path:{child}' under {parent} found {found_paths(moved)}, not {child}'s child"
 
 
 # -- writing ---------------------------------------------------------------------------------------------
@@ -280,9 +271,9 @@ async def listing_limits(fx: Fixtures) -> None:
 @check("mesh.create-id-splits-namespace", needs=WRITE)
 async def create_splits_id(fx: Fixtures) -> None:
     root = await fx.root_node()
-    answer = await create(fx, {"id": "split/leaf", "namespace": root, "name": "Leaf", "nodeType": "Markdown"})
-    again = await create(fx, {"id": "split/leaf", "namespace": root, "name": "Leaf", "nodeType": "Markdown"})
-    node = await fx.call_json("get", {"path": f"{root}/split/leaf"})
+    answer = await create(fx, markdown(root, "split/leaf", "Leaf"))
+    again = await create(fx, markdown(root, "split/leaf", "Leaf"))
+    node = await fx.get_json(f"{root}/split/leaf")
     # verifies: mesh.create-id-splits-namespace
     assert answer == f"Created: {root}/split/leaf" and (node.get("id"), node.get("namespace")) == ("leaf", f"{root}/split"), \
         f"create with id 'split/leaf' answered {answer!r}; the node has id {node.get('id')!r}, namespace {node.get('namespace')!r}"
@@ -293,9 +284,8 @@ async def create_splits_id(fx: Fixtures) -> None:
 @check("mesh.create-collides", needs=WRITE)
 async def create_keeps_existing(fx: Fixtures) -> None:
     path = await made(fx, "twice", content={"kept": True})
-    answer = await create(fx, {"id": "twice", "namespace": path.rsplit("/", 1)[0], "name": "Other", "nodeType": "Markdown",
-                               "content": {"kept": False}})
-    node = await fx.call_json("get", {"path": path})
+    answer = await create(fx, markdown(path.rsplit("/", 1)[0], "twice", "Other", content={"kept": False}))
+    node = await fx.get_json(path)
     # verifies: mesh.create-collides
     assert answer.startswith("Error creating node: Node already exists") and \
         (node.get("name"), plain(node.get("content"))) == ("Twice", {"kept": True}), \
@@ -309,7 +299,7 @@ async def create_required_fields(fx: Fixtures) -> None:
     no_type = await create(fx, {"id": "typeless", "namespace": root})
     no_name = await create(fx, {"id": "nameless", "namespace": root, "nodeType": "Markdown"})
     unknown = await create(fx, {"id": "untyped-kind", "namespace": root, "name": "Unknown kind", "nodeType": "NoSuchNodeType"})
-    unknown_read = await fx.call("get", {"path": f"{root}/untyped-kind"})
+    unknown_read = await fx.get(f"{root}/untyped-kind")
     # verifies: mesh.create-required-fields
     assert no_id.startswith("Error: cannot create: 'id' is not set."), f"create without id answered {no_id[:100]!r}"
     # verifies: mesh.create-required-fields
@@ -328,7 +318,7 @@ async def create_required_fields(fx: Fixtures) -> None:
 async def create_malformed_namespace(fx: Fixtures) -> None:
     root = await fx.root_node()
     for namespace in (f"{root}/", f"{root}//x"):
-        answer = await create(fx, {"id": "malformed", "namespace": namespace, "name": "Malformed", "nodeType": "Markdown"})
+        answer = await create(fx, markdown(namespace, "malformed", "Malformed"))
         # verifies: mesh.create-malformed-namespace
         assert answer.startswith(f"Error: cannot create 'malformed': namespace '{namespace}' is malformed."), \
             f"create in namespace {namespace!r} answered {answer[:100]!r}"
@@ -338,7 +328,7 @@ async def create_malformed_namespace(fx: Fixtures) -> None:
 async def create_refused_writes_nothing(fx: Fixtures) -> None:
     root = await fx.root_node()
     refused = await create(fx, {"id": "unnamed", "namespace": root, "nodeType": "Markdown"})
-    after = await fx.call("get", {"path": f"{root}/unnamed"})
+    after = await fx.get(f"{root}/unnamed")
     # verifies: mesh.create-nothing-written-on-error
     assert refused.startswith("Error: ") and after == f"Not found: {root}/unnamed", \
         f"after {refused[:60]!r}, get answered {after[:80]!r}"
@@ -352,8 +342,7 @@ async def create_invalid_json(fx: Fixtures) -> None:
         ". Tip: ensure all quotes and special characters in markdown content are properly escaped for JSON strings."), \
         f"create with broken JSON answered {answer[:140]!r}"
     root = await fx.root_node()
-    nodes = [{"id": f"in-array-{n}", "namespace": root, "name": "In array", "nodeType": "Markdown"} for n in (1, 2)]
-    array = await create(fx, json.dumps(nodes))
+    array = await create(fx, json.dumps([markdown(root, f"in-array-{n}", "In array") for n in (1, 2)]))
     null = await create(fx, "null")
     lenient = await create(fx, '{"id": "lenient", "namespace": "%s", /* a comment */ "name": "Lenient", "nodeType": "Markdown",}' % root)
     # verifies: mesh.create-invalid-json
@@ -366,8 +355,7 @@ async def create_invalid_json(fx: Fixtures) -> None:
 @check("mesh.create-json-not-one-node", needs=WRITE)
 async def create_json_not_one_node(fx: Fixtures) -> None:
     root = await fx.root_node()
-    mistyped = await create(fx, {"id": "mistyped-order", "namespace": root, "name": "Order", "nodeType": "Markdown",
-                                 "order": "x"})
+    mistyped = await create(fx, markdown(root, "mistyped-order", "Order", order="x"))
     # verifies: mesh.create-json-not-one-node
     assert mistyped.startswith("Invalid JSON: "), f"create with \"order\": \"x\" answered {mistyped[:100]!r}"
 
@@ -375,8 +363,8 @@ async def create_json_not_one_node(fx: Fixtures) -> None:
 @check("mesh.create-checks-nothing-else", needs=WRITE)
 async def create_checks_nothing_else(fx: Fixtures) -> None:
     root = await fx.root_node()
-    spaced = await create(fx, {"id": "blank inside", "namespace": root, "name": "Spaced", "nodeType": "Markdown"})
-    blank = await create(fx, {"id": "  ", "namespace": root, "name": "Blank", "nodeType": "Markdown"})
+    spaced = await create(fx, markdown(root, "blank inside", "Spaced"))
+    blank = await create(fx, markdown(root, "  ", "Blank"))
     # verifies: mesh.create-checks-nothing-else
     assert spaced == f"Created: {root}/blank inside" and blank.startswith("Error: cannot create: 'id' is not set."), \
         f"create with the id 'blank inside' answered {spaced[:100]!r}; with an id of blanks {blank[:100]!r}"
@@ -385,7 +373,7 @@ async def create_checks_nothing_else(fx: Fixtures) -> None:
 @check("mesh.create-extension-data-kept", needs=WRITE)
 async def create_extension_data_kept(fx: Fixtures) -> None:
     path = await made(fx, "typo", content={"$type": "MarkdownContent", "content": "# Notes", "titel": "Typo"})
-    read = await fx.call_json("get", {"path": path})
+    read = await fx.get_json(path)
     content = read.get("content") if isinstance(read, dict) else None
     # verifies: mesh.create-extension-data-kept
     assert isinstance(content, dict) and content.get("titel") == "Typo", f"get of a Markdown node with 'titel' answered {short(read)}"
@@ -394,10 +382,10 @@ async def create_extension_data_kept(fx: Fixtures) -> None:
 @check("mesh.create-repairs-json", needs=WRITE)
 async def create_repairs_json(fx: Fixtures) -> None:
     root = await fx.root_node()
-    first = {"id": "kept", "namespace": root, "name": "Kept", "nodeType": "Markdown"}
-    second = {"id": "lost", "namespace": root, "name": "Lost", "nodeType": "Markdown"}
+    first = markdown(root, "kept", "Kept")
+    second = markdown(root, "lost", "Lost")
     answer = await create(fx, json.dumps(first) + json.dumps(second))
-    lost = await fx.call("get", {"path": f"{root}/lost"})
+    lost = await fx.get(f"{root}/lost")
     # verifies: mesh.create-repairs-json
     assert answer == f"Created: {root}/kept" and lost == f"Not found: {root}/lost", \
         f"create of two concatenated nodes answered {answer!r}; get on the second answered {lost[:60]!r}"
@@ -413,9 +401,9 @@ async def create_ids_get_cannot_name(fx: Fixtures) -> None:
     root = await fx.root_node()
     for node_id in ODD_IDS:
         path = f"{root}/{node_id}"
-        node = {"id": node_id, "namespace": root, "name": "Odd", "nodeType": "Markdown"}
+        node = markdown(root, node_id, "Odd")
         created, again = await create(fx, node), await create(fx, node)
-        answer = await fx.call("get", {"path": path})
+        answer = await fx.get(path)
         # verifies: mesh.create-ids-get-cannot-name
         assert created == f"Created: {path}" and again == f"Error creating node: Node already exists: {path}", \
             f"create with id {node_id!r} answered {created[:100]!r}, then {again[:100]!r}"
@@ -432,10 +420,10 @@ async def create_at_ids(fx: Fixtures) -> None:
     """An id with a leading '@' in the root namespace: a host with row-level security refuses it at the top level;
     elsewhere it is created, Get drops only one '@', so only '@@{id}' reaches it, and it is deleted at once."""
     at_id = f"@conformance-{fx.run_id}"
-    made_at = await create(fx, {"id": at_id, "namespace": "", "name": "Odd", "nodeType": "Markdown"})
+    made_at = await create(fx, markdown("", at_id, "Odd"))
     if made_at == f"Created: {at_id}":
         fx.created_nodes.append(f"@{at_id}")  # clean-up deletes by path, and Delete drops one '@'
-        once, twice = await fx.call("get", {"path": at_id}), await fx.call("get", {"path": f"@{at_id}"})
+        once, twice = await fx.get(at_id), await fx.get(f"@{at_id}")
         gone = await fx.call("delete", {"paths": json.dumps([f"@{at_id}"])})
         if gone == f"Deleted: {at_id}":
             fx.release(f"@{at_id}")
@@ -452,11 +440,9 @@ async def create_at_ids(fx: Fixtures) -> None:
 async def create_refuses_unregistered_type(fx: Fixtures) -> None:
     root = await fx.root_node()
     # Markdown is a built-in node type on every framework host; no registry knows this $type.
-    refused = await create(fx, {"id": "mistyped", "namespace": root, "name": "Mistyped", "nodeType": "Markdown",
-                                "content": {"$type": "MarkdownText", "content": "x"}})
-    after = await fx.call("get", {"path": f"{root}/mistyped"})
-    accepted = await create(fx, {"id": "untyped", "namespace": root, "name": "Untyped", "nodeType": "Markdown",
-                                 "content": {"content": "x"}})
+    refused = await create(fx, markdown(root, "mistyped", "Mistyped", content={"$type": "MarkdownText", "content": "x"}))
+    after = await fx.get(f"{root}/mistyped")
+    accepted = await create(fx, markdown(root, "untyped", "Untyped", content={"content": "x"}))
     # verifies: mesh.create-refuses-unregistered-type
     assert refused.startswith(f"Error creating node: Content of '{root}/mistyped' carries the polymorphic discriminator "
                               "'$type': 'MarkdownText', which is not a registered content type") and after == f"Not found: {root}/mistyped", \
@@ -474,7 +460,7 @@ async def create_refuses_unregistered_type(fx: Fixtures) -> None:
 async def node_at(fx: Fixtures, path: str) -> str:
     """Create a Markdown node at `path`; clean-up deletes it unless the check does. Skip when one is already there."""
     namespace, node_id = path.rsplit("/", 1)
-    answer = await create(fx, {"id": node_id, "namespace": namespace, "name": "Shadow", "nodeType": "Markdown"})
+    answer = await create(fx, markdown(namespace, node_id, "Shadow"))
     if answer == f"Error creating node: Node already exists: {path}":
         raise Skip(f"a node is already at {path} (left by an earlier run?); delete it and run again")
     # Create checks no path against the content (both claims state it): a refusal fails the check.
@@ -498,8 +484,7 @@ async def create_under_content_is_shadowed(fx: Fixtures) -> None:
     file_path = await fx.upload("shadowed.md", SHADOWED_TEXT.encode("utf-8"))
     path = await node_at(fx, f"{fx.collection}/{file_path}")
     read = await fx.read(path)
-    again = await create(fx, {"id": path.rsplit("/", 1)[1], "namespace": path.rsplit("/", 1)[0], "name": "Shadow",
-                              "nodeType": "Markdown"})
+    again = await create(fx, markdown(path.rsplit("/", 1)[0], path.rsplit("/", 1)[1], "Shadow"))
     # verifies: mesh.create-under-content-is-shadowed
     assert read == SHADOWED_TEXT and again == f"Error creating node: Node already exists: {path}", \
         f"with a node at the file's Get path, get answered {read[:80]!r} and a second create {again[:100]!r}"
@@ -551,7 +536,7 @@ async def typed_node(fx: Fixtures) -> tuple[str, str, str]:
                                    "content": {"$type": "Document", **TYPED_FIELDS, "sizeBytes": 0, "pageCount": 3}})
         if not answer.startswith("Created") and not answer.startswith("Error: Content does not match"):
             raise Skip(f"cannot create a node of type Document at {path}: create answered {short(answer)}")
-        return path, answer, await fx.call("get", {"path": path})
+        return path, answer, await fx.get(path)
 
     return await fx.once("typed-node", make)
 
@@ -604,14 +589,14 @@ async def create_schema_mismatch(fx: Fixtures) -> None:
     await document_type_registered(fx)  # the node type Document registers the content type of its own name
     answer = await create(fx, {"id": "misshapen", "namespace": root, "name": "Misshapen", "nodeType": "Document",
                                "content": {"$type": "Document", "chunkCount": "many"}})
-    after = await fx.call("get", {"path": f"{root}/misshapen"})
+    after = await fx.get(f"{root}/misshapen")
     # verifies: mesh.create-schema-mismatch
     assert answer.startswith("Error: Content does not match the schema for NodeType 'Document'.") and \
         after == f"Not found: {root}/misshapen", f"create with chunkCount 'many' answered {answer[:120]!r}; get then {after[:60]!r}"
     for content in ([], "x"):  # content that is not an object cannot become the type either
         answer = await create(fx, {"id": "misshapen", "namespace": root, "name": "Misshapen", "nodeType": "Document",
                                    "content": content})
-        after = await fx.call("get", {"path": f"{root}/misshapen"})
+        after = await fx.get(f"{root}/misshapen")
         # verifies: mesh.create-schema-mismatch
         assert answer.startswith("Error: Content does not match the schema for NodeType 'Document'.") and \
             after == f"Not found: {root}/misshapen", f"create with content {content!r} answered {answer[:120]!r}; get then {after[:60]!r}"
@@ -620,9 +605,9 @@ async def create_schema_mismatch(fx: Fixtures) -> None:
 @check("mesh.update-full-replacement", needs=WRITE | {"update"})
 async def update_replaces(fx: Fixtures) -> None:
     path = await made(fx, "replaced", content={"a": 1})
-    node = await fx.call_json("get", {"path": path})
+    node = await fx.get_json(path)
     replaced = await fx.call("update", {"nodes": json.dumps([{**node, "content": {"b": 2}}])})
-    after = await fx.call_json("get", {"path": path})
+    after = await fx.get_json(path)
     null = await fx.call("update", {"nodes": json.dumps([{**node, "content": None}])})
     # verifies: mesh.update-full-replacement
     assert replaced == f"Updated: {path}" and plain(after.get("content")) == {"b": 2}, \
@@ -634,7 +619,7 @@ async def update_replaces(fx: Fixtures) -> None:
 @check("mesh.update-per-node", needs=WRITE | {"update"})
 async def update_per_node(fx: Fixtures) -> None:
     path = await made(fx, "present", content={"a": 1})
-    node = await fx.call_json("get", {"path": path})
+    node = await fx.get_json(path)
     ghost = f"{path.rsplit('/', 1)[0]}/ghost"
     answer = await fx.call("update", {"nodes": json.dumps([
         {**node, "content": {"a": 2}}, {**node, "id": "ghost", "path": ghost, "content": {"a": 3}}])})
@@ -648,7 +633,7 @@ async def patch_node_level(fx: Fixtures) -> None:
     path = await made(fx, "patched", content={"keep": 1, "drop": 2, "inner": {"x": 1, "y": 2}})
     answer = await fx.call("patch", {"path": path, "fields": json.dumps(
         {"name": "Renamed", "content": {"drop": None, "add": 3, "inner": {"y": None}}})})
-    node = await fx.call_json("get", {"path": path})
+    node = await fx.get_json(path)
     refused = await fx.call("patch", {"path": path, "fields": json.dumps({"nodeType": "Code"})})
     # verifies: mesh.patch-node-level
     assert re.fullmatch(rf"Patched: {re.escape(path)}( \(v\d+ → v\d+\))?", answer), f"patch answered {answer[:100]!r}"
@@ -664,7 +649,7 @@ async def patch_node_level(fx: Fixtures) -> None:
 async def patch_key_case(fx: Fixtures) -> None:
     path = await made(fx, "cased")
     answer = await fx.call("patch", {"path": path, "fields": json.dumps({"Name": "Renamed"})})
-    node = await fx.call_json("get", {"path": path})
+    node = await fx.get_json(path)
     # verifies: mesh.patch-key-case
     assert answer == f"Patched: {path}" and isinstance(node, dict) and node.get("name") == "Cased", \
         f"patch with the key 'Name' answered {answer[:100]!r}; the node is then {short(node)}"
@@ -673,10 +658,10 @@ async def patch_key_case(fx: Fixtures) -> None:
 @check("mesh.patch-refusals", needs=WRITE | {"patch"})
 async def patch_refusals(fx: Fixtures) -> None:
     path = await made(fx, "guarded", content={"a": 1})
-    before = await fx.call_json("get", {"path": path})
+    before = await fx.get_json(path)
     for fields in ({"content": None}, {"name": ""}):
         answer = await fx.call("patch", {"path": path, "fields": json.dumps(fields)})
-        after = await fx.call_json("get", {"path": path})
+        after = await fx.get_json(path)
         # verifies: mesh.patch-refusals
         assert answer.startswith("Error") and after == before, f"patch {fields} answered {answer[:80]!r} and left {short(after)}"
 
@@ -687,7 +672,7 @@ async def delete_recursive(fx: Fixtures) -> None:
     await made(fx, "child", parent)
     missing = f"{parent}-missing"
     answer = await fx.call("delete", {"paths": json.dumps([parent, missing])})
-    child = await fx.call("get", {"path": f"{parent}/child"})
+    child = await fx.get(f"{parent}/child")
     lines = answer.splitlines()
     # verifies: mesh.delete-recursive
     assert len(lines) == 2 and lines[0] == f"Deleted: {parent}" and missing in lines[1] and not lines[1].startswith("Deleted"), \
@@ -723,7 +708,7 @@ async def copy_answers(fx: Fixtures) -> None:
     first = await fx.call("copy", {"sourcePath": source, "targetNamespace": target})
     second = await fx.call("copy", {"sourcePath": source, "targetNamespace": target})
     forced = await fx.call("copy", {"sourcePath": source, "targetNamespace": target, "force": True})
-    copy = await fx.call_json("get", {"path": f"{target}/original"})
+    copy = await fx.get_json(f"{target}/original")
     # verifies: mesh.copy-signature-and-answer
     assert [first, second, forced] == [f"Copied {n} node(s): {source} -> {target}" for n in (1, 0, 1)], \
         f"copy, copy again, copy with force answered {[first, second, forced]}"

@@ -7,7 +7,7 @@ import json
 import unicodedata
 
 from conformance.fixtures import DOCX_HEADING, DOCX_PARAGRAPH, ONE_LINE_PAGES, docx, one_line_pdf, workbook, workbook_text
-from conformance.suite import FIXTURE_FOLDER, Fixtures, Skip, check, encode, short
+from conformance.suite import FIXTURE_FOLDER, Fixtures, Skip, check, encode, file_miss, short
 
 NOTE = "Größe: 5 €\nA note the conformance suite uploads and reads back.\n"
 CSV = "name;value\nrevenue;1,234.5\n"
@@ -15,14 +15,14 @@ CSV = "name;value\nrevenue;1,234.5\n"
 
 async def note(fx: Fixtures) -> str:
     """`conformance/note.md` in the namespace's collection: its file path there."""
-    return await fx.once("note-file", lambda: fx.upload("note.md", NOTE.encode("utf-8")))
+    return await fx.file("note.md", NOTE)
 
 
 @check("unified-path.other-words-are-node-paths", needs={"get", "upload"})
 async def other_words(fx: Fixtures) -> None:
     await note(fx)
     path = f"{fx.namespace}/conformance/note.md"  # 'conformance' is no reserved word: a node path
-    answer = await fx.call("get", {"path": path})
+    answer = await fx.get(path)
     # verifies: unified-path.other-words-are-node-paths
     assert answer == f"Not found: {path}", f"get {path!r} answered {answer[:100]!r}"
 
@@ -41,7 +41,7 @@ async def lists_missing_folders(fx: Fixtures) -> bool:
     second."""
     async def probe() -> bool:
         await note(fx)
-        answer = await fx.call("get", {"path": f"{fx.collection}/conformance/absent-{fx.run_id}/x.md"})
+        answer = await fx.get(f"{fx.collection}/conformance/absent-{fx.run_id}/x.md")
         empty = answer == "[]"
         fx.note("the content store lists a missing folder as empty (Azure Blob storage)" if empty
                 else "the content store refuses a missing folder (file-system storage)")
@@ -52,7 +52,7 @@ async def lists_missing_folders(fx: Fixtures) -> bool:
 @check("unified-path.content-listing", needs={"get", "upload"})
 async def content_listing(fx: Fixtures) -> None:
     await note(fx)
-    root = await fx.call("get", {"path": f"{fx.collection}/"})
+    root = await fx.get(f"{fx.collection}/")
     items = json.loads(root) if root.lstrip().startswith("[") else None
     # verifies: unified-path.content-listing
     assert isinstance(items, list) and all(isinstance(i, dict) and str(i.get("path", "")).startswith("/") for i in items), \
@@ -62,7 +62,7 @@ async def content_listing(fx: Fixtures) -> None:
     assert {"path": "/conformance", "name": "conformance", "isFolder": True} in items and kinds == sorted(kinds, reverse=True) \
         and all(item["path"].count("/") == 1 for item in items), \
         f"the root listing {root[:200]!r}: expected folder /conformance, folders before files, no nested entry"
-    bare = await fx.call("get", {"path": fx.collection})
+    bare = await fx.get(fx.collection)
     # verifies: unified-path.content-listing
     assert bare != root, f"get {fx.collection} (no trailing /) answered the listing {bare[:120]!r}"
 
@@ -70,7 +70,7 @@ async def content_listing(fx: Fixtures) -> None:
 @check("unified-path.folder-listing", needs={"get", "upload"})
 async def folder_listing(fx: Fixtures) -> None:
     file_path = await note(fx)
-    folder = await fx.call("get", {"path": f"{fx.collection}/content/conformance"})
+    folder = await fx.get(f"{fx.collection}/content/conformance")
     if await lists_missing_folders(fx):
         # verifies: unified-path.folder-listing
         assert folder == "[]", f"get {fx.collection}/content/conformance answered {folder[:120]!r} on a store that " \
@@ -92,8 +92,8 @@ async def forms_before_the_split(fx: Fixtures) -> None:
     read = await fx.read(colon_form)
     # verifies: unified-path.forms-before-the-split
     assert read == NOTE, f"get {colon_form!r} (the old colon form) answered {read[:120]!r}"
-    area_file = await fx.once("area-file", lambda: fx.upload("area/in-area.md", NOTE.encode("utf-8")))
-    answer = await fx.call("get", {"path": f"{fx.collection}/{area_file}"})
+    area_file = await fx.file("area/in-area.md", NOTE)
+    answer = await fx.get(f"{fx.collection}/{area_file}")
     # verifies: unified-path.forms-before-the-split
     assert answer == f"Not found: {fx.collection}/{area_file.split('/area/')[0]}", \
         f"get on a file below a folder 'area' answered {answer[:120]!r}: expected the area route's answer"
@@ -101,8 +101,8 @@ async def forms_before_the_split(fx: Fixtures) -> None:
 
 @check("unified-path.area-folder-unreadable", needs={"get", "upload"})
 async def area_folder_unreadable(fx: Fixtures) -> None:
-    file_path = await fx.once("area-file", lambda: fx.upload("area/in-area.md", NOTE.encode("utf-8")))
-    answer = await fx.call("get", {"path": f"{fx.collection}/{file_path}"})
+    file_path = await fx.file("area/in-area.md", NOTE)
+    answer = await fx.get(f"{fx.collection}/{file_path}")
     folder = f"{fx.collection}/{file_path.split('/area/')[0]}"
     # verifies: unified-path.area-folder-unreadable
     assert answer == f"Not found: {folder}", f"get on a file below a folder 'area' answered {answer[:120]!r}"
@@ -114,8 +114,8 @@ async def area_folder_unreadable(fx: Fixtures) -> None:
 
 @check("unified-path.colon-name-unreadable", needs={"get", "upload"})
 async def colon_name_unreadable(fx: Fixtures) -> None:
-    file_path = await fx.once("colon-file", lambda: fx.upload("Q1: notes.md", NOTE.encode("utf-8")))
-    answer = await fx.read(f"{fx.collection}/{file_path}")
+    file_path = await fx.file("Q1: notes.md", NOTE)
+    answer = await fx.read_file(file_path)
     # verifies: unified-path.colon-name-unreadable
     assert answer != NOTE, f"get read {file_path!r}, whose name holds a ':'"
     colon_form = f"{fx.namespace}/content:{file_path}"
@@ -138,14 +138,13 @@ async def nested_both_forms(fx: Fixtures) -> None:
 async def not_found_messages(fx: Fixtures) -> None:
     await note(fx)
     node = f"{fx.namespace}/conformance-missing-{fx.run_id}"
-    missing_node = await fx.call("get", {"path": node})
+    missing_node = await fx.get(node)
     # verifies: unified-path.not-found-messages
     assert missing_node == f"Not found: {node}", f"get {node!r} answered {missing_node[:120]!r}"
     file_path = f"conformance/absent-{fx.run_id}.md"
-    missing_file = await fx.call("get", {"path": f"{fx.collection}/{file_path}"})
+    missing_file = await fx.get(f"{fx.collection}/{file_path}")
     # verifies: unified-path.not-found-messages
-    assert missing_file == f"Error: File '{file_path}' not found in collection 'content'", \
-        f"get on a missing nested file answered {missing_file[:160]!r}"
+    assert missing_file == file_miss(file_path), f"get on a missing nested file answered {missing_file[:160]!r}"
 
 
 @check("unified-path.tool-paths-lose-quotes", needs={"get", "upload"})
@@ -183,10 +182,10 @@ async def dot_dot_reaches_the_store(fx: Fixtures) -> None:
     """A probe: does this deployment let Get leave a collection's folder? It reports what it finds (or that it
     cannot tell) beside the claim's result. What it asserts: nothing between Get and the store refuses or rewrites
     `..` (fact N8): a path with `..` inside the collection reads the sentinel, or is a file of that very name."""
-    file_path = await fx.once("dot-dot-sentinel", lambda: fx.upload("dot-dot-sentinel.md", SENTINEL.encode("utf-8")))
+    file_path = await fx.file("dot-dot-sentinel.md", SENTINEL)
     inside = f"{FIXTURE_FOLDER}/../{file_path}"
-    answer = await fx.read(f"{fx.collection}/{inside}")
-    as_a_name = f"Error: File '{inside}' not found in collection 'content'"
+    answer = await fx.read_file(inside)
+    as_a_name = file_miss(inside)
     # verifies: unified-path.dot-dot-in-tool-paths
     assert answer in (SENTINEL, as_a_name), \
         f"get {fx.collection}/{inside} answered {answer[:120]!r}: neither the file nor the store's miss of that name"
@@ -208,46 +207,44 @@ async def dot_dot_reaches_the_store(fx: Fixtures) -> None:
 
 @check("unified-path.no-decoding", needs={"get", "upload"})
 async def no_percent_decoding(fx: Fixtures) -> None:
-    file_path = await fx.once("percent-file", lambda: fx.upload("two%20words.md", NOTE.encode("utf-8")))
-    as_stored = await fx.read(f"{fx.collection}/{file_path}")
+    file_path = await fx.file("two%20words.md", NOTE)
+    as_stored = await fx.read_file(file_path)
     decoded = file_path.replace("%20", " ")
-    as_decoded = await fx.read(f"{fx.collection}/{decoded}")
+    as_decoded = await fx.read_file(decoded)
     # verifies: unified-path.no-decoding
-    assert as_stored == NOTE and as_decoded == f"Error: File '{decoded}' not found in collection 'content'", \
+    assert as_stored == NOTE and as_decoded == file_miss(decoded), \
         f"'{file_path}' read {as_stored[:40]!r}; '{decoded}' read {as_decoded[:80]!r}"
 
 
 @check("unified-path.nfd-unreachable", needs={"get", "upload"})
 async def nfd_name_unreachable(fx: Fixtures) -> None:
     decomposed = unicodedata.normalize("NFD", "Übersicht.md")
-    file_path = await fx.once("nfd-file", lambda: fx.upload(decomposed, NOTE.encode("utf-8")))
+    file_path = await fx.file(decomposed, NOTE)
     composed = unicodedata.normalize("NFC", file_path)
-    as_stored = await fx.read(f"{fx.collection}/{file_path}")
-    as_typed = await fx.read(f"{fx.collection}/{composed}")
+    as_stored = await fx.read_file(file_path)
+    as_typed = await fx.read_file(composed)
     # verifies: unified-path.nfd-unreachable
-    assert as_stored == NOTE and as_typed == f"Error: File '{composed}' not found in collection 'content'", \
+    assert as_stored == NOTE and as_typed == file_miss(composed), \
         f"the decomposed name read {as_stored[:40]!r}; the composed one {as_typed[:80]!r}"
 
 
 @check("unified-path.text-verbatim", needs={"get", "upload"})
 async def text_verbatim(fx: Fixtures) -> None:
     markdown = await note(fx)
-    csv = await fx.once("csv-file", lambda: fx.upload("table.csv", CSV.encode("utf-8")))
-    answers = [await fx.read(f"{fx.collection}/{path}") for path in (markdown, csv)]
+    csv = await fx.file("table.csv", CSV)
+    answers = [await fx.read_file(path) for path in (markdown, csv)]
     # verifies: unified-path.text-verbatim
     assert answers == [NOTE, CSV], f".md and .csv read {answers}"
-    marked = [await fx.once(f"bom-{name}", lambda name=name, data=data: fx.upload(name, data))
-              for name, data in (("bom-utf8.csv", b"\xef\xbb\xbf" + CSV.encode("utf-8")),
-                                 ("bom-utf16.csv", CSV.encode("utf-16")))]
-    answers = [await fx.read(f"{fx.collection}/{path}") for path in marked]
+    marked = [await fx.file(name, data) for name, data in (("bom-utf8.csv", b"\xef\xbb\xbf" + CSV.encode("utf-8")),
+                                                           ("bom-utf16.csv", CSV.encode("utf-16")))]
+    answers = [await fx.read_file(path) for path in marked]
     # verifies: unified-path.text-verbatim
     assert answers == [CSV, CSV], f"a .csv with a UTF-8 and a UTF-16 byte-order mark read {answers}"
 
 
 @check("unified-path.binaries-garbled", needs={"get", "upload"})
 async def binaries_garbled(fx: Fixtures) -> None:
-    file_path = await fx.once("binary-file", lambda: fx.upload("blob.bin", b"AB\xff\xfeCD"))
-    answer = await fx.read(f"{fx.collection}/{file_path}")
+    answer = await fx.read_file(await fx.file("blob.bin", b"AB\xff\xfeCD"))
     # verifies: unified-path.binaries-garbled
     assert answer.startswith("AB") and answer.endswith("CD") and "\ufffd" in answer, \
         f"a binary read as {json.dumps(answer)}"
@@ -259,8 +256,7 @@ PIXEL_PNG = base64.b64decode("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADU
 
 @check("unified-path.images-never-bytes", needs={"get", "upload"})
 async def images_never_bytes(fx: Fixtures) -> None:
-    file_path = await fx.once("image-file", lambda: fx.upload("pixel.png", PIXEL_PNG))
-    answer = await fx.read(f"{fx.collection}/{file_path}")
+    answer = await fx.read_file(await fx.file("pixel.png", PIXEL_PNG))
     described = answer.lstrip().startswith("{") and json.loads(answer).get("nodeType") == "Document"
     # verifies: unified-path.images-never-bytes
     assert described or answer.startswith(f"[image: pixel.png (image/png, {len(PIXEL_PNG)} bytes)] "), \
@@ -269,8 +265,7 @@ async def images_never_bytes(fx: Fixtures) -> None:
 
 @check("unified-path.xlsx-sheets", needs={"get", "upload"})
 async def workbook_as_tables(fx: Fixtures) -> None:
-    file_path = await fx.once("workbook-file", lambda: fx.upload("book.xlsx", workbook()))
-    answer = await fx.read(f"{fx.collection}/{file_path}")
+    answer = await fx.read_file(await fx.file("book.xlsx", workbook()))
     # verifies: unified-path.xlsx-sheets
     assert answer.replace("\r\n", "\n") == workbook_text(), f"get on a one-sheet workbook answered {answer[:200]!r}"
 
@@ -279,16 +274,14 @@ async def workbook_as_tables(fx: Fixtures) -> None:
 async def xls_read_as_workbook(fx: Fixtures) -> None:
     # Workbook bytes under an .xls name: the workbook reader opens them by content, where a UTF-8 read
     # would answer the zip's bytes. (A real BIFF .xls is another matter: unified-path.xls-likely-fails.)
-    file_path = await fx.once("xls-file", lambda: fx.upload("book.xls", workbook()))
-    answer = await fx.read(f"{fx.collection}/{file_path}")
+    answer = await fx.read_file(await fx.file("book.xls", workbook()))
     # verifies: unified-path.xls-goes-to-the-xlsx-reader
     assert answer.replace("\r\n", "\n") == workbook_text(), f"get on workbook bytes named .xls answered {answer[:120]!r}"
 
 
 @check("chunks.get-pdf-loses-table-structure", needs={"get", "upload"})
 async def pdf_pages_joined(fx: Fixtures) -> None:
-    file_path = await fx.once("one-line-pdf", lambda: fx.upload("letter.pdf", one_line_pdf()))
-    answer = await fx.read(f"{fx.collection}/{file_path}")
+    answer = await fx.read_file(await fx.file("letter.pdf", one_line_pdf()))
     expected = "\n".join(line for (line,) in ONE_LINE_PAGES)
     # verifies: chunks.get-pdf-loses-table-structure
     assert answer == expected, f"get on a two-page PDF of one line a page answered {answer[:160]!r}, not {expected!r}"
@@ -296,8 +289,7 @@ async def pdf_pages_joined(fx: Fixtures) -> None:
 
 @check("unified-path.docx-markdown", needs={"get", "upload"})
 async def docx_as_markdown(fx: Fixtures) -> None:
-    file_path = await fx.once("docx-file", lambda: fx.upload("memo.docx", docx()))
-    answer = await fx.read(f"{fx.collection}/{file_path}")
+    answer = await fx.read_file(await fx.file("memo.docx", docx()))
     # Converters differ in blank lines and trailing blanks; the Markdown is the heading and the paragraph.
     lines = [line.strip() for line in answer.splitlines() if line.strip()]
     # verifies: unified-path.docx-markdown
@@ -308,21 +300,20 @@ ROOT_NOTE = "A note at the root of the collection.\n"
 
 
 async def root_note(fx: Fixtures) -> str:
-    return await fx.once("root-note", lambda: fx.upload("conformance-root-note.md", ROOT_NOTE.encode("utf-8"), at_root=True))
+    return await fx.file("conformance-root-note.md", ROOT_NOTE, at_root=True)
 
 
 @check("unified-path.content-root-file", needs={"get", "upload"})
 async def content_root_file(fx: Fixtures) -> None:
     file_path = await root_note(fx)
-    answer = await fx.read(f"{fx.collection}/{file_path}")
+    answer = await fx.read_file(file_path)
     # verifies: unified-path.content-root-file
     assert answer == ROOT_NOTE, f"get {fx.collection}/{file_path} answered {answer[:80]!r}"
 
 
 @check("unified-path.first-match-wins", needs={"get", "upload"})
 async def transformer_by_lower_cased_extension(fx: Fixtures) -> None:
-    file_path = await fx.once("upper-workbook", lambda: fx.upload("BOOK.XLSX", workbook()))
-    answer = await fx.read(f"{fx.collection}/{file_path}")
+    answer = await fx.read_file(await fx.file("BOOK.XLSX", workbook()))
     # verifies: unified-path.first-match-wins
     assert answer.replace("\r\n", "\n") == workbook_text(), f"a workbook named .XLSX read as {answer[:80]!r}"
 
@@ -335,8 +326,7 @@ async def upload_answers(fx: Fixtures) -> None:
     if not text.startswith("{"):  # e.g. the namespace has no editable content collection
         raise Skip(f"cannot upload the fixture {path}: upload answered {short(text)}")
     answer = json.loads(text)
-    if path not in fx.uploaded_files:
-        fx.uploaded_files.append(path)
+    fx.uploaded_files[path] = None
     refused = await fx.call("upload", {"path": path, "base64Content": ""})
     # verifies: unified-path.upload-answer
     assert isinstance(answer, dict) and (answer.get("status"), answer.get("bytes")) == ("Uploaded", len(data)), \
@@ -350,7 +340,7 @@ async def empty_upload_stores_nothing(fx: Fixtures) -> None:
     await note(fx)  # the collection takes uploads (else the check skips), so a miss below is the empty upload's
     file_path = f"conformance/empty-{fx.run_id}.md"
     refused = await fx.call("upload", {"path": f"{fx.collection}/{file_path}", "base64Content": ""})
-    after = await fx.call("get", {"path": f"{fx.collection}/{file_path}"})
+    after = await fx.get(f"{fx.collection}/{file_path}")
     # verifies: unified-path.upload-refuses-empty-content
-    assert refused.startswith("Error") and after == f"Error: File '{file_path}' not found in collection 'content'", \
+    assert refused.startswith("Error") and after == file_miss(file_path), \
         f"an empty upload answered {refused[:60]!r}; get on its path then answered {after[:80]!r}"

@@ -22,7 +22,7 @@ from typing import Any
 import mcp_types as types
 
 from conformance.session import BadTarget
-from conformance.suite import FIXTURE_FOLDER, Fixtures, Skip, check, short
+from conformance.suite import FIXTURE_FOLDER, Fixtures, Skip, check, file_miss, short
 
 CANNOT_TELL = "cannot tell on this host: "
 
@@ -47,14 +47,14 @@ async def encoded_separators_reach_the_store_as_typed(fx: Fixtures) -> None:
     """A probe: is a path with `%2e%2e` or an encoded separator decoded anywhere on Get's way to the store? Decoded,
     it reads the sentinel (the store resolves `..`, or `%2f` became `/`) or the store's miss names the decoded
     form. As typed, the store's miss names the file as sent (C6: Get decodes nothing)."""
-    file_path = await fx.once("encoded-sentinel", lambda: fx.upload("encoded-sentinel.md", ENCODED_SENTINEL.encode("utf-8")))
+    file_path = await fx.file("encoded-sentinel.md", ENCODED_SENTINEL)
     as_typed, unclear = [], []
     for sent, decoded in encoded_forms(file_path):
-        answer = await fx.read(f"{fx.collection}/{sent}")
+        answer = await fx.read_file(sent)
         # verifies: unified-path.no-decoding
         assert answer != ENCODED_SENTINEL and f"'{decoded}'" not in answer, \
             f"get {fx.collection}/{sent} was decoded on its way to the store (to {decoded!r}): it answered {short(answer)}"
-        if answer == f"Error: File '{sent}' not found in collection 'content'":
+        if answer == file_miss(sent):
             as_typed.append(sent)
         else:
             unclear.append(f"{sent} answered {short(answer, 60)}")
@@ -100,9 +100,8 @@ async def error_answers_show_no_internals(fx: Fixtures) -> None:
     `An error occurred invoking '{tool}'.` alone (mesh.mcp-arguments)."""
     refused = 0
     for tool, arguments in bad_calls(fx):
-        result = await fx.mcp.call_result(tool, arguments)
-        text = "".join(block.text for block in result.content if isinstance(block, types.TextContent))
-        refused += bool(result.is_error or REFUSED.match(text))
+        text, is_error = await fx.mcp.call_flagged(tool, arguments)
+        refused += bool(is_error or REFUSED.match(text))
         for kind, pattern in LEAKS.items():
             found = pattern.search(text)
             # verifies: mesh.errors-are-text
@@ -144,7 +143,7 @@ async def read_only_tools_write_nothing(fx: Fixtures) -> None:
         raise Skip(CANNOT_TELL + "no tool it lists is annotated read-only")
     target = f"{fx.namespace}/conformance-read-only-{fx.run_id}"
     missing = f"Not found: {target}"
-    before = await fx.call("get", {"path": target})
+    before = await fx.get(target)
     if before != missing:
         raise Skip(CANNOT_TELL + f"get {target} answered {short(before, 80)}, not its miss, so a write would not show")
     called = []
@@ -157,7 +156,7 @@ async def read_only_tools_write_nothing(fx: Fixtures) -> None:
         except BadTarget:  # an MCP error refuses the call: nothing ran
             pass
         called.append(name)
-        after = await fx.call("get", {"path": target})
+        after = await fx.get(target)
         if after != missing:
             fx.created_nodes.append(target)  # the run's clean-up deletes what the tool wrote
         # verifies: mesh.tool-table
