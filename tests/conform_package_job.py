@@ -1,12 +1,11 @@
 """The conformance client's wheel installed on its own, for the conformance job (tests/conform_job.py); claimcheck's
 install (tests/claimcheck_alone.py) shares the functions that read a wheel's requirements and look into an environment.
 
-1. `build_wheel`: conformance/'s wheel, built by setuptools' own build hook (PEP 517) from a copy of the folder,
-   with the setuptools pinned in requirements.txt, so nothing is fetched;
-2. `install_alone`: a fresh virtual environment (no system site-packages, no pip) holding that wheel and the
-   distributions it requires, transitively, and only those, each at a version its requirement allows: the wheel
-   unpacked, each requirement's files copied from this environment's installed pins (their bytecode with them,
-   still valid), and the wheel's console scripts written, as pip writes them.
+1. `build_wheel`: conformance/'s wheel, built by `pip wheel` from a copy of the folder, with the setuptools
+   pinned in requirements.txt (no index, no build isolation), so nothing is fetched;
+2. `install_alone`: a fresh virtual environment (no system site-packages, no pip of its own) into which pip
+   installs that wheel from a wheelhouse holding only what it requires, repacked from this environment's
+   installed pins: pip resolves the wheel's declared requirements, as a deployment team's install does.
 """
 
 from __future__ import annotations
@@ -20,7 +19,6 @@ import re
 import shutil
 import subprocess
 import sys
-import sysconfig
 import time
 import venv
 import zipfile
@@ -101,39 +99,33 @@ def step(what: str, started: float) -> None:
     print(f"{what} in {time.perf_counter() - started:.2f} s", flush=True)
 
 
+PIP = [sys.executable, "-m", "pip", "--disable-pip-version-check", "--no-input", "-q"]
+
+
 def build_wheel(package: Path, workdir: Path) -> Path:
-    """The wheel of `package`, built from a copy: setuptools leaves build/ and *.egg-info beside the sources it
-    builds, and the checkout's folder must hold only its sources (the claim checker reads every .py file there)."""
+    """The wheel of `package`, built by pip from a copy: setuptools leaves build/ and *.egg-info beside the sources
+    it builds, and the checkout's folder must hold only its sources (the claim checker reads every .py file there).
+    No index and no build isolation: the setuptools pinned in requirements.txt builds it, and nothing is fetched."""
     source = shutil.copytree(package, workdir / "source", ignore=shutil.ignore_patterns("__pycache__", "build", "*.egg-info"))
-    hook = "import sys, setuptools.build_meta as backend; print(backend.build_wheel(sys.argv[1]))"
-    built = subprocess.run([sys.executable, "-c", hook, str(workdir)], cwd=source, capture_output=True, text=True)
-    if built.returncode != 0:
-        raise SystemExit(f"the wheel of {package} did not build:\n{built.stdout}{built.stderr}")
-    return workdir / built.stdout.splitlines()[-1]
+    wheelhouse = workdir / "wheelhouse"
+    subprocess.run([*PIP, "wheel", "--no-deps", "--no-index", "--no-build-isolation", "--wheel-dir", str(wheelhouse), str(source)],
+                   check=True)
+    return next(wheelhouse.glob("*.whl"))
 
 
 def install_alone(wheel: Path, environment: Path) -> Path:
-    """A fresh virtual environment holding `wheel` and what it requires, and nothing else: its python."""
+    """A fresh virtual environment (no system site-packages, no pip of its own) holding `wheel` and what it
+    requires, and nothing else, installed as a deployment team installs it: by pip, which resolves the wheel's
+    declared requirements from a wheelhouse of this environment's installed pins (repacked, so nothing is
+    fetched). Returns its python."""
+    wheelhouse = wheel.parent
+    for dist in closure(requirements_of(wheel_requires(wheel))):
+        repack(dist, wheelhouse)
     venv.create(environment, with_pip=False, system_site_packages=False, clear=True)
-    site = Path(sysconfig.get_path("purelib", "venv", vars={"base": str(environment), "platbase": str(environment)}))
-    requirements = _applying(wheel_requires(wheel))
-    for dist in closure([(r.name, frozenset(r.extras)) for r in requirements]):
-        wanted = next((r for r in requirements if canonical(r.name) == canonical(dist.metadata["Name"])), None)
-        if wanted is not None and not wanted.specifier.contains(dist.version, prereleases=True):
-            raise SystemExit(f"{wheel.name} requires {wanted}; this environment has {dist.metadata['Name']} {dist.version}")
-        installed = Path(str(dist.locate_file("")))
-        for file in dist.files or []:
-            if not file.as_posix().startswith(".."):  # scripts, written outside site-packages: the client runs none
-                (site / file).parent.mkdir(parents=True, exist_ok=True)
-                shutil.copy2(installed / file, site / file)  # the mtime kept: the bytecode beside it stays valid
-    with zipfile.ZipFile(wheel) as archive:
-        archive.extractall(site)
-        info = site / next(name for name in archive.namelist() if name.endswith(".dist-info/METADATA")).rsplit("/", 1)[0]
     python = environment / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
-    for script in metadata.PathDistribution(info).entry_points.select(group="console_scripts"):
-        path = python.with_name(script.name)
-        path.write_text(f"#!{python}\nimport sys\nfrom {script.module} import {script.attr}\nsys.exit({script.attr}())\n")
-        path.chmod(0o755)
+    # This environment's pip installs into the fresh one (--python); the client compiles what it imports.
+    subprocess.run([*PIP, "--python", str(python), "install", "--no-index", "--find-links", str(wheelhouse),
+                    "--no-cache-dir", "--no-compile", str(wheel)], check=True)
     return python
 
 
