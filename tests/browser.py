@@ -19,7 +19,7 @@ import threading
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
@@ -45,13 +45,21 @@ SKIP_REASON = (f"browser tests skipped: neither {CHROMIUM_SHELL} nor {CHROMIUM_B
 # loopback address goes to a proxy on the discard port, where nothing listens: no page can reach the network, and
 # (unlike a Playwright route) Chromium's HTTP cache stays on.
 BLOCKING_PROXY = "http://127.0.0.1:9"
+# One renderer per context for all its tabs, not one per tab: Material's script is compiled once, a tenth less CPU.
 CHROMIUM_ARGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync", "--process-per-site",
     f"--proxy-server={BLOCKING_PROXY}",
 ]
 # What a page requests by itself after its load event: the search worker's index and the tab's icon.
 SEARCH_INDEX = "search/search_index.json"
+# In a tab whose checks never search, Material's search worker is handed the index without its documents: it starts
+# and answers "ready" as with all of them, but indexes nothing (a third of a page load's CPU). The page still requests
+# the index and the server answers it; the documents only decide the results of a search, which no check there reads.
+EMPTY_SEARCH_INDEX = """Worker.prototype.postMessage = (post => function (message, ...transfer) {
+    if (message?.type === 0 && Array.isArray(message.data?.docs)) message = {...message, data: {...message.data, docs: []}};
+    return post.call(this, message, ...transfer);
+})(Worker.prototype.postMessage);"""
 
 # axe-core as axe-playwright-python bundles it (pinned, injected offline): every rule of WCAG 2.0 and 2.1, A and AA.
 AXE_TAGS = ("wcag2a", "wcag2aa", "wcag21a", "wcag21aa")
@@ -409,20 +417,22 @@ def axe_report(where: str, violations: list[dict], examples: int = 4) -> str:
 
 
 class SiteBrowser:
-    """Opens the served site's pages in Chromium: one context per viewport, one tab per visit."""
+    """Opens the served site's pages in Chromium: one context per viewport and colour scheme, one tab per visit."""
 
     # Loading this many pages at once lets their idle waits overlap without starving two cores.
     CONCURRENT_LOADS = 8
-    # The colour scheme every visit's context asks for (Playwright's default, said aloud).
+    # The colour scheme every visit's context asks for unless told otherwise (Playwright's default, said aloud).
     COLOR_SCHEME = "light"
 
-    def __init__(self, browser, base_url: str) -> None:
+    def __init__(self, browser, base_url: str, searched: Collection[tuple[NavPage, Viewport]] = ()) -> None:
         self.browser = browser
         self.base_url = base_url
         # The site may be served under a path (site_url's); requests count as local by scheme, host and port.
         self.origin = "{0.scheme}://{0.netloc}".format(urlsplit(base_url))
-        self._contexts: dict[str, object] = {}
-        self._visits: dict[tuple[str, str], Visit] = {}
+        # The visits whose checks search, given the whole index; every other is given none (EMPTY_SEARCH_INDEX).
+        self.searched = {(page.url_path, viewport.name) for page, viewport in searched}
+        self._contexts: dict[tuple[str, str], object] = {}
+        self._visits: dict[tuple[str, str, str], Visit] = {}
         self._served: dict[str, ServedPage] = {}
         self._readings: dict[object, object] = {}
 
@@ -441,30 +451,21 @@ class SiteBrowser:
             self._served[url] = ServedPage(status, anchors)
         return self._served[url]
 
-    @contextmanager
-    def open(self, page: NavPage, viewport: Viewport = DESKTOP) -> Iterator[Visit]:
-        """A tab of its own, loaded but not settled, closed afterwards: for tests that click or type."""
-        visit = self._start(page, viewport)
-        try:
-            visit.page.wait_for_load_state("load")
-            yield visit
-        finally:
-            visit.page.close()
-
-    def preload(self, pages: list[NavPage], viewports: list[Viewport]) -> None:
+    def preload(self, pages: list[NavPage], viewports: list[Viewport], scheme: str = COLOR_SCHEME) -> None:
         """Load every page at every viewport, several at once, so their waits for an idle network overlap."""
-        wanted = [(page, viewport) for viewport in viewports for page in pages if (page.url_path, viewport.name) not in self._visits]
+        wanted = {(page.url_path, viewport.name, scheme): viewport for viewport in viewports for page in pages}
+        wanted = [(key, viewport) for key, viewport in wanted.items() if key not in self._visits]
         for first in range(0, len(wanted), self.CONCURRENT_LOADS):
             batch = wanted[first:first + self.CONCURRENT_LOADS]
-            for page, viewport in batch:
-                self._visits[page.url_path, viewport.name] = self._start(page, viewport)
-            for page, viewport in batch:
-                self._visits[page.url_path, viewport.name].settle()
+            for key, viewport in batch:
+                self._visits[key] = self._start(key[0], viewport, scheme)
+            for key, _ in batch:
+                self._visits[key].settle()
 
-    def visit(self, page: NavPage, viewport: Viewport = DESKTOP) -> Visit:
-        """The shared, settled visit of a page at a viewport, loaded once per run; tests only read it."""
-        self.preload([page], [viewport])
-        return self._visits[page.url_path, viewport.name]
+    def visit(self, page: NavPage, viewport: Viewport = DESKTOP, scheme: str = COLOR_SCHEME) -> Visit:
+        """The shared, settled visit of a page at a viewport in a scheme, loaded once per run; tests only read it."""
+        self.preload([page], [viewport], scheme)
+        return self._visits[page.url_path, viewport.name, scheme]
 
     def once(self, key: object, read: Callable[[], T]) -> T:
         """What `read` returns, read once while this browser serves the site: tests share a reading as they share a visit."""
@@ -473,10 +474,10 @@ class SiteBrowser:
         return self._readings[key]
 
     @classmethod
-    def context_options(cls, viewport: Viewport) -> dict:
+    def context_options(cls, viewport: Viewport, scheme: str = COLOR_SCHEME) -> dict:
         return {
             "viewport": {"width": viewport.width, "height": viewport.height},
-            "is_mobile": viewport.is_mobile, "has_touch": viewport.is_mobile, "device_scale_factor": 1, "color_scheme": cls.COLOR_SCHEME,
+            "is_mobile": viewport.is_mobile, "has_touch": viewport.is_mobile, "device_scale_factor": 1, "color_scheme": scheme,
             # Requests must all pass our route; a service worker could answer them unseen.
             "service_workers": "block",
         }
@@ -485,18 +486,17 @@ class SiteBrowser:
         for context in self._contexts.values():
             context.close()
 
-    def _context(self, viewport: Viewport):
-        if viewport.name not in self._contexts:
-            context = self.browser.new_context(**self.context_options(viewport))
+    def _start(self, url_path: str, viewport: Viewport, scheme: str) -> Visit:
+        if (viewport.name, scheme) not in self._contexts:
+            context = self.browser.new_context(**self.context_options(viewport, scheme))
             context.grant_permissions(["clipboard-read", "clipboard-write"], origin=self.origin)
-            self._contexts[viewport.name] = context
-        return self._contexts[viewport.name]
-
-    def _start(self, page: NavPage, viewport: Viewport) -> Visit:
-        tab = self._context(viewport).new_page()
+            self._contexts[viewport.name, scheme] = context
+        tab = self._contexts[viewport.name, scheme].new_page()
+        if (url_path, viewport.name) not in self.searched:
+            tab.add_init_script(EMPTY_SEARCH_INDEX)
         recorder = Traffic(self.origin)
         recorder.watch(tab)
-        tab.goto(self.url(page), wait_until="commit")
+        tab.goto(self.base_url + url_path, wait_until="commit")
         return Visit(tab, recorder)
 
 
@@ -571,7 +571,7 @@ class ScanInputs:
         harness = {
             "viewports": [[viewport, SiteBrowser.context_options(viewport)] for viewport in (DESKTOP, PHONE)],
             "schemes": COLOR_SCHEMES, "chromium flags": CHROMIUM_ARGS, "axe options": AXE_OPTIONS,
-            "scripts": [OPEN_DETAILS, SET_COLOR_SCHEME, REMEMBER_PARSED_COLOURS],
+            "scripts": [OPEN_DETAILS, SET_COLOR_SCHEME, REMEMBER_PARSED_COLOURS, EMPTY_SEARCH_INDEX],
         }
         script = _axe().axe_script
         return cls({

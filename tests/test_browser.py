@@ -23,8 +23,8 @@ from claimcheck import spoken_name
 from claimcheck.mkdocs_plugin import CLAIMS_PAGE
 from tests.browser import (
     CHROMIUM, CHROMIUM_ARGS, COLOR_SCHEMES, DESKTOP, FINISH_TRANSITIONS, PHONE, SET_COLOR_SCHEME, SKIP_REASON, NavPage, SiteBrowser, Viewport,
-    AXE_OPTIONS, OPEN_DETAILS, REMEMBER_PARSED_COLOURS, Audit, AxeLock, ScanInputs, audit, axe_report, axe_violations, driver_cpu_seconds, fonts_digest,
-    inject_axe, nav_pages, page_digest, scan_id, serve, start_axe,
+    AXE_OPTIONS, REMEMBER_PARSED_COLOURS, Audit, AxeLock, ScanInputs, audit, axe_report, driver_cpu_seconds, fonts_digest,
+    inject_axe, nav_pages, page_digest, scan_id, serve,
 )
 from guidetools import gate, siteconfig
 from claimcheck.page import MARKER_LIKE, read_page
@@ -54,6 +54,14 @@ PAGES_WITH_MARKERS = [page for page, source in MARKDOWN_PAGES.items() if source.
 # Notebook code cells carry their own copy button, so notebooks count as pages with code.
 PAGES_WITH_CODE = [page for page, source in MARKDOWN_PAGES.items() if source.fences] + NOTEBOOK_PAGES
 BOTH_WIDTHS = [DESKTOP, PHONE]
+# The page with tool-call/Python tabs, copy buttons and claim labels that has the fewest stops to tab through.
+KEYBOARD_PAGE = min(
+    (page for page in PAGES_WITH_MARKERS if any(fence.includes for fence in MARKDOWN_PAGES[page].fences)
+     and "=== " in (REPO_ROOT / "docs" / page.source).read_text(encoding="utf-8")),
+    key=lambda page: (REPO_ROOT / "docs" / page.source).stat().st_size, default=HOME,
+)
+# The visits whose checks search: the search tests type into the home page's, the keyboard test into KEYBOARD_PAGE's.
+SEARCHED = [(HOME, DESKTOP), (KEYBOARD_PAGE, DESKTOP)]
 
 
 def listing(items: list[str]) -> str:
@@ -72,6 +80,17 @@ def nav_page(source: str) -> NavPage:
     return found[0]
 
 
+@contextmanager
+def planted(tab, html: str) -> Iterator[None]:
+    """`html` at the top of the tab's article, in div#planted, for a control; removed again, as the visit is shared."""
+    tab.evaluate("""html => { const sandbox = document.createElement('div'); sandbox.id = 'planted'; sandbox.innerHTML = html;
+        document.querySelector('article').prepend(sandbox); }""", html)
+    try:
+        yield
+    finally:
+        tab.evaluate("() => document.getElementById('planted').remove()")
+
+
 def screenshot_path(page: NavPage, viewport: Viewport) -> Path:
     return SCREENSHOTS / f"{page.name}-{viewport.name}.jpg"
 
@@ -88,8 +107,8 @@ def site(built_site: Path, request: pytest.FixtureRequest) -> Iterator[SiteBrows
     with serve(built_site, siteconfig.root_path()) as base_url, sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         try:
-            site = SiteBrowser(browser, base_url)
-            site.preload(NAV, [DESKTOP, PHONE])
+            site = SiteBrowser(browser, base_url, SEARCHED)
+            site.preload(NAV, BOTH_WIDTHS)
             yield site
         finally:
             browser_cpu = driver_cpu_seconds()
@@ -188,22 +207,22 @@ def test_page_shows_its_edit_link_last_update_and_neighbours(site: SiteBrowser, 
 def test_missing_page_shows_a_working_404_page_at_any_depth(site: SiteBrowser):
     """A missing address deep in the site answers 404 with the site's 404 page, whose styles, scripts and links all work offline."""
     missing = NavPage("missing page", HOME.source, "no/such/page/at/depth/")
-    with site.open(missing) as visit:
-        visit.settle()
-        tab, traffic = visit.page, visit.traffic
-        assert tab.locator("article h1").text_content().strip() == "404 - Not found"
-        # The address itself answers 404; every asset and the search index must load from the root path.
-        assert traffic.failed == [f"{site.url(missing)}: HTTP 404"]
-        # Chromium logs the 404 of the address itself as a console error; nothing else may log one.
-        errors = [error for error in traffic.console_errors if not error.endswith(f"({site.url(missing)})")]
-        assert not traffic.external and not errors, listing(traffic.external + errors)
-        checked, problems = link_problems(site, tab)
-        assert checked > 0 and not problems, listing(problems)
+    visit = site.visit(missing)
+    tab, traffic = visit.page, visit.traffic
+    assert tab.locator("article h1").text_content().strip() == "404 - Not found"
+    # The address itself answers 404; every asset and the search index must load from the root path.
+    assert traffic.failed == [f"{site.url(missing)}: HTTP 404"]
+    # Chromium logs the 404 of the address itself as a console error; nothing else may log one.
+    errors = [error for error in traffic.console_errors if not error.endswith(f"({site.url(missing)})")]
+    assert not traffic.external and not errors, listing(traffic.external + errors)
+    checked, problems = link_problems(site, tab)
+    assert checked > 0 and not problems, listing(problems)
 
 
 # --- included code ---------------------------------------------------------------------------------
 
 
+@functools.cache  # pages include the same files
 def shown_section(path: Path, section: str) -> str:
     """The text pymdownx.snippets shows for a section: its lines without markers, dedented."""
     found, _ = read_sections(path)
@@ -549,43 +568,23 @@ SCHEME_LOOK = f"""() => ({{
 }})"""
 
 
-@contextmanager
-def tab_in_scheme(site: SiteBrowser, page: NavPage, scheme: str) -> Iterator:
-    """The page at phone width in a colour scheme: the shared visit in the scheme the suite's contexts ask for,
-    otherwise a tab in a context of its own (Material remembers a scheme for the whole context)."""
-    if scheme == SiteBrowser.COLOR_SCHEME:
-        yield site.visit(page, PHONE).page
-        return
-    context = site.browser.new_context(color_scheme=scheme, viewport={"width": PHONE.width, "height": PHONE.height})
-    try:
-        tab = context.new_page()
-        tab.goto(site.url(page), wait_until="load")
-        tab.evaluate(OPEN_DETAILS)
-        yield tab
-    finally:
-        context.close()
-
-
 # Every element's painted colours, in document order: what a scheme decides.
 PAINTED_COLOURS = """() => [...document.body.querySelectorAll('*')].map(element => {
     const style = getComputedStyle(element);
     return [element.tagName.toLowerCase(), style.color, style.backgroundColor, style.borderLeftColor,
             style.textDecorationColor, style.outlineColor, style.fill].join(' ');
 })"""
-# The page that shows the most kinds of claim, read once in a tab of its own loaded in the dark scheme.
+# The page that shows the most kinds of claim, read in the dark scheme too.
 SCHEMES_PAGE = max(PAGES_WITH_MARKERS, key=lambda page: len({marker.kind for marker in MARKDOWN_PAGES[page].markers}), default=HOME)
 
 
-def dark_reading(site: SiteBrowser) -> dict:
-    """SCHEME_LOOK and PAINTED_COLOURS of SCHEMES_PAGE loaded in the dark scheme (the suite's one load in it)."""
-
-    def read() -> dict:
-        with tab_in_scheme(site, SCHEMES_PAGE, "dark") as tab:
-            # Material applies the dark palette as its script starts, so colours may still be easing at `load`.
-            assert tab.evaluate(FINISH_TRANSITIONS), "transitions still running after 20 rounds"
-            return {"look": tab.evaluate(SCHEME_LOOK), "colours": tab.evaluate(PAINTED_COLOURS)}
-
-    return site.once("dark reading", read)
+def dark_tab(site: SiteBrowser):
+    """SCHEMES_PAGE at 390 px loaded in the dark scheme (the suite's one load in it; Material remembers a scheme for
+    the whole context, so it has a context of its own), its colours eased to their end."""
+    tab = site.visit(SCHEMES_PAGE, PHONE, "dark").page
+    # Material applies the dark palette as its script starts, so colours may still be easing at `load`.
+    assert tab.evaluate(FINISH_TRANSITIONS), "transitions still running after 20 rounds"
+    return tab
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
@@ -593,11 +592,7 @@ def test_claim_kinds_stay_distinct_and_legible_in_both_schemes(site: SiteBrowser
     """In either scheme each kind of claim has a rule colour of its own (every marker of a kind looks alike:
     test_claim_markers_render_as_designed), at least 3:1 against the page's background."""
     page = SCHEMES_PAGE
-    if scheme == "dark":
-        look = dark_reading(site)["look"]
-    else:
-        with tab_in_scheme(site, page, scheme) as tab:
-            look = tab.evaluate(SCHEME_LOOK)
+    look = (dark_tab(site) if scheme == "dark" else site.visit(page, PHONE).page).evaluate(SCHEME_LOOK)
     assert look["scheme"] == {"light": "default", "dark": "slate"}[scheme]
     background = look["background"]
     colours = {}
@@ -619,7 +614,7 @@ def test_a_page_switched_to_the_dark_scheme_paints_as_one_loaded_in_it(site: Sit
         switched = tab.evaluate(PAINTED_COLOURS)
     finally:
         tab.evaluate(SET_COLOR_SCHEME, "default")
-    loaded = dark_reading(site)["colours"]
+    loaded = dark_tab(site).evaluate(PAINTED_COLOURS)
     assert len(switched) == len(loaded), f"{len(switched)} elements switched, {len(loaded)} loaded"
     differ = [f"element {number}: switched {ours!r}, loaded {theirs!r}"
               for number, (ours, theirs) in enumerate(zip(switched, loaded)) if ours != theirs]
@@ -677,34 +672,38 @@ def test_page_passes_axe_core(accessibility_audit, page: NavPage, viewport: View
 
 # An element too faint to read and a box that scrolls but cannot be reached with the keyboard (nothing in it
 # is focusable, and docs/javascripts/keyboard.js only sees the boxes a page has when it loads).
-INACCESSIBLE = """() => {
-    const sandbox = document.createElement('div');
-    sandbox.id = 'axe-control';
-    sandbox.innerHTML = `<p style="color: #b8b8b8">text too faint to read</p>
-        <div style="overflow-x: auto; width: 120px"><p style="width: 600px">a wide box that scrolls sideways</p></div>`;
-    document.querySelector('article').prepend(sandbox);
-}"""
+INACCESSIBLE = """<p style="color: #b8b8b8">text too faint to read</p>
+    <div style="overflow-x: auto; width: 120px"><p style="width: 600px">a wide box that scrolls sideways</p></div>"""
 
 
-def test_axe_check_reports_planted_violations(site: SiteBrowser):
+def test_axe_check_reports_planted_violations_alike_with_and_without_the_colour_memo(site: SiteBrowser):
     """Planted in a page: text at 2:1 contrast and a scrolling box the keyboard cannot reach. The check fails,
-    naming the page and both rules."""
+    naming the page and both rules. axe-core remembers the colours it parsed (tests/browser.py,
+    REMEMBER_PARSED_COLOURS): every rule's whole result (passes, violations, incomplete, and what each check read:
+    colours, contrast ratios, related elements) is the same with and without it."""
     tab = site.visit(HOME, PHONE).page
-    tab.evaluate(INACCESSIBLE)
-    try:
-        start_axe(tab)
-        violations = axe_violations(tab)
-    finally:
-        tab.evaluate("() => document.getElementById('axe-control').remove()")
+    every_result = """async options => {
+        const results = await axe.run(document, options);
+        return JSON.stringify([results.violations, results.passes, results.incomplete, results.inapplicable]);
+    }"""
+    with planted(tab, INACCESSIBLE):
+        tab.evaluate("() => { delete window.axe; }")  # a fresh axe-core, its colour parse as shipped
+        inject_axe(tab, remember_colours=False)
+        shipped = tab.evaluate(every_result, {"runOnly": AXE_OPTIONS["runOnly"]})
+        assert tab.evaluate(REMEMBER_PARSED_COLOURS) == "remembered"
+        remembering = tab.evaluate(every_result, {"runOnly": AXE_OPTIONS["runOnly"]})
+        remembered = tab.evaluate("() => axe.commons.color.Color.prototype.parseString.parsed.size")
+    assert remembered > 1, f"axe-core parsed {remembered} colour(s) through the memo"
+    assert remembering == shipped
     with pytest.raises(AssertionError) as failure:
-        assert_accessible(HOME, PHONE, COLOR_SCHEMES[0], violations)
+        assert_accessible(HOME, PHONE, COLOR_SCHEMES[0], json.loads(remembering)[0])
     report = str(failure.value)
     assert f"{HOME.name} at {PHONE.width} px in the {COLOR_SCHEMES[0]} scheme" in report, report
     for rule in ("color-contrast", "scrollable-region-focusable"):
-        assert f"  {rule} (serious)" in report and "#axe-control" in report, report
+        assert f"  {rule} (serious)" in report and "#planted" in report, report
 
 
-# Planted in a copy of the built site, in a stylesheet every page loads: text too faint to read (1.2:1) in either scheme.
+# Planted in a stylesheet every page loads: text too faint to read (1.2:1) in either scheme.
 FAINT_TEXT = "\n.md-typeset p { color: #808080 !important; background-color: #8c8c8c !important; }\n"
 
 
@@ -712,7 +711,8 @@ def test_a_changed_stylesheet_scans_every_page_again_and_fails_on_a_planted_viol
         site: SiteBrowser, built_site: Path, scan_inputs: ScanInputs, accessibility_audit: Audit, tmp_path: Path):
     """The lock the audit leaves lets every scan that passed go unrun while its inputs stay the same. In a copy of
     the site whose accessibility.css makes text too faint to read, every scan of every page is due again; the home
-    page's, run at 390 px against that lock, fails in both schemes, naming the page and the rule."""
+    page's, run at 390 px against that lock with the planted rule in the page, fails in both schemes, naming the page
+    and the rule."""
     lock, scans = accessibility_audit.lock, list(accessibility_audit.found)
     assert lock.passed and all(lock.why_scan(scan_inputs, key[0], scan_id(*key)) is None for key in scans if scan_id(*key) in lock.passed)
     copy = tmp_path / "site"
@@ -722,12 +722,9 @@ def test_a_changed_stylesheet_scans_every_page_again_and_fails_on_a_planted_viol
     changed = ScanInputs.read(copy, NAV, site.browser, scan_inputs.shared["fonts"])
     assert changed.pages == scan_inputs.pages and changed.shared["assets"] != scan_inputs.shared["assets"]
     assert {lock.why_scan(changed, key[0], scan_id(*key)) for key in scans} == {"assets changed"}
-    with serve(copy, siteconfig.root_path()) as base_url:
-        planted = SiteBrowser(site.browser, base_url)
-        try:
-            result = audit({(HOME.url_path, PHONE.name): planted.visit(HOME, PHONE).page}, changed, lock)
-        finally:
-            planted.close()
+    tab = site.visit(HOME, PHONE).page
+    with planted(tab, f"<style>{FAINT_TEXT}</style>"):
+        result = audit({(HOME.url_path, PHONE.name): tab}, changed, lock)
     assert result.scanned == {(HOME.url_path, PHONE.name, scheme): "assets changed" for scheme in COLOR_SCHEMES}
     assert not result.lock.passed
     for scheme in COLOR_SCHEMES:
@@ -751,31 +748,6 @@ def test_page_digest_leaves_out_only_what_changes_between_builds():
     assert page_digest(page("c874c3a8", "c874c3a8", "December 1, 2026")) != built  # a repeated id stays repeated
 
 
-def test_colour_memo_leaves_axe_results_unchanged(site: SiteBrowser):
-    """axe-core remembers the colours it parsed (tests/browser.py, REMEMBER_PARSED_COLOURS). Run on a page with the
-    planted violations, every rule's whole result (passes, violations, incomplete, and what each check read: colours,
-    contrast ratios, related elements) is the same with and without it."""
-    tab = site.visit(HOME, PHONE).page
-    every_result = """async options => {
-        const results = await axe.run(document, options);
-        return JSON.stringify([results.violations, results.passes, results.incomplete, results.inapplicable]);
-    }"""
-    tab.evaluate(INACCESSIBLE)
-    try:
-        tab.evaluate("() => { delete window.axe; }")  # a fresh axe-core, its colour parse as shipped
-        inject_axe(tab, remember_colours=False)
-        shipped = tab.evaluate(every_result, {"runOnly": AXE_OPTIONS["runOnly"]})
-        assert tab.evaluate(REMEMBER_PARSED_COLOURS) == "remembered"
-        remembering = tab.evaluate(every_result, {"runOnly": AXE_OPTIONS["runOnly"]})
-        remembered = tab.evaluate("() => axe.commons.color.Color.prototype.parseString.parsed.size")
-    finally:
-        tab.evaluate("() => document.getElementById('axe-control').remove()")
-    planted = [violation for violation in json.loads(shipped)[0] if violation["id"] == "color-contrast"]
-    assert planted and "axe-control" in json.dumps(planted), "the planted text too faint to read was not found"
-    assert remembered > 1, f"axe-core parsed {remembered} colour(s) through the memo"
-    assert remembering == shipped
-
-
 # --- tests that click and type in the shared visits: last; each puts the page back as it found it ----------
 
 # --- the copy button ------------------------------------------------------------------------------------
@@ -784,8 +756,11 @@ def test_colour_memo_leaves_axe_results_unchanged(site: SiteBrowser):
 CODE_BLOCKS = "article pre > code, article .jp-CodeCell .highlight-ipynb pre"
 COPY_BUTTONS = "article pre button.md-code__button[data-md-type=copy], article pre button.md-clipboard, article clipboard-copy"
 NOTHING_COPIED = "(nothing copied)"
-# Every button in turn: its block shown as a reader would (folds opened, its tab selected), a click at the
-# middle of the button (a button under something else copies nothing), a sentinel in the clipboard first.
+# Every button in turn, all in one task (a frame drawn after each click was most of the check's CPU): its block shown
+# as a reader would (folds opened, its tab selected), then a click at the middle of the button (a button under
+# something else copies nothing). What a click copies is what the page hands the clipboard: the selection its copy
+# command copies (clipboard.js), or the text it writes (the notebook's <clipboard-copy>). The clipboard itself,
+# holding a sentinel before the first click, must hold the last click's copy after it.
 CLICK_EVERY_COPY_BUTTON = """async ([blockSelector, buttonSelector, sentinel]) => {
     const blocks = document.querySelectorAll(blockSelector).length;
     const folds = [...document.querySelectorAll('details')].map(fold => [fold, fold.open]);
@@ -800,8 +775,7 @@ CLICK_EVERY_COPY_BUTTON = """async ([blockSelector, buttonSelector, sentinel]) =
         }
     };
     const clickAtMiddle = button => {
-        // Scrolled there for the click and straight back, before the page paints again: Chromium
-        // would otherwise paint every stretch of a long page it scrolls past.
+        // Scrolled there for the click and straight back: Chromium would otherwise paint every stretch of a long page.
         const [left, top] = [window.scrollX, window.scrollY];
         button.scrollIntoView({block: 'center', inline: 'center'});
         const box = button.getBoundingClientRect();
@@ -817,24 +791,36 @@ CLICK_EVERY_COPY_BUTTON = """async ([blockSelector, buttonSelector, sentinel]) =
         window.scrollTo(left, top);
         return button.contains(target) ? 'the button' : `${target.tagName.toLowerCase()}.${target.classList[0] || ''}`;
     };
+    const clipboard = navigator.clipboard, writeText = clipboard.writeText;
+    await writeText.call(clipboard, sentinel);
+    let copied, written;
+    // Last in the copy event's path, so it sees the data a handler put there instead of the selection.
+    const onCopy = event => { copied = event.defaultPrevented ? event.clipboardData.getData('text/plain') : document.getSelection().toString(); };
+    window.addEventListener('copy', onCopy);
+    clipboard.writeText = text => { copied = text; return written = writeText.call(clipboard, text); };
     const results = [];
-    for (const button of document.querySelectorAll(buttonSelector)) {
-        await navigator.clipboard.writeText(sentinel);
-        showBlock(button);
-        const clicked = clickAtMiddle(button);
-        // A copy through the asynchronous clipboard API completes after the click's handlers.
-        await new Promise(resolve => setTimeout(resolve, 0));
-        const shown = button.closest('pre')
-            ? button.closest('pre').querySelector('code').textContent
-            : button.closest('.jp-InputArea-editor').querySelector('.highlight-ipynb pre').textContent;
-        results.push({clicked, copied: await navigator.clipboard.readText(), shown});
+    try {
+        for (const button of document.querySelectorAll(buttonSelector)) {
+            copied = sentinel;
+            showBlock(button);
+            const clicked = clickAtMiddle(button);
+            const shown = button.closest('pre')
+                ? button.closest('pre').querySelector('code').textContent
+                : button.closest('.jp-InputArea-editor').querySelector('.highlight-ipynb pre').textContent;
+            results.push({clicked, copied, shown});
+        }
+    } finally {
+        window.removeEventListener('copy', onCopy);
+        delete clipboard.writeText;
     }
+    await written;
+    const inClipboard = await clipboard.readText();
     folds.forEach(([fold, open]) => { fold.open = open; });
     shownTabs.forEach(input => input.click());
     window.scrollTo(...scrolled);
     document.activeElement?.blur();
     window.getSelection()?.removeAllRanges();
-    return {blocks, results};
+    return {blocks, results, inClipboard};
 }"""
 
 
@@ -850,6 +836,7 @@ def test_copy_button_copies_the_shown_code(site: SiteBrowser, page: NavPage):
         if normalized(result["copied"]) != normalized(result["shown"])
     ]
     assert not wrong, listing(wrong)
+    assert found["inClipboard"] == results[-1]["copied"], f"after the last click the clipboard holds {found['inClipboard'][:80]!r}"
 
 
 # --- search, typed into the home page's shared visit ----------------------------------------------------
@@ -907,92 +894,59 @@ def test_search_suggests_the_completion_of_a_typed_word(search_tab):
     assert completed.startswith(typed) and len(completed) > len(typed), f"typed {typed!r}, suggested {completed!r}"
 
 
+# The claim with the longest id: a search for it, or for its words without the page prefix, lists the claims page.
+LONGEST_ID = max((marker.id for source in MARKDOWN_PAGES.values() for marker in source.markers), key=len)
+
+
 @pytest.mark.parametrize(("query", "source", "within"), [
     pytest.param("Document node", "Architecture/ContentChunkNavigation.md", 3, id="Document node"),
     pytest.param("maxToolCallsPerRound", "AI/AgentDesign.md", None, id="maxToolCallsPerRound"),
+    pytest.param(LONGEST_ID, CLAIMS_PAGE, 5, id="a claim's whole id"),
+    pytest.param(LONGEST_ID.split(".", 1)[1], CLAIMS_PAGE, 5, id="a claim's id without its page prefix"),
 ])
 def test_search_lists_the_page_for_a_query(site: SiteBrowser, search_tab, query: str, source: str, within: int | None):
-    """Typing the query into the search box lists the page among the first results (or anywhere, when `within` is None)."""
+    """Typing the query into the search box lists the page among the first results (or anywhere, when `within` is
+    None). A claim is looked up by its id on the claims page: search scores each word of the query on its own
+    (lunr), so the pages whose prose shares the id's words may rank above it; no other page holds the id itself,
+    labels being left out of the index."""
     expected = nav_page(source).url_path
     results = search(site, search_tab, query)
     assert expected in results[:within], f"{query!r}: results {results}"
 
 
-# The claim with the longest id: a search for it, or for its words without the page prefix, lists the claims page.
-LONGEST_ID = max((marker.id for source in MARKDOWN_PAGES.values() for marker in source.markers), key=len)
-
-
-@pytest.mark.parametrize("query", [
-    pytest.param(LONGEST_ID, id="the whole id"),
-    pytest.param(LONGEST_ID.split(".", 1)[1], id="the id without its page prefix"),
-])
-def test_search_finds_a_claim_on_the_claims_page(site: SiteBrowser, search_tab, query: str):
-    """A claim is looked up by its id: the claims page is among the first results. Search scores each word of the
-    query on its own (lunr), so the pages whose prose shares the id's words may rank above it; no other page holds
-    the id itself, labels being left out of the index."""
-    claims_page = nav_page(CLAIMS_PAGE).url_path
-    results = search(site, search_tab, query)
-    assert claims_page in results[:5], f"{query!r}: results {results}"
-
-
 # A page built to break every rule above: the checks must find each break, or they prove nothing.
-BROKEN_LAYOUT = """() => {
-    const article = document.querySelector('article.md-content__inner');
-    const sandbox = document.createElement('div');
-    sandbox.id = 'layout-control';
-    sandbox.innerHTML = `
-        <div style="overflow: hidden; width: 200px"><table style="overflow: visible"><tr><td style="white-space: nowrap">${'wide cell '.repeat(30)}</td></tr></table></div>
-        <div class="md-typeset__scrollwrap"><div class="md-typeset__table"><table><tr>${'<td style="position: static; white-space: nowrap">column</td>'.repeat(40)}</tr></table></div></div>
-        <p style="width: 120px"><code style="word-break: break-all">Meridian-content-Annual-Report-2024.pdf</code></p>
-        <pre style="position: relative"><span class="md-code__nav" style="position: absolute; top: 0; left: 0; width: 100%; height: 3em"></span><code style="padding: 0">covered line of code</code></pre>`;
-    article.prepend(sandbox);
-}"""
+BROKEN_LAYOUT = f"""
+    <div style="overflow: hidden; width: 200px"><table style="overflow: visible"><tr><td style="white-space: nowrap">{'wide cell ' * 30}</td></tr></table></div>
+    <div class="md-typeset__scrollwrap"><div class="md-typeset__table"><table><tr>{'<td style="position: static; white-space: nowrap">column</td>' * 40}</tr></table></div></div>
+    <p style="width: 120px"><code style="word-break: break-all">Meridian-content-Annual-Report-2024.pdf</code></p>
+    <pre style="position: relative"><span class="md-code__nav" style="position: absolute; top: 0; left: 0; width: 100%; height: 3em"></span><code style="padding: 0">covered line of code</code></pre>"""
 
 
 def test_layout_script_reports_planted_breaks(site: SiteBrowser):
     """Planted in a page: a table cut by a hidden overflow, a wide table whose first column scrolls away, an id
     broken mid-word and a code line under its copy button. The layout script must report every one."""
-    # Planted, read and removed again in one script: the visit is shared.
-    found = site.visit(HOME, PHONE).page.evaluate(
-        f"() => {{ ({BROKEN_LAYOUT})(); try {{ return ({LAYOUT})(); }} finally {{ document.getElementById('layout-control').remove(); }} }}"
-    )
+    tab = site.visit(HOME, PHONE).page
+    with planted(tab, BROKEN_LAYOUT):
+        found = tab.evaluate(LAYOUT)
     assert any("cut by a 200 px div" in problem for problem in found["clipped"]), found
     assert any("first column not sticky" in problem for problem in found["unstuckTables"]), found["unstuckTables"]
     assert any("Meridian-content-Annual-Report-2024.pdf" in problem for problem in found["brokenWords"]), found["brokenWords"]
     assert any("covered line of code" in problem for problem in found["coveredCode"]), found["coveredCode"]
 
 
-# Links built to miss: the link check must name each, or its silence proves nothing.
-BROKEN_LINKS = """([page, anchorPage]) => {
-    const sandbox = document.createElement('div');
-    sandbox.id = 'link-control';
-    sandbox.innerHTML = `<a href="${page}">missing page</a><a href="#no-such-anchor">missing anchor here</a>`
-        + `<a href="${anchorPage}#no-such-anchor-there">missing anchor there</a>`;
-    document.querySelector('article').prepend(sandbox);
-}"""
-
-
 def test_link_check_reports_planted_misses(site: SiteBrowser):
     """Planted in a page: a link to a page that does not exist, and links to anchors missing here and on another page.
-    The link check must report every one."""
+    The link check must report every one, or its silence proves nothing."""
     tab = site.visit(HOME, PHONE).page
-    tab.evaluate(BROKEN_LINKS, ["no/such/page/", site.url(NAV[1])])
-    try:
+    with planted(tab, f'<a href="no/such/page/">missing page</a><a href="#no-such-anchor">missing anchor here</a>'
+                      f'<a href="{site.url(NAV[1])}#no-such-anchor-there">missing anchor there</a>'):
         _, problems = link_problems(site, tab)
-    finally:
-        tab.evaluate("() => document.getElementById('link-control').remove()")
     assert any(problem.startswith("no/such/page/: HTTP 404") for problem in problems), problems
     assert any(problem.startswith("#no-such-anchor: the page has no element") for problem in problems), problems
     assert any("#no-such-anchor-there: the target has no element" in problem for problem in problems), problems
 
 
 # --- the keyboard: one page tabbed through, and its controls used without a mouse ----------------------------
-# The page with tool-call/Python tabs, copy buttons and claim labels that has the fewest stops to tab through.
-KEYBOARD_PAGE = min(
-    (page for page in PAGES_WITH_MARKERS if any(fence.includes for fence in MARKDOWN_PAGES[page].fences)
-     and "=== " in (REPO_ROOT / "docs" / page.source).read_text(encoding="utf-8")),
-    key=lambda page: (REPO_ROOT / "docs" / page.source).stat().st_size, default=HOME,
-)
 # Every element the Tab key should stop at, in document order (of a radio group only the checked one), numbered;
 # a start point before the first is focused, and every focus is recorded.
 TAB_STOPS = """() => {
