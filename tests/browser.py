@@ -19,19 +19,16 @@ import threading
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Collection, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path, PurePosixPath
-from typing import TypeVar
 from urllib.parse import urlsplit
 
 import yaml
 
 from guidetools.sitelinks import anchors_in
-
-T = TypeVar("T")
 
 # Debian's headless shell: Chromium's engine without its window machinery, a third less CPU; else the full browser.
 CHROMIUM_SHELL = Path("/usr/bin/chromium-headless-shell")
@@ -434,7 +431,6 @@ class SiteBrowser:
         self._contexts: dict[tuple[str, str], object] = {}
         self._visits: dict[tuple[str, str, str], Visit] = {}
         self._served: dict[str, ServedPage] = {}
-        self._readings: dict[object, object] = {}
 
     def url(self, page: NavPage) -> str:
         return self.base_url + page.url_path
@@ -466,12 +462,6 @@ class SiteBrowser:
         """The shared, settled visit of a page at a viewport in a scheme, loaded once per run; tests only read it."""
         self.preload([page], [viewport], scheme)
         return self._visits[page.url_path, viewport.name, scheme]
-
-    def once(self, key: object, read: Callable[[], T]) -> T:
-        """What `read` returns, read once while this browser serves the site: tests share a reading as they share a visit."""
-        if key not in self._readings:
-            self._readings[key] = read()
-        return self._readings[key]
 
     @classmethod
     def context_options(cls, viewport: Viewport, scheme: str = COLOR_SCHEME) -> dict:

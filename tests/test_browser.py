@@ -91,6 +91,14 @@ def planted(tab, html: str) -> Iterator[None]:
         tab.evaluate("() => document.getElementById('planted').remove()")
 
 
+def by_width(test):
+    return pytest.mark.parametrize("viewport", BOTH_WIDTHS, ids=lambda viewport: viewport.name)(test)
+
+
+def by_page_and_width(test):
+    return pytest.mark.parametrize("page", NAV, ids=page_id)(by_width(test))
+
+
 def screenshot_path(page: NavPage, viewport: Viewport) -> Path:
     return SCREENSHOTS / f"{page.name}-{viewport.name}.jpg"
 
@@ -142,32 +150,28 @@ def test_page_loads_offline_without_errors(site: SiteBrowser, page: NavPage):
     error, and it requests nothing from any host but the local server."""
     traffic = site.visit(page).traffic
     assert traffic.requested, "no request was recorded, so the recorder is not watching"
-    leaving = sorted(set(traffic.external) | {url for url in traffic.requested if not traffic.is_local(url)})
-    problems = traffic.console_errors + traffic.failed + [f"beyond localhost: {url}" for url in leaving]
+    problems = traffic.console_errors + traffic.failed + [f"beyond localhost: {url}" for url in sorted(set(traffic.external))]
     assert not problems, listing(problems)
 
 
 @pytest.mark.parametrize("page", NAV, ids=page_id)
-def test_page_shows_no_raw_include_or_marker_text(site: SiteBrowser, page: NavPage):
-    """The page has a title, and neither a raw `--8<--` include line nor a raw `{ #id .claim }` marker reaches the reader."""
+def test_page_shows_its_title_and_no_raw_marker_text(site: SiteBrowser, page: NavPage):
+    """The page has a title, and no raw `{ #id .claim }` marker reaches the reader (nor a raw `--8<--` include line:
+    tests/test_site_build.py, test_no_include_line_survives_rendering, finds none in any page's HTML)."""
     text = site.visit(page).page.evaluate(
         """() => {
             const article = document.querySelector('article.md-content__inner');
             if (!article) return null;
-            const copy = article.cloneNode(true);
-            // Prose may quote the syntax in inline code; a surviving include would be in a block or a paragraph.
-            [...copy.querySelectorAll('code')].filter(code => !code.closest('pre')).forEach(code => code.remove());
-            const withBlocks = copy.textContent;
-            // Code blocks may show braces of their own; a marker left raw would be in the prose.
-            copy.querySelectorAll('pre').forEach(pre => pre.remove());
-            return {title: article.querySelector('h1')?.textContent ?? '', withBlocks, prose: copy.textContent};
+            // Code may show braces of its own and prose may quote the syntax in inline code; a marker left raw would be in the prose.
+            const prose = article.cloneNode(true);
+            prose.querySelectorAll('pre, code').forEach(code => code.remove());
+            return {title: article.querySelector('h1')?.textContent ?? '', prose: prose.textContent};
         }"""
     )
     assert text is not None, "the page has no Material article"
     assert text["title"].strip(), "the page renders no h1 title"
-    raw = [f"include line: {line.strip()}" for line in text["withBlocks"].splitlines() if "--8<--" in line]
-    raw += [f"claim marker: {match.group(0)}" for match in MARKER_LIKE.finditer(text["prose"])]
-    assert not raw, listing(raw)
+    raw = [match.group(0) for match in MARKER_LIKE.finditer(text["prose"])]
+    assert not raw, "raw claim markers:" + listing(raw)
 
 
 # --- site conventions: sitemap, edit link, last update, footer, search suggestions, 404 (issue 13) -----------
@@ -251,7 +255,6 @@ def test_included_snippets_appear_as_code(site: SiteBrowser, page: NavPage):
 
 # --- claim markers -----------------------------------------------------------------------------------
 
-CLAIM_KINDS = ("framework", "model", "extension", "observation")
 MARKER_STYLES = """() => [...document.querySelectorAll('article :is(.framework, .model, .extension, .observation)[id]')].map(element => {
     const style = getComputedStyle(element);
     const label = element.querySelector(':scope > a.claim-mark');
@@ -264,20 +267,24 @@ MARKER_STYLES = """() => [...document.querySelectorAll('article :is(.framework, 
             ruleColor: style.borderLeftColor,
             fontStyle: style.fontStyle,
         },
-        label: label ? label.textContent : null,
-        name: label ? label.getAttribute('aria-label') : null,
-        inHeading: label ? label.closest('h1, h2, h3, h4, h5, h6, summary, caption, .admonition-title') !== null : null,
-        href: label ? label.getAttribute('href') : null,
-        labelClipped: label ? label.scrollWidth > label.clientWidth + 1 : null,
+        label: label && {text: label.textContent, name: label.getAttribute('aria-label'), href: label.getAttribute('href'),
+                         inHeading: label.closest('h1, h2, h3, h4, h5, h6, summary, caption, .admonition-title') !== null},
     };
 })"""
 
 
+@pytest.fixture(scope="module")
+def reference_looks() -> dict:
+    """The look of each kind of claim marker, as the first page that shows one renders it."""
+    return {}
+
+
 @pytest.mark.parametrize("page", PAGES_WITH_MARKERS, ids=page_id)
-def test_claim_markers_render_as_designed(site: SiteBrowser, page: NavPage):
+def test_claim_markers_render_as_designed(site: SiteBrowser, reference_looks: dict, page: NavPage):
     """Every marker of the source renders with its id and kind, a visible rule, the look of every other marker of
     its kind (on any page), and a whole label linking to the claims page whose accessible name says kind, id and
-    status; no label sits in a heading, where it would be read with every mention of the heading."""
+    status; no label sits in a heading, where it would be read with every mention of the heading. (No label is cut
+    off: test_layout_clips_nothing_breaks_no_word_and_covers_no_code, at both widths.)"""
     tab = site.visit(page).page
     rendered = tab.evaluate(MARKER_STYLES)
     shown = [(marker["id"], marker["kind"]) for marker in rendered]
@@ -287,16 +294,15 @@ def test_claim_markers_render_as_designed(site: SiteBrowser, page: NavPage):
         f"rendered but not written: {[marker for marker in shown if marker not in written]}"
     )
     # The look of the first marker of each kind the suite meets; every later marker of that kind must match it.
-    reference_looks = site.once("reference looks", dict)
     for marker in rendered:
         expected = reference_looks.setdefault(marker["kind"], marker["look"])
         assert marker["look"] == expected and expected["ruleWidth"] > 0, f"#{marker['id']} does not look like a {marker['kind']}"
-        assert marker["label"] is not None, f"#{marker['id']} has no label"
-        assert marker["id"] in marker["label"], f"#{marker['id']}'s label does not name its id"
-        assert marker["href"].endswith(f"reference/claims/#claim-{marker['id']}"), f"#{marker['id']}'s label links to {marker['href']}"
-        assert not marker["labelClipped"], f"#{marker['id']}'s label is cut off"
-        assert marker["name"] == spoken_name(marker["kind"], marker["id"]), f"#{marker['id']}'s label reads {marker['name']!r}"
-        assert not marker["inHeading"], f"#{marker['id']}'s label is inside a heading"
+        label = marker["label"]
+        assert label is not None, f"#{marker['id']} has no label"
+        assert marker["id"] in label["text"], f"#{marker['id']}'s label does not name its id"
+        assert label["href"].endswith(f"reference/claims/#claim-{marker['id']}"), f"#{marker['id']}'s label links to {label['href']}"
+        assert label["name"] == spoken_name(marker["kind"], marker["id"]), f"#{marker['id']}'s label reads {label['name']!r}"
+        assert not label["inHeading"], f"#{marker['id']}'s label is inside a heading"
     # The name as the browser's accessibility tree gives it (Playwright's role query), one label of each kind.
     for marker in {marker["kind"]: marker for marker in rendered}.values():
         name = spoken_name(marker["kind"], marker["id"])
@@ -366,7 +372,7 @@ NOTEBOOK = """() => {
 }"""
 
 
-@pytest.mark.parametrize("viewport", BOTH_WIDTHS, ids=lambda viewport: viewport.name)
+@by_width
 @pytest.mark.parametrize("page", NOTEBOOK_PAGES, ids=page_id)
 def test_notebook_shows_its_executed_cells_figures_and_table(site: SiteBrowser, page: NavPage, viewport: Viewport):
     """Every code cell carries the build run's execution count, yet no prompt takes width; no stderr output; every
@@ -392,10 +398,8 @@ def test_notebook_shows_its_executed_cells_figures_and_table(site: SiteBrowser, 
 JPEG_SHADE = 24
 
 
-def blank_reason(shot: Path) -> str | None:
-    """Why a screenshot counts as blank, or None: a single colour, or one colour on nearly every pixel."""
-    with Image.open(shot) as image:
-        pixels = image.convert("RGB")
+def blank_reason(pixels: Image.Image) -> str | None:
+    """Why a screenshot (RGB) counts as blank, or None: a single colour, or one colour on nearly every pixel."""
     extrema = pixels.getextrema()
     if all(low == high for low, high in extrema):
         return f"the whole image is {tuple(low for low, _ in extrema)}"
@@ -418,8 +422,7 @@ def blank_reason(shot: Path) -> str | None:
     return None
 
 
-@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=lambda viewport: viewport.name)
-@pytest.mark.parametrize("page", NAV, ids=page_id)
+@by_page_and_width
 def test_screenshot_is_not_blank(site: SiteBrowser, page: NavPage, viewport: Viewport, request: pytest.FixtureRequest):
     """A screenshot at desktop and phone width is written under build/screenshots/ and shows something, and the
     page is no wider than the screen. The gate takes the first screen; `python3 dev.py screenshots` the whole page."""
@@ -429,10 +432,11 @@ def test_screenshot_is_not_blank(site: SiteBrowser, page: NavPage, viewport: Vie
     # Wider than the screen means the reader must scroll sideways.
     assert document_width == viewport.width, f"the page is {document_width} px wide on a {viewport.width} px {viewport.name} screen"
     with Image.open(path) as image:
-        assert image.width == viewport.width, f"the screenshot is {image.width} px wide, the {viewport.name} screen {viewport.width} px"
-        if not full_page:
-            assert image.height == viewport.height, f"the screenshot is {image.height} px tall, the {viewport.name} screen {viewport.height} px"
-    reason = blank_reason(path)
+        pixels = image.convert("RGB")
+    assert pixels.width == viewport.width, f"the screenshot is {pixels.width} px wide, the {viewport.name} screen {viewport.width} px"
+    if not full_page:
+        assert pixels.height == viewport.height, f"the screenshot is {pixels.height} px tall, the {viewport.name} screen {viewport.height} px"
+    reason = blank_reason(pixels)
     assert reason is None, f"{path.relative_to(REPO_ROOT)} is blank: {reason}"
 
 
@@ -535,11 +539,6 @@ LAYOUT = """() => {
         .map(mark => `claim label '${mark.textContent}' is cut off`);
     return {clipped, unstuckTables, brokenWords, coveredCode, cutLabels};
 }"""
-
-
-def by_page_and_width(test):
-    test = pytest.mark.parametrize("viewport", BOTH_WIDTHS, ids=lambda viewport: viewport.name)(test)
-    return pytest.mark.parametrize("page", NAV, ids=page_id)(test)
 
 
 @by_page_and_width
@@ -839,21 +838,18 @@ def test_copy_button_copies_the_shown_code(site: SiteBrowser, page: NavPage):
     assert found["inClipboard"] == results[-1]["copied"], f"after the last click the clipboard holds {found['inClipboard'][:80]!r}"
 
 
-# --- search, typed into the home page's shared visit ----------------------------------------------------
+# --- search, typed into the home page's shared visit (left with the last query: no later test reads it) ----------------------------------------------------
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def search_tab(site: SiteBrowser):
-    """The home page's shared visit, for the tests that type into the search box; each clears the box first.
-    Afterwards the box is emptied and the search closed again, as the page was loaded."""
-    tab = site.visit(HOME).page
-    yield tab
-    clear_search(tab)
-    tab.evaluate("() => { document.querySelector('input[data-md-toggle=search]').checked = false; document.activeElement?.blur(); }")
+    """The home page's shared visit, for the tests that type into the search box; each enters its query afresh."""
+    return site.visit(HOME).page
 
 
-def clear_search(tab) -> str:
-    """Empty the search box and wait until the search shows its placeholder and no suggestion; return the placeholder."""
+def enter_query(tab, query: str) -> str:
+    """Empty the search box and wait until the search shows its placeholder and no suggestion, then type `query`;
+    return the placeholder."""
     placeholder = tab.evaluate("JSON.parse(document.getElementById('__config').textContent).translations['search.result.placeholder']")
     box = tab.locator("input.md-search__input")
     box.click()
@@ -866,28 +862,16 @@ def clear_search(tab) -> str:
         "([meta, suggestion, text]) => meta.textContent.trim() === text && suggestion.textContent.trim() === ''",
         arg=[tab.locator(".md-search-result__meta").element_handle(), tab.locator(".md-search__suggest").element_handle(), placeholder],
     )
-    return placeholder
-
-
-def search(site: SiteBrowser, tab, query: str) -> list[str]:
-    """Type a query into the site's search box and return the result pages' URL paths, best first."""
-    placeholder = clear_search(tab)
-    box = tab.locator("input.md-search__input")
     box.fill(query)
     box.press("End")
-    tab.wait_for_function("([meta, text]) => meta.textContent.trim() !== text", arg=[tab.locator(".md-search-result__meta").element_handle(), placeholder])
-    hrefs = tab.locator(".md-search-result__item > a.md-search-result__link").evaluate_all("links => links.map(link => link.href)")
-    return [href.removeprefix(site.base_url).split("?")[0].split("#")[0] for href in hrefs]
+    return placeholder
 
 
 def test_search_suggests_the_completion_of_a_typed_word(search_tab):
     """Typing the start of a word the site uses shows its completion in the search box (search.suggest)."""
-    clear_search(search_tab)
-    box = search_tab.locator("input.md-search__input")
     # "Content chunk navigation" is a page title; any word of the index that starts so will do.
     typed = "navig"
-    box.fill(typed)
-    box.press("End")
+    enter_query(search_tab, typed)
     suggestion = search_tab.locator(".md-search__suggest")
     search_tab.wait_for_function("element => element.textContent.trim().length > 0", arg=suggestion.element_handle())
     completed = suggestion.text_content().strip()
@@ -909,9 +893,12 @@ def test_search_lists_the_page_for_a_query(site: SiteBrowser, search_tab, query:
     None). A claim is looked up by its id on the claims page: search scores each word of the query on its own
     (lunr), so the pages whose prose shares the id's words may rank above it; no other page holds the id itself,
     labels being left out of the index."""
-    expected = nav_page(source).url_path
-    results = search(site, search_tab, query)
-    assert expected in results[:within], f"{query!r}: results {results}"
+    placeholder = enter_query(search_tab, query)
+    search_tab.wait_for_function("([meta, text]) => meta.textContent.trim() !== text",
+                                 arg=[search_tab.locator(".md-search-result__meta").element_handle(), placeholder])
+    hrefs = search_tab.locator(".md-search-result__item > a.md-search-result__link").evaluate_all("links => links.map(link => link.href)")
+    results = [href.removeprefix(site.base_url).split("?")[0].split("#")[0] for href in hrefs]
+    assert nav_page(source).url_path in results[:within], f"{query!r}: results {results}"
 
 
 # A page built to break every rule above: the checks must find each break, or they prove nothing.
@@ -947,8 +934,22 @@ def test_link_check_reports_planted_misses(site: SiteBrowser):
 
 
 # --- the keyboard: one page tabbed through, and its controls used without a mouse ----------------------------
+# A start point before the page's first control, focused, for the Tab key to leave.
+FOCUS_BEFORE_THE_PAGE = """() => {
+    const start = Object.assign(document.createElement('span'), {id: 'tab-walk-start', tabIndex: -1});
+    document.body.prepend(start);
+    start.focus();
+}"""
+# The page as the keyboard tests found it: the start point gone, the search empty and closed, nothing focused, at the top.
+PUT_BACK = """() => {
+    document.getElementById('tab-walk-start')?.remove();
+    document.querySelector('input.md-search__input').value = '';
+    document.querySelector('input[data-md-toggle=search]').checked = false;
+    document.activeElement?.blur();
+    window.scrollTo(0, 0);
+}"""
 # Every element the Tab key should stop at, in document order (of a radio group only the checked one), numbered;
-# a start point before the first is focused, and every focus is recorded.
+# every focus from FOCUS_BEFORE_THE_PAGE on is recorded.
 TAB_STOPS = """() => {
     const candidates = document.querySelectorAll('a[href], button, input, select, textarea, summary, iframe, [tabindex], [contenteditable]');
     const stops = [...candidates].filter(element => element.tabIndex >= 0 && !element.disabled && element.type !== 'hidden'
@@ -964,11 +965,6 @@ TAB_STOPS = """() => {
         const name = (element.getAttribute('aria-label') || element.getAttribute('title') || element.textContent || element.id).trim().replace(/\\s+/g, ' ');
         return {region: region(element), kind: kind(element), text: `${element.tagName.toLowerCase()}.${element.classList[0] || ''} "${name.slice(0, 60)}"`};
     });
-    const start = document.createElement('span');
-    start.id = 'tab-walk-start';
-    start.tabIndex = -1;
-    document.body.prepend(start);
-    start.focus();
     window.__tabWalk = [];
     window.__recordFocus = event => window.__tabWalk.push(event.target.dataset.tabStop === undefined ? -1 : Number(event.target.dataset.tabStop));
     document.addEventListener('focusin', window.__recordFocus, true);
@@ -979,14 +975,12 @@ TAB_STOPS = """() => {
         copyButtons: [...document.querySelectorAll('article .md-code__button')].filter(button => button.checkVisibility()).length,
     };
 }"""
-END_TAB_WALK = """() => {
+END_TAB_WALK = f"""() => {{
     document.removeEventListener('focusin', window.__recordFocus, true);
-    document.getElementById('tab-walk-start').remove();
     document.querySelectorAll('[data-tab-stop]').forEach(element => delete element.dataset.tabStop);
-    document.activeElement?.blur();
-    window.scrollTo(0, 0);
+    ({PUT_BACK})();
     return window.__tabWalk;
-}"""
+}}"""
 
 
 def test_tab_key_reaches_every_control_in_reading_order(site: SiteBrowser):
@@ -994,6 +988,7 @@ def test_tab_key_reaches_every_control_in_reading_order(site: SiteBrowser):
     the header (the search box among it), the navigation, then the article (the tool-call/Python tabs, the copy
     buttons and every claim label as they come in the text) and the footer, and nowhere else."""
     tab = site.visit(KEYBOARD_PAGE).page
+    tab.evaluate(FOCUS_BEFORE_THE_PAGE)
     found = tab.evaluate(TAB_STOPS)
     stops = found["stops"]
     try:
@@ -1076,13 +1071,7 @@ def test_keyboard_operates_tabs_copy_buttons_search_and_claim_labels(site: SiteB
         tab.keyboard.press("Escape")
         assert not tab.evaluate(SEARCH_STATE)["open"], "Escape did not close the search"
     finally:
-        tab.evaluate("""() => {
-            window.__shownTabs.forEach(input => input.click());
-            document.querySelector('input.md-search__input').value = '';
-            document.querySelector('input[data-md-toggle=search]').checked = false;
-            document.activeElement?.blur();
-            window.scrollTo(0, 0);
-        }""")
+        tab.evaluate(f"() => {{ window.__shownTabs.forEach(input => input.click()); ({PUT_BACK})(); }}")
 
 
 SEARCH_BOX_SHOWN = """() => {
@@ -1100,8 +1089,7 @@ def test_search_box_reached_by_tab_on_a_phone_opens_the_search(site: SiteBrowser
     """At 390 px Material hides the search box behind a button the Tab key skips; reached by Tab, the box opens
     the search, so the reader sees where focus is (docs/javascripts/keyboard.js), and Escape closes it again."""
     tab = site.visit(KEYBOARD_PAGE, PHONE).page
-    tab.evaluate("() => { const start = document.createElement('span'); start.id = 'tab-walk-start'; start.tabIndex = -1; "
-                 "document.body.prepend(start); start.focus(); }")
+    tab.evaluate(FOCUS_BEFORE_THE_PAGE)
     try:
         for _ in range(10):
             tab.keyboard.press("Tab")
@@ -1113,9 +1101,4 @@ def test_search_box_reached_by_tab_on_a_phone_opens_the_search(site: SiteBrowser
         tab.keyboard.press("Escape")
         assert not tab.evaluate(SEARCH_BOX_SHOWN)["open"], "Escape did not close the search"
     finally:
-        tab.evaluate("""() => {
-            document.getElementById('tab-walk-start').remove();
-            document.querySelector('input[data-md-toggle=search]').checked = false;
-            document.activeElement?.blur();
-            window.scrollTo(0, 0);
-        }""")
+        tab.evaluate(PUT_BACK)
