@@ -99,29 +99,25 @@ SET_COLOR_SCHEME = f"""scheme => {{
 def driver_cpu_seconds() -> float | None:
     """CPU time of Playwright's driver and all under it, from /proc (None without): read before the browser closes,
     since Chromium's renderers are not reaped by this process and getrusage never sees their time."""
-    processes: dict[int, tuple[int, int, bool]] = {}  # pid: (parent, clock ticks, is the driver)
-    try:
-        pids = [int(name) for name in os.listdir("/proc") if name.isdigit()]
-    except FileNotFoundError:
-        return None
-    for pid in pids:
+    children: dict[int, list[int]] = {}
+    ticks: dict[int, int] = {}  # utime, stime, and the same for its ended, reaped children (stat fields 14 to 17)
+    drivers = []
+    for pid in (int(name) for name in (os.listdir("/proc") if os.path.isdir("/proc") else []) if name.isdigit()):
         try:
             fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-            command = Path(f"/proc/{pid}/cmdline").read_bytes()
+            is_driver = int(fields[1]) == os.getpid() and b"run-driver" in Path(f"/proc/{pid}/cmdline").read_bytes()
         except OSError:  # ended meanwhile
             continue
-        # utime, stime, and the same for its ended, reaped children (stat fields 14 to 17).
-        processes[pid] = (int(fields[1]), sum(int(value) for value in fields[11:15]), b"run-driver" in command)
-    children: dict[int, list[int]] = {}
-    for pid, (parent, _, _) in processes.items():
-        children.setdefault(parent, []).append(pid)
-    drivers = [pid for pid in children.get(os.getpid(), []) if processes[pid][2]]
-    ticks, stack = 0, list(drivers)
+        children.setdefault(int(fields[1]), []).append(pid)
+        ticks[pid] = sum(int(value) for value in fields[11:15])
+        if is_driver:
+            drivers.append(pid)
+    total, stack = 0, list(drivers)
     while stack:
         pid = stack.pop()
-        ticks += processes[pid][1]
+        total += ticks[pid]
         stack.extend(children.get(pid, []))
-    return ticks / os.sysconf("SC_CLK_TCK") if drivers else None
+    return total / os.sysconf("SC_CLK_TCK") if drivers else None
 
 
 @dataclass(frozen=True)

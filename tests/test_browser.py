@@ -154,26 +154,6 @@ def test_page_loads_offline_without_errors(site: SiteBrowser, page: NavPage):
     assert not problems, listing(problems)
 
 
-@pytest.mark.parametrize("page", NAV, ids=page_id)
-def test_page_shows_its_title_and_no_raw_marker_text(site: SiteBrowser, page: NavPage):
-    """The page has a title, and no raw `{ #id .claim }` marker reaches the reader (nor a raw `--8<--` include line:
-    tests/test_site_build.py, test_no_include_line_survives_rendering, finds none in any page's HTML)."""
-    text = site.visit(page).page.evaluate(
-        """() => {
-            const article = document.querySelector('article.md-content__inner');
-            if (!article) return null;
-            // Code may show braces of its own and prose may quote the syntax in inline code; a marker left raw would be in the prose.
-            const prose = article.cloneNode(true);
-            prose.querySelectorAll('pre, code').forEach(code => code.remove());
-            return {title: article.querySelector('h1')?.textContent ?? '', prose: prose.textContent};
-        }"""
-    )
-    assert text is not None, "the page has no Material article"
-    assert text["title"].strip(), "the page renders no h1 title"
-    raw = [match.group(0) for match in MARKER_LIKE.finditer(text["prose"])]
-    assert not raw, "raw claim markers:" + listing(raw)
-
-
 # --- site conventions: sitemap, edit link, last update, footer, search suggestions, 404 (issue 13) -----------
 
 SITE_CONFIG = siteconfig.load()
@@ -189,15 +169,27 @@ def test_sitemap_lists_every_nav_page_at_its_published_address(site: SiteBrowser
 
 
 @pytest.mark.parametrize("page", NAV, ids=page_id)
-def test_page_shows_its_edit_link_last_update_and_neighbours(site: SiteBrowser, page: NavPage):
-    """The "edit this page" link opens the source under edit_uri (a generated page has none); one "last update"
-    calendar date; the footer links the previous and next nav pages (none past either end)."""
-    found = site.visit(page).page.evaluate("""() => ({
-        edit: [...document.querySelectorAll('article a[rel=edit]')].map(link => link.href),
-        dates: [...document.querySelectorAll('article .git-revision-date-localized-plugin-date')].map(date => date.textContent.trim()),
-        previous: document.querySelector('footer a.md-footer__link--prev')?.href ?? null,
-        next: document.querySelector('footer a.md-footer__link--next')?.href ?? null,
-    })""")
+def test_page_shows_its_title_edit_link_last_update_and_neighbours_and_no_raw_marker(site: SiteBrowser, page: NavPage):
+    """The page has an h1 title; the "edit this page" link opens the source under edit_uri (a generated page has
+    none); one "last update" calendar date; the footer links the previous and next nav pages (none past either end).
+    No raw `{ #id .claim }` marker reaches the reader (nor a raw `--8<--` include line: tests/test_site_build.py,
+    test_no_include_line_survives_rendering, finds none in any page's HTML)."""
+    found = site.visit(page).page.evaluate("""() => {
+        const article = document.querySelector('article.md-content__inner');
+        // Code may show braces of its own and prose may quote the syntax in inline code; a raw marker would be in the prose.
+        const prose = article?.cloneNode(true);
+        prose?.querySelectorAll('pre, code').forEach(code => code.remove());
+        return {
+            title: article?.querySelector('h1')?.textContent.trim() ?? null, prose: prose?.textContent ?? null,
+            edit: [...document.querySelectorAll('article a[rel=edit]')].map(link => link.href),
+            dates: [...document.querySelectorAll('article .git-revision-date-localized-plugin-date')].map(date => date.textContent.trim()),
+            previous: document.querySelector('footer a.md-footer__link--prev')?.href ?? null,
+            next: document.querySelector('footer a.md-footer__link--next')?.href ?? null,
+        };
+    }""")
+    assert found.pop("title"), "the page renders no h1 title in a Material article"
+    raw = [match.group(0) for match in MARKER_LIKE.finditer(found.pop("prose"))]
+    assert not raw, "raw claim markers:" + listing(raw)
     dates = found.pop("dates")
     assert len(dates) == 1 and re.fullmatch(r"[A-Z][a-z]+ \d{1,2}, \d{4}", dates[0]), dates
     position = NAV.index(page)
@@ -781,12 +773,10 @@ CLICK_EVERY_COPY_BUTTON = """async ([blockSelector, buttonSelector, sentinel]) =
         const x = box.left + box.width / 2, y = box.top + box.height / 2;
         const target = document.elementFromPoint(x, y);
         if (!target) return 'nothing';
-        const at = {bubbles: true, cancelable: true, composed: true, view: window, clientX: x, clientY: y, button: 0, detail: 1};
-        target.dispatchEvent(new PointerEvent('pointerdown', {...at, pointerType: 'mouse', isPrimary: true}));
-        target.dispatchEvent(new MouseEvent('mousedown', at));
-        target.dispatchEvent(new PointerEvent('pointerup', {...at, pointerType: 'mouse', isPrimary: true}));
-        target.dispatchEvent(new MouseEvent('mouseup', at));
-        target.dispatchEvent(new MouseEvent('click', at));
+        const at = {bubbles: true, cancelable: true, composed: true, view: window, clientX: x, clientY: y, button: 0, detail: 1,
+                    pointerType: 'mouse', isPrimary: true};
+        for (const [type, Event] of [['pointerdown', PointerEvent], ['mousedown', MouseEvent], ['pointerup', PointerEvent],
+                                     ['mouseup', MouseEvent], ['click', MouseEvent]]) target.dispatchEvent(new Event(type, at));
         window.scrollTo(left, top);
         return button.contains(target) ? 'the button' : `${target.tagName.toLowerCase()}.${target.classList[0] || ''}`;
     };
