@@ -63,7 +63,7 @@ AXE_TAGS = ("wcag2a", "wcag2aa", "wcag21a", "wcag21aa")
 AXE_OPTIONS = {"runOnly": {"type": "tag", "values": list(AXE_TAGS)}, "resultTypes": ["violations"]}
 # axe-core's time goes to its colour-contrast rule, a third of it to parsing each colour string afresh with Color.js
 # (a dozen per element with text, a few dozen distinct per page). The parse depends on the string alone, so each tab
-# remembers it: test_colour_memo_leaves_axe_results_unchanged compares whole results with and without.
+# remembers it: test_axe_check_reports_planted_violations_alike_with_and_without_the_colour_memo compares whole results.
 REMEMBER_PARSED_COLOURS = """() => {
     const color = axe.commons.color.Color.prototype, parse = color.parseString, parsed = new Map();
     if (typeof parse !== 'function') return 'axe.commons.color.Color has no parseString';
