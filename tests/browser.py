@@ -42,7 +42,8 @@ SKIP_REASON = (f"browser tests skipped: neither {CHROMIUM_SHELL} nor {CHROMIUM_B
 # loopback address goes to a proxy on the discard port, where nothing listens: no page can reach the network, and
 # (unlike a Playwright route) Chromium's HTTP cache stays on.
 BLOCKING_PROXY = "http://127.0.0.1:9"
-# One renderer per context for all its tabs, not one per tab: Material's script is compiled once, a tenth less CPU.
+# One renderer per context for all its tabs, not one per tab: Material's script is compiled once, a tenth less CPU;
+# the two contexts' renderers (1280 and 390 px) still run side by side.
 CHROMIUM_ARGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
     "--disable-background-networking", "--disable-component-update", "--disable-sync", "--process-per-site",
@@ -369,15 +370,12 @@ def inject_axe(page, *, remember_colours: bool = True) -> None:
             assert remembered == "remembered", f"axe-core {page.evaluate('axe.version')}: {remembered}"
 
 
-def start_axe(page, context: str | None = None) -> None:
-    """Start axe-core over the tab's page (or `context`) without waiting, so other tabs' renderers run theirs at
-    the same time; `axe_violations` collects the result."""
+def start_axe(page) -> None:
+    """Start axe-core over the tab's page without waiting, so other contexts' renderers run theirs at the same time;
+    `axe_violations` collects the result."""
     inject_axe(page)
-    page.evaluate(
-        "([context, options]) => { window.__axeRun = axe.run(context || document, options)"
-        ".then(results => results.violations, error => ({error: String(error)})); }",
-        [context, AXE_OPTIONS],
-    )
+    page.evaluate("options => { window.__axeRun = axe.run(document, options)"
+                  ".then(results => results.violations, error => ({error: String(error)})); }", AXE_OPTIONS)
 
 
 def axe_violations(page) -> list[dict]:
@@ -534,7 +532,7 @@ def assets_digest(site: Path) -> str:
 
 
 def fonts_digest(tabs: list) -> str:
-    """The digest of FONT_METRICS over `tabs`, measured in every tab at once (each has a renderer of its own)."""
+    """The digest of FONT_METRICS over `tabs`, measured in every tab at once (each context's in its renderer)."""
     for tab in tabs:
         tab.evaluate(f"() => {{ window.__fonts = new Promise(resolve => setTimeout(() => resolve(({FONT_METRICS})()))); }}")
     return digest("\n".join(sorted({metric for tab in tabs for metric in tab.evaluate("() => window.__fonts")})))
@@ -617,7 +615,7 @@ class Audit:
 
 def audit(tabs: dict[tuple[str, str], object], inputs: ScanInputs, lock: AxeLock, *, rescan: bool = False) -> Audit:
     """Scan the loaded `tabs` (by URL path and viewport name) in every scheme, but for the scans `lock` says passed
-    with the same inputs (unless `rescan`). All tabs scan at once, each in its renderer; each is left as loaded."""
+    with the same inputs (unless `rescan`). All tabs start at once, each context's renderer scanning its own; each is left as loaded."""
     keys = [(url_path, width, scheme) for scheme in COLOR_SCHEMES for url_path, width in tabs]
     scanned = {key: "asked to" if rescan else lock.why_scan(inputs, key[0], scan_id(*key)) for key in keys}
     scanned = {key: why for key, why in scanned.items() if why}
