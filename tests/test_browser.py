@@ -147,11 +147,16 @@ def test_rendered_navigation_lists_every_nav_page(site: SiteBrowser):
 @pytest.mark.parametrize("page", NAV, ids=page_id)
 def test_page_loads_offline_without_errors(site: SiteBrowser, page: NavPage):
     """Loading the page logs no console error or uncaught exception, every request it makes is answered without
-    error, and it requests nothing from any host but the local server."""
-    traffic = site.visit(page).traffic
+    error, it requests nothing from any host but the local server, and its search worker answers ready (given the
+    site's documents or, where no check searches, none: tests/browser.py, EMPTY_SEARCH_INDEX)."""
+    visit = site.visit(page)
+    traffic = visit.traffic
     assert traffic.requested, "no request was recorded, so the recorder is not watching"
     problems = traffic.console_errors + traffic.failed + [f"beyond localhost: {url}" for url in sorted(set(traffic.external))]
     assert not problems, listing(problems)
+    # Material replaces "Initializing search" with its placeholder once the worker has answered.
+    visit.page.wait_for_function("""() => document.querySelector('.md-search-result__meta').textContent.trim()
+        === JSON.parse(document.getElementById('__config').textContent).translations['search.result.placeholder']""", timeout=5000)
 
 
 # --- site conventions: sitemap, edit link, last update, footer, search suggestions, 404 (issue 13) -----------
