@@ -292,14 +292,8 @@ class Visit:
     """A page opened in a browser tab, with what it did until it settled."""
 
     page: object  # playwright.sync_api.Page
-    recorder: Traffic
-    settled_traffic: Traffic | None = None
-
-    @property
-    def traffic(self) -> Traffic:
-        """What the page did until it settled, not what tests did to it later."""
-        assert self.settled_traffic is not None, "the visit has not settled yet"
-        return self.settled_traffic
+    recorder: Traffic  # what the page does, from its first request on
+    traffic: Traffic | None = None  # what it did until it settled (`settle`), not what tests did to it later
 
     def screenshot(self, path: Path, *, full_page: bool = False) -> int:
         """Write a JPEG of the first screen or the whole page; return the document's width in CSS pixels."""
@@ -340,7 +334,7 @@ class Visit:
                 f"{sorted(request.url for request in recorded.pending)}, never ended {missing}"
             )
             self.page.wait_for_timeout(10)
-        self.settled_traffic = Traffic(
+        self.traffic = Traffic(
             recorded.origin, list(recorded.requested), list(recorded.external),
             list(recorded.failed), list(recorded.console_errors),
         )
