@@ -19,19 +19,16 @@ import threading
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Collection, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path, PurePosixPath
-from typing import TypeVar
 from urllib.parse import urlsplit
 
 import yaml
 
 from guidetools.sitelinks import anchors_in
-
-T = TypeVar("T")
 
 # Debian's headless shell: Chromium's engine without its window machinery, a third less CPU; else the full browser.
 CHROMIUM_SHELL = Path("/usr/bin/chromium-headless-shell")
@@ -45,20 +42,29 @@ SKIP_REASON = (f"browser tests skipped: neither {CHROMIUM_SHELL} nor {CHROMIUM_B
 # loopback address goes to a proxy on the discard port, where nothing listens: no page can reach the network, and
 # (unlike a Playwright route) Chromium's HTTP cache stays on.
 BLOCKING_PROXY = "http://127.0.0.1:9"
+# One renderer per context for all its tabs, not one per tab: Material's script is compiled once, a tenth less CPU;
+# the two contexts' renderers (1280 and 390 px) still run side by side.
 CHROMIUM_ARGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync", "--process-per-site",
     f"--proxy-server={BLOCKING_PROXY}",
 ]
 # What a page requests by itself after its load event: the search worker's index and the tab's icon.
 SEARCH_INDEX = "search/search_index.json"
+# In a tab whose checks never search, Material's search worker is handed the index without its documents: it starts
+# and answers "ready" as with all of them, but indexes nothing (a third of a page load's CPU). The page still requests
+# the index and the server answers it; the documents only decide the results of a search, which no check there reads.
+EMPTY_SEARCH_INDEX = """Worker.prototype.postMessage = (post => function (message, ...transfer) {
+    if (message?.type === 0 && Array.isArray(message.data?.docs)) message = {...message, data: {...message.data, docs: []}};
+    return post.call(this, message, ...transfer);
+})(Worker.prototype.postMessage);"""
 
 # axe-core as axe-playwright-python bundles it (pinned, injected offline): every rule of WCAG 2.0 and 2.1, A and AA.
 AXE_TAGS = ("wcag2a", "wcag2aa", "wcag21a", "wcag21aa")
 AXE_OPTIONS = {"runOnly": {"type": "tag", "values": list(AXE_TAGS)}, "resultTypes": ["violations"]}
 # axe-core's time goes to its colour-contrast rule, a third of it to parsing each colour string afresh with Color.js
 # (a dozen per element with text, a few dozen distinct per page). The parse depends on the string alone, so each tab
-# remembers it: test_colour_memo_leaves_axe_results_unchanged compares whole results with and without.
+# remembers it: test_axe_check_reports_planted_violations_alike_with_and_without_the_colour_memo compares whole results.
 REMEMBER_PARSED_COLOURS = """() => {
     const color = axe.commons.color.Color.prototype, parse = color.parseString, parsed = new Map();
     if (typeof parse !== 'function') return 'axe.commons.color.Color has no parseString';
@@ -94,29 +100,25 @@ SET_COLOR_SCHEME = f"""scheme => {{
 def driver_cpu_seconds() -> float | None:
     """CPU time of Playwright's driver and all under it, from /proc (None without): read before the browser closes,
     since Chromium's renderers are not reaped by this process and getrusage never sees their time."""
-    processes: dict[int, tuple[int, int, bool]] = {}  # pid: (parent, clock ticks, is the driver)
-    try:
-        pids = [int(name) for name in os.listdir("/proc") if name.isdigit()]
-    except FileNotFoundError:
-        return None
-    for pid in pids:
+    children: dict[int, list[int]] = {}
+    ticks: dict[int, int] = {}  # utime, stime, and the same for its ended, reaped children (stat fields 14 to 17)
+    drivers = []
+    for pid in (int(name) for name in (os.listdir("/proc") if os.path.isdir("/proc") else []) if name.isdigit()):
         try:
             fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-            command = Path(f"/proc/{pid}/cmdline").read_bytes()
+            is_driver = int(fields[1]) == os.getpid() and b"run-driver" in Path(f"/proc/{pid}/cmdline").read_bytes()
         except OSError:  # ended meanwhile
             continue
-        # utime, stime, and the same for its ended, reaped children (stat fields 14 to 17).
-        processes[pid] = (int(fields[1]), sum(int(value) for value in fields[11:15]), b"run-driver" in command)
-    children: dict[int, list[int]] = {}
-    for pid, (parent, _, _) in processes.items():
-        children.setdefault(parent, []).append(pid)
-    drivers = [pid for pid in children.get(os.getpid(), []) if processes[pid][2]]
-    ticks, stack = 0, list(drivers)
+        children.setdefault(int(fields[1]), []).append(pid)
+        ticks[pid] = sum(int(value) for value in fields[11:15])
+        if is_driver:
+            drivers.append(pid)
+    total, stack = 0, list(drivers)
     while stack:
         pid = stack.pop()
-        ticks += processes[pid][1]
+        total += ticks[pid]
         stack.extend(children.get(pid, []))
-    return ticks / os.sysconf("SC_CLK_TCK") if drivers else None
+    return total / os.sysconf("SC_CLK_TCK") if drivers else None
 
 
 @dataclass(frozen=True)
@@ -290,14 +292,8 @@ class Visit:
     """A page opened in a browser tab, with what it did until it settled."""
 
     page: object  # playwright.sync_api.Page
-    recorder: Traffic
-    settled_traffic: Traffic | None = None
-
-    @property
-    def traffic(self) -> Traffic:
-        """What the page did until it settled, not what tests did to it later."""
-        assert self.settled_traffic is not None, "the visit has not settled yet"
-        return self.settled_traffic
+    recorder: Traffic  # what the page does, from its first request on
+    traffic: Traffic | None = None  # what it did until it settled (`settle`), not what tests did to it later
 
     def screenshot(self, path: Path, *, full_page: bool = False) -> int:
         """Write a JPEG of the first screen or the whole page; return the document's width in CSS pixels."""
@@ -338,7 +334,7 @@ class Visit:
                 f"{sorted(request.url for request in recorded.pending)}, never ended {missing}"
             )
             self.page.wait_for_timeout(10)
-        self.settled_traffic = Traffic(
+        self.traffic = Traffic(
             recorded.origin, list(recorded.requested), list(recorded.external),
             list(recorded.failed), list(recorded.console_errors),
         )
@@ -368,15 +364,12 @@ def inject_axe(page, *, remember_colours: bool = True) -> None:
             assert remembered == "remembered", f"axe-core {page.evaluate('axe.version')}: {remembered}"
 
 
-def start_axe(page, context: str | None = None) -> None:
-    """Start axe-core over the tab's page (or `context`) without waiting, so other tabs' renderers run theirs at
-    the same time; `axe_violations` collects the result."""
+def start_axe(page) -> None:
+    """Start axe-core over the tab's page without waiting, so other contexts' renderers run theirs at the same time;
+    `axe_violations` collects the result."""
     inject_axe(page)
-    page.evaluate(
-        "([context, options]) => { window.__axeRun = axe.run(context || document, options)"
-        ".then(results => results.violations, error => ({error: String(error)})); }",
-        [context, AXE_OPTIONS],
-    )
+    page.evaluate("options => { window.__axeRun = axe.run(document, options)"
+                  ".then(results => results.violations, error => ({error: String(error)})); }", AXE_OPTIONS)
 
 
 def axe_violations(page) -> list[dict]:
@@ -409,22 +402,23 @@ def axe_report(where: str, violations: list[dict], examples: int = 4) -> str:
 
 
 class SiteBrowser:
-    """Opens the served site's pages in Chromium: one context per viewport, one tab per visit."""
+    """Opens the served site's pages in Chromium: one context per viewport and colour scheme, one tab per visit."""
 
     # Loading this many pages at once lets their idle waits overlap without starving two cores.
     CONCURRENT_LOADS = 8
-    # The colour scheme every visit's context asks for (Playwright's default, said aloud).
+    # The colour scheme every visit's context asks for unless told otherwise (Playwright's default, said aloud).
     COLOR_SCHEME = "light"
 
-    def __init__(self, browser, base_url: str) -> None:
+    def __init__(self, browser, base_url: str, searched: Collection[tuple[NavPage, Viewport]] = ()) -> None:
         self.browser = browser
         self.base_url = base_url
         # The site may be served under a path (site_url's); requests count as local by scheme, host and port.
         self.origin = "{0.scheme}://{0.netloc}".format(urlsplit(base_url))
-        self._contexts: dict[str, object] = {}
-        self._visits: dict[tuple[str, str], Visit] = {}
+        # The visits whose checks search, given the whole index; every other is given none (EMPTY_SEARCH_INDEX).
+        self.searched = {(page.url_path, viewport.name) for page, viewport in searched}
+        self._contexts: dict[tuple[str, str], object] = {}
+        self._visits: dict[tuple[str, str, str], Visit] = {}
         self._served: dict[str, ServedPage] = {}
-        self._readings: dict[object, object] = {}
 
     def url(self, page: NavPage) -> str:
         return self.base_url + page.url_path
@@ -441,42 +435,27 @@ class SiteBrowser:
             self._served[url] = ServedPage(status, anchors)
         return self._served[url]
 
-    @contextmanager
-    def open(self, page: NavPage, viewport: Viewport = DESKTOP) -> Iterator[Visit]:
-        """A tab of its own, loaded but not settled, closed afterwards: for tests that click or type."""
-        visit = self._start(page, viewport)
-        try:
-            visit.page.wait_for_load_state("load")
-            yield visit
-        finally:
-            visit.page.close()
-
-    def preload(self, pages: list[NavPage], viewports: list[Viewport]) -> None:
+    def preload(self, pages: list[NavPage], viewports: list[Viewport], scheme: str = COLOR_SCHEME) -> None:
         """Load every page at every viewport, several at once, so their waits for an idle network overlap."""
-        wanted = [(page, viewport) for viewport in viewports for page in pages if (page.url_path, viewport.name) not in self._visits]
+        wanted = {(page.url_path, viewport.name, scheme): viewport for viewport in viewports for page in pages}
+        wanted = [(key, viewport) for key, viewport in wanted.items() if key not in self._visits]
         for first in range(0, len(wanted), self.CONCURRENT_LOADS):
             batch = wanted[first:first + self.CONCURRENT_LOADS]
-            for page, viewport in batch:
-                self._visits[page.url_path, viewport.name] = self._start(page, viewport)
-            for page, viewport in batch:
-                self._visits[page.url_path, viewport.name].settle()
+            for key, viewport in batch:
+                self._visits[key] = self._start(key[0], viewport, scheme)
+            for key, _ in batch:
+                self._visits[key].settle()
 
-    def visit(self, page: NavPage, viewport: Viewport = DESKTOP) -> Visit:
-        """The shared, settled visit of a page at a viewport, loaded once per run; tests only read it."""
-        self.preload([page], [viewport])
-        return self._visits[page.url_path, viewport.name]
-
-    def once(self, key: object, read: Callable[[], T]) -> T:
-        """What `read` returns, read once while this browser serves the site: tests share a reading as they share a visit."""
-        if key not in self._readings:
-            self._readings[key] = read()
-        return self._readings[key]
+    def visit(self, page: NavPage, viewport: Viewport = DESKTOP, scheme: str = COLOR_SCHEME) -> Visit:
+        """The shared, settled visit of a page at a viewport in a scheme, loaded once per run; tests only read it."""
+        self.preload([page], [viewport], scheme)
+        return self._visits[page.url_path, viewport.name, scheme]
 
     @classmethod
-    def context_options(cls, viewport: Viewport) -> dict:
+    def context_options(cls, viewport: Viewport, scheme: str = COLOR_SCHEME) -> dict:
         return {
             "viewport": {"width": viewport.width, "height": viewport.height},
-            "is_mobile": viewport.is_mobile, "has_touch": viewport.is_mobile, "device_scale_factor": 1, "color_scheme": cls.COLOR_SCHEME,
+            "is_mobile": viewport.is_mobile, "has_touch": viewport.is_mobile, "device_scale_factor": 1, "color_scheme": scheme,
             # Requests must all pass our route; a service worker could answer them unseen.
             "service_workers": "block",
         }
@@ -485,18 +464,17 @@ class SiteBrowser:
         for context in self._contexts.values():
             context.close()
 
-    def _context(self, viewport: Viewport):
-        if viewport.name not in self._contexts:
-            context = self.browser.new_context(**self.context_options(viewport))
+    def _start(self, url_path: str, viewport: Viewport, scheme: str) -> Visit:
+        if (viewport.name, scheme) not in self._contexts:
+            context = self.browser.new_context(**self.context_options(viewport, scheme))
             context.grant_permissions(["clipboard-read", "clipboard-write"], origin=self.origin)
-            self._contexts[viewport.name] = context
-        return self._contexts[viewport.name]
-
-    def _start(self, page: NavPage, viewport: Viewport) -> Visit:
-        tab = self._context(viewport).new_page()
+            self._contexts[viewport.name, scheme] = context
+        tab = self._contexts[viewport.name, scheme].new_page()
+        if (url_path, viewport.name) not in self.searched:
+            tab.add_init_script(EMPTY_SEARCH_INDEX)
         recorder = Traffic(self.origin)
         recorder.watch(tab)
-        tab.goto(self.url(page), wait_until="commit")
+        tab.goto(self.base_url + url_path, wait_until="commit")
         return Visit(tab, recorder)
 
 
@@ -548,7 +526,7 @@ def assets_digest(site: Path) -> str:
 
 
 def fonts_digest(tabs: list) -> str:
-    """The digest of FONT_METRICS over `tabs`, measured in every tab at once (each has a renderer of its own)."""
+    """The digest of FONT_METRICS over `tabs`, measured in every tab at once (each context's in its renderer)."""
     for tab in tabs:
         tab.evaluate(f"() => {{ window.__fonts = new Promise(resolve => setTimeout(() => resolve(({FONT_METRICS})()))); }}")
     return digest("\n".join(sorted({metric for tab in tabs for metric in tab.evaluate("() => window.__fonts")})))
@@ -571,7 +549,7 @@ class ScanInputs:
         harness = {
             "viewports": [[viewport, SiteBrowser.context_options(viewport)] for viewport in (DESKTOP, PHONE)],
             "schemes": COLOR_SCHEMES, "chromium flags": CHROMIUM_ARGS, "axe options": AXE_OPTIONS,
-            "scripts": [OPEN_DETAILS, SET_COLOR_SCHEME, REMEMBER_PARSED_COLOURS],
+            "scripts": [OPEN_DETAILS, SET_COLOR_SCHEME, REMEMBER_PARSED_COLOURS, EMPTY_SEARCH_INDEX],
         }
         script = _axe().axe_script
         return cls({
@@ -631,7 +609,7 @@ class Audit:
 
 def audit(tabs: dict[tuple[str, str], object], inputs: ScanInputs, lock: AxeLock, *, rescan: bool = False) -> Audit:
     """Scan the loaded `tabs` (by URL path and viewport name) in every scheme, but for the scans `lock` says passed
-    with the same inputs (unless `rescan`). All tabs scan at once, each in its renderer; each is left as loaded."""
+    with the same inputs (unless `rescan`). All tabs start at once, each context's renderer scanning its own; each is left as loaded."""
     keys = [(url_path, width, scheme) for scheme in COLOR_SCHEMES for url_path, width in tabs]
     scanned = {key: "asked to" if rescan else lock.why_scan(inputs, key[0], scan_id(*key)) for key in keys}
     scanned = {key: why for key, why in scanned.items() if why}

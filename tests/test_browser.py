@@ -23,8 +23,8 @@ from claimcheck import spoken_name
 from claimcheck.mkdocs_plugin import CLAIMS_PAGE
 from tests.browser import (
     CHROMIUM, CHROMIUM_ARGS, COLOR_SCHEMES, DESKTOP, FINISH_TRANSITIONS, PHONE, SET_COLOR_SCHEME, SKIP_REASON, NavPage, SiteBrowser, Viewport,
-    AXE_OPTIONS, OPEN_DETAILS, REMEMBER_PARSED_COLOURS, Audit, AxeLock, ScanInputs, audit, axe_report, axe_violations, driver_cpu_seconds, fonts_digest,
-    inject_axe, nav_pages, page_digest, scan_id, serve, start_axe,
+    AXE_OPTIONS, REMEMBER_PARSED_COLOURS, Audit, AxeLock, ScanInputs, audit, axe_report, driver_cpu_seconds, fonts_digest,
+    inject_axe, nav_pages, page_digest, scan_id, serve,
 )
 from guidetools import gate, siteconfig
 from claimcheck.page import MARKER_LIKE, read_page
@@ -54,6 +54,14 @@ PAGES_WITH_MARKERS = [page for page, source in MARKDOWN_PAGES.items() if source.
 # Notebook code cells carry their own copy button, so notebooks count as pages with code.
 PAGES_WITH_CODE = [page for page, source in MARKDOWN_PAGES.items() if source.fences] + NOTEBOOK_PAGES
 BOTH_WIDTHS = [DESKTOP, PHONE]
+# The page with tool-call/Python tabs, copy buttons and claim labels that has the fewest stops to tab through.
+KEYBOARD_PAGE = min(
+    (page for page in PAGES_WITH_MARKERS if any(fence.includes for fence in MARKDOWN_PAGES[page].fences)
+     and "=== " in (REPO_ROOT / "docs" / page.source).read_text(encoding="utf-8")),
+    key=lambda page: (REPO_ROOT / "docs" / page.source).stat().st_size, default=HOME,
+)
+# The visits whose checks search: the search tests type into the home page's, the keyboard test into KEYBOARD_PAGE's.
+SEARCHED = [(HOME, DESKTOP), (KEYBOARD_PAGE, DESKTOP)]
 
 
 def listing(items: list[str]) -> str:
@@ -72,6 +80,25 @@ def nav_page(source: str) -> NavPage:
     return found[0]
 
 
+@contextmanager
+def planted(tab, html: str) -> Iterator[None]:
+    """`html` at the top of the tab's article, in div#planted, for a control; removed again, as the visit is shared."""
+    tab.evaluate("""html => { const sandbox = document.createElement('div'); sandbox.id = 'planted'; sandbox.innerHTML = html;
+        document.querySelector('article').prepend(sandbox); }""", html)
+    try:
+        yield
+    finally:
+        tab.evaluate("() => document.getElementById('planted').remove()")
+
+
+def by_width(test):
+    return pytest.mark.parametrize("viewport", BOTH_WIDTHS, ids=lambda viewport: viewport.name)(test)
+
+
+def by_page_and_width(test):
+    return pytest.mark.parametrize("page", NAV, ids=page_id)(by_width(test))
+
+
 def screenshot_path(page: NavPage, viewport: Viewport) -> Path:
     return SCREENSHOTS / f"{page.name}-{viewport.name}.jpg"
 
@@ -88,8 +115,8 @@ def site(built_site: Path, request: pytest.FixtureRequest) -> Iterator[SiteBrows
     with serve(built_site, siteconfig.root_path()) as base_url, sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         try:
-            site = SiteBrowser(browser, base_url)
-            site.preload(NAV, [DESKTOP, PHONE])
+            site = SiteBrowser(browser, base_url, SEARCHED)
+            site.preload(NAV, BOTH_WIDTHS)
             yield site
         finally:
             browser_cpu = driver_cpu_seconds()
@@ -120,35 +147,16 @@ def test_rendered_navigation_lists_every_nav_page(site: SiteBrowser):
 @pytest.mark.parametrize("page", NAV, ids=page_id)
 def test_page_loads_offline_without_errors(site: SiteBrowser, page: NavPage):
     """Loading the page logs no console error or uncaught exception, every request it makes is answered without
-    error, and it requests nothing from any host but the local server."""
-    traffic = site.visit(page).traffic
+    error, it requests nothing from any host but the local server, and its search worker answers ready (given the
+    site's documents or, where no check searches, none: tests/browser.py, EMPTY_SEARCH_INDEX)."""
+    visit = site.visit(page)
+    traffic = visit.traffic
     assert traffic.requested, "no request was recorded, so the recorder is not watching"
-    leaving = sorted(set(traffic.external) | {url for url in traffic.requested if not traffic.is_local(url)})
-    problems = traffic.console_errors + traffic.failed + [f"beyond localhost: {url}" for url in leaving]
+    problems = traffic.console_errors + traffic.failed + [f"beyond localhost: {url}" for url in sorted(set(traffic.external))]
     assert not problems, listing(problems)
-
-
-@pytest.mark.parametrize("page", NAV, ids=page_id)
-def test_page_shows_no_raw_include_or_marker_text(site: SiteBrowser, page: NavPage):
-    """The page has a title, and neither a raw `--8<--` include line nor a raw `{ #id .claim }` marker reaches the reader."""
-    text = site.visit(page).page.evaluate(
-        """() => {
-            const article = document.querySelector('article.md-content__inner');
-            if (!article) return null;
-            const copy = article.cloneNode(true);
-            // Prose may quote the syntax in inline code; a surviving include would be in a block or a paragraph.
-            [...copy.querySelectorAll('code')].filter(code => !code.closest('pre')).forEach(code => code.remove());
-            const withBlocks = copy.textContent;
-            // Code blocks may show braces of their own; a marker left raw would be in the prose.
-            copy.querySelectorAll('pre').forEach(pre => pre.remove());
-            return {title: article.querySelector('h1')?.textContent ?? '', withBlocks, prose: copy.textContent};
-        }"""
-    )
-    assert text is not None, "the page has no Material article"
-    assert text["title"].strip(), "the page renders no h1 title"
-    raw = [f"include line: {line.strip()}" for line in text["withBlocks"].splitlines() if "--8<--" in line]
-    raw += [f"claim marker: {match.group(0)}" for match in MARKER_LIKE.finditer(text["prose"])]
-    assert not raw, listing(raw)
+    # Material replaces "Initializing search" with its placeholder once the worker has answered.
+    visit.page.wait_for_function("""() => document.querySelector('.md-search-result__meta').textContent.trim()
+        === JSON.parse(document.getElementById('__config').textContent).translations['search.result.placeholder']""", timeout=5000)
 
 
 # --- site conventions: sitemap, edit link, last update, footer, search suggestions, 404 (issue 13) -----------
@@ -166,15 +174,27 @@ def test_sitemap_lists_every_nav_page_at_its_published_address(site: SiteBrowser
 
 
 @pytest.mark.parametrize("page", NAV, ids=page_id)
-def test_page_shows_its_edit_link_last_update_and_neighbours(site: SiteBrowser, page: NavPage):
-    """The "edit this page" link opens the source under edit_uri (a generated page has none); one "last update"
-    calendar date; the footer links the previous and next nav pages (none past either end)."""
-    found = site.visit(page).page.evaluate("""() => ({
-        edit: [...document.querySelectorAll('article a[rel=edit]')].map(link => link.href),
-        dates: [...document.querySelectorAll('article .git-revision-date-localized-plugin-date')].map(date => date.textContent.trim()),
-        previous: document.querySelector('footer a.md-footer__link--prev')?.href ?? null,
-        next: document.querySelector('footer a.md-footer__link--next')?.href ?? null,
-    })""")
+def test_page_shows_its_title_edit_link_last_update_and_neighbours_and_no_raw_marker(site: SiteBrowser, page: NavPage):
+    """The page has an h1 title; the "edit this page" link opens the source under edit_uri (a generated page has
+    none); one "last update" calendar date; the footer links the previous and next nav pages (none past either end).
+    No raw `{ #id .claim }` marker reaches the reader (nor a raw `--8<--` include line: tests/test_site_build.py,
+    test_no_include_line_survives_rendering, finds none in any page's HTML)."""
+    found = site.visit(page).page.evaluate("""() => {
+        const article = document.querySelector('article.md-content__inner');
+        // Code may show braces of its own and prose may quote the syntax in inline code; a raw marker would be in the prose.
+        const prose = article?.cloneNode(true);
+        prose?.querySelectorAll('pre, code').forEach(code => code.remove());
+        return {
+            title: article?.querySelector('h1')?.textContent.trim() ?? null, prose: prose?.textContent ?? null,
+            edit: [...document.querySelectorAll('article a[rel=edit]')].map(link => link.href),
+            dates: [...document.querySelectorAll('article .git-revision-date-localized-plugin-date')].map(date => date.textContent.trim()),
+            previous: document.querySelector('footer a.md-footer__link--prev')?.href ?? null,
+            next: document.querySelector('footer a.md-footer__link--next')?.href ?? null,
+        };
+    }""")
+    assert found.pop("title"), "the page renders no h1 title in a Material article"
+    raw = [match.group(0) for match in MARKER_LIKE.finditer(found.pop("prose"))]
+    assert not raw, "raw claim markers:" + listing(raw)
     dates = found.pop("dates")
     assert len(dates) == 1 and re.fullmatch(r"[A-Z][a-z]+ \d{1,2}, \d{4}", dates[0]), dates
     position = NAV.index(page)
@@ -188,22 +208,22 @@ def test_page_shows_its_edit_link_last_update_and_neighbours(site: SiteBrowser, 
 def test_missing_page_shows_a_working_404_page_at_any_depth(site: SiteBrowser):
     """A missing address deep in the site answers 404 with the site's 404 page, whose styles, scripts and links all work offline."""
     missing = NavPage("missing page", HOME.source, "no/such/page/at/depth/")
-    with site.open(missing) as visit:
-        visit.settle()
-        tab, traffic = visit.page, visit.traffic
-        assert tab.locator("article h1").text_content().strip() == "404 - Not found"
-        # The address itself answers 404; every asset and the search index must load from the root path.
-        assert traffic.failed == [f"{site.url(missing)}: HTTP 404"]
-        # Chromium logs the 404 of the address itself as a console error; nothing else may log one.
-        errors = [error for error in traffic.console_errors if not error.endswith(f"({site.url(missing)})")]
-        assert not traffic.external and not errors, listing(traffic.external + errors)
-        checked, problems = link_problems(site, tab)
-        assert checked > 0 and not problems, listing(problems)
+    visit = site.visit(missing)
+    tab, traffic = visit.page, visit.traffic
+    assert tab.locator("article h1").text_content().strip() == "404 - Not found"
+    # The address itself answers 404; every asset and the search index must load from the root path.
+    assert traffic.failed == [f"{site.url(missing)}: HTTP 404"]
+    # Chromium logs the 404 of the address itself as a console error; nothing else may log one.
+    errors = [error for error in traffic.console_errors if not error.endswith(f"({site.url(missing)})")]
+    assert not traffic.external and not errors, listing(traffic.external + errors)
+    checked, problems = link_problems(site, tab)
+    assert checked > 0 and not problems, listing(problems)
 
 
 # --- included code ---------------------------------------------------------------------------------
 
 
+@functools.cache  # pages include the same files
 def shown_section(path: Path, section: str) -> str:
     """The text pymdownx.snippets shows for a section: its lines without markers, dedented."""
     found, _ = read_sections(path)
@@ -232,7 +252,6 @@ def test_included_snippets_appear_as_code(site: SiteBrowser, page: NavPage):
 
 # --- claim markers -----------------------------------------------------------------------------------
 
-CLAIM_KINDS = ("framework", "model", "extension", "observation")
 MARKER_STYLES = """() => [...document.querySelectorAll('article :is(.framework, .model, .extension, .observation)[id]')].map(element => {
     const style = getComputedStyle(element);
     const label = element.querySelector(':scope > a.claim-mark');
@@ -245,20 +264,24 @@ MARKER_STYLES = """() => [...document.querySelectorAll('article :is(.framework, 
             ruleColor: style.borderLeftColor,
             fontStyle: style.fontStyle,
         },
-        label: label ? label.textContent : null,
-        name: label ? label.getAttribute('aria-label') : null,
-        inHeading: label ? label.closest('h1, h2, h3, h4, h5, h6, summary, caption, .admonition-title') !== null : null,
-        href: label ? label.getAttribute('href') : null,
-        labelClipped: label ? label.scrollWidth > label.clientWidth + 1 : null,
+        label: label && {text: label.textContent, name: label.getAttribute('aria-label'), href: label.getAttribute('href'),
+                         inHeading: label.closest('h1, h2, h3, h4, h5, h6, summary, caption, .admonition-title') !== null},
     };
 })"""
 
 
+@pytest.fixture(scope="module")
+def reference_looks() -> dict:
+    """The look of each kind of claim marker, as the first page that shows one renders it."""
+    return {}
+
+
 @pytest.mark.parametrize("page", PAGES_WITH_MARKERS, ids=page_id)
-def test_claim_markers_render_as_designed(site: SiteBrowser, page: NavPage):
+def test_claim_markers_render_as_designed(site: SiteBrowser, reference_looks: dict, page: NavPage):
     """Every marker of the source renders with its id and kind, a visible rule, the look of every other marker of
     its kind (on any page), and a whole label linking to the claims page whose accessible name says kind, id and
-    status; no label sits in a heading, where it would be read with every mention of the heading."""
+    status; no label sits in a heading, where it would be read with every mention of the heading. (No label is cut
+    off: test_layout_clips_nothing_breaks_no_word_and_covers_no_code, at both widths.)"""
     tab = site.visit(page).page
     rendered = tab.evaluate(MARKER_STYLES)
     shown = [(marker["id"], marker["kind"]) for marker in rendered]
@@ -268,16 +291,15 @@ def test_claim_markers_render_as_designed(site: SiteBrowser, page: NavPage):
         f"rendered but not written: {[marker for marker in shown if marker not in written]}"
     )
     # The look of the first marker of each kind the suite meets; every later marker of that kind must match it.
-    reference_looks = site.once("reference looks", dict)
     for marker in rendered:
         expected = reference_looks.setdefault(marker["kind"], marker["look"])
         assert marker["look"] == expected and expected["ruleWidth"] > 0, f"#{marker['id']} does not look like a {marker['kind']}"
-        assert marker["label"] is not None, f"#{marker['id']} has no label"
-        assert marker["id"] in marker["label"], f"#{marker['id']}'s label does not name its id"
-        assert marker["href"].endswith(f"reference/claims/#claim-{marker['id']}"), f"#{marker['id']}'s label links to {marker['href']}"
-        assert not marker["labelClipped"], f"#{marker['id']}'s label is cut off"
-        assert marker["name"] == spoken_name(marker["kind"], marker["id"]), f"#{marker['id']}'s label reads {marker['name']!r}"
-        assert not marker["inHeading"], f"#{marker['id']}'s label is inside a heading"
+        label = marker["label"]
+        assert label is not None, f"#{marker['id']} has no label"
+        assert marker["id"] in label["text"], f"#{marker['id']}'s label does not name its id"
+        assert label["href"].endswith(f"reference/claims/#claim-{marker['id']}"), f"#{marker['id']}'s label links to {label['href']}"
+        assert label["name"] == spoken_name(marker["kind"], marker["id"]), f"#{marker['id']}'s label reads {label['name']!r}"
+        assert not label["inHeading"], f"#{marker['id']}'s label is inside a heading"
     # The name as the browser's accessibility tree gives it (Playwright's role query), one label of each kind.
     for marker in {marker["kind"]: marker for marker in rendered}.values():
         name = spoken_name(marker["kind"], marker["id"])
@@ -347,7 +369,7 @@ NOTEBOOK = """() => {
 }"""
 
 
-@pytest.mark.parametrize("viewport", BOTH_WIDTHS, ids=lambda viewport: viewport.name)
+@by_width
 @pytest.mark.parametrize("page", NOTEBOOK_PAGES, ids=page_id)
 def test_notebook_shows_its_executed_cells_figures_and_table(site: SiteBrowser, page: NavPage, viewport: Viewport):
     """Every code cell carries the build run's execution count, yet no prompt takes width; no stderr output; every
@@ -373,10 +395,8 @@ def test_notebook_shows_its_executed_cells_figures_and_table(site: SiteBrowser, 
 JPEG_SHADE = 24
 
 
-def blank_reason(shot: Path) -> str | None:
-    """Why a screenshot counts as blank, or None: a single colour, or one colour on nearly every pixel."""
-    with Image.open(shot) as image:
-        pixels = image.convert("RGB")
+def blank_reason(pixels: Image.Image) -> str | None:
+    """Why a screenshot (RGB) counts as blank, or None: a single colour, or one colour on nearly every pixel."""
     extrema = pixels.getextrema()
     if all(low == high for low, high in extrema):
         return f"the whole image is {tuple(low for low, _ in extrema)}"
@@ -399,8 +419,7 @@ def blank_reason(shot: Path) -> str | None:
     return None
 
 
-@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=lambda viewport: viewport.name)
-@pytest.mark.parametrize("page", NAV, ids=page_id)
+@by_page_and_width
 def test_screenshot_is_not_blank(site: SiteBrowser, page: NavPage, viewport: Viewport, request: pytest.FixtureRequest):
     """A screenshot at desktop and phone width is written under build/screenshots/ and shows something, and the
     page is no wider than the screen. The gate takes the first screen; `python3 dev.py screenshots` the whole page."""
@@ -410,10 +429,11 @@ def test_screenshot_is_not_blank(site: SiteBrowser, page: NavPage, viewport: Vie
     # Wider than the screen means the reader must scroll sideways.
     assert document_width == viewport.width, f"the page is {document_width} px wide on a {viewport.width} px {viewport.name} screen"
     with Image.open(path) as image:
-        assert image.width == viewport.width, f"the screenshot is {image.width} px wide, the {viewport.name} screen {viewport.width} px"
-        if not full_page:
-            assert image.height == viewport.height, f"the screenshot is {image.height} px tall, the {viewport.name} screen {viewport.height} px"
-    reason = blank_reason(path)
+        pixels = image.convert("RGB")
+    assert pixels.width == viewport.width, f"the screenshot is {pixels.width} px wide, the {viewport.name} screen {viewport.width} px"
+    if not full_page:
+        assert pixels.height == viewport.height, f"the screenshot is {pixels.height} px tall, the {viewport.name} screen {viewport.height} px"
+    reason = blank_reason(pixels)
     assert reason is None, f"{path.relative_to(REPO_ROOT)} is blank: {reason}"
 
 
@@ -518,11 +538,6 @@ LAYOUT = """() => {
 }"""
 
 
-def by_page_and_width(test):
-    test = pytest.mark.parametrize("viewport", BOTH_WIDTHS, ids=lambda viewport: viewport.name)(test)
-    return pytest.mark.parametrize("page", NAV, ids=page_id)(test)
-
-
 @by_page_and_width
 def test_layout_clips_nothing_breaks_no_word_and_covers_no_code(site: SiteBrowser, page: NavPage, viewport: Viewport):
     """No table, code block, figure, inline code or claim label is cut outside a scroll container; a table that
@@ -549,43 +564,23 @@ SCHEME_LOOK = f"""() => ({{
 }})"""
 
 
-@contextmanager
-def tab_in_scheme(site: SiteBrowser, page: NavPage, scheme: str) -> Iterator:
-    """The page at phone width in a colour scheme: the shared visit in the scheme the suite's contexts ask for,
-    otherwise a tab in a context of its own (Material remembers a scheme for the whole context)."""
-    if scheme == SiteBrowser.COLOR_SCHEME:
-        yield site.visit(page, PHONE).page
-        return
-    context = site.browser.new_context(color_scheme=scheme, viewport={"width": PHONE.width, "height": PHONE.height})
-    try:
-        tab = context.new_page()
-        tab.goto(site.url(page), wait_until="load")
-        tab.evaluate(OPEN_DETAILS)
-        yield tab
-    finally:
-        context.close()
-
-
 # Every element's painted colours, in document order: what a scheme decides.
 PAINTED_COLOURS = """() => [...document.body.querySelectorAll('*')].map(element => {
     const style = getComputedStyle(element);
     return [element.tagName.toLowerCase(), style.color, style.backgroundColor, style.borderLeftColor,
             style.textDecorationColor, style.outlineColor, style.fill].join(' ');
 })"""
-# The page that shows the most kinds of claim, read once in a tab of its own loaded in the dark scheme.
+# The page that shows the most kinds of claim, read in the dark scheme too.
 SCHEMES_PAGE = max(PAGES_WITH_MARKERS, key=lambda page: len({marker.kind for marker in MARKDOWN_PAGES[page].markers}), default=HOME)
 
 
-def dark_reading(site: SiteBrowser) -> dict:
-    """SCHEME_LOOK and PAINTED_COLOURS of SCHEMES_PAGE loaded in the dark scheme (the suite's one load in it)."""
-
-    def read() -> dict:
-        with tab_in_scheme(site, SCHEMES_PAGE, "dark") as tab:
-            # Material applies the dark palette as its script starts, so colours may still be easing at `load`.
-            assert tab.evaluate(FINISH_TRANSITIONS), "transitions still running after 20 rounds"
-            return {"look": tab.evaluate(SCHEME_LOOK), "colours": tab.evaluate(PAINTED_COLOURS)}
-
-    return site.once("dark reading", read)
+def dark_tab(site: SiteBrowser):
+    """SCHEMES_PAGE at 390 px loaded in the dark scheme (the suite's one load in it; Material remembers a scheme for
+    the whole context, so it has a context of its own), its colours eased to their end."""
+    tab = site.visit(SCHEMES_PAGE, PHONE, "dark").page
+    # Material applies the dark palette as its script starts, so colours may still be easing at `load`.
+    assert tab.evaluate(FINISH_TRANSITIONS), "transitions still running after 20 rounds"
+    return tab
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
@@ -593,11 +588,7 @@ def test_claim_kinds_stay_distinct_and_legible_in_both_schemes(site: SiteBrowser
     """In either scheme each kind of claim has a rule colour of its own (every marker of a kind looks alike:
     test_claim_markers_render_as_designed), at least 3:1 against the page's background."""
     page = SCHEMES_PAGE
-    if scheme == "dark":
-        look = dark_reading(site)["look"]
-    else:
-        with tab_in_scheme(site, page, scheme) as tab:
-            look = tab.evaluate(SCHEME_LOOK)
+    look = (dark_tab(site) if scheme == "dark" else site.visit(page, PHONE).page).evaluate(SCHEME_LOOK)
     assert look["scheme"] == {"light": "default", "dark": "slate"}[scheme]
     background = look["background"]
     colours = {}
@@ -619,7 +610,7 @@ def test_a_page_switched_to_the_dark_scheme_paints_as_one_loaded_in_it(site: Sit
         switched = tab.evaluate(PAINTED_COLOURS)
     finally:
         tab.evaluate(SET_COLOR_SCHEME, "default")
-    loaded = dark_reading(site)["colours"]
+    loaded = dark_tab(site).evaluate(PAINTED_COLOURS)
     assert len(switched) == len(loaded), f"{len(switched)} elements switched, {len(loaded)} loaded"
     differ = [f"element {number}: switched {ours!r}, loaded {theirs!r}"
               for number, (ours, theirs) in enumerate(zip(switched, loaded)) if ours != theirs]
@@ -677,34 +668,38 @@ def test_page_passes_axe_core(accessibility_audit, page: NavPage, viewport: View
 
 # An element too faint to read and a box that scrolls but cannot be reached with the keyboard (nothing in it
 # is focusable, and docs/javascripts/keyboard.js only sees the boxes a page has when it loads).
-INACCESSIBLE = """() => {
-    const sandbox = document.createElement('div');
-    sandbox.id = 'axe-control';
-    sandbox.innerHTML = `<p style="color: #b8b8b8">text too faint to read</p>
-        <div style="overflow-x: auto; width: 120px"><p style="width: 600px">a wide box that scrolls sideways</p></div>`;
-    document.querySelector('article').prepend(sandbox);
-}"""
+INACCESSIBLE = """<p style="color: #b8b8b8">text too faint to read</p>
+    <div style="overflow-x: auto; width: 120px"><p style="width: 600px">a wide box that scrolls sideways</p></div>"""
 
 
-def test_axe_check_reports_planted_violations(site: SiteBrowser):
+def test_axe_check_reports_planted_violations_alike_with_and_without_the_colour_memo(site: SiteBrowser):
     """Planted in a page: text at 2:1 contrast and a scrolling box the keyboard cannot reach. The check fails,
-    naming the page and both rules."""
+    naming the page and both rules. axe-core remembers the colours it parsed (tests/browser.py,
+    REMEMBER_PARSED_COLOURS): every rule's whole result (passes, violations, incomplete, and what each check read:
+    colours, contrast ratios, related elements) is the same with and without it."""
     tab = site.visit(HOME, PHONE).page
-    tab.evaluate(INACCESSIBLE)
-    try:
-        start_axe(tab)
-        violations = axe_violations(tab)
-    finally:
-        tab.evaluate("() => document.getElementById('axe-control').remove()")
+    every_result = """async options => {
+        const results = await axe.run(document, options);
+        return JSON.stringify([results.violations, results.passes, results.incomplete, results.inapplicable]);
+    }"""
+    with planted(tab, INACCESSIBLE):
+        tab.evaluate("() => { delete window.axe; }")  # a fresh axe-core, its colour parse as shipped
+        inject_axe(tab, remember_colours=False)
+        shipped = tab.evaluate(every_result, {"runOnly": AXE_OPTIONS["runOnly"]})
+        assert tab.evaluate(REMEMBER_PARSED_COLOURS) == "remembered"
+        remembering = tab.evaluate(every_result, {"runOnly": AXE_OPTIONS["runOnly"]})
+        remembered = tab.evaluate("() => axe.commons.color.Color.prototype.parseString.parsed.size")
+    assert remembered > 1, f"axe-core parsed {remembered} colour(s) through the memo"
+    assert remembering == shipped
     with pytest.raises(AssertionError) as failure:
-        assert_accessible(HOME, PHONE, COLOR_SCHEMES[0], violations)
+        assert_accessible(HOME, PHONE, COLOR_SCHEMES[0], json.loads(remembering)[0])
     report = str(failure.value)
     assert f"{HOME.name} at {PHONE.width} px in the {COLOR_SCHEMES[0]} scheme" in report, report
     for rule in ("color-contrast", "scrollable-region-focusable"):
-        assert f"  {rule} (serious)" in report and "#axe-control" in report, report
+        assert f"  {rule} (serious)" in report and "#planted" in report, report
 
 
-# Planted in a copy of the built site, in a stylesheet every page loads: text too faint to read (1.2:1) in either scheme.
+# Planted in a stylesheet every page loads: text too faint to read (1.2:1) in either scheme.
 FAINT_TEXT = "\n.md-typeset p { color: #808080 !important; background-color: #8c8c8c !important; }\n"
 
 
@@ -712,7 +707,8 @@ def test_a_changed_stylesheet_scans_every_page_again_and_fails_on_a_planted_viol
         site: SiteBrowser, built_site: Path, scan_inputs: ScanInputs, accessibility_audit: Audit, tmp_path: Path):
     """The lock the audit leaves lets every scan that passed go unrun while its inputs stay the same. In a copy of
     the site whose accessibility.css makes text too faint to read, every scan of every page is due again; the home
-    page's, run at 390 px against that lock, fails in both schemes, naming the page and the rule."""
+    page's, run at 390 px against that lock with the planted rule in the page, fails in both schemes, naming the page
+    and the rule."""
     lock, scans = accessibility_audit.lock, list(accessibility_audit.found)
     assert lock.passed and all(lock.why_scan(scan_inputs, key[0], scan_id(*key)) is None for key in scans if scan_id(*key) in lock.passed)
     copy = tmp_path / "site"
@@ -722,12 +718,9 @@ def test_a_changed_stylesheet_scans_every_page_again_and_fails_on_a_planted_viol
     changed = ScanInputs.read(copy, NAV, site.browser, scan_inputs.shared["fonts"])
     assert changed.pages == scan_inputs.pages and changed.shared["assets"] != scan_inputs.shared["assets"]
     assert {lock.why_scan(changed, key[0], scan_id(*key)) for key in scans} == {"assets changed"}
-    with serve(copy, siteconfig.root_path()) as base_url:
-        planted = SiteBrowser(site.browser, base_url)
-        try:
-            result = audit({(HOME.url_path, PHONE.name): planted.visit(HOME, PHONE).page}, changed, lock)
-        finally:
-            planted.close()
+    tab = site.visit(HOME, PHONE).page
+    with planted(tab, f"<style>{FAINT_TEXT}</style>"):
+        result = audit({(HOME.url_path, PHONE.name): tab}, changed, lock)
     assert result.scanned == {(HOME.url_path, PHONE.name, scheme): "assets changed" for scheme in COLOR_SCHEMES}
     assert not result.lock.passed
     for scheme in COLOR_SCHEMES:
@@ -751,31 +744,6 @@ def test_page_digest_leaves_out_only_what_changes_between_builds():
     assert page_digest(page("c874c3a8", "c874c3a8", "December 1, 2026")) != built  # a repeated id stays repeated
 
 
-def test_colour_memo_leaves_axe_results_unchanged(site: SiteBrowser):
-    """axe-core remembers the colours it parsed (tests/browser.py, REMEMBER_PARSED_COLOURS). Run on a page with the
-    planted violations, every rule's whole result (passes, violations, incomplete, and what each check read: colours,
-    contrast ratios, related elements) is the same with and without it."""
-    tab = site.visit(HOME, PHONE).page
-    every_result = """async options => {
-        const results = await axe.run(document, options);
-        return JSON.stringify([results.violations, results.passes, results.incomplete, results.inapplicable]);
-    }"""
-    tab.evaluate(INACCESSIBLE)
-    try:
-        tab.evaluate("() => { delete window.axe; }")  # a fresh axe-core, its colour parse as shipped
-        inject_axe(tab, remember_colours=False)
-        shipped = tab.evaluate(every_result, {"runOnly": AXE_OPTIONS["runOnly"]})
-        assert tab.evaluate(REMEMBER_PARSED_COLOURS) == "remembered"
-        remembering = tab.evaluate(every_result, {"runOnly": AXE_OPTIONS["runOnly"]})
-        remembered = tab.evaluate("() => axe.commons.color.Color.prototype.parseString.parsed.size")
-    finally:
-        tab.evaluate("() => document.getElementById('axe-control').remove()")
-    planted = [violation for violation in json.loads(shipped)[0] if violation["id"] == "color-contrast"]
-    assert planted and "axe-control" in json.dumps(planted), "the planted text too faint to read was not found"
-    assert remembered > 1, f"axe-core parsed {remembered} colour(s) through the memo"
-    assert remembering == shipped
-
-
 # --- tests that click and type in the shared visits: last; each puts the page back as it found it ----------
 
 # --- the copy button ------------------------------------------------------------------------------------
@@ -784,8 +752,11 @@ def test_colour_memo_leaves_axe_results_unchanged(site: SiteBrowser):
 CODE_BLOCKS = "article pre > code, article .jp-CodeCell .highlight-ipynb pre"
 COPY_BUTTONS = "article pre button.md-code__button[data-md-type=copy], article pre button.md-clipboard, article clipboard-copy"
 NOTHING_COPIED = "(nothing copied)"
-# Every button in turn: its block shown as a reader would (folds opened, its tab selected), a click at the
-# middle of the button (a button under something else copies nothing), a sentinel in the clipboard first.
+# Every button in turn, all in one task (a frame drawn after each click was most of the check's CPU): its block shown
+# as a reader would (folds opened, its tab selected), then a click at the middle of the button (a button under
+# something else copies nothing). What a click copies is what the page hands the clipboard: the selection its copy
+# command copies (clipboard.js), or the text it writes (the notebook's <clipboard-copy>). The clipboard itself,
+# holding a sentinel before the first click, must hold the last click's copy after it.
 CLICK_EVERY_COPY_BUTTON = """async ([blockSelector, buttonSelector, sentinel]) => {
     const blocks = document.querySelectorAll(blockSelector).length;
     const folds = [...document.querySelectorAll('details')].map(fold => [fold, fold.open]);
@@ -800,41 +771,50 @@ CLICK_EVERY_COPY_BUTTON = """async ([blockSelector, buttonSelector, sentinel]) =
         }
     };
     const clickAtMiddle = button => {
-        // Scrolled there for the click and straight back, before the page paints again: Chromium
-        // would otherwise paint every stretch of a long page it scrolls past.
+        // Scrolled there for the click and straight back: Chromium would otherwise paint every stretch of a long page.
         const [left, top] = [window.scrollX, window.scrollY];
         button.scrollIntoView({block: 'center', inline: 'center'});
         const box = button.getBoundingClientRect();
         const x = box.left + box.width / 2, y = box.top + box.height / 2;
         const target = document.elementFromPoint(x, y);
         if (!target) return 'nothing';
-        const at = {bubbles: true, cancelable: true, composed: true, view: window, clientX: x, clientY: y, button: 0, detail: 1};
-        target.dispatchEvent(new PointerEvent('pointerdown', {...at, pointerType: 'mouse', isPrimary: true}));
-        target.dispatchEvent(new MouseEvent('mousedown', at));
-        target.dispatchEvent(new PointerEvent('pointerup', {...at, pointerType: 'mouse', isPrimary: true}));
-        target.dispatchEvent(new MouseEvent('mouseup', at));
-        target.dispatchEvent(new MouseEvent('click', at));
+        const at = {bubbles: true, cancelable: true, composed: true, view: window, clientX: x, clientY: y, button: 0, detail: 1,
+                    pointerType: 'mouse', isPrimary: true};
+        for (const [type, Event] of [['pointerdown', PointerEvent], ['mousedown', MouseEvent], ['pointerup', PointerEvent],
+                                     ['mouseup', MouseEvent], ['click', MouseEvent]]) target.dispatchEvent(new Event(type, at));
         window.scrollTo(left, top);
         return button.contains(target) ? 'the button' : `${target.tagName.toLowerCase()}.${target.classList[0] || ''}`;
     };
+    const clipboard = navigator.clipboard, writeText = clipboard.writeText;
+    await writeText.call(clipboard, sentinel);
+    let copied, written;
+    // Last in the copy event's path, so it sees the data a handler put there instead of the selection.
+    const onCopy = event => { copied = event.defaultPrevented ? event.clipboardData.getData('text/plain') : document.getSelection().toString(); };
+    window.addEventListener('copy', onCopy);
+    clipboard.writeText = text => { copied = text; return written = writeText.call(clipboard, text); };
     const results = [];
-    for (const button of document.querySelectorAll(buttonSelector)) {
-        await navigator.clipboard.writeText(sentinel);
-        showBlock(button);
-        const clicked = clickAtMiddle(button);
-        // A copy through the asynchronous clipboard API completes after the click's handlers.
-        await new Promise(resolve => setTimeout(resolve, 0));
-        const shown = button.closest('pre')
-            ? button.closest('pre').querySelector('code').textContent
-            : button.closest('.jp-InputArea-editor').querySelector('.highlight-ipynb pre').textContent;
-        results.push({clicked, copied: await navigator.clipboard.readText(), shown});
+    try {
+        for (const button of document.querySelectorAll(buttonSelector)) {
+            copied = sentinel;
+            showBlock(button);
+            const clicked = clickAtMiddle(button);
+            const shown = button.closest('pre')
+                ? button.closest('pre').querySelector('code').textContent
+                : button.closest('.jp-InputArea-editor').querySelector('.highlight-ipynb pre').textContent;
+            results.push({clicked, copied, shown});
+        }
+    } finally {
+        window.removeEventListener('copy', onCopy);
+        delete clipboard.writeText;
     }
+    await written;
+    const inClipboard = await clipboard.readText();
     folds.forEach(([fold, open]) => { fold.open = open; });
     shownTabs.forEach(input => input.click());
     window.scrollTo(...scrolled);
     document.activeElement?.blur();
     window.getSelection()?.removeAllRanges();
-    return {blocks, results};
+    return {blocks, results, inClipboard};
 }"""
 
 
@@ -850,23 +830,21 @@ def test_copy_button_copies_the_shown_code(site: SiteBrowser, page: NavPage):
         if normalized(result["copied"]) != normalized(result["shown"])
     ]
     assert not wrong, listing(wrong)
+    assert found["inClipboard"] == results[-1]["copied"], f"after the last click the clipboard holds {found['inClipboard'][:80]!r}"
 
 
-# --- search, typed into the home page's shared visit ----------------------------------------------------
+# --- search, typed into the home page's shared visit (left with the last query: no later test reads it) ----------------------------------------------------
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def search_tab(site: SiteBrowser):
-    """The home page's shared visit, for the tests that type into the search box; each clears the box first.
-    Afterwards the box is emptied and the search closed again, as the page was loaded."""
-    tab = site.visit(HOME).page
-    yield tab
-    clear_search(tab)
-    tab.evaluate("() => { document.querySelector('input[data-md-toggle=search]').checked = false; document.activeElement?.blur(); }")
+    """The home page's shared visit, for the tests that type into the search box; each enters its query afresh."""
+    return site.visit(HOME).page
 
 
-def clear_search(tab) -> str:
-    """Empty the search box and wait until the search shows its placeholder and no suggestion; return the placeholder."""
+def enter_query(tab, query: str) -> str:
+    """Empty the search box and wait until the search shows its placeholder and no suggestion, then type `query`;
+    return the placeholder."""
     placeholder = tab.evaluate("JSON.parse(document.getElementById('__config').textContent).translations['search.result.placeholder']")
     box = tab.locator("input.md-search__input")
     box.click()
@@ -879,122 +857,94 @@ def clear_search(tab) -> str:
         "([meta, suggestion, text]) => meta.textContent.trim() === text && suggestion.textContent.trim() === ''",
         arg=[tab.locator(".md-search-result__meta").element_handle(), tab.locator(".md-search__suggest").element_handle(), placeholder],
     )
-    return placeholder
-
-
-def search(site: SiteBrowser, tab, query: str) -> list[str]:
-    """Type a query into the site's search box and return the result pages' URL paths, best first."""
-    placeholder = clear_search(tab)
-    box = tab.locator("input.md-search__input")
     box.fill(query)
     box.press("End")
-    tab.wait_for_function("([meta, text]) => meta.textContent.trim() !== text", arg=[tab.locator(".md-search-result__meta").element_handle(), placeholder])
-    hrefs = tab.locator(".md-search-result__item > a.md-search-result__link").evaluate_all("links => links.map(link => link.href)")
-    return [href.removeprefix(site.base_url).split("?")[0].split("#")[0] for href in hrefs]
+    return placeholder
 
 
 def test_search_suggests_the_completion_of_a_typed_word(search_tab):
     """Typing the start of a word the site uses shows its completion in the search box (search.suggest)."""
-    clear_search(search_tab)
-    box = search_tab.locator("input.md-search__input")
     # "Content chunk navigation" is a page title; any word of the index that starts so will do.
     typed = "navig"
-    box.fill(typed)
-    box.press("End")
+    enter_query(search_tab, typed)
     suggestion = search_tab.locator(".md-search__suggest")
     search_tab.wait_for_function("element => element.textContent.trim().length > 0", arg=suggestion.element_handle())
     completed = suggestion.text_content().strip()
     assert completed.startswith(typed) and len(completed) > len(typed), f"typed {typed!r}, suggested {completed!r}"
 
 
-@pytest.mark.parametrize(("query", "source", "within"), [
-    pytest.param("Document node", "Architecture/ContentChunkNavigation.md", 3, id="Document node"),
-    pytest.param("maxToolCallsPerRound", "AI/AgentDesign.md", None, id="maxToolCallsPerRound"),
-])
-def test_search_lists_the_page_for_a_query(site: SiteBrowser, search_tab, query: str, source: str, within: int | None):
-    """Typing the query into the search box lists the page among the first results (or anywhere, when `within` is None)."""
-    expected = nav_page(source).url_path
-    results = search(site, search_tab, query)
-    assert expected in results[:within], f"{query!r}: results {results}"
-
-
 # The claim with the longest id: a search for it, or for its words without the page prefix, lists the claims page.
 LONGEST_ID = max((marker.id for source in MARKDOWN_PAGES.values() for marker in source.markers), key=len)
 
 
-@pytest.mark.parametrize("query", [
-    pytest.param(LONGEST_ID, id="the whole id"),
-    pytest.param(LONGEST_ID.split(".", 1)[1], id="the id without its page prefix"),
+@pytest.mark.parametrize(("query", "source", "within"), [
+    pytest.param("Document node", "Architecture/ContentChunkNavigation.md", 3, id="Document node"),
+    pytest.param("maxToolCallsPerRound", "AI/AgentDesign.md", None, id="maxToolCallsPerRound"),
+    pytest.param(LONGEST_ID, CLAIMS_PAGE, 5, id="a claim's whole id"),
+    pytest.param(LONGEST_ID.split(".", 1)[1], CLAIMS_PAGE, 5, id="a claim's id without its page prefix"),
 ])
-def test_search_finds_a_claim_on_the_claims_page(site: SiteBrowser, search_tab, query: str):
-    """A claim is looked up by its id: the claims page is among the first results. Search scores each word of the
-    query on its own (lunr), so the pages whose prose shares the id's words may rank above it; no other page holds
-    the id itself, labels being left out of the index."""
-    claims_page = nav_page(CLAIMS_PAGE).url_path
-    results = search(site, search_tab, query)
-    assert claims_page in results[:5], f"{query!r}: results {results}"
+def test_search_lists_the_page_for_a_query(site: SiteBrowser, search_tab, query: str, source: str, within: int | None):
+    """Typing the query into the search box lists the page among the first results (or anywhere, when `within` is
+    None). A claim is looked up by its id on the claims page: search scores each word of the query on its own
+    (lunr), so the pages whose prose shares the id's words may rank above it; no other page holds the id itself,
+    labels being left out of the index."""
+    placeholder = enter_query(search_tab, query)
+    search_tab.wait_for_function("([meta, text]) => meta.textContent.trim() !== text",
+                                 arg=[search_tab.locator(".md-search-result__meta").element_handle(), placeholder])
+    hrefs = search_tab.locator(".md-search-result__item > a.md-search-result__link").evaluate_all("links => links.map(link => link.href)")
+    results = [href.removeprefix(site.base_url).split("?")[0].split("#")[0] for href in hrefs]
+    assert nav_page(source).url_path in results[:within], f"{query!r}: results {results}"
 
 
 # A page built to break every rule above: the checks must find each break, or they prove nothing.
-BROKEN_LAYOUT = """() => {
-    const article = document.querySelector('article.md-content__inner');
-    const sandbox = document.createElement('div');
-    sandbox.id = 'layout-control';
-    sandbox.innerHTML = `
-        <div style="overflow: hidden; width: 200px"><table style="overflow: visible"><tr><td style="white-space: nowrap">${'wide cell '.repeat(30)}</td></tr></table></div>
-        <div class="md-typeset__scrollwrap"><div class="md-typeset__table"><table><tr>${'<td style="position: static; white-space: nowrap">column</td>'.repeat(40)}</tr></table></div></div>
-        <p style="width: 120px"><code style="word-break: break-all">Meridian-content-Annual-Report-2024.pdf</code></p>
-        <pre style="position: relative"><span class="md-code__nav" style="position: absolute; top: 0; left: 0; width: 100%; height: 3em"></span><code style="padding: 0">covered line of code</code></pre>`;
-    article.prepend(sandbox);
-}"""
+BROKEN_LAYOUT = f"""
+    <div style="overflow: hidden; width: 200px"><table style="overflow: visible"><tr><td style="white-space: nowrap">{'wide cell ' * 30}</td></tr></table></div>
+    <div class="md-typeset__scrollwrap"><div class="md-typeset__table"><table><tr>{'<td style="position: static; white-space: nowrap">column</td>' * 40}</tr></table></div></div>
+    <p style="width: 120px"><code style="word-break: break-all">Meridian-content-Annual-Report-2024.pdf</code></p>
+    <pre style="position: relative"><span class="md-code__nav" style="position: absolute; top: 0; left: 0; width: 100%; height: 3em"></span><code style="padding: 0">covered line of code</code></pre>"""
 
 
 def test_layout_script_reports_planted_breaks(site: SiteBrowser):
     """Planted in a page: a table cut by a hidden overflow, a wide table whose first column scrolls away, an id
     broken mid-word and a code line under its copy button. The layout script must report every one."""
-    # Planted, read and removed again in one script: the visit is shared.
-    found = site.visit(HOME, PHONE).page.evaluate(
-        f"() => {{ ({BROKEN_LAYOUT})(); try {{ return ({LAYOUT})(); }} finally {{ document.getElementById('layout-control').remove(); }} }}"
-    )
+    tab = site.visit(HOME, PHONE).page
+    with planted(tab, BROKEN_LAYOUT):
+        found = tab.evaluate(LAYOUT)
     assert any("cut by a 200 px div" in problem for problem in found["clipped"]), found
     assert any("first column not sticky" in problem for problem in found["unstuckTables"]), found["unstuckTables"]
     assert any("Meridian-content-Annual-Report-2024.pdf" in problem for problem in found["brokenWords"]), found["brokenWords"]
     assert any("covered line of code" in problem for problem in found["coveredCode"]), found["coveredCode"]
 
 
-# Links built to miss: the link check must name each, or its silence proves nothing.
-BROKEN_LINKS = """([page, anchorPage]) => {
-    const sandbox = document.createElement('div');
-    sandbox.id = 'link-control';
-    sandbox.innerHTML = `<a href="${page}">missing page</a><a href="#no-such-anchor">missing anchor here</a>`
-        + `<a href="${anchorPage}#no-such-anchor-there">missing anchor there</a>`;
-    document.querySelector('article').prepend(sandbox);
-}"""
-
-
 def test_link_check_reports_planted_misses(site: SiteBrowser):
     """Planted in a page: a link to a page that does not exist, and links to anchors missing here and on another page.
-    The link check must report every one."""
+    The link check must report every one, or its silence proves nothing."""
     tab = site.visit(HOME, PHONE).page
-    tab.evaluate(BROKEN_LINKS, ["no/such/page/", site.url(NAV[1])])
-    try:
+    with planted(tab, f'<a href="no/such/page/">missing page</a><a href="#no-such-anchor">missing anchor here</a>'
+                      f'<a href="{site.url(NAV[1])}#no-such-anchor-there">missing anchor there</a>'):
         _, problems = link_problems(site, tab)
-    finally:
-        tab.evaluate("() => document.getElementById('link-control').remove()")
     assert any(problem.startswith("no/such/page/: HTTP 404") for problem in problems), problems
     assert any(problem.startswith("#no-such-anchor: the page has no element") for problem in problems), problems
     assert any("#no-such-anchor-there: the target has no element" in problem for problem in problems), problems
 
 
 # --- the keyboard: one page tabbed through, and its controls used without a mouse ----------------------------
-# The page with tool-call/Python tabs, copy buttons and claim labels that has the fewest stops to tab through.
-KEYBOARD_PAGE = min(
-    (page for page in PAGES_WITH_MARKERS if any(fence.includes for fence in MARKDOWN_PAGES[page].fences)
-     and "=== " in (REPO_ROOT / "docs" / page.source).read_text(encoding="utf-8")),
-    key=lambda page: (REPO_ROOT / "docs" / page.source).stat().st_size, default=HOME,
-)
+# A start point before the page's first control, focused, for the Tab key to leave.
+FOCUS_BEFORE_THE_PAGE = """() => {
+    const start = Object.assign(document.createElement('span'), {id: 'tab-walk-start', tabIndex: -1});
+    document.body.prepend(start);
+    start.focus();
+}"""
+# The page as the keyboard tests found it: the start point gone, the search empty and closed, nothing focused, at the top.
+PUT_BACK = """() => {
+    document.getElementById('tab-walk-start')?.remove();
+    document.querySelector('input.md-search__input').value = '';
+    document.querySelector('input[data-md-toggle=search]').checked = false;
+    document.activeElement?.blur();
+    window.scrollTo(0, 0);
+}"""
 # Every element the Tab key should stop at, in document order (of a radio group only the checked one), numbered;
-# a start point before the first is focused, and every focus is recorded.
+# every focus from FOCUS_BEFORE_THE_PAGE on is recorded.
 TAB_STOPS = """() => {
     const candidates = document.querySelectorAll('a[href], button, input, select, textarea, summary, iframe, [tabindex], [contenteditable]');
     const stops = [...candidates].filter(element => element.tabIndex >= 0 && !element.disabled && element.type !== 'hidden'
@@ -1010,11 +960,6 @@ TAB_STOPS = """() => {
         const name = (element.getAttribute('aria-label') || element.getAttribute('title') || element.textContent || element.id).trim().replace(/\\s+/g, ' ');
         return {region: region(element), kind: kind(element), text: `${element.tagName.toLowerCase()}.${element.classList[0] || ''} "${name.slice(0, 60)}"`};
     });
-    const start = document.createElement('span');
-    start.id = 'tab-walk-start';
-    start.tabIndex = -1;
-    document.body.prepend(start);
-    start.focus();
     window.__tabWalk = [];
     window.__recordFocus = event => window.__tabWalk.push(event.target.dataset.tabStop === undefined ? -1 : Number(event.target.dataset.tabStop));
     document.addEventListener('focusin', window.__recordFocus, true);
@@ -1025,14 +970,12 @@ TAB_STOPS = """() => {
         copyButtons: [...document.querySelectorAll('article .md-code__button')].filter(button => button.checkVisibility()).length,
     };
 }"""
-END_TAB_WALK = """() => {
+END_TAB_WALK = f"""() => {{
     document.removeEventListener('focusin', window.__recordFocus, true);
-    document.getElementById('tab-walk-start').remove();
     document.querySelectorAll('[data-tab-stop]').forEach(element => delete element.dataset.tabStop);
-    document.activeElement?.blur();
-    window.scrollTo(0, 0);
+    ({PUT_BACK})();
     return window.__tabWalk;
-}"""
+}}"""
 
 
 def test_tab_key_reaches_every_control_in_reading_order(site: SiteBrowser):
@@ -1040,6 +983,7 @@ def test_tab_key_reaches_every_control_in_reading_order(site: SiteBrowser):
     the header (the search box among it), the navigation, then the article (the tool-call/Python tabs, the copy
     buttons and every claim label as they come in the text) and the footer, and nowhere else."""
     tab = site.visit(KEYBOARD_PAGE).page
+    tab.evaluate(FOCUS_BEFORE_THE_PAGE)
     found = tab.evaluate(TAB_STOPS)
     stops = found["stops"]
     try:
@@ -1070,20 +1014,16 @@ SEARCH_STATE = """() => ({
     results: document.querySelectorAll('.md-search-result__item').length,
     inResults: document.activeElement.matches('.md-search-result a.md-search-result__link'),
 })"""
-WAIT_FOR_CLIPBOARD_CHANGE = """async sentinel => {
-    for (let attempt = 0; attempt < 100; attempt++) {
-        const text = await navigator.clipboard.readText();
-        if (text !== sentinel) return text;
-        await new Promise(resolve => setTimeout(resolve, 10));
-    }
-    return sentinel;
-}"""
+# The next click anywhere in the page, recorded and not followed: the shared visit stays on its page.
+CATCH_NEXT_CLICK = """() => document.addEventListener('click', event => { window.__clicked = event.target; event.preventDefault(); },
+                                         {capture: true, once: true})"""
 
 
 def test_keyboard_operates_tabs_copy_buttons_search_and_claim_labels(site: SiteBrowser):
-    """Without a mouse: the arrow keys switch a tool-call/Python tab set; Enter on a copy button copies the code
-    shown; Enter on a claim label follows its link; typed into the search box a query lists results, the down arrow
-    enters them and Escape closes the search. The page is put back as it was."""
+    """Without a mouse: the arrow keys switch a tool-call/Python tab set; Enter on a copy button or a claim label
+    clicks it (the click copies the code shown: test_copy_button_copies_the_shown_code; it follows the label's link);
+    typed into the search box a query lists results, the down arrow enters them and Escape closes the search. The page
+    is put back as it was."""
     tab = site.visit(KEYBOARD_PAGE).page
     tab_set = tab.locator("article .tabbed-set").first
     shown_blocks = "set => [...set.querySelectorAll(':scope > .tabbed-content > .tabbed-block')].map(block => block.checkVisibility())"
@@ -1095,20 +1035,11 @@ def test_keyboard_operates_tabs_copy_buttons_search_and_claim_labels(site: SiteB
         tab.keyboard.press("ArrowLeft")
         assert tab_set.evaluate(shown_blocks)[:2] == [True, False], "the left arrow did not show the first tab again"
 
-        button = tab.locator("article .md-code__button:visible").first
-        tab.evaluate("sentinel => navigator.clipboard.writeText(sentinel)", NOTHING_COPIED)
-        button.focus()
-        tab.keyboard.press("Enter")
-        copied = tab.evaluate(WAIT_FOR_CLIPBOARD_CHANGE, NOTHING_COPIED)
-        assert normalized(copied) == normalized(button.evaluate("button => button.closest('pre').querySelector('code').textContent"))
-
-        mark = tab.locator("article a.claim-mark").first
-        # The link is followed as far as its click: the shared visit stays on its page.
-        tab.evaluate("() => document.addEventListener('click', event => { window.__followed = event.target.closest('a')?.href ?? null; "
-                     "event.preventDefault(); }, {capture: true, once: true})")
-        mark.focus()
-        tab.keyboard.press("Enter")
-        assert tab.evaluate("window.__followed") == mark.evaluate("link => link.href"), "Enter did not follow the claim label"
+        for control in (tab.locator("article .md-code__button:visible").first, tab.locator("article a.claim-mark").first):
+            tab.evaluate(CATCH_NEXT_CLICK)
+            control.focus()
+            tab.keyboard.press("Enter")
+            assert control.evaluate("control => window.__clicked === control"), f"Enter did not click {control}"
 
         tab.locator("input.md-search__input").focus()
         # Material searches on every key's release, and a result list rendered for "chu" may be replaced by the one for
@@ -1122,13 +1053,7 @@ def test_keyboard_operates_tabs_copy_buttons_search_and_claim_labels(site: SiteB
         tab.keyboard.press("Escape")
         assert not tab.evaluate(SEARCH_STATE)["open"], "Escape did not close the search"
     finally:
-        tab.evaluate("""() => {
-            window.__shownTabs.forEach(input => input.click());
-            document.querySelector('input.md-search__input').value = '';
-            document.querySelector('input[data-md-toggle=search]').checked = false;
-            document.activeElement?.blur();
-            window.scrollTo(0, 0);
-        }""")
+        tab.evaluate(f"() => {{ window.__shownTabs.forEach(input => input.click()); ({PUT_BACK})(); }}")
 
 
 SEARCH_BOX_SHOWN = """() => {
@@ -1146,8 +1071,7 @@ def test_search_box_reached_by_tab_on_a_phone_opens_the_search(site: SiteBrowser
     """At 390 px Material hides the search box behind a button the Tab key skips; reached by Tab, the box opens
     the search, so the reader sees where focus is (docs/javascripts/keyboard.js), and Escape closes it again."""
     tab = site.visit(KEYBOARD_PAGE, PHONE).page
-    tab.evaluate("() => { const start = document.createElement('span'); start.id = 'tab-walk-start'; start.tabIndex = -1; "
-                 "document.body.prepend(start); start.focus(); }")
+    tab.evaluate(FOCUS_BEFORE_THE_PAGE)
     try:
         for _ in range(10):
             tab.keyboard.press("Tab")
@@ -1159,9 +1083,4 @@ def test_search_box_reached_by_tab_on_a_phone_opens_the_search(site: SiteBrowser
         tab.keyboard.press("Escape")
         assert not tab.evaluate(SEARCH_BOX_SHOWN)["open"], "Escape did not close the search"
     finally:
-        tab.evaluate("""() => {
-            document.getElementById('tab-walk-start').remove();
-            document.querySelector('input[data-md-toggle=search]').checked = false;
-            document.activeElement?.blur();
-            window.scrollTo(0, 0);
-        }""")
+        tab.evaluate(PUT_BACK)
