@@ -8,10 +8,10 @@ import pytest
 
 from agentkit import ContentType, CreateError, Mesh, PathError
 from agentkit._errors import (
-    FileNotFound, UnreadableDocument, InvalidJson, StrictContentError,
+    FileNotFound, UnreadableDocument, StrictContentError,
 )
 from agentkit._collections import CONTENT_STORES
-from agentkit._json import merge_patch, repair_json
+from agentkit._json import merge_patch
 from agentkit._mesh_reads import Fetched
 from tests.mesh_state import NODE_TYPES
 
@@ -32,19 +32,6 @@ def fact(node_id="rev-FY2024-1", **content) -> dict:
 
 def paths(mesh: Mesh) -> list[str]:
     return [node.path for node in mesh.nodes()]
-
-
-def test_create_repairs_json_by_cutting_to_the_longest_parseable_prefix():
-    """M4: text after the last parseable '}' or ']' is lost without a word; only unrepairable text is refused."""
-    mesh = make_mesh()
-    answer = mesh.create('{"id": "Acme/a", "name": "A", "nodeType": "Fact"}, {"id": "Acme/b", "name": "B", "nodeType": "Fact"}')
-    assert answer.message == "Created: Acme/a" and not mesh.exists("Acme/b")
-    assert repair_json('{"a": 1} trailing') == '{"a": 1}' and repair_json('{"a": [1]') == '{"a": [1]'
-    with pytest.raises(InvalidJson) as error:
-        mesh.create("{'id': 'x', 'name': 'y'}")
-    assert str(error.value).startswith("Invalid JSON: ")
-    assert str(error.value).endswith(
-        ". Tip: ensure all quotes and special characters in markdown content are properly escaped for JSON strings.")
 
 
 def test_strict_mode_extension_refuses_content_without_its_type():
@@ -78,15 +65,9 @@ def test_strict_patch_judges_content_only_when_it_patches_content():
     assert mesh.get("Acme/loose").content == {"text": "x"}
 
 
-def test_edit_content_replaces_an_exact_snippet_of_markdown():
-    """EditContent: unique match required unless replaceAll; structured content is refused."""
+def test_edit_content_refuses_structured_content():
+    """EditContent edits text only (a unique match or replaceAll: snippets/mesh_plugin_01_tools.py, mesh.minimal-tools)."""
     mesh = make_mesh()
-    mesh.create({"id": "Acme/notes", "name": "Notes", "nodeType": "Markdown",
-                 "content": {"$type": "MarkdownContent", "content": "a b a"}})
-    with pytest.raises(CreateError, match="occurs 2 times in Acme/notes"):
-        mesh.edit_content("Acme/notes", "a", "c")
-    result, count = mesh.edit_content("Acme/notes", "a", "c", replace_all=True)
-    assert count == 2 and result.node.content["content"] == "c b c"
     mesh.create(fact())
     with pytest.raises(CreateError, match="its content is Fact, not editable text"):
         mesh.edit_content("Acme/rev-FY2024-1", "rev", "x")
