@@ -12,7 +12,6 @@ from sybil.example import SybilFailure
 
 from guidetools import claims, contracts
 from claimcheck.doctests import make_sybil
-from claimcheck.page import read_page
 from guidetools.project import Project
 
 BROKEN = Project(Path(__file__).parent / "fixtures" / "broken")
@@ -102,11 +101,3 @@ def test_failing_pycon_example_names_the_claim_its_block_verifies():
     assert claims.broken_by(BROKEN, collected, Path("docs/failing_pycon.md"), 8) == [
         "sample.adds: stated at docs/claims.md:7, checked at docs/failing_pycon.md:8",
     ]
-
-
-def test_marker_carries_the_text_of_the_block_it_closes():
-    """A marker knows its paragraph or list item, which the claims page quotes."""
-    page = read_page(BROKEN.root / "docs" / "claims.md")
-    texts = {marker.id: marker.text for marker in page.markers}
-    assert texts["sample.unchecked"] == "Nothing checks this."
-    assert texts["sample.prints"] == "Listed claim"
