@@ -1,5 +1,5 @@
-"""Tests for agentkit/_chunks.py beyond the pages: chunks of the indexing text, misses and hostile indexes, the
-scope and query rules, and the '@' each chunk tool drops. The windows and the tools' shapes (K1-K6) are checked by
+"""Tests for agentkit/_chunks.py beyond the pages: misses and hostile indexes, the scope and query rules, and the '@'
+each chunk tool drops. The windows of the indexing text and the tools' shapes (K1-K6) are checked by
 snippets/content_chunk_navigation_03_chunk_tools.py and tests/test_claim_numbers.py."""
 
 from __future__ import annotations
@@ -9,9 +9,8 @@ import json
 import pytest
 
 from agentkit import (
-    Mesh, PathError, chunk_spans, get_chunk, search_chunks, snippet,
+    Mesh, PathError, get_chunk, search_chunks, snippet,
 )
-from agentkit.guide import REPORT, report_index_text, report_pdf_bytes
 from agentkit._chunk_navigation import NO_ANCHORED_QUERY, NO_NAMESPACE, NO_SCOPE, NO_TARGETED_TEXT, ContentQuery
 from tests.mesh_state import NODE_TYPES
 
@@ -22,7 +21,7 @@ def mesh() -> Mesh:
     mesh.create({"id": "Acme", "name": "Acme", "nodeType": "Company"})
     mesh.create({"id": "Acme/Sales", "name": "Sales", "nodeType": "Unit"})
     collection = mesh.add_collection("Acme")
-    collection.upload(REPORT.file_name, report_pdf_bytes(), index=True)
+    collection.upload("annual.md", b"Revenue of the report.", index=True)
     collection.upload("notes.md", ("Revenue notes. " * 100).encode(), index=True)
     mesh.add_collection("Acme", "reports").upload("r.md", b"Revenue report of the reports collection.", index=True)
     mesh.add_collection("Acme/Sales", "content").upload("s.md", b"Revenue of the sales unit.", index=True)
@@ -30,23 +29,14 @@ def mesh() -> Mesh:
     return mesh
 
 
-def test_chunks_cut_the_indexing_text(mesh):
-    """K1, D5: a PDF's chunks are windows of the indexing text, not of Get's text."""
-    text = report_index_text().text
-    first = get_chunk(mesh, "Acme/content", REPORT.file_name, 0)
-    second = get_chunk(mesh, "Acme/content", REPORT.file_name, 1)
-    assert (first["text"], second["text"]) == (text[:1000], text[850:1850])
-    assert first["totalChunks"] == len(chunk_spans(len(text)))
-
-
 def test_misses_are_answers(mesh):
     """K6: out of range, negative and unindexed give found=false with the framework's messages."""
-    total = get_chunk(mesh, "Acme/content", REPORT.file_name, 0)["totalChunks"]
-    assert get_chunk(mesh, "Acme/content", REPORT.file_name, total) == {
-        "found": False, "collectionPath": "Acme/content", "filePath": REPORT.file_name, "chunkIndex": total,
+    total = get_chunk(mesh, "Acme/content", "notes.md", 0)["totalChunks"]
+    assert total == 2 and get_chunk(mesh, "Acme/content", "notes.md", total) == {
+        "found": False, "collectionPath": "Acme/content", "filePath": "notes.md", "chunkIndex": total,
         "totalChunks": total, "message": f"No chunk at index {total}; valid range is 0..{total - 1}.",
     }
-    assert get_chunk(mesh, "Acme/content", REPORT.file_name, -1)["message"].startswith("No chunk at index -1;")
+    assert get_chunk(mesh, "Acme/content", "notes.md", -1)["message"].startswith("No chunk at index -1;")
     assert get_chunk(mesh, "Acme/nowhere", "x.md", 0)["message"] == "No chunks indexed for 'x.md' in 'Acme/nowhere'."
     assert get_chunk(mesh, "", "x.md", 0) == {"count": 0, "results": [], "message": "'collectionPath' is required."}
     assert get_chunk(mesh, "Acme/content", " ", 0)["message"] == "'filePath' is required."
@@ -67,9 +57,9 @@ def test_anchored_scope_is_exact_collection_paths_and_their_ancestors(mesh):
         return sorted({hit["filePath"] for hit in search_chunks(mesh, "revenue", **arguments)["results"]})
 
     assert files(scope="Acme") == []  # a bare node path
-    assert files(scope="Acme/content") == [REPORT.file_name, "notes.md"]
-    assert files(scope="@/Acme/content/") == [REPORT.file_name, "notes.md"]
-    assert files(scope="Acme/content/notes.md") == [REPORT.file_name, "notes.md"]  # its ancestor is the collection
+    assert files(scope="Acme/content") == ["annual.md", "notes.md"]
+    assert files(scope="@/Acme/content/") == ["annual.md", "notes.md"]
+    assert files(scope="Acme/content/notes.md") == ["annual.md", "notes.md"]  # its ancestor is the collection
     assert files(scope="Acme/Sales/content") == ["s.md"]  # 'Acme/Sales' and 'Acme' hold no collection
     assert search_chunks(mesh, "revenue") == {"count": 0, "results": [], "message": NO_SCOPE}
     assert search_chunks(mesh, "  ", scope="Acme/content")["message"] == NO_ANCHORED_QUERY
@@ -80,8 +70,8 @@ def test_targeted_scope_words(mesh):
     def files(query, scope=None):
         return sorted({hit["filePath"] for hit in search_chunks(mesh, query, scope=scope, limit=200)["results"]})
 
-    assert files("namespace:Acme/content revenue", scope="Elsewhere") == [REPORT.file_name, "notes.md"]
-    assert files("namespace:Acme revenue") == [REPORT.file_name, "notes.md", "r.md", "s.md"]  # subtree
+    assert files("namespace:Acme/content revenue", scope="Elsewhere") == ["annual.md", "notes.md"]
+    assert files("namespace:Acme revenue") == ["annual.md", "notes.md", "r.md", "s.md"]  # subtree
     assert files("namespace:Acme scope:exact revenue") == []
     assert files("namespace:Acme/Sales/content/x scope:ancestorsandself revenue") == ["s.md"]
     assert search_chunks(mesh, "namespace:Acme/content")["message"] == NO_TARGETED_TEXT
@@ -145,5 +135,3 @@ def test_chunk_paths_lose_at_signs_per_entry_point():
     assert [found(agent, "GetChunk", {**chunk, "collectionPath": at[p]}) for p in at] == [True, False, False]
     # the agent's SearchChunks puts a single segment under its context first: '@@content' is 'Acme/@content'
     assert found(agent, "SearchChunks", {"query": "quarterly", "scope": "@@content"}) == 0
-
-

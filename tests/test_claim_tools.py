@@ -4,7 +4,6 @@ the claims lock (a reworded claim is a review event), regen --outputs, and the r
 from __future__ import annotations
 
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -13,6 +12,7 @@ from claimcheck import outputs
 from claimcheck import captures
 from guidetools import claimcontract, claimlock, claims, pycon, stated
 from guidetools.project import Project
+from tests.test_upstream import git  # the framework's test repositories' git: no user configuration read
 
 MINIDOCS = Path(__file__).parent / "fixtures" / "minidocs"
 
@@ -112,10 +112,6 @@ class TestOutputUpdate:
         page = tmp_path / "page.md"
         page.write_text("# P\n\n```pycon\n>>> x = 2\n>>> x + 1\n4\n>>> 'a ' * 2\n'a ...'\n```\n", encoding="utf-8")
         assert pycon.rewritten(page) == "# P\n\n```pycon\n>>> x = 2\n>>> x + 1\n3\n>>> 'a ' * 2\n'a ...'\n```\n"
-
-
-def git(root: Path, *args: str) -> str:
-    return subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", *args], cwd=root, check=True, capture_output=True, text=True).stdout
 
 
 def test_review_report_lists_claims_numbers_and_unmarked_behaviour(tmp_path):

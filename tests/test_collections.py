@@ -106,7 +106,9 @@ def test_an_unreadable_upload_over_a_readable_file_keeps_the_old_chunks_and_docu
     the framework's IndexFile fails before ReplaceFileChunks."""
     mesh = company()
     content = mesh.collections["Acme/content"]
-    first = content.upload("r.pdf", report_pdf_bytes(), index=True)
+    from tests import corpus
+
+    first = content.upload("r.pdf", corpus.fpdf2_pdf().data, index=True)
     mesh.refresh_index()
     chunks = mesh.index.chunks_of("Acme/content", "r.pdf")
     second = content.upload("r.pdf", b"%PDF-1.7\n", index=True)

@@ -18,7 +18,7 @@ from agentkit._config import (
     PluginGrant,
     parse_plugin_entry,
 )
-from agentkit._delegation import delegation_targets, named_agent
+from agentkit._delegation import named_agent
 from agentkit._plugins import Tool
 
 BUILTINS = [Tool(name, "Agent", name, lambda arguments: "") for name in
@@ -201,25 +201,6 @@ def test_the_system_message_lists_delegations_and_hierarchy_agents():
     assert reread.description == "Leads." and reread.delegation_instructions == {"reader": "R."}
     with pytest.raises(ConfigurationError, match="not among the delegations"):
         AgentConfiguration("lead", delegation_instructions={"writer": "W."})
-
-
-def test_batch_build_resolves_only_earlier_agents_and_cycles_reach_all():
-    """DL6's batch build: without delegations, with, the default last; a two-cycle or self-loop sees every agent."""
-    team = [AgentConfiguration("main", is_default=True), AgentConfiguration("a", delegations=["b"]),
-            AgentConfiguration("b", delegations=["a"]), AgentConfiguration("c", delegations=["x"]),
-            AgentConfiguration("plain")]
-    batch = delegation_targets(team)
-    assert batch["plain"] == () and batch["c"] == ("plain", "a", "b") and batch["main"] == ("plain", "a", "b", "c")
-    assert batch["a"] == batch["b"] == ("plain", "a", "b", "c", "main")
-
-
-def test_an_agent_chosen_by_name_resolves_every_agent_itself_included():
-    """DL6: ResolveSelectedAgent rebuilds a selected agent with the complete agent map."""
-    team = [AgentConfiguration("main", is_default=True), AgentConfiguration("lead", delegations=["writer"]),
-            AgentConfiguration("writer")]
-    every = delegation_targets(team, by_name=True)
-    assert set(every) == {"main", "lead", "writer"}
-    assert all(set(targets) == {"main", "lead", "writer"} for targets in every.values())
 
 
 @pytest.mark.parametrize("text, expected", [

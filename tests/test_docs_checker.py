@@ -10,11 +10,8 @@ from pathlib import Path
 import pytest
 from sybil.example import SybilFailure
 
-from claimcheck import outputs
-from claimcheck import captures
 from guidetools import claims, contracts
 from claimcheck.doctests import make_sybil
-from claimcheck.page import read_page
 from guidetools.project import Project
 
 BROKEN = Project(Path(__file__).parent / "fixtures" / "broken")
@@ -89,28 +86,6 @@ def test_each_claim_traceability_problem_is_one_line_with_file_line_and_id():
     assert messages(claims.collect(BROKEN).problems) == sorted(CLAIM_PROBLEMS)
 
 
-def test_malformed_marker():
-    """A marker in any other form than `{ #id .KIND }` is reported, not silently ignored."""
-    assert "docs/claims.md:19: claim marker not in the form '{ #page.claim-id .KIND }' alone on its line, KIND one of framework (with cite=\"FACT\"), model, extension, observation" in messages(contracts.page_problems(BROKEN))
-
-
-def test_snippet_whose_shown_output_differs_from_its_print_fails():
-    """A `#>` line that is not what the code prints is reported as a diff of shown against printed."""
-    snippet = BROKEN.root / "snippets" / "sample_03_prints.py"
-    printed = captures.run_snippet(snippet).printed.getvalue()
-    assert printed == "2\n"
-    difference = outputs.output_mismatch(snippet, printed)
-    assert difference == "Expected:\n    3\nGot:\n    2\n"
-
-
-def test_snippet_whose_shown_output_matches_passes(tmp_path):
-    """Matching `#>` lines pass, and `...` stands for any run of text."""
-    snippet = tmp_path / "ok.py"
-    snippet.write_text('print("a long line of output")\n#> a long ...\nprint()\n#>\n', encoding="utf-8")
-    printed = captures.run_snippet(snippet).printed.getvalue()
-    assert outputs.output_mismatch(snippet, printed) is None
-
-
 def test_failing_assert_names_the_claim_it_breaks_and_where_it_is_stated():
     """A failure inside a verified assert is traced to its claim id, the page line that states it and the check."""
     collected = claims.collect(BROKEN)
@@ -126,11 +101,3 @@ def test_failing_pycon_example_names_the_claim_its_block_verifies():
     assert claims.broken_by(BROKEN, collected, Path("docs/failing_pycon.md"), 8) == [
         "sample.adds: stated at docs/claims.md:7, checked at docs/failing_pycon.md:8",
     ]
-
-
-def test_marker_carries_the_text_of_the_block_it_closes():
-    """A marker knows its paragraph or list item, which the claims page quotes."""
-    page = read_page(BROKEN.root / "docs" / "claims.md")
-    texts = {marker.id: marker.text for marker in page.markers}
-    assert texts["sample.unchecked"] == "Nothing checks this."
-    assert texts["sample.prints"] == "Listed claim"

@@ -41,29 +41,20 @@ def unnamed(names, path: str, *, outputs: bool = False) -> list[str]:
     return [name for name in names if f"`{name}`" not in text and f"`{name}(" not in text]
 
 
-def test_every_mesh_tool_is_named_on_the_mesh_plugin_page():
-    """Each tool of the Mesh plugin, the bulk-create extension included, appears as code on its page."""
-    assert unnamed([tool.name for tool in mesh_plugin(Mesh(node_types=set(NODE_TYPES)), bulk_create=True)], MESH_PAGE) == []
+def _tool_names(tools) -> list[str]:
+    return [tool.name for tool in tools(Mesh(node_types=set(NODE_TYPES)))]
 
 
-def test_every_mcp_tool_is_named_on_the_mesh_plugin_page():
-    """Each MCP tool agentkit models appears as code on the Mesh plugin page (its table of tools included)."""
-    assert unnamed([tool.name for tool in mcp_tools(Mesh(node_types=set(NODE_TYPES)))], MESH_PAGE, outputs=True) == []
-
-
-def test_every_content_collection_tool_is_named_on_the_chunk_navigation_page():
-    """Each tool of the ContentCollection plugin appears as code on the content chunk navigation page."""
-    assert unnamed([tool.name for tool in content_collection_plugin(Mesh(node_types=set(NODE_TYPES)))], CHUNKS_PAGE) == []
-
-
-def test_configuration_tool_names_are_named_on_the_agent_design_page():
-    """The always-offered tools and the read-only Mesh methods the page describes are the code's."""
-    assert unnamed([*ALWAYS_OFFERED, *READ_ONLY_MESH_METHODS], DESIGN_PAGE) == []
-
-
-def test_delegation_tool_is_named_on_the_agent_design_page():
-    """The delegation tool the runtime adds is the one the page names."""
-    assert unnamed([DELEGATION_TOOL], DESIGN_PAGE) == []
+@pytest.mark.parametrize("names, path, outputs", [
+    # each tool of the Mesh plugin, the bulk-create extension included
+    (lambda: _tool_names(lambda mesh: mesh_plugin(mesh, bulk_create=True)), MESH_PAGE, False),
+    (lambda: _tool_names(mcp_tools), MESH_PAGE, True),  # each MCP tool agentkit models (its table of tools included)
+    (lambda: _tool_names(content_collection_plugin), CHUNKS_PAGE, False),
+    # the always-offered tools, the read-only Mesh methods and the delegation tool the runtime adds
+    (lambda: [*ALWAYS_OFFERED, *READ_ONLY_MESH_METHODS, DELEGATION_TOOL], DESIGN_PAGE, False),
+], ids=["mesh plugin", "mcp", "content collection", "configuration"])
+def test_every_tool_is_named_as_code_on_its_page(names, path, outputs):
+    assert unnamed(names(), path, outputs=outputs) == []
 
 
 def test_every_registered_content_type_is_named_on_a_page():

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_upstream import GIT_ENV
+from tests.test_upstream import git
 from guidetools import errata as errata_tool
 from guidetools import facts
 from guidetools.errata import ERRATA_FILE, load, locate, patch, quote_problems, read_pages, structure_problems
@@ -32,10 +32,6 @@ REQUIRED_DEFECTS = {
     "pdf-transformer-page-text", "file-system-dot-dot", "budget-text-says-tool-calls",
     "plugins-doc-comment-stale", "search-chunks-get-the-document",
 }
-
-
-def git(cwd: Path, *args: str) -> str:
-    return subprocess.run(["git", *args], cwd=cwd, env=GIT_ENV, check=True, capture_output=True, text=True).stdout.strip()
 
 
 # ---- the entries, without the framework's source ----

@@ -7,10 +7,6 @@ failures; the plain gate starts its declared jobs before collection.
 
 from __future__ import annotations
 
-import os
-import re
-import subprocess
-import sys
 import textwrap
 from types import SimpleNamespace
 
@@ -37,9 +33,9 @@ def project(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytes
     return pytester
 
 
-def run(project: pytest.Pytester, *args: str, subprocess: bool = False) -> SimpleNamespace:
+def run(project: pytest.Pytester, *args: str) -> SimpleNamespace:
     """What a session printed (stdout) and its exit code (returncode)."""
-    result = (project.runpytest_subprocess if subprocess else project.runpytest)(*PLUGINS, *args)
+    result = project.runpytest(*PLUGINS, *args)
     return SimpleNamespace(returncode=int(result.ret), stdout=result.stdout.str())
 
 
@@ -225,23 +221,14 @@ def test_plain_gate_starts_the_declared_jobs_before_collection_and_a_narrowed_ru
     one core; a run that names its tests starts a job only once collection shows a test needs it."""
     project.makeini("[pytest]\ntestpaths = .\n")
     write(project, conftest=EARLY_PROJECT, test_slow_to_collect=SLOW_TO_COLLECT)
+    monkeypatch.setattr(gate, "JOBS", {})  # in this process the plain gate would start this run's own jobs too
     with monkeypatch.context() as waiting:
         waiting.setenv("WAIT_FOR_THE_JOB", "1")
-        plain = run(project, "-s", subprocess=True)  # in this process the plain gate would start this run's jobs too
+        plain = run(project, "-s")
     assert plain.returncode == 0 and "STARTED BEFORE COLLECTION ENDED" in plain.stdout, plain.stdout
     # Collection does not wait here: a job that started only after it writes a later stamp.
-    named = run(project, "-s", "test_slow_to_collect.py", subprocess=True)
+    named = run(project, "-s", "test_slow_to_collect.py")
     assert named.returncode == 0 and "STARTED AFTER COLLECTION ENDED" in named.stdout, named.stdout
 
 
 # --- the pages' examples on the gate's two workers ---------------------------------------------------------
-
-def test_the_pages_examples_pass_on_the_gates_two_workers():
-    """Each page's pycon examples share one namespace: on two workers they still run in one, in page order."""
-    # A subprocess: the session runs from the repository's root, with its settings.
-    env = {**os.environ, "PYTHONPATH": str(REPO_ROOT), "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
-    result = subprocess.run([sys.executable, "-m", "pytest", *PLUGINS, "-p", "claimcheck.pytest_plugin", "-p", "pytest_timeout", *WORKERS, "-p", "no:cacheprovider", "docs"],
-                            cwd=REPO_ROOT, capture_output=True, text=True, env=env)
-    assert result.returncode == 0, result.stdout
-    summary = result.stdout.splitlines()[-1]
-    assert re.fullmatch(r"\d+ passed in [\d.]+s", summary), result.stdout

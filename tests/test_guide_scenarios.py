@@ -16,16 +16,16 @@ from agentkit._messages import Context, Message, ToolCall, ToolResult
 from agentkit.guide._report import REPORT
 from agentkit._runtime import Agent
 from agentkit.guide._procedures import (
-    APPROVE, LONG_ROUND_CAP, NAIVE_INSTRUCTIONS, OWNER, PROTOCOL_INSTRUCTIONS, PROTOCOL_PLUGINS, TASK, THREAD, TITLES,
-    naive, protocol, scenario_config,
+    APPROVE, NAIVE_INSTRUCTIONS, OWNER, PROTOCOL_INSTRUCTIONS, TASK, THREAD, TITLES,
+    naive, protocol,
 )
 from agentkit.guide._replay import ProcedureModel, exchanges
 from agentkit.guide._scenario_cost import floor_cost, floor_usage, stepwise_input_tokens, write_phase_sizes
 from agentkit.guide._scenarios import (
-    _phase_one, copy_mesh, creates_in_scenario_3, interrupted, interrupted_sweep, prohibition, report_tokens,
+    _phase_one, copy_mesh, interrupted, report_tokens,
     run_scenario, workspace,
 )
-from agentkit.guide._tables import caching_table, scenario_table
+from agentkit.guide._tables import scenario_table
 from agentkit._threads import Thread
 from agentkit._tokens import item_tokens
 
@@ -34,18 +34,19 @@ pytestmark = pytest.mark.usefixtures("report_read_once")  # tests/conftest.py
 EXPECTED_NODES = 11 + len(REPORT.values)  # the new dimensions (cash flow, segments) and every reported value
 
 
+PROTOCOL_TOOLS = ["Mesh:Get,Search,Create,Update,Patch"]
+
+
+def protocol_agent(mesh, model=None) -> Agent:
+    return Agent(AgentConfiguration("extractor", PROTOCOL_INSTRUCTIONS, plugins=PROTOCOL_TOOLS),
+                 model or ProcedureModel(protocol), mesh)
+
+
 @pytest.fixture(scope="module")
 def results():
     return {key: run_scenario(key) for key in TITLES}
 
 
-def test_naive_reads_a_value_cut_at_a_chunk_boundary(results):
-    """'Other liabilities' FY2023 is 356.2; the chunk that cuts its line after '356.' gives the naive reader 356.0."""
-    naive = results["naive"]
-    values = [call.arguments["node"] for run in naive.runs for turn in run.turns for call in turn.reply.tool_calls
-              if call.name == "Create" and "Other liabilities FY2023" in call.arguments["node"]]
-    assert len(values) == 1 and '"value": 356.0' in values[0]
-    assert REPORT.value("ocl", "FY2023").value == 356.2
 
 
 def test_reread_keeps_the_document_in_every_writing_call(results):
@@ -75,26 +76,10 @@ def test_stepwise_bill_equals_the_cost_closed_form_for_equal_sizes(n, batch):
     assert stepwise_input_tokens(500, [30] * n, batch) == input_tokens(n, 500, 30, batch)
 
 
-def test_every_interruption_resumes_without_duplicate_or_missing_node():
-    """Killed after k creates for every k from 0 to all, the resumed run leaves each node exactly once."""
-    sweep = interrupted_sweep()
-    assert [i.killed_after for i in sweep] == list(range(creates_in_scenario_3() + 1))
-    assert creates_in_scenario_3() == EXPECTED_NODES
-    for run in sweep:
-        assert (run.duplicates, run.missing, run.result.grade.correct) == (0, 0, EXPECTED_NODES), run.killed_after
 
 
-def test_random_ids_duplicate_every_fact_written_before_the_kill():
-    """With invented ids the resumed run writes each fact again: duplicates equal the facts created before the kill."""
-    for k in (0, 11, 12, 40, EXPECTED_NODES):
-        run = interrupted(k, random_ids=7)
-        assert (run.duplicates, run.missing) == (max(0, k - 11), 0), k
 
 
-def test_a_call_to_a_tool_not_offered_is_refused_and_recorded():
-    """A model that asks for SearchChunks anyway gets a refusal; the call is recorded, nothing runs."""
-    insisting = prohibition(["Mesh:Get,Search,Create,Update,Patch"], insist=True)
-    assert (insisting.offered, insisting.executed, insisting.refused) == (False, 0, 1)
 
 
 def test_a_worksheet_without_master_data_writes_nothing():
@@ -105,8 +90,7 @@ def test_a_worksheet_without_master_data_writes_nothing():
     thread = Thread(THREAD)
     thread.append("user", TASK)
     thread.append("assistant", text)
-    config = AgentConfiguration("extractor", PROTOCOL_INSTRUCTIONS, plugins=["Mesh:Get,Search,Create,Update,Patch"])
-    run = Agent(config, ProcedureModel(protocol), mesh).start(thread, APPROVE)
+    run = protocol_agent(mesh).start(thread, APPROVE)
     assert run.answer.startswith("Cannot write: Worksheet refused") and "'indrev' lacks unit" in run.answer
     assert run.tool_calls == 0
     added = {node.path for node in mesh.nodes()} - before
@@ -118,8 +102,7 @@ def test_recheck_before_writing_skips_a_dimension_created_since_the_worksheet():
     mesh, thread, worksheet, _ = _phase_one()  # copies: this test may change them
     early = worksheet.new_dimensions[0]
     mesh.create(worksheet.dimension_node(early))
-    config = AgentConfiguration("extractor", PROTOCOL_INSTRUCTIONS, plugins=["Mesh:Get,Search,Create,Update,Patch"])
-    run = Agent(config, ProcedureModel(protocol), mesh).start(thread, APPROVE)
+    run = protocol_agent(mesh).start(thread, APPROVE)
     created = [call for turn in run.turns for call in turn.reply.tool_calls if call.name == "Create"]
     # verifies: agent.recheck-skips-standing-dimension
     assert len(created) == EXPECTED_NODES - 1
@@ -154,34 +137,13 @@ def test_write_phase_sizes_average_the_create_calls(results):
         write_phase_sizes(replace(results["worksheet"], runs=results["worksheet"].runs[:1]))  # reading only
 
 
-def test_scripted_model_decides_from_the_context_alone():
-    """A fresh model handed any context recorded mid-round replies exactly as the running model did."""
-    contexts, replies = [], []
-    running = ProcedureModel(protocol)
-
-    class Recorder:
-        key = running.key
-
-        def respond(self, context):
-            contexts.append(context)
-            replies.append(running.respond(context))
-            return replies[-1]
-
-    config = AgentConfiguration("extractor", PROTOCOL_INSTRUCTIONS, plugins=["Mesh:Get,Search,Create,Update,Patch"])
-    agent = Agent(config, Recorder(), workspace())
-    thread = Thread(THREAD)
-    agent.start(thread, TASK)
-    agent.start(thread, APPROVE)
-    assert len(contexts) == 14
-    assert [ProcedureModel(protocol).respond(context) for context in contexts] == replies
-
-
 @pytest.mark.parametrize("procedure, instructions, plugins", [
-    (protocol, PROTOCOL_INSTRUCTIONS, ["Mesh:Get,Search,Create,Update,Patch"]),
+    (protocol, PROTOCOL_INSTRUCTIONS, PROTOCOL_TOOLS),
     (naive, NAIVE_INSTRUCTIONS, ["Mesh", "ContentCollection"]),
 ])
-def test_scripted_models_address_only_places_their_context_names(procedure, instructions, plugins):
-    """Every folder a scripted model searches, lists or writes into is named in what it was shown, not taken from the source."""
+def test_scripted_models_decide_from_the_context_alone_and_address_only_places_it_names(procedure, instructions, plugins):
+    """A fresh model handed any context recorded mid-round replies exactly as the running model did; every folder
+    a scripted model searches, lists or writes into is named in what it was shown, not taken from the source."""
     shown = []
     running = ProcedureModel(procedure)
 
@@ -198,6 +160,8 @@ def test_scripted_models_address_only_places_their_context_names(procedure, inst
     agent.start(thread, TASK)
     if procedure is protocol:
         agent.start(thread, APPROVE)
+        assert len(shown) == 14
+    assert [ProcedureModel(procedure).respond(context) for context, _ in shown] == [reply for _, reply in shown]
     for context, reply in shown:
         seen = "\n".join([context.instructions] + [m.text for m in context.messages()]
                          + [r.text for r in context.tool_results()])
@@ -213,14 +177,6 @@ def test_scripted_models_address_only_places_their_context_names(procedure, inst
             assert not unnamed, f"{call.name} addresses {unnamed}, which nothing the model was shown names"
 
 
-def test_caching_table_splits_input_by_how_it_was_billed():
-    """Each row shows plain input, cache read and cache write, which add up to the uncached input."""
-    cached = run_scenario("worksheet", caching=True)
-    row = caching_table([cached]).splitlines()[2]
-    u = cached.usage
-    assert row == (f"| 3. Worksheet protocol | {u.input:,} | {u.cache_read:,} | {u.cache_write:,} | {u.output:,} "
-                   f"| ${cached.cost:.2f} |")
-    assert u.total_input == run_scenario("worksheet").usage.total_input
 
 
 def test_exchanges_pair_each_iteration_of_the_current_round():
@@ -238,15 +194,13 @@ def test_reading_phase_without_the_report_says_so():
     mesh = workspace()
     mesh.collections["Meridian/content"].delete(REPORT.file_name)
     mesh.refresh_index()
-    config = AgentConfiguration("extractor", PROTOCOL_INSTRUCTIONS, plugins=["Mesh:Get,Search,Create,Update,Patch"])
-    run = Agent(config, ProcedureModel(protocol), mesh).start(Thread(THREAD), TASK)
+    run = protocol_agent(mesh).start(Thread(THREAD), TASK)
     assert run.answer.startswith("Cannot read: Search found no Document node") and run.status == "completed"
 
 
 def _reading_calls(mesh):
     """The calls of the protocol's reading round on ``mesh``, one list per model response, and the run."""
-    config = AgentConfiguration("extractor", PROTOCOL_INSTRUCTIONS, plugins=["Mesh:Get,Search,Create,Update,Patch"])
-    run = Agent(config, ProcedureModel(protocol), mesh).start(Thread(THREAD), TASK)
+    run = protocol_agent(mesh).start(Thread(THREAD), TASK)
     return [[(c.name, c.arguments.get("path")) for c in t.reply.tool_calls] for t in run.turns if t.reply.tool_calls], run
 
 
@@ -318,13 +272,6 @@ def test_copied_workspaces_share_the_report_instead_of_copying_it():
     assert all(a is b for a, b in zip(copied.index.visible_chunks(), original.index.visible_chunks()))
 
 
-def test_scenario_configs_are_what_the_scenarios_run_with():
-    """Scenarios 1 and 2 raise the cap for their long rounds (A7); 3 and 4 keep the default; 4 adds BulkCreate."""
-    caps = {key: scenario_config(key).max_tool_calls_per_round for key in TITLES}
-    assert caps == {"naive": LONG_ROUND_CAP, "reread": LONG_ROUND_CAP, "worksheet": None, "bulk": None}
-    assert scenario_config("worksheet").plugins == PROTOCOL_PLUGINS
-    assert scenario_config("bulk").plugins == (PROTOCOL_PLUGINS[0] + ",BulkCreate",)
-    assert "ContentCollection" in scenario_config("naive").plugins
 
 
 def test_unknown_scenario_is_refused():
@@ -337,9 +284,8 @@ def test_procedure_model_refuses_a_context_it_did_not_produce():
     """A context holding calls the procedure would not make is an error, not a silent guess."""
     mesh = workspace()
     model = ProcedureModel(protocol)
-    config = AgentConfiguration("extractor", PROTOCOL_INSTRUCTIONS, plugins=["Mesh:Get,Search,Create,Update,Patch"])
-    agent = Agent(config, model, mesh)
-    context = Context(config.instructions, agent.offered, (Message("user", TASK), ToolCall("Get", {"path": "x"}),
+    agent = protocol_agent(mesh, model)
+    context = Context(agent.config.instructions, agent.offered, (Message("user", TASK), ToolCall("Get", {"path": "x"}),
                                                            ToolResult("c", "Get", "{}")))
     with pytest.raises(RuntimeError, match="would not have made"):
         model.respond(context)

@@ -62,7 +62,7 @@ The greeting is hello, and kept values stay.
 """
 
 
-def _git(cwd: Path, *args: str) -> str:
+def git(cwd: Path, *args: str) -> str:
     return subprocess.run(["git", *args], cwd=cwd, env=GIT_ENV, check=True, capture_output=True, text=True).stdout.strip()
 
 
@@ -72,19 +72,19 @@ def _commit(tree: Path, files: dict[str, str], message: str) -> str:
     for path, text in files.items():
         (tree / path).parent.mkdir(parents=True, exist_ok=True)
         (tree / path).write_text(text)
-    _git(tree, "add", "-A")
-    _git(tree, "commit", "-q", "-m", message)
-    return _git(tree, "rev-parse", "HEAD")
+    git(tree, "add", "-A")
+    git(tree, "commit", "-q", "-m", message)
+    return git(tree, "rev-parse", "HEAD")
 
 
 @pytest.fixture(scope="module")
 def framework(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str, str]:
     """A framework work tree with two commits (tagged `second`): its path, the pinned commit and the second."""
     tree = tmp_path_factory.mktemp("framework")
-    _git(tree, "init", "-q", "-b", "main")
+    git(tree, "init", "-q", "-b", "main")
     pin = _commit(tree, FIRST, "first")
     second = _commit(tree, SECOND, "second")
-    _git(tree, "tag", "second")
+    git(tree, "tag", "second")
     return tree, pin, second
 
 
@@ -120,7 +120,7 @@ def test_the_source_is_a_work_tree_or_a_git_directory(guide, framework, tmp_path
     tree = framework[0]
     source = {"work tree": tree, ".git": tree / ".git", "bare clone": tmp_path / "bare.git"}[where]
     if where == "bare clone":
-        _git(tmp_path, "clone", "-q", "--bare", str(tree), str(source))
+        git(tmp_path, "clone", "-q", "--bare", str(tree), str(source))
     outcome = check(guide, {"": source}, "second")
     assert outcome.exit_status == EXIT_DRIFT and len(outcome.findings) == 3
 
@@ -185,7 +185,7 @@ def _not_a_repository(guide, framework, tmp_path):
 def _unrelated_repository(guide, framework, tmp_path):
     other = tmp_path / "other"
     other.mkdir()
-    _git(other, "init", "-q")
+    git(other, "init", "-q")
     _commit(other, FIRST, "unrelated")
     return {"": other}, None
 
