@@ -28,6 +28,7 @@ from hypothesis.stateful import Bundle, RuleBasedStateMachine, consumes, invaria
 import agentkit
 from agentkit import get_text
 from agentkit._chunks import split_chunks
+from agentkit._json import repair_json
 from agentkit._paths import UnifiedPath, resolve_tool_path
 from agentkit._plugins import NULL_RAISES
 from agentkit._transformers import Box, IndexText, Span
@@ -564,6 +565,8 @@ SCALING = {
     "upload, n lines": (lambda mesh, n: workspace().collections[f"{COMPANY}/content"].upload(
         f"big-{n}.md", b"Revenue grew again this year.\n" * n, index=True), 300),
     "Get on a workbook of n rows": (lambda mesh, n: get_text("w.xlsx", workbook_of(n)), 600),
+    # No prefix ending in } or ] parses: the framework tries them all, agentkit decodes the first value once.
+    "RepairJson, n values and no parseable prefix": (lambda mesh, n: repair_json('{"a": [' + "[1], " * n + "x"), 2000),
 }
 
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 import base64
 import io
 import json
-import time
 import zipfile
 
 import pytest
@@ -155,17 +154,6 @@ def test_repair_json_keeps_the_first_complete_value_as_the_framework_does():
     assert repair_json('  [1, [2]] ] trailing') == "  [1, [2]]"
     assert repair_json('{"a": [1, 2') == '{"a": [1, 2'  # nothing parses: the text is left as it is
     assert repair_json('"text" }') == '"text" }'  # the first value is no object or array
-
-
-def test_repair_json_takes_time_linear_in_the_text():
-    def seconds(n: int) -> float:
-        text = '{"a": [' + "1, " * n + "x"  # no prefix ending in } or ] parses: the framework tries them all
-        start = time.perf_counter()
-        repair_json(text.replace("1, ", "[1], "))
-        return time.perf_counter() - start
-
-    small, large = min(seconds(300) for _ in range(5)), min(seconds(3000) for _ in range(3))
-    assert large / small < 40, f"10x the text took {large / small:.0f}x the time"
 
 
 # -- other hostile values ---------------------------------------------------------------------------------
