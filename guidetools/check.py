@@ -6,7 +6,7 @@ The parts run at once on the machine's two cores; their reports are printed one 
 
 1. the docs contracts (tests/test_docs_*.py) and the pages' pycon examples, which read no document;
 2. agent_design_04, whose two sweeps of interrupted runs are about a third of the snippets' CPU, and
-   content_chunk_navigation_05, so that parts 2 and 3 take about as long: the run ends with the longer one;
+   unified_path_03, so that parts 2 and 3 take about as long: the run ends with the longer one;
 3. the other snippets.
 
 The parent imports pytest and agentkit and forks the first part. It then does, once, what every snippet
@@ -28,7 +28,7 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-SECOND_PART = ("agent_design_04_write_patterns.py", "content_chunk_navigation_05_indexing.py")
+SECOND_PART = ("agent_design_04_write_patterns.py", "unified_path_03_transformers.py")
 # The parent imports these before any part starts, so pytest cannot rewrite their asserts in the parts (it
 # would: they belong to the distribution whose entry point is the claims plugin). A failing assert of theirs
 # reads as Python's plain AssertionError in check; pytest's warning saying so, on every part, is left out.
