@@ -163,14 +163,6 @@ def pdf_chunk_pages() -> list[int]:
     return [next(page for end, page in spans if end > offset) for offset in starts]
 
 
-# One line per page: a page's text is then that line in any PDF reader, and Get's answer is exact (C3).
-ONE_LINE_PAGES = (("Page one of the conformance letter.",), ("Page two closes it.",))
-
-
-def one_line_pdf() -> bytes:
-    return pdf(ONE_LINE_PAGES)
-
-
 DOCX_HEADING = "Conformance memo"
 DOCX_PARAGRAPH = "Revenue rose in the quarter."
 

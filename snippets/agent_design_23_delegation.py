@@ -115,9 +115,14 @@ digger = Agent(AgentConfiguration("digger", delegations=["digger"]), PlannedCall
                delegates={"digger": Agent(AgentConfiguration("digger"), TextModel("x"), deep_mesh)})
 digger.delegates["digger"] = digger  # it delegates to itself: depth 1, then depth 2, which gets no answer
 top = digger.start(Thread("Acme/_Thread/t6"), "Dig.")
+middle, deepest = top.delegations[0], top.delegations[0].delegations[0]
 # verifies: agent.unresolved-delegation-waits
-assert top.delegations[0].delegations[0].status == "waiting" and top.delegations[0].turns[0].results[0].text == (
+assert deepest.status == "waiting" and deepest.delegations == [] and middle.turns[0].results[0].text == (
     DELEGATION_TIMED_OUT.format(agent="digger"))
+# verifies: agent.unresolved-delegation-waits
+assert deepest.thread.path == "Acme/_Thread/t6/response-1/digger-1/response-2/digger-1"  # depth two
+# verifies: agent.unresolved-delegation-waits
+assert middle.status == top.status == "completed"  # the timed-out call is an answer: both rounds go on and end
 # verifies: agent.one-response-one-delegation
 assert [sub.agent for sub in run.delegations] == ["reader", "checker"] and {
     r.text for r in run.turns[0].results} == {run.delegations[0].summary}

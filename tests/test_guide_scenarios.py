@@ -291,6 +291,32 @@ def test_procedure_model_refuses_a_context_it_did_not_produce():
         model.respond(context)
 
 
+def test_procedure_model_replays_afresh_after_a_refusal():
+    """A context refused part-way (its first exchange fed, its second not the procedure's) leaves no procedure
+    running: the next context is answered as a fresh model answers it."""
+    shown = []
+    recording = ProcedureModel(protocol)
+
+    class Recorder:
+        key = recording.key
+
+        def respond(self, context):
+            shown.append(context)
+            return recording.respond(context)
+
+    protocol_agent(workspace(), Recorder()).start(Thread(THREAD), TASK)
+    third = shown[2]  # the task, then two exchanges of this round
+    calls = [i for i, item in enumerate(third.items) if isinstance(item, ToolCall)]
+    second_call = next(i for i in calls if i > calls[0] and not isinstance(third.items[i - 1], ToolCall))
+    wrong = Context(third.instructions, third.tools,
+                    (*third.items[:second_call], ToolCall("Get", {"path": "x"}), *third.items[second_call + 1:]))
+    model = ProcedureModel(protocol)
+    model.respond(shown[0])
+    with pytest.raises(RuntimeError, match="would not have made"):
+        model.respond(wrong)
+    assert model.respond(shown[1]) == ProcedureModel(protocol).respond(shown[1])
+
+
 def test_the_page_states_the_protocols_figures(results):
     """Phase 2 is shown less than half the report; verification never counts (zero) and reads back two nodes."""
     from guidetools import stated

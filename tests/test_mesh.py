@@ -4,6 +4,8 @@ H1) are checked by snippets/mesh_plugin_0[1-4]*.py."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from agentkit import ContentType, CreateError, Mesh, PathError
@@ -120,6 +122,15 @@ def test_both_stores_resolve_dot_dot_when_they_read_a_file(store):
     assert mesh.fetch("Acme/content/sub/../sub/notes.md").value == "notes"
     assert mesh.fetch("Acme/content/./sub/notes.md").value == "notes"
     assert mesh.fetch("Acme/content/../../Other/content/secret.md").value == "secret"  # another node's file
+
+
+def test_file_system_names_the_key_as_sent_when_dot_dot_reaches_no_file():
+    """N8, S1: a key that climbs out of the collection to no file, or to the collection's own folder, is the file's
+    error under the key as sent, never where it led."""
+    mesh = filed()
+    for key in ("../../Nowhere/content/x.md", ".."):
+        with pytest.raises(FileNotFound, match=f"^Error: File '{re.escape(key)}' not found in collection 'content'$"):
+            mesh.fetch(f"Acme/content/{key}")
 
 
 def test_azure_blob_lists_the_prefix_as_sent_so_a_key_with_dot_dot_lists_as_empty():

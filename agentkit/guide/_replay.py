@@ -103,7 +103,8 @@ class ProcedureModel:
     Replaying from the top on every call is quadratic in the turns of a
     round, so the running procedure is kept while each new context extends
     the one before it (same view, earlier iterations unchanged): the reply is
-    the one a full replay gives, only computed once.
+    the one a full replay gives, only computed once. A context it refuses may
+    have advanced the procedure, so nothing is kept: the next call replays.
     """
 
     procedure: Callable[[View], Procedure]

@@ -6,7 +6,7 @@ import base64
 import json
 import unicodedata
 
-from conformance.fixtures import DOCX_HEADING, DOCX_PARAGRAPH, ONE_LINE_PAGES, docx, one_line_pdf, workbook, workbook_text
+from conformance.fixtures import DOCX_HEADING, DOCX_PARAGRAPH, docx, workbook, workbook_text
 from conformance.suite import FIXTURE_FOLDER, Fixtures, Skip, check, encode, file_miss, short
 
 NOTE = "Größe: 5 €\nA note the conformance suite uploads and reads back.\n"
@@ -277,14 +277,6 @@ async def xls_read_as_workbook(fx: Fixtures) -> None:
     answer = await fx.read_file(await fx.file("book.xls", workbook()))
     # verifies: unified-path.xls-goes-to-the-xlsx-reader
     assert answer.replace("\r\n", "\n") == workbook_text(), f"get on workbook bytes named .xls answered {answer[:120]!r}"
-
-
-@check("chunks.get-pdf-loses-table-structure", needs={"get", "upload"})
-async def pdf_pages_joined(fx: Fixtures) -> None:
-    answer = await fx.read_file(await fx.file("letter.pdf", one_line_pdf()))
-    expected = "\n".join(line for (line,) in ONE_LINE_PAGES)
-    # verifies: chunks.get-pdf-loses-table-structure
-    assert answer == expected, f"get on a two-page PDF of one line a page answered {answer[:160]!r}, not {expected!r}"
 
 
 @check("unified-path.docx-markdown", needs={"get", "upload"})
