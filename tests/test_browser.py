@@ -91,6 +91,28 @@ def planted(tab, html: str) -> Iterator[None]:
         tab.evaluate("() => document.getElementById('planted').remove()")
 
 
+SWAP_STYLESHEET = """([name, href]) => new Promise((resolve, reject) => {
+    const link = document.querySelector(`link[data-swapped="${name}"]`)
+        || [...document.querySelectorAll('link[rel="stylesheet"]')].find(l => new URL(l.href).pathname.endsWith('/' + name));
+    if (!link) { reject(new Error('the page links no ' + name)); return; }
+    const was = link.href;
+    if (href.startsWith('blob:')) link.dataset.swapped = name; else delete link.dataset.swapped;
+    link.onload = () => resolve(was);
+    link.onerror = () => reject(new Error('could not load ' + href));
+    link.href = href;
+})"""
+
+
+@contextmanager
+def loaded_stylesheet(tab, name: str, css: str) -> Iterator[None]:
+    """The tab's stylesheet `name` replaced by `css` (a copy's file) and loaded; the served one again afterwards."""
+    served = tab.evaluate(SWAP_STYLESHEET, [name, tab.evaluate("css => URL.createObjectURL(new Blob([css], {type: 'text/css'}))", css)])
+    try:
+        yield
+    finally:
+        tab.evaluate(SWAP_STYLESHEET, [name, served])
+
+
 def by_width(test):
     return pytest.mark.parametrize("viewport", BOTH_WIDTHS, ids=lambda viewport: viewport.name)(test)
 
@@ -719,7 +741,9 @@ def test_a_changed_stylesheet_scans_every_page_again_and_fails_on_a_planted_viol
     assert changed.pages == scan_inputs.pages and changed.shared["assets"] != scan_inputs.shared["assets"]
     assert {lock.why_scan(changed, key[0], scan_id(*key)) for key in scans} == {"assets changed"}
     tab = site.visit(HOME, PHONE).page
-    with planted(tab, f"<style>{FAINT_TEXT}</style>"):
+    with loaded_stylesheet(tab, "stylesheets/accessibility.css", (copy / "stylesheets" / "accessibility.css").read_text("utf-8")):
+        faint = tab.evaluate("() => getComputedStyle(document.querySelector('.md-typeset p')).color")
+        assert faint == "rgb(128, 128, 128)", f"the page did not load the copy's accessibility.css: text is {faint}"
         result = audit({(HOME.url_path, PHONE.name): tab}, changed, lock)
     assert result.scanned == {(HOME.url_path, PHONE.name, scheme): "assets changed" for scheme in COLOR_SCHEMES}
     assert not result.lock.passed
