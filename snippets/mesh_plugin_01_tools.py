@@ -3,6 +3,8 @@
 import json
 import re
 import textwrap
+import tomllib
+from pathlib import Path
 
 from claimcheck import capture, stated
 from claimcheck.agentview import AgentView
@@ -278,8 +280,19 @@ for row in CONTEXT_PATHS_NOT_MODELLED:
     tools_of_plugin = other_plugins.setdefault(row.plugin, [])
     if row.tool not in tools_of_plugin:
         tools_of_plugin.append(row.tool)
+# The rows are read off the framework's source: each is one `ResolveContextPath(chat, …)` call of fact N14 (whose
+# evidence `dev.py upstream` finds at the pin), and the same tool passes what that returns to `ResolvePath`.
+N14 = tomllib.loads((Path(__file__).resolve().parents[1] / "framework" / "citations.toml").read_text("utf-8"))[
+    "facts"]["N14"]["cites"]
+resolved = {(cite["symbol"], argument) for cite in N14
+            for argument in re.findall(r"ResolveContextPath\(chat, (\w+)\)", cite["evidence"])}
+cleaned = {cite["symbol"] for cite in N14 if "MeshOperations.ResolvePath(" in cite["evidence"]}
+built = set(re.findall(r'"(\w+)" => new (\w+)Plugin\(Hub, chat\)', "\n".join(cite["evidence"] for cite in N14)))
 # verifies: mesh.context-other-plugins
-assert all(row.context and row.clean for row in CONTEXT_PATHS_NOT_MODELLED) and set(other_plugins) <= set(BUILT_IN_PLUGINS)
+assert {(row.tool, row.parameter) for row in CONTEXT_PATHS_NOT_MODELLED} == resolved and all(
+    row.context and row.clean and row.tool in cleaned for row in CONTEXT_PATHS_NOT_MODELLED)
+# verifies: mesh.context-other-plugins
+assert set(other_plugins) == {name for name, plugin in built if name == plugin} and set(other_plugins) <= set(BUILT_IN_PLUGINS)
 # verifies: mesh.context-other-plugins
 assert not set(other_plugins) & ({row.plugin for row in PATH_HANDLING}
                                  | {tool.plugin for tool in mesh_plugin(mesh) + content_collection_plugin(mesh)})
