@@ -16,6 +16,7 @@ from agentkit._paths import canonical_path, is_reserved_word
 
 
 @pytest.mark.parametrize("raw, resolved", [
+    ('  @"Acme/content/My File.docx" ', "Acme/content/My File.docx"),
     ("@@Acme/x", "@Acme/x"),  # one '@' only
     ("Acme/content/'My File.docx'", "Acme/content/My File.docx"),
     ("Acme/content/%20x/../y", "Acme/content/%20x/../y"),  # nothing decoded, '..' kept

@@ -16,7 +16,7 @@ from reportlab.pdfgen import canvas
 
 from agentkit import get_text, index_text
 from agentkit._pdf_letters import document_letters, words
-from agentkit.guide import report_index_text
+from agentkit.guide import REPORT, report_index_text
 
 
 def reportlab_table() -> bytes:
@@ -48,14 +48,15 @@ def test_get_of_a_pdf_concatenates_each_pages_letters_and_inserts_nothing():
                      "TotalEUR" "Kernedpair") and second == "Second page"
 
 
-def test_the_reports_paragraph_lines_run_together_in_get_and_keep_their_words_in_the_index(report_get_text):
+def test_the_reports_lines_run_together_in_get_and_keep_their_words_in_the_index(report_get_text):
     """The report's fused table rows and its 61 page breaks are the snippets' (content_chunk_navigation_01_paths.py:72
-    and 77, _05_indexing.py:308, unified_path_03_transformers.py:151); its indexed row, the search snippet captured
-    in snippets/output/chunks_view_end_to_end.md."""
+    and 77, _05_indexing.py:308, unified_path_03_transformers.py:151)."""
     text, indexed = report_get_text, report_index_text().text
     # fpdf2 draws each line of a paragraph as one string: the strings keep their spaces, the lines run together.
     # verifies: chunks.get-pdf-loses-table-structure, chunks.get-pdf-inserts-nothing
     assert "investment decisionsin every major market" in text and "decisions in every" in indexed
+    # verifies: chunks.pdf-index-text-differs
+    assert f"Revenue EUR m {REPORT.value('rev', 'FY2024').display} {REPORT.value('rev', 'FY2023').display}" in indexed
 
 
 def test_indexing_words_follow_pdfpigs_default_word_extractor():
