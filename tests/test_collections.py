@@ -1,6 +1,6 @@
-"""Tests for agentkit/_collections.py beyond the pages: hostile uploads, failed indexing, and the heal and search
-rules of Document and Activity nodes. What a page states of storing, indexing and the content route (C1-C8,
-D3-D7, R14, S1-S5) is checked by snippets/content_chunk_navigation_*.py and unified_path_*.py."""
+"""Tests for agentkit/_collections.py beyond the pages: hostile uploads, failed indexing, and the search rules of
+Activity nodes. What a page states of storing, indexing, the heal (R14) and the content route (C1-C8, D3-D7, S1-S5)
+is checked by snippets/content_chunk_navigation_*.py and unified_path_*.py."""
 
 from __future__ import annotations
 
@@ -17,18 +17,6 @@ def company(index: SearchIndex | None = None) -> Mesh:
     mesh.create({"id": "Acme", "name": "Acme", "nodeType": "Company"})
     mesh.add_collection("Acme")
     return mesh
-
-
-def test_an_unchanged_file_whose_document_was_never_written_is_healed():
-    """R14's heal: chunks indexed without a summarizer, then with one: the unchanged file gets its Document."""
-    mesh = company()
-    content = mesh.collections["Acme/content"]
-    summarizer, mesh.index.summarizer = mesh.index.summarizer, None
-    content.upload("notes.md", b"Notes.", index=True)
-    assert not mesh.exists("Acme/content/_Documents/notes.md")
-    mesh.index.summarizer = summarizer
-    content.index("notes.md")
-    assert mesh.get("Acme/content/_Documents/notes.md").content["filePath"] == "notes.md"
 
 
 def test_delete_file_removes_node_chunks_and_text():

@@ -118,19 +118,15 @@ def test_every_tool_carries_parameters_annotations_and_a_frozen_shape(mesh):
 
 
 def test_descriptions_are_the_framework_s_own_texts(mesh):
-    """K7: both chunk-search descriptions tell the model to Get the Document for whole-document reads."""
-    agent = tools_by_name(content_collection_plugin(mesh))["SearchChunks"].description
-    mcp = tools_by_name(mcp_tools(mesh))["search_chunks"].description
-    assert "use Get on the Document for whole-document reads" in agent
-    assert "for whole-document reads (e.g. table extraction) use `Get` on the Document" in mcp
+    """Create's description, word for word (K7's chunk-search descriptions: snippets/content_chunk_navigation_03_chunk_tools.py:178-181)."""
     assert tools_by_name(mesh_plugin(mesh))["Create"].description == (
         "Creates a new node in the mesh. ALWAYS set the 'name' property to a human-readable display name.")
 
 
 def test_unoffered_tool_answer_is_the_a5_text():
-    """A5: the text a model reads after calling a tool it was not offered."""
-    assert REQUESTED_FUNCTION_NOT_FOUND.format(name="Delete") == 'Error: Requested function "Delete" not found.'
-    assert ticked(fact_text("A5"))[0] == 'Error: Requested function "{name}" not found.'
+    """A5: the text a model reads after calling a tool it was not offered, as the fact states it (the text the runtime
+    answers: snippets/agent_design_03_enforcement.py:258, agent_design_07_tool_errors.py:186)."""
+    assert ticked(fact_text("A5"))[0] == REQUESTED_FUNCTION_NOT_FOUND == 'Error: Requested function "{name}" not found.'
 
 
 # -- extensions ------------------------------------------------------------------------------------------

@@ -41,14 +41,6 @@ def test_a_snippet_runs_as_one_test_and_its_printed_output_is_compared(project: 
     result.stdout.fnmatch_lines(["snippets/miscounts.py:2: *differ*", "Expected:", "    4", "Got:", "    3", "*regen --outputs*"])
 
 
-def test_a_failing_check_in_a_snippet_shows_its_values(project: pytest.Pytester):
-    """The snippet's asserts are rewritten as a test module's are: the failure shows the compared values."""
-    write(project, "snippets/checks.py", "total = 1 + 1\nassert total == 3\n")
-    result = project.runpytest("-p", "no:cacheprovider")
-    result.assert_outcomes(failed=1)
-    result.stdout.fnmatch_lines(["*assert 2 == 3*"])
-
-
 def test_pycon_examples_of_the_pages_run_as_doctests(project: pytest.Pytester):
     """Each `>>>` example of a ```pycon block is a test; a wrong expected output fails it."""
     write(project, "docs/page.md", """
@@ -150,9 +142,11 @@ def test_a_capture_that_would_rerun_a_tool_after_the_state_moved_on_is_refused(p
     result.stdout.fnmatch_lines(["*'answer.md'*would render*after the snippet's state has moved on*"])
 
 
-def test_a_failing_check_names_the_claim_it_breaks_and_a_check_reads_the_claims_numbers(project: pytest.Pytester):
+def test_a_failing_check_shows_its_values_names_the_claim_it_breaks_and_a_check_reads_the_claims_numbers(
+        project: pytest.Pytester):
     """On a project of its own, a snippet's check reads the number its claim states (claimcheck.stated), and when
-    it fails the report names the claim, where the page states it and where the check is."""
+    it fails the report shows the compared values (the snippet's asserts are rewritten as a test module's are) and
+    names the claim, where the page states it and where the check is."""
     write(project, "docs/page.md", """
         # A page
 
@@ -164,9 +158,11 @@ def test_a_failing_check_names_the_claim_it_breaks_and_a_check_reads_the_claims_
 
         # verifies: adder.adds
         assert stated.numbers("adder.adds") == [2, 2, 4]
+        total = 2 + 2
         # verifies: adder.adds
-        assert 2 + 2 == 5
+        assert total == 5
         """)
     result = project.runpytest("-p", "no:cacheprovider")
     result.assert_outcomes(failed=1)
-    result.stdout.fnmatch_lines(["*broken claims*", "adder.adds: stated at docs/page.md:4, checked at snippets/adds.py:6"])
+    result.stdout.fnmatch_lines(["*assert 4 == 5*", "*broken claims*",
+                                 "adder.adds: stated at docs/page.md:4, checked at snippets/adds.py:7"])
