@@ -3,11 +3,10 @@
 import json
 import re
 import textwrap
-import tomllib
-from pathlib import Path
 
 from claimcheck import capture, stated
 from claimcheck.agentview import AgentView
+from snippets.support.facts import cites
 from snippets.support.node_rule import node_answers, rule_breaks
 from agentkit import (
     CONTENT_COLLECTION_PLUGIN, MCP_SERVER, MESH_PLUGIN, ContentType, Mesh, Node, content_collection_plugin, mcp_tools,
@@ -280,10 +279,9 @@ for row in CONTEXT_PATHS_NOT_MODELLED:
     tools_of_plugin = other_plugins.setdefault(row.plugin, [])
     if row.tool not in tools_of_plugin:
         tools_of_plugin.append(row.tool)
-# The rows are read off the framework's source: each is one `ResolveContextPath(chat, …)` call of fact N14 (whose
-# evidence `dev.py upstream` finds at the pin), and the same tool passes what that returns to `ResolvePath`.
-N14 = tomllib.loads((Path(__file__).resolve().parents[1] / "framework" / "citations.toml").read_text("utf-8"))[
-    "facts"]["N14"]["cites"]
+# The rows are read off the framework's source: each is one `ResolveContextPath(chat, …)` call of fact N14, and the
+# same tool passes what that returns to `ResolvePath`.
+N14 = cites("N14")
 resolved = {(cite["symbol"], argument) for cite in N14
             for argument in re.findall(r"ResolveContextPath\(chat, (\w+)\)", cite["evidence"])}
 cleaned = {cite["symbol"] for cite in N14 if "MeshOperations.ResolvePath(" in cite["evidence"]}

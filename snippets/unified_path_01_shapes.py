@@ -1,8 +1,6 @@
 """Unified path shapes as Get reads them: the split at a reserved word, collections, tool paths, Markdown."""
 
 import json
-import tomllib
-from pathlib import Path
 
 from agentkit import (
     RESERVED_PREFIXES, Mesh, content_collection_plugin, mcp_tools, mesh_plugin, parse_path, reference_kind,
@@ -14,6 +12,7 @@ from agentkit.guide import upload_report
 from agentkit._paths import markdown_blocks, markdown_reference
 from claimcheck import capture
 from claimcheck.agentview import AgentView
+from snippets.support.facts import evidence
 
 mesh = Mesh(node_types={"Company"})
 upload_report(mesh)  # Meridian/content/Annual Report 2024.pdf
@@ -440,15 +439,7 @@ assert [resolve_relative("Meridian/Facts/_Thread/review/msg-3", ref) for ref in 
     "Meridian/Facts/rev-FY2024-1", "Meridian/Dimensions"]
 
 # The tools below are framework tools agentkit does not model (its registry names them). What they do with '..' is
-# read off the framework's source: these checks hold each claim to the evidence of its fact, which
-# `dev.py upstream` finds at the cited line of the pinned commit.
-FACTS = tomllib.loads((Path(__file__).resolve().parents[1] / "framework" / "citations.toml").read_text("utf-8"))["facts"]
-
-
-def evidence(fact: str) -> list[str]:
-    return [cite["evidence"] for cite in FACTS[fact]["cites"]]
-
-
+# read off the framework's source: these checks hold each claim to the evidence of its fact.
 # verifies: unified-path.dot-dot-agent-files
 assert "AgentFiles" in BUILT_IN_PLUGINS and not any("agent_file" in name for name in agent_tools) and {
     "Store paths must not escape the root; '{relativePath}' contains '..'.", 'if (segment == "..")',
