@@ -31,7 +31,7 @@ def mesh() -> Mesh:
 
 def test_misses_are_answers(mesh):
     """K6: a negative index and a missing collection path are answers (past the end, an unindexed file and a blank
-    filePath: snippets/content_chunk_navigation_03_chunk_tools.py:94-124, chunks.out-of-range-is-an-answer)."""
+    filePath: snippets/content_chunk_navigation_03_chunk_tools.py, chunks.out-of-range-is-an-answer)."""
     assert get_chunk(mesh, "Acme/content", "notes.md", -1)["message"] == "No chunk at index -1; valid range is 0..1."
     assert get_chunk(mesh, "", "x.md", 0) == {"count": 0, "results": [], "message": "'collectionPath' is required."}
     for bad in (True, 1.5, "one", None):
@@ -60,7 +60,7 @@ def test_anchored_scope_is_exact_collection_paths_and_their_ancestors(mesh):
 
 
 def test_targeted_scope_words(mesh):
-    """K4: subtree by default, exact, ancestorsandself (namespace: over scope: snippets/content_chunk_navigation_03_chunk_tools.py:151)."""
+    """K4: subtree by default, exact, ancestorsandself (namespace: over scope: snippets/content_chunk_navigation_03_chunk_tools.py)."""
     def files(query, scope=None):
         return sorted({hit["filePath"] for hit in search_chunks(mesh, query, scope=scope, limit=200)["results"]})
 

@@ -42,7 +42,7 @@ def _offered(config: AgentConfiguration, available: list[Tool]) -> list[str]:
 
 def test_entry_splits_at_the_first_colon_then_on_commas_every_part_trimmed():
     """A1: nothing is validated (a whole plugin, trimmed methods and 'Mesh:' stored parsed:
-    snippets/agent_design_03_enforcement.py:187, agent.plugins-stored-parsed)."""
+    snippets/agent_design_03_enforcement.py, agent.plugins-stored-parsed)."""
     # verifies: agent.plugin-entry-parsing
     assert parse_plugin_entry("Mesh:Get:Create") == PluginGrant("Mesh", ("Get:Create",))
     assert parse_plugin_entry("Mesh:Get,,Search") == PluginGrant("Mesh", ("Get", "", "Search"))
@@ -55,7 +55,7 @@ def test_host_plugins_match_ignoring_case(available):
 
 def test_strict_plugins_extension_refuses_malformed_entries():
     """Extension: strict_plugins=True names the entry, the fault and the two valid forms (off by default and empty
-    methods: snippets/agent_design_03_enforcement.py:99-122, agent.strict-plugins-extension)."""
+    methods: snippets/agent_design_03_enforcement.py, agent.strict-plugins-extension)."""
     for entry, message in [("", "plugin name is empty"), (":Get", "plugin name is empty"),
                            ("Mesh:Get:Create", "method 'Get:Create' must be letters"),
                            ("Me sh", "plugin name 'Me sh' must be letters"), (42, "an entry must be a string")]:
@@ -175,7 +175,7 @@ def test_node_json_names_are_the_framework_s_properties_in_camel_case():
 def test_the_system_message_lists_delegations_and_hierarchy_agents():
     """T8: an agent that delegates to none lists the hierarchy's others too, and is offered the delegation tools; the
     delegation instructions are kept by the node and the Markdown file (a delegating agent's system message, and one
-    alone: snippets/agent_design_02_rounds.py:110, agent_design_03_enforcement.py:45, 174)."""
+    alone: snippets/agent_design_02_rounds.py, agent_design_03_enforcement.py)."""
     lead = AgentConfiguration("lead", "Lead.", delegations=["Acme/reader"],
                               delegation_instructions={"Acme/reader": "Reads pages."})
     hierarchy = [lead, AgentConfiguration("reader"), AgentConfiguration("writer", description="Writes nodes."),

@@ -74,5 +74,5 @@ def test_budget_text_is_quoted_word_for_word():
     "Error: Content collection '{c}' not found", "Error: File '{f}' not found in collection '{c}'"])
 def test_collection_errors_are_quoted_as_agentkit_words_them(template):
     """The not-found messages the pages quote are the ones agentkit answers, names aside (agentkit's wording:
-    snippets/unified_path_01_shapes.py:211, 218, unified-path.not-found-messages)."""
+    snippets/unified_path_01_shapes.py, unified-path.not-found-messages)."""
     assert f"`{template}`" in page(CHUNKS_PAGE) + page("DataMesh/UnifiedPath.md")

@@ -77,7 +77,7 @@ def test_edit_content_refuses_structured_content():
 
 def test_move_or_copy_of_a_collection_owner_is_refused_and_changes_nothing():
     """agentkit does not model carrying a collection: copying its owner is refused, all intact (moving it:
-    snippets/mesh_plugin_01_tools.py:493, mesh.move-copy-refuse-collections)."""
+    snippets/mesh_plugin_01_tools.py, mesh.move-copy-refuse-collections)."""
     mesh = make_mesh()
     mesh.add_collection("Acme").upload("a.md", b"revenue", index=True)
     mesh.refresh_index()
@@ -116,7 +116,7 @@ def filed(**options) -> Mesh:
 @pytest.mark.parametrize("store", CONTENT_STORES)
 def test_both_stores_resolve_dot_dot_when_they_read_a_file(store):
     """N8, N9: '..' and '.' are joined to the collection's folder (FileSystem) or blob prefix (AzureBlob) and resolved
-    inside it (into another node's collection on both stores: snippets/unified_path_01_shapes.py:322, 325,
+    inside it (into another node's collection on both stores: snippets/unified_path_01_shapes.py,
     unified-path.dot-dot-azure-blob, unified-path.dot-dot-file-system)."""
     mesh = filed(content_store=store)
     assert mesh.fetch("Acme/content/sub/../sub/notes.md").value == "notes"

@@ -72,7 +72,7 @@ def test_markdown_references_drop_dot_slash_and_climb_only_at_dot_dot_slash():
 
 def test_slug_rule():
     """D2: trimmed; kept characters verbatim; other runs one '-', not merged with a kept '-'; trimmed; 'document'
-    (a blank and a kept '-' alike: snippets/content_chunk_navigation_01_paths.py:127, 269)."""
+    (a blank and a kept '-' alike: snippets/content_chunk_navigation_01_paths.py)."""
     assert document_slug("a -b.md") == "a--b.md"
     assert document_slug("  Sub/Ünïcode file.MD ") == "Sub-n-code-file.MD"
     assert document_slug("///") == "document"
@@ -83,7 +83,7 @@ def test_slug_rule():
 
 def test_get_path_of_a_file_depends_on_the_collection():
     """C1: a named collection of a node two segments deep reads at {node}/content/{name}/{file} (content's files and
-    file_path_from_document: snippets/content_chunk_navigation_01_paths.py:125-128, 198, 207)."""
+    file_path_from_document: snippets/content_chunk_navigation_01_paths.py)."""
     assert get_path_of_file("Acme/Sales/reports", "a.md") == "Acme/Sales/content/reports/a.md"
     with pytest.raises(PathError, match="needs the strings"):
         file_path_from_document({"collectionPath": "Acme/content"})

@@ -49,8 +49,8 @@ def test_get_of_a_pdf_concatenates_each_pages_letters_and_inserts_nothing():
 
 
 def test_the_reports_lines_run_together_in_get_and_keep_their_words_in_the_index(report_get_text):
-    """The report's fused table rows and its 61 page breaks are the snippets' (content_chunk_navigation_01_paths.py:72
-    and 77, _05_indexing.py:308, unified_path_03_transformers.py:151)."""
+    """The report's fused table rows and its 61 page breaks are the snippets' (content_chunk_navigation_01_paths.py,
+    _05_indexing.py, unified_path_03_transformers.py)."""
     text, indexed = report_get_text, report_index_text().text
     # fpdf2 draws each line of a paragraph as one string: the strings keep their spaces, the lines run together.
     # verifies: chunks.get-pdf-loses-table-structure, chunks.get-pdf-inserts-nothing

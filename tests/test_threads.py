@@ -36,7 +36,7 @@ def test_one_empty_earlier_message_leaves_the_round_no_history():
 def test_each_message_counts_its_length_plus_64():
     """T2: the budget charges 64 characters of framing per message."""
     # verifies: agent.history-budget
-    assert message_chars(Message("user", "x" * 100)) == 164  # the 64 000 budget: snippets/agent_design_02_rounds.py:167
+    assert message_chars(Message("user", "x" * 100)) == 164  # the 64 000 budget: snippets/agent_design_02_rounds.py
 
 
 def test_unanswered_rounds_counts_user_messages_without_a_reply():

@@ -46,7 +46,7 @@ def test_the_openai_text_decodes_to_the_tools_text(text):
 
 
 def test_wires_and_the_default():
-    assert WIRES == (CLAUDE, OPENAI)  # the default: snippets/agent_design_21_wire.py:35
+    assert WIRES == (CLAUDE, OPENAI)  # the default: snippets/agent_design_21_wire.py
     with pytest.raises(ValueError, match="wire must be one of"):
         require_wire("anthropic")
     with pytest.raises(ValueError, match="wire must be one of"):
@@ -69,7 +69,7 @@ def test_billing_and_recording_per_wire():
     assert billed_input(1000, 400, True, CLAUDE) == TokenUsage(cache_read=400, cache_write=600)
     assert billed_input(1000, 400, True, OPENAI) == TokenUsage(input=600, cache_read=400)
     assert billed_input(500, 0, False, CLAUDE) == billed_input(500, 0, False, OPENAI) == TokenUsage(input=500)
-    # recorded as billed on CLAUDE: snippets/agent_design_21_wire.py:84
+    # recorded as billed on CLAUDE: snippets/agent_design_21_wire.py
     assert recorded(TokenUsage(input=10, output=5, cache_read=400, cache_write=600), OPENAI) == TokenUsage(input=1010, output=5)
 
 
