@@ -91,12 +91,9 @@ def planted(tab, html: str) -> Iterator[None]:
         tab.evaluate("() => document.getElementById('planted').remove()")
 
 
-SWAP_STYLESHEET = """([name, href]) => new Promise((resolve, reject) => {
-    const link = document.querySelector(`link[data-swapped="${name}"]`)
-        || [...document.querySelectorAll('link[rel="stylesheet"]')].find(l => new URL(l.href).pathname.endsWith('/' + name));
-    if (!link) { reject(new Error('the page links no ' + name)); return; }
+# Loads `href` into a <link> element; answers the address it had, so the served file can be loaded back.
+LOAD_STYLESHEET = """([link, href]) => new Promise((resolve, reject) => {
     const was = link.href;
-    if (href.startsWith('blob:')) link.dataset.swapped = name; else delete link.dataset.swapped;
     link.onload = () => resolve(was);
     link.onerror = () => reject(new Error('could not load ' + href));
     link.href = href;
@@ -106,11 +103,14 @@ SWAP_STYLESHEET = """([name, href]) => new Promise((resolve, reject) => {
 @contextmanager
 def loaded_stylesheet(tab, name: str, css: str) -> Iterator[None]:
     """The tab's stylesheet `name` replaced by `css` (a copy's file) and loaded; the served one again afterwards."""
-    served = tab.evaluate(SWAP_STYLESHEET, [name, tab.evaluate("css => URL.createObjectURL(new Blob([css], {type: 'text/css'}))", css)])
+    link = tab.evaluate_handle("""name => [...document.querySelectorAll('link[rel="stylesheet"]')]
+        .find(link => new URL(link.href).pathname.endsWith('/' + name)) || null""", name).as_element()
+    assert link, f"the page links no {name}"
+    served = tab.evaluate(LOAD_STYLESHEET, [link, tab.evaluate("css => URL.createObjectURL(new Blob([css], {type: 'text/css'}))", css)])
     try:
         yield
     finally:
-        tab.evaluate(SWAP_STYLESHEET, [name, served])
+        tab.evaluate(LOAD_STYLESHEET, [link, served])
 
 
 def by_width(test):

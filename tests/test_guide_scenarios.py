@@ -42,6 +42,20 @@ def protocol_agent(mesh, model=None) -> Agent:
                  model or ProcedureModel(protocol), mesh)
 
 
+class Recording:
+    """A ProcedureModel that keeps every context it is handed, with its reply."""
+
+    def __init__(self, procedure) -> None:
+        self.model = ProcedureModel(procedure)
+        self.key = self.model.key
+        self.shown: list = []
+
+    def respond(self, context):
+        reply = self.model.respond(context)
+        self.shown.append((context, reply))
+        return reply
+
+
 @pytest.fixture(scope="module")
 def results():
     return {key: run_scenario(key) for key in TITLES}
@@ -144,18 +158,9 @@ def test_write_phase_sizes_average_the_create_calls(results):
 def test_scripted_models_decide_from_the_context_alone_and_address_only_places_it_names(procedure, instructions, plugins):
     """A fresh model handed any context recorded mid-round replies exactly as the running model did; every folder
     a scripted model searches, lists or writes into is named in what it was shown, not taken from the source."""
-    shown = []
-    running = ProcedureModel(procedure)
-
-    class Recorder:
-        key = running.key
-
-        def respond(self, context):
-            reply = running.respond(context)
-            shown.append((context, reply))
-            return reply
-
-    agent = Agent(AgentConfiguration("extractor", instructions, plugins=plugins), Recorder(), workspace())
+    recording = Recording(procedure)
+    shown = recording.shown
+    agent = Agent(AgentConfiguration("extractor", instructions, plugins=plugins), recording, workspace())
     thread = Thread(THREAD)
     agent.start(thread, TASK)
     if procedure is protocol:
@@ -294,17 +299,9 @@ def test_procedure_model_refuses_a_context_it_did_not_produce():
 def test_procedure_model_replays_afresh_after_a_refusal():
     """A context refused part-way (its first exchange fed, its second not the procedure's) leaves no procedure
     running: the next context is answered as a fresh model answers it."""
-    shown = []
-    recording = ProcedureModel(protocol)
-
-    class Recorder:
-        key = recording.key
-
-        def respond(self, context):
-            shown.append(context)
-            return recording.respond(context)
-
-    protocol_agent(workspace(), Recorder()).start(Thread(THREAD), TASK)
+    recording = Recording(protocol)
+    protocol_agent(workspace(), recording).start(Thread(THREAD), TASK)
+    shown = [context for context, _ in recording.shown]
     third = shown[2]  # the task, then two exchanges of this round
     calls = [i for i, item in enumerate(third.items) if isinstance(item, ToolCall)]
     second_call = next(i for i in calls if i > calls[0] and not isinstance(third.items[i - 1], ToolCall))
