@@ -2,7 +2,8 @@
 
     python tests/claimcheck_alone.py WORKDIR [PYTEST_OPTION ...]
 
-1. builds the wheel of claimcheck/ (claimcheck/pyproject.toml) with `pip wheel --no-deps --no-build-isolation`;
+1. builds the wheel of claimcheck/ (claimcheck/pyproject.toml) from a copy, by its build backend (PEP 517, no
+   build isolation);
 2. fills a wheelhouse with the distributions the wheel requires with its `test` extra, repacked from this
    environment's installed ones (the pins of requirements.txt), so nothing is fetched;
 3. makes a fresh virtual environment (no system site-packages) and installs `claimcheck[test]` into it with
@@ -26,7 +27,7 @@ import time
 import venv
 from pathlib import Path
 
-from conform_package_job import clean_environment, closure, repack, requirements_of, seen_from, step, wheel_requires
+from conform_package_job import build_wheel, clean_environment, closure, repack, requirements_of, seen_from, step, wheel_requires
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 # What the guide's checkout has beside claimcheck: none of it may be importable in claimcheck's environment.
@@ -38,10 +39,7 @@ def main(workdir: Path, pytest_options: list[str]) -> int:
     wheelhouse, environment = workdir / "wheelhouse", workdir / "venv"
     pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "--no-input", "-q"]
     started = time.perf_counter()
-    # Built from a copy: setuptools leaves build/ and *.egg-info beside the sources it builds.
-    source = shutil.copytree(REPO_ROOT / "claimcheck", workdir / "source", ignore=shutil.ignore_patterns("__pycache__", "build", "*.egg-info"))
-    subprocess.run([*pip, "wheel", "--no-deps", "--no-index", "--no-build-isolation", "--wheel-dir", str(wheelhouse), str(source)], check=True)
-    built = next(wheelhouse.glob("claimcheck-*.whl"))
+    built = build_wheel(REPO_ROOT / "claimcheck", workdir)
     print(f"built: {built.name}", flush=True)
     wheels = [repack(dist, wheelhouse) for dist in closure(requirements_of(wheel_requires(built), frozenset({"test"})))]
     print(f"wheelhouse: {len(wheels)} wheels", flush=True)
