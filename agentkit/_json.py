@@ -55,6 +55,9 @@ JSON_MAX_DEPTH = 64
 JSON_TOO_DEEP = f"The maximum configured depth of {JSON_MAX_DEPTH} has been exceeded."
 # agentkit's own limit: Python cannot turn an integer of more than 4,300 digits into text.
 JSON_NUMBER_TOO_LONG = "A number has more than 4300 digits."
+_INT_BITS_LIMIT = 14_000  # about 4,300 decimal digits
+# The fewest characters a JSON text needs to hold an integer beyond that limit: the digits of 2 ** 14,000.
+_SHORTEST_TOO_LONG = len(str(1 << _INT_BITS_LIMIT))
 
 
 def json_limit_error(value: Any) -> str | None:
@@ -76,7 +79,7 @@ def json_limit_error(value: Any) -> str | None:
         elif kind is not int and isinstance(item, (list, tuple)):
             children = item
         else:
-            if isinstance(item, int) and item.bit_length() > 14_000:  # about 4,300 decimal digits
+            if isinstance(item, int) and item.bit_length() > _INT_BITS_LIMIT:
                 return JSON_NUMBER_TOO_LONG
             continue
         if depth > JSON_MAX_DEPTH:
@@ -108,7 +111,10 @@ def load_json(text: str) -> Any:
         raise
     except (RecursionError, ValueError) as error:
         raise InvalidJson(f"Invalid JSON: {JSON_NUMBER_TOO_LONG if 'digits' in str(error) else JSON_TOO_DEEP}") from None
-    refuse_beyond_json_limits(data)
+    # Text with at most 64 brackets cannot nest deeper than 64, and text shorter than the digits of the smallest
+    # integer too long holds none: the walk is skipped for nearly every tool argument, and runs for the rest.
+    if len(text) >= _SHORTEST_TOO_LONG or text.count("{") + text.count("[") > JSON_MAX_DEPTH:
+        refuse_beyond_json_limits(data)
     return data
 
 

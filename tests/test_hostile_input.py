@@ -18,8 +18,8 @@ import pytest
 from agentkit import (
     Mesh, PathError, content_collection_plugin, get_text, index_text, mcp_tools, mesh_plugin, parse_path, tools_by_name,
 )
-from agentkit._errors import UnreadableDocument
-from agentkit._json import repair_json
+from agentkit._errors import InvalidJson, UnreadableDocument
+from agentkit._json import load_json, repair_json
 from tests import corpus
 from tests.mesh_state import COMPANY, NOTE, file_text, snapshot, workspace
 
@@ -146,6 +146,14 @@ def test_update_and_delete_refuse_a_number_with_thousands_of_digits_as_invalid_j
     assert tools["delete"].call({"paths": "[" + "9" * 5000 + "]"}) == "Invalid JSON: A number has more than 4300 digits."
     assert tools["delete"].call({"paths": "[" * 3000}).startswith("Invalid JSON: The maximum configured depth of 64")
     assert snapshot(mesh) == before
+
+
+def test_the_shortest_text_that_holds_a_too_long_integer_is_refused():
+    """load_json walks a value for its limits only when its text is long enough to break one: the shortest such
+    text, the digits of 2 ** 14,000, is refused, and the integer one below it is read."""
+    with pytest.raises(InvalidJson, match="more than 4300 digits"):
+        load_json(str(1 << 14_000))
+    assert load_json(str((1 << 14_000) - 1)) == (1 << 14_000) - 1
 
 
 def test_repair_json_keeps_the_first_complete_value_as_the_framework_does():
