@@ -64,17 +64,18 @@ def test_strict_plugins_extension_refuses_malformed_entries():
         assert "plugins[1]" in str(raised.value) and "Name:Method1,Method2" in str(raised.value)
 
 
-def test_a_bare_string_is_not_a_plugins_list():
-    """plugins='Mesh' is refused rather than read as five one-letter plugins."""
-    with pytest.raises(ConfigurationError, match=r"write \['Mesh'\]"):
-        AgentConfiguration("a", plugins="Mesh")
-
-
-@pytest.mark.parametrize("cap", [True, 2.5, "3"])
-def test_non_integer_cap_is_a_type_error(cap):
-    """Python's side of the cap's type (an int? in the framework): a bool, a fraction or a text is refused."""
-    with pytest.raises(ConfigurationError, match="whole number"):
-        AgentConfiguration("a", max_tool_calls_per_round=cap)
+@pytest.mark.parametrize("agent_id, settings, message", [
+    pytest.param("a", {"plugins": "Mesh"}, r"write \['Mesh'\]", id="plugins a bare string"),
+    pytest.param("a", {"max_tool_calls_per_round": True}, "whole number", id="cap a bool"),
+    pytest.param("a", {"max_tool_calls_per_round": 2.5}, "whole number", id="cap a fraction"),
+    pytest.param("a", {"max_tool_calls_per_round": "3"}, "whole number", id="cap a text"),
+    pytest.param("my agent", {}, "must be a slug", id="id not a slug"),
+])
+def test_a_malformed_configuration_is_refused(agent_id, settings, message):
+    """plugins='Mesh' is refused rather than read as five one-letter plugins; Python's side of the cap's type (an
+    int? in the framework): a bool, a fraction or a text is refused; an agent id with a slash or a space is refused."""
+    with pytest.raises(ConfigurationError, match=message):
+        AgentConfiguration(agent_id, **settings)
 
 
 def test_a_markdown_file_without_node_type_agent_is_not_an_agent():
@@ -82,12 +83,6 @@ def test_a_markdown_file_without_node_type_agent_is_not_an_agent():
     assert AgentConfiguration.from_markdown("a", "---\nnodeType: agent\n---\nHi").instructions == "Hi"
     with pytest.raises(ConfigurationError, match="not an agent file"):
         AgentConfiguration.from_markdown("a", "---\nnodeType: Markdown\n---\nHi")
-
-
-def test_agent_id_must_be_a_slug():
-    """An agent id with a slash or a space is refused."""
-    with pytest.raises(ConfigurationError, match="must be a slug"):
-        AgentConfiguration("my agent")
 
 
 def test_the_page_states_the_cap_rules_as_configured():
