@@ -99,25 +99,22 @@ def test_the_model_is_shown_tool_definitions_not_functions():
     assert not any(hasattr(tool, "call") for tool in model.contexts[0].tools)
 
 
-def test_state_only_in_tool_results_is_lost_at_the_boundary():
-    """A model that keeps its progress only in tool results starts over after a round boundary."""
-    model = PlannedCalls(_lookups(5), key=MODEL, state_in_answer=False)
-    agent = _make(model, max_tool_calls_per_round=2)
+@pytest.mark.parametrize("calls, state_in_answer, cap, messages, issued, progress", [
+    pytest.param(5, False, 2, ("Read them.", "continue"), ["item-000", "item-001", "item-000", "item-001"], None,
+                 id="only in tool results: lost"),
+    pytest.param(4, True, 3, ("Read them.", "continue", "continue"), ["item-000", "item-001", "item-002", "item-003"],
+                 "[progress: 4/4 calls done]", id="written into the answer: survives"),
+])
+def test_state_survives_the_boundary_only_in_the_answer(calls, state_in_answer, cap, messages, issued, progress):
+    """A model that keeps its progress only in tool results starts over after a round boundary; with its progress
+    in the answer text, the model resumes where the budget stopped it."""
+    model = PlannedCalls(_lookups(calls), key=MODEL, state_in_answer=state_in_answer)
+    agent = _make(model, max_tool_calls_per_round=cap)
     thread = Thread("T")
-    first = agent.start(thread, "Read them.")
-    second = agent.start(thread, "continue")
-    issued = [call.arguments["id"] for run in (first, second) for t in run.turns for call in t.reply.tool_calls]
-    assert issued == ["item-000", "item-001", "item-000", "item-001"]
-
-
-def test_state_written_into_the_answer_survives_the_boundary():
-    """With its progress in the answer text, the model resumes where the budget stopped it."""
-    agent = _make(PlannedCalls(_lookups(4), key=MODEL), max_tool_calls_per_round=3)
-    thread = Thread("T")
-    runs = [agent.start(thread, text) for text in ("Read them.", "continue", "continue")]
-    issued = [call.arguments["id"] for run in runs for t in run.turns for call in t.reply.tool_calls]
-    assert issued == ["item-000", "item-001", "item-002", "item-003"]
-    assert "[progress: 4/4 calls done]" in runs[-1].answer
+    runs = [agent.start(thread, text) for text in messages]
+    assert [call.arguments["id"] for run in runs for t in run.turns for call in t.reply.tool_calls] == issued
+    if progress is not None:
+        assert progress in runs[-1].answer
 
 
 def test_calls_asked_for_on_the_tool_less_last_iteration_are_not_run():
