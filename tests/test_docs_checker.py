@@ -86,18 +86,14 @@ def test_each_claim_traceability_problem_is_one_line_with_file_line_and_id():
     assert messages(claims.collect(BROKEN).problems) == sorted(CLAIM_PROBLEMS)
 
 
-def test_failing_assert_names_the_claim_it_breaks_and_where_it_is_stated():
-    """A failure inside a verified assert is traced to its claim id, the page line that states it and the check."""
-    collected = claims.collect(BROKEN)
-    assert claims.broken_by(BROKEN, collected, Path("snippets/sample_01_basics.py"), 7) == [
-        "sample.adds: stated at docs/claims.md:7, checked at snippets/sample_01_basics.py:7",
-    ]
-    assert claims.broken_by(BROKEN, collected, Path("snippets/sample_01_basics.py"), 3) == []
-
-
-def test_failing_pycon_example_names_the_claim_its_block_verifies():
-    """A failing example inside a verified pycon block is traced to the block's claim."""
-    collected = claims.collect(BROKEN)
-    assert claims.broken_by(BROKEN, collected, Path("docs/failing_pycon.md"), 8) == [
-        "sample.adds: stated at docs/claims.md:7, checked at docs/failing_pycon.md:8",
-    ]
+@pytest.mark.parametrize("path, line, broken", [
+    pytest.param("snippets/sample_01_basics.py", 7,
+                 ["sample.adds: stated at docs/claims.md:7, checked at snippets/sample_01_basics.py:7"], id="assert"),
+    pytest.param("snippets/sample_01_basics.py", 3, [], id="line no claim verifies"),
+    pytest.param("docs/failing_pycon.md", 8,
+                 ["sample.adds: stated at docs/claims.md:7, checked at docs/failing_pycon.md:8"], id="pycon example"),
+])
+def test_a_failure_names_the_claim_it_breaks_and_where_it_is_stated(path, line, broken):
+    """A failure inside a verified assert, or a failing example inside a verified pycon block, is traced to its
+    claim id, the page line that states it and the check; a failure no claim verifies breaks none."""
+    assert claims.broken_by(BROKEN, claims.collect(BROKEN), Path(path), line) == broken
