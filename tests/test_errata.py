@@ -114,20 +114,19 @@ def small(tmp_path):
     return load(tmp_path / "errata.toml", Path("errata.toml"))
 
 
-def test_quotes_that_hold_give_no_problem(framework, small):
-    root, first, _ = framework
-    pages = read_pages(open_repository(root), first, small)
-    assert quote_problems(small, pages, "the pin") == []
-
-
-def test_a_quote_that_moved_or_vanished_names_the_entry_and_the_expected_line(framework, small):
-    root, _, second = framework
-    pages = read_pages(open_repository(root), second, small)
-    assert quote_problems(small, pages, "REF") == [
+@pytest.mark.parametrize("commit, ref, problems", [
+    pytest.param(1, "the pin", [], id="quotes that hold"),
+    pytest.param(2, "REF", [
         "errata.toml:4: erratum guide.cap: quote expected at Data/Guide.md:3 at REF: it moved to line 5; set line = 5",
         "errata.toml:15: erratum guide.search: quote expected at Data/Guide.md:4 at REF: "
         "it is no longer on the page (`returns an array`); re-read the page and correct or drop the erratum",
-    ]
+    ], id="a quote that moved or vanished"),
+])
+def test_a_quote_that_moved_or_vanished_is_named_and_one_that_holds_is_not(framework, small, commit, ref, problems):
+    """At the first commit every quote holds; at the second, each that moved or vanished names the entry and the
+    expected line."""
+    pages = read_pages(open_repository(framework[0]), framework[commit], small)
+    assert quote_problems(small, pages, ref) == problems
 
 
 def test_a_quote_on_two_lines_or_a_missing_page_is_named(small):
