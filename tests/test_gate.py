@@ -147,32 +147,28 @@ def run_failing_job(project: pytest.Pytester, tests: str, *args: str) -> SimpleN
     return run(write(project, conftest=FAILING_JOB, test_it=tests), *args)
 
 
-def test_failed_job_log_is_shown_once_and_dependents_skip_with_a_pointer(project):
-    """The test that checks the job shows its log; each dependent test skips in one line naming that test."""
-    result = run_failing_job(project, """
+@pytest.mark.parametrize("tests, args, printed", [
+    pytest.param("""
         def test_build_succeeds(slow_build):
             assert slow_build.ok, slow_build.output
 
         def test_reads_site_1(built): pass
         def test_reads_site_2(built): pass
         def test_reads_site_3(built): pass
-    """)
-    assert result.returncode == 1
-    assert result.stdout.count("BUILD-LOG-LINE") == 1, result.stdout
-    assert "1 failed, 3 skipped" in result.stdout
-    assert "its log is shown once, by test_it.py::test_build_succeeds" in result.stdout
-
-
-def test_failed_job_that_no_test_reports_still_fails_the_run_on_workers(project):
-    """When only dependents ran, in either worker, they skip; the summary shows the log once and the exit code is 1."""
-    result = run_failing_job(project, """
+    """, (), ["1 failed, 3 skipped", "its log is shown once, by test_it.py::test_build_succeeds"], id="tested"),
+    pytest.param("""
         def test_reads_site_1(built): pass
         def test_reads_site_2(built): pass
-    """, *WORKERS)
+    """, WORKERS, ["2 skipped", "background job 'slow_build' failed (exit 3)"], id="no test reports it, on workers"),
+])
+def test_failed_job_log_is_shown_once_and_the_run_fails(project, tests, args, printed):
+    """The test that checks the job shows its log; each dependent test skips in one line naming that test. When only
+    dependents ran, in either worker, they skip; the summary shows the log once and the exit code is 1."""
+    result = run_failing_job(project, tests, *args)
     assert result.returncode == 1, result.stdout
-    assert "2 skipped" in result.stdout
-    assert "background job 'slow_build' failed (exit 3)" in result.stdout
     assert result.stdout.count("BUILD-LOG-LINE") == 1, result.stdout
+    for text in printed:
+        assert text in result.stdout
 
 
 def test_failed_job_that_a_passing_test_expected_is_not_reported_again(project):
