@@ -111,7 +111,7 @@ def build_wheel(package: Path, workdir: Path) -> Path:
 
     The copy's build backend (its pyproject.toml's `build-backend`) builds it through PEP 517's `build_wheel` hook,
     the hook `pip wheel --no-build-isolation` calls: the setuptools pinned in requirements.txt builds it, and
-    nothing is fetched. It is called in this process, not in the two hook processes pip starts, which cost every
+    nothing is fetched. It is called in this process, not by pip and the two hook processes it starts, which cost every
     gate run about 3 s of CPU. What the backend prints goes to WORKDIR/build.log."""
     source = shutil.copytree(package, workdir / "source", ignore=shutil.ignore_patterns("__pycache__", "build", "*.egg-info"))
     wheelhouse = workdir / "wheelhouse"
