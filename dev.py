@@ -98,9 +98,10 @@ def run(*command: str) -> int:
     return subprocess.run(command, cwd=ROOT).returncode
 
 
-# Two pytest-xdist workers: the browser suite is one xdist_group, so one worker runs it while the other
-# runs the rest (guidetools/gate.py). Options given after these win: `dev.py test -n 0` runs in one process.
-GATE_WORKERS = ["-n", "2", "--dist", "loadgroup"]
+# Two pytest-xdist workers, each test module (and each page's examples) on one of them: the browser suite is one
+# module, so one worker runs it while the other runs the rest (guidetools/gate.py), and what a module builds once
+# is built in one process, not in both. Options given after these win: `dev.py test -n 0` runs in one process.
+GATE_WORKERS = ["-n", "2", "--dist", "loadscope"]
 
 
 def check(rest: list[str]) -> int:

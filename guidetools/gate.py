@@ -1,8 +1,9 @@
 """The gate's background jobs and its summary: a pytest plugin (the root conftest.py loads it).
 
-`python3 dev.py test` runs pytest on two pytest-xdist workers (`-n 2 --dist loadgroup`). The browser suite
-is one `xdist_group` (tests/test_browser.py), so one worker runs all of it, from the moment the site is built,
-while the other runs everything else; `-n 0`, or plain `pytest`, runs the same tests in one process.
+`python3 dev.py test` runs pytest on two pytest-xdist workers (`-n 2 --dist loadscope`): each test module runs
+on one worker. The browser suite is one module (tests/test_browser.py), so one worker runs all of it, from the
+moment the site is built, while the other runs everything else; `-n 0`, or plain `pytest`, runs the same tests
+in one process.
 
 A background job is a slow command that tests need (the strict build, the ProperDocs build, a conformance
 run). Declare it once, as a session fixture (tests/conftest.py):

@@ -34,7 +34,8 @@ from claimcheck.pysource import SECTION, read_sections
 if not CHROMIUM.exists():
     pytest.skip(SKIP_REASON, allow_module_level=True)
 
-# One xdist worker runs the whole suite (`--dist loadgroup`): one browser, and the other worker for the rest.
+# One xdist worker runs the whole suite, one module (`--dist loadscope`) and one group (`--dist loadgroup`): one
+# browser, and the other worker for the rest.
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
 from PIL import Image, ImageChops  # noqa: E402 - only needed when the browser runs

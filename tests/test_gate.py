@@ -1,6 +1,6 @@
 """guidetools/gate.py and the gate's two xdist workers: real pytest sessions on small projects, run by pytester.
 
-A failing test fails the run, in the browser group too; the group runs in one worker; a background job runs
+A failing test fails the run, in the browser module too; a module runs in one worker; a background job runs
 once for all processes, and a failed one is reported once; nothing collected exits 5; --lf reruns only the
 failures; the plain gate starts its declared jobs before collection.
 """
@@ -19,7 +19,7 @@ pytest_plugins = ["pytester"]
 
 PLUGINS = ["-q", "-rs", "-p", "guidetools.gate"]
 # What `python3 dev.py test` adds (dev.GATE_WORKERS), with xdist named since autoloading is off.
-WORKERS = ["-p", "xdist", "-n", "2", "--dist", "loadgroup"]
+WORKERS = ["-p", "xdist", "-n", "2", "--dist", "loadscope"]
 
 
 @pytest.fixture
@@ -79,6 +79,7 @@ GROUP_TESTS = '''
 import os
 import pytest
 
+# Marked as tests/test_browser.py is; on the gate's workers (--dist loadscope) the module is what keeps it together.
 pytestmark = pytest.mark.xdist_group("browser")
 
 @pytest.mark.parametrize("n", range(4))
@@ -90,14 +91,14 @@ def test_group_fails():
 '''
 
 
-def test_failures_fail_the_run_the_group_shares_a_worker_the_job_runs_once_and_lf_reruns_the_failures(project):
+def test_failures_fail_the_run_a_module_shares_a_worker_the_job_runs_once_and_lf_reruns_the_failures(project):
     tmp_path = project.path
     project = write(project, conftest=COUNTED_JOB, test_plain=WORKERS_TESTS, test_group=GROUP_TESTS)
     first = run(project, *WORKERS, "-rA")
     assert first.returncode == 1, first.stdout
     assert "2 failed, 8 passed" in first.stdout, first.stdout
     assert "FAILED test_plain.py::test_fails" in first.stdout and "PLAIN-FAIL-MARK" in first.stdout
-    assert "FAILED test_group.py::test_group_fails@browser" in first.stdout and "GROUP-FAIL-MARK" in first.stdout
+    assert "FAILED test_group.py::test_group_fails" in first.stdout and "GROUP-FAIL-MARK" in first.stdout
     workers = {line.split()[1] for line in first.stdout.splitlines() if line.startswith("WORKER ")}
     assert len(workers) == 1 and workers <= {"gw0", "gw1"}, first.stdout
     assert (tmp_path / "conftest.py.runs").read_text() == "ran\n", "the job ran more than once"
@@ -109,7 +110,7 @@ def test_failures_fail_the_run_the_group_shares_a_worker_the_job_runs_once_and_l
     assert again.returncode == 1, again.stdout
     # Only the two failures ran (the workers deselect the rest, so the controller's summary counts no deselected).
     assert again.stdout.splitlines()[-1].startswith("2 failed in"), again.stdout
-    assert "test_plain.py::test_fails" in again.stdout and "test_group.py::test_group_fails@browser" in again.stdout
+    assert "test_plain.py::test_fails" in again.stdout and "test_group.py::test_group_fails" in again.stdout
 
     (project.path / "test_plain.py").write_text(WORKERS_TESTS.replace("assert 1 == 2", "assert 2 == 2"), encoding="utf-8")
     (project.path / "test_group.py").write_text(GROUP_TESTS.replace("assert 1 == 2", "assert 2 == 2"), encoding="utf-8")

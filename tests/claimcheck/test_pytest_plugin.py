@@ -89,7 +89,8 @@ ORDERED_PAGE = """
 
 @pytest.mark.parametrize("distribution", [
     ("-p", "xdist", "-n", "2", "--dist", "loadgroup"), ("-p", "xdist", "-n", "2"),
-    ("-p", "xdist", "-n", "2", "--dist", "worksteal"), ()], ids=lambda args: " ".join(args) or "no xdist")
+    ("-p", "xdist", "-n", "2", "--dist", "worksteal"), ("-p", "xdist", "-n", "2", "--dist", "loadscope"), ()],
+    ids=lambda args: " ".join(args) or "no xdist")
 def test_a_pages_examples_run_in_one_process_in_page_order(project: pytest.Pytester, distribution):
     """Three pages whose later examples need the earlier ones pass on two workers whatever the scheduling says
     (`-n 2` alone is `--dist load`): each page's examples ran on one worker, in page order."""
