@@ -15,8 +15,9 @@ job (pytest-xdist's "Making session-scoped fixtures execute only once"). A test 
 waits for the job and gets its `JobResult` (or what `wrap` makes of it). When collection ends, each process
 starts the jobs its tests need, one at a time, in a thread, so they overlap the cheap tests; the plain gate
 (no paths, -k, -m, --lf or --sw) starts the jobs the conftests declare (the strict build) before collection.
-Tests that ask for a job are marked `build` and run after the others: `-m "not build and not browser"` runs
-neither the jobs nor the browser.
+Tests that ask for a job are marked `build` and run after the others: in one process after every other test,
+on the gate's workers after the other tests of their module (a worker takes a whole module, the largest first).
+`-m "not build and not browser"` runs neither the jobs nor the browser.
 
 A failed job is reported once: the first test that ran with its result shows its log when it fails (or
 expected the failure when it passes); tests that merely depend on its success skip with a one-line pointer
