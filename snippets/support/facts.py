@@ -7,12 +7,13 @@ from __future__ import annotations
 import tomllib
 from pathlib import Path
 
-CITATIONS = Path(__file__).resolve().parents[2] / "framework" / "citations.toml"
+# Read once, when a snippet first imports this module: the snippets ask for several facts' cites.
+FACTS = tomllib.loads((Path(__file__).resolve().parents[2] / "framework" / "citations.toml").read_text("utf-8"))["facts"]
 
 
 def cites(fact: str) -> list[dict]:
     """The fact's cites, each with its `path`, `line`, `symbol` and `evidence`."""
-    return tomllib.loads(CITATIONS.read_text("utf-8"))["facts"][fact]["cites"]
+    return FACTS[fact]["cites"]
 
 
 def evidence(fact: str) -> list[str]:
