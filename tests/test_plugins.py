@@ -117,12 +117,6 @@ def test_every_tool_carries_parameters_annotations_and_a_frozen_shape(mesh):
         ("nodePath", True, None), ("filePath", True, None), ("content", True, None), ("collectionName", False, "content")]
 
 
-def test_descriptions_are_the_framework_s_own_texts(mesh):
-    """Create's description, word for word (K7's chunk-search descriptions: snippets/content_chunk_navigation_03_chunk_tools.py)."""
-    assert tools_by_name(mesh_plugin(mesh))["Create"].description == (
-        "Creates a new node in the mesh. ALWAYS set the 'name' property to a human-readable display name.")
-
-
 def test_unoffered_tool_answer_is_the_a5_text():
     """A5: the text a model reads after calling a tool it was not offered, as the fact states it (the text the runtime
     answers: snippets/agent_design_03_enforcement.py, agent_design_07_tool_errors.py)."""
