@@ -1,5 +1,5 @@
 """Tests for agentkit/_paths.py: the split Get makes, tool and Markdown paths, slugs, Get paths of files. The Markdown
-reference forms (UP4, UP5, UQ2) are checked by snippets/unified_path_01_shapes.py."""
+reference forms (UP4, UP5, UQ2) and a path with no reserved word (N3) are checked by snippets/unified_path_01_shapes.py."""
 
 from __future__ import annotations
 
@@ -45,12 +45,6 @@ def test_get_splits_at_the_first_reserved_word_in_any_case():
     assert (parsed.kind, parsed.address, parsed.remainder, parsed.content_key) == ("content", "Acme/Sales", "content/Sub/f.md", "Sub/f.md")
     assert parse_path("Acme/schema/Fact").kind == "unified"
     assert parse_path("Acme/content/").content_key == ""
-
-
-def test_other_words_are_node_paths():
-    """N3: no reserved word, no collection: the whole path is a node path."""
-    parsed = parse_path("Acme/reports/Q1.pdf")
-    assert (parsed.kind, parsed.address, parsed.path) == ("node", "Acme/reports/Q1.pdf", "Acme/reports/Q1.pdf")
 
 
 def test_area_route_remainder():
