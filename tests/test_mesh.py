@@ -87,14 +87,6 @@ def test_move_or_copy_of_a_collection_owner_is_refused_and_changes_nothing():
     assert [node.to_json() for node in mesh.nodes()] == before and mesh.index.pending == 0
 
 
-def test_clock_is_deterministic():
-    """lastModified comes from a step clock, so two identical runs stamp identical times."""
-    first, second = make_mesh(), make_mesh()
-    created = first.create(fact()).node
-    assert created.last_modified == second.create(fact()).node.last_modified == "2025-01-01T00:00:02Z"
-    assert first.get("Acme/rev-FY2024-1") == created
-
-
 def test_content_type_refuses_unknown_kinds():
     """Declaring a field with an unknown JSON kind fails at registration."""
     with pytest.raises(ValueError, match="unknown field kind"):
