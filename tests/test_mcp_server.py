@@ -1,6 +1,7 @@
 """The MCP server: what it publishes for a tool, how it answers calls, refusals and failures, and its CLI.
 
-The end-to-end runs (HTTP and stdio subprocesses, the planted divergence) are in test_conformance.py.
+The end-to-end runs (HTTP and stdio subprocesses, the planted divergence) are in test_conformance.py; the served
+workspace's built-in Markdown type (M7, M8) is checked there, by conformance/checks/mesh.py.
 """
 
 from __future__ import annotations
@@ -127,23 +128,3 @@ def test_a_port_in_use_is_one_line_and_exit_2(capsys):
     err = capsys.readouterr().err.strip().splitlines()
     assert code == 2 and err[-1].startswith(f"mcp: cannot listen on 127.0.0.1:{port}: "), err
 
-
-def test_the_served_workspace_has_the_framework_s_built_in_markdown_type():
-    """M8: on the built-in node type Markdown an unregistered '$type' is refused, no '$type' is accepted;
-    MarkdownContent keeps a field it does not declare (its UnknownMembers bag, M7)."""
-    import json
-
-    from mcp_server.__main__ import seeded_workspace
-
-    _, tools = seeded_workspace()
-    create, get = (next(tool for tool in tools if tool.name == name) for name in ("create", "get"))
-
-    def node(node_id: str, content: dict) -> str:
-        return json.dumps({"id": node_id, "namespace": "Meridian", "name": node_id, "nodeType": "Markdown", "content": content})
-
-    refused = create.call({"node": node("typo", {"$type": "MarkdownText", "content": "x"})})
-    assert refused.startswith("Error creating node: Content of 'Meridian/typo' carries the polymorphic discriminator "
-                              "'$type': 'MarkdownText', which is not a registered content type")
-    assert create.call({"node": node("untyped", {"content": "x"})}) == "Created: Meridian/untyped"
-    assert create.call({"node": node("typed", {"$type": "MarkdownContent", "content": "x", "extra": 1})}) == "Created: Meridian/typed"
-    assert json.loads(get.call({"path": "Meridian/typed"}))["content"] == {"$type": "MarkdownContent", "content": "x", "extra": 1}
