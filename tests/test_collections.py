@@ -30,14 +30,6 @@ def test_delete_file_removes_node_chunks_and_text():
         content.read_text("a.md")
 
 
-def test_unreadable_file_fails_at_get_naming_it():
-    """Storing never reads the bytes; Get answers the framework's 'Error accessing file' text."""
-    mesh = company()
-    mesh.collections["Acme/content"].upload("broken.pdf", b"%PDF-1.7 truncated")
-    with pytest.raises(Exception, match="^Error: Error accessing file 'broken.pdf' from collection 'content': "):
-        mesh.fetch("Acme/content/broken.pdf")
-
-
 @pytest.mark.parametrize("path", ["../x.md", "a//b.md", "_Documents/x.md", "."])
 def test_unmodelled_upload_paths_are_refused(path):
     mesh = company()
