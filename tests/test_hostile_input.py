@@ -45,7 +45,8 @@ def _flip_at(marker: bytes, offset: int):
     (_flip_at(b"stream\n", 2), r"PDF 'f\.pdf' cannot be read: the content stream of page 1 is damaged"),
     (lambda data: data.replace(b"/Count 2", b"/Count 3"), r"declares 3 page\(s\) but 2 can be read"),
     (lambda data: data.replace(b"/Kids [3 0 R\n5 0 R]", b"/Kids []         "), "has no pages"),
-    # a broken page dictionary: pypdf logs the repair and reads page 1 as empty (an intact blank page needs none)
+    # a broken page dictionary: pypdf logs the repair and reads page 1 as empty (an intact blank page needs none and is
+    # read: tests/test_transformers.py, test_pdf_leading_pages_without_text_add_no_newline)
     (_flip_at(b"3 0 obj\n<<\n/Contents", len(b"3 0 obj\n<<")), r"page 1 lost its text to damage \(.*Invalid Elementary Object"),
 ], ids=["stream keyword", "page count", "no pages", "repaired page"])
 def test_get_refuses_a_damaged_pdf_rather_than_read_it_in_part(damage, message):
@@ -65,17 +66,6 @@ def test_get_refuses_a_pdf_whose_flate_stream_fails_its_checksum():
         get_text("f.pdf", broken)
     with pytest.raises(UnreadableDocument):
         index_text("f.pdf", broken)
-
-
-def test_a_blank_page_of_an_intact_pdf_is_read_not_refused():
-    from fpdf import FPDF
-
-    pdf = FPDF()
-    pdf.set_font("Helvetica", size=11)
-    pdf.add_page()
-    pdf.multi_cell(0, 6, "Only the first page has text.")
-    pdf.add_page()
-    assert get_text("blank.pdf", bytes(pdf.output())) == "Only the first page has text.\n"
 
 
 # -- XLSX: openpyxl skips or trusts what it should not -------------------------------------------------
