@@ -109,15 +109,6 @@ def test_a_json_answer_is_shown_verbatim_and_a_long_answer_is_cut_with_a_count()
     assert f"(the first {MAX_ANSWER_CHARS:,} characters of {len(one_line):,})" in shown
 
 
-def test_a_wrapped_plugin_factory_records_the_calls_of_its_tools(tmp_path: Path):
-    from agentkit import Mesh, mesh_plugin, tools_by_name
-
-    view = AgentView(__file__)
-    tools = tools_by_name(view.plugin(mesh_plugin)(Mesh()))
-    assert tools["Get"].call({"path": "Nowhere"}) == "Not found: Nowhere"
-    assert [(call.tool, call.arguments, call.answer) for call in view.calls] == [("Get", {"path": "Nowhere"}, "Not found: Nowhere")]
-
-
 CONFIG_SNIPPET = textwrap.dedent('''
     import agentkit
     from claimcheck.agentview import AgentView
