@@ -42,10 +42,6 @@ def edit(project: Project, path: str, old: str, new: str) -> Project:
 
 
 class TestClaimsLock:
-    def test_untouched_tree_has_no_reworded_claim(self, mini):
-        """Right after regen wrote the lock, nothing is reported."""
-        assert claimlock.reworded(mini, claims.collect(mini)) == []
-
     def test_rewording_with_the_same_checks_is_refused_with_page_line_and_checks(self, mini):
         """A new number in the prose, with the check left alone, names the claim, its page line and its check."""
         project = edit(mini, "docs/guide.md", "gives 5.", "gives 6.")
