@@ -1,5 +1,6 @@
 """Tests for agentkit/_paths.py: the split Get makes, tool and Markdown paths, slugs, Get paths of files. The Markdown
-reference forms (UP4, UP5, UQ2) and a path with no reserved word (N3) are checked by snippets/unified_path_01_shapes.py."""
+reference forms (UP4, UP5, UQ2), a path with no reserved word (N3) and what a tool path loses (N4: blanks, quotes, one
+'@', nothing decoded, '..' kept) are checked by snippets/unified_path_0[12]*.py and mesh_plugin_04_reserved_places.py."""
 
 from __future__ import annotations
 
@@ -9,21 +10,10 @@ import pytest
 
 from agentkit import (
     PathError, canonical_segment, document_node_path, document_slug, file_path_by_string_rule, file_path_from_document,
-    get_path_of_file, parse_path, resolve_context_path, resolve_relative, resolve_tool_path,
+    get_path_of_file, parse_path, resolve_context_path, resolve_relative,
 )
 from agentkit._errors import PathTraversal
 from agentkit._paths import canonical_path, is_reserved_word
-
-
-@pytest.mark.parametrize("raw, resolved", [
-    ('  @"Acme/content/My File.docx" ', "Acme/content/My File.docx"),
-    ("@@Acme/x", "@Acme/x"),  # one '@' only
-    ("Acme/content/'My File.docx'", "Acme/content/My File.docx"),
-    ("Acme/content/%20x/../y", "Acme/content/%20x/../y"),  # nothing decoded, '..' kept
-])
-def test_tool_paths_lose_blanks_quotes_and_one_at(raw, resolved):
-    """N4: trim, every quote removed, one leading '@'; nothing else changes."""
-    assert resolve_tool_path(raw) == resolved
 
 
 @pytest.mark.parametrize("context, raw, resolved", [
@@ -65,11 +55,10 @@ def test_markdown_references_drop_dot_slash_and_climb_only_at_dot_dot_slash():
 
 
 def test_slug_rule():
-    """D2: trimmed; kept characters verbatim; other runs one '-', not merged with a kept '-'; trimmed; 'document'
-    (a blank and a kept '-' alike: snippets/content_chunk_navigation_01_paths.py)."""
-    assert document_slug("a -b.md") == "a--b.md"
+    """D2: trimmed; kept characters verbatim; other runs one '-', not merged with a kept '-'; trimmed (a blank beside a
+    kept '-', and 'document' for a name of nothing kept: the pycon example of docs/Architecture/ContentChunkNavigation.md;
+    two names sharing a slug: snippets/content_chunk_navigation_01_paths.py)."""
     assert document_slug("  Sub/Ünïcode file.MD ") == "Sub-n-code-file.MD"
-    assert document_slug("///") == "document"
     with pytest.raises(PathError):
         document_slug("  ")
     assert document_node_path("Acme/content/", "Sub/a b.md") == "Acme/content/_Documents/Sub-a-b.md"
