@@ -41,13 +41,13 @@ def start_server(log: Path) -> tuple[subprocess.Popen, str, float]:
 
 def one_run(url: str, folder: Path) -> tuple[float, float, str]:
     started = time.perf_counter()
-    done = subprocess.run([sys.executable, "-m", "conformance", "--url", url, "--junit", str(folder / "junit.xml"),
-                           "--report", str(folder / "report.md")], cwd=REPO_ROOT, capture_output=True, text=True)
+    done = subprocess.run([sys.executable, "-m", "conformance", "--url", url, f"--junitxml={folder / 'junit.xml'}",
+                           f"--report={folder / 'report.md'}"], cwd=REPO_ROOT, capture_output=True, text=True)
     wall = time.perf_counter() - started
     if done.returncode != 0:
         raise SystemExit(f"conform exited {done.returncode}:\n{done.stdout}{done.stderr}")
     checks = float(re.search(r" tool calls in ([0-9.]+) s", done.stdout).group(1))
-    return wall, checks, done.stdout.strip().splitlines()[-2]
+    return wall, checks, re.search(r"^\d+ passed, \d+ failed, \d+ skipped$", done.stdout, re.MULTILINE).group(0)
 
 
 def main() -> None:

@@ -1,13 +1,11 @@
-"""What a check is, its fixtures and the run that turns checks into a pass, fail or skip per claim.
+"""What a check is and the fixtures it works with.
 
-A check is an async function marked with `@check("claim.id", needs={tools})`,
-which makes it a `Check` record; the run is handed the checks it runs
-(`conformance.checks.collect_checks()` gathers them from their modules).
-It receives a `Fixtures` (the connection, the namespace, what the run made) and
-states its expectation in asserts, each under `# verifies: claim.id`. An
-`AssertionError` fails the claim with the assert's message; `Skip` (raised when
-a fixture cannot be set up, or a behaviour needs what the target does not
-have) skips it with a reason and never counts as a pass.
+A check is an async function marked with `@check("claim.id", needs={tools})`: a test the conformance plugin
+(conformance/plugin.py) collects from conformance/checks/ and runs with pytest. It receives a
+`Fixtures` (the connection, the namespace, what the run made), made once per run, and states its expectation in
+asserts, each under `# verifies: claim.id`. A failing assert fails the claim with its message; `pytest.skip`
+(when a fixture cannot be set up, or a behaviour needs what the target does not have) skips it with a reason,
+never counted as a pass.
 """
 
 from __future__ import annotations
@@ -16,14 +14,14 @@ import base64
 import json
 import secrets
 import time
-import traceback
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import anyio
+import pytest
 
-from conformance.session import BadTarget, Connection, short
+from conformance.session import Connection, short
 
 # Fixture files go to this folder of the namespace's `content` collection; their names are fixed, so
 # repeated runs overwrite the same files (an upload is an upsert) instead of piling up new ones.
@@ -34,73 +32,15 @@ SETTLE_TIMEOUT_SECONDS = 20.0
 SETTLE_INTERVAL_SECONDS = 0.05
 
 
-class Skip(Exception):
-    """The claim cannot be checked on this target; the message says why."""
+def check(claim: str, *, needs: set[str] | frozenset[str] = frozenset()) -> Callable[[Callable], Callable]:
+    """Make an async function the check of `claim` that calls the tools in `needs`, both kept as its attributes
+    (`claim`, `needs`): the plugin collects it as a test marked `claim`. Nothing is registered anywhere."""
 
-
-CheckFunction = Callable[["Fixtures"], Awaitable[None]]
-
-
-@dataclass(frozen=True)
-class Check:
-    claim: str
-    function: CheckFunction
-    needs: frozenset[str]
-
-    @property
-    def name(self) -> str:
-        return self.function.__name__
-
-    @property
-    def module(self) -> str:
-        return self.function.__module__
-
-
-def check(claim: str, *, needs: set[str] | frozenset[str] = frozenset()) -> Callable[[CheckFunction], Check]:
-    """Make an async function the check of `claim` that calls the tools in `needs`: its name then holds the
-    `Check`, where `collect_checks` finds it. Nothing is registered anywhere."""
-
-    def mark(function: CheckFunction) -> Check:
-        return Check(claim, function, frozenset(needs))
+    def mark(function: Callable) -> Callable:
+        function.claim, function.needs = claim, frozenset(needs)  # type: ignore[attr-defined]
+        return function
 
     return mark
-
-
-@dataclass
-class Outcome:
-    check: Check
-    status: str  # "pass", "fail" or "skip"
-    reason: str = ""
-    seconds: float = 0.0
-
-
-@dataclass
-class ClaimResult:
-    claim: str
-    outcomes: list[Outcome]
-
-    @property
-    def status(self) -> str:
-        # Conservative: one failing check fails the claim, one skipped check leaves it unconfirmed.
-        statuses = {outcome.status for outcome in self.outcomes}
-        return "fail" if "fail" in statuses else "skip" if "skip" in statuses else "pass"
-
-    @property
-    def reason(self) -> str:
-        return "; ".join(f"{o.check.name}: {o.reason}" for o in self.outcomes if o.status == self.status and o.reason)
-
-
-@dataclass
-class Run:
-    target: str
-    namespace: str
-    claims: list[ClaimResult]
-    leftovers: list[tuple[str, str]]  # (path, why it is still there)
-    seconds: float
-    calls: int
-
-    def count(self, status: str) -> int:
-        return sum(1 for claim in self.claims if claim.status == status)
 
 
 def encode(data: bytes) -> str:
@@ -181,11 +121,11 @@ class Fixtures:
         if key not in self._memo:
             try:
                 self._memo[key] = ("ok", await make())
-            except Skip as skip:
-                self._memo[key] = ("skip", str(skip))
+            except pytest.skip.Exception as skip:
+                self._memo[key] = ("skip", skip.msg)
         kind, value = self._memo[key]
         if kind == "skip":
-            raise Skip(value)
+            pytest.skip(value)
         return value
 
     async def upload(self, name: str, data: bytes, *, at_root: bool = False) -> str:
@@ -199,7 +139,7 @@ class Fixtures:
         except ValueError:
             uploaded = None
         if not isinstance(uploaded, dict) or uploaded.get("status") != "Uploaded":
-            raise Skip(f"cannot upload the fixture {path}: upload answered {short(answer)}")
+            pytest.skip(f"cannot upload the fixture {path}: upload answered {short(answer)}")
         self.uploaded_files[path] = None
         return file_path
 
@@ -212,7 +152,7 @@ class Fixtures:
             try:
                 answer = json.loads(text)
             except ValueError:  # e.g. a host without a chunk store answers that in words
-                raise Skip(f"get_chunk cannot read the fixture {file_path}: it answered {short(text)}") from None
+                pytest.skip(f"get_chunk cannot read the fixture {file_path}: it answered {short(text)}")
             return answer.get("totalChunks") if isinstance(answer, dict) and answer.get("found") is True else None
 
         return await self.eventually(probe, f"chunks of {self.collection}/{file_path}")
@@ -236,7 +176,7 @@ class Fixtures:
                 "id": f"conformance-{self.run_id}", "namespace": self.namespace,
                 "name": "Conformance fixtures", "nodeType": "Markdown"})})
             if not answer.startswith("Created"):
-                raise Skip(f"cannot create the fixture node {self.node_root}: create answered {short(answer)}")
+                pytest.skip(f"cannot create the fixture node {self.node_root}: create answered {short(answer)}")
             self.created_nodes.append(self.node_root)
             return self.node_root
 
@@ -256,7 +196,7 @@ class Fixtures:
             if value is not None:
                 return value
             if time.monotonic() >= deadline:
-                raise Skip(f"the target did not show {what} within {timeout:.0f} s")
+                pytest.skip(f"the target did not show {what} within {timeout:.0f} s")
             await anyio.sleep(SETTLE_INTERVAL_SECONDS)
 
     async def clean_up(self) -> list[tuple[str, str]]:
@@ -274,48 +214,3 @@ class Fixtures:
         # names, so the next run overwrites them.
         leftovers += [(path, "no MCP tool deletes a file; the next run overwrites it") for path in self.uploaded_files]
         return leftovers
-
-
-async def run_checks(mcp: Connection, namespace: str, checks: Sequence[Check]) -> Run:
-    """Run `checks` in order against an open connection."""
-    if not __debug__:  # python -O strips asserts: every check would pass without checking anything
-        raise BadTarget("the checks are assert statements, which python -O removes; run conform without -O")
-    selected = list(checks)
-    mcp.require(set().union(*(c.needs for c in selected)) | {"delete"})
-    fixtures = Fixtures(mcp, namespace)
-    started = time.perf_counter()
-    outcomes: list[Outcome] = []
-    try:
-        for item in selected:
-            outcome = await _run_one(item, fixtures)
-            outcomes.append(outcome)
-    finally:
-        leftovers = await fixtures.clean_up()
-    by_claim: dict[str, list[Outcome]] = {}
-    for outcome in outcomes:
-        by_claim.setdefault(outcome.check.claim, []).append(outcome)
-    claims = [ClaimResult(claim, found) for claim, found in by_claim.items()]
-    return Run(mcp.target.describe(), namespace, claims, leftovers, time.perf_counter() - started, mcp.calls)
-
-
-async def _run_one(item: Check, fixtures: Fixtures) -> Outcome:
-    started = time.perf_counter()
-    fixtures.notes.clear()
-    try:
-        await item.function(fixtures)
-    except Skip as skip:
-        return Outcome(item, "skip", str(skip), time.perf_counter() - started)
-    except AssertionError as failure:
-        return Outcome(item, "fail", _failure_text(failure), time.perf_counter() - started)
-    except BadTarget:
-        raise
-    return Outcome(item, "pass", "; ".join(fixtures.notes), time.perf_counter() - started)
-
-
-def _failure_text(failure: AssertionError) -> str:
-    message = " ".join(str(failure).split())
-    if message:
-        return message
-    # A bare assert: name its line, so the reader finds the expectation that broke.
-    frame = traceback.extract_tb(failure.__traceback__)[-1]
-    return f"assertion failed at {frame.filename.rsplit('/', 2)[-2]}/{frame.filename.rsplit('/', 1)[-1]}:{frame.lineno}: {frame.line}"

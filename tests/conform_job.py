@@ -38,7 +38,7 @@ TOKEN_HEADER = "Authorization: Bearer conformance-test-token"
 
 
 def reports(workdir: Path) -> list[str]:
-    return ["--junit", str(workdir / "junit.xml"), "--report", str(workdir / "report.md")]
+    return [f"--junitxml={workdir / 'junit.xml'}", f"--report={workdir / 'report.md'}"]
 
 
 @contextmanager

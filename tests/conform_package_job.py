@@ -28,7 +28,8 @@ import zipfile
 from pathlib import Path
 
 # What the guide's own checkout needs beside the client: none of it may be importable in the client's environment.
-DOCS_TOOLCHAIN = ("agentkit", "claimcheck", "guidetools", "mkdocs", "material", "pytest", "matplotlib", "jupytext", "openpyxl")
+# (pytest runs the checks: the client requires it, but none of the gate's pytest plugins, such as xdist.)
+DOCS_TOOLCHAIN = ("agentkit", "claimcheck", "guidetools", "mkdocs", "material", "xdist", "matplotlib", "jupytext", "openpyxl")
 _SEPARATORS = re.compile(r"[-_.]+")
 
 

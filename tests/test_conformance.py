@@ -41,7 +41,7 @@ from tests.planted_server import plant
 from tests.test_mcp_server import stand_in as tool_answering
 
 CHECKS = collect_checks()
-PLANTED_CLAIM = next(check.claim for check in CHECKS if check.name == "navigate_to_url")
+PLANTED_CLAIM = next(check.claim for check in CHECKS if check.__name__ == "navigate_to_url")
 DOT_DOT_CLAIM = "unified-path.dot-dot-in-tool-paths"
 
 # Both runs in one background job, so they overlap the gate's cheap tiers. Both servers keep the collections' files in
@@ -62,7 +62,7 @@ def runs(conformance_runs: JobResult) -> dict[str, JobResult]:
 
 
 def conform_args(tmp_path: Path, *target: str) -> list[str]:
-    return [*target, "--junit", str(tmp_path / "junit.xml"), "--report", str(tmp_path / "report.md")]
+    return [*target, f"--junitxml={tmp_path / 'junit.xml'}", f"--report={tmp_path / 'report.md'}"]
 
 
 def lines_of(output: str, start: str) -> list[str]:
@@ -76,17 +76,19 @@ def printed(result: JobResult, label: str) -> str:
 
 
 def every_claim_judged(result: JobResult, failed: frozenset[str] = frozenset()) -> None:
-    """Every claim of the suite passed except `failed`, which failed; the printout, JUnit XML and report agree."""
+    """Every claim of the suite passed except `failed`, which failed; the printout, pytest's JUnit XML (a testcase per
+    check, with its claim as a property) and the report agree."""
     claims = {check.claim for check in CHECKS}
     passed = claims - failed
     assert f"conform exit: {1 if failed else 0}" in result.output, result.output
     judged = {label: {line.split()[1].rstrip(":") for line in lines_of(result.output, f"{label} ")} for label in ("PASS", "FAIL")}
     assert judged == {"PASS": passed, "FAIL": failed}, result.output
     assert f"{len(passed)} passed, {len(failed)} failed, 0 skipped" in result.output
-    junit = ElementTree.parse(result.workdir / "junit.xml").getroot()
-    assert (junit.get("tests"), junit.get("failures"), junit.get("skipped")) == (str(len(claims)), str(len(failed)), "0")
-    assert {case.get("name") for case in junit.iter("testcase")} == claims
-    assert {case.get("name") for case in junit.iter("testcase") if case.find("failure") is not None} == failed
+    junit = ElementTree.parse(result.workdir / "junit.xml").getroot().find("testsuite")
+    cases = {case.find("properties/property[@name='claim']").get("value"): case for case in junit.iter("testcase")}
+    failing = {claim for claim, case in cases.items() if case.find("failure") is not None}
+    assert (junit.get("name"), junit.get("tests"), junit.get("skipped")) == ("conformance", str(len(CHECKS)), "0")
+    assert set(cases) == claims and failing == failed and junit.get("failures") == str(len(failed)), failing
     report = (result.workdir / "report.md").read_text()
     assert report.startswith("# Conformance over MCP")
     assert all(f"| PASS | `{claim}` |" in report for claim in passed) and all(f"| FAIL | `{claim}` |" in report for claim in failed)
@@ -113,22 +115,23 @@ def test_the_installed_wheel_passes_the_whole_suite_over_http_with_a_header_and_
 def test_the_installed_client_holds_the_mcp_sdk_and_no_docs_toolchain(runs):
     http = runs["http"]
     installed = {entry.split("==")[0].lower().replace("_", "-") for entry in printed(http, "installed").split()}
-    assert {"meshweaver-conform", "mcp", "mcp-types", "httpx2", "anyio"} <= installed
-    # Nothing of the guide's own stack came along: no site generator, notebook, test runner or document readers.
-    assert not installed & {"agent-design-guide", "mkdocs", "mkdocs-material", "pytest", "jupytext", "matplotlib",
-                            "openpyxl", "pypdf", "ipykernel", "playwright"}, installed
+    assert {"meshweaver-conform", "mcp", "mcp-types", "httpx2", "anyio", "pytest"} <= installed
+    # Nothing of the guide's own stack came along: no site generator, notebook, pytest plugin or document readers.
+    assert not installed & {"agent-design-guide", "mkdocs", "mkdocs-material", "pytest-xdist", "pytest-timeout", "jupytext",
+                            "matplotlib", "openpyxl", "pypdf", "ipykernel", "playwright"}, installed
     assert printed(http, "client").startswith(str(http.workdir / "venv")), http.output
-    assert printed(http, "absent").split() == ["agentkit", "claimcheck", "guidetools", "mkdocs", "material", "pytest",
+    assert printed(http, "absent").split() == ["agentkit", "claimcheck", "guidetools", "mkdocs", "material", "xdist",
                                                "matplotlib", "jupytext", "openpyxl"]
 
 
 def test_the_client_declares_the_mcp_sdk_and_imports_only_what_it_declares():
     """The contracts in pyproject.toml keep the checkout's packages out of conformance/; this keeps any other
-    distribution out: its modules import the standard library, their declared requirements and each other."""
+    distribution out: its modules import the standard library, their declared requirements (pytest runs the checks)
+    and each other."""
     project = tomllib.loads((REPO_ROOT / "conformance" / "pyproject.toml").read_text())["project"]
     assert project["scripts"] == {"meshweaver-conform": "conformance.__main__:main"}
     names = {re.split("[<>=]", requirement)[0].strip() for requirement in project["dependencies"]}
-    assert names == {"mcp", "mcp-types", "httpx2", "anyio"}
+    assert names == {"mcp", "mcp-types", "httpx2", "anyio", "pytest"}
     allowed = {name.replace("-", "_") for name in names} | {"conformance"} | set(sys.stdlib_module_names)
     for path in sorted((REPO_ROOT / "conformance").rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text())):
@@ -337,7 +340,7 @@ def test_answer_of_unexpected_shape(tmp_path, capsys):
     answers = {name: "plain text, not JSON" for name in needed}
     answers["upload"] = '{"status":"Uploaded","path":"x","bytes":1}'
     answers["get_chunk"] = '{"found":true,"totalChunks":3}'
-    claim = next(check.claim for check in CHECKS if check.name == "search_chunks_shape")
+    claim = next(check.claim for check in CHECKS if check.__name__ == "search_chunks_shape")
     with stand_in(answers) as url:
         line = refused(conform_args(tmp_path, "--url", url, "--claim", claim), capsys)
     assert line.startswith("conform: search_chunks(") and line.endswith("answered text where JSON was expected: plain text, not JSON")
@@ -352,8 +355,8 @@ def test_a_stdio_server_that_dies_is_named_with_its_last_words(tmp_path, capsys)
 def test_every_check_names_its_claim_in_its_verifies_comments():
     """A check's asserts carry `# verifies: <its claim>`, so the claims page counts exactly what conform reports."""
     for check in CHECKS:
-        named = set(re.findall(r"# verifies: (\S+)", inspect.getsource(check.function)))
-        assert named == {check.claim}, f"{check.module}.{check.name} is registered for {check.claim} but verifies {named}"
+        named = set(re.findall(r"# verifies: (\S+)", inspect.getsource(check)))
+        assert named == {check.claim}, f"{check.__module__}.{check.__name__} is marked for {check.claim} but verifies {named}"
 
 
 def test_the_checks_are_collected_from_every_module_of_the_package_in_its_order():
@@ -361,10 +364,10 @@ def test_the_checks_are_collected_from_every_module_of_the_package_in_its_order(
     assert {module.__name__ for module in checks.MODULES} == {
         f"{checks.__name__}.{found.name}" for found in pkgutil.iter_modules(checks.__path__)}
     for module in checks.MODULES:
-        defined = [check for check in CHECKS if check.module == module.__name__]
+        defined = [check for check in CHECKS if check.__module__ == module.__name__]
         assert defined, f"{module.__name__} defines no check"
-        lines = [inspect.getsourcelines(check.function)[1] for check in defined]
+        lines = [inspect.getsourcelines(check)[1] for check in defined]
         assert lines == sorted(lines), f"{module.__name__}'s checks are not collected in the order it defines them"
     order = [module.__name__ for module in checks.MODULES]
-    assert [check.module for check in CHECKS] == sorted((check.module for check in CHECKS), key=order.index)
+    assert [check.__module__ for check in CHECKS] == sorted((check.__module__ for check in CHECKS), key=order.index)
     assert collect_checks() == CHECKS, "a second collection gives the same checks"

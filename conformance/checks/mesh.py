@@ -9,8 +9,10 @@ from __future__ import annotations
 import json
 import re
 
+import pytest
+
 from conformance.checks.chunks import document, long_file
-from conformance.suite import Fixtures, Skip, check, encode, short
+from conformance.suite import Fixtures, check, encode, short
 
 WRITE = {"create", "get", "delete"}
 
@@ -30,7 +32,7 @@ async def made(fx: Fixtures, node_id: str, parent: str | None = None, **fields) 
     path = f"{namespace}/{node_id}"
     answer = await create(fx, markdown(namespace, node_id, fields.pop("name", node_id.title()), **fields))
     if answer != f"Created: {path}":
-        raise Skip(f"cannot create the fixture node {path}: create answered {short(answer)}")
+        pytest.skip(f"cannot create the fixture node {path}: create answered {short(answer)}")
     return path
 
 
@@ -462,7 +464,7 @@ async def node_at(fx: Fixtures, path: str) -> str:
     namespace, node_id = path.rsplit("/", 1)
     answer = await create(fx, markdown(namespace, node_id, "Shadow"))
     if answer == f"Error creating node: Node already exists: {path}":
-        raise Skip(f"a node is already at {path} (left by an earlier run?); delete it and run again")
+        pytest.skip(f"a node is already at {path} (left by an earlier run?); delete it and run again")
     # Create checks no path against the content (both claims state it): a refusal fails the check.
     assert answer == f"Created: {path}", f"create at {path}, a path inside a content collection, answered {answer[:120]!r}"
     fx.created_nodes.append(path)
@@ -535,7 +537,7 @@ async def typed_node(fx: Fixtures) -> tuple[str, str, str]:
         answer = await create(fx, {"id": "typed", "namespace": root, "name": "Typed", "nodeType": "Document",
                                    "content": {"$type": "Document", **TYPED_FIELDS, "sizeBytes": 0, "pageCount": 3}})
         if not answer.startswith("Created") and not answer.startswith("Error: Content does not match"):
-            raise Skip(f"cannot create a node of type Document at {path}: create answered {short(answer)}")
+            pytest.skip(f"cannot create a node of type Document at {path}: create answered {short(answer)}")
         return path, answer, await fx.get(path)
 
     return await fx.once("typed-node", make)
@@ -546,7 +548,7 @@ async def document_type_registered(fx: Fixtures) -> None:
     file_path, _ = await long_file(fx)
     node = await document(fx, file_path)
     if (node.get("content") or {}).get("$type") != "Document":
-        raise Skip(f"the target's Document nodes carry no $type 'Document' ({short(node.get('content'))}): no registered type to check")
+        pytest.skip(f"the target's Document nodes carry no $type 'Document' ({short(node.get('content'))}): no registered type to check")
 
 
 @check("mesh.create-silent-drop", needs=WRITE | {"upload", "get_chunk"})

@@ -20,9 +20,10 @@ import re
 from typing import Any
 
 import mcp_types as types
+import pytest
 
 from conformance.session import BadTarget
-from conformance.suite import FIXTURE_FOLDER, Fixtures, Skip, check, file_miss, short
+from conformance.suite import FIXTURE_FOLDER, Fixtures, check, file_miss, short
 
 CANNOT_TELL = "cannot tell on this host: "
 
@@ -59,7 +60,7 @@ async def encoded_separators_reach_the_store_as_typed(fx: Fixtures) -> None:
         else:
             unclear.append(f"{sent} answered {short(answer, 60)}")
     if not as_typed:
-        raise Skip(CANNOT_TELL + "no answer named the file as sent, so none shows what reached the store: " + "; ".join(unclear))
+        pytest.skip(CANNOT_TELL + "no answer named the file as sent, so none shows what reached the store: " + "; ".join(unclear))
     fx.note(f"the store received {', '.join(as_typed)} as typed (nothing decoded them)"
             + (f"; unclear: {'; '.join(unclear)}" if unclear else ""))
 
@@ -107,7 +108,7 @@ async def error_answers_show_no_internals(fx: Fixtures) -> None:
             # verifies: mesh.errors-are-text
             assert found is None, f"{tool}({short(arguments, 60)}) answered {kind} ({found and found.group(0)!r}): {short(text)}"
     if not refused:
-        raise Skip(CANNOT_TELL + "it answered none of the probe's malformed calls with a refusal, so no error text was seen")
+        pytest.skip(CANNOT_TELL + "it answered none of the probe's malformed calls with a refusal, so no error text was seen")
     fx.note(f"{refused} refused or failed calls answered no stack trace, exception type or server-side path")
 
 
@@ -140,12 +141,12 @@ async def read_only_tools_write_nothing(fx: Fixtures) -> None:
     miss it after each call."""
     surface = read_only_tools(fx)
     if not surface:
-        raise Skip(CANNOT_TELL + "no tool it lists is annotated read-only")
+        pytest.skip(CANNOT_TELL + "no tool it lists is annotated read-only")
     target = f"{fx.namespace}/conformance-read-only-{fx.run_id}"
     missing = f"Not found: {target}"
     before = await fx.get(target)
     if before != missing:
-        raise Skip(CANNOT_TELL + f"get {target} answered {short(before, 80)}, not its miss, so a write would not show")
+        pytest.skip(CANNOT_TELL + f"get {target} answered {short(before, 80)}, not its miss, so a write would not show")
     called = []
     for name in surface:
         arguments = probe_arguments(fx.mcp.tools[name], target)
@@ -163,7 +164,7 @@ async def read_only_tools_write_nothing(fx: Fixtures) -> None:
         assert after == missing, \
             f"{name}, annotated read-only, wrote: after {name}({short(arguments, 80)}) get {target} answered {short(after, 80)}"
     if not called:
-        raise Skip(CANNOT_TELL + f"the read-only tools ({', '.join(surface)}) take arguments the probe cannot fill")
+        pytest.skip(CANNOT_TELL + f"the read-only tools ({', '.join(surface)}) take arguments the probe cannot fill")
     fx.note(f"the read-only tools ({', '.join(called)}) wrote nothing at a path they were all given")
 
 
