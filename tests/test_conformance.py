@@ -85,10 +85,11 @@ def every_claim_judged(result: JobResult, failed: frozenset[str] = frozenset()) 
     assert judged == {"PASS": passed, "FAIL": failed}, result.output
     assert f"{len(passed)} passed, {len(failed)} failed, 0 skipped" in result.output
     junit = ElementTree.parse(result.workdir / "junit.xml").getroot().find("testsuite")
-    cases = {case.find("properties/property[@name='claim']").get("value"): case for case in junit.iter("testcase")}
-    failing = {claim for claim, case in cases.items() if case.find("failure") is not None}
+    # Every testcase, not one per claim: a claim with two checks fails when either does.
+    cases = [(case.find("properties/property[@name='claim']").get("value"), case) for case in junit.iter("testcase")]
+    failing = {claim for claim, case in cases if case.find("failure") is not None}
     assert (junit.get("name"), junit.get("tests"), junit.get("skipped")) == ("conformance", str(len(CHECKS)), "0")
-    assert set(cases) == claims and failing == failed and junit.get("failures") == str(len(failed)), failing
+    assert {claim for claim, _ in cases} == claims and failing == failed and junit.get("failures") == str(len(failed)), failing
     report = (result.workdir / "report.md").read_text()
     assert report.startswith("# Conformance over MCP")
     assert all(f"| PASS | `{claim}` |" in report for claim in passed) and all(f"| FAIL | `{claim}` |" in report for claim in failed)
