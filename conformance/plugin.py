@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from conformance.session import BadTarget, Connection, Target, parse_header
-from conformance.suite import Fixtures
+from conformance.suite import Fixtures, is_check
 
 LABELS = {"failed": "FAIL", "skipped": "SKIP", "passed": "PASS"}  # in the order the claims are shown
 
@@ -74,7 +74,7 @@ def pytest_configure(config: pytest.Config) -> None:
 
 def pytest_pycollect_makeitem(collector: pytest.Collector, name: str, obj: object) -> pytest.Function | None:
     """A `@check` function of the module is a test, whatever its name, marked with its claim."""
-    if not (hasattr(obj, "claim") and getattr(obj, "__module__", None) == collector.obj.__name__):
+    if not is_check(obj, collector.obj.__name__):
         return None
     item = pytest.Function.from_parent(collector, name=name)
     item.add_marker(pytest.mark.claim(obj.claim))

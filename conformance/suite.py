@@ -43,6 +43,11 @@ def check(claim: str, *, needs: set[str] | frozenset[str] = frozenset()) -> Call
     return mark
 
 
+def is_check(value: object, module_name: str) -> bool:
+    """Whether `value` is a `@check` function defined in the module named `module_name` (not one it imported)."""
+    return hasattr(value, "claim") and getattr(value, "__module__", None) == module_name
+
+
 def encode(data: bytes) -> str:
     return base64.b64encode(data).decode("ascii")
 

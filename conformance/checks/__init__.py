@@ -6,6 +6,7 @@ from collections.abc import Callable
 from types import ModuleType
 
 from conformance.checks import chunks, mesh, paths, security
+from conformance.suite import is_check
 
 # The order the checks run and are reported in (paths first: chunks.py imports its fixtures). A new module of
 # checks goes here; tests/test_conformance.py fails on one that is missing.
@@ -16,4 +17,4 @@ def collect_checks(modules: tuple[ModuleType, ...] = MODULES) -> tuple[Callable,
     """The checks the modules define (their `@check` functions), module by module, each module's in the order it
     defines them: the order pytest collects and runs them in."""
     return tuple(value for module in modules for value in vars(module).values()
-                 if hasattr(value, "claim") and value.__module__ == module.__name__)
+                 if is_check(value, module.__name__))
