@@ -122,10 +122,10 @@ async def fx(request: pytest.FixtureRequest, anyio_backend: str, record_testsuit
 
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_makereport(item: pytest.Function, call: pytest.CallInfo):
-    report = yield
     error = call.excinfo.value if call.excinfo else None
-    if isinstance(error, BadTarget):
+    if isinstance(error, BadTarget):  # before pytest renders the failure's traceback, which nobody reads
         pytest.exit(str(error), returncode=2)
+    report = yield
     if call.when == "call" or (call.when == "setup" and not report.passed):
         fx = item.funcargs.get("fx")
         notes = list(fx.notes) if fx and call.when == "call" else []
@@ -148,8 +148,15 @@ def _reason(excinfo: pytest.ExceptionInfo) -> str:
     return f"assertion failed at {entry.path.parent.name}/{entry.path.name}:{entry.lineno + 1}: {str(entry.statement).strip()}"
 
 
+@pytest.hookimpl(tryfirst=True)
 def pytest_keyboard_interrupt(excinfo: pytest.ExceptionInfo) -> None:
-    """A run that stopped (a target that cannot be checked, Ctrl-C) says why in one line on stderr."""
+    """A run that stopped (a target that cannot be checked, Ctrl-C) says why in one line on stderr.
+
+    The terminal then renders the stop's traceback, reading the source of every pytest frame it passed (most of
+    a refused run's time), to print its last line: the entries from the innermost shown one are all it needs."""
+    shown = [index for index, entry in enumerate(excinfo.traceback) if not entry.ishidden(excinfo)]
+    if shown:
+        excinfo.traceback = excinfo.traceback[shown[-1]:]
     print(f"conform: {getattr(excinfo.value, 'msg', None) or 'interrupted'}", file=sys.stderr)
 
 
