@@ -69,7 +69,6 @@ class ContentType:
         return typed, tuple(dropped)
 
 
-
 DOCUMENT_TYPE = ContentType(
     "Document",
     {

@@ -31,7 +31,6 @@ class StepClock:
         return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-
 @dataclass(frozen=True)
 class Node:
     """One mesh node. Its path is ``{namespace}/{id}`` (just ``id`` at the root)."""

@@ -42,7 +42,6 @@ SCOPE_WORDS = {  # QueryParser's scope words (an unknown word is Exact) ...
 }
 
 
-
 def _letter_or_digit(char: str) -> bool:
     """.NET's char.IsLetterOrDigit on one UTF-16 unit: an astral character is two surrogates, neither."""
     if ord(char) > 0xFFFF:

@@ -54,7 +54,6 @@ DISPLAYED_CACHE_READ = Decimal("0.1")
 DISPLAYED_CACHE_WRITE = Decimal("1.25")
 
 
-
 def require_wire(wire: object) -> str:
     """``wire`` when it is one of :data:`WIRES`; otherwise ValueError naming them."""
     if wire not in WIRES:

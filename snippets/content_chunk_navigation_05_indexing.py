@@ -108,7 +108,6 @@ assert json.loads(agent["GetChunk"].call({"collectionPath": "Meridian/content", 
 assert not mesh.exists("Meridian/content/_Documents/figures.xlsx")
 
 
-
 def chunks_ready(file_path: str) -> bool:  # what an agent polls after an upload, with a time limit
     hit = {"collectionPath": "Meridian/content", "filePath": file_path, "chunkIndex": 0}
     return json.loads(mcp["get_chunk"].call(hit))["found"]

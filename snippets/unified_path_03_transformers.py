@@ -16,7 +16,6 @@ collection = mesh.collections["Meridian/content"]
 get = tools_by_name(mesh_plugin(mesh))["Get"]
 
 
-
 # --8<-- [start:read-decoded]
 def read(path, tool=get):
     """Get on a file, decoded: the answer is the text as one JSON string (R7); an error is plain text."""

@@ -61,8 +61,6 @@ def results():
     return {key: run_scenario(key) for key in TITLES}
 
 
-
-
 def test_reread_keeps_the_document_in_every_writing_call(results):
     """Scenario 2's writing calls after its re-read are each larger than the report."""
     document = report_tokens()
@@ -88,12 +86,6 @@ def test_stepwise_bill_equals_the_cost_closed_form_for_equal_sizes(n, batch):
     """With equal call sizes the stepwise bill is _cost.input_tokens: (N+1)P + dN(N+1)/2 sequential, 2P + Nd batched."""
     # verifies: agent.closed-forms, agent.closed-forms-exact
     assert stepwise_input_tokens(500, [30] * n, batch) == input_tokens(n, 500, 30, batch)
-
-
-
-
-
-
 
 
 def test_a_worksheet_without_master_data_writes_nothing():
@@ -180,8 +172,6 @@ def test_scripted_models_decide_from_the_context_alone_and_address_only_places_i
                 folders.append(json.loads(arguments["node"])["namespace"])
             unnamed = [folder for folder in folders if folder not in seen]
             assert not unnamed, f"{call.name} addresses {unnamed}, which nothing the model was shown names"
-
-
 
 
 def test_exchanges_pair_each_iteration_of_the_current_round():
@@ -275,8 +265,6 @@ def test_copied_workspaces_share_the_report_instead_of_copying_it():
     assert kept.data is stored.data
     assert copied.index.visible_chunks() == original.index.visible_chunks()
     assert all(a is b for a, b in zip(copied.index.visible_chunks(), original.index.visible_chunks()))
-
-
 
 
 def test_unknown_scenario_is_refused():
