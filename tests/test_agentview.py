@@ -35,16 +35,16 @@ SNIPPET = textwrap.dedent('''
 ''')
 
 
-def run(tmp_path: Path) -> dict:
-    path = tmp_path / "mesh_plugin_99_view.py"
-    path.write_text(SNIPPET, encoding="utf-8")
-    namespace = run_snippet(path).namespace
-    return namespace
+def run(tmp_path: Path, name: str, source: str) -> dict:
+    """The namespace of `source` run as the snippet `name`."""
+    path = tmp_path / name
+    path.write_text(source, encoding="utf-8")
+    return run_snippet(path).namespace
 
 
 def test_a_section_shows_exactly_its_own_calls_in_order_as_the_json_call_and_the_exact_answer(tmp_path: Path):
     """Calls before and after the section are left out; a call made through a helper counts for the section's line."""
-    view: AgentView = run(tmp_path)["view"]
+    view: AgentView = run(tmp_path, "mesh_plugin_99_view.py", SNIPPET)["view"]
     assert [(call.tool, call.arguments, call.answer) for call in view.calls_in("create")] == [
         ("Create", {"node": '{"id": "Acme", "name": "Acme", "nodeType": "Company"}'}, "Created: Acme"),
         ("Get", {"path": "Nowhere"}, "Not found: Nowhere"),
@@ -86,9 +86,7 @@ STEPS = textwrap.dedent('''
 
 def test_a_step_the_model_does_not_see_stands_between_the_calls_it_ran_between(tmp_path: Path):
     """Two identical calls with different answers show why, in the listing; a step outside the section is left out."""
-    path = tmp_path / "mesh_plugin_98_steps.py"
-    path.write_text(STEPS, encoding="utf-8")
-    listing = run_snippet(path).namespace["view"].markdown("children")
+    listing = run(tmp_path, "mesh_plugin_98_steps.py", STEPS)["view"].markdown("children")
     blocks = listing.split("\n\n")
     note = blocks.index("*The index catches up.*")
     assert listing.count("The index catches up.") == 1
@@ -133,9 +131,7 @@ CONFIG_SNIPPET = textwrap.dedent('''
 
 def test_a_section_shows_the_agent_nodes_it_configures_once_each(tmp_path: Path):
     """Configurations built through a helper or a class method count for the section's line; the same node shows once."""
-    path = tmp_path / "agent_design_99_view.py"
-    path.write_text(CONFIG_SNIPPET, encoding="utf-8")
-    view: AgentView = run_snippet(path).namespace["view"]
+    view: AgentView = run(tmp_path, "agent_design_99_view.py", CONFIG_SNIPPET)["view"]
     assert [c.id for c in view.configurations_in("configure")] == ["a", "a", "b"]
     assert len(view.configurations_built) == 5 and isinstance(view.configurations_built[0].configuration,
                                                               __import__("agentkit").AgentConfiguration)

@@ -173,6 +173,7 @@ def test_snippet_length():
     assert stated.numbers("chunks.search-chunks-shape") == [hits[0]["rank"], clamp_limit(-5, 20), clamp_limit(10**6, 20), len(cut.rstrip("…"))]
 
 
+@functools.cache  # run once per process: the tests only read what the listing computed
 def shown(name: str) -> dict:
     """The namespace of a snippet after it ran: the values the page's listing computed."""
     return captures.run_snippet(REPO_ROOT / "snippets" / name).namespace

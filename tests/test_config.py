@@ -21,23 +21,9 @@ from agentkit._config import (
 from agentkit._delegation import named_agent
 from agentkit._plugins import Tool
 
-BUILTINS = [Tool(name, "Agent", name, lambda arguments: "") for name in
-            ("delegate_to_agent", "list_sub_threads", "send_to_sub_thread", "store_plan", "load_skill")]
-
 
 def _tool(name: str, plugin: str) -> Tool:
     return Tool(name, plugin, name, lambda arguments: "")
-
-
-@pytest.fixture
-def available() -> list[Tool]:
-    """The host: the Mesh tools, a ContentCollection plugin and a custom (DI) plugin named WebSearch."""
-    return (mesh_plugin(Mesh()) + [_tool(n, "ContentCollection") for n in ("UploadContent", "SearchChunks", "GetChunk")]
-            + [_tool("Find", "WebSearch")])
-
-
-def _offered(config: AgentConfiguration, available: list[Tool]) -> list[str]:
-    return [tool.name for tool in config.offered_tools(available, BUILTINS)]
 
 
 def test_entry_splits_at_the_first_colon_then_on_commas_every_part_trimmed():
@@ -48,9 +34,15 @@ def test_entry_splits_at_the_first_colon_then_on_commas_every_part_trimmed():
     assert parse_plugin_entry("Mesh:Get,,Search") == PluginGrant("Mesh", ("Get", "", "Search"))
 
 
-def test_host_plugins_match_ignoring_case(available):
-    """A2: a plugin that is not built in is found by name ignoring case."""
-    assert _offered(AgentConfiguration("a", plugins=["websearch"]), available) == ["Find", "store_plan", "load_skill"]
+def test_host_plugins_match_ignoring_case():
+    """A2: a plugin that is not built in is found by name ignoring case. The host: the Mesh tools, a ContentCollection
+    plugin and a custom (DI) plugin named WebSearch."""
+    collection = [_tool(name, "ContentCollection") for name in ("UploadContent", "SearchChunks", "GetChunk")]
+    available = mesh_plugin(Mesh()) + collection + [_tool("Find", "WebSearch")]
+    builtins = [_tool(name, "Agent") for name in
+                ("delegate_to_agent", "list_sub_threads", "send_to_sub_thread", "store_plan", "load_skill")]
+    offered = AgentConfiguration("a", plugins=["websearch"]).offered_tools(available, builtins)
+    assert [tool.name for tool in offered] == ["Find", "store_plan", "load_skill"]
 
 
 def test_strict_plugins_extension_refuses_malformed_entries():

@@ -228,10 +228,15 @@ def test_reading_phase_falls_back_to_the_document_node_for_a_file_in_a_folder():
     assert run.answer.startswith(f"# Worksheet: {nested} -> {OWNER}")
 
 
-def test_copied_workspaces_do_not_share_writes():
-    """A node created, patched or deleted in one copy is unchanged in the original and in another copy."""
+def test_copied_workspaces_share_the_report_but_not_writes():
+    """A copy holds the very bytes and chunks of the original's stored report (copying a workspace copies no
+    document); a node created, patched or deleted in one copy is unchanged in the original and in another copy."""
     original = workspace()
     first, second = copy_mesh(original), copy_mesh(original)
+    stored, kept = (mesh.collections["Meridian/content"].stored(REPORT.file_name) for mesh in (original, first))
+    assert kept.data is stored.data
+    assert first.index.visible_chunks() == original.index.visible_chunks()
+    assert all(a is b for a, b in zip(first.index.visible_chunks(), original.index.visible_chunks()))
     first.create({"id": "Meridian/Facts/x", "name": "x", "nodeType": "Fact"})
     first.patch("Meridian/LineItems/rev", {"name": "Sales"})
     first.delete(["Meridian/LineItems/cos"])
@@ -255,16 +260,6 @@ def test_scenario_results_computed_once_hand_out_copies():
         again = handed_out()
         assert again.runs[-1].turns and again.runs[-1].thread.messages
         assert not again.mesh.exists("Meridian/Facts/x")
-
-
-def test_copied_workspaces_share_the_report_instead_of_copying_it():
-    """A copy holds the very bytes and chunks of the original's stored report: copying a workspace copies no document."""
-    original = workspace()
-    copied = copy_mesh(original)
-    stored, kept = (mesh.collections["Meridian/content"].stored(REPORT.file_name) for mesh in (original, copied))
-    assert kept.data is stored.data
-    assert copied.index.visible_chunks() == original.index.visible_chunks()
-    assert all(a is b for a, b in zip(copied.index.visible_chunks(), original.index.visible_chunks()))
 
 
 def test_unknown_scenario_is_refused():

@@ -14,9 +14,8 @@ import pytest
 from mcp import Client
 from mcp.shared.exceptions import MCPError
 
-from agentkit import mcp_tools
+from agentkit import Mesh, mcp_tools
 from agentkit._plugins import Parameter
-from agentkit.guide import workspace
 from mcp_server import build_server, input_schema
 from mcp_server.__main__ import main as serve
 
@@ -106,7 +105,7 @@ def test_refusals_failures_and_unknown_tools():
 
 
 def test_agentkit_tools_are_published_as_they_declare_themselves():
-    tools = mcp_tools(workspace())
+    tools = mcp_tools(Mesh())  # a tool's declaration does not depend on the mesh it serves
     server = build_server(tools, log=lambda line: None)
 
     async def script(client):

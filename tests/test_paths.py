@@ -10,21 +10,10 @@ import pytest
 
 from agentkit import (
     PathError, canonical_segment, document_node_path, document_slug, file_path_by_string_rule, file_path_from_document,
-    get_path_of_file, parse_path, resolve_context_path, resolve_relative,
+    get_path_of_file, parse_path, resolve_relative,
 )
 from agentkit._errors import PathTraversal
 from agentkit._paths import canonical_path, is_reserved_word
-
-
-@pytest.mark.parametrize("context, raw, resolved", [
-    ("Acme", "/Other", "@Other"),
-    ("Acme", "../Sibling", "../Sibling"),
-    (None, "Child", "Child"),
-    ("Acme", '"My Child"', "@Acme/My Child"),
-])
-def test_context_prefixes_single_segments_and_reserved_starts(context, raw, resolved):
-    """N4: a single segment or a reserved-word start gets the chat context; other '/' paths are absolute."""
-    assert resolve_context_path(context, raw) == resolved
 
 
 def test_get_splits_at_the_first_reserved_word_in_any_case():
@@ -35,11 +24,7 @@ def test_get_splits_at_the_first_reserved_word_in_any_case():
     assert (parsed.kind, parsed.address, parsed.remainder, parsed.content_key) == ("content", "Acme/Sales", "content/Sub/f.md", "Sub/f.md")
     assert parse_path("Acme/schema/Fact").kind == "unified"
     assert parse_path("Acme/content/").content_key == ""
-
-
-def test_area_route_remainder():
-    """`{node}/area/{Name}` is its own route (its kind and address, and children: unified_path_01_shapes.py)."""
-    area = parse_path("Acme/area/Overview")
+    area = parse_path("Acme/area/Overview")  # its own route (its kind and address, and children: unified_path_01_shapes.py)
     assert (area.kind, area.address, area.remainder) == ("area", "Acme", "area/Overview")
 
 

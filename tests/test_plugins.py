@@ -24,7 +24,8 @@ from agentkit._runtime import REQUESTED_FUNCTION_NOT_FOUND
 from tests.mesh_state import NODE_TYPES
 from guidetools import stated
 
-FACTS = tomllib.loads((Path(__file__).resolve().parents[1] / "framework" / "citations.toml").read_text())["facts"]
+CITATIONS = tomllib.loads((Path(__file__).resolve().parents[1] / "framework" / "citations.toml").read_text())
+FACTS = CITATIONS["facts"]
 
 
 def fact_text(fact_id: str) -> str:
@@ -142,9 +143,6 @@ def test_typed_content_keeps_an_empty_string_and_drops_a_zero(mesh):
     assert node["content"] == {"$type": "Fact", "item": ""}  # 0 omitted, an empty string kept
 
 
-# -- MCP argument validation (P2) ---------------------------------------------------------------------
-
-
 # -- never raise ----------------------------------------------------------------------------------------
 @pytest.mark.parametrize("tool, arguments, opening", [
     ("Update", {"nodes": "[{"}, "Invalid JSON: "),
@@ -214,7 +212,7 @@ SOURCES = {"MESH_TEXTS": "src/MeshWeaver.AI/MeshPlugin.cs",
 def _framework_file(path: str) -> str:
     source = Path(MESHWEAVER_SOURCE)
     where = ["-C", str(source)] if (source / ".git").exists() else ["--git-dir", str(source)]
-    commit = tomllib.loads((Path(__file__).resolve().parents[1] / "framework" / "citations.toml").read_text())["pin"]["commit"]
+    commit = CITATIONS["pin"]["commit"]
     return subprocess.run(["git", *where, "show", f"{commit}:{path}"], capture_output=True, check=True, text=True).stdout
 
 

@@ -31,14 +31,11 @@ def test_every_item_adds_the_fixed_overhead():
     assert item_tokens(call) == ITEM_OVERHEAD_TOKENS + text_tokens('Get{"path":"Acme/a"}')
 
 
-def test_call_arguments_are_estimated_as_canonical_json():
-    """Argument order does not change a call's estimate: keys are sorted, separators compact."""
+def test_call_arguments_are_estimated_as_canonical_json_and_the_call_id_is_not_billed():
+    """Argument order does not change a call's estimate (keys sorted, separators compact), nor does the runtime's
+    call id: it is bookkeeping, not text the model is shown."""
     assert arguments_json({"b": 1, "a": "é"}) == '{"a":"é","b":1}'
     assert item_tokens(ToolCall("X", {"b": 1, "a": 2})) == item_tokens(ToolCall("X", {"a": 2, "b": 1}))
-
-
-def test_call_id_is_not_billed():
-    """The runtime's call id is bookkeeping, not text the model is shown."""
     assert item_tokens(ToolCall("Get", {"path": "p"}, "call-1-1")) == item_tokens(ToolCall("Get", {"path": "p"}))
 
 

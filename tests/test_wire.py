@@ -18,7 +18,7 @@ from agentkit._runtime import Agent
 from agentkit._threads import Thread
 from agentkit._tokens import item_tokens
 from agentkit._wire import (
-    CLAUDE, DEFAULT_WIRE, OPENAI, WIRES, WireResult, billed_input, model_reads,
+    CLAUDE, OPENAI, WIRES, WireResult, billed_input, model_reads,
     recorded, relaxed_json_string, require_wire, returned_text,
 )
 from agentkit.guide._models import PlannedCalls
@@ -29,11 +29,10 @@ ANSWER = dotnet_json_string('Revenue "up" +6.4%\nC:\\data')  # a file's Get answ
 FILE = Tool("Read", "Test", "Read(): a file as a JSON string.", lambda args: ANSWER)
 
 
-def _agent(wire=DEFAULT_WIRE, caching=False, calls=1):
-    model = PlannedCalls([ToolCall("Read", {}) for _ in range(calls)], answer="Done.", key=MODEL,
-                         state_in_answer=False)
+def _agent(wire: str) -> Agent:
+    model = PlannedCalls([ToolCall("Read", {})], answer="Done.", key=MODEL, state_in_answer=False)
     return Agent(AgentConfiguration("reader", "Read the file.", plugins=["Test"]), model, Mesh(),
-                 tools=[FILE], prices=PRICES, caching=caching, wire=wire)
+                 tools=[FILE], prices=PRICES, wire=wire)
 
 
 def test_relaxed_escaping_of_control_and_supplementary_characters():
