@@ -10,7 +10,7 @@ import pytest
 
 from claimcheck import outputs
 from claimcheck import captures
-from guidetools import claimcontract, claimlock, claims, pycon, stated
+from guidetools import claimcontract, claimlock, claims, pycon, review, stated
 from guidetools.project import Project
 from tests.test_upstream import git  # the framework's test repositories' git: no user configuration read
 
@@ -127,8 +127,6 @@ def test_review_report_lists_claims_numbers_and_unmarked_behaviour(tmp_path):
     snippet.write_text(snippet.read_text(encoding="utf-8") + "# verifies: mini.never-negative\nassert add(2, 3) >= 0\n", encoding="utf-8")
     git(root, "commit", "-q", "-am", "change")
 
-    from guidetools import review
-
     assert review.default_base(root) == "HEAD~1"
     report = review.build(root, review.default_base(root)).markdown()
     assert "- **added** `mini.never-negative` (model) at docs/guide.md:22: The sum is never negative for `add(2, 3)`." in report
@@ -157,8 +155,6 @@ def test_review_report_asks_a_new_reading_for_a_new_or_reworded_framework_claim(
     text = page.read_text(encoding="utf-8").replace("Input is cut at 1,000 characters.", "Input is cut at 1,200 characters.")
     page.write_text(text + '\nThe sum is an int.\n{ #mini.sum-type .framework cite="F1" }\n', encoding="utf-8")
     git(root, "commit", "-q", "-am", "change")
-
-    from guidetools import review
 
     report = review.build(root, "HEAD~1").markdown()
     reading = "  - refutation reading: the new wording needs one in `framework/review.toml`"

@@ -15,6 +15,7 @@ import yaml
 from markdown_it import MarkdownIt
 
 from guidetools import export
+from guidetools.framework_only import GUIDE_SECTION
 from claimcheck.page import fenced_lines, read_page
 from guidetools.project import REPO_ROOT
 
@@ -128,8 +129,6 @@ def test_the_export_is_framework_only_no_python_no_agentkit(exported, page):
     blocks = [token for token in tokens(body) if token.type == "fence"]
     assert not [block.info for block in blocks if block.info.lower() in {"python", "py", "pycon"}]
     assert "agentkit" not in exported[page].lower()
-    from guidetools.framework_only import GUIDE_SECTION
-
     assert not [token for token in tokens(body) if token.type == "inline" and GUIDE_SECTION.search(token.content)
                 and token.map and body.splitlines()[token.map[0]].startswith("#")]
     assert all(block.content.strip() for block in blocks)
@@ -143,8 +142,6 @@ def test_the_export_is_framework_only_no_python_no_agentkit(exported, page):
 
 def _under_guide_heading(source, line: int) -> bool:
     """Whether the page line stands in a section the export leaves out (a heading naming agentkit or extensions)."""
-    from guidetools.framework_only import GUIDE_SECTION
-
     levels: list[tuple[int, bool]] = []
     for section in source.sections:
         if section.line < line:
@@ -255,17 +252,15 @@ def test_prose_escapes_what_markdig_would_read_as_math_sub_superscript_or_attrib
     assert not bare, "\n".join(bare)
 
 
-def test_a_prose_line_starting_with_a_colon_is_escaped():
-    """Markdig would make the line above a definition-list term (`: definition`) or open a container (`:::`)."""
-    assert export._escape_markdig_extras("  : the definition") == "  \\: the definition"
-
-
-def test_escaping_leaves_code_link_targets_and_html_alone():
-    """`$` in a code span, a link target or an HTML attribute is not text Markdig would parse as math."""
-    line = 'costs $3 to $15, about ~60, {N} calls; `a$b{c}` [x](https://example.org/~u) <span title="$">'
-    assert export._escape_markdig_extras(line) == (
-        'costs \\$3 to \\$15, about \\~60, \\{N} calls; `a$b{c}` [x](https://example.org/~u) <span title="$">'
-    )
+@pytest.mark.parametrize(("line", "escaped"), [
+    # Markdig would make the line above a definition-list term (`: definition`) or open a container (`:::`).
+    ("  : the definition", "  \\: the definition"),
+    # `$` in a code span, a link target or an HTML attribute is not text Markdig would parse as math.
+    ('costs $3 to $15, about ~60, {N} calls; `a$b{c}` [x](https://example.org/~u) <span title="$">',
+     'costs \\$3 to \\$15, about \\~60, \\{N} calls; `a$b{c}` [x](https://example.org/~u) <span title="$">'),
+], ids=["colon", "code, link target and html"])
+def test_prose_escaping_leaves_code_link_targets_and_html_alone(line, escaped):
+    assert export._escape_markdig_extras(line) == escaped
 
 
 def test_framework_only_drops_code_extensions_and_agentkit_and_unwraps_the_agent_view():

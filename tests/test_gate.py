@@ -91,7 +91,7 @@ def test_group_fails():
 '''
 
 
-def test_failures_fail_the_run_a_module_shares_a_worker_the_job_runs_once_and_lf_reruns_the_failures(project):
+def test_failures_fail_the_run_a_module_shares_a_worker_the_job_runs_once_lf_reruns_the_failures_and_none_exits_5(project):
     tmp_path = project.path
     project = write(project, conftest=COUNTED_JOB, test_plain=WORKERS_TESTS, test_group=GROUP_TESTS)
     first = run(project, *WORKERS, "-rA")
@@ -117,13 +117,10 @@ def test_failures_fail_the_run_a_module_shares_a_worker_the_job_runs_once_and_lf
     fixed = run(project, *WORKERS, "--lf")
     assert fixed.returncode == 0 and fixed.stdout.splitlines()[-1].startswith("2 passed in"), fixed.stdout
 
-
-def test_a_run_that_collects_nothing_exits_5(project):
-    """On the gate's workers as in one process: pytest's exit code 5 is not hidden."""
-    write(project, test_plain=WORKERS_TESTS, conftest=COUNTED_JOB)
+    # On the gate's workers as in one process, pytest's exit code 5 (nothing collected) is not hidden.
     nothing = run(project, *WORKERS, "-k", "no_test_has_this_name")
     assert nothing.returncode == 5, nothing.stdout
-    assert not (project.path / "conftest.py.runs").exists(), "a run of no test ran the job"
+    assert (tmp_path / "conftest.py.runs").read_text() == "ran\n", "a run of no test ran the job"
 
 
 # --- a failed job is reported once --------------------------------------------------------------------------

@@ -2,8 +2,8 @@
 
 The browser suite checks what a reader sees (sitemap, edit link, dates, footer, suggestions, 404);
 these check the parts that decide it, cheaply: the link checker (missing files and anchors, the root path), the date plugin's
-fallback outside a clone, the hook that drops the edit link of generated pages, and how serve's
-wrapper hands signals to its child and filters the kernel's warning.
+fallback outside a clone, and how serve's wrapper hands signals to its child and filters the kernel's warning (the claims
+page's missing edit link: tests/claimcheck/test_mkdocs_plugin.py).
 """
 
 from __future__ import annotations
@@ -15,11 +15,9 @@ import sys
 import textwrap
 import time
 from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
 
-from claimcheck.mkdocs_plugin import CLAIMS_PAGE, ClaimsPlugin
 from guidetools import siteconfig
 from guidetools.project import REPO_ROOT
 from guidetools.sitelinks import link_problems, served_root_path
@@ -80,16 +78,6 @@ def test_last_update_date_falls_back_to_the_build_date_outside_a_clone(tmp_path:
     util = Util(config={"enable_git_follow": True, **options}, mkdocs_dir=str(tmp_path))
     _, timestamp = util.get_git_commit_timestamp(str(page))
     assert before - 1 <= timestamp <= time.time() + 1
-
-
-def test_generated_pages_get_no_edit_link():
-    """The claims plugin clears the edit path of the generated claims page, which regen overwrites, and leaves every other page's."""
-    files = [SimpleNamespace(src_uri=uri, edit_uri=uri, url=uri.replace(".md", "/")) for uri in ("index.md", "reference/claims.md")]
-    plugin = ClaimsPlugin()
-    plugin.load_config({})
-    plugin.on_files(files, config=None)
-    assert [file.edit_uri for file in files] == ["index.md", None]
-    assert (REPO_ROOT / "docs" / CLAIMS_PAGE).is_file()
 
 
 # --- dev.py serve: signals reach the server, the kernel's warning does not reach the reader ------------------

@@ -28,6 +28,9 @@ BIN = Path(sys.executable).parent
 CHECKOUT_PIN = "actions/checkout@3d3c42e5aac5ba805825da76410c181273ba90b1 # v7.0.1"
 # `uses: owner/repo@<40 hex> # vX.Y.Z`: a commit, and the release it is, for a reader and for Dependabot.
 PINNED_USES = re.compile(r"^\s*(?:-\s+)?uses:\s+[\w.-]+/[\w./-]+@[0-9a-f]{40} # v\d+\.\d+\.\d+$")
+# An action pinned by tag, and a pull request's title in a `run:` line.
+PLANTS = ((CHECKOUT_PIN, "actions/checkout@v7"),
+          ('run: git config --global --add safe.directory "$GITHUB_WORKSPACE"', 'run: echo "${{ github.event.pull_request.title }}"'))
 
 
 def actionlint(*files: Path) -> subprocess.CompletedProcess:
@@ -51,39 +54,26 @@ def steps(workflow: dict, job: str) -> list[dict]:
     return workflow["jobs"][job]["steps"]
 
 
-def planted(tmp_path: Path, old: str, new: str) -> Path:
-    """guide.yml with one change, in a folder of its own."""
+def test_actionlint_and_zizmor_pass_on_the_workflows_offline():
+    linted, audited = actionlint(GUIDE, DRIFT), zizmor(WORKFLOWS)
+    assert linted.returncode == 0, linted.stdout + linted.stderr
+    assert audited.returncode == 0, audited.stdout + audited.stderr
+    assert "No findings" in audited.stdout + audited.stderr
+
+
+def test_an_action_pinned_by_tag_and_a_pull_request_title_in_a_run_line_fail_the_linters(tmp_path):
+    """Both planted in one copy of guide.yml: zizmor names each (a high-severity finding: either alone fails it),
+    actionlint the title."""
     text = GUIDE.read_text(encoding="utf-8")
-    assert old in text, f"{old!r} is no longer in {GUIDE.name}: re-plant the test"
-    copy = tmp_path / ".github" / "workflows" / "guide.yml"
-    copy.parent.mkdir(parents=True)
-    copy.write_text(text.replace(old, new, 1), encoding="utf-8")
-    return copy
-
-
-def test_actionlint_passes_on_the_workflows():
-    result = actionlint(GUIDE, DRIFT)
-    assert result.returncode == 0, result.stdout + result.stderr
-
-
-def test_zizmor_passes_on_the_workflows_offline():
-    result = zizmor(WORKFLOWS)
-    assert result.returncode == 0, result.stdout + result.stderr
-    assert "No findings" in result.stdout + result.stderr
-
-
-def test_an_action_pinned_by_tag_fails_zizmor(tmp_path):
-    result = zizmor(planted(tmp_path, CHECKOUT_PIN, "actions/checkout@v7"))
-    assert result.returncode != 0
-    assert "unpinned-uses" in result.stdout, result.stdout + result.stderr
-
-
-def test_a_pull_request_title_in_a_run_line_fails_both_linters(tmp_path):
-    workflow = planted(tmp_path, 'run: git config --global --add safe.directory "$GITHUB_WORKSPACE"',
-                       'run: echo "${{ github.event.pull_request.title }}"')
+    for old, new in PLANTS:
+        assert old in text, f"{old!r} is no longer in {GUIDE.name}: re-plant the test"
+        text = text.replace(old, new, 1)
+    workflow = tmp_path / ".github" / "workflows" / "guide.yml"
+    workflow.parent.mkdir(parents=True)
+    workflow.write_text(text, encoding="utf-8")
     flagged = zizmor(workflow)
     assert flagged.returncode != 0
-    assert "template-injection" in flagged.stdout, flagged.stdout + flagged.stderr
+    assert "unpinned-uses" in flagged.stdout and "template-injection" in flagged.stdout, flagged.stdout + flagged.stderr
     linted = actionlint(workflow)
     assert linted.returncode != 0
     assert "github.event.pull_request.title" in linted.stdout and "untrusted" in linted.stdout, linted.stdout
