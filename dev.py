@@ -6,7 +6,7 @@
                            pytest arguments pass through: dev.py test -x -k chunks tests/test_mesh.py, --lf
     python3 dev.py build OUT   the site as it is published: the strict build (the notebook executed) into OUT,
                            the same command the gate checks and the Pages workflow deploys
-    python3 dev.py check   the fast loop (about 6 s CPU on two cores; bench/README.md): contracts, claims, snippets and pages' pycon
+    python3 dev.py check   the fast loop (its time: bench/README.md): contracts, claims, snippets and pages' pycon
                            examples, without the strict build or the browser
     python3 dev.py regen   rewrite the generated files (claims page, captured output, claims lock);
                            --outputs also rewrites '#>' lines and pycon outputs, --confirm ID accepts
