@@ -37,18 +37,12 @@ def paths(mesh: Mesh) -> list[str]:
 
 
 def test_strict_mode_extension_refuses_content_without_its_type():
-    """Extension: strict mode refuses content with no $type, nothing written, on Create and on a Patch that writes
-    content, not on a Patch of such a node's name (dropped and unregistered fields, off by default:
-    snippets/mesh_plugin_02_create.py, mesh.create-strict-extension)."""
+    """Extension: strict mode refuses content with no $type (dropped and unregistered fields, nothing written, off by
+    default: snippets/mesh_plugin_02_create.py, mesh.create-strict-extension)."""
     mesh = make_mesh(strict=True)
     with pytest.raises(StrictContentError, match="content \\$type is missing"):
         mesh.create(fact("x") | {"content": {"value": 1}})
     assert paths(mesh) == ["Acme"]
-    mesh.create({"id": "Acme/loose", "name": "Loose", "nodeType": "Note", "content": {"text": "x"}}, strict=False)
-    assert mesh.patch("Acme/loose", {"name": "Tight"}).node.name == "Tight"
-    with pytest.raises(StrictContentError, match="content \\$type is missing"):
-        mesh.patch("Acme/loose", {"content": {"text": "y"}})
-    assert mesh.get("Acme/loose").content == {"text": "x"}
 
 
 def test_patch_changes_node_level_keys_and_merges_only_content():
@@ -61,6 +55,16 @@ def test_patch_changes_node_level_keys_and_merges_only_content():
     assert patched.node.content == {"$type": "Fact", "item": "rev", "value": 4900.0, "tags": ["final"]}
     assert merge_patch({"a": {"b": 1, "c": 2}}, {"a": {"c": None, "d": 3}}) == {"a": {"b": 1, "d": 3}}
     assert merge_patch({"a": 1}, ["x"]) == ["x"]
+
+
+def test_strict_patch_judges_content_only_when_it_patches_content():
+    """Extension: strict mode refuses untyped content a Patch writes, not a Patch of the name of such a node."""
+    mesh = make_mesh()
+    mesh.create({"id": "Acme/loose", "name": "Loose", "nodeType": "Note", "content": {"text": "x"}})
+    assert mesh.patch("Acme/loose", {"name": "Tight"}, strict=True).node.name == "Tight"
+    with pytest.raises(StrictContentError, match="content \\$type is missing"):
+        mesh.patch("Acme/loose", {"content": {"text": "y"}}, strict=True)
+    assert mesh.get("Acme/loose").content == {"text": "x"}
 
 
 def test_edit_content_refuses_structured_content():

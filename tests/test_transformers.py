@@ -8,12 +8,13 @@ import zipfile
 import pytest
 from fpdf import FPDF
 from openpyxl import Workbook
+from pypdf import PdfWriter
 
 from agentkit import get_text, index_text
 from agentkit._errors import UnreadableDocument
 
 
-def small_pdf(pages) -> bytes:
+def small_pdf(pages=("First page text.", "Second page text.")) -> bytes:
     pdf = FPDF()
     pdf.set_font("Helvetica", size=11)
     for text in pages:
@@ -22,11 +23,29 @@ def small_pdf(pages) -> bytes:
     return bytes(pdf.output())
 
 
+def encrypted_pdf() -> bytes:
+    writer = PdfWriter(clone_from=io.BytesIO(small_pdf()))
+    writer.encrypt("secret")
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()
+
+
 def test_pdf_leading_pages_without_text_add_no_newline():
     """C3: a newline goes before a page only once text stands before it, so blank pages before the first text add none;
     a blank page after it still adds one."""
     # verifies: chunks.get-pdf-loses-table-structure
     assert get_text("a.pdf", small_pdf(pages=("", "", "Third.", "", "Fifth."))) == "Third.\n\nFifth."
+
+
+@pytest.mark.parametrize("label, make", [
+    ("truncated", lambda: small_pdf()[:600]),
+    ("not a pdf", lambda: b"plain text pretending"),
+    ("encrypted", encrypted_pdf),
+])
+def test_unreadable_pdfs_raise_naming_the_file(label, make):
+    with pytest.raises(UnreadableDocument, match="Report.pdf"):
+        get_text("Report.pdf", make())
 
 
 def test_workbook_cells_escape_pipes_and_a_legacy_xls_is_refused():
