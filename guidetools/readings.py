@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable, Iterator
 
+import agentkit
 from agentkit import _collections
 from agentkit._transformers import extension_of
 from agentkit.guide import _report
@@ -25,8 +26,10 @@ from agentkit.guide import _report
 # (reader, file path, bytes) -> what the reader returned; kept for the process, as the bytes are immutable.
 _READ: dict[tuple[str, str, bytes], object] = {}
 # Where agentkit reads a document through the two (each module imported them from _transformers): a collection's
-# Get and indexing, and the guide's report_index_text (what indexing extracts from the report, the pages compare).
-READERS = ((_collections, "get_text"), (_collections, "index_text"), (_report, "index_text"))
+# Get and indexing, the guide's report_index_text (what indexing extracts from the report, the pages compare), and
+# agentkit's public names, which a snippet imports to compare the two texts of the report.
+READERS = ((_collections, "get_text"), (_collections, "index_text"), (_report, "index_text"),
+           (agentkit, "get_text"), (agentkit, "index_text"))
 
 
 def _remembered(name: str, read: Callable[[str, bytes], object]) -> Callable[[str, bytes], object]:
