@@ -74,13 +74,14 @@ def read_checks(path: Path, shown_as: Path | None = None) -> tuple[list[CodeChec
 # same text gives the same checks, so each file is parsed and tokenized once per process.
 @functools.lru_cache(maxsize=256)
 def _checks_in(source: str, name: Path) -> tuple[tuple[CodeCheck, ...], tuple[Problem, ...]]:
+    if "verifies:" not in source:
+        # No comment can match VERIFIES: half the files hold no check, and parsing and tokenizing them is most of
+        # the time here. A file that does not parse fails where it runs; here it names no check.
+        return (), ()
     try:
         tree = ast.parse(source, filename=str(name))
     except SyntaxError as error:
         return (), (Problem(name, error.lineno or 1, f"cannot parse: {error.msg}"),)
-    if "verifies:" not in source:
-        # No comment can match VERIFIES: half the files hold no check, and the tokenizer is most of the time here.
-        return (), ()
     statements = {node.lineno: node for node in _statements(tree.body)}
     lines = source.splitlines()
     checks: list[CodeCheck] = []
