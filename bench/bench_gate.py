@@ -54,6 +54,13 @@ def gate_lines(output: str) -> tuple[str, str]:
     return parts, outcome
 
 
+def say_failures(output: str, code: int) -> None:
+    """A failed run's short test summary (pytest's FAILED and ERROR lines), so a failed bench says what failed."""
+    if code:
+        print("\n".join(f"  {line}" for line in output.splitlines() if line.startswith(("FAILED", "ERROR")))
+              or "  (no FAILED or ERROR line)", flush=True)
+
+
 def span(values: list[float], unit: str = " s", digits: int = 1) -> str:
     return f"median {statistics.median(values):.{digits}f}{unit} ({min(values):.{digits}f}-{max(values):.{digits}f}{unit})"
 
@@ -69,6 +76,7 @@ def main() -> int:
             seconds, _, output, code = timed(command)
             failed |= code
             print(f"{name}: {seconds:.1f} s (not counted){'' if code == 0 else f', exit {code}'}", flush=True)
+            say_failures(output, code)
         runs: list[tuple[float, float, float, str, str]] = []  # gate s, gate CPU, build s, parts, outcome
         for pair in range(1, pairs + 1):
             gate_seconds, gate_cpu, output, code = timed(gate)
@@ -79,6 +87,7 @@ def main() -> int:
             print(f"pair {pair}: gate {gate_seconds:.1f} s ({gate_cpu:.1f} s CPU; {outcome or 'no result line'}), "
                   f"plain build {build_seconds:.1f} s{'' if build_code == 0 else f' (exit {build_code})'}: "
                   f"{gate_seconds / build_seconds:.2f}x", flush=True)
+            say_failures(output, code)
     ratios = [gate_seconds / build_seconds for gate_seconds, _, build_seconds, *_ in runs]
     median_gate = statistics.median(run[0] for run in runs)
     closest = min(runs, key=lambda run: abs(run[0] - median_gate))
@@ -93,6 +102,7 @@ def main() -> int:
         failed |= code
         checks.append((seconds, cpu))
         print(f"check run {run}: {seconds:.1f} s, {cpu:.1f} s CPU", flush=True)
+        say_failures(output, code)
     figures.say(f"check: {span([seconds for seconds, _ in checks])} of {pairs} runs (target at most 3 s), "
                 f"median CPU {statistics.median(cpu for _, cpu in checks):.1f} s")
     if not failed:
