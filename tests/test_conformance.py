@@ -280,10 +280,13 @@ def test_probes_on_hosts_unlike_agentkits(tmp_path, capsys, claim, answers, code
 # -- targets the suite cannot check: one line, exit 2 ---------------------------------------------------
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+@pytest.fixture
+def closed_port() -> Iterator[int]:
+    """A port bound and never listened on, held for the test: a connection to it is refused, and no server the gate
+    starts meanwhile can take it (a port found free and let go could be)."""
+    with socket.socket() as held:
+        held.bind(("127.0.0.1", 0))
+        yield held.getsockname()[1]
 
 
 @pytest.fixture(scope="module")
@@ -320,14 +323,14 @@ def refused(arguments: list[str], capsys) -> str:
 
 
 @pytest.mark.parametrize("target, expected", [
-    (lambda web: ["--url", f"http://127.0.0.1:{free_port()}/mcp"], lambda web: "cannot reach http://127.0.0.1:"),
-    (lambda web: ["--url", f"{web}/mcp"],
+    (lambda web, port: ["--url", f"http://127.0.0.1:{port}/mcp"], lambda web: "cannot reach http://127.0.0.1:"),
+    (lambda web, port: ["--url", f"{web}/mcp"],
      lambda web: "is not an MCP endpoint: it answered an MCP initialize request with text/html, not JSON-RPC"),
-    (lambda web: ["--url", f"{web}/private", "--header", "Authorization: Bearer wrong"],
+    (lambda web, port: ["--url", f"{web}/private", "--header", "Authorization: Bearer wrong"],
      lambda web: f"conform: authentication failed at {web}/private (HTTP 401): the credentials were refused"),
 ], ids=["unreachable", "not MCP", "auth failure"])
-def test_an_unreachable_non_mcp_or_refusing_url_is_one_line(plain_http, tmp_path, capsys, target, expected):
-    assert expected(plain_http) in refused(conform_args(tmp_path, *target(plain_http)), capsys)
+def test_an_unreachable_non_mcp_or_refusing_url_is_one_line(plain_http, closed_port, tmp_path, capsys, target, expected):
+    assert expected(plain_http) in refused(conform_args(tmp_path, *target(plain_http, closed_port)), capsys)
 
 
 def test_missing_tool(tmp_path, capsys):
