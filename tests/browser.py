@@ -418,22 +418,19 @@ class SiteBrowser:
         self.searched = {(page.url_path, viewport.name) for page, viewport in searched}
         self._contexts: dict[tuple[str, str], object] = {}
         self._visits: dict[tuple[str, str, str], Visit] = {}
-        self._served: dict[str, ServedPage] = {}
 
     def url(self, page: NavPage) -> str:
         return self.base_url + page.url_path
 
     def served(self, url: str) -> ServedPage:
-        """What the site's server answers for `url`, fetched once per run: pages link the same targets."""
-        if url not in self._served:
-            try:
-                with urllib.request.urlopen(url) as response:
-                    status, kind, body = response.status, response.headers.get_content_type(), response.read()
-            except urllib.error.HTTPError as error:
-                status, kind, body = error.code, "", b""
-            anchors = anchors_in(body.decode("utf-8", errors="replace")) if kind == "text/html" and status < 400 else None
-            self._served[url] = ServedPage(status, anchors)
-        return self._served[url]
+        """What the site's server answers for `url`."""
+        try:
+            with urllib.request.urlopen(url) as response:
+                status, kind, body = response.status, response.headers.get_content_type(), response.read()
+        except urllib.error.HTTPError as error:
+            status, kind, body = error.code, "", b""
+        anchors = anchors_in(body.decode("utf-8", errors="replace")) if kind == "text/html" and status < 400 else None
+        return ServedPage(status, anchors)
 
     def preload(self, pages: list[NavPage], viewports: list[Viewport], scheme: str = COLOR_SCHEME) -> None:
         """Load every page at every viewport, several at once, so their waits for an idle network overlap."""
@@ -459,10 +456,6 @@ class SiteBrowser:
             # Requests must all pass our route; a service worker could answer them unseen.
             "service_workers": "block",
         }
-
-    def close(self) -> None:
-        for context in self._contexts.values():
-            context.close()
 
     def _start(self, url_path: str, viewport: Viewport, scheme: str) -> Visit:
         if (viewport.name, scheme) not in self._contexts:

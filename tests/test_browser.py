@@ -11,7 +11,6 @@ import json
 import os
 import re
 import shutil
-import textwrap
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -29,7 +28,6 @@ from tests.browser import (
 from guidetools import gate, siteconfig
 from claimcheck.page import MARKER_LIKE, read_page
 from guidetools.project import REPO_ROOT
-from claimcheck.pysource import SECTION, read_sections
 
 if not CHROMIUM.exists():
     pytest.skip(SKIP_REASON, allow_module_level=True)
@@ -50,7 +48,6 @@ MARKDOWN_PAGES = {
     for page in NAV if page.source.suffix == ".md" and (REPO_ROOT / "docs" / page.source).is_file()
 }
 NOTEBOOK_PAGES = [page for page in NAV if page.is_notebook]
-PAGES_WITH_INCLUDED_CODE = [page for page, source in MARKDOWN_PAGES.items() if any(fence.includes for fence in source.fences)]
 PAGES_WITH_MARKERS = [page for page, source in MARKDOWN_PAGES.items() if source.markers]
 # Notebook code cells carry their own copy button, so notebooks count as pages with code.
 PAGES_WITH_CODE = [page for page, source in MARKDOWN_PAGES.items() if source.fences] + NOTEBOOK_PAGES
@@ -243,36 +240,6 @@ def test_missing_page_shows_a_working_404_page_at_any_depth(site: SiteBrowser):
     assert checked > 0 and not problems, listing(problems)
 
 
-# --- included code ---------------------------------------------------------------------------------
-
-
-@functools.cache  # pages include the same files
-def shown_section(path: Path, section: str) -> str:
-    """The text pymdownx.snippets shows for a section: its lines without markers, dedented."""
-    found, _ = read_sections(path)
-    lines = path.read_text(encoding="utf-8").splitlines()[found[section].start:found[section].end - 1]
-    return normalized(textwrap.dedent("\n".join(line for line in lines if not SECTION.search(line))))
-
-
-def normalized(code: str) -> str:
-    return "\n".join(line.rstrip() for line in code.strip("\n").splitlines())
-
-
-@pytest.mark.parametrize("page", PAGES_WITH_INCLUDED_CODE, ids=page_id)
-def test_included_snippets_appear_as_code(site: SiteBrowser, page: NavPage):
-    """Every snippet section a page includes in a fence is shown, whole, inside a rendered code block."""
-    blocks = [normalized(text) for text in site.visit(page).page.evaluate(
-        "() => [...document.querySelectorAll('article pre > code')].map(code => code.textContent)"
-    )]
-    includes = [include for fence in MARKDOWN_PAGES[page].fences for include in fence.includes]
-    missing = [
-        f"{include.page}:{include.line} {include.path}:{include.section}"
-        for include in includes
-        if include.section and not any(shown_section(REPO_ROOT / include.path, include.section) in block for block in blocks)
-    ]
-    assert not missing, "not shown as code:" + listing(missing)
-
-
 # --- claim markers -----------------------------------------------------------------------------------
 
 MARKER_STYLES = """() => [...document.querySelectorAll('article :is(.framework, .model, .extension, .observation)[id]')].map(element => {
@@ -329,7 +296,10 @@ def test_claim_markers_render_as_designed(site: SiteBrowser, reference_looks: di
         assert tab.get_by_role("link", name=name, exact=True).count() == 1, f"no link named {name!r}"
 
 
-# --- links ------------------------------------------------------------------------------------------------
+# --- links of the 404 page, served at any depth ------------------------------------------------------------
+# The built HTML's links and anchors are checked without a browser (tests/test_site_build.py,
+# test_internal_links_and_anchors_resolve), each from the file it is in; the 404 page is served from every missing
+# address, so its links are checked here as the browser resolves them there.
 
 # Every same-site link as the browser resolves it (its href property), with what its address and anchor are; an
 # anchor on the page itself is looked up in the live document, one on another page in that page's HTML as served.
@@ -347,8 +317,7 @@ SAME_SITE_LINKS = """() => {
 
 
 def link_problems(site: SiteBrowser, tab) -> tuple[int, list[str]]:
-    """How many same-site links the page has, and those that miss: a target that fails, or an anchor it lacks.
-    Each target page is fetched and read once per run, for every page that links it."""
+    """How many same-site links the page has, and those that miss: a target that fails, or an anchor it lacks."""
     links = tab.evaluate(SAME_SITE_LINKS)
     problems = []
     for link in links:
@@ -362,14 +331,6 @@ def link_problems(site: SiteBrowser, tab) -> tuple[int, list[str]]:
         elif link["anchor"] and target.anchors is not None and link["anchor"] not in target.anchors:
             problems.append(f"{link['href']}: the target has no element with id '{link['anchor']}'")
     return len(links), problems
-
-
-@pytest.mark.parametrize("page", NAV, ids=page_id)
-def test_internal_links_and_anchors_land_on_targets(site: SiteBrowser, page: NavPage):
-    """Every same-site link on the page, as the browser resolves it, reaches a page that has the linked anchor."""
-    checked, problems = link_problems(site, site.visit(page).page)
-    assert checked > 0, "the page has no internal link at all, not even its navigation"
-    assert not problems, listing(problems)
 
 
 # --- notebooks ----------------------------------------------------------------------------------------------
@@ -777,6 +738,12 @@ def test_page_digest_leaves_out_only_what_changes_between_builds():
 CODE_BLOCKS = "article pre > code, article .jp-CodeCell .highlight-ipynb pre"
 COPY_BUTTONS = "article pre button.md-code__button[data-md-type=copy], article pre button.md-clipboard, article clipboard-copy"
 NOTHING_COPIED = "(nothing copied)"
+
+
+def normalized(code: str) -> str:
+    return "\n".join(line.rstrip() for line in code.strip("\n").splitlines())
+
+
 # Every button in turn, all in one task (a frame drawn after each click was most of the check's CPU): its block shown
 # as a reader would (folds opened, its tab selected), then a click at the middle of the button (a button under
 # something else copies nothing). What a click copies is what the page hands the clipboard: the selection its copy
