@@ -4,17 +4,14 @@ bench has one there."""
 from __future__ import annotations
 
 import datetime
-import importlib.util
 import sys
 
 import pytest
 
+from bench import _figures as figures
 from guidetools.project import REPO_ROOT
 
 BENCH = REPO_ROOT / "bench"
-_spec = importlib.util.spec_from_file_location("bench_figures", BENCH / "_figures.py")
-figures = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(figures)
 
 TEXT = f"""# bench
 

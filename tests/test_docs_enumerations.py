@@ -65,14 +65,12 @@ def test_every_registered_content_type_is_named_on_a_page():
     assert [name for name in mesh.content_types if f"`{name}`" not in everything] == []
 
 
-def test_budget_text_is_quoted_word_for_word():
-    """The budget text the page quotes is the text agentkit appends, with {N} for the cap."""
-    assert BUDGET_TEXT.format(n="{N}") in page(DESIGN_PAGE)
-
-
-@pytest.mark.parametrize("template", [
-    "Error: Content collection '{c}' not found", "Error: File '{f}' not found in collection '{c}'"])
-def test_collection_errors_are_quoted_as_agentkit_words_them(template):
-    """The not-found messages the pages quote are the ones agentkit answers, names aside (agentkit's wording:
-    snippets/unified_path_01_shapes.py, unified-path.not-found-messages)."""
-    assert f"`{template}`" in page(CHUNKS_PAGE) + page("DataMesh/UnifiedPath.md")
+@pytest.mark.parametrize("quoted, pages", [
+    (BUDGET_TEXT.format(n="{N}"), [DESIGN_PAGE]),
+    ("`Error: Content collection '{c}' not found`", [CHUNKS_PAGE, "DataMesh/UnifiedPath.md"]),
+    ("`Error: File '{f}' not found in collection '{c}'`", [CHUNKS_PAGE, "DataMesh/UnifiedPath.md"]),
+], ids=["budget text", "collection not found", "file not found"])
+def test_agentkit_s_texts_are_quoted_word_for_word(quoted, pages):
+    """The budget text agentkit appends (with {N} for the cap) and the not-found messages it answers, names
+    aside (agentkit's wording: snippets/unified_path_01_shapes.py, unified-path.not-found-messages), as quoted."""
+    assert quoted in "".join(page(path) for path in pages)

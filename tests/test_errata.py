@@ -13,7 +13,6 @@ from __future__ import annotations
 import os
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -139,15 +138,14 @@ def test_the_patch_applies_and_puts_each_replacement_in_place(framework, small, 
     diff = patch(small, pages)
     assert diff.startswith(f"diff --git a/{PAGE} b/{PAGE}\n--- a/{PAGE}\n+++ b/{PAGE}\n")
     checkout = tmp_path / "checkout"
-    git(root, "worktree", "add", "-q", "--detach", str(checkout), first)
-    try:
-        (tmp_path / "fix.patch").write_text(diff, encoding="utf-8")
-        git(checkout, "apply", "--check", str(tmp_path / "fix.patch"))
-        git(checkout, "apply", str(tmp_path / "fix.patch"))
-        assert (checkout / PAGE).read_text(encoding="utf-8") == (
-            "# Guide\n\nThe cap counts iterations.\nSearch returns an envelope\n(see the table).\n\nEnd.\n")
-    finally:
-        git(root, "worktree", "remove", "--force", str(checkout))
+    (checkout / "Data").mkdir(parents=True)
+    (checkout / PAGE).write_text(FIRST, encoding="utf-8")  # the page at the first commit
+    git(checkout, "init", "-q")
+    (tmp_path / "fix.patch").write_text(diff, encoding="utf-8")
+    git(checkout, "apply", "--check", str(tmp_path / "fix.patch"))
+    git(checkout, "apply", str(tmp_path / "fix.patch"))
+    assert (checkout / PAGE).read_text(encoding="utf-8") == (
+        "# Guide\n\nThe cap counts iterations.\nSearch returns an envelope\n(see the table).\n\nEnd.\n")
 
 
 def test_the_report_at_a_later_ref_gives_new_lines_and_lists_the_quotes_gone(framework, small):
@@ -203,18 +201,17 @@ def test_the_patch_applies_to_the_pages_at_the_pin(outcome, tmp_path):
 
 
 @needs_source
-def test_a_planted_stale_quote_fails_naming_the_entry_and_the_page_line(tmp_path):
-    # Run as the drift workflow runs it, a process whose exit code is the verdict (drift.yml).
+def test_a_planted_stale_quote_fails_naming_the_entry_and_the_page_line(tmp_path, capsys):
+    # Through the command line the drift workflow runs (drift.yml): its exit status is the verdict.
     target = ERRATA.errata[1]
     text = (REPO_ROOT / ERRATA_FILE).read_text(encoding="utf-8")
     planted = tmp_path / "errata.toml"
     planted.write_text(text.replace(target.quote, target.quote + " (stale)", 1), encoding="utf-8")
-    result = subprocess.run(
-        [sys.executable, "-m", "guidetools.errata", "--source", MESHWEAVER_SOURCE, "--errata", str(planted)],
-        cwd=REPO_ROOT, capture_output=True, text=True, check=False)
-    assert result.returncode == EXIT_DRIFT, result.stderr
-    assert result.stdout == ""
-    assert result.stderr.startswith(
+    status = errata_tool.main(["--source", MESHWEAVER_SOURCE, "--errata", str(planted)])
+    result = capsys.readouterr()
+    assert status == EXIT_DRIFT, result.err
+    assert result.out == ""
+    assert result.err.startswith(
         f"{planted}:{target.toml_line}: erratum {target.id}: quote expected at {ERRATA.path(target)}:{target.line} "
         f"at the pin {KNOWN.framework.commit[:12]}: it is no longer on the page")
     moved = tmp_path / "moved.toml"

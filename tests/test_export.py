@@ -41,16 +41,9 @@ def split(text: str) -> tuple[dict, str]:
 
 
 def tokens(body: str) -> list:
-    parser = MarkdownIt("commonmark").enable("table")
-    found = []
-
-    def walk(items) -> None:
-        for token in items:
-            found.append(token)
-            walk(token.children or [])
-
-    walk(parser.parse(body))
-    return found
+    """The page's block tokens, each followed by its inline tokens (markdown-it nests them one level down)."""
+    blocks = MarkdownIt("commonmark").enable("table").parse(body)
+    return [token for block in blocks for token in [block, *(block.children or [])]]
 
 
 def links(body: str) -> list[str]:
@@ -186,7 +179,7 @@ def test_each_page_renders_with_the_sites_markdown_settings_without_a_broken_tab
     _, body = split(exported[page])
     html = markdown.Markdown(extensions=names, extension_configs=configs).convert(body)
     # A table inside a callout (a Details block, exported as a block quote) is one too.
-    rows = [re.sub(r"^(> ?)+", "", line) for line in _outside_fences(body)]
+    rows = [re.sub(r"^(> ?)+", "", line) for line, fenced in fenced_lines(body.splitlines()) if not fenced]
     tables = sum(1 for line, previous in zip(rows, ["", *rows]) if line.startswith("|") and not previous.startswith("|"))
     assert tables and html.count("<table>") == tables
     paragraphs = re.findall(r"<p>(.*?)</p>", html, flags=re.S)
@@ -194,10 +187,6 @@ def test_each_page_renders_with_the_sites_markdown_settings_without_a_broken_tab
     assert not broken, broken
     if page == "AI/AgentDesign.md":
         assert html.count("<ol>") >= 1 and html.count("<ul>") >= 1
-
-
-def _outside_fences(body: str) -> list[str]:
-    return [line for line, fenced in fenced_lines(body.splitlines()) if not fenced]
 
 
 MESHWEAVER_SOURCE = os.environ.get("MESHWEAVER_SOURCE", "")

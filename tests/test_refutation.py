@@ -37,27 +37,26 @@ def _marker(claim: str, text: str, kind: str = "framework") -> Marker:
     return Marker(Path("docs/page.md"), 7, claim, kind, text, ("C1",))
 
 
-def test_a_framework_claim_without_a_reading_fails_at_its_page_line(tmp_path):
-    readings, _ = _load(tmp_path, READING)
-    found = refutation.problems([_marker("a.claim", "Get answers the text."), _marker("b.claim", "Search ranks.")],
-                                readings, PIN.commit)
-    assert [(str(p.file), p.line, p.claim_id) for p in found] == [("docs/page.md", 7, "b.claim")]
-    assert "has no refutation reading" in found[0].message
+AT_CLAIM, AT_READING = ("docs/page.md", 7), ("framework/review.toml", 2)
 
 
-def test_a_claim_reworded_after_its_reading_needs_a_new_one(tmp_path):
-    readings, _ = _load(tmp_path, READING)
-    [found] = refutation.problems([_marker("a.claim", "Get answers the text, always.")], readings, PIN.commit)
-    assert "reworded after its reading" in found.message and "now:  Get answers the text, always." in found.message
-
-
-def test_a_reading_at_another_commit_or_of_no_claim_fails(tmp_path):
-    readings, _ = _load(tmp_path, READING.replace("2ba479c1d07d", "a7bb35662b00"))
-    found = refutation.problems([_marker("a.claim", "Get answers the text.")], readings, PIN.commit)
-    assert [p.message for p in found] == ["a.claim: read at 'a7bb35662b00', not at the pin 2ba479c1d07d"]
-    readings, _ = _load(tmp_path, READING)
-    [found] = refutation.problems([], readings, PIN.commit)
-    assert found.line == 2 and "no framework claim has this id" in found.message
+@pytest.mark.parametrize(("pin", "markers", "where", "messages"), [
+    pytest.param("2ba479c1d07d", [("a.claim", "Get answers the text."), ("b.claim", "Search ranks.")],
+                 (*AT_CLAIM, "b.claim"), ["has no refutation reading"], id="claim without a reading"),
+    pytest.param("2ba479c1d07d", [("a.claim", "Get answers the text, always.")], (*AT_CLAIM, "a.claim"),
+                 ["reworded after its reading", "now:  Get answers the text, always."], id="reworded claim"),
+    pytest.param("a7bb35662b00", [("a.claim", "Get answers the text.")], (*AT_READING, "a.claim"),
+                 ["a.claim: read at 'a7bb35662b00', not at the pin 2ba479c1d07d"], id="reading at another commit"),
+    pytest.param("2ba479c1d07d", [], (*AT_READING, "a.claim"), ["no framework claim has this id"],
+                 id="reading of no claim"),
+])
+def test_a_claim_without_a_reading_of_its_wording_at_the_pin_fails_at_its_line(tmp_path, pin, markers, where, messages):
+    """One problem: at the claim's page line when it has no reading, or was reworded after it; at the reading's
+    line when that was read at another commit or names no claim."""
+    readings, _ = _load(tmp_path, READING.replace("2ba479c1d07d", pin))
+    [found] = refutation.problems([_marker(claim, text) for claim, text in markers], readings, PIN.commit)
+    assert (str(found.file), found.line, found.claim_id) == where, found
+    assert all(message in found.message for message in messages), found.message
 
 
 @pytest.mark.parametrize(("change", "message"), [

@@ -30,17 +30,6 @@ def test_no_include_line_survives_rendering(built_site):
     assert leftovers == []
 
 
-def test_claim_markers_render_as_classes_with_a_label_linking_to_the_claims_page(built_site):
-    """A claim marker becomes an element with its id and kind class, and a label linking to its claims-page row."""
-    home = (built_site / "index.html").read_text(encoding="utf-8")
-    claims_page = (built_site / "reference" / "claims" / "index.html").read_text(encoding="utf-8")
-    assert 'class="model" id="home.python-listings-are-include-only"' in home
-    assert 'class="observation" id="home.field-cost-fell"' in home
-    assert 'href="reference/claims/#claim-home.python-listings-are-include-only"' in home
-    assert 'id="claim-home.python-listings-are-include-only"' in claims_page
-    assert "{ #" not in home
-
-
 def test_framework_claims_link_their_source_at_the_pinned_commit(built_site):
     """The claims page renders each framework claim's citations as permalinks at the pinned commit."""
     from guidetools import facts

@@ -37,28 +37,21 @@ def plugin_options(name: str) -> dict:
     raise AssertionError(f"mkdocs.yml does not configure the {name} plugin")
 
 
-def test_link_checker_resolves_root_relative_links_from_the_sites_root_path(tmp_path: Path):
-    """A 404 page's `/root/...` links resolve inside the site; a root-relative link outside the root path is reported."""
-    write(tmp_path / "index.html", '<h1 id="top">Home</h1>')
+def test_link_checker_reports_missing_files_and_anchors_and_links_outside_the_root_path(tmp_path: Path):
+    """Relative links resolve from their page; a 404 page's `/guide/...` links from the site's root path."""
+    write(tmp_path / "index.html", '<h1 id="top">Home</h1>\n<a href="part/">ok</a>\n<a href="part/#sub">ok</a>\n'
+                                   '<a href="gone/">bad</a>\n<a href="part/#nowhere">bad</a>\n<a href="https://example.org/">x</a>')
+    write(tmp_path / "part" / "index.html", '<h2 id="sub">Part</h2><a href="../#top">up</a>')
     write(tmp_path / "assets" / "main.css", "")
     write(tmp_path / "404.html", '<a href="/guide/">home</a><a href="/guide/#top">top</a><link><a href="/guide/assets/main.css">css</a>'
                                  '<a href="/guide">bare root</a><a href="/elsewhere/">outside</a><a href="/guide/#nowhere">bad anchor</a>')
     root = served_root_path("https://example.org/guide/")
     assert root == "/guide/"
-    problems = [problem.message for problem in link_problems(tmp_path, root)]
-    assert problems == [
-        "link '/elsewhere/' points outside the site's root path /guide/",
-        "link '/guide/#nowhere' points at a missing anchor '#nowhere'",
-    ]
-
-
-def test_link_checker_reports_a_missing_file_and_a_missing_anchor_at_their_lines(tmp_path: Path):
-    write(tmp_path / "index.html", '<h1 id="top">Home</h1>\n<a href="guide/">ok</a>\n<a href="guide/#part">ok</a>\n<a href="gone/">bad</a>\n'
-                                   '<a href="guide/#nowhere">bad</a>\n<a href="https://example.org/">external</a>\n<a href="/guide/">root</a>')
-    write(tmp_path / "guide" / "index.html", '<h2 id="part">Part</h2><a href="../#top">up</a>')
-    assert [str(p) for p in link_problems(tmp_path)] == [
+    assert sorted(str(problem) for problem in link_problems(tmp_path, root)) == [
+        "404.html:1: link '/elsewhere/' points outside the site's root path /guide/",
+        "404.html:1: link '/guide/#nowhere' points at a missing anchor '#nowhere'",
         "index.html:4: link 'gone/' points at a missing file",
-        "index.html:5: link 'guide/#nowhere' points at a missing anchor '#nowhere'",
+        "index.html:5: link 'part/#nowhere' points at a missing anchor '#nowhere'",
     ]
 
 

@@ -50,10 +50,6 @@ def load(path: Path) -> dict:
     return workflow
 
 
-def steps(workflow: dict, job: str) -> list[dict]:
-    return workflow["jobs"][job]["steps"]
-
-
 def test_actionlint_and_zizmor_pass_on_the_workflows_offline():
     linted, audited = actionlint(GUIDE, DRIFT), zizmor(WORKFLOWS)
     assert linted.returncode == 0, linted.stdout + linted.stderr
@@ -94,7 +90,7 @@ def test_workflows_pin_every_action_by_commit_and_grant_nothing_by_default(path)
 def test_the_guide_workflow_runs_the_gate_reviews_builds_and_deploys_main():
     workflow = load(GUIDE)
     assert {"pull_request", "push"} <= set(workflow["on"])
-    gate = steps(workflow, "gate")
+    gate = workflow["jobs"]["gate"]["steps"]
     runs = [step.get("run", "") for step in gate]
     # The README's test command, through .ci/run (which installs the browser first).
     assert ".ci/run" in runs
@@ -123,7 +119,7 @@ def test_the_guide_workflow_runs_the_gate_reviews_builds_and_deploys_main():
 def test_the_drift_workflow_checks_citations_and_errata_at_the_frameworks_main():
     workflow = load(DRIFT)
     assert set(workflow["on"]) == {"schedule", "workflow_dispatch"}
-    script = "\n".join(step.get("run", "") for step in steps(workflow, "drift"))
+    script = "\n".join(step.get("run", "") for step in workflow["jobs"]["drift"]["steps"])
     assert "git clone --quiet --no-checkout https://github.com/Systemorph/MeshWeaver.git" in script
     assert 'dev.py upstream --source "$framework" --ref origin/main' in script
     assert 'dev.py errata --source "$framework" --ref origin/main' in script
@@ -161,22 +157,10 @@ def test_dev_py_build_is_the_gates_strict_build():
     assert job.env == dev.BUILD_ENV
 
 
-def test_the_built_site_has_the_404_page_and_every_page(built_site):
-    config = siteconfig.load()
-
-    def pages(nav):
-        for entry in nav:
-            value = next(iter(entry.values())) if isinstance(entry, dict) else entry
-            yield from pages(value) if isinstance(value, list) else [value]
-
-    expected = ["404.html", "sitemap.xml", *(
-        "index.html" if page == "index.md" else str(Path(page).with_suffix("") / "index.html") for page in pages(config["nav"]))]
-    missing = [page for page in expected if not (built_site / page).is_file()]
-    assert not missing, missing
-    assert "404" in (built_site / "404.html").read_text(encoding="utf-8")
-
-
 def test_pre_commit_runs_ruff_and_the_claim_contract_from_the_venv_without_network():
+    from pre_commit.clientlib import load_config
+
+    load_config(REPO_ROOT / ".pre-commit-config.yaml")  # pre-commit's own validation: a malformed file raises
     config = yaml.safe_load((REPO_ROOT / ".pre-commit-config.yaml").read_text(encoding="utf-8"))
     assert [repo["repo"] for repo in config["repos"]] == ["local"]
     hooks = {hook["id"]: hook for hook in config["repos"][0]["hooks"]}
@@ -185,6 +169,3 @@ def test_pre_commit_runs_ruff_and_the_claim_contract_from_the_venv_without_netwo
     assert hooks["ruff"]["entry"].split()[:2] == [".venv/bin/ruff", "check"]
     assert hooks["claim-contract"]["entry"].endswith("tests/test_docs_contracts.py")
     assert (REPO_ROOT / "tests" / "test_docs_contracts.py").is_file()
-    result = subprocess.run([str(BIN / "pre-commit"), "validate-config", ".pre-commit-config.yaml"],
-                            cwd=REPO_ROOT, capture_output=True, text=True, timeout=60)
-    assert result.returncode == 0, result.stdout + result.stderr
