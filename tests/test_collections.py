@@ -1,6 +1,7 @@
 """Tests for agentkit/_collections.py beyond the pages: hostile uploads, failed indexing, and the search rules of
-Activity nodes. What a page states of storing, indexing, the heal (R14) and the content route (C1-C8, D3-D7, S1-S5)
-is checked by snippets/content_chunk_navigation_*.py and unified_path_*.py."""
+Activity nodes. What a page states of storing, indexing (an unreadable upload over an indexed file keeps its chunks
+and Document: chunks.reupload-poll-content-hash), the heal (R14) and the content route (C1-C8, D3-D7, S1-S5) is
+checked by snippets/content_chunk_navigation_*.py and unified_path_*.py."""
 
 from __future__ import annotations
 
@@ -43,24 +44,12 @@ def test_an_unknown_content_store_is_refused():
         Mesh(content_store="S3")
 
 
-def _encrypted_pdf() -> bytes:
-    import io
-
-    from pypdf import PdfWriter
-
-    writer = PdfWriter()
-    writer.add_blank_page(200, 200)
-    writer.encrypt(user_password="secret", owner_password="owner")
-    buffer = io.BytesIO()
-    writer.write(buffer)
-    return buffer.getvalue()
-
-
 def _unreadable_uploads() -> list[tuple[str, bytes]]:
     from tests import corpus
+    from tests.test_transformers import encrypted_pdf
 
     docx = corpus.minimal_docx().data
-    return [("encrypted.pdf", _encrypted_pdf()), ("truncated.pdf", report_pdf_bytes()[:4096]), ("empty.pdf", b""),
+    return [("encrypted.pdf", encrypted_pdf()), ("truncated.pdf", report_pdf_bytes()[:4096]), ("empty.pdf", b""),
             ("not-a-pdf.pdf", b"PK\x03\x04 a zip archive, not a PDF"), ("damaged.docx", docx[: len(docx) // 2])]
 
 
@@ -79,23 +68,6 @@ def test_an_upload_indexing_cannot_read_is_stored_and_answers_the_failure(name, 
     assert content.stored(name).data == data == result.stored.data and name in [entry["filePath"] for entry in content.listing()]
     # verifies: chunks.unreadable-upload-stored
     assert mesh.index.chunks_of("Acme/content", name) == () and not mesh.exists(f"Acme/content/_Documents/{name}")
-
-
-def test_an_unreadable_upload_over_a_readable_file_keeps_the_old_chunks_and_document():
-    """The failed indexing changes nothing but the stored bytes: the earlier version's chunks and Document stay, as
-    the framework's IndexFile fails before ReplaceFileChunks."""
-    mesh = company()
-    content = mesh.collections["Acme/content"]
-    from tests import corpus
-
-    first = content.upload("r.pdf", corpus.fpdf2_pdf().data, index=True)
-    mesh.refresh_index()
-    chunks = mesh.index.chunks_of("Acme/content", "r.pdf")
-    second = content.upload("r.pdf", b"%PDF-1.7\n", index=True)
-    mesh.refresh_index()
-    assert first.index_error is None and first.document is not None and second.index_error
-    assert content.stored("r.pdf").data == b"%PDF-1.7\n" and mesh.index.chunks_of("Acme/content", "r.pdf") == chunks
-    assert mesh.get("Acme/content/_Documents/r.pdf").version == first.document.version
 
 
 def test_search_reads_activity_nodes_only_when_asked_for_them():

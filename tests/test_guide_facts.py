@@ -1,10 +1,9 @@
 """Tests for agentkit/guide/_facts.py beyond the pages: the table reader, the worksheet's parser and its refusals,
-and grading. Label search, verification by Get, reconciliation and a second spelling are checked by
-snippets/agent_design_04_write_patterns.py and agent_design_06_measured.py."""
+and grading. Label search, verification by Get, reconciliation, a second spelling and the worksheet's nodes written
+typed with every field (graded correct) are checked by snippets/agent_design_04_write_patterns.py and _06_measured.py."""
 
 from __future__ import annotations
 
-import json
 from dataclasses import replace
 
 import pytest
@@ -20,11 +19,6 @@ from agentkit.guide._scenarios import workspace
 
 SOURCE = f"{OWNER}/content/{REPORT.file_name}"
 FACTS_HEAD = "# Worksheet: a.pdf -> Acme\n## Facts\n| id | lineItem | period | value | unit | note |\n"
-
-
-@pytest.fixture(scope="module")
-def text(report_get_text) -> str:
-    return report_get_text
 
 
 @pytest.fixture()
@@ -53,9 +47,9 @@ def test_parse_amount_reads_brackets_as_negative_and_refuses_a_cut_number():
         parse_amount("356.")
 
 
-def test_read_tables_finds_every_reported_value_at_its_position(text):
+def test_read_tables_finds_every_reported_value_at_its_position(report_get_text):
     """Every value of the ground truth is read from the statement tables with its statement and row position."""
-    rows = {row.name: row for row in read_tables(text)}
+    rows = {row.name: row for row in read_tables(report_get_text)}
     assert len(rows) == len(REPORT.line_items)
     for value in REPORT.values:
         item = REPORT.item(value.item)
@@ -64,14 +58,14 @@ def test_read_tables_finds_every_reported_value_at_its_position(text):
         assert parse_amount(row.values[value.period]) == value.value
 
 
-def test_read_tables_reads_cells_run_together_and_ends_a_table_at_a_row_it_cannot_divide(mesh, text):
+def test_read_tables_reads_cells_run_together_and_ends_a_table_at_a_row_it_cannot_divide(mesh, report_get_text):
     """Get's text runs a row's cells together; the reader divides fused figures only where they split one way."""
-    assert "RevenueEUR m4,812.34,523.1Cost of sales" in text  # the text as Get returns it (C9)
-    spaced = text.replace("RevenueEUR m4,812.34,523.1", "Revenue EUR m 4,812.3 4,523.1\n")
-    assert read_tables(spaced) == read_tables(text)
+    assert "RevenueEUR m4,812.34,523.1Cost of sales" in report_get_text  # the text as Get returns it (C9)
+    spaced = report_get_text.replace("RevenueEUR m4,812.34,523.1", "Revenue EUR m 4,812.3 4,523.1\n")
+    assert read_tables(spaced) == read_tables(report_get_text)
     # A row whose figures divide no way (here: printed without decimals) ends its table; the rows after it, and the
     # row itself, read as not stated in the report.
-    broken = text.replace("Gross profitEUR m1,876.81,721.4", "Gross profitEUR m18771721")
+    broken = report_get_text.replace("Gross profitEUR m1,876.81,721.4", "Gross profitEUR m18771721")
     rows = [row.name for row in read_tables(broken) if row.statement == STATEMENTS["income"]]
     worksheet = _worksheet(mesh, broken)
     lost = {row.key for row in worksheet.facts if row.value is None} - {item.key for item in REPORT.unreported}
@@ -81,9 +75,9 @@ def test_read_tables_reads_cells_run_together_and_ends_a_table_at_a_row_it_canno
     assert all(row.reason == NOT_REPORTED for row in worksheet.facts if row.key in lost)
 
 
-def test_worksheet_text_round_trips(mesh, text):
+def test_worksheet_text_round_trips(mesh, report_get_text):
     """The worksheet a reviewer reads parses back into the same worksheet."""
-    worksheet = _worksheet(mesh, text)
+    worksheet = _worksheet(mesh, report_get_text)
     assert Worksheet.from_text("Here it is.\n\n" + worksheet.to_text()) == worksheet
 
 
@@ -102,28 +96,26 @@ def test_malformed_worksheets_name_the_problem(text, message):
         Worksheet.from_text(text)
 
 
-def test_fact_rows_need_a_dimension_row():
-    """A fact whose dimension has no row is refused: phase 2 could not tell whether to create it."""
-    worksheet = Worksheet("Acme", "a.pdf", (), (FactRow("x-FY-1", "x", "FY", 1.0, "EUR"),))
-    with pytest.raises(WorksheetError, match="no dimension row"):
-        worksheet.validate()
-
-
-def test_worksheet_matches_an_existing_dimension_by_label_and_uses_its_key(text):
+def test_worksheet_matches_an_existing_dimension_by_label_and_uses_its_key(report_get_text):
     """A listed node with another id but the report's label is the dimension: its id becomes the fact ids' key."""
     listed = [{"path": f"{OWNER}/LineItems/sales", "name": "revenue"}, {"path": f"{OWNER}/LineItems/np", "name": "x"}]
-    worksheet = build_worksheet(OWNER, SOURCE, text, [Requested("rev", "Revenue"), Requested("np", "Net profit")],
-                                listed, REPORT.periods)
+    requested = [Requested("rev", "Revenue"), Requested("np", "Net profit")]
+    worksheet = build_worksheet(OWNER, SOURCE, report_get_text, requested, listed, REPORT.periods)
     assert [(row.key, row.status) for row in worksheet.dimensions] == [("sales", "exists"), ("np", "exists")]
     assert [row.id for row in worksheet.facts] == ["sales-FY2024-1", "sales-FY2023-1", "np-FY2024-11", "np-FY2023-11"]
 
 
-def test_a_fact_id_twice_is_refused():
-    """Two rows with one id would write one node and silently drop the other row: refused."""
-    row = FactRow("x-FY-1", "x", "FY", 1.0, "EUR")
-    worksheet = Worksheet("Acme", "a.pdf", (DimensionRow("x", "X", "s", "EUR", "exists"),), (row, row))
-    with pytest.raises(WorksheetError, match="fact id 'x-FY-1' appears twice"):
-        worksheet.nodes_to_create()
+ROW = FactRow("x-FY-1", "x", "FY", 1.0, "EUR")
+
+
+@pytest.mark.parametrize("dimensions, facts, message", [
+    ((), (ROW,), "no dimension row"),  # phase 2 could not tell whether to create the dimension
+    ((DimensionRow("x", "X", "s", "EUR", "exists"),), (ROW, ROW), "fact id 'x-FY-1' appears twice"),  # one node, a row lost
+])
+def test_a_worksheet_that_cannot_be_written_as_it_stands_is_refused(dimensions, facts, message):
+    """A fact whose dimension has no row, or two rows with one id, refuse the worksheet before anything is written."""
+    with pytest.raises(WorksheetError, match=message):
+        Worksheet("Acme", "a.pdf", dimensions, facts).nodes_to_create()
 
 
 def test_grade_judges_facts_by_content_and_counts_duplicates(mesh):
@@ -146,10 +138,3 @@ def test_worksheet_values_round_trip_without_rounding():
     worksheet = Worksheet("Acme", "a.pdf", (DimensionRow("x", "X", "s", "EUR m", "new"),), (row,))
     assert Worksheet.from_text(worksheet.to_text()).facts[0].value == 1234.5678
     assert "| x-FY-1 | x | FY | 2 | EUR m |" in replace(worksheet, facts=(replace(row, value=2.0),)).to_text()
-
-
-def test_created_nodes_are_typed_with_every_field_kept(mesh, text):
-    """A worksheet's Create arguments carry the exact $type and field names: nothing is dropped."""
-    worksheet = _worksheet(mesh, text)
-    for node in worksheet.nodes_to_create():
-        assert mesh.create(json.dumps(node)).dropped_fields == ()

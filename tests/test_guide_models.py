@@ -24,21 +24,6 @@ def test_planned_calls_reads_its_position_from_the_context_only():
     assert model.respond(two_done).tool_calls == tuple(CALLS[2:4])
 
 
-def test_planned_calls_answers_when_the_plan_is_done():
-    """With every result in context it answers, stating its progress."""
-    done = _context(Message("user", "go"), *[ToolResult(str(i), "Get", "{}") for i in range(5)])
-    assert PlannedCalls(CALLS, answer="All read.").respond(done) == Reply("All read.\n[progress: 5/5 calls done]")
-    assert PlannedCalls(CALLS, answer="All read.", state_in_answer=False).respond(done) == Reply("All read.")
-
-
-def test_planned_calls_without_tools_stops_and_says_where():
-    """Offered no tools, it answers with a continue request and its progress line."""
-    reply = PlannedCalls(CALLS).respond(_context(Message("user", "go"), ToolResult("a", "Get", "{}"), tools=()))
-    assert reply.tool_calls == ()
-    assert reply.text.startswith("Stopped at the tool-call budget after 1 of 5 calls.")
-    assert progress_marker(1, 5) in reply.text
-
-
 def test_progress_is_read_from_the_newest_assistant_text():
     """A new round resumes from the progress line of the latest answer that has one."""
     context = _context(Message("assistant", progress_marker(1, 5)), Message("assistant", progress_marker(3, 5)),

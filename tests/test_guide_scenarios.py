@@ -268,20 +268,10 @@ def test_unknown_scenario_is_refused():
         run_scenario("fast")
 
 
-def test_procedure_model_refuses_a_context_it_did_not_produce():
-    """A context holding calls the procedure would not make is an error, not a silent guess."""
-    mesh = workspace()
-    model = ProcedureModel(protocol)
-    agent = protocol_agent(mesh, model)
-    context = Context(agent.config.instructions, agent.offered, (Message("user", TASK), ToolCall("Get", {"path": "x"}),
-                                                           ToolResult("c", "Get", "{}")))
-    with pytest.raises(RuntimeError, match="would not have made"):
-        model.respond(context)
-
-
 def test_procedure_model_replays_afresh_after_a_refusal():
-    """A context refused part-way (its first exchange fed, its second not the procedure's) leaves no procedure
-    running: the next context is answered as a fresh model answers it."""
+    """A context holding calls the procedure would not make is an error, not a silent guess; refused part-way
+    (its first exchange fed, its second not the procedure's), it leaves no procedure running: the next context is
+    answered as a fresh model answers it."""
     recording = Recording(protocol)
     protocol_agent(workspace(), recording).start(Thread(THREAD), TASK)
     shown = [context for context, _ in recording.shown]
@@ -291,6 +281,9 @@ def test_procedure_model_replays_afresh_after_a_refusal():
     wrong = Context(third.instructions, third.tools,
                     (*third.items[:second_call], ToolCall("Get", {"path": "x"}), *third.items[second_call + 1:]))
     model = ProcedureModel(protocol)
+    with pytest.raises(RuntimeError, match="would not have made"):  # a wrong first exchange
+        model.respond(Context(third.instructions, third.tools,
+                              (Message("user", TASK), ToolCall("Get", {"path": "x"}), ToolResult("c", "Get", "{}"))))
     model.respond(shown[0])
     with pytest.raises(RuntimeError, match="would not have made"):
         model.respond(wrong)

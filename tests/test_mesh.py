@@ -17,7 +17,7 @@ from agentkit._json import merge_patch
 from agentkit._mesh_reads import Fetched
 from tests.mesh_state import NODE_TYPES
 
-FACT = ContentType("Fact", {"item": "string", "period": "string", "value": "number", "tags": "array"})
+FACT = ContentType("Fact", {"item": "string", "period": "string", "value": "number"})
 
 
 def make_mesh(**options) -> Mesh:
@@ -45,15 +45,11 @@ def test_strict_mode_extension_refuses_content_without_its_type():
     assert paths(mesh) == ["Acme"]
 
 
-def test_patch_changes_node_level_keys_and_merges_only_content():
-    """M11: 'name', 'icon', … replace; 'content' is an RFC 7396 merge; the answer's node is one version later."""
-    mesh = make_mesh()
-    mesh.create(fact(tags=["draft"]))
-    patched = mesh.patch("Acme/rev-FY2024-1", '{"name": "Sales", "icon": "Chart", '
-                                              '"content": {"value": 4900.0, "tags": ["final"], "period": null}}')
-    assert (patched.node.name, patched.node.icon, patched.node.version) == ("Sales", "Chart", 2)
-    assert patched.node.content == {"$type": "Fact", "item": "rev", "value": 4900.0, "tags": ["final"]}
-    assert merge_patch({"a": {"b": 1, "c": 2}}, {"a": {"c": None, "d": 3}}) == {"a": {"b": 1, "d": 3}}
+def test_patch_merges_content_as_rfc_7396():
+    """M11's content merge: objects merge key by key at every depth, null removes, an array or any other value
+    replaces (node-level keys, a null removed, the version: snippets/mesh_plugin_01_tools.py, mesh.patch-node-level)."""
+    assert merge_patch({"a": {"b": 1, "c": 2}, "tags": ["draft"]}, {"a": {"c": None, "d": 3}, "tags": ["final"]}) == \
+        {"a": {"b": 1, "d": 3}, "tags": ["final"]}
     assert merge_patch({"a": 1}, ["x"]) == ["x"]
 
 

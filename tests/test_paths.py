@@ -4,8 +4,6 @@ reference forms (UP4, UP5, UQ2), a path with no reserved word (N3) and what a to
 
 from __future__ import annotations
 
-import unicodedata
-
 import pytest
 
 from agentkit import (
@@ -64,9 +62,8 @@ def test_string_rule_refuses_non_documents():
 
 
 def test_canonical_segment_is_the_opt_in_extension():
-    """Percent-decoding then NFC; malformed escapes and encoded separators are refused."""
-    assert canonical_segment("R%C3%A9sum%C3%A9.md") == "Résumé.md"
-    assert canonical_segment(unicodedata.normalize("NFD", "Résumé.md")) == "Résumé.md"
+    """Malformed escapes and encoded separators are refused (percent-decoding, then NFC, of a segment:
+    snippets/unified_path_02_canonical.py, unified-path.canonical-paths-extension)."""
     assert canonical_path("a%20b/c%2Ed") == "a b/c.d"
     with pytest.raises(PathError, match="two hex digits"):
         canonical_segment("100%.md")

@@ -71,12 +71,7 @@ def test_billed_tokens_equal_the_closed_form(n, batch, caching, document):
                           document_tokens=document_tokens, batch_size=batch)
     assert run.status == "completed"
     assert len(run.turns) == pattern.model_calls
-    assert run.usage == pattern.usage(PRICES[MODEL] if caching else None)
-    if batch == 1 and not caching:
-        prefix, per_call = stable + document_tokens, call + result
-        assert run.usage.input == (n + 1) * prefix + per_call * n * (n + 1) // 2
-    if batch is None and n and not caching:
-        assert run.usage.input == 2 * (stable + document_tokens) + n * (call + result)
+    assert run.usage == pattern.usage(PRICES[MODEL] if caching else None)  # the formulas: tests/test_cost.py
 
 
 def test_each_turn_records_the_estimate_of_the_context_it_showed():
