@@ -109,8 +109,8 @@ def binds(kind: str, value: Any) -> bool:
         or (isinstance(value, str) and re.fullmatch(r"\s*[+-]?[0-9]+\s*", value) is not None)
 
 
-def mcp_get(mesh: agentkit.Mesh) -> agentkit.Tool:  # no chat context: a path is read as written
-    return tool_for(mesh, f"{agentkit.MCP_SERVER}.get")
+def mcp(mesh: agentkit.Mesh, method: str) -> agentkit.Tool:  # no chat context: a path is read as written
+    return agentkit.tools_by_name(agentkit.mcp_tools(mesh))[agentkit.snake_case(method)]
 
 
 TOOL_LABELS = [tool_label(tool) for tool in registry(workspace())]
@@ -278,7 +278,7 @@ def call_checked(mesh: agentkit.Mesh, tool: agentkit.Tool, arguments: Any, befor
     elif is_refusal(tool, answer):
         assert after == before, f"{tool_label(tool)} refused ({answer[:200]!r}) but changed the mesh"
     if after != before:  # only a write can leave something unreachable
-        get = mcp_get(mesh)
+        get = mcp(mesh, "Get")
         assert_every_node_reachable(mesh, get)
         assert_every_file_reachable(mesh, get)
     return answer, after
@@ -377,44 +377,31 @@ FILE_NAMES = st.one_of(
 EXTENSIONS = st.sampled_from([".md", ".pdf", ".docx", ".xlsx", ".xls", ".png", ".csv", "", ".MD"])
 
 
-@given(name=FILE_NAMES, extension=EXTENSIONS, body=st.binary(max_size=300), collection=st.sampled_from(["content", NAMED_COLLECTION]),
+COLLECTION_NAMES = st.one_of(st.sampled_from(RESERVED_WORDS + DOT_SEGMENTS + UNICODE_NAMES + ODD_SEGMENTS),
+                             st.sampled_from(["content", NAMED_COLLECTION, "Data", "CONTENT", "a b", "x.y"]),
+                             st.text(min_size=1, max_size=12))
+
+
+@settings(settings.default, max_examples=2 * settings.default.max_examples)  # the budget of the two tests it joins
+@given(collection=COLLECTION_NAMES, name=FILE_NAMES, extension=EXTENSIONS, body=st.binary(max_size=300),
        canonical=st.booleans())
-def test_uploaded_file_is_readable_at_its_get_path_or_refused_cleanly(name, extension, body, collection, canonical):
-    """Any file name and bytes through MCP upload, with or without the canonical-paths extension: refused
-    with the mesh unchanged, or stored and indexed (or not) such that Get at the file's Get path answers
-    exactly what the collection reads from it (a literal '%' is never decoded twice)."""
+def test_an_uploaded_file_is_readable_at_its_get_path_or_refused_cleanly(collection, name, extension, body, canonical):
+    """add_collection refuses a host's collection name with an agentkit error, or any file name and bytes MCP upload
+    sends to it (canonical paths on or off) are refused with the mesh unchanged, or stored there such that Get at
+    each file's Get path answers what the collection reads from it (C1; a literal '%' is never decoded twice)."""
     mesh = workspace()
-    mesh.canonical_paths = canonical
-    upload = agentkit.tools_by_name(agentkit.mcp_tools(mesh))["upload"]
+    mesh.canonical_paths = canonical  # the agentkit extension that decodes and NFC-composes content keys
+    if f"{COMPANY}/{collection}" not in mesh.collections:
+        try:
+            mesh.add_collection(COMPANY, collection)
+        except agentkit.AgentkitError:
+            return
+    upload = mcp(mesh, "Upload")
     answer, _ = call_checked(mesh, upload, {"path": f"{COMPANY}/{collection}/{name}{extension}",
-                                         "base64Content": base64.b64encode(body).decode()})
+                                            "base64Content": base64.b64encode(body).decode()})
     if not is_refusal(upload, answer):
         stored = json.loads(answer)["path"][len(f"{COMPANY}/{collection}/"):]
         assert mesh.collections[f"{COMPANY}/{collection}"].has_file(stored), answer
-
-
-COLLECTION_NAMES = st.one_of(st.sampled_from(RESERVED_WORDS + DOT_SEGMENTS + UNICODE_NAMES + ODD_SEGMENTS),
-                             st.sampled_from(["Data", "CONTENT", "reports", "a b", "x.y"]), st.text(min_size=1, max_size=12))
-
-
-@given(name=COLLECTION_NAMES, canonical=st.booleans())
-def test_a_collection_of_any_name_is_refused_or_serves_its_files_at_their_get_path(name, canonical):
-    """A host may name a collection anything: add_collection refuses the name with an agentkit error, or every
-    file uploaded to it is read back at its Get path (C1), unless that path is out of Get's reach by design."""
-    mesh = workspace()
-    mesh.canonical_paths = canonical  # the agentkit extension that decodes and NFC-composes content keys
-    try:
-        collection = mesh.add_collection(COMPANY, name)
-    except agentkit.AgentkitError:
-        return
-    upload = tool_for(mesh, f"{agentkit.MCP_SERVER}.upload")
-    for file_name in ("note.md", "Sub/deep note.md"):
-        answer, _ = call_checked(mesh, upload, {"path": f"{COMPANY}/{name}/{file_name}",
-                                                "base64Content": base64.b64encode(b"Revenue 4812.").decode()})
-        if is_refusal(upload, answer):
-            continue
-        assert collection.listing(), answer
-        assert_every_file_reachable(mesh, mcp_get(mesh))
 
 
 # -- random sequences against a model --------------------------------------------------------------
@@ -531,10 +518,6 @@ def ratio_of(run: Callable[[int], Any], n: int) -> tuple[float, float, float]:
     return small, large, large / max(small, 1e-6)
 
 
-def _mcp(mesh: agentkit.Mesh, method: str) -> agentkit.Tool:
-    return agentkit.tools_by_name(agentkit.mcp_tools(mesh))[agentkit.snake_case(method)]
-
-
 def _indexed_mesh(files: int) -> agentkit.Mesh:
     mesh = workspace()
     collection = mesh.collections[f"{COMPANY}/content"]
@@ -556,11 +539,11 @@ SCALING = {
     # label: (run(mesh, n), n); `mesh` is a workspace the read-only calls share (read_only_workspace); n is small
     # enough that even quadratic growth stays well under a second at 10n.
     "path parsing, n segments": (lambda mesh, n: agentkit.parse_path("/".join([COMPANY] * n + ["content", "x.md"])), 500),
-    "Get, a path of n segments": (lambda mesh, n: _mcp(mesh, "Get").call({"path": "/".join([COMPANY] + ["x"] * n)}), 500),
-    "Create, a namespace of n segments": (lambda mesh, n: _mcp(workspace(), "Create").call({"node": json.dumps(
+    "Get, a path of n segments": (lambda mesh, n: mcp(mesh, "Get").call({"path": "/".join([COMPANY] + ["x"] * n)}), 500),
+    "Create, a namespace of n segments": (lambda mesh, n: mcp(workspace(), "Create").call({"node": json.dumps(
         {"id": "/".join(["x"] * n + ["leaf"]), "name": "Leaf", "nodeType": "Fact"})}), 300),
-    "Search, a query of n words": (lambda mesh, n: _mcp(mesh, "Search").call({"query": "revenue " * n}), 200),
-    "search_chunks, a query of n words": (lambda mesh, n: _mcp(mesh, "SearchChunks").call(
+    "Search, a query of n words": (lambda mesh, n: mcp(mesh, "Search").call({"query": "revenue " * n}), 200),
+    "search_chunks, a query of n words": (lambda mesh, n: mcp(mesh, "SearchChunks").call(
         {"query": f"namespace:{COMPANY}/content " + "revenue " * n}), 200),
     "upload, n lines": (lambda mesh, n: workspace().collections[f"{COMPANY}/content"].upload(
         f"big-{n}.md", b"Revenue grew again this year.\n" * n, index=True), 300),
@@ -627,8 +610,8 @@ def test_time_grows_at_most_linearly_with_input_size(label, read_only_workspace)
 def test_search_time_grows_at_most_linearly_with_what_is_indexed(method, arguments):
     meshes = {10: _indexed_mesh(10), 100: _indexed_mesh(100)} if method == "SearchChunks" else \
         {10: _nodes_mesh(10), 100: _nodes_mesh(100)}
-    small = best_time(lambda: _mcp(meshes[10], method).call(arguments))
-    large = best_time(lambda: _mcp(meshes[100], method).call(arguments))
+    small = best_time(lambda: mcp(meshes[10], method).call(arguments))
+    large = best_time(lambda: mcp(meshes[100], method).call(arguments))
     assert large / max(small, 1e-6) < 10 * GENEROUS, f"{method}: {small:.4f} s -> {large:.4f} s"
 
 
