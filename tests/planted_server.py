@@ -21,13 +21,6 @@ from typing import Any
 
 from mcp_server.__main__ import main as serve
 
-PLANTS = {
-    "navigate-to-path": "navigate_to answers the node's path instead of its URL",
-    "decode-paths": "get percent-decodes its path before it reads (%2e%2e becomes '..', %2f '/')",
-    "error-details": "create answers its refusals with the Python traceback (exception type, server file paths)",
-    "read-only-writes": "get_diagnostics, annotated read-only, creates the node it is asked about when it is missing",
-}
-
 # A planted call: (the original tool, its arguments, every tool by name) -> the answer.
 PlantedCall = Callable[[Any, dict, dict[str, Any]], str]
 
@@ -80,16 +73,19 @@ def _touch_on_read(tool: Any, arguments: dict, tools: dict[str, Any]) -> str:
     return tool.call(arguments)
 
 
-_REPLACEMENTS: dict[str, tuple[str, PlantedCall]] = {
-    "navigate-to-path": ("navigate_to", _path_not_url),
-    "decode-paths": ("get", _decoded_path),
-    "error-details": ("create", _with_traceback),
-    "read-only-writes": ("get_diagnostics", _touch_on_read),
+# Each plant: the tool it replaces, its replacement, and what the server logs of it on start.
+PLANTS: dict[str, tuple[str, PlantedCall, str]] = {
+    "navigate-to-path": ("navigate_to", _path_not_url, "navigate_to answers the node's path instead of its URL"),
+    "decode-paths": ("get", _decoded_path, "get percent-decodes its path before it reads (%2e%2e becomes '..', %2f '/')"),
+    "error-details": ("create", _with_traceback,
+                      "create answers its refusals with the Python traceback (exception type, server file paths)"),
+    "read-only-writes": ("get_diagnostics", _touch_on_read,
+                         "get_diagnostics, annotated read-only, creates the node it is asked about when it is missing"),
 }
 
 
 def plant(name: str, tools: list) -> list:
-    tool_name, replacement = _REPLACEMENTS[name]
+    tool_name, replacement, _ = PLANTS[name]
     by_name = {tool.name: tool for tool in tools}
     return [_Planted(tool, replacement, by_name) if tool.name == tool_name else tool for tool in tools]
 
@@ -102,7 +98,7 @@ def main(argv: list[str]) -> int:
     def planted(tools: list, log: Callable[[str], None]) -> list:
         for name in options.plant:
             tools = plant(name, tools)
-            log(f"PLANTED DIVERGENCE (test only): {name}: {PLANTS[name]}")
+            log(f"PLANTED DIVERGENCE (test only): {name}: {PLANTS[name][2]}")
         return tools
 
     return serve(server_options, change_tools=planted)

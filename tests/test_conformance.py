@@ -225,11 +225,7 @@ def test_each_security_probe_fails_its_planted_unsafe_variant(tmp_path, capsys):
 def stand_in(answers: dict[str, str | Callable[[dict], str]]):
     """An MCP server in a thread of this process whose tools answer fixed texts, or what a function of the arguments
     returns: a target that is wrong in one known way. A context manager that yields its URL."""
-    tools = [tool_answering(name, answer) if isinstance(answer, str) else tool_answering(name) for name, answer in answers.items()]
-    for tool, answer in zip(tools, answers.values()):
-        if callable(answer):
-            tool.call = answer
-    return served_in_thread(tools)
+    return served_in_thread([tool_answering(name, answer) for name, answer in answers.items()])
 
 
 def file_miss(arguments: dict) -> str:

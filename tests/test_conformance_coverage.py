@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from conformance.checks import collect_checks
@@ -40,6 +38,7 @@ def test_each_kind_of_gap_is_named_by_file_line_and_id(markers):
     dropped = next(m for m in markers if m.id == "agent.history-budget")
     checked = next(m for m in markers if m.id == "mesh.json-omits-defaults")
     planted = (text.replace(f'"{dropped.id}" = ', '"agent.history-budgets" = ', 1)
+               .replace('"agent.closed-forms" = "cost model: the closed-form token formulas"', '"agent.closed-forms" = " "')
                + f'"{checked.id}" = "planted: it has a check"\n"mesh.get-node-json-x" = ""\n')
     entries = listed(planted)
     found = mcp_coverage.problems(markers, over_mcp(), entries)
@@ -53,17 +52,11 @@ def test_each_kind_of_gap_is_named_by_file_line_and_id(markers):
         "drop the entry or fix the id",
         f"conformance/coverage.toml:{line['mesh.get-node-json-x']} mesh.get-node-json-x: no checked claim of the pages has this id; "
         "drop the entry or fix the id",
+        f"conformance/coverage.toml:{line['agent.closed-forms']} agent.closed-forms: the reason is empty; "
+        "say in one line why an MCP client cannot observe it",
     ]), "\n".join(found)
 
 
-def test_an_empty_reason_is_refused(markers):
-    text = (PROJECT.root / mcp_coverage.COVERAGE_FILE).read_text("utf-8")
-    entries = listed(text.replace('"agent.closed-forms" = "cost model: the closed-form token formulas"', '"agent.closed-forms" = " "'))
-    found = mcp_coverage.problems(markers, over_mcp(), entries)
-    assert found == [f"conformance/coverage.toml:{entries['agent.closed-forms'].line} agent.closed-forms: the reason is empty; "
-                     "say in one line why an MCP client cannot observe it"]
-
-
-def test_the_record_is_read_with_its_line_numbers(tmp_path: Path):
+def test_the_record_is_read_with_its_line_numbers():
     entries = listed('# note\n[not-observable]\n\n"a.b" = "why"\n  "c.d"="why not"\n')
     assert [(e.id, e.line, e.reason) for e in entries.values()] == [("a.b", 4, "why"), ("c.d", 5, "why not")]

@@ -61,7 +61,6 @@ def pytest_sessionfinish(session):
 '''
 
 WORKERS_TESTS = '''
-import os
 import pytest
 
 def test_passes(site):

@@ -32,17 +32,11 @@ def write(pytester: pytest.Pytester, path: str, text: str) -> None:
     (pytester.path / path).write_text(textwrap.dedent(text).lstrip(), encoding="utf-8")
 
 
-def test_a_snippet_runs_as_one_test_and_its_printed_output_is_compared(project: pytest.Pytester):
-    """A snippet whose print matches its `#>` line passes; one whose print differs fails and shows both."""
+def test_a_snippet_runs_as_one_test_and_each_pycon_example_of_the_pages_as_a_doctest(project: pytest.Pytester):
+    """A snippet whose print matches its `#>` line passes; one whose print differs fails and shows both. Each `>>>`
+    example of a ```pycon block is a test; a wrong expected output fails it."""
     write(project, "snippets/adds.py", "print(1 + 1)\n#> 2\n")
     write(project, "snippets/miscounts.py", "print(1 + 2)\n#> 4\n")
-    result = project.runpytest("-p", "no:cacheprovider")
-    result.assert_outcomes(passed=1, failed=1)
-    result.stdout.fnmatch_lines(["snippets/miscounts.py:2: *differ*", "Expected:", "    4", "Got:", "    3", "*regen --outputs*"])
-
-
-def test_pycon_examples_of_the_pages_run_as_doctests(project: pytest.Pytester):
-    """Each `>>>` example of a ```pycon block is a test; a wrong expected output fails it."""
     write(project, "docs/page.md", """
         # A page
 
@@ -54,7 +48,9 @@ def test_pycon_examples_of_the_pages_run_as_doctests(project: pytest.Pytester):
         ```
     """)
     result = project.runpytest("-p", "no:cacheprovider")
-    result.assert_outcomes(passed=1, failed=1)
+    result.assert_outcomes(passed=2, failed=2)
+    result.stdout.fnmatch_lines(["snippets/miscounts.py:2: *differ*", "Expected:", "    4", "Got:", "    3", "*regen --outputs*"])
+    result.stdout.fnmatch_lines(["FAILED docs/page.md::*"])
 
 
 def test_a_project_without_the_settings_is_left_alone(pytester: pytest.Pytester):

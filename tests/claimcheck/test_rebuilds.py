@@ -17,7 +17,6 @@ class _File:
         self.src_uri, self.url, self.abs_src_path, self.edit_uri = src_uri, url, str(path) if path else None, "edit"
 
 
-
 class _Files(list):
     def get_file_from_path(self, src_uri: str):
         return next((file for file in self if file.src_uri == src_uri), None)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import jinja2
+import pytest
 
 from claimcheck.mkdocs_plugin import ClaimsPlugin
 
@@ -26,26 +27,18 @@ def rebuild_env(plugin: ClaimsPlugin, templates: Path) -> CountingEnvironment:
     return plugin.on_env(env, None, None)
 
 
-def test_serve_compiles_a_template_once_and_again_when_it_changes(tmp_path: Path):
+@pytest.mark.parametrize("command, compiled", [("serve", (1, 0)), ("build", (1, 1))])
+def test_serve_compiles_a_template_once_and_again_when_it_changes_and_a_build_compiles_as_it_always_did(
+        tmp_path: Path, command: str, compiled: tuple[int, int]):
     (tmp_path / "main.html").write_text("<p>{{ page }}</p>")
     plugin = ClaimsPlugin()
-    plugin.on_startup(command="serve", dirty=False)
+    plugin.on_startup(command=command, dirty=False)
     first, second = rebuild_env(plugin, tmp_path), rebuild_env(plugin, tmp_path)
     assert first.get_template("main.html").render(page="a") == "<p>a</p>"
     assert second.get_template("main.html").render(page="b") == "<p>b</p>"
-    assert (len(first.compiled), len(second.compiled)) == (1, 0)
+    assert (len(first.compiled), len(second.compiled)) == compiled
+    assert (first.bytecode_cache is None) is (command == "build")
     (tmp_path / "main.html").write_text("<div>{{ page }}</div>")
     edited = rebuild_env(plugin, tmp_path)
     assert edited.get_template("main.html").render(page="c") == "<div>c</div>"
     assert len(edited.compiled) == 1
-
-
-def test_a_build_compiles_as_it_always_did(tmp_path: Path):
-    (tmp_path / "main.html").write_text("<p>{{ page }}</p>")
-    plugin = ClaimsPlugin()
-    plugin.on_startup(command="build", dirty=False)
-    envs = [rebuild_env(plugin, tmp_path) for _ in range(2)]
-    for env in envs:
-        env.get_template("main.html").render(page="a")
-    assert [len(env.compiled) for env in envs] == [1, 1]
-    assert envs[0].bytecode_cache is None
