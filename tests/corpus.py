@@ -13,7 +13,7 @@ import random
 import re
 import struct
 import zipfile
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from typing import Iterator
 from xml.sax.saxutils import escape, quoteattr
@@ -29,26 +29,22 @@ DOCX_PARAGRAPHS = (("Heading1", "Annual review"), (None, "Revenue grew to 4812 m
 
 @dataclass(frozen=True)
 class Specimen:
-    """A file as a producer wrote it: its name, bytes and the phrases a correct reading returns."""
+    """A file as a producer wrote it, or a damaged copy of one (``label`` says how; ``must_refuse`` marks damage
+    that no correct reading survives): the name it is uploaded under, its bytes and the phrases a correct reading
+    returns."""
 
     name: str
     data: bytes
     known: tuple[str, ...]
-
-    def variant(self, label: str, data: bytes, must_refuse: bool = False) -> "Damaged":
-        return Damaged(f"{self.name} [{label}]", self.name, data, self.known, label, must_refuse)
-
-
-@dataclass(frozen=True)
-class Damaged:
-    """A mutated copy of a specimen. ``must_refuse`` marks damage that no correct reading survives."""
-
-    case: str  # unique test id
-    name: str  # the file name it is uploaded under
-    data: bytes
-    known: tuple[str, ...]
-    label: str
+    label: str = "intact"
     must_refuse: bool = False
+
+    @property
+    def case(self) -> str:  # unique test id
+        return f"{self.name} [{self.label}]"
+
+    def variant(self, label: str, data: bytes, must_refuse: bool = False) -> "Specimen":
+        return replace(self, label=label, data=data, must_refuse=must_refuse)
 
 
 # -- producers ------------------------------------------------------------------------------------
@@ -170,7 +166,7 @@ def specimens() -> list[Specimen]:
 
 # -- generic mutators -------------------------------------------------------------------------------
 
-def truncations(specimen: Specimen, count: int, *, ends: bool = True) -> Iterator[Damaged]:
+def truncations(specimen: Specimen, count: int, *, ends: bool = True) -> Iterator[Specimen]:
     """Cut the file at ``count`` offsets spread over the whole file, and (``ends``) just after its start and before its end."""
     size = len(specimen.data)
     edges = {1, 2, size - 1, size - 2} if ends else set()
@@ -184,7 +180,7 @@ def flipped(data: bytes, position: int) -> bytes:
     return data[:position] + bytes([data[position] ^ 0xFF]) + data[position + 1:]
 
 
-def byte_flips(specimen: Specimen, count: int, seed: int = SEED) -> Iterator[Damaged]:
+def byte_flips(specimen: Specimen, count: int, seed: int = SEED) -> Iterator[Specimen]:
     """Invert one byte at ``count`` seeded positions."""
     rng = random.Random(f"{seed}:{specimen.name}")
     for position in sorted(rng.sample(range(len(specimen.data)), min(count, len(specimen.data)))):
@@ -193,20 +189,16 @@ def byte_flips(specimen: Specimen, count: int, seed: int = SEED) -> Iterator[Dam
 
 # -- zip / OOXML mutators ---------------------------------------------------------------------------
 
-def entry_removed(specimen: Specimen) -> Iterator[Damaged]:
+def entries_removed_and_renamed(specimen: Specimen) -> Iterator[Specimen]:
+    """Each zip entry in turn: left out, then renamed (``.bak`` appended)."""
     parts = zip_parts(specimen.data)
     for name in parts:
         yield specimen.variant(f"entry {name} removed", _zip({k: v for k, v in parts.items() if k != name}))
-
-
-def entry_renamed(specimen: Specimen) -> Iterator[Damaged]:
-    parts = zip_parts(specimen.data)
-    for name in parts:
         renamed = {(k + ".bak" if k == name else k): v for k, v in parts.items()}
         yield specimen.variant(f"entry {name} renamed", _zip(renamed))
 
 
-def xml_made_invalid(specimen: Specimen) -> Iterator[Damaged]:
+def xml_made_invalid(specimen: Specimen) -> Iterator[Specimen]:
     """Each XML part in turn: cut in half (an unclosed element), then with a stray '<'."""
     parts = zip_parts(specimen.data)
     for name, body in parts.items():
@@ -216,7 +208,7 @@ def xml_made_invalid(specimen: Specimen) -> Iterator[Damaged]:
         yield specimen.variant(f"{name} with a stray '<'", _zip({**parts, name: body.replace(b">", b"><<", 1)}))
 
 
-def sizes_lied_about(specimen: Specimen) -> Iterator[Damaged]:
+def sizes_lied_about(specimen: Specimen) -> Iterator[Specimen]:
     """Each zip entry's uncompressed size in the central directory set too small, then too large."""
     data = specimen.data
     for match in re.finditer(rb"PK\x01\x02", data):
@@ -232,7 +224,7 @@ def sizes_lied_about(specimen: Specimen) -> Iterator[Damaged]:
 
 # -- PDF size and offset lies -------------------------------------------------------------------------
 
-def pdf_stream_lengths_lied_about(specimen: Specimen) -> Iterator[Damaged]:
+def pdf_stream_lengths_lied_about(specimen: Specimen) -> Iterator[Specimen]:
     """Each stream's ``/Length`` in turn set too short (half) and too long (past ``endstream``, and past the file)."""
     data = specimen.data
     for number, match in enumerate(re.finditer(rb"/Length (\d+)", data), start=1):
@@ -253,7 +245,7 @@ def _xref_table(data: bytes) -> tuple[int, int, list[int]]:
     return start, entries, offsets
 
 
-def pdf_xref_offsets_lied_about(specimen: Specimen) -> Iterator[Damaged]:
+def pdf_xref_offsets_lied_about(specimen: Specimen) -> Iterator[Specimen]:
     """``startxref`` pointing before, past or far past the table; every object offset shifted; two objects'
     offsets swapped; one object's offset pointing into another object's stream. Widths are kept, so only
     the numbers lie."""
@@ -296,7 +288,7 @@ STRICT_NAMESPACES = {
 }
 
 
-def strict_ooxml(specimen: Specimen) -> Damaged:
+def strict_ooxml(specimen: Specimen) -> Specimen:
     """The same package written in Strict OOXML: every transitional namespace replaced by its Strict one."""
     parts = zip_parts(specimen.data)
     for name, body in parts.items():
@@ -311,14 +303,14 @@ def strict_ooxml(specimen: Specimen) -> Damaged:
 SHEET = "xl/worksheets/sheet1.xml"
 
 
-def dimension_understated(specimen: Specimen) -> Damaged:
+def dimension_understated(specimen: Specimen) -> Specimen:
     """``<dimension ref="A1">``: read-only readers that trust it drop every row after the first."""
     parts = zip_parts(specimen.data)
     parts[SHEET] = re.sub(rb'<dimension ref="[^"]*"', b'<dimension ref="A1"', parts[SHEET])
     return specimen.variant("dimension understates the used range", _zip(parts))
 
 
-def shared_string_out_of_range(specimen: Specimen) -> Damaged:
+def shared_string_out_of_range(specimen: Specimen) -> Specimen:
     """A cell that points at shared string 999 of a table holding a handful."""
     parts = zip_parts(specimen.data)
     body, count = re.subn(rb'(<c r="A2"[^>]*t="s"[^>]*>)<v>\d+</v>', rb"\1<v>999</v>", parts[SHEET])
@@ -327,14 +319,14 @@ def shared_string_out_of_range(specimen: Specimen) -> Damaged:
     return specimen.variant("shared string index out of range", _zip({**parts, SHEET: body}), must_refuse=True)
 
 
-def missing_sheet_part(specimen: Specimen) -> Damaged:
+def missing_sheet_part(specimen: Specimen) -> Specimen:
     """The workbook lists a sheet whose part is not in the package."""
     parts = zip_parts(specimen.data)
     del parts["xl/worksheets/sheet2.xml"]
     return specimen.variant("listed sheet part missing", _zip(parts), must_refuse=True)
 
 
-def truncated_sheet_xml(specimen: Specimen) -> Damaged:
+def truncated_sheet_xml(specimen: Specimen) -> Specimen:
     parts = zip_parts(specimen.data)
     parts[SHEET] = parts[SHEET][: parts[SHEET].index(b"</sheetData>") - 10]
     return specimen.variant("sheet XML truncated", _zip(parts), must_refuse=True)
@@ -342,9 +334,9 @@ def truncated_sheet_xml(specimen: Specimen) -> Damaged:
 
 # -- the corpus -----------------------------------------------------------------------------------
 
-def corpus(*, truncation_count: int = 24, flip_count: int = 12) -> list[Damaged]:
+def corpus(*, truncation_count: int = 24, flip_count: int = 12) -> list[Specimen]:
     """Every damaged file of the gate's corpus (a few hundred, seeded)."""
-    cases: list[Damaged] = []
+    cases: list[Specimen] = []
     for specimen in specimens():
         cases += truncations(specimen, truncation_count)
         cases += byte_flips(specimen, flip_count)
@@ -352,15 +344,14 @@ def corpus(*, truncation_count: int = 24, flip_count: int = 12) -> list[Damaged]
         cases += pdf_stream_lengths_lied_about(specimen)
         cases += pdf_xref_offsets_lied_about(specimen)
     for specimen in (openpyxl_xlsx(), minimal_docx()):
-        cases += entry_removed(specimen)
-        cases += entry_renamed(specimen)
+        cases += entries_removed_and_renamed(specimen)
         cases += xml_made_invalid(specimen)
         cases += sizes_lied_about(specimen)
         cases.append(strict_ooxml(specimen))
     return cases + [shared_string_out_of_range(openpyxl_xlsx()), truncated_sheet_xml(openpyxl_xlsx())]
 
 
-def report_truncations(count: int = 4) -> list[Damaged]:
+def report_truncations(count: int = 4) -> list[Specimen]:
     """The generated report cut at a few offsets inside it (it is large: a cut near its end leaves a file that
     reads whole, slowly; the small specimens cover the cuts near the ends)."""
     return list(truncations(report_pdf(), count, ends=False))

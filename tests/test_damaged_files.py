@@ -16,12 +16,9 @@ from tests.mesh_state import COMPANY, file_text, snapshot, workspace
 
 CASES = corpus.corpus()
 
-def read_back(damaged: corpus.Damaged) -> tuple[str, str]:
-    """MCP ``upload`` into a fresh workspace, the index refreshed, then MCP ``get``: (Get's answer, indexed text).
-
-    The upload must answer "Uploaded" (the framework stores bytes without reading them, C7), and the
-    Get must leave the mesh as it was.
-    """
+def read_back(damaged: corpus.Specimen) -> tuple[str, str]:
+    """(Get's answer, indexed text) after MCP ``upload`` into a fresh workspace, which stores the bytes without
+    reading them (C7), and an index refresh."""
     mesh = workspace()
     tools = tools_by_name(mcp_tools(mesh))
     answer = tools["upload"].call({"path": f"{COMPANY}/content/{damaged.name}",
@@ -39,7 +36,7 @@ def _words(text: str) -> str:
     return " ".join(text.split())
 
 
-def check(damaged: corpus.Damaged) -> None:
+def check(damaged: corpus.Specimen) -> None:
     text, indexed = read_back(damaged)
     if indexed:  # the index reads words joined by spaces: compare with whitespace collapsed
         missing = [phrase for phrase in damaged.known if _words(phrase) not in _words(indexed)]
@@ -56,7 +53,7 @@ def check(damaged: corpus.Damaged) -> None:
 @pytest.mark.parametrize("specimen", corpus.specimens(), ids=lambda s: s.name)
 def test_every_undamaged_specimen_reads_whole(specimen):
     """The oracle is meaningful: each producer's valid file reads with all its known phrases."""
-    text, indexed = read_back(specimen.variant("intact", specimen.data))
+    text, indexed = read_back(specimen)
     assert [phrase for phrase in specimen.known if phrase not in text] == []
     if not specimen.name.endswith(".xlsx"):  # indexing extracts no text from a workbook (D5)
         assert [phrase for phrase in specimen.known if _words(phrase) not in _words(indexed)] == []

@@ -29,7 +29,7 @@ import agentkit
 from agentkit import get_text
 from agentkit._chunks import split_chunks
 from agentkit._json import repair_json
-from agentkit._paths import UnifiedPath, resolve_tool_path
+from agentkit._paths import resolve_tool_path
 from agentkit._plugins import NULL_RAISES
 from agentkit._transformers import Box, IndexText, Span
 from tests import hypothesis_profiles  # noqa: F401  (registers and loads the profiles when conftest did not)
@@ -38,35 +38,26 @@ from tests.mesh_state import COMPANY, NAMED_COLLECTION, NOTE, file_text, known_p
 # -- the registry -----------------------------------------------------------------------------------
 
 # What a write tool's answer opens with (on some line) when it wrote something; anything else is a refusal.
-SUCCESS_OPENINGS = {
-    "Create": ("Created: ",), "BulkCreate": ("Created: ",), "Update": ("Updated: ",), "Patch": ("Patched: ",),
-    "EditContent": ("Edited: ",), "Delete": ("Deleted: ",), "Move": ("Moved: ",), "Copy": ("Copied ",),
-    "Recycle": ('{"status":"Recycled"',), "UploadContent": ("Uploaded `",), "Upload": ('{"status":"Uploaded"',),
+SUCCESS_OPENINGS = {  # by the tool's snake-case name, the agent's and the MCP tool's alike
+    "create": ("Created: ",), "bulk_create": ("Created: ",), "update": ("Updated: ",), "patch": ("Patched: ",),
+    "edit_content": ("Edited: ",), "delete": ("Deleted: ",), "move": ("Moved: ",), "copy": ("Copied ",),
+    "recycle": ('{"status":"Recycled"',), "upload_content": ("Uploaded `",), "upload": ('{"status":"Uploaded"',),
 }
 
 
-def registry(mesh: agentkit.Mesh, plugin: str | None = None) -> list[agentkit.Tool]:
-    """Every tool agentkit offers over ``mesh`` (or only ``plugin``'s): the agent plugins in the chat context of
-    the company node (with the BulkCreate extension), and the MCP tools."""
-    factories = {
-        agentkit.MESH_PLUGIN: lambda: agentkit.mesh_plugin(mesh, context=COMPANY, bulk_create=True),
-        agentkit.CONTENT_COLLECTION_PLUGIN: lambda: agentkit.content_collection_plugin(mesh, context=COMPANY),
-        agentkit.MCP_SERVER: lambda: agentkit.mcp_tools(mesh),
-    }
-    return [tool for name, factory in factories.items() if plugin in (None, name) for tool in factory()]
+def registry(mesh: agentkit.Mesh) -> list[agentkit.Tool]:
+    """Every tool agentkit offers over ``mesh``: the agent plugins in the chat context of the company node (with
+    the BulkCreate extension), and the MCP tools."""
+    return [*agentkit.mesh_plugin(mesh, context=COMPANY, bulk_create=True),
+            *agentkit.content_collection_plugin(mesh, context=COMPANY), *agentkit.mcp_tools(mesh)]
 
 
 def tool_label(tool: agentkit.Tool) -> str:
     return f"{tool.plugin}.{tool.name}"
 
 
-def method_of(tool: agentkit.Tool) -> str:
-    """The framework method behind a tool: ``get_chunk`` → ``GetChunk``."""
-    return "".join(part[:1].upper() + part[1:] for part in tool.name.split("_"))
-
-
 def is_refusal(tool: agentkit.Tool, answer: str) -> bool:
-    openings = SUCCESS_OPENINGS.get(method_of(tool))
+    openings = SUCCESS_OPENINGS.get(agentkit.snake_case(tool.name))
     return openings is not None and not any(line.startswith(openings) for line in answer.splitlines())
 
 
@@ -79,7 +70,7 @@ def null_raises(tool: agentkit.Tool, arguments: Any) -> bool:
     if not isinstance(arguments, dict):
         return False
     mcp = tool.plugin == agentkit.MCP_SERVER
-    if method_of(tool) == "Search" and "query" in arguments and arguments["query"] is None \
+    if agentkit.snake_case(tool.name) == "search" and "query" in arguments and arguments["query"] is None \
             and isinstance(arguments.get("basePath"), str) and resolve_tool_path(arguments["basePath"]):
         return True  # MeshOperations.Search calls query.Replace under a basePath
     return any(arguments.get(p.name, "") is None and (p.name in NULL_RAISES or (mcp and p.type in ("integer", "boolean")))
@@ -336,8 +327,7 @@ def assert_every_file_reachable(mesh: agentkit.Mesh, get: agentkit.Tool) -> None
 
 
 def tool_for(mesh: agentkit.Mesh, label: str) -> agentkit.Tool:
-    plugin, _, name = label.partition(".")
-    return next(tool for tool in registry(mesh, plugin) if tool.name == name)
+    return next(tool for tool in registry(mesh) if tool_label(tool) == label)
 
 
 @pytest.mark.parametrize("label", TOOL_LABELS)
@@ -356,16 +346,6 @@ def test_every_tool_answers_text_and_a_refusal_changes_nothing(label):
             unchanged.append((mesh, clean))
 
     property_of_tool()
-
-
-@given(text=path_text | hostile)
-def test_path_parsing_answers_a_path_or_a_path_error(text):
-    """parse_path, the one parser behind every tool path, either parses or raises PathError (an agentkit error)."""
-    try:
-        parsed = agentkit.parse_path(text)
-    except agentkit.AgentkitError:
-        return
-    assert isinstance(parsed, UnifiedPath)
 
 
 FILE_NAMES = st.one_of(
@@ -410,20 +390,15 @@ SLUGS = ("n1", "n2", "Fact-1", "a.b", "..", "data")
 
 
 class ToolSequences(RuleBasedStateMachine):
-    """Random Create/Update/Patch/Delete/Move/Copy/Get calls through the MCP tools.
-
-    The model is the set of node paths with their names. Create at a free path with a valid node must
-    succeed and at a taken path must be refused (M9); Update and Patch keep the path and change the name
-    they set; Delete removes the subtree; Move and Copy are followed by re-reading the mesh's paths, and
-    every step checks the one-call invariant (text answer, refusal changes nothing, nothing unreachable).
-    """
+    """Random Create/Update/Patch/Delete/Move/Copy/Get calls through the MCP tools against a model, the node paths
+    with their names (M9: a valid Create at a taken path is refused); every step checks the one-call invariant."""
 
     created = Bundle("created")
 
     def __init__(self) -> None:
         super().__init__()
         self.mesh = workspace()
-        self.tools = {method_of(tool): tool for tool in agentkit.mcp_tools(self.mesh)}
+        self.tools = agentkit.tools_by_name(agentkit.mcp_tools(self.mesh))
         self.model: dict[str, str] = {node.path: node.name for node in self.mesh.nodes()}
 
     def call(self, method: str, arguments: Any) -> str:
@@ -433,7 +408,7 @@ class ToolSequences(RuleBasedStateMachine):
           name=st.sampled_from(["Revenue", "EBIT", "Ωmega"]))
     def create(self, parent, slug, name):
         path = f"{parent}/{slug}" if parent else slug
-        answer = self.call("Create", {"node": json.dumps({"id": path, "name": name, "nodeType": "Fact",
+        answer = self.call("create", {"node": json.dumps({"id": path, "name": name, "nodeType": "Fact",
                                                           "content": {"$type": "Fact", "item": slug, "value": 1}})})
         if path in self.model:
             assert not answer.startswith("Created"), f"Create overwrote {path}: {answer}"  # M9
@@ -444,7 +419,7 @@ class ToolSequences(RuleBasedStateMachine):
 
     @rule(path=created, name=st.sampled_from(["Renamed", "Again"]))
     def update(self, path, name):
-        answer = self.call("Update", {"nodes": json.dumps([{"id": path, "name": name, "nodeType": "Fact",
+        answer = self.call("update", {"nodes": json.dumps([{"id": path, "name": name, "nodeType": "Fact",
                                                             "content": {"$type": "Fact", "value": 2}}])})
         if path in self.model:
             assert answer.startswith("Updated: "), answer
@@ -453,14 +428,14 @@ class ToolSequences(RuleBasedStateMachine):
     @rule(path=created, fields=fields_value)
     def patch(self, path, fields):
         arguments = {"path": path, "fields": as_json_text(fields)}
-        answer = self.call("Patch", arguments)
+        answer = self.call("patch", arguments)
         if answer.startswith("Patched: "):
             assert path in self.model, answer
             self.model[path] = self.mesh.get(path).name  # the store: Get refuses a reserved word such as `data` by design
 
     @rule(path=consumes(created))
     def delete(self, path):
-        answer = self.call("Delete", {"paths": json.dumps([path])})
+        answer = self.call("delete", {"paths": json.dumps([path])})
         if path in self.model:
             assert answer.startswith("Deleted: "), answer
             for gone in [p for p in self.model if p == path or p.startswith(path + "/")]:
@@ -470,15 +445,15 @@ class ToolSequences(RuleBasedStateMachine):
           keep=st.booleans())
     def relocate(self, source, destination, keep):
         if keep:
-            answer = self.call("Copy", {"sourcePath": source, "targetNamespace": destination})
+            answer = self.call("copy", {"sourcePath": source, "targetNamespace": destination})
         else:
-            answer = self.call("Move", {"sourcePath": source, "targetPath": destination})
-        if not is_refusal(self.tools["Copy" if keep else "Move"], answer):
+            answer = self.call("move", {"sourcePath": source, "targetPath": destination})
+        if not is_refusal(self.tools["copy" if keep else "move"], answer):
             self.model = {node.path: node.name for node in self.mesh.nodes()}
 
     @rule(path=st.sampled_from(known_paths()) | created)
     def get(self, path):
-        self.call("Get", {"path": path})
+        self.call("get", {"path": path})
 
     @rule()
     def refresh_index(self):
@@ -511,11 +486,6 @@ def best_time(function: Callable[[], Any], repeats: int = 3) -> float:
     finally:
         gc.enable()
     return best
-
-
-def ratio_of(run: Callable[[int], Any], n: int) -> tuple[float, float, float]:
-    small, large = best_time(lambda: run(n), repeats=5), best_time(lambda: run(10 * n), repeats=2)
-    return small, large, large / max(small, 1e-6)
 
 
 def _indexed_mesh(files: int) -> agentkit.Mesh:
@@ -599,8 +569,9 @@ def test_chunking_reads_each_word_of_a_pdf_a_bounded_number_of_times(words=20_00
 @pytest.mark.parametrize("label", list(SCALING))
 def test_time_grows_at_most_linearly_with_input_size(label, read_only_workspace):
     run, n = SCALING[label]
-    small, large, ratio = ratio_of(functools.partial(run, read_only_workspace), n)
-    assert ratio < 10 * GENEROUS, f"{label}: 10x the input took {ratio:.0f}x the time ({small:.4f} s -> {large:.4f} s)"
+    small = best_time(lambda: run(read_only_workspace, n), repeats=5)
+    large = best_time(lambda: run(read_only_workspace, 10 * n), repeats=2)
+    assert large / max(small, 1e-6) < 10 * GENEROUS, f"{label}: 10x the input: {small:.4f} s -> {large:.4f} s"
 
 
 @pytest.mark.parametrize("method, arguments", [

@@ -154,18 +154,14 @@ def test_content_that_is_not_an_object_is_refused_on_a_node_type_with_a_schema(c
     """Create with content [] or "x" answered Created on a node type that registers a schema: agentkit checked
     objects only. The framework converts any content to the type (MeshOperations.ValidateContentAgainstSchema)
     and refuses what is not an object with M6's text, in Create, Update and Patch alike; nothing is written."""
-    from agentkit import ContentType
-
-    mesh = workspace()
-    mesh.register_type(ContentType("Fact", {"value": "number"}))
-    mesh.create({"id": "kept", "namespace": COMPANY, "name": "Kept", "nodeType": "Fact", "content": {"value": 1}})
+    mesh = workspace()  # its Fact type registers a schema; Acme/rev is a Fact
     before = snapshot(mesh)
     node = {"id": "f", "namespace": COMPANY, "name": "F", "nodeType": "Fact", "content": content}
     refusal = "Error: Content does not match the schema for NodeType 'Fact'. "
     agent, server = tools_by_name(mesh_plugin(mesh)), mcp(mesh)
     answers = [agent["Create"].call({"node": json.dumps(node)}), server["create"].call({"node": json.dumps(node)}),
-               agent["Update"].call({"nodes": json.dumps([{**node, "id": "kept"}])}),
-               agent["Patch"].call({"path": f"{COMPANY}/kept", "fields": json.dumps({"content": content})})]
+               agent["Update"].call({"nodes": json.dumps([{**node, "id": "rev"}])}),
+               agent["Patch"].call({"path": f"{COMPANY}/rev", "fields": json.dumps({"content": content})})]
     # verifies: mesh.create-schema-mismatch
     assert all(answer.startswith(refusal) and "must be a JSON object" in answer for answer in answers), answers
     # verifies: mesh.create-nothing-written-on-error
