@@ -19,15 +19,13 @@ pytest's code. The same functions build the conformance client's environment (te
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 import sys
 import time
-import venv
 from pathlib import Path
 
-from conform_package_job import build_wheel, clean_environment, closure, repack, requirements_of, seen_from, step, wheel_requires
+from conform_package_job import build_wheel, clean_environment, install_alone, seen_from, step
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 # What the guide's checkout has beside claimcheck: none of it may be importable in claimcheck's environment.
@@ -36,22 +34,11 @@ ABSENT = ("agentkit", "guidetools", "conformance", "mcp_server", "snippets", "ma
 
 
 def main(workdir: Path, pytest_options: list[str]) -> int:
-    wheelhouse, environment = workdir / "wheelhouse", workdir / "venv"
-    pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "--no-input", "-q"]
     started = time.perf_counter()
     built = build_wheel(REPO_ROOT / "claimcheck", workdir)
     print(f"built: {built.name}", flush=True)
-    wheels = [repack(dist, wheelhouse) for dist in closure(requirements_of(wheel_requires(built), frozenset({"test"})))]
-    print(f"wheelhouse: {len(wheels)} wheels", flush=True)
-    step("wheel built, wheelhouse filled", started)
-
-    started = time.perf_counter()
-    clean = clean_environment()
-    venv.create(environment, with_pip=False, system_site_packages=False, clear=True)
-    python = environment / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
-    subprocess.run([*pip, "--python", str(python), "install", "--no-index", "--find-links", str(wheelhouse),
-                    "--no-cache-dir", "--no-compile", "claimcheck[test]"], check=True, env=clean)
-    step("installed", started)
+    python = install_alone(built, workdir / "venv", frozenset({"test"}))
+    step("built and installed", started)
 
     tests = workdir / "tests"
     shutil.copytree(REPO_ROOT / "tests" / "claimcheck", tests / "claimcheck", ignore=shutil.ignore_patterns("__pycache__"))
@@ -63,7 +50,8 @@ def main(workdir: Path, pytest_options: list[str]) -> int:
     print(f"claimcheck: {seen['file']}", flush=True)
     print(f"absent: {' '.join(seen['absent'])}", flush=True)
     started = time.perf_counter()
-    code = subprocess.run([str(python), "-m", "pytest", "-p", "no:cacheprovider", *pytest_options], cwd=workdir, env=clean).returncode
+    code = subprocess.run([str(python), "-m", "pytest", "-p", "no:cacheprovider", *pytest_options], cwd=workdir,
+                          env=clean_environment()).returncode
     print(f"pytest exit: {code}", flush=True)
     step("tests ran", started)
     return code

@@ -1,5 +1,5 @@
 """The conformance client's wheel installed on its own, for the conformance job (tests/conform_job.py); claimcheck's
-install (tests/claimcheck_alone.py) shares the functions that read a wheel's requirements and look into an environment.
+install (tests/claimcheck_alone.py, with claimcheck's `test` extra) uses the same functions.
 
 1. `build_wheel`: conformance/'s wheel, built from a copy of the folder by its build backend's PEP 517 hook, with
    the setuptools pinned in requirements.txt (no index, no build isolation), so nothing is fetched;
@@ -17,7 +17,6 @@ import importlib
 import importlib.metadata as metadata
 import json
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -27,33 +26,24 @@ import venv
 import zipfile
 from pathlib import Path
 
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
+
 # What the guide's own checkout needs beside the client: none of it may be importable in the client's environment.
 # (pytest runs the checks: the client requires it, but none of the gate's pytest plugins, such as xdist.)
 DOCS_TOOLCHAIN = ("agentkit", "claimcheck", "guidetools", "mkdocs", "material", "xdist", "matplotlib", "jupytext", "openpyxl")
-_SEPARATORS = re.compile(r"[-_.]+")
-
-
-def canonical(name: str) -> str:
-    return _SEPARATORS.sub("-", name).lower()
 
 
 def requirements_of(requires: list[str], extras: frozenset[str] = frozenset()) -> list[tuple[str, frozenset[str]]]:
     """The requirements (name, extras asked for) that apply here with `extras` (environment markers evaluated)."""
-    return [(requirement.name, frozenset(requirement.extras)) for requirement in _applying(requires, extras)]
-
-
-def _applying(requires: list[str], extras: frozenset[str] = frozenset()) -> list:
-    from packaging.requirements import Requirement
-
     requirements = [Requirement(text) for text in requires]
-    return [r for r in requirements if r.marker is None or any(r.marker.evaluate({"extra": extra}) for extra in {"", *extras})]
+    return [(r.name, frozenset(r.extras)) for r in requirements
+            if r.marker is None or any(r.marker.evaluate({"extra": extra}) for extra in {"", *extras})]
 
 
 def wheel_requires(wheel: Path) -> list[str]:
-    with zipfile.ZipFile(wheel) as archive:
-        name = next(n for n in archive.namelist() if n.endswith(".dist-info/METADATA"))
-        text = archive.read(name).decode("utf-8")
-    return [line.split(":", 1)[1].strip() for line in text.split("\n\n", 1)[0].splitlines() if line.startswith("Requires-Dist:")]
+    info = next(entry for entry in zipfile.Path(wheel).iterdir() if entry.name.endswith(".dist-info"))
+    return metadata.PathDistribution(info).requires or []
 
 
 def closure(requirements: list[tuple[str, frozenset[str]]]) -> list[metadata.Distribution]:
@@ -63,7 +53,7 @@ def closure(requirements: list[tuple[str, frozenset[str]]]) -> list[metadata.Dis
     todo = list(requirements)
     while todo:
         name, extras = todo.pop()
-        key = (canonical(name), extras)
+        key = (canonicalize_name(name), extras)
         if key in done:
             continue
         done.add(key)
@@ -90,7 +80,7 @@ def repack(dist: metadata.Distribution, wheelhouse: Path) -> Path:
         entries.append((name, (site / file).read_bytes()))
     record = [f"{name},sha256={base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b'=').decode()},{len(data)}"
               for name, data in entries] + [f"{dist_info}/RECORD,,"]
-    wheel = wheelhouse / f"{canonical(dist.metadata['Name']).replace('-', '_')}-{dist.version}-{tag}.whl"
+    wheel = wheelhouse / f"{canonicalize_name(dist.metadata['Name']).replace('-', '_')}-{dist.version}-{tag}.whl"
     # Stored, not deflated: the wheel is read once, a few lines below, and compressing it would cost more.
     with zipfile.ZipFile(wheel, "w", zipfile.ZIP_STORED) as archive:
         for name, data in entries:
@@ -130,19 +120,21 @@ def build_wheel(package: Path, workdir: Path) -> Path:
     return wheelhouse / name
 
 
-def install_alone(wheel: Path, environment: Path) -> Path:
-    """A fresh virtual environment (no system site-packages, no pip of its own) holding `wheel` and what it
-    requires, and nothing else, installed as a deployment team installs it: by pip, which resolves the wheel's
+def install_alone(wheel: Path, environment: Path, extras: frozenset[str] = frozenset()) -> Path:
+    """A fresh virtual environment (no system site-packages, no pip of its own) holding `wheel` (with `extras`) and
+    what it requires, and nothing else, installed as a deployment team installs it: by pip, which resolves the wheel's
     declared requirements from a wheelhouse of this environment's installed pins (repacked, so nothing is
     fetched). Returns its python."""
     wheelhouse = wheel.parent
-    for dist in closure(requirements_of(wheel_requires(wheel))):
+    for dist in closure(requirements_of(wheel_requires(wheel), extras)):
         repack(dist, wheelhouse)
     venv.create(environment, with_pip=False, system_site_packages=False, clear=True)
     python = environment / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
-    # This environment's pip installs into the fresh one (--python); the client compiles what it imports.
+    # This environment's pip installs into the fresh one (--python), seeing no path of ours; the client compiles
+    # what it imports.
+    wanted = f"{wheel}[{','.join(sorted(extras))}]" if extras else str(wheel)
     subprocess.run([*PIP, "--python", str(python), "install", "--no-index", "--find-links", str(wheelhouse),
-                    "--no-cache-dir", "--no-compile", str(wheel)], check=True)
+                    "--no-cache-dir", "--no-compile", wanted], check=True, env=clean_environment())
     return python
 
 

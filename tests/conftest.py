@@ -7,7 +7,6 @@ runs while the cheap checks do; the first test that needs the site waits for it.
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
@@ -17,19 +16,6 @@ import dev
 from guidetools.gate import JobResult, background_fixture, require_success
 
 
-@dataclass(frozen=True)
-class Build:
-    returncode: int
-    # Kept out of the repr: a failed assert on the build shows its log once, not again inside the repr.
-    output: str = field(repr=False)
-    site: Path = field(repr=False)
-    job: JobResult = field(repr=False)
-
-    @property
-    def ok(self) -> bool:
-        return self.returncode == 0
-
-
 def _strict_build(workdir: Path) -> list[str]:
     # `python3 dev.py build OUT`'s own command (what the Pages workflow deploys), run by this interpreter:
     # from the repository root (snippet paths are relative to it), into the job's own folder,
@@ -37,18 +23,16 @@ def _strict_build(workdir: Path) -> list[str]:
     return [sys.executable, *dev.build_command(workdir / "site")[1:]]
 
 
-site_build = background_fixture(
-    "site_build", _strict_build, env=dev.BUILD_ENV,
-    wrap=lambda result: Build(result.returncode, result.output, result.workdir / "site", result),
-)
+# Its JobResult keeps the build log out of its repr: a failed assert on the build shows the log once.
+site_build = background_fixture("site_build", _strict_build, env=dev.BUILD_ENV)
 
 
 @pytest.fixture(scope="session")
-def built_site(site_build: Build) -> Path:
+def built_site(site_build: JobResult) -> Path:
     """The built site's folder. When the build failed, tests that read the site skip with a pointer:
     test_strict_build_succeeds shows the build log once."""
-    require_success(site_build.job, "the strict build (`mkdocs build --strict`)")
-    return site_build.site
+    require_success(site_build, "the strict build (`mkdocs build --strict`)")
+    return site_build.workdir / "site"
 
 
 # The report as Get on its file path returns it in a fresh workspace: half a second of PDF reading (agentkit

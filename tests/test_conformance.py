@@ -62,7 +62,7 @@ def runs(conformance_runs: JobResult) -> dict[str, JobResult]:
 
 
 def conform_args(tmp_path: Path, *target: str) -> list[str]:
-    return [*target, f"--junitxml={tmp_path / 'junit.xml'}", f"--report={tmp_path / 'report.md'}"]
+    return [*target, *conform_job.reports(tmp_path)]
 
 
 def lines_of(output: str, start: str) -> list[str]:

@@ -140,11 +140,7 @@ def built(slow_build):
 '''
 
 
-def run_failing_job(project: pytest.Pytester, tests: str, *args: str) -> SimpleNamespace:
-    return run(write(project, conftest=FAILING_JOB, test_it=tests), *args)
-
-
-@pytest.mark.parametrize("tests, args, printed", [
+@pytest.mark.parametrize("tests, args, code, printed", [
     pytest.param("""
         def test_build_succeeds(slow_build):
             assert slow_build.ok, slow_build.output
@@ -152,30 +148,25 @@ def run_failing_job(project: pytest.Pytester, tests: str, *args: str) -> SimpleN
         def test_reads_site_1(built): pass
         def test_reads_site_2(built): pass
         def test_reads_site_3(built): pass
-    """, (), ["1 failed, 3 skipped", "its log is shown once, by test_it.py::test_build_succeeds"], id="tested"),
+    """, (), 1, ["1 failed, 3 skipped", "its log is shown once, by test_it.py::test_build_succeeds"], id="tested"),
     pytest.param("""
         def test_reads_site_1(built): pass
         def test_reads_site_2(built): pass
-    """, WORKERS, ["2 skipped", "background job 'slow_build' failed (exit 3)"], id="no test reports it, on workers"),
-])
-def test_failed_job_log_is_shown_once_and_the_run_fails(project, tests, args, printed):
-    """The test that checks the job shows its log; each dependent test skips in one line naming that test. When only
-    dependents ran, in either worker, they skip; the summary shows the log once and the exit code is 1."""
-    result = run_failing_job(project, tests, *args)
-    assert result.returncode == 1, result.stdout
-    assert result.stdout.count("BUILD-LOG-LINE") == 1, result.stdout
-    for text in printed:
-        assert text in result.stdout
-
-
-def test_failed_job_that_a_passing_test_expected_is_not_reported_again(project):
-    """A planted defect: the job is meant to fail and its test passes; the run passes, no log is printed."""
-    result = run_failing_job(project, """
+    """, WORKERS, 1, ["2 skipped", "background job 'slow_build' failed (exit 3)"], id="no test reports it, on workers"),
+    pytest.param("""
         def test_build_fails_as_planted(slow_build):
             assert not slow_build.ok and "BUILD-LOG-LINE" in slow_build.output
-    """)
-    assert result.returncode == 0, result.stdout
-    assert "background job 'slow_build' failed" not in result.stdout
+    """, (), 0, [], id="a planted defect: expected by a passing test"),
+])
+def test_failed_job_log_is_shown_once_and_the_run_fails(project, tests, args, code, printed):
+    """The test that checks the job shows its log; each dependent test skips in one line naming that test. When only
+    dependents ran, in either worker, they skip; the summary shows the log once and the exit code is 1. A job meant
+    to fail whose test passes (a planted defect) is not reported again: the run passes and no log is printed."""
+    result = run(write(project, conftest=FAILING_JOB, test_it=tests), *args)
+    assert result.returncode == code, result.stdout
+    assert result.stdout.count("BUILD-LOG-LINE") == (1 if code else 0), result.stdout
+    for text in printed:
+        assert text in result.stdout
 
 
 # --- the plain gate starts its declared jobs before collection ---------------------------------------------
@@ -223,5 +214,3 @@ def test_plain_gate_starts_the_declared_jobs_before_collection_and_a_narrowed_ru
     named = run(project, "-s", "test_slow_to_collect.py")
     assert named.returncode == 0 and "STARTED AFTER COLLECTION ENDED" in named.stdout, named.stdout
 
-
-# --- the pages' examples on the gate's two workers ---------------------------------------------------------

@@ -61,49 +61,34 @@ def run(server, script):
     return anyio.run(session)
 
 
-def test_tools_are_listed_with_schema_and_annotations_and_answer_their_text():
-    log: list[str] = []
+def test_tools_are_listed_in_order_and_a_call_answers_text_a_refusal_a_failure_or_an_unknown_tool():
+    """The published schemas, annotations and answers of agentkit's tools are conformance's (mesh.tool-table and every
+    other check). Here: the tools are listed in order, and a read tool has no destructive hint, as the C# SDK publishes
+    the framework's attributes; a refused call never reaches its tool, a tool that raises answers one error result,
+    an unknown tool is an MCP error; each call logs one line."""
     calls: list[dict] = []
-    tools = [
-        stand_in("get", "Not found: X", parameters=(Parameter("path", "string", True),), read_only=True, calls=calls),
-        stand_in("delete", "Deleted: X", parameters=(Parameter("paths", "string", True),), destructive=True),
-        stand_in("create", "Created: X", parameters=(Parameter("node", "string", True),)),
-    ]
-    server = build_server(tools, log=log.append)
-
-    async def script(client):
-        return await client.list_tools(), await client.call_tool("get", {"path": "X"})
-
-    listed, answer = run(server, script)
-    by_name = {tool.name: tool for tool in listed.tools}
-    assert list(by_name) == ["get", "delete", "create"]
-    assert by_name["get"].input_schema == {"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]}
-    # As the C# SDK publishes the framework's attributes: a read tool says readOnly only, others say destructive.
-    hints = {name: (tool.annotations.read_only_hint, tool.annotations.destructive_hint) for name, tool in by_name.items()}
-    assert hints == {"get": (True, None), "delete": (None, True), "create": (None, False)}
-    assert [block.text for block in answer.content] == ["Not found: X"] and answer.is_error is False
-    assert calls == [{"path": "X"}]
-    assert log == ['call get {"path":"X"} -> 12 chars in ' + log[0].split(" chars in ")[1]]
-
-
-def test_refusals_failures_and_unknown_tools():
-    calls: list[dict] = []
-    tools = [stand_in("get", calls=calls), stand_in("broken", "raise")]
+    tools = [stand_in("get", "Not found: X", read_only=True, calls=calls), stand_in("delete", destructive=True),
+             stand_in("broken", "raise")]
     refuse = lambda tool, arguments: "Error: unknown argument 'x'" if "x" in arguments else None  # noqa: E731
     log: list[str] = []
     server = build_server(tools, log=log.append, refuse=refuse)
 
     async def script(client):
+        listed, answer = await client.list_tools(), await client.call_tool("get", {"path": "X"})
         refused = await client.call_tool("get", {"x": 1})
         failed = await client.call_tool("broken", {})
         with pytest.raises(MCPError, match="Unknown tool: 'nothing'"):
             await client.call_tool("nothing", {})
-        return refused, failed
+        return listed, answer, refused, failed
 
-    refused, failed = run(server, script)
-    assert (refused.is_error, refused.content[0].text, calls) == (True, "Error: unknown argument 'x'", [])
+    listed, answer, refused, failed = run(server, script)
+    hints = [(tool.name, tool.annotations.read_only_hint, tool.annotations.destructive_hint) for tool in listed.tools]
+    assert hints == [("get", True, None), ("delete", None, True), ("broken", None, False)]
+    assert ([block.text for block in answer.content], answer.is_error) == (["Not found: X"], False)
+    assert (refused.is_error, refused.content[0].text, calls) == (True, "Error: unknown argument 'x'", [{"path": "X"}])
     assert failed.is_error and failed.content[0].text == "An error occurred invoking 'broken': RuntimeError: boom"
-    assert [line.split(" -> ")[1].split(" ")[0] for line in log] == ["error", "error", "unknown"]
+    assert log[0] == 'call get {"path":"X"} -> 12 chars in ' + log[0].split(" chars in ")[1]
+    assert [line.split(" -> ")[1].split(" ")[0] for line in log[1:]] == ["error", "error", "unknown"]
 
 
 def test_a_port_in_use_is_one_line_and_exit_2(capsys):
