@@ -70,6 +70,23 @@ def test_an_upload_indexing_cannot_read_is_stored_and_answers_the_failure(name, 
     assert mesh.index.chunks_of("Acme/content", name) == () and not mesh.exists(f"Acme/content/_Documents/{name}")
 
 
+def test_an_unreadable_upload_over_a_readable_file_keeps_the_old_chunks_and_document():
+    """The failed indexing changes nothing but the stored bytes: the earlier version's chunks and Document stay, as
+    the framework's IndexFile fails before ReplaceFileChunks."""
+    mesh = company()
+    content = mesh.collections["Acme/content"]
+    from tests import corpus
+
+    first = content.upload("r.pdf", corpus.fpdf2_pdf().data, index=True)
+    mesh.refresh_index()
+    chunks = mesh.index.chunks_of("Acme/content", "r.pdf")
+    second = content.upload("r.pdf", b"%PDF-1.7\n", index=True)
+    mesh.refresh_index()
+    assert first.index_error is None and first.document is not None and second.index_error
+    assert content.stored("r.pdf").data == b"%PDF-1.7\n" and mesh.index.chunks_of("Acme/content", "r.pdf") == chunks
+    assert mesh.get("Acme/content/_Documents/r.pdf").version == first.document.version
+
+
 def test_search_reads_activity_nodes_only_when_asked_for_them():
     """C8: Activity nodes live in the activities table: a query whose location has `_Activity`, or
     nodeType:Activity, reads them; any other query leaves them out."""

@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import re
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -201,17 +202,18 @@ def test_the_patch_applies_to_the_pages_at_the_pin(outcome, tmp_path):
 
 
 @needs_source
-def test_a_planted_stale_quote_fails_naming_the_entry_and_the_page_line(tmp_path, capsys):
-    # Through the command line the drift workflow runs (drift.yml): its exit status is the verdict.
+def test_a_planted_stale_quote_fails_naming_the_entry_and_the_page_line(tmp_path):
+    # Run as the drift workflow runs it, a process whose exit code is the verdict (drift.yml).
     target = ERRATA.errata[1]
     text = (REPO_ROOT / ERRATA_FILE).read_text(encoding="utf-8")
     planted = tmp_path / "errata.toml"
     planted.write_text(text.replace(target.quote, target.quote + " (stale)", 1), encoding="utf-8")
-    status = errata_tool.main(["--source", MESHWEAVER_SOURCE, "--errata", str(planted)])
-    result = capsys.readouterr()
-    assert status == EXIT_DRIFT, result.err
-    assert result.out == ""
-    assert result.err.startswith(
+    result = subprocess.run(
+        [sys.executable, "-m", "guidetools.errata", "--source", MESHWEAVER_SOURCE, "--errata", str(planted)],
+        cwd=REPO_ROOT, capture_output=True, text=True, check=False)
+    assert result.returncode == EXIT_DRIFT, result.stderr
+    assert result.stdout == ""
+    assert result.stderr.startswith(
         f"{planted}:{target.toml_line}: erratum {target.id}: quote expected at {ERRATA.path(target)}:{target.line} "
         f"at the pin {KNOWN.framework.commit[:12]}: it is no longer on the page")
     moved = tmp_path / "moved.toml"
