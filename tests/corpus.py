@@ -348,7 +348,9 @@ def corpus(*, truncation_count: int = 24, flip_count: int = 12) -> list[Specimen
         cases += xml_made_invalid(specimen)
         cases += sizes_lied_about(specimen)
         cases.append(strict_ooxml(specimen))
-    return cases + [shared_string_out_of_range(openpyxl_xlsx()), truncated_sheet_xml(openpyxl_xlsx())]
+    xlsx = openpyxl_xlsx()
+    return cases + [dimension_understated(xlsx), shared_string_out_of_range(xlsx), missing_sheet_part(xlsx),
+                    truncated_sheet_xml(xlsx)]
 
 
 def report_truncations(count: int = 4) -> list[Specimen]:

@@ -65,8 +65,8 @@ def test_damaged_file_is_read_whole_or_refused_naming_it(damaged):
 
 
 def test_corpus_covers_every_kind_of_damage():
-    """The corpus really holds each class of damage the issue lists, for each format (an understated dimension,
-    a missing sheet part and crafted heading styles are pinned by tests/test_hostile_input.py)."""
+    """The corpus really holds each class of damage the issue lists, for each format (crafted heading styles are
+    pinned by tests/test_hostile_input.py)."""
     labels = " | ".join(f"{case.name}: {case.label}" for case in CASES)
     for expected in ("fpdf2.pdf: truncated", "reportlab.pdf: truncated", "figures.xlsx: truncated",
                      "review.docx: truncated", "fpdf2.pdf: byte", "reportlab.pdf: byte", "figures.xlsx: byte",
@@ -75,6 +75,6 @@ def test_corpus_covers_every_kind_of_damage():
                      "/Length past the end of the file", "reportlab.pdf: startxref past the end",
                      "fpdf2.pdf: xref offsets all shifted", "reportlab.pdf: xref offsets of stream objects",
                      "figures.xlsx: Strict OOXML", "review.docx: Strict OOXML", "shared string index out of range",
-                     "sheet XML truncated"):
+                     "sheet XML truncated", "dimension understates the used range", "listed sheet part missing"):
         assert expected in labels, expected
     assert len({case.data for case in CASES}) > 200  # distinct files, not one file many times

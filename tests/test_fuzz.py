@@ -302,6 +302,16 @@ def assert_every_node_reachable(mesh: agentkit.Mesh, get: agentkit.Tool) -> None
             f"node {node.path!r} is stored but Get on its path answers {answer[:200]!r}"
 
 
+def read_in_colon_form_elsewhere(collection_path: str, file_path: str, path: str) -> bool:
+    """A Get path with a ':' (in the file's name, a folder's or the collection's) is read in the old colon form
+    (UP1: unified-path.colon-name-unreadable), which here names another address, collection or file."""
+    if ":" not in path:
+        return False
+    parsed = agentkit.parse_path(path)
+    address, _, name = collection_path.rpartition("/")
+    return (parsed.kind, parsed.address, parsed.prefix, parsed.rest) != ("content", address, name, file_path)
+
+
 def assert_every_file_reachable(mesh: agentkit.Mesh, get: agentkit.Tool) -> None:
     """Get on a stored file's Get path (C1) answers what the collection reads from it, or an error when it cannot
     read it. 'content's file or folder 'coll/f' shadows collection 'coll's 'f' (C1 reads 'content' first); an
@@ -309,9 +319,8 @@ def assert_every_file_reachable(mesh: agentkit.Mesh, get: agentkit.Tool) -> None
     for collection_path, collection in mesh.collections.items():
         for entry in collection.listing():
             path = agentkit.get_path_of_file(collection_path, entry["filePath"])
-            # A ':' in the name makes the Get path a reference another address answers (UP1:
-            # unified-path.colon-name-unreadable).
-            if unreachable_by_design(path) or agentkit.parse_path(path).kind in ("area", "unified"):
+            if unreachable_by_design(path) or agentkit.parse_path(path).kind == "area" \
+                    or read_in_colon_form_elsewhere(collection_path, entry["filePath"], path):
                 continue
             address, _, name = collection_path.rpartition("/")
             default = mesh.collections.get(f"{address}/content")
@@ -367,7 +376,9 @@ COLLECTION_NAMES = st.one_of(st.sampled_from(RESERVED_WORDS + DOT_SEGMENTS + UNI
 @settings(settings.default, max_examples=2 * settings.default.max_examples)  # the budget of the two tests it joins
 @given(collection=COLLECTION_NAMES, name=FILE_NAMES, extension=EXTENSIONS, body=st.binary(max_size=300),
        canonical=st.booleans())
-@example(collection="content", name="a:b", extension=".md", body=b"x", canonical=False)  # a ':' the seed did not draw
+@example(collection="content", name="a:b", extension=".md", body=b"x", canonical=False)  # ':'s the seed did not draw
+@example(collection="content", name="Content:x", extension=".md", body=b"x", canonical=False)
+@example(collection="content", name="d:x/f", extension=".md", body=b"x", canonical=False)
 def test_an_uploaded_file_is_readable_at_its_get_path_or_refused_cleanly(collection, name, extension, body, canonical):
     """add_collection refuses a host's collection name with an agentkit error, or any file name and bytes MCP upload
     sends to it (canonical paths on or off) are refused with the mesh unchanged, or stored there such that Get at

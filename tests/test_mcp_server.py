@@ -15,6 +15,7 @@ import pytest
 from mcp import Client
 from mcp.shared.exceptions import MCPError
 
+from agentkit import Mesh, mcp_tools
 from agentkit._plugins import Parameter
 from mcp_server import build_server, input_schema
 from mcp_server.__main__ import main as serve
@@ -89,6 +90,20 @@ def test_tools_are_listed_in_order_and_a_call_answers_text_a_refusal_a_failure_o
     assert failed.is_error and failed.content[0].text == "An error occurred invoking 'broken': RuntimeError: boom"
     assert log[0] == 'call get {"path":"X"} -> 12 chars in ' + log[0].split(" chars in ")[1]
     assert [line.split(" -> ")[1].split(" ")[0] for line in log[1:]] == ["error", "error", "unknown"]
+
+
+def test_agentkit_tools_are_published_as_they_declare_themselves():
+    tools = mcp_tools(Mesh())  # a tool's declaration does not depend on the mesh it serves
+    server = build_server(tools, log=lambda line: None)
+
+    async def script(client):
+        return (await client.list_tools()).tools
+
+    published = run(server, script)
+    assert [tool.name for tool in published] == [tool.name for tool in tools]
+    for tool, listed in zip(tools, published):
+        assert list(listed.input_schema["properties"]) == [p.name for p in tool.parameters]
+        assert listed.input_schema.get("required", []) == [p.name for p in tool.parameters if p.required]
 
 
 def test_a_port_in_use_is_one_line_and_exit_2(capsys):

@@ -45,9 +45,8 @@ def test_unreadable_pdfs_raise_naming_the_file(label, make):
         get_text("Report.pdf", make())
 
 
-def test_workbook_cells_escape_pipes():
-    """C3's layout and a legacy .xls refused are checked by snippets/unified_path_03_transformers.py; here a cell's '|'
-    and blank leading rows."""
+def test_workbook_cells_escape_pipes_and_a_legacy_xls_is_refused():
+    """C3's layout is checked by snippets/unified_path_03_transformers.py; here a cell's '|' and blank leading rows."""
     workbook = Workbook()
     sheet = workbook.active
     sheet.title = "Figures"
@@ -61,6 +60,8 @@ def test_workbook_cells_escape_pipes():
         "## Sheet: Figures\n\n| Row | A | B |\n|---:|---:|---:|\n| 2 | Item | FY2024 |\n"
         "| 3 | Pipe \\| name | 4812.3 |\n\n## Sheet: Empty\n\n(No data)\n\n"
     )
+    with pytest.raises(UnreadableDocument, match="Workbook 'b.xls' cannot be read"):
+        get_text("b.xls", b"\xd0\xcf\x11\xe0 not an xlsx")
 
 
 def test_docx_becomes_markdown():
