@@ -29,7 +29,7 @@ import agentkit
 from agentkit import get_text
 from agentkit._chunks import split_chunks
 from agentkit._json import repair_json
-from agentkit._paths import resolve_tool_path
+from agentkit._paths import UnifiedPath, resolve_tool_path
 from agentkit._plugins import NULL_RAISES
 from agentkit._transformers import Box, IndexText, Span
 from tests import hypothesis_profiles  # noqa: F401  (registers and loads the profiles when conftest did not)
@@ -302,14 +302,11 @@ def assert_every_node_reachable(mesh: agentkit.Mesh, get: agentkit.Tool) -> None
             f"node {node.path!r} is stored but Get on its path answers {answer[:200]!r}"
 
 
-def read_in_colon_form_elsewhere(collection_path: str, file_path: str, path: str) -> bool:
+def read_in_colon_form_elsewhere(parsed: UnifiedPath, address: str, collection: str, file_path: str) -> bool:
     """A Get path with a ':' (in the file's name, a folder's or the collection's) is read in the old colon form
     (UP1: unified-path.colon-name-unreadable), which here names another address, collection or file."""
-    if ":" not in path:
-        return False
-    parsed = agentkit.parse_path(path)
-    address, _, name = collection_path.rpartition("/")
-    return (parsed.kind, parsed.address, parsed.prefix, parsed.rest) != ("content", address, name, file_path)
+    return ":" in parsed.text and (parsed.kind, parsed.address, parsed.prefix, parsed.rest) != (
+        "content", address, collection, file_path)
 
 
 def assert_every_file_reachable(mesh: agentkit.Mesh, get: agentkit.Tool) -> None:
@@ -317,12 +314,14 @@ def assert_every_file_reachable(mesh: agentkit.Mesh, get: agentkit.Tool) -> None
     read it. 'content's file or folder 'coll/f' shadows collection 'coll's 'f' (C1 reads 'content' first); an
     'area' segment is the layout-area route, tried before the content read (MeshOperations.TryParseAreaRoute)."""
     for collection_path, collection in mesh.collections.items():
+        address, _, name = collection_path.rpartition("/")
         for entry in collection.listing():
             path = agentkit.get_path_of_file(collection_path, entry["filePath"])
-            if unreachable_by_design(path) or agentkit.parse_path(path).kind == "area" \
-                    or read_in_colon_form_elsewhere(collection_path, entry["filePath"], path):
+            if unreachable_by_design(path):
                 continue
-            address, _, name = collection_path.rpartition("/")
+            parsed = agentkit.parse_path(path)
+            if parsed.kind == "area" or read_in_colon_form_elsewhere(parsed, address, name, entry["filePath"]):
+                continue
             default = mesh.collections.get(f"{address}/content")
             shadow = f"{name}/{entry['filePath']}"
             if name != "content" and default is not None and (default.has_file(shadow) or default.has_folder(shadow)):
