@@ -165,6 +165,7 @@ def test_failed_job_log_is_shown_once_and_the_run_fails(project, tests, args, co
     result = run(write(project, conftest=FAILING_JOB, test_it=tests), *args)
     assert result.returncode == code, result.stdout
     assert result.stdout.count("BUILD-LOG-LINE") == (1 if code else 0), result.stdout
+    assert code or "background job 'slow_build' failed" not in result.stdout, result.stdout
     for text in printed:
         assert text in result.stdout
 

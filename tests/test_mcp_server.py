@@ -63,10 +63,10 @@ def run(server, script):
 
 
 def test_tools_are_listed_in_order_and_a_call_answers_text_a_refusal_a_failure_or_an_unknown_tool():
-    """The published schemas, annotations and answers of agentkit's tools are conformance's (mesh.tool-table and every
-    other check). Here: the tools are listed in order, and a read tool has no destructive hint, as the C# SDK publishes
-    the framework's attributes; a refused call never reaches its tool, a tool that raises answers one error result,
-    an unknown tool is an MCP error; each call logs one line."""
+    """agentkit's tools' published schemas: the next test, and conformance's mesh.tool-table with the other checks,
+    which read their annotations and answers too. Here: the tools are listed in order, and a read tool has no
+    destructive hint, as the C# SDK publishes the framework's attributes; a refused call never reaches its tool, a
+    tool that raises answers one error result, an unknown tool is an MCP error; each call logs one line."""
     calls: list[dict] = []
     tools = [stand_in("get", "Not found: X", read_only=True, calls=calls), stand_in("delete", destructive=True),
              stand_in("broken", "raise")]
