@@ -102,12 +102,8 @@ def _content_scope(parsed: str, query: str) -> str:
 def _ranked(chunks: list[Chunk], text: str, limit: int) -> list[Chunk]:
     """Best first: more occurrences of the query's words first, then file and chunk order."""
     terms = [term.lower() for term in _WORD.findall(text)]
-
-    def occurrences(i: int) -> int:
-        lowered = chunks[i].text.lower()
-        return sum(lowered.count(term) for term in terms)
-
-    order = sorted(range(len(chunks)), key=lambda i: -occurrences(i))
+    occurrences = [sum(map(chunk.text.lower().count, terms)) for chunk in chunks]
+    order = sorted(range(len(chunks)), key=lambda i: -occurrences[i])  # stable: ties keep file and chunk order
     return [chunks[i] for i in order][:limit]
 
 

@@ -7,6 +7,7 @@ read them back out of the index are in ``_chunk_navigation.py``.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from ._paths import document_node_path
@@ -15,6 +16,7 @@ from ._transformers import Box, IndexText
 CHUNK_SIZE = 1000
 CHUNK_OVERLAP = 150
 SNIPPET_LENGTH = 160
+_SPACE_RUN = re.compile(" {2,}")
 
 
 @dataclass(frozen=True)
@@ -86,5 +88,5 @@ def split_chunks(indexed: IndexText, *, collection_path: str, file_path: str,
 
 def snippet(text: str) -> str:
     """The hit's one-line preview: newlines to spaces, runs of spaces to one; over 160 → 160 + ``…``."""
-    one_line = " ".join(part for part in text.replace("\r", " ").replace("\n", " ").strip().split(" ") if part)
+    one_line = _SPACE_RUN.sub(" ", text.replace("\r", " ").replace("\n", " ").strip())
     return one_line if len(one_line) <= SNIPPET_LENGTH else one_line[:SNIPPET_LENGTH].rstrip() + "…"

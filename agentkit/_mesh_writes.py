@@ -70,7 +70,7 @@ class MeshWrites:
                                       paths=self._nodes)
         if not self.knows_node_type(built.node.node_type):
             raise UnregisteredNodeType(f"Error creating node: NodeType '{built.node.node_type}' is not registered")
-        return replace(built, node=self.put_node(built.node))
+        return CreateResult(self.put_node(built.node), built.dropped_fields)
 
     def create_many(self, nodes: str | list[Mapping[str, Any]], *, strict: bool | None = None) -> list[CreateResult | CreateError | StrictContentError]:
         """agentkit extension (M14: the framework has no bulk create): create each node of a JSON array.
@@ -412,10 +412,10 @@ class MeshWrites:
             raise InvalidJson(f"Invalid JSON: 'order' must be an integer, got {json.dumps(order)}.")
         content, typed, dropped = self._deserialize(
             data.get("content"), identity.node_type, self.strict if strict is None else strict)
-        node = replace(
-            identity, content=content, typed=typed, category=data.get("category"), icon=data.get("icon"),
-            order=order, description=data.get("description"), pre_rendered_html=data.get("preRenderedHtml"),
-            main_node=data.get("mainNode"),
+        node = Node(
+            identity.id, identity.namespace, identity.name, identity.node_type, content=content, typed=typed,
+            category=data.get("category"), icon=data.get("icon"), order=order, description=data.get("description"),
+            pre_rendered_html=data.get("preRenderedHtml"), main_node=data.get("mainNode"),
         )
         return CreateResult(node, dropped)
 

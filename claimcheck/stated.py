@@ -23,7 +23,7 @@ from claimcheck.site import Site, current
 
 def text(claim_id: str, site: Site | None = None) -> str:
     """The paragraph or list item the claim's marker closes, as one line."""
-    for marker in _markers(site or current() or Site.enclosing(Path.cwd())):
+    for marker in markers(site):
         if marker.id == claim_id:
             return marker.text
     raise KeyError(f"no page marks the claim {claim_id!r}")
@@ -33,6 +33,11 @@ def numbers(claim_id: str, site: Site | None = None) -> list[int | float]:
     """The numbers the claim states, in order, digits and number words alike (`three` is 3)."""
     return [int(number.value) if number.value == number.value.to_integral_value() else float(number.value)
             for number in _numbers.stated(text(claim_id, site))]
+
+
+def markers(site: Site | None = None) -> tuple[Marker, ...]:
+    """Every claim marker of the site's pages, in page order; read once per process and site."""
+    return _markers(site or current() or Site.enclosing(Path.cwd()))
 
 
 @functools.cache

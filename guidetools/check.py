@@ -9,10 +9,11 @@ The parts run at once on the machine's two cores; their reports are printed one 
    unified_path_03, so that parts 2 and 3 take about as long: the run ends with the longer one;
 3. the other snippets.
 
-The parent imports pytest and agentkit and forks the first part. It then does, once, what every snippet
-process began with: it reads the generated report as Get and indexing read it (pypdf through 62 pages, each
-letter placed, the words and their boxes; under guidetools/readings.py's `read_once`, as a snippet reads
-it), and builds what agentkit.guide builds once per process (the scenarios' workspace, which it hands
+The parent imports pytest, agentkit and what every part imports as it starts, reads the pages' claim
+markers (claimcheck.stated), and forks the first part. It then does, once, what every snippet process
+began with: it imports openpyxl, reads the generated report as Get and indexing read it (pypdf through
+62 pages, each letter placed, the words and their boxes; under guidetools/readings.py's `read_once`, as
+a snippet reads it), and builds what agentkit.guide builds once per process (the scenarios' workspace, which it hands
 out as copies, and the report's size in tokens). Then it forks the other two parts, which find all that
 done, as a snippet finds it when another snippet of its process did it first. Every test runs, in the part that
 collects it. Where the OS cannot fork (Windows), each part is a pytest process of its own and does it all.
@@ -21,6 +22,7 @@ collects it. Where the OS cannot fork (Windows), each part is a pytest process o
 from __future__ import annotations
 
 import gc
+import importlib
 import os
 import subprocess
 import sys
@@ -32,7 +34,12 @@ SECOND_PART = ("agent_design_04_write_patterns.py", "unified_path_03_transformer
 # The parent imports these before any part starts, so pytest cannot rewrite their asserts in the parts (it
 # would: they belong to the distribution whose entry point is the claims plugin). A failing assert of theirs
 # reads as Python's plain AssertionError in check; pytest's warning saying so, on every part, is left out.
-PREIMPORTED = ("agentkit", "guidetools")
+PREIMPORTED = ("agentkit", "guidetools", "claimcheck")
+# What every part imports as it starts (the claims plugin, the pytest plugins found by their entry points, the
+# parsers the plugin collects with), and what the two snippet parts both import (openpyxl, which imports numpy):
+# imported once, in the parent, instead of once per part.
+SHARED_BY_ALL = ("claimcheck.pytest_plugin", "sybil", "bs4", "markdown_it", "pathspec", "doctest", "pdb")
+SHARED_BY_SNIPPETS = ("openpyxl",)
 PYTEST = [
     "-q", "-p", "no:cacheprovider", "-m", "not build and not browser",
     # None of these is a Hypothesis test, and Hypothesis's plugin imports all of Hypothesis as a session ends.
@@ -59,11 +66,25 @@ def main(argv: list[str]) -> int:
 
     import agentkit.guide  # noqa: F401
 
+    for name in SHARED_BY_ALL:
+        importlib.import_module(name)
+    _read_pages()
     forked = [_forked(documents)]
+    for name in SHARED_BY_SNIPPETS:
+        importlib.import_module(name)
     _read_report()
     gc.freeze()  # what the parent built is shared with the parts: their collector need not walk it
     forked += [_forked(arguments) for arguments in rest]
     return _report(forked)
+
+
+def _read_pages() -> None:
+    """The pages' claim markers, as every part reads them (the contracts, and each snippet that compares a claim's
+    numbers with its code: claimcheck.stated, which reads them once per process)."""
+    from claimcheck import stated
+    from claimcheck.site import Site
+
+    stated.markers(Site.enclosing(ROOT))
 
 
 def _read_report() -> None:
