@@ -5,6 +5,8 @@ checked by snippets/content_chunk_navigation_*.py and unified_path_*.py."""
 
 from __future__ import annotations
 
+import functools
+
 import pytest
 
 from agentkit import Mesh, PathError, SearchIndex, extractive_summary
@@ -44,20 +46,28 @@ def test_an_unknown_content_store_is_refused():
         Mesh(content_store="S3")
 
 
-def _unreadable_uploads() -> list[tuple[str, bytes]]:
+UNREADABLE = ("encrypted.pdf", "truncated.pdf", "empty.pdf", "not-a-pdf.pdf", "damaged.docx")
+
+
+@functools.cache
+def _unreadable_uploads() -> dict[str, bytes]:
+    # Built by the test, not at collection: every gate worker collects this module, one runs it.
     from tests import corpus
     from tests.test_transformers import encrypted_pdf
 
     docx = corpus.minimal_docx().data
-    return [("encrypted.pdf", encrypted_pdf()), ("truncated.pdf", report_pdf_bytes()[:4096]), ("empty.pdf", b""),
-            ("not-a-pdf.pdf", b"PK\x03\x04 a zip archive, not a PDF"), ("damaged.docx", docx[: len(docx) // 2])]
+    uploads = {"encrypted.pdf": encrypted_pdf(), "truncated.pdf": report_pdf_bytes()[:4096], "empty.pdf": b"",
+               "not-a-pdf.pdf": b"PK\x03\x04 a zip archive, not a PDF", "damaged.docx": docx[: len(docx) // 2]}
+    assert tuple(uploads) == UNREADABLE, "the files built and the files the test is parametrized with"
+    return uploads
 
 
-@pytest.mark.parametrize("name, data", _unreadable_uploads(), ids=[name for name, _ in _unreadable_uploads()])
-def test_an_upload_indexing_cannot_read_is_stored_and_answers_the_failure(name, data):
+@pytest.mark.parametrize("name", UNREADABLE)
+def test_an_upload_indexing_cannot_read_is_stored_and_answers_the_failure(name):
     """upload(..., index=True) stored the file and then raised UnreadableDocument, so a caller that saw the exception
     believed nothing had changed. As in the framework (C8: MCP upload answers once the file is saved, and indexing
     fails in the background), the file stays stored and the failure is the result's index_error, never raised."""
+    data = _unreadable_uploads()[name]
     mesh = company()
     content = mesh.collections["Acme/content"]
     result = content.upload(name, data, index=True)
