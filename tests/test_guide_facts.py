@@ -9,9 +9,10 @@ from dataclasses import replace
 import pytest
 
 from agentkit.guide import WorksheetError
+from agentkit.guide._checks import grade, list_dimensions
 from agentkit.guide._facts import (
     NOT_REPORTED, DimensionRow, FactRow, Requested, Worksheet, build_worksheet, checklist_text, dimension_path, fact_id,
-    grade, list_dimensions, parse_amount, parse_checklist, read_tables,
+    parse_amount, parse_checklist, read_tables,
 )
 from agentkit.guide._report import REPORT, STATEMENTS
 from agentkit.guide._procedures import OWNER

@@ -11,7 +11,8 @@ import pytest
 
 from agentkit._config import AgentConfiguration
 from agentkit._cost import input_tokens
-from agentkit.guide._facts import Worksheet, dimension_path, verify_by_get
+from agentkit.guide._checks import verify_by_get
+from agentkit.guide._facts import Worksheet, dimension_path
 from agentkit._messages import Context, Message, ToolCall, ToolResult
 from agentkit.guide._report import REPORT
 from agentkit._runtime import Agent

@@ -89,9 +89,9 @@ def test_the_core_surface_is_small_and_grouped_as_the_framework():
 def test_return_only_helpers_stay_in_their_modules():
     """Types only ever returned are reachable through their modules, not re-exported."""
     from agentkit import _content_types, _cost, _node, _tokens, _usage
-    from agentkit.guide import _facts
+    from agentkit.guide import _checks
 
-    for module, name in ((_tokens, "ContextEstimate"), (_facts, "Grade"), (_usage, "UsageRow"),
+    for module, name in ((_tokens, "ContextEstimate"), (_checks, "Grade"), (_usage, "UsageRow"),
                          (_node, "StepClock"), (_content_types, "DOCUMENT_TYPE"), (_cost, "require_count")):
         assert hasattr(module, name), (module.__name__, name)
         assert name not in agentkit.__all__ and name not in agentkit.guide.__all__

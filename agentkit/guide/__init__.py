@@ -12,9 +12,9 @@ from ._report import REPORT, build_report_pdf, report_pdf_path, report_pdf_bytes
 # fact/dimension write patterns: typed nodes, the worksheet, the checks after writing
 from ._facts import (
     WorksheetError, MissingMasterData, DIMENSION_TYPE, FACT_TYPE, Worksheet, register_types, fact_id,
-    dimension_path, fact_path, read_tables, build_worksheet, parse_checklist, checklist_text, list_dimensions,
-    search_dimension_by_name, verify_by_get, reconcile, grade, facts_for, invented_key,
+    dimension_path, fact_path, read_tables, build_worksheet, parse_checklist, checklist_text,
 )
+from ._checks import list_dimensions, search_dimension_by_name, verify_by_get, reconcile, grade, facts_for, invented_key
 
 # scripted models
 from ._models import ScriptedModel, PlannedCalls, TextModel, DEFAULT_MODEL

@@ -24,9 +24,10 @@ from agentkit._messages import ToolCall, ToolResult
 from agentkit._paths import DOCUMENTS_SEGMENT, file_path_from_document, get_path_of_file
 from agentkit._wire import returned_text
 
+from ._checks import invented_key, reconcile
 from ._facts import (
     DIMENSIONS, FACTS, Worksheet, WorksheetError, build_worksheet, checklist_text, dimension_node, dimension_path,
-    fact_node, fact_path, invented_key, parse_checklist, reconcile,
+    fact_node, fact_path, parse_checklist,
 )
 from ._replay import Procedure, View
 from ._report import REPORT

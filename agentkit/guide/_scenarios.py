@@ -33,10 +33,8 @@ from agentkit._tokens import item_tokens
 from agentkit._usage import usage_report
 from agentkit._wire import DEFAULT_WIRE
 
-from ._facts import (
-    DIMENSIONS, FACTS, Grade, Reconciliation, Worksheet, dimension_node, dimension_path, grade, reconcile,
-    register_types,
-)
+from ._checks import Grade, Reconciliation, grade, reconcile
+from ._facts import DIMENSIONS, FACTS, Worksheet, dimension_node, dimension_path, register_types
 from ._models import DEFAULT_MODEL
 from ._procedures import (
     APPROVE, COLLECTION, OWNER, PROHIBITION, PROTOCOL_INSTRUCTIONS, PROTOCOL_PLUGINS, RESUME, TASK, THREAD, TITLES,
