@@ -22,7 +22,7 @@ dropped field names.
 from __future__ import annotations
 
 from collections.abc import Collection
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ._collections import FILE_SYSTEM, ContentCollection
@@ -124,7 +124,7 @@ class Mesh(MeshReads, MeshWrites, ContentTyping):
         now = self.clock.tick()
         existing = self._nodes.get(node.path)
         created = node.created_date or (existing.created_date if existing is not None else "") or now
-        stamped = replace(node, last_modified=now, created_date=created)  # CreatedDate: set once (MeshExtensions.cs:594)
+        stamped = node.stamped(now, created)  # CreatedDate: set once (MeshExtensions.cs:594)
         self._nodes[stamped.path] = stamped
         self.index.stage_node(stamped)
         return stamped

@@ -139,3 +139,16 @@ def test_file_system_names_the_key_as_sent_when_the_file_it_reaches_is_unreadabl
     with pytest.raises(UnreadableDocument, match=r"^Error: Error accessing file '\.\./\.\./Other/content/broken\.pdf' from "
                                         r"collection 'content': "):
         mesh.fetch("Acme/content/../../Other/content/broken.pdf")
+
+
+def test_a_stamped_node_is_the_node_replaced_with_its_stamps():
+    """Node.stamped, which every write calls, builds what dataclasses.replace builds, every field set."""
+    from dataclasses import fields, replace
+
+    from agentkit._node import Node
+
+    node = Node("rev", "Acme/Facts", "Revenue", "Fact", {"value": 1}, "c", "i", 3, 4, "old", True, "d", "<p>", "m", "then")
+    assert all(getattr(node, f.name) != f.default for f in fields(Node))  # every field away from its default
+    stamped = node.stamped("2025-01-01T00:00:05Z", "2025-01-01T00:00:01Z")
+    assert stamped == replace(node, last_modified="2025-01-01T00:00:05Z", created_date="2025-01-01T00:00:01Z")
+    assert type(stamped) is Node and vars(stamped).keys() == vars(node).keys() and node.last_modified == "old"
