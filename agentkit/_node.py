@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Collection
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
@@ -58,8 +58,11 @@ class Node:
     def stamped(self, last_modified: str, created_date: str) -> Node:
         """This node with a write's two stamps: ``dataclasses.replace(self, last_modified=…, created_date=…)``,
         built from the fields directly (a Node has no ``__post_init__``), since every write makes one and
-        replace's generic path took a sixth of a Create."""
-        node = object.__new__(type(self))
+        replace's generic path took a sixth of a Create. A subclass may derive fields in its own
+        ``__post_init__``: it gets replace itself."""
+        if type(self) is not Node:
+            return replace(self, last_modified=last_modified, created_date=created_date)
+        node = object.__new__(Node)
         node.__dict__.update(self.__dict__, last_modified=last_modified, created_date=created_date)
         return node
 
