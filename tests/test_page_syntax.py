@@ -15,12 +15,13 @@ from pathlib import Path
 
 import markdown
 import pytest
+import yaml
 
 from claimcheck._marks import ClaimLabels
 from claimcheck.doctests import make_sybil
 from claimcheck import numbers
 from guidetools import claimcontract, claims, export, framework_only, mutate, review
-from guidetools.project import Project
+from guidetools.project import REPO_ROOT, Project
 from claimcheck.inline import read_inline
 from claimcheck.outputs import shown_output
 from claimcheck.page import fenced_lines, read_page
@@ -119,15 +120,30 @@ def tree(tmp_path: Path) -> Path:
     return tmp_path
 
 
+class _SiteConfig(yaml.SafeLoader):
+    """mkdocs.yml as YAML: its `!ENV` values (the plugins' switches) read as None; only its Markdown settings count."""
+
+
+_SiteConfig.add_multi_constructor("!", lambda loader, suffix, node: None)
+
+
+def site_markdown() -> tuple[list[str], dict[str, dict]]:
+    """mkdocs.yml's `markdown_extensions`, as names and their settings, the way MkDocs hands them to Python-Markdown."""
+    with (REPO_ROOT / "mkdocs.yml").open(encoding="utf-8") as config:
+        entries = yaml.load(config, Loader=_SiteConfig)["markdown_extensions"]
+    names = [entry if isinstance(entry, str) else next(iter(entry)) for entry in entries]
+    settings = {name: dict(options or {}) for entry in entries if isinstance(entry, dict) for name, options in entry.items()}
+    return names, settings
+
+
 def rendered(tree: Path) -> str:
-    """The page's HTML as the site renders it: its Markdown extensions and the claims plugin's labels."""
-    return markdown.markdown(
-        (tree / "docs/page.md").read_text(encoding="utf-8"),
-        extensions=["admonition", "attr_list", "md_in_html", "tables", "toc", "pymdownx.details", "pymdownx.superfences",
-                    "pymdownx.tabbed", "pymdownx.snippets", ClaimLabels("claims/")],
-        extension_configs={"pymdownx.snippets": {"base_path": [str(tree)], "check_paths": True, "dedent_subsections": True},
-                           "pymdownx.tabbed": {"alternate_style": True}},
-    )
+    """The page's HTML as the site renders it: mkdocs.yml's Markdown extensions and settings (the snippets read
+    from the tree) and the claims plugin's labels."""
+    names, settings = site_markdown()
+    assert settings["pymdownx.snippets"].get("check_paths") is True, "the site's includes must fail when missing"
+    settings["pymdownx.snippets"]["base_path"] = [str(tree)]
+    return markdown.markdown((tree / "docs/page.md").read_text(encoding="utf-8"),
+                             extensions=[*names, ClaimLabels("claims/")], extension_configs=settings)
 
 
 def test_claims_read_from_the_page_are_the_claims_the_site_labels(tree: Path):
@@ -227,8 +243,10 @@ def test_shown_output_verifies_links_and_fences_are_read_alike(tree: Path):
 def test_sections_of_the_page_model_and_the_exports_anchors_are_the_headings_and_ids_the_site_gives(tree: Path):
     page = read_page(tree / "docs/page.md", Path("docs/page.md"))
     headings = re.findall(r'<h([1-6]) id="([^"]+)">(.*?)</h', rendered(tree))
+    # A heading's text, without the permalink the site puts after it (toc: permalink).
     assert [(section.level, section.anchor, section.text) for section in page.sections] == [
-        (int(level), anchor, html_lib.unescape(re.sub(r"<[^>]+>", "", text))) for level, anchor, text in headings
+        (int(level), anchor, html_lib.unescape(re.sub(r"<[^>]+>", "", re.sub(r'<a class="headerlink".*?</a>', "", text))))
+        for level, anchor, text in headings
     ]
     lines = (tree / "docs/page.md").read_text(encoding="utf-8").splitlines()
     assert list(export.heading_anchors(lines)) == [anchor for _, anchor, _ in headings]
