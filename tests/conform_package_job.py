@@ -104,6 +104,7 @@ def build_wheel(package: Path, workdir: Path) -> Path:
     the hook `pip wheel --no-build-isolation` calls: the setuptools pinned in requirements.txt builds it, and
     nothing is fetched. It is called in this process, not by pip and the two hook processes it starts, which cost every
     gate run about 3 s of CPU. What the backend prints goes to WORKDIR/build.log."""
+    shutil.rmtree(workdir / "source", ignore_errors=True)  # a WORKDIR used before: its copy is made again
     source = shutil.copytree(package, workdir / "source", ignore=shutil.ignore_patterns("__pycache__", "build", "*.egg-info"))
     wheelhouse = workdir / "wheelhouse"
     wheelhouse.mkdir(parents=True, exist_ok=True)
