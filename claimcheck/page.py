@@ -215,8 +215,13 @@ def blank_list_marker(line: str) -> str:
 
 
 def read_page(path: Path, shown_as: Path | None = None) -> Page:
-    """Read one page; `shown_as` is the path used in messages (relative to the repo)."""
-    return read_lines(path.read_text(encoding="utf-8").splitlines(), shown_as or path)
+    """Read one page; `shown_as` is the path used in messages (relative to the repo). A page that is not
+    UTF-8 text raises ValueError naming it."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as error:
+        raise ValueError(f"{shown_as or path}: not UTF-8 text ({error})") from None
+    return read_lines(text.splitlines(), shown_as or path)
 
 
 def read_lines(lines: list[str], name: Path) -> Page:

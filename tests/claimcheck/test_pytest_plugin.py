@@ -163,3 +163,15 @@ def test_a_failing_check_shows_its_values_names_the_claim_it_breaks_and_a_check_
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(["*assert 4 == 5*", "*broken claims*",
                                  "adder.adds: stated at docs/page.md:4, checked at snippets/adds.py:7"])
+
+
+def test_a_failure_is_reported_when_a_page_cannot_be_read(project: pytest.Pytester):
+    """A page that is not UTF-8 leaves the claims a failure breaks unnamed, saying which page; the failure itself is
+    reported (naming the claims had raised inside pytest's report hook: INTERNALERROR, and no failure shown)."""
+    (project.path / "docs/page.md").write_bytes(b"# Caf\xe9\n")
+    write(project, "snippets/fails.py", "total = 2 + 2\nassert total == 5\n")
+    result = project.runpytest("-p", "no:cacheprovider", "snippets")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["*assert 4 == 5*", "*broken claims*",
+                                 "the claims it breaks cannot be named: docs/page.md: not UTF-8 text (*"])
+    result.stdout.no_fnmatch_line("*INTERNALERROR*")
