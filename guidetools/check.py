@@ -13,10 +13,10 @@ The parent imports pytest, agentkit and what every part imports as it starts, re
 markers (claimcheck.stated), and forks the first part. It then does, once, what every snippet process
 began with: it imports openpyxl, reads the generated report as Get and indexing read it (pypdf through
 62 pages, each letter placed, the words and their boxes; under guidetools/readings.py's `read_once`, as
-a snippet reads it), and builds what agentkit.guide builds once per process (the scenarios' workspace, which it hands
-out as copies, and the report's size in tokens). Then it forks the other two parts, which find all that
-done, as a snippet finds it when another snippet of its process did it first. Every test runs, in the part that
-collects it. Where the OS cannot fork (Windows), each part is a pytest process of its own and does it all.
+a snippet reads it), and builds what agentkit.guide builds once per process (the scenarios' workspace,
+which it hands out as copies, and the report's size in tokens). Then it forks the other two parts, which
+find all that done, as a snippet finds it when another snippet of its process did it first. Every test
+runs, in the part that collects it. Where the OS cannot fork (Windows), each part is a pytest process of its own and does it all.
 """
 
 from __future__ import annotations

@@ -18,6 +18,7 @@ from ._report import REPORT, STATEMENTS, FinancialReport
 
 ALREADY_EXISTS = "dimension already exists"
 
+
 def list_dimensions(mesh: Mesh, owner: str) -> dict[str, Any]:
     """The existence check as the guide recommends it: one search listing every dimension."""
     return mesh.search("nodeType:LineItem", base_path=f"{owner}/{DIMENSIONS}", limit=200)
