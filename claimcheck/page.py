@@ -214,13 +214,17 @@ def blank_list_marker(line: str) -> str:
     return " " * width + line[width:]
 
 
+class PageNotText(ValueError):
+    """A page whose bytes are not UTF-8 text; the message names it."""
+
+
 def read_page(path: Path, shown_as: Path | None = None) -> Page:
     """Read one page; `shown_as` is the path used in messages (relative to the repo). A page that is not
-    UTF-8 text raises ValueError naming it."""
+    UTF-8 text raises PageNotText naming it."""
     try:
         text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError as error:
-        raise ValueError(f"{shown_as or path}: not UTF-8 text ({error})") from None
+        raise PageNotText(f"{shown_as or path}: not UTF-8 text ({error})") from None
     return read_lines(text.splitlines(), shown_as or path)
 
 

@@ -117,9 +117,11 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
     report = yield
     configured = _folder(item.config, "claims_snippets") or _folder(item.config, "claims_pages")
     if report.failed and call.excinfo is not None and configured:
+        from claimcheck.page import PageNotText
+
         try:
             broken = _broken_claims(item.config, call.excinfo)
-        except (OSError, ValueError) as error:  # a page that cannot be read: the failure is still reported
+        except (OSError, PageNotText) as error:  # a page that cannot be read: the failure is still reported
             broken = [f"the claims it breaks cannot be named: {error}"]
         if broken:
             report.sections.append(("broken claims", "\n".join(broken)))

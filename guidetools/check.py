@@ -79,8 +79,8 @@ def main(argv: list[str]) -> int:
 
 
 def _read_pages() -> None:
-    """The pages' claim markers, as every part reads them (the contracts, and each snippet that compares a claim's
-    numbers with its code: claimcheck.stated, which reads them once per process)."""
+    """The pages' claim markers as claimcheck.stated reads them, once per process: the snippets that compare a
+    claim's numbers with their code find them read (the pages' parse is shared too: claimcheck keeps it by text)."""
     from claimcheck import stated
     from claimcheck.site import Site
 

@@ -1,5 +1,5 @@
-"""Tests for agentkit/guide/_facts.py beyond the pages: the table reader, the worksheet's parser and its refusals,
-and grading. Label search, verification by Get, reconciliation, a second spelling and the worksheet's nodes written
+"""Tests for agentkit/guide/_facts.py and _checks.py beyond the pages: the table reader, the worksheet's parser and
+its refusals, and grading. Label search, verification by Get, reconciliation, a second spelling and the worksheet's nodes written
 typed with every field (graded correct) are checked by snippets/agent_design_04_write_patterns.py and _06_measured.py."""
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ models the framework: it is what the guide's pages run on the model. Types only 
 # the generated annual report
 from ._report import REPORT, build_report_pdf, report_pdf_path, report_pdf_bytes, report_index_text, upload_report
 
-# fact/dimension write patterns: typed nodes, the worksheet, the checks after writing
+# fact/dimension write patterns: typed nodes, the worksheet (_facts), the checks after writing (_checks)
 from ._facts import (
     WorksheetError, MissingMasterData, DIMENSION_TYPE, FACT_TYPE, Worksheet, register_types, fact_id,
     dimension_path, fact_path, read_tables, build_worksheet, parse_checklist, checklist_text,
