@@ -184,8 +184,7 @@ def _snippets(root: Path):
     """pymdownx.snippets' preprocessor with the guide's settings (mkdocs.yml), reading paths under `root`."""
     import markdown
 
-    extensions = siteconfig.load().get("markdown_extensions", [])
-    settings = next(entry["pymdownx.snippets"] for entry in extensions if isinstance(entry, dict) and "pymdownx.snippets" in entry)
+    settings = siteconfig.markdown_extensions()[1]["pymdownx.snippets"]
     md = markdown.Markdown(extensions=["pymdownx.snippets"], extension_configs={"pymdownx.snippets": {**settings, "base_path": [str(root)]}})
     return md.preprocessors["snippet"]
 

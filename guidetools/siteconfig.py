@@ -23,6 +23,18 @@ def load(path: Path = MKDOCS_YML) -> dict:
     return yaml.load(path.read_text(encoding="utf-8"), Loader=_TolerantLoader) or {}
 
 
+def markdown_extensions(path: Path = MKDOCS_YML) -> tuple[list[str], dict[str, dict]]:
+    """mkdocs.yml's `markdown_extensions` as MkDocs hands them to Python-Markdown: the names, in order, and the
+    settings of those that have any."""
+    names, settings = [], {}
+    for entry in load(path).get("markdown_extensions", []):
+        name, options = next(iter(entry.items())) if isinstance(entry, dict) else (entry, None)
+        names.append(name)
+        if options:
+            settings[name] = dict(options)
+    return names, settings
+
+
 def site_url(path: Path = MKDOCS_YML) -> str | None:
     return load(path).get("site_url")
 

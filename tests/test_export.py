@@ -170,12 +170,7 @@ def test_each_page_renders_with_the_sites_markdown_settings_without_a_broken_tab
 
     from guidetools import siteconfig
 
-    names, configs = [], {}
-    for entry in siteconfig.load(REPO_ROOT / "mkdocs.yml")["markdown_extensions"]:
-        name, config = next(iter(entry.items())) if isinstance(entry, dict) else (entry, None)
-        names.append(name)
-        if config:
-            configs[name] = config
+    names, configs = siteconfig.markdown_extensions()
     _, body = split(exported[page])
     html = markdown.Markdown(extensions=names, extension_configs=configs).convert(body)
     # A table inside a callout (a Details block, exported as a block quote) is one too.

@@ -15,13 +15,12 @@ from pathlib import Path
 
 import markdown
 import pytest
-import yaml
 
 from claimcheck._marks import ClaimLabels
 from claimcheck.doctests import make_sybil
 from claimcheck import numbers
-from guidetools import claimcontract, claims, export, framework_only, mutate, review
-from guidetools.project import REPO_ROOT, Project
+from guidetools import claimcontract, claims, export, framework_only, mutate, review, siteconfig
+from guidetools.project import Project
 from claimcheck.inline import read_inline
 from claimcheck.outputs import shown_output
 from claimcheck.page import fenced_lines, read_page
@@ -120,26 +119,10 @@ def tree(tmp_path: Path) -> Path:
     return tmp_path
 
 
-class _SiteConfig(yaml.SafeLoader):
-    """mkdocs.yml as YAML: its `!ENV` values (the plugins' switches) read as None; only its Markdown settings count."""
-
-
-_SiteConfig.add_multi_constructor("!", lambda loader, suffix, node: None)
-
-
-def site_markdown() -> tuple[list[str], dict[str, dict]]:
-    """mkdocs.yml's `markdown_extensions`, as names and their settings, the way MkDocs hands them to Python-Markdown."""
-    with (REPO_ROOT / "mkdocs.yml").open(encoding="utf-8") as config:
-        entries = yaml.load(config, Loader=_SiteConfig)["markdown_extensions"]
-    names = [entry if isinstance(entry, str) else next(iter(entry)) for entry in entries]
-    settings = {name: dict(options or {}) for entry in entries if isinstance(entry, dict) for name, options in entry.items()}
-    return names, settings
-
-
 def rendered(tree: Path) -> str:
     """The page's HTML as the site renders it: mkdocs.yml's Markdown extensions and settings (the snippets read
     from the tree) and the claims plugin's labels."""
-    names, settings = site_markdown()
+    names, settings = siteconfig.markdown_extensions()
     assert settings["pymdownx.snippets"].get("check_paths") is True, "the site's includes must fail when missing"
     settings["pymdownx.snippets"]["base_path"] = [str(tree)]
     return markdown.markdown((tree / "docs/page.md").read_text(encoding="utf-8"),
