@@ -30,19 +30,12 @@ def test_no_include_line_survives_rendering(built_site):
     assert leftovers == []
 
 
-def test_framework_claims_link_their_source_at_the_pinned_commit(built_site):
-    """The claims page renders each framework claim's citations as permalinks at the pinned commit."""
-    from guidetools import facts
-
-    pin = facts.load().framework
-    claims_page = (built_site / "reference" / "claims" / "index.html").read_text(encoding="utf-8")
-    assert f"https://github.com/{pin.name}/blob/{pin.commit}/" in claims_page
-
-
-def test_claims_page_rows_show_each_claim_whole(built_site):
-    """Each claim's row on the claims page holds the claim's whole text, as the page that states it renders it."""
+def test_claims_page_rows_show_each_claim_whole_and_link_each_cited_source_line(built_site):
+    """Each claim's row on the claims page holds the claim's whole text, as the page that states it renders it; a
+    framework claim's row links every source line of every fact it cites, at its repository's pinned commit."""
     from bs4 import BeautifulSoup
 
+    from guidetools import facts
     from tests.browser import nav_pages
     from guidetools.project import REPO_ROOT, Project
 
@@ -63,7 +56,8 @@ def test_claims_page_rows_show_each_claim_whole(built_site):
     rows = by_id(claims_page)
     # Where the build writes each page: the nav's own URL rule (tests/browser.py).
     url_paths = {Path("docs") / page.source: page.url_path for page in nav_pages(REPO_ROOT / "mkdocs.yml")}
-    cut = []
+    cited = facts.load().facts
+    cut, unlinked = [], []
     for page in Project().pages:
         if not page.markers:
             continue
@@ -73,9 +67,13 @@ def test_claims_page_rows_show_each_claim_whole(built_site):
             for nested in stated.find_all(["ul", "ol", "pre", "table"]):
                 nested.decompose()
             row = rows[f"claim-{marker.id}"].find_parent("tr")
+            linked = {link["href"] for link in row.find_all("a", href=True)}
+            unlinked += [(marker.id, citation.permalink) for fact_id in marker.cites
+                         for citation in cited[fact_id].citations if citation.permalink not in linked]
             if plain(stated) not in plain(row.find_all("td")[1]):
                 cut.append(marker.id)
     assert cut == [], f"rows that do not hold their claim whole: {cut}"
+    assert unlinked == [], f"rows without the permalink of a source line their claim cites: {unlinked}"
 
 
 def test_pages_meet_the_prose_targets(built_site):
