@@ -366,6 +366,9 @@ def test_the_checks_are_collected_from_every_module_of_the_package_in_its_order(
     for module in checks.MODULES:
         defined = [check for check in CHECKS if check.__module__ == module.__name__]
         assert defined, f"{module.__name__} defines no check"
+        # Counted in the source too: a second check under a name already taken would replace the first unseen.
+        decorated = inspect.getsource(module).count("\n@check(")
+        assert len(defined) == decorated, f"{module.__name__} decorates {decorated} checks, {len(defined)} are collected"
         lines = [inspect.getsourcelines(check)[1] for check in defined]
         assert lines == sorted(lines), f"{module.__name__}'s checks are not collected in the order it defines them"
     order = [module.__name__ for module in checks.MODULES]
