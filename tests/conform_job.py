@@ -7,8 +7,8 @@
   distributions the wheel declares); that environment's `meshweaver-conform --url … --header …` runs the whole
   suite, from a folder outside the checkout with no path of ours, against agentkit's MCP server, a process of its
   own on a free port, which SIGTERM then stops.
-- `stdio`: the checkout's client, in this process, runs the whole suite over stdio against the server with one
-  planted divergence (tests/planted_server.py --plant navigate-to-path).
+- `stdio`: the checkout's client, in a child process that runs while `http` does, runs the whole suite over stdio
+  against the server with one planted divergence (tests/planted_server.py --plant navigate-to-path).
 
 Each run prints `=== conformance run NAME`, its lines and `conform exit: N`; the `http` run also prints
 `installed: NAME==VERSION ...` (what the fresh environment holds), `client: PATH` (where it imports
@@ -24,6 +24,7 @@ import shlex
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -125,9 +126,31 @@ def sections(output: str) -> dict[str, str]:
     return {name: "".join(lines) for name, lines in found.items()}
 
 
+def run_named(workdir: Path, name: str) -> None:
+    folder = workdir / name
+    folder.mkdir(parents=True, exist_ok=True)
+    RUNS[name](folder)
+
+
 if __name__ == "__main__":
-    for name, run in RUNS.items():
-        folder = Path(sys.argv[1]) / name
-        folder.mkdir(parents=True, exist_ok=True)
-        print(f"{RUN_HEADING}{name}", flush=True)
-        run(folder)
+    workdir = Path(sys.argv[1])
+    if len(sys.argv) > 2:  # one run, in a process of its own
+        run_named(workdir, sys.argv[2])
+        sys.exit(0)
+    # The stdio run in a child while the http run builds, installs and runs here: either waits on the other's
+    # processes less. Their outputs are printed one after the other, in RUNS' order.
+    *here, last = RUNS
+    kept = tempfile.TemporaryFile()  # not a pipe: a child with much to say never waits for this process to read
+    child = subprocess.Popen([sys.executable, __file__, str(workdir), last], stdout=kept, stderr=subprocess.STDOUT)
+    try:
+        for name in here:
+            print(f"{RUN_HEADING}{name}", flush=True)
+            run_named(workdir, name)
+    except BaseException:  # the gate stopping the job (SIGINT), or a run that broke: the child goes too
+        child.kill()
+        child.wait()
+        raise
+    child.wait()
+    kept.seek(0)
+    print(f"{RUN_HEADING}{last}\n{kept.read().decode('utf-8', 'replace')}", end="", flush=True)
+    sys.exit(child.returncode)  # a run that broke in the child breaks the job, as it would here
