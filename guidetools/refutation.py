@@ -10,6 +10,7 @@ reading needs a new reading: the recorded wording must be the page's wording.
 
 from __future__ import annotations
 
+import ast
 import functools
 import json
 import re
@@ -19,6 +20,7 @@ from pathlib import Path
 
 from claimcheck.page import Marker
 from claimcheck.problems import Problem
+from claimcheck.pysource import read_checks
 from guidetools.tomllines import table_lines
 
 REVIEW_FILE = Path("framework/review.toml")
@@ -30,6 +32,11 @@ VERDICTS = ("holds", "unsettled")
 EARLIER_VERDICTS = ("wrong", "incomplete", "unsettled")
 # "path:12-30", "path:12" or a whole file "path", optionally after a repository key of
 # framework/citations.toml ("PDFPIG:…").
+# A finding or change names this repository's code as `path::name`, the path from the root: a top-level function,
+# class or constant, `Class.method`, or `verifies:<claim-id>` (the checks under that comment). Never by a line,
+# which drifts as the code moves; `path (removed since)` where the code is gone.
+LINE_REF = re.compile(r"[\w/.-]*\.py:\d+(?:-\d+)?(?:,\s*\d+(?:-\d+)?)*")
+CODE_REF = re.compile(r"([\w/.-]*\.py)(::[\w.:-]+| \(removed since\))?(?!:\d)")
 READ_SPAN = re.compile(r"^(?:(?P<repo>[A-Z][A-Z0-9]*):)?(?P<path>[^:\s]+\.\w+)(?::(?P<start>\d+)(?:-(?P<end>\d+))?)?$")
 
 
@@ -134,6 +141,51 @@ def problems(markers: list[Marker], readings: dict[str, Reading], pin: str) -> l
     return found
 
 
+def ref_problems(readings: dict[str, Reading], root: Path) -> list[Problem]:
+    """Refs in findings and changes that cite a line, or name a file or code that `root` does not hold."""
+    found = []
+    for reading in readings.values():
+        texts = (reading.finding, reading.changed)
+        wrong = [f"{match.group(0)} cites a line, which drifts: cite path::name"
+                 for text in texts for match in LINE_REF.finditer(text)]
+        wrong += [f"{path}{rest.rstrip('.:')}: {why}" for text in texts for path, rest in CODE_REF.findall(text)
+                  if (why := _unresolved(root, path, rest))]
+        found += [Problem(REVIEW_FILE, reading.line, f"{reading.claim}: {message}", reading.claim) for message in wrong]
+    return found
+
+
+def _unresolved(root: Path, path: str, rest: str) -> str | None:
+    """Why the ref `path` + `rest` (`::name`, ` (removed since)` or nothing) names nothing in `root`; None if it does."""
+    file = root / path
+    if rest == " (removed since)":
+        return None if "/" in path and file.parent.is_dir() else "not a path from the repository root"
+    if not rest and "/" not in path:
+        return None  # a bare file name ("the snippet x.py") is prose
+    if not file.is_file():
+        return "no such file from the repository root"
+    name = rest[2:].rstrip(".:")
+    if not name:
+        return None
+    if name.startswith("verifies:"):
+        checks, _ = read_checks(file)
+        return None if name.removeprefix("verifies:") in {i for check in checks for i in check.ids} else "no such check"
+    return None if name in _names(file.read_text(encoding="utf-8")) else f"{path} defines no {name}"
+
+
+@functools.lru_cache(maxsize=64)  # a file that several refs name is parsed once
+def _names(source: str) -> frozenset[str]:
+    """A module's top-level functions, classes and assigned names, and `Class.method` for each method of a class."""
+    names, functions = set(), (ast.FunctionDef, ast.AsyncFunctionDef)
+    for node in ast.parse(source).body:
+        if isinstance(node, (*functions, ast.ClassDef)):
+            names.add(node.name)
+        if isinstance(node, ast.ClassDef):
+            names |= {f"{node.name}.{item.name}" for item in node.body if isinstance(item, functions)}
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+            names |= {t.id for t in getattr(node, "targets", None) or [node.target] if isinstance(t, ast.Name)}
+    return frozenset(names)
+
+
 def span_problems(readings: dict[str, Reading], repo: str, files: dict[str, list[str] | None]) -> list[Problem]:
     """Spans into `repo` that name a file absent at its commit, or lines past its end; `files` maps a path to its lines."""
     found = []
@@ -178,6 +230,7 @@ def main() -> int:
 
     project = Project()
     readings, form = load(project.root)
+    form += ref_problems(readings, project.root)
     for problem in form:
         print(problem)
     markers = [marker for page in project.pages for marker in page.markers]

@@ -40,6 +40,46 @@ def _marker(claim: str, text: str, kind: str = "framework") -> Marker:
 AT_CLAIM, AT_READING = ("docs/page.md", 7), ("framework/review.toml", 2)
 
 
+
+# A module of the guide's code, as a finding or change names it.
+CODE = """K = 1
+
+
+def f():
+    pass
+
+
+class C:
+    def m(self):
+        pass
+
+
+# verifies: a.claim
+assert K
+"""
+
+
+@pytest.mark.parametrize(("finding", "message"), [
+    ("g/x.py::K, g/x.py::f, g/x.py::C.m and g/x.py::verifies:a.claim. g/gone.py (removed since); the snippet x.py.", None),
+    ("See g/x.py:3-4.", "g/x.py:3-4 cites a line, which drifts: cite path::name"),
+    ("See x.py:3, 5-6 and the rest.", "x.py:3, 5-6 cites a line, which drifts: cite path::name"),
+    ("See g/x.py::g.", "g/x.py::g: g/x.py defines no g"),
+    ("See g/x.py::C.n.", "g/x.py::C.n: g/x.py defines no C.n"),
+    ("See g/x.py::verifies:b.claim.", "g/x.py::verifies:b.claim: no such check"),
+    ("See g/y.py::f.", "g/y.py::f: no such file from the repository root"),
+    ("See h/y.py for it.", "h/y.py: no such file from the repository root"),
+    ("See x.py (removed since).", "x.py (removed since): not a path from the repository root"),
+], ids=["names that exist", "a line", "lines without their folder", "no such name", "no such method", "no such check",
+        "no such file", "a path to no file", "removed, without its path"])
+def test_a_finding_names_the_guides_code_that_exists_and_never_a_line(tmp_path, finding, message):
+    """One problem per ref that cites a line or names nothing; refs that resolve, and a bare file name, none."""
+    (tmp_path / "g").mkdir()
+    (tmp_path / "g" / "x.py").write_text(CODE, encoding="utf-8")
+    readings, form = _load(tmp_path, READING.replace("serializes the text as a JSON string.", finding))
+    found = refutation.ref_problems(readings, tmp_path)
+    assert form == [] and [problem.message for problem in found] == ([f"a.claim: {message}"] if message else [])
+
+
 @pytest.mark.parametrize(("pin", "markers", "where", "messages"), [
     pytest.param("2ba479c1d07d", [("a.claim", "Get answers the text."), ("b.claim", "Search ranks.")],
                  (*AT_CLAIM, "b.claim"), ["has no refutation reading"], id="claim without a reading"),
@@ -95,3 +135,10 @@ def test_every_read_span_exists_at_the_pin():
     lines = repository.read([(PIN.commit, path) for path in wanted])
     found = refutation.span_problems(record, "", {path: lines[(PIN.commit, path)] for path in wanted})
     assert not found, "\n" + report(found)
+
+
+def test_the_records_findings_name_the_guides_code_that_exists():
+    """The refs of framework/review.toml's findings and changes name this tree's code, not lines of an older one."""
+    readings, _ = refutation.load(PROJECT.root)
+    problems = refutation.ref_problems(readings, PROJECT.root)
+    assert not problems, "\n" + report(problems)
