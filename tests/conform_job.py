@@ -10,7 +10,7 @@
 - `stdio`: the checkout's client, in a child process that runs while `http` does, runs the whole suite over stdio
   against the server with one planted divergence (tests/planted_server.py --plant navigate-to-path).
 
-Each run prints `=== conformance run NAME`, its lines and `conform exit: N`; the `http` run also prints
+The job prints, for each run, `=== conformance run NAME`, the run's lines and `conform exit: N`; the `http` run also prints
 `installed: NAME==VERSION ...` (what the fresh environment holds), `client: PATH` (where it imports
 `conformance` from), `absent: NAME ...` (modules of the docs toolchain it cannot import), `command: …`, and
 `server exit: N`, with the server's log in WORKDIR/http/server.log. The reports go to WORKDIR/NAME/junit.xml and
@@ -142,15 +142,21 @@ if __name__ == "__main__":
     *here, last = RUNS
     kept = tempfile.TemporaryFile()  # not a pipe: a child with much to say never waits for this process to read
     child = subprocess.Popen([sys.executable, __file__, str(workdir), last], stdout=kept, stderr=subprocess.STDOUT)
+
+    def stop(signum, frame) -> None:  # the gate stopping the job: the child first, before the http server's own stop
+        child.kill()
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGINT, stop)
     try:
         for name in here:
             print(f"{RUN_HEADING}{name}", flush=True)
             run_named(workdir, name)
-    except BaseException:  # the gate stopping the job (SIGINT), or a run that broke: the child goes too
-        child.kill()
         child.wait()
-        raise
-    child.wait()
+    finally:  # a run that broke here, or the stop: the child goes too
+        if child.poll() is None:
+            child.kill()
+            child.wait()
     kept.seek(0)
     print(f"{RUN_HEADING}{last}\n{kept.read().decode('utf-8', 'replace')}", end="", flush=True)
     sys.exit(child.returncode)  # a run that broke in the child breaks the job, as it would here
