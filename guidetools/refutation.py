@@ -35,7 +35,8 @@ EARLIER_VERDICTS = ("wrong", "incomplete", "unsettled")
 # A finding or change names this repository's code as `path::name`, the path from the root: a top-level function,
 # class or constant, `Class.method`, or `verifies:<claim-id>` (the checks under that comment). Never by a line,
 # which drifts as the code moves; `path (removed since)` where the code is gone.
-LINE_REF = re.compile(r"[\w/.-]*\.py:\d+(?:-\d+)?(?:,\s*\d+(?:-\d+)?)*")
+# `x.py:3`, `x.py:3-4, 9`, and the other ways to write a line: `x.py`:3, x.py line 3, x.py, lines 3-4, x.py#L3.
+LINE_REF = re.compile(r"[\w/.-]*\.py`?(?::\s?|,?\s+lines?\s+|#L)\d+(?:-\d+)?(?:,\s*\d+(?:-\d+)?)*")
 CODE_REF = re.compile(r"([\w/.-]*\.py)(::[\w.:-]+| \(removed since\))?(?!:\d)")
 READ_SPAN = re.compile(r"^(?:(?P<repo>[A-Z][A-Z0-9]*):)?(?P<path>[^:\s]+\.\w+)(?::(?P<start>\d+)(?:-(?P<end>\d+))?)?$")
 

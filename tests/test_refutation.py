@@ -63,13 +63,17 @@ assert K
     ("g/x.py::K, g/x.py::f, g/x.py::C.m and g/x.py::verifies:a.claim. g/gone.py (removed since); the snippet x.py.", None),
     ("See g/x.py:3-4.", "g/x.py:3-4 cites a line, which drifts: cite path::name"),
     ("See x.py:3, 5-6 and the rest.", "x.py:3, 5-6 cites a line, which drifts: cite path::name"),
+    ("See `g/x.py`:3 there.", "g/x.py`:3 cites a line, which drifts: cite path::name"),
+    ("See g/x.py, lines 3-4.", "g/x.py, lines 3-4 cites a line, which drifts: cite path::name"),
+    ("See g/x.py#L3.", "g/x.py#L3 cites a line, which drifts: cite path::name"),
     ("See g/x.py::g.", "g/x.py::g: g/x.py defines no g"),
     ("See g/x.py::C.n.", "g/x.py::C.n: g/x.py defines no C.n"),
     ("See g/x.py::verifies:b.claim.", "g/x.py::verifies:b.claim: no such check"),
     ("See g/y.py::f.", "g/y.py::f: no such file from the repository root"),
     ("See h/y.py for it.", "h/y.py: no such file from the repository root"),
     ("See x.py (removed since).", "x.py (removed since): not a path from the repository root"),
-], ids=["names that exist", "a line", "lines without their folder", "no such name", "no such method", "no such check",
+], ids=["names that exist", "a line", "lines without their folder", "a line after a quoted path",
+        "lines after a comma", "a line as an anchor", "no such name", "no such method", "no such check",
         "no such file", "a path to no file", "removed, without its path"])
 def test_a_finding_names_the_guides_code_that_exists_and_never_a_line(tmp_path, finding, message):
     """One problem per ref that cites a line or names nothing; refs that resolve, and a bare file name, none."""
