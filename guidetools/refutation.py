@@ -30,14 +30,14 @@ REVIEW_FILE = Path("framework/review.toml")
 VERDICTS = ("holds", "unsettled")
 # What a reading found before the claim was corrected (kept in `was`).
 EARLIER_VERDICTS = ("wrong", "incomplete", "unsettled")
-# "path:12-30", "path:12" or a whole file "path", optionally after a repository key of
-# framework/citations.toml ("PDFPIG:…").
 # A finding or change names this repository's code as `path::name`, the path from the root: a top-level function,
 # class or constant, `Class.method`, or `verifies:<claim-id>` (the checks under that comment). Never by a line,
 # which drifts as the code moves; `path (removed since)` where the code is gone.
 # `x.py:3`, `x.py:3-4, 9`, and the other ways to write a line: `x.py`:3, x.py line 3, x.py, lines 3-4, x.py#L3.
 LINE_REF = re.compile(r"[\w/.-]*\.py`?(?::\s?|,?\s+lines?\s+|#L)\d+(?:-\d+)?(?:,\s*\d+(?:-\d+)?)*")
 CODE_REF = re.compile(r"([\w/.-]*\.py)(::[\w.:-]+| \(removed since\))?(?!:\d)")
+# "path:12-30", "path:12" or a whole file "path", optionally after a repository key of
+# framework/citations.toml ("PDFPIG:…").
 READ_SPAN = re.compile(r"^(?:(?P<repo>[A-Z][A-Z0-9]*):)?(?P<path>[^:\s]+\.\w+)(?::(?P<start>\d+)(?:-(?P<end>\d+))?)?$")
 
 

@@ -40,7 +40,6 @@ def _marker(claim: str, text: str, kind: str = "framework") -> Marker:
 AT_CLAIM, AT_READING = ("docs/page.md", 7), ("framework/review.toml", 2)
 
 
-
 # A module of the guide's code, as a finding or change names it.
 CODE = """K = 1
 
