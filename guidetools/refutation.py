@@ -35,7 +35,7 @@ EARLIER_VERDICTS = ("wrong", "incomplete", "unsettled")
 # which drifts as the code moves; `path (removed since)` where the code is gone.
 # `x.py:3`, `x.py:3-4, 9`, and the other ways to write a line: `x.py`:3, x.py line 3, x.py, lines 3-4, x.py#L3.
 LINE_REF = re.compile(r"[\w/.-]*\.py`?(?::\s?|,?\s+lines?\s+|#L)\d+(?:-\d+)?(?:,\s*\d+(?:-\d+)?)*")
-CODE_REF = re.compile(r"([\w/.-]*\.py)(::[\w.:-]+| \(removed since\))?(?!:\d)")
+CODE_REF = re.compile(r"([\w/.-]*\.py)(::[\w.:-]*[\w-]| \(removed since\))?(?!:\d)")  # a name ends before "." or ":"
 # "path:12-30", "path:12" or a whole file "path", optionally after a repository key of
 # framework/citations.toml ("PDFPIG:…").
 READ_SPAN = re.compile(r"^(?:(?P<repo>[A-Z][A-Z0-9]*):)?(?P<path>[^:\s]+\.\w+)(?::(?P<start>\d+)(?:-(?P<end>\d+))?)?$")
@@ -149,7 +149,7 @@ def ref_problems(readings: dict[str, Reading], root: Path) -> list[Problem]:
         texts = (reading.finding, reading.changed)
         wrong = [f"{match.group(0)} cites a line, which drifts: cite path::name"
                  for text in texts for match in LINE_REF.finditer(text)]
-        wrong += [f"{path}{rest.rstrip('.:')}: {why}" for text in texts for path, rest in CODE_REF.findall(text)
+        wrong += [f"{path}{rest}: {why}" for text in texts for path, rest in CODE_REF.findall(text)
                   if (why := _unresolved(root, path, rest))]
         found += [Problem(REVIEW_FILE, reading.line, f"{reading.claim}: {message}", reading.claim) for message in wrong]
     return found
@@ -164,7 +164,7 @@ def _unresolved(root: Path, path: str, rest: str) -> str | None:
         return None  # a bare file name ("the snippet x.py") is prose
     if not file.is_file():
         return "no such file from the repository root"
-    name = rest[2:].rstrip(".:")
+    name = rest[2:]
     if not name:
         return None
     if name.startswith("verifies:"):
