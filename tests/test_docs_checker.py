@@ -1,7 +1,5 @@
-"""The checker itself: each kind of broken page or snippet fails with one line naming file:line and the fix.
-
-The broken inputs live in tests/fixtures/broken/, a small tree shaped like the repository.
-"""
+"""The checker itself: each kind of broken page or snippet (in tests/fixtures/broken/, a small tree shaped like the
+repository) fails with one line naming file:line and the fix."""
 
 from __future__ import annotations
 
@@ -21,45 +19,18 @@ def messages(problems) -> list[str]:
     return sorted(str(problem) for problem in problems)
 
 
-def test_a_broken_include_fails_at_its_page_line():
-    assert messages(contracts.include_problems(BROKEN)) == sorted([
-        # an include of a file that does not exist, or of an unknown section (naming the sections the file has)
-        "docs/broken_include.md:4: include 'snippets/missing_file.py' names no file; paths are relative to the repository root",
-        "docs/broken_include.md:8: include 'snippets/sample_01_basics.py:subtract': the file has no section 'subtract' (sections: add)",
-        # including by line numbers, in any of the forms pymdownx.snippets reads, is refused in favour of named sections
-        "docs/broken_include.md:12: include 'snippets/sample_01_basics.py:2:3' selects lines by number; mark a named section and include it by name",
-        "docs/broken_include.md:16: include 'snippets/sample_01_basics.py::5' selects lines by number; mark a named section and include it by name",
-    ])
-
-
-def test_untested_inline_python_fails():
-    """A python fence holding anything but includes is code no test runs."""
-    # verifies: home.python-listings-are-include-only
-    assert messages(contracts.fence_problems(BROKEN)) == [
-        "docs/inline_python.md:5: ```python block holds code that no test runs; move it into a snippets/ section and include it, or make it a ```pycon example",
-    ]
-
-
-def test_unshown_and_unclosed_sections_fail():
-    """A section no page includes, and a section that never ends, are both reported."""
-    assert messages(contracts.section_problems(BROKEN)) == [
-        "snippets/sample_02_sections.py:1: section 'orphan' is shown on no page; include it as \"snippets/sample_02_sections.py:orphan\" or remove the markers",
-        "snippets/sample_02_sections.py:5: section 'unclosed' starts but never ends; add '# --8<-- [end:unclosed]'",
-    ]
-
-
-def test_failing_pycon_example_reports_page_line_expected_and_actual():
-    """A pycon example whose output differs fails with its page, its line, and both outputs."""
-    document = make_sybil().parse(BROKEN.root / "docs" / "failing_pycon.md")
-    examples = list(document)
-    assert len(examples) == 1
-    with pytest.raises(SybilFailure) as failure:
-        examples[0].evaluate()
-    text = str(failure.value)
-    assert "failing_pycon.md, line 8" in text
-    assert "Expected:\n    3\nGot:\n    2" in text
-
-
+INCLUDE_PROBLEMS = [
+    # an include of a file that does not exist, or of an unknown section (naming the sections the file has)
+    "docs/broken_include.md:4: include 'snippets/missing_file.py' names no file; paths are relative to the repository root",
+    "docs/broken_include.md:8: include 'snippets/sample_01_basics.py:subtract': the file has no section 'subtract' (sections: add)",
+    # including by line numbers, in any of the forms pymdownx.snippets reads, is refused in favour of named sections
+    "docs/broken_include.md:12: include 'snippets/sample_01_basics.py:2:3' selects lines by number; mark a named section and include it by name",
+    "docs/broken_include.md:16: include 'snippets/sample_01_basics.py::5' selects lines by number; mark a named section and include it by name",
+]
+SECTION_PROBLEMS = [  # a section no page includes, and a section that never ends
+    "snippets/sample_02_sections.py:1: section 'orphan' is shown on no page; include it as \"snippets/sample_02_sections.py:orphan\" or remove the markers",
+    "snippets/sample_02_sections.py:5: section 'unclosed' starts but never ends; add '# --8<-- [end:unclosed]'",
+]
 CLAIM_PROBLEMS = [
     # a claim that nothing verifies is reported at the claim
     "docs/claims.md:4: claim 'sample.unchecked' has no check; add '# verifies: sample.unchecked' above an assert in a snippet or test, or mark it .observation if no code can confirm it",
@@ -80,9 +51,34 @@ CLAIM_PROBLEMS = [
 ]
 
 
-def test_each_claim_traceability_problem_is_one_line_with_file_line_and_id():
-    """Exactly these problems: the well-formed framework claim ('sample.cited') raises none."""
-    assert messages(claims.collect(BROKEN).problems) == sorted(CLAIM_PROBLEMS)
+
+@pytest.mark.parametrize("problems_of, expected", [
+    (contracts.include_problems, INCLUDE_PROBLEMS),
+    (contracts.section_problems, SECTION_PROBLEMS),
+    # exactly these: the well-formed framework claim ('sample.cited') raises none
+    (lambda project: claims.collect(project).problems, CLAIM_PROBLEMS),
+], ids=["include", "section", "claim traceability"])
+def test_each_broken_include_section_or_claim_is_one_line_with_file_line_and_fix(problems_of, expected):
+    assert messages(problems_of(BROKEN)) == sorted(expected)
+
+
+def test_untested_inline_python_fails():
+    """A python fence holding anything but includes is code no test runs."""
+    # verifies: home.python-listings-are-include-only
+    assert messages(contracts.fence_problems(BROKEN)) == [
+        "docs/inline_python.md:5: ```python block holds code that no test runs; move it into a snippets/ section and include it, or make it a ```pycon example",
+    ]
+
+
+def test_failing_pycon_example_reports_page_line_expected_and_actual():
+    document = make_sybil().parse(BROKEN.root / "docs" / "failing_pycon.md")
+    examples = list(document)
+    assert len(examples) == 1
+    with pytest.raises(SybilFailure) as failure:
+        examples[0].evaluate()
+    text = str(failure.value)
+    assert "failing_pycon.md, line 8" in text
+    assert "Expected:\n    3\nGot:\n    2" in text
 
 
 @pytest.mark.parametrize("path, line, broken", [
@@ -92,6 +88,4 @@ def test_each_claim_traceability_problem_is_one_line_with_file_line_and_id():
                  ["sample.adds: stated at docs/claims.md:7, checked at docs/failing_pycon.md:8"], id="pycon example"),
 ])
 def test_a_failure_names_the_claim_it_breaks_and_where_it_is_stated(path, line, broken):
-    """A failing example inside a verified pycon block is traced to its claim id, the page line that states it and
-    the check; a failure no claim verifies breaks none."""
     assert claims.broken_by(BROKEN, claims.collect(BROKEN), Path(path), line) == broken

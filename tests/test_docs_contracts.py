@@ -28,41 +28,27 @@ def test_the_pages_and_snippets_keep_the_contract(problems_of):
     assert not problems, "\n" + report(problems)
 
 
-def test_every_claim_has_a_check_and_every_check_a_claim(collected):
-    """Claims without checks (every claim on every page is confirmed by one at least), checks without claims,
-    duplicate ids and checked observations fail."""
+@pytest.mark.parametrize("problems_of", [
+    # a claim without a check, a check without a claim, a duplicate id, a checked observation
+    lambda collected: collected.problems,
+    # a number inside a checked claim that its check neither compares nor reads from the page
+    lambda collected: claimcontract.number_problems(PROJECT, collected),
+    # a tool, plugin, parameter, field or message a claim's code span names that agentkit lacks
+    lambda collected: claimcontract.name_problems(PROJECT, collected),
+    # a claim reworded while its checks stayed the same (`python3 dev.py regen --confirm ID` or a changed check)
+    lambda collected: claimlock.reworded(PROJECT, collected),
+], ids=["every claim has a check and every check a claim", "numbers in claims are compared by their checks",
+        "names in claims are names agentkit knows", "no claim is reworded without review"])
+def test_the_claims_keep_the_contract(collected, problems_of):
     assert collected.markers, "no page marks any claim: the claim scanner found nothing"
-    problems = collected.problems
-    assert not problems, "\n" + report(problems)
+    problems = problems_of(collected)
+    assert not problems, "\n" + "\n".join(sorted(map(str, problems)))
 
 
-def test_claims_page_is_current(collected):
-    """docs/reference/claims.md equals what `python3 dev.py regen` would write."""
-    expected = claims.render_page(PROJECT, collected)
+def test_claims_page_and_lock_are_current(collected):
+    """docs/reference/claims.md and claims.lock.json equal what `python3 dev.py regen` would write."""
     committed = (REPO_ROOT / CLAIMS_PAGE).read_text(encoding="utf-8")
-    assert committed == expected, f"{CLAIMS_PAGE} is stale: run 'python3 dev.py regen' and review the diff"
-
-
-def test_numbers_in_claims_are_compared_by_their_checks(collected):
-    """Every number inside a checked claim is compared by the claim's check or read from the page by it."""
-    problems = claimcontract.number_problems(PROJECT, collected)
-    assert not problems, "\n" + report(problems)
-
-
-def test_names_in_claims_are_names_agentkit_knows(collected):
-    """Every tool, plugin, parameter, field or message a claim's code span names is one agentkit has."""
-    problems = claimcontract.name_problems(PROJECT, collected)
-    assert not problems, "\n" + report(problems)
-
-
-def test_no_claim_is_reworded_without_review(collected):
-    """A claim reworded while its checks stayed the same needs `python3 dev.py regen --confirm ID` or a changed check."""
-    reworded = claimlock.reworded(PROJECT, collected)
-    assert not reworded, "\n" + "\n".join(str(item) for item in reworded)
-
-
-def test_claims_lock_is_current(collected):
-    """docs/reference/claims.lock.json equals what `python3 dev.py regen` would write (reworded claims aside)."""
+    assert committed == claims.render_page(PROJECT, collected), f"{CLAIMS_PAGE} is stale: run 'python3 dev.py regen' and review the diff"
     lock = REPO_ROOT / claimlock.LOCK_FILE
     assert lock.is_file(), f"{claimlock.LOCK_FILE} is missing: restore it from git, or create it with 'python3 dev.py regen --init-lock'"
     entries, _ = claimlock.updated(PROJECT, collected, set())
@@ -72,15 +58,13 @@ def test_claims_lock_is_current(collected):
 def test_every_framework_claim_has_a_refutation_reading_of_its_current_wording(collected):
     """framework/review.toml holds, for each framework claim as worded now, a reading at the pin that tried to refute it."""
     readings, form = refutation.load(PROJECT.root)
-    framework = [marker for marker in collected.markers if marker.kind == "framework"]
-    assert framework, "the claim scanner found no framework claim"
+    assert [marker for marker in collected.markers if marker.kind == "framework"], "the claim scanner found no framework claim"
     problems = form + refutation.problems(collected.markers, readings, facts.load(PROJECT.root).framework.commit)
     assert not problems, "\n" + report(problems)
 
 
 def test_every_claim_states_one_behaviour_in_at_most_60_words(collected):
-    """A claim states one behaviour with its scope; the fine print goes into a table or a Details block (issue 28).
-    Counted as `dev.py prose` counts: an inline code span is one word, a link its text."""
+    """The fine print goes into a table or a Details block (issue 28); counted as `dev.py prose` counts."""
     long = [f"{marker.page}:{marker.line}: {marker.id} has {prose.markdown_words(marker.text)} words"
             for marker in collected.markers if prose.markdown_words(marker.text) > prose.CLAIM_WORDS]
     assert not long, f"claims over {prose.CLAIM_WORDS} words:\n" + "\n".join(long)

@@ -1,8 +1,5 @@
-"""The pages name what the code has: tool names, content types, the budget text, error messages.
-
-Like Pydantic's check that its docs list every error code: when agentkit gains
-a tool or a content type, or rewords a message the pages quote, this fails.
-"""
+"""The pages name what the code has (like Pydantic's check that its docs list every error code): when agentkit gains
+a tool or a content type, or rewords the budget text or an error message the pages quote, this fails."""
 
 from __future__ import annotations
 
@@ -16,29 +13,19 @@ from agentkit.guide._facts import register_types
 from guidetools.project import REPO_ROOT
 from tests.mesh_state import NODE_TYPES
 
-
-def page(path: str) -> str:
-    """A page's Markdown with line breaks and runs of blanks folded, as a reader sees the prose."""
-    return re.sub(r"\s+", " ", (REPO_ROOT / "docs" / path).read_text(encoding="utf-8"))
-
-
 MESH_PAGE = "AI/Tools/MeshPlugin.md"
 CHUNKS_PAGE = "Architecture/ContentChunkNavigation.md"
 DESIGN_PAGE = "AI/AgentDesign.md"
 
 
-def with_outputs(path: str) -> str:
-    """A page with the captured outputs it includes (``--8<-- "snippets/output/…"``) written in."""
-    text = page(path)
-    for included in re.findall(r'--8<-- "(snippets/output/[^"]+)"', text):
-        text += " " + re.sub(r"\s+", " ", (REPO_ROOT / included).read_text(encoding="utf-8"))
-    return text
-
-
-def unnamed(names, path: str, *, outputs: bool = False) -> list[str]:
-    """The names that the page never shows as code, alone (`Get`) or called (`Get(path)`)."""
-    text = with_outputs(path) if outputs else page(path)
-    return [name for name in names if f"`{name}`" not in text and f"`{name}(" not in text]
+def page(path: str, *, outputs: bool = False) -> str:
+    """A page's Markdown with white space folded, as a reader sees the prose, and with `outputs` the captured
+    outputs it includes (``--8<-- "snippets/output/…"``) written in."""
+    text = (REPO_ROOT / "docs" / path).read_text(encoding="utf-8")
+    if outputs:
+        included = re.findall(r'--8<-- "(snippets/output/[^"]+)"', text)
+        text = " ".join([text, *((REPO_ROOT / path).read_text(encoding="utf-8") for path in included)])
+    return re.sub(r"\s+", " ", text)
 
 
 def _tool_names(tools) -> list[str]:
@@ -54,11 +41,12 @@ def _tool_names(tools) -> list[str]:
     (lambda: [*ALWAYS_OFFERED, *READ_ONLY_MESH_METHODS, DELEGATION_TOOL], DESIGN_PAGE, False),
 ], ids=["mesh plugin", "mcp", "content collection", "configuration"])
 def test_every_tool_is_named_as_code_on_its_page(names, path, outputs):
-    assert unnamed(names(), path, outputs=outputs) == []
+    text = page(path, outputs=outputs)
+    assert [name for name in names() if f"`{name}`" not in text and f"`{name}(" not in text] == []
 
 
 def test_every_registered_content_type_is_named_on_a_page():
-    """Each `$type` agentkit registers (Document, and the fact model's types) is named on some page."""
+    """Document, and the fact model's types."""
     mesh = Mesh(node_types=set(NODE_TYPES))
     register_types(mesh)
     everything = " ".join(page(path.relative_to(REPO_ROOT / "docs").as_posix()) for path in (REPO_ROOT / "docs").rglob("*.md"))

@@ -20,18 +20,13 @@ def project_docs() -> list[Path]:
     return [REPO_ROOT / "README.md", REPO_ROOT / "CONTRIBUTING.md", *folders]
 
 
-def prose_lines(path: Path) -> list[str]:
-    """The lines outside fenced blocks (a fence's `[x](y)` or `# comment` is code, not a link or a heading)."""
-    return [line for line, fenced in fenced_lines(path.read_text(encoding="utf-8").splitlines()) if not fenced]
-
-
 def anchors(path: Path) -> set[str]:
     """The heading ids a code host gives a Markdown file: its headings' text lowercase, punctuation dropped, spaces as hyphens."""
     return {re.sub(r"[^\w\- ]", "", section.text.lower()).replace(" ", "-") for section in read_page(path).sections}
 
 
 def test_the_readme_is_short_and_keeps_the_command_ci_runs():
-    """At most 150 lines, and its two commands are the ones .ci/run and a newcomer use."""
+    """Its two commands are the ones .ci/run and a newcomer use."""
     readme = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
     assert len(readme.splitlines()) <= README_LIMIT
     ci_command = re.search(r"^exec (python3 dev\.py test)$", (REPO_ROOT / ".ci" / "run").read_text(), re.M).group(1)
@@ -41,7 +36,8 @@ def test_the_readme_is_short_and_keeps_the_command_ci_runs():
 def broken_links(doc: Path) -> list[str]:
     """The relative links of ``doc`` that name no file, or a #fragment no heading of that file has."""
     broken = []
-    for line in prose_lines(doc):
+    # Outside fenced blocks: a fence's `[x](y)` is code, not a link.
+    for line in [line for line, fenced in fenced_lines(doc.read_text(encoding="utf-8").splitlines()) if not fenced]:
         for target in LINK.findall(line):
             if re.match(r"[a-z]+:", target):
                 continue  # an absolute URL
@@ -54,12 +50,11 @@ def broken_links(doc: Path) -> list[str]:
 
 @pytest.mark.parametrize("doc", project_docs(), ids=lambda path: path.relative_to(REPO_ROOT).as_posix())
 def test_relative_links_reach_a_file_and_a_heading(doc):
-    """Every relative link names a file of the checkout, and its #fragment a heading of that file."""
     assert broken_links(doc) == [], f"{doc.relative_to(REPO_ROOT)}: broken links"
 
 
 def test_the_link_check_finds_a_missing_file_and_a_missing_heading(tmp_path):
-    """The check above can fail: a link to a missing file or heading is reported, a working one is not."""
+    """The check above can fail."""
     (tmp_path / "b.md").write_text("# B, the other file\n\n## Two words\n")
     (tmp_path / "a.md").write_text(
         "See [b](b.md), [its part](b.md#two-words), [top](#a) and [site](https://example.com/x.md).\n"

@@ -1,12 +1,5 @@
-"""Tests for guidetools/errata.py and framework/errata.toml, the errata of the framework's own pages.
-
-The entries are checked like citations: their facts exist and cite the source, their claim ids
-name framework claims of the guide, and (when MESHWEAVER_SOURCE names a MeshWeaver checkout or
-git directory) every quote stands exactly once on its page at its line at the pin, the patch
-applies with `git apply --check` to the pin's pages, and a planted stale quote fails naming the
-entry and the page line. A small framework repository built on the fly proves the same messages
-and the patch without the framework's source.
-"""
+"""guidetools/errata.py and framework/errata.toml, the errata of the framework's own pages, checked like citations:
+on a small framework repository built on the fly, and (with MESHWEAVER_SOURCE) on the framework's pages at the pin."""
 
 from __future__ import annotations
 
@@ -18,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_upstream import git
+from tests.test_upstream import _commit, git
 from guidetools import errata as errata_tool
 from guidetools import facts
 from guidetools.errata import ERRATA_FILE, load, locate, patch, quote_problems, read_pages, structure_problems
@@ -95,14 +88,15 @@ def framework(tmp_path_factory) -> tuple[Path, str, str]:
     """A git repository with the page at two commits: (work tree, first commit, second commit)."""
     root = tmp_path_factory.mktemp("framework")
     git(root, "init", "-q", "-b", "main")
-    commits = []
-    for text in (FIRST, SECOND):
-        (root / "Data").mkdir(exist_ok=True)
-        (root / PAGE).write_text(text, encoding="utf-8")
-        git(root, "add", "-A")
-        git(root, "commit", "-q", "-m", "page")
-        commits.append(git(root, "rev-parse", "HEAD"))
-    return root, commits[0], commits[1]
+    return root, _commit(root, {PAGE: FIRST}, "page"), _commit(root, {PAGE: SECOND}, "page")
+
+
+def applied(tree: Path, diff: str) -> None:
+    """`git apply --check`, then `git apply`, of the diff in the folder `tree`, made a repository."""
+    git(tree, "init", "-q")
+    (tree.parent / "fix.patch").write_text(diff, encoding="utf-8")
+    git(tree, "apply", "--check", str(tree.parent / "fix.patch"))
+    git(tree, "apply", str(tree.parent / "fix.patch"))
 
 
 @pytest.fixture()
@@ -120,8 +114,6 @@ def small(tmp_path):
     ], id="a quote that moved or vanished"),
 ])
 def test_a_quote_that_moved_or_vanished_is_named_and_one_that_holds_is_not(framework, small, commit, ref, problems):
-    """At the first commit every quote holds; at the second, each that moved or vanished names the entry and the
-    expected line."""
     pages = read_pages(open_repository(framework[0]), framework[commit], small)
     assert quote_problems(small, pages, ref) == problems
 
@@ -141,10 +133,7 @@ def test_the_patch_applies_and_puts_each_replacement_in_place(framework, small, 
     checkout = tmp_path / "checkout"
     (checkout / "Data").mkdir(parents=True)
     (checkout / PAGE).write_text(FIRST, encoding="utf-8")  # the page at the first commit
-    git(checkout, "init", "-q")
-    (tmp_path / "fix.patch").write_text(diff, encoding="utf-8")
-    git(checkout, "apply", "--check", str(tmp_path / "fix.patch"))
-    git(checkout, "apply", str(tmp_path / "fix.patch"))
+    applied(checkout, diff)
     assert (checkout / PAGE).read_text(encoding="utf-8") == (
         "# Guide\n\nThe cap counts iterations.\nSearch returns an envelope\n(see the table).\n\nEnd.\n")
 
@@ -179,7 +168,6 @@ def test_every_quote_stands_once_at_its_line_at_the_pin(outcome):
 
 @needs_source
 def test_the_patch_applies_to_the_pages_at_the_pin(outcome, tmp_path):
-    """`git apply --check` accepts the patch on the pin's tree, and applying it puts every replacement in place."""
     pin = KNOWN.framework.commit
     diff = outcome.patch
     touched = re.findall(r"^diff --git a/(\S+) b/\1$", diff, flags=re.MULTILINE)
@@ -191,10 +179,7 @@ def test_the_patch_applies_to_the_pages_at_the_pin(outcome, tmp_path):
     archive = subprocess.run(["git", "--git-dir", str(git_dir), "archive", pin, "--", *touched],
                              check=True, capture_output=True).stdout
     subprocess.run(["tar", "-x", "-C", str(tree)], input=archive, check=True)
-    git(tree, "init", "-q")
-    (tmp_path / "errata.patch").write_text(diff, encoding="utf-8")
-    git(tree, "apply", "--check", str(tmp_path / "errata.patch"))
-    git(tree, "apply", str(tmp_path / "errata.patch"))
+    applied(tree, diff)
     for erratum in ERRATA.errata:
         text = (tree / ERRATA.path(erratum)).read_text(encoding="utf-8")
         assert erratum.replacement in text, erratum.id

@@ -1,7 +1,6 @@
 """`dev.py export --meshweaver OUT` writes the pages in the framework's documentation format (issue 13).
 
-The output is read back with a CommonMark parser (markdown-it), independently of how the
-exporter wrote it: what the framework's Markdig would see is what is checked.
+The output is read back with a CommonMark parser (markdown-it): what the framework's Markdig would see is checked.
 """
 
 from __future__ import annotations
@@ -10,20 +9,24 @@ import os
 import re
 from pathlib import Path
 
+import markdown
 import pytest
 import yaml
 from markdown_it import MarkdownIt
 
-from guidetools import export
-from guidetools.framework_only import GUIDE_SECTION
 from claimcheck.page import fenced_lines, read_page
+from guidetools import export, facts, siteconfig
+from guidetools.framework_only import GUIDE_SECTION, framework_only
 from guidetools.project import REPO_ROOT
+from guidetools.upstream import open_repository
 
 FRONT_MATTER = re.compile(r"\A---\n(?P<yaml>.*?)\n---\n", re.S)
-FRONT_MATTER_KEYS = ["NodeType", "Name", "Abstract", "Icon", "Authors", "Tags"]
 HTML_LINK = re.compile(r"""\b(?:href|src)\s*=\s*["'](?P<target>[^"']*)["']""")
 # Syntax of the site's Markdown extensions that Markdig would print as text.
 SITE_ONLY_SYNTAX = re.compile(r"^\s*(?:!!!|\?\?\?|===)\s|<!--\s*verifies:|\{\s*[#.:]")
+# Markdig's math ($...$), emphasis extras (~x~, ^x^) and generic attributes ({N}); code, targets and HTML aside.
+UNESCAPED_EXTRA = re.compile(r"(?<!\\)[$~^{]")
+CODE_OR_TARGET = re.compile(r"(`+).+?\1|\]\([^)]*\)|<[^>]+>")
 
 
 @pytest.fixture(scope="module")
@@ -32,6 +35,11 @@ def exported(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     out = tmp_path_factory.mktemp("meshweaver")
     assert export.main(["--meshweaver", str(out)]) == 0
     return {path.relative_to(out).as_posix(): path.read_text(encoding="utf-8") for path in sorted(out.rglob("*.md"))}
+
+
+@pytest.fixture(params=export.EXPORTED_PAGES)
+def page(request) -> str:
+    return request.param
 
 
 def split(text: str) -> tuple[dict, str]:
@@ -47,31 +55,26 @@ def tokens(body: str) -> list:
 
 
 def links(body: str) -> list[str]:
-    """Every link and image target Markdown or inline HTML in the page points at."""
+    """Every link and image target of the page's Markdown and inline HTML."""
     targets = []
     for token in tokens(body):
-        if token.type == "link_open":
-            targets.append(token.attrGet("href"))
-        elif token.type == "image":
-            targets.append(token.attrGet("src"))
+        if token.type in {"link_open", "image"}:
+            targets.append(token.attrGet("href" if token.type == "link_open" else "src"))
         elif token.type in {"html_block", "html_inline"}:
             targets += [match["target"] for match in HTML_LINK.finditer(token.content)]
     return targets
 
 
 def test_every_exported_page_is_written_at_its_path_in_the_framework_docs(exported):
-    """One file per exported page, at the path the framework's Data/ folder has for it."""
     assert sorted(exported) == sorted(export.EXPORTED_PAGES)
 
 
-@pytest.mark.parametrize("page", export.EXPORTED_PAGES)
 def test_front_matter_parses_with_the_framework_fields(exported, page):
-    """The front matter is YAML with NodeType Markdown, a Name, a one-sentence Abstract, an SVG Icon, Authors and Tags."""
+    """NodeType Markdown, a Name, a one-sentence Abstract, an SVG Icon, Authors and Tags."""
     meta, body = split(exported[page])
-    assert list(meta) == FRONT_MATTER_KEYS
-    assert meta["NodeType"] == "Markdown"
-    assert meta["Name"].strip() and meta["Abstract"].endswith((".", "!", "?"))
-    assert len(export.SENTENCE_END.split(meta["Abstract"])) == 1, meta["Abstract"]
+    assert list(meta) == ["NodeType", "Name", "Abstract", "Icon", "Authors", "Tags"]
+    assert meta["NodeType"] == "Markdown" and meta["Name"].strip()
+    assert meta["Abstract"].endswith((".", "!", "?")) and len(export.SENTENCE_END.split(meta["Abstract"])) == 1, meta["Abstract"]
     assert meta["Icon"].startswith("<svg") and meta["Icon"].endswith("</svg>")
     assert meta["Authors"] and all(isinstance(author, str) and author for author in meta["Authors"])
     assert meta["Tags"] and all(isinstance(tag, str) and tag for tag in meta["Tags"])
@@ -79,14 +82,16 @@ def test_front_matter_parses_with_the_framework_fields(exported, page):
     assert not [token for token in tokens(body) if token.type == "heading_open" and token.tag == "h1"]
 
 
-@pytest.mark.parametrize("page", export.EXPORTED_PAGES)
-def test_no_site_syntax_survives_and_every_link_is_a_doc_path_or_a_url(exported, page):
-    """No `--8<--` include, `{ #` attribute list, admonition, tab or verifies comment (Markdig would show them as
-    text); links to the exported pages are /Doc/ paths, the rest full URLs (the guide's own site)."""
+def test_no_site_syntax_or_markdig_extra_survives_and_every_link_is_a_doc_path_or_a_url(exported, page):
+    """No include, attribute list, admonition, tab, verifies comment, nor a bare $, ~, ^ or { in prose (Markdig would
+    show or parse them); links to the exported pages are /Doc/ paths, the rest full URLs (the guide's own site)."""
     _, body = split(exported[page])
     assert "--8<--" not in body and "{ #" not in body
     leftovers = [f"line {number}: {line}" for number, line in enumerate(body.splitlines(), start=1) if SITE_ONLY_SYNTAX.search(line)]
     assert not leftovers, "\n".join(leftovers)
+    bare = [token.content[:80] for token in tokens(body)
+            if token.type == "inline" and UNESCAPED_EXTRA.search(CODE_OR_TARGET.sub("", token.content))]
+    assert not bare, "\n".join(bare)
     found = links(body)
     assert found, "the page has no link at all, so the check would check nothing"
     bad = [target for target in found if not (target.startswith(export.DOC_ROOT) or re.match(r"https?://", target))]
@@ -94,31 +99,28 @@ def test_no_site_syntax_survives_and_every_link_is_a_doc_path_or_a_url(exported,
 
 
 def test_doc_links_land_on_an_exported_page_and_one_of_its_headings(exported):
-    """A /Doc/ link names an exported page, and its anchor is an id Markdig gives one of that page's headings."""
+    """A /Doc/ link's anchor is an id Markdig gives one of that page's headings."""
     headings = {}
-    for page, text in exported.items():
-        _, body = split(text)
-        found = tokens(body)
-        names = [found[index + 1].content for index, token in enumerate(found) if token.type == "heading_open"]
+    for name, text in exported.items():
+        found = tokens(split(text)[1])
+        titles = [found[index + 1].content for index, token in enumerate(found) if token.type == "heading_open"]
         seen: dict[str, int] = {}
-        headings[export.DOC_ROOT + page.removesuffix(".md")] = {export._unique(export.markdig_slug(export.heading_text(name)), seen, "-") for name in names}
+        headings[export.DOC_ROOT + name.removesuffix(".md")] = {
+            export._unique(export.markdig_slug(export.heading_text(title)), seen, "-") for title in titles}
     broken = []
-    for page, text in exported.items():
+    for name, text in exported.items():
         for target in links(split(text)[1]):
-            if not target.startswith(export.DOC_ROOT):
-                continue
             path, _, anchor = target.partition("#")
-            if path not in headings or (anchor and anchor not in headings[path]):
-                broken.append(f"{page}: {target}")
+            if target.startswith(export.DOC_ROOT) and (path not in headings or (anchor and anchor not in headings[path])):
+                broken.append(f"{name}: {target}")
     assert not broken, "\n".join(broken)
 
 
-@pytest.mark.parametrize("page", export.EXPORTED_PAGES)
-def test_the_export_is_framework_only_no_python_no_agentkit(exported, page):
-    """No Python (no python or pycon fence), no mention of agentkit, no extension claim; every framework and
-    observation claim keeps a link to its claims-page row, and no fence is empty."""
+def test_the_export_is_framework_only_and_keeps_the_agents_view(exported, page):
+    """No Python fence, no mention of agentkit, no extension claim, no empty fence; every framework and observation
+    claim keeps a link to its claims-page row; each "Tool call" listing of a framework claim is exported."""
     source = read_page(REPO_ROOT / "docs" / page, Path("docs") / page)
-    meta, body = split(exported[page])
+    _, body = split(exported[page])
     blocks = [token for token in tokens(body) if token.type == "fence"]
     assert not [block.info for block in blocks if block.info.lower() in {"python", "py", "pycon"}]
     assert "agentkit" not in exported[page].lower()
@@ -131,6 +133,18 @@ def test_the_export_is_framework_only_no_python_no_agentkit(exported, page):
             assert not linked, f"{marker.id}: an extension claim is exported"
         elif marker.kind in {"framework", "observation"} and not _under_guide_heading(source, marker.line):
             assert linked, f"{marker.id}: no link to its claims-page row"
+    text = (REPO_ROOT / "docs" / page).read_text(encoding="utf-8")
+    checked = []
+    for view in re.finditer(r'^=== "Tool call"\n\n    --8<-- "(?P<path>[^"]+)"', text, flags=re.MULTILINE):
+        line = text[: view.start()].count("\n") + 1
+        claim = max((m for m in source.markers if m.line < line), key=lambda m: m.line, default=None)
+        if claim is None or claim.kind != "framework" or _under_guide_heading(source, line):
+            continue  # a listing of the guide's model or of an extension is not exported
+        checked.append(view["path"])
+        listing = (REPO_ROOT / view["path"]).read_text(encoding="utf-8").splitlines()
+        first = next(line for line in listing if line.strip() and not line.startswith("```"))
+        assert first.strip() in body, f"{view['path']}: its listing is not in the export"
+    assert checked or '=== "Tool call"' not in text, "no listing of a framework claim was checked"
 
 
 def _under_guide_heading(source, line: int) -> bool:
@@ -142,34 +156,9 @@ def _under_guide_heading(source, line: int) -> bool:
     return any(guide for _, guide in levels)
 
 
-@pytest.mark.parametrize("page", export.EXPORTED_PAGES)
-def test_listings_are_in_the_agents_view(exported, page):
-    """Each "Tool call" listing of the page (the calls and answers as the model sees them) is exported; its Python is not."""
-    source = read_page(REPO_ROOT / "docs" / page, Path("docs") / page)
-    text = (REPO_ROOT / "docs" / page).read_text(encoding="utf-8")
-    _, body = split(exported[page])
-    checked: list[str] = []
-    for view in re.finditer(r'^=== "Tool call"\n\n    --8<-- "(?P<path>[^"]+)"', text, flags=re.MULTILINE):
-        line = text[: view.start()].count("\n") + 1
-        claim = max((m for m in source.markers if m.line < line), key=lambda m: m.line, default=None)
-        if claim is None or claim.kind != "framework" or _under_guide_heading(source, line):
-            continue  # a listing of the guide's model or of an extension is not exported
-        path = view["path"]
-        checked.append(path)
-        first = next(line for line in (REPO_ROOT / path).read_text(encoding="utf-8").splitlines() if line.strip() and not line.startswith("```"))
-        assert first.strip() in body, f"{path}: its listing is not in the export"
-    assert checked or '=== "Tool call"' not in text, "no listing of a framework claim was checked"
-
-
-@pytest.mark.parametrize("page", export.EXPORTED_PAGES)
 def test_each_page_renders_with_the_sites_markdown_settings_without_a_broken_table_or_list(exported, page):
-    """The exported page (AgentDesign first of all), rendered by Python-Markdown with mkdocs.yml's extensions:
-    every table of the Markdown becomes a <table>, and no paragraph holds a line that starts with a table row
-    or a list marker (a broken table or list)."""
-    import markdown
-
-    from guidetools import siteconfig
-
+    """With mkdocs.yml's extensions every table becomes a <table>, and no paragraph holds a line that starts with a
+    table row or a list marker."""
     names, configs = siteconfig.markdown_extensions()
     _, body = split(exported[page])
     html = markdown.Markdown(extensions=names, extension_configs=configs).convert(body)
@@ -189,9 +178,6 @@ MESHWEAVER_SOURCE = os.environ.get("MESHWEAVER_SOURCE", "")
 
 @pytest.mark.skipif(not MESHWEAVER_SOURCE, reason="set MESHWEAVER_SOURCE to check the /Doc/ links against the framework's pages at the pin")
 def test_every_doc_link_names_an_exported_page_or_a_page_at_the_pin(exported):
-    from guidetools import facts
-    from guidetools.upstream import open_repository
-
     pin = facts.load().framework.commit
     repository = open_repository(Path(MESHWEAVER_SOURCE))
     targets = {target.partition("#")[0] for text in exported.values() for target in links(split(text)[1])
@@ -221,21 +207,6 @@ def test_heading_ids_follow_markdig_default_auto_identifiers(heading, markdig_id
     assert export.markdig_slug(export.heading_text(heading)) == markdig_id
 
 
-UNESCAPED_EXTRA = re.compile(r"(?<!\\)[$~^{]")
-CODE_OR_TARGET = re.compile(r"(`+).+?\1|\]\([^)]*\)|<[^>]+>")
-
-
-@pytest.mark.parametrize("page", export.EXPORTED_PAGES)
-def test_prose_escapes_what_markdig_would_read_as_math_sub_superscript_or_attributes(exported, page):
-    """Markdig's math ($...$), emphasis extras (~x~, ^x^) and generic attributes ({N}) never see a bare $, ~, ^ or { in prose."""
-    _, body = split(exported[page])
-    bare = [
-        token.content[:80] for token in tokens(body)
-        if token.type == "inline" and UNESCAPED_EXTRA.search(CODE_OR_TARGET.sub("", token.content))
-    ]
-    assert not bare, "\n".join(bare)
-
-
 @pytest.mark.parametrize(("line", "escaped"), [
     # Markdig would make the line above a definition-list term (`: definition`) or open a container (`:::`).
     ("  : the definition", "  \\: the definition"),
@@ -248,8 +219,6 @@ def test_prose_escaping_leaves_code_link_targets_and_html_alone(line, escaped):
 
 
 def test_framework_only_drops_code_extensions_and_agentkit_and_unwraps_the_agent_view():
-    from guidetools.framework_only import framework_only
-
     page = [
         "Get answers the node.",
         "{ #a.get .framework cite=\"N1\" }",

@@ -1,10 +1,6 @@
-"""Each form of page syntax planted once, and every reader of it seeing the same thing.
-
-The page model (claimcheck/page.py), the inline reader of a claim's words (claimcheck/inline.py), the
-snippet reader (claimcheck/pysource.py), the shown-output reader (claimcheck/outputs.py), mutate's claim
-regions, the export and its framework-only cut, and the site's rendering (Python-Markdown with the site's
-extensions and claimcheck's claim labels) each read part of the syntax; they must agree.
-"""
+"""Each form of page syntax planted once, and every reader of it seeing the same thing: the page model, the inline,
+snippet and shown-output readers of claimcheck, mutate, the export and its framework-only cut, and the site's
+rendering (Python-Markdown with the site's extensions and claimcheck's claim labels)."""
 
 from __future__ import annotations
 
@@ -109,8 +105,9 @@ OUTPUT = """
 CONTAINERS = [("admonition", "note", "Read this"), ("tab", "", "Tool call"), ("tab", "", "Python"), ("admonition", "example", None)]
 
 
-@pytest.fixture
-def tree(tmp_path: Path) -> Path:
+@pytest.fixture(scope="module")
+def tree(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    tmp_path = tmp_path_factory.mktemp("tree")
     facts = '[pin]\nrepo = "demo/demo"\ncommit = "0000000"\n\n[facts]\n'
     files = {"snippets/demo.py": SNIPPET, "snippets/output/demo.md": OUTPUT, "docs/page.md": PAGE, "framework/citations.toml": facts}
     for path, text in files.items():
@@ -119,20 +116,27 @@ def tree(tmp_path: Path) -> Path:
     return tmp_path
 
 
-def rendered(tree: Path) -> str:
-    """The page's HTML as the site renders it: mkdocs.yml's Markdown extensions and settings (the snippets read
-    from the tree) and the claims plugin's labels."""
+@pytest.fixture(scope="module")
+def page(tree: Path):
+    return read_page(tree / "docs/page.md", Path("docs/page.md"))
+
+
+@pytest.fixture(scope="module")
+def text(tree: Path) -> str:
+    return (tree / "docs/page.md").read_text(encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def html(tree: Path, text: str) -> str:
+    """As the site renders it: mkdocs.yml's Markdown extensions and settings, and the claims plugin's labels."""
     names, settings = siteconfig.markdown_extensions()
     assert settings["pymdownx.snippets"].get("check_paths") is True, "the site's includes must fail when missing"
     settings["pymdownx.snippets"]["base_path"] = [str(tree)]
-    return markdown.markdown((tree / "docs/page.md").read_text(encoding="utf-8"),
-                             extensions=[*names, ClaimLabels("claims/")], extension_configs=settings)
+    return markdown.markdown(text, extensions=[*names, ClaimLabels("claims/")], extension_configs=settings)
 
 
-def test_claims_read_from_the_page_are_the_claims_the_site_labels(tree: Path):
-    page = read_page(tree / "docs/page.md", Path("docs/page.md"))
+def test_claims_read_from_the_page_are_the_claims_the_site_labels(page, html: str):
     assert [(marker.id, marker.kind, marker.cites) for marker in page.markers] == CLAIMS
-    html = rendered(tree)
     labelled = re.findall(r'class="claim-mark claim-mark--(\w+)" href="claims/#claim-([^"]+)"', html)
     assert [(claim_id, kind) for kind, claim_id in labelled] == [(claim_id, kind) for claim_id, kind, _ in CLAIMS]
     assert 'data-cite="K1 K2"' in html
@@ -140,9 +144,7 @@ def test_claims_read_from_the_page_are_the_claims_the_site_labels(tree: Path):
     assert re.search(r'id="demo.listed">A listed claim that spans\s+two lines. <a [^>]*>[^<]*<code>demo.listed</code></a><ul>\n<li>A nested item', html)
 
 
-def test_a_claims_text_is_the_same_for_the_page_reader_and_mutate(tree: Path):
-    text = (tree / "docs/page.md").read_text(encoding="utf-8")
-    page = read_page(tree / "docs/page.md", Path("docs/page.md"))
+def test_a_claims_text_is_the_same_for_the_page_reader_and_mutate(page, text: str):
     assert [marker.text for marker in page.markers] == [
         "The reader returns two items, as `lib/reader.py` says.", "A listed claim that spans two lines.", "Seen in the field.",
         "`Search` takes ``Get(limit=5, path=`x`)`` as its query; see [the 2 rules](rules.md#rule-3) for the other 4.",
@@ -154,10 +156,10 @@ def test_a_claims_text_is_the_same_for_the_page_reader_and_mutate(tree: Path):
         assert region.removeprefix("- ") == marker.text
 
 
-def test_a_claims_code_spans_links_and_numbers_are_read_alike(tree: Path):
-    """One claim's inline syntax as the inline reader, the site, the name and number contracts, mutate,
-    review and the claims page read it: the same two code spans (one written with double backticks), the
-    same link, and the numbers of its prose only (not the 5 in code, not the 3 in the link's target)."""
+def test_a_claims_code_spans_links_and_numbers_are_read_alike(tree: Path, text: str, html: str):
+    """As the inline reader, the site, the name and number contracts, mutate, review and the claims page read them:
+    the same two code spans (one in double backticks), the same link, and the numbers of its prose only (not the
+    5 in code, not the 3 in the link's target)."""
     project = Project(tree)
     [page] = project.pages
     marker = next(marker for marker in page.markers if marker.id == "demo.inline")
@@ -166,7 +168,7 @@ def test_a_claims_code_spans_links_and_numbers_are_read_alike(tree: Path):
     assert [span.text for span in inline.code] == INLINE_CODE
     assert [(link.text, link.target) for link in inline.links] == [INLINE_LINK]
 
-    paragraph = re.search(r'<p class="model" id="demo.inline">(.*?) <a [^>]*class="claim-mark', rendered(tree), re.S)[1]
+    paragraph = re.search(r'<p class="model" id="demo.inline">(.*?) <a [^>]*class="claim-mark', html, re.S)[1]
     assert [html_lib.unescape(code) for code in re.findall(r"<code>(.*?)</code>", paragraph)] == INLINE_CODE
     assert re.findall(r'<a href="([^"]+)">(.*?)</a>', paragraph) == [INLINE_LINK[::-1]]
 
@@ -178,7 +180,6 @@ def test_a_claims_code_spans_links_and_numbers_are_read_alike(tree: Path):
     assert [problem.message.split("'")[1] for problem in claimcontract.number_problems(project, alone)] == ["2", "4"]
     assert [code for _, code in review.sentences(marker.text)] == [INLINE_CODE]
 
-    text = (tree / "docs/page.md").read_text(encoding="utf-8")
     found = [mutant for mutant in mutate.mutants(project, alone) if mutant.claim.id == "demo.inline"]
     assert [mutant.original for mutant in found if mutant.kind == "number"] == ["2", "4"]
     assert sorted(mutant.original for mutant in found if mutant.kind == "name") == sorted({name for _, name in INLINE_NAMES})
@@ -194,8 +195,7 @@ def test_a_claims_code_spans_links_and_numbers_are_read_alike(tree: Path):
     assert "see the 2 rules for the other 4" in row and "rules.md" not in row and "``Get(limit=5, path=`x`)``" in row
 
 
-def test_an_include_names_a_section_the_snippet_reader_the_export_and_the_site_agree_on(tree: Path):
-    page = read_page(tree / "docs/page.md", Path("docs/page.md"))
+def test_an_include_names_a_section_the_snippet_reader_the_export_and_the_site_agree_on(tree: Path, page, html: str):
     assert [(include.path, include.section) for include in page.body_includes] == [("snippets/output/demo.md", None)]
     [include, again] = [include for fence in page.fences for include in fence.includes]
     assert (include.path, include.section) == (again.path, again.section) == ("snippets/demo.py", "reading")
@@ -204,15 +204,14 @@ def test_an_include_names_a_section_the_snippet_reader_the_export_and_the_site_a
     lines = (tree / include.path).read_text(encoding="utf-8").splitlines()
     between = "\n".join(lines[sections["reading"].start:sections["reading"].end - 1])
     assert export.included_text(tree, f"{include.path}:{include.section}") == between
-    shown = html_lib.unescape(re.sub(r"<[^>]+>", "", rendered(tree)))
+    shown = html_lib.unescape(re.sub(r"<[^>]+>", "", html))
     assert between in shown and "start:reading" not in shown and "[start:not.a.section]" in shown
 
 
-def test_shown_output_verifies_links_and_fences_are_read_alike(tree: Path):
-    page = read_page(tree / "docs/page.md", Path("docs/page.md"))
+def test_shown_output_verifies_links_and_fences_are_read_alike(tree: Path, page, text: str):
     assert shown_output(tree / "snippets/demo.py") == "2\n"
     assert [(check.ids, check.fence.language) for check in page.checks] == [(("demo.reads",), "pycon")]
-    lines = (tree / "docs/page.md").read_text(encoding="utf-8").splitlines()
+    lines = text.splitlines()
     fenced = [line for line, inside in fenced_lines(lines) if inside]
     # Each fence as read_page sees it: its opening line, its body and its closing line.
     assert fenced == [line for fence in page.fences for line in [lines[fence.line - 1], *fence.body, lines[fence.line + len(fence.body)]]]
@@ -223,29 +222,27 @@ def test_shown_output_verifies_links_and_fences_are_read_alike(tree: Path):
     assert [(example.line, example.parsed.source, example.parsed.want) for example in examples] == [(check.fence.line + 1, "1 + 1\n", "2\n")]
 
 
-def test_sections_of_the_page_model_and_the_exports_anchors_are_the_headings_and_ids_the_site_gives(tree: Path):
-    page = read_page(tree / "docs/page.md", Path("docs/page.md"))
-    headings = re.findall(r'<h([1-6]) id="([^"]+)">(.*?)</h', rendered(tree))
+def test_sections_of_the_page_model_and_the_exports_anchors_are_the_headings_and_ids_the_site_gives(page, text: str, html: str):
+    headings = re.findall(r'<h([1-6]) id="([^"]+)">(.*?)</h', html)
     # A heading's text, without the permalink the site puts after it (toc: permalink).
     assert [(section.level, section.anchor, section.text) for section in page.sections] == [
         (int(level), anchor, html_lib.unescape(re.sub(r"<[^>]+>", "", re.sub(r'<a class="headerlink".*?</a>', "", text))))
         for level, anchor, text in headings
     ]
-    lines = (tree / "docs/page.md").read_text(encoding="utf-8").splitlines()
+    lines = text.splitlines()
     assert list(export.heading_anchors(lines)) == [anchor for _, anchor, _ in headings]
     # The framework-only cut reads the same headings (it drops the sections that are the guide's own).
     cut = [block for block in framework_only.blocks(lines) if block.kind == "heading"]
     assert [(block.level, block.text) for block in cut] == [(section.level, section.source) for section in page.sections]
 
 
-def test_admonitions_and_tabs_are_the_containers_the_site_renders_and_the_export_rewrites(tree: Path):
-    page = read_page(tree / "docs/page.md", Path("docs/page.md"))
+def test_admonitions_and_tabs_are_the_containers_the_site_renders_and_the_export_rewrites(page, text: str, html: str):
     assert [(container.kind, container.type, container.title) for container in page.containers] == CONTAINERS
     # The site: an admonition's title (its type, capitalized, when it gives none), a details summary, a tab's label.
-    shown = re.findall(r'<p class="admonition-title">([^<]*)</p>|<summary>([^<]*)</summary>|<label for="__tabbed_[^"]*">([^<]*)</label>', rendered(tree))
+    shown = re.findall(r'<p class="admonition-title">([^<]*)</p>|<summary>([^<]*)</summary>|<label for="__tabbed_[^"]*">([^<]*)</label>', html)
     assert ["".join(title) for title in shown] == [title or kind.capitalize() for _, kind, title in CONTAINERS]
     # Each container holds the lines the site shows in it: the tab's include, the other tab's fence.
-    lines = (tree / "docs/page.md").read_text(encoding="utf-8").splitlines()
+    lines = text.splitlines()
     tool_call, python = page.containers[1:3]
     assert [include.line for include in page.body_includes] == [tool_call.end]
     assert python.languages == ("python",) and python.line < page.fences[1].line <= python.end
@@ -259,16 +256,14 @@ def test_admonitions_and_tabs_are_the_containers_the_site_renders_and_the_export
     ]
 
 
-def test_the_export_keeps_the_framework_claims_and_the_agents_view_of_the_page_model(tree: Path):
-    page = read_page(tree / "docs/page.md", Path("docs/page.md"))
-    exported = export.ExportedPage(Path("page.md"), "/Doc/page", export.heading_anchors((tree / "docs/page.md").read_text(encoding="utf-8").splitlines()))
-    site = export.Site(tree, "https://guide.example/", {}, {"page.md": exported})
-    text = export.export_page(site, exported)
+def test_the_export_keeps_the_framework_claims_and_the_agents_view_of_the_page_model(tree: Path, page, text: str):
+    exported = export.ExportedPage(Path("page.md"), "/Doc/page", export.heading_anchors(text.splitlines()))
+    out = export.export_page(export.Site(tree, "https://guide.example/", {}, {"page.md": exported}), exported)
     # Every claim but the extension keeps its "Checked by" line, linking its row on the claims page.
-    assert re.findall(r"#claim-([^)]+)\)", text) == [marker.id for marker in page.markers if marker.kind != "extension"]
+    assert re.findall(r"#claim-([^)]+)\)", out) == [marker.id for marker in page.markers if marker.kind != "extension"]
     # The Python goes: the tab that held it, and its fence; the tool-call tab is left, unwrapped, with the include inlined.
-    assert "```python" not in text and "**Python**" not in text and "**Tool call**" not in text
-    assert "| `lib/reader.py` | 2 |" in text and "> **Read this**" in text and "> **Example**" in text
+    assert "```python" not in out and "**Python**" not in out and "**Tool call**" not in out
+    assert "| `lib/reader.py` | 2 |" in out and "> **Read this**" in out and "> **Example**" in out
 
 
 FAULTS = '''
@@ -299,8 +294,8 @@ never closed
 
 
 def test_each_planted_fault_of_page_syntax_is_one_problem_at_its_line(tmp_path: Path):
-    """The page model's problems, each with its line: a malformed id or marker, a verifies comment that names
-    nothing, stands above a block that is not pycon, or above nothing at all, and a fence never closed."""
+    """A malformed id or marker, a verifies comment that names nothing, stands above a block that is not pycon or
+    above nothing at all, and a fence never closed."""
     page = tmp_path / "faults.md"
     page.write_text(FAULTS.lstrip(), encoding="utf-8")
     verifies = "a verifies comment must stand directly above a ```pycon block"

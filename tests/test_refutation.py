@@ -33,10 +33,6 @@ def _load(tmp_path: Path, text: str) -> tuple[dict, list]:
     return refutation.load(tmp_path)
 
 
-def _marker(claim: str, text: str, kind: str = "framework") -> Marker:
-    return Marker(Path("docs/page.md"), 7, claim, kind, text, ("C1",))
-
-
 AT_CLAIM, AT_READING = ("docs/page.md", 7), ("framework/review.toml", 2)
 
 
@@ -75,7 +71,7 @@ assert K
         "lines after a comma", "a line as an anchor", "no such name", "no such method", "no such check",
         "no such file", "a path to no file", "removed, without its path"])
 def test_a_finding_names_the_guides_code_that_exists_and_never_a_line(tmp_path, finding, message):
-    """One problem per ref that cites a line or names nothing; refs that resolve, and a bare file name, none."""
+    """Refs that resolve, and a bare file name, raise none."""
     (tmp_path / "g").mkdir()
     (tmp_path / "g" / "x.py").write_text(CODE, encoding="utf-8")
     readings, form = _load(tmp_path, READING.replace("serializes the text as a JSON string.", finding))
@@ -94,10 +90,10 @@ def test_a_finding_names_the_guides_code_that_exists_and_never_a_line(tmp_path, 
                  id="reading of no claim"),
 ])
 def test_a_claim_without_a_reading_of_its_wording_at_the_pin_fails_at_its_line(tmp_path, pin, markers, where, messages):
-    """One problem: at the claim's page line when it has no reading, or was reworded after it; at the reading's
-    line when that was read at another commit or names no claim."""
+    """At the reading's line when it was read at another commit or names no claim."""
     readings, _ = _load(tmp_path, READING.replace("2ba479c1d07d", pin))
-    [found] = refutation.problems([_marker(claim, text) for claim, text in markers], readings, PIN.commit)
+    claims = [Marker(Path("docs/page.md"), 7, claim, "framework", text, ("C1",)) for claim, text in markers]
+    [found] = refutation.problems(claims, readings, PIN.commit)
     assert (str(found.file), found.line, found.claim_id) == where, found
     assert all(message in found.message for message in messages), found.message
 
@@ -141,7 +137,6 @@ def test_every_read_span_exists_at_the_pin():
 
 
 def test_the_records_findings_name_the_guides_code_that_exists():
-    """The refs of framework/review.toml's findings and changes name this tree's code, not lines of an older one."""
     readings, _ = refutation.load(PROJECT.root)
     problems = refutation.ref_problems(readings, PROJECT.root)
     assert not problems, "\n" + report(problems)

@@ -11,23 +11,18 @@ from guidetools.sitelinks import link_problems
 
 
 def test_strict_build_succeeds(site_build):
-    """`mkdocs build --strict` exits 0: no missing include, no broken link or anchor, no notebook error."""
+    """No missing include, no broken link or anchor, no notebook error."""
     assert site_build.returncode == 0, site_build.output
 
 
 def test_internal_links_and_anchors_resolve(built_site):
-    """Every internal link in the built HTML lands on an existing file and anchor."""
     problems = link_problems(built_site, siteconfig.root_path())
     assert not problems, "\n" + report(problems)
 
 
 def test_no_include_line_survives_rendering(built_site):
-    """Snippet includes are expanded: no raw `--8<--` line reaches a reader."""
-    leftovers = []
-    for page in built_site.rglob("*.html"):
-        html = page.read_text(encoding="utf-8")
-        if "--8&lt;--" in html or "--8<--" in html:
-            leftovers.append(str(page.relative_to(built_site)))
+    leftovers = [page.relative_to(built_site).as_posix() for page in built_site.rglob("*.html")
+                 if "--8&lt;--" in (html := page.read_text(encoding="utf-8")) or "--8<--" in html]
     assert leftovers == []
 
 
@@ -48,10 +43,7 @@ def test_claims_page_rows_show_each_claim_whole_and_link_each_cited_source_line(
 
     def by_id(soup) -> dict:
         # Each id's first element, as soup.find(id=...) gives it, read in one pass (find walks the page per id).
-        found: dict = {}
-        for element in soup.find_all(id=True):
-            found.setdefault(element["id"], element)
-        return found
+        return {element["id"]: element for element in reversed(soup.find_all(id=True))}
 
     claims_page = BeautifulSoup((built_site / "reference" / "claims" / "index.html").read_text(encoding="utf-8"), "html.parser")
     rows = by_id(claims_page)
@@ -82,8 +74,7 @@ def test_claims_page_rows_show_each_claim_whole_and_link_each_cited_source_line(
 
 
 def test_pages_meet_the_prose_targets(built_site):
-    """On every guide page: mean sentence, long sentences, longest paragraph and claim within the targets, and the
-    four pages' prose words within the budget (`python3 dev.py prose` prints the figures)."""
+    """`python3 dev.py prose` prints the figures."""
     from guidetools import prose
 
     report = prose.measure_site(built_site)

@@ -1,10 +1,6 @@
-"""The pieces behind the site's conventions and `dev.py serve`, checked without a build (issue 13).
-
-The browser suite checks what a reader sees (sitemap, edit link, dates, footer, suggestions, 404);
-these check the parts that decide it, cheaply: the link checker (missing files and anchors, the root path), the date plugin's
-fallback outside a clone, and how serve's wrapper hands signals to its child and filters the kernel's warning (the claims
-page's missing edit link: tests/claimcheck/test_mkdocs_plugin.py).
-"""
+"""The pieces behind the site's conventions and `dev.py serve`, checked without a build (issue 13): the link checker,
+the date plugin's fallback outside a clone, and serve's wrapper. What a reader sees is the browser suite's (the
+claims page's missing edit link: tests/claimcheck/test_mkdocs_plugin.py)."""
 
 from __future__ import annotations
 
@@ -22,19 +18,9 @@ from guidetools import siteconfig
 from guidetools.project import REPO_ROOT
 from guidetools.sitelinks import link_problems, served_root_path
 
-DATE_PLUGIN = "git-revision-date-localized"
-
-
 def write(path: Path, text: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8")
-
-
-def plugin_options(name: str) -> dict:
-    for entry in siteconfig.load()["plugins"]:
-        if isinstance(entry, dict) and name in entry:
-            return entry[name] or {}
-    raise AssertionError(f"mkdocs.yml does not configure the {name} plugin")
 
 
 def test_link_checker_reports_missing_files_and_anchors_and_links_outside_the_root_path(tmp_path: Path):
@@ -59,7 +45,8 @@ def test_last_update_date_falls_back_to_the_build_date_outside_a_clone(tmp_path:
     """With mkdocs.yml's options, a page outside any git repository gets the current time, and no warning fails the strict build."""
     from mkdocs_git_revision_date_localized_plugin.util import Util
 
-    options = plugin_options(DATE_PLUGIN)
+    [options] = [entry["git-revision-date-localized"] for entry in siteconfig.load()["plugins"]
+                 if isinstance(entry, dict) and "git-revision-date-localized" in entry]
     assert options.get("fallback_to_build_date") is True
     # A page not committed yet logs at info level: the strict build must not fail on it.
     assert options.get("strict") is False
@@ -92,17 +79,13 @@ SERVER = textwrap.dedent("""
 WRAPPER = "import sys, dev; sys.exit(dev.run_forwarding_signals([sys.executable, '-c', sys.argv[1]], dict(__import__('os').environ), dev.KERNEL_TCP_WARNING))"
 
 
-def _ignore_sigint() -> None:
-    # As a shell starts a background job: SIGINT ignored, inherited by everything it starts.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
 @pytest.mark.parametrize("stop_signal", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
 def test_serve_hands_a_stop_signal_to_the_server_and_drops_the_kernel_warning(stop_signal: signal.Signals):
     """Signalling dev.py's pid stops the server it runs, even when dev.py was started with SIGINT ignored; the kernel's TCP warning is not shown."""
     wrapper = subprocess.Popen(
         [sys.executable, "-c", WRAPPER, SERVER], cwd=REPO_ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-        text=True, preexec_fn=_ignore_sigint,
+        # As a shell starts a background job: SIGINT ignored, inherited by everything it starts.
+        text=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN),
     )
     try:
         server_pid = int(wrapper.stdout.readline())

@@ -1,10 +1,5 @@
-"""Tests for guidetools/upstream.py, the drift check of the framework citations (`python3 dev.py upstream`).
-
-A small framework repository is built on the fly with two commits: the second
-changes one cited line, pushes another cited line out of its window, deletes a
-cited file and renames one. A tmp guide (docs/guide.md + framework/citations.toml)
-cites it; the checks run against it in-process.
-"""
+"""guidetools/upstream.py (`python3 dev.py upstream`), in-process, on a framework repository built on the fly (its
+second commit changes, moves, deletes and renames cited lines and files) cited by a tmp guide."""
 
 from __future__ import annotations
 
@@ -20,12 +15,7 @@ from guidetools.facts import CITATIONS_FILE, import_facts_markdown
 from guidetools.project import REPO_ROOT
 from guidetools.upstream import EXIT_BAD_INPUT, EXIT_DRIFT, EXIT_OK, check
 
-GIT_ENV = {
-    **os.environ,
-    "GIT_AUTHOR_NAME": "test", "GIT_AUTHOR_EMAIL": "test@example.org",
-    "GIT_COMMITTER_NAME": "test", "GIT_COMMITTER_EMAIL": "test@example.org",
-    "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1",
-}
+GIT_ENV = {**os.environ, "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1"}  # no user configuration read
 
 FIRST = {
     "src/Sum.cs": "namespace Example;\n\npublic static class Sum\n{\n    public static int Add(int a, int b)\n    {\n        return a + b;\n    }\n}\n",
@@ -40,7 +30,7 @@ SECOND = {
     "src/Moved/Kept.cs": FIRST["src/Kept.cs"],
 }
 
-# (fact, text, origin, cite): F4 cites another repository; R1 is the guide's own reading.
+# F4 cites another repository; R1 is the guide's own reading.
 FACTS = [
     ("F1", "Add returns the sum.", "", 'path = "src/Sum.cs", line = 7, symbol = "Add", evidence = "return a + b;"'),
     ("F2", "The greeting is hello.", "", 'path = "src/Names.cs", line = 3, symbol = "Greeting", evidence = "Greeting = \\"hello\\""'),
@@ -63,7 +53,8 @@ The greeting is hello, and kept values stay.
 
 
 def git(cwd: Path, *args: str) -> str:
-    return subprocess.run(["git", *args], cwd=cwd, env=GIT_ENV, check=True, capture_output=True, text=True).stdout.strip()
+    identity = ["-c", "user.name=test", "-c", "user.email=test@example.org"]
+    return subprocess.run(["git", *identity, *args], cwd=cwd, env=GIT_ENV, check=True, capture_output=True, text=True).stdout.strip()
 
 
 def _commit(tree: Path, files: dict[str, str], message: str) -> str:
@@ -79,7 +70,7 @@ def _commit(tree: Path, files: dict[str, str], message: str) -> str:
 
 @pytest.fixture(scope="module")
 def framework(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str, str]:
-    """A framework work tree with two commits (tagged `second`): its path, the pinned commit and the second."""
+    """A framework work tree with two commits (tagged `second`): its path, the pin and the second commit."""
     tree = tmp_path_factory.mktemp("framework")
     git(tree, "init", "-q", "-b", "main")
     pin = _commit(tree, FIRST, "first")
@@ -107,9 +98,8 @@ def _toml_line(root: Path, fragment: str) -> int:
 
 
 def test_every_citation_holds_at_the_pin(guide, framework):
-    """All four framework citations hold at the pin; the MEAI one is counted as another repository's, or checked
-    too when --repo MEAI=DIR gives it (here the fixture repository stands in for it). A ref equal to the pin lists
-    nothing."""
+    """The MEAI citation is counted as another repository's, or checked when --repo MEAI=DIR gives it (the fixture
+    stands in for it); a ref equal to the pin lists nothing."""
     outcome = check(guide, {"": framework[0]})
     assert (outcome.findings, outcome.exit_status) == ([], EXIT_OK)
     assert outcome.summary.startswith("upstream: 4 citations of Example/Framework checked at the pin; all hold; "
@@ -125,8 +115,7 @@ def test_every_citation_holds_at_the_pin(guide, framework):
 
 @pytest.mark.parametrize("where", ["work tree", ".git", "bare clone"])
 def test_ref_lists_each_claim_whose_evidence_changed_moved_or_lost_its_file(guide, framework, tmp_path, where):
-    """At `second`: F1's evidence is gone, F2's moved (new line given), F3's file is gone; R1 followed its rename.
-    The source may be a work tree, its .git folder or a bare clone."""
+    """At `second`: F1's evidence is gone, F2's moved, F3's file is gone; R1 followed its rename."""
     tree = framework[0]
     source = {"work tree": tree, ".git": tree / ".git", "bare clone": tmp_path / "bare.git"}[where]
     if where == "bare clone":
@@ -145,77 +134,52 @@ def test_ref_lists_each_claim_whose_evidence_changed_moved_or_lost_its_file(guid
     assert "3 citation(s) moved or changed" in outcome.summary
 
 
-@pytest.mark.parametrize("line, holds", [(2, True), (1, False)])
-def test_evidence_must_stand_within_the_window(tmp_path, framework, line, holds):
-    """Line 7 holds the evidence: a citation of line 2 (5 away) holds, of line 1 (6 away) does not."""
+BAD = "docs/guide.md:4: claim 'guide.adds' cites F1: src/"
+TAIL = " in framework/citations.toml [facts.F1]"
+
+
+@pytest.mark.parametrize("wrong, right, finding", [
+    # The evidence stands at line 7: a citation of line 2 (5 away) holds, of line 1 (6 away) does not.
+    ("line = 7,", "line = 2,", None),
+    ("line = 7,", "line = 1,", BAD + "Sum.cs:1: evidence `return a + b;` is not within ±5 lines of line 1 at the pin {pin}; "
+     "it stands at line 7: set line = 7" + TAIL),
+    ('path = "src/Sum.cs"', 'path = "src/Gone.cs"', BAD + "Gone.cs:7: src/Gone.cs does not exist at the pin {pin}; correct the path" + TAIL),
+    ("line = 7,", "line = 99,", BAD + "Sum.cs:99: line 99 is past the end of src/Sum.cs (9 lines) at the pin {pin}; correct the line" + TAIL),
+    ('evidence = "return a + b;"', 'evidence = "return a - b;"', BAD + "Sum.cs:7: evidence `return a - b;` is not in src/Sum.cs at "
+     "the pin {pin}; re-read the source and correct the evidence" + TAIL),
+    (', evidence = "Limit = 40;"', "", "framework/citations.toml:{F3}: a citation of fact F3 lacks evidence; give path, line = N and evidence"),
+], ids=["within the window", "outside the window", "missing file", "line past the end", "evidence not found", "malformed"])
+def test_a_wrong_citation_at_the_pin_is_one_line_naming_the_claim_or_fact(tmp_path, framework, wrong, right, finding):
     assert facts.EVIDENCE_WINDOW == 5
-    guide = _guide(tmp_path, framework[1], CITATIONS.replace("line = 7,", f"line = {line},"))
-    outcome = check(guide, {"": framework[0]})
-    if holds:
-        assert outcome.findings == []
-    else:
-        assert outcome.findings == [
-            ("docs/guide.md:4: claim 'guide.adds' cites F1: src/Sum.cs:1: evidence `return a + b;` is not within ±5 lines "
-            f"of line 1 at the pin {framework[1][:12]}; it stands at line 7: set line = 7 in {CITATIONS_FILE} [facts.F1]")]
-
-
-@pytest.mark.parametrize("wrong, right, message", [
-    ('path = "src/Sum.cs"', 'path = "src/Gone.cs"', "src/Gone.cs does not exist at the pin {pin}; correct the path"),
-    ("line = 7,", "line = 99,", "line 99 is past the end of src/Sum.cs (9 lines) at the pin {pin}; correct the line"),
-    ('evidence = "return a + b;"', 'evidence = "return a - b;"',
-     "evidence `return a - b;` is not in src/Sum.cs at the pin {pin}; re-read the source and correct the evidence"),
-])
-def test_a_wrong_citation_at_the_pin_is_one_line_naming_the_claim(tmp_path, framework, wrong, right, message):
-    """A missing file, a line past the end, evidence not found: one line each, page:line and claim id, status 2."""
     guide = _guide(tmp_path, framework[1], CITATIONS.replace(wrong, right, 1))
     outcome = check(guide, {"": framework[0]})
-    assert outcome.exit_status == EXIT_BAD_INPUT
-    assert len(outcome.findings) == 1
-    line = outcome.findings[0]
-    assert line.startswith("docs/guide.md:4: claim 'guide.adds' cites F1: src/")
-    assert message.format(pin=framework[1][:12]) in line and line.endswith(f"in {CITATIONS_FILE} [facts.F1]")
+    expected = [finding.format(pin=framework[1][:12], F3=_toml_line(guide, "[facts.F3]"))] if finding else []
+    assert (outcome.findings, outcome.exit_status) == (expected, EXIT_BAD_INPUT if finding else EXIT_OK)
 
 
-def _unrelated_repository(guide, framework, tmp_path):
-    other = tmp_path / "other"
-    other.mkdir()
-    git(other, "init", "-q")
-    _commit(other, FIRST, "unrelated")
-    return {"": other}, None
-
-
-@pytest.mark.parametrize("sources, message", [
-    (lambda guide, framework, tmp_path: ({"": framework[0]}, "v9"), "unknown ref 'v9': "),
-    (lambda guide, framework, tmp_path: ({"": tmp_path / "plain"}, None),
-     "{tmp_path}/plain is not a git repository; " + upstream.SOURCE_HINT.format(name="Example/Framework")),
+@pytest.mark.parametrize("sources, ref, message", [
+    ({"": "{framework}"}, "v9", "unknown ref 'v9': "),
+    ({"": "{tmp_path}/plain"}, None, "{tmp_path}/plain is not a git repository; " + upstream.SOURCE_HINT.format(name="Example/Framework")),
     # a folder inside a work tree is refused too: git must not climb to the enclosing repository
-    (lambda guide, framework, tmp_path: ({"": framework[0] / "src"}, None), "{framework}/src is not a git repository; "),
+    ({"": "{framework}/src"}, None, "{framework}/src is not a git repository; "),
     # --repo MEAI=DIR: the hint asks for a checkout of the library, not of the framework
-    (lambda guide, framework, tmp_path: ({"": framework[0], "MEAI": tmp_path}, None),
-     "{tmp_path} is not a git repository; " + upstream.SOURCE_HINT.format(name="Example/Library")),
-    (lambda guide, framework, tmp_path: ({"": framework[0], "XYZ": framework[0]}, None),
-     f"--repo XYZ=…: {CITATIONS_FILE} defines no repository 'XYZ'; use one of MEAI"),
-    (_unrelated_repository, "{tmp_path}/other does not hold the pinned commit"),
+    ({"": "{framework}", "MEAI": "{tmp_path}"}, None, "{tmp_path} is not a git repository; " + upstream.SOURCE_HINT.format(name="Example/Library")),
+    ({"": "{framework}", "XYZ": "{framework}"}, None, f"--repo XYZ=…: {CITATIONS_FILE} defines no repository 'XYZ'; use one of MEAI"),
+    ({"": "{tmp_path}/other"}, None, "{tmp_path}/other does not hold the pinned commit"),
 ], ids=["unknown ref", "plain folder", "folder in a work tree", "library folder", "unknown repository key",
         "no pinned commit"])
-def test_bad_input_is_one_line_and_status_2(guide, framework, tmp_path, sources, message):
+def test_bad_input_is_one_line_and_status_2(guide, framework, tmp_path, sources, ref, message):
     (tmp_path / "plain").mkdir()
-    given, ref = sources(guide, framework, tmp_path)
-    outcome = check(guide, given, ref)
+    if "other" in sources[""]:
+        (tmp_path / "other").mkdir()
+        git(tmp_path / "other", "init", "-q")
+        _commit(tmp_path / "other", FIRST, "unrelated")
+    outcome = check(guide, {key: Path(where.format(framework=framework[0], tmp_path=tmp_path)) for key, where in sources.items()}, ref)
     assert (len(outcome.findings), outcome.exit_status) == (1, EXIT_BAD_INPUT), outcome.findings
     assert outcome.findings[0].startswith(message.format(tmp_path=tmp_path, framework=framework[0])), outcome.findings
 
 
-def test_a_malformed_citation_is_one_line_naming_its_fact(tmp_path, framework):
-    guide = _guide(tmp_path, framework[1], CITATIONS.replace(', evidence = "Limit = 40;"', ""))
-    outcome = check(guide, {"": framework[0]})
-    assert outcome.exit_status == EXIT_BAD_INPUT
-    assert outcome.findings == [(f"{CITATIONS_FILE}:{_toml_line(guide, '[facts.F3]')}: a citation of fact F3 lacks "
-                                "evidence; give path, line = N and evidence")]
-
-
 def test_the_command_line_prints_findings_then_the_summary_and_bad_input_as_one_line(guide, framework, tmp_path, capsys):
-    """`python3 dev.py upstream`: findings on stdout, then the summary; bad input one line on stderr, status 2."""
     status = upstream.main(["--root", str(guide), "--source", str(framework[0]), "--ref", "second"])
     printed = capsys.readouterr().out.splitlines()
     assert status == EXIT_DRIFT and len(printed) == 4
@@ -236,7 +200,6 @@ PIN = facts.load().framework
     f"set MESHWEAVER_SOURCE to a MeshWeaver checkout or git dir (a clone of {PIN.name} holding {PIN.commit[:12]}) "
     "to check every citation against the framework's source"))
 def test_every_citation_of_the_guide_holds_in_the_framework_source():
-    """The gate's drift check: every framework citation of framework/citations.toml holds at the pin."""
     outcome = check(REPO_ROOT, {"": Path(MESHWEAVER_SOURCE)})
     assert outcome.exit_status == EXIT_OK, "\n".join(outcome.findings)
 

@@ -14,14 +14,14 @@ ENTRY = re.compile(r"^- \*\*Said:\*\*", re.MULTILINE)
 
 
 def entries(text: str) -> list[str]:
-    """The page's corrections: each list item that starts with **Said:**, up to the next item or heading."""
+    """Each list item that starts with **Said:**, up to the next item or heading."""
     starts = [match.start() for match in ENTRY.finditer(text)]
     return [re.split(r"^#", text[start:end], maxsplit=1, flags=re.MULTILINE)[0] for start, end in zip(starts, starts[1:] + [len(text)])]
 
 
 def test_every_claim_link_shows_the_id_it_links():
-    """A claim link's text is the id it links to. (That the claim exists, its row's anchor on the claims page, is
-    what tests/test_site_build.py, test_internal_links_and_anchors_resolve, checks of every link.)"""
+    """(That the claim exists, its row's anchor on the claims page, is what tests/test_site_build.py,
+    test_internal_links_and_anchors_resolve, checks of every link.)"""
     named = [(match["id"], match["text"]) for match in CLAIM_LINK.finditer(PAGE.read_text(encoding="utf-8"))]
     assert len(named) >= 10, f"only {len(named)} claim links on {PAGE.relative_to(REPO_ROOT)}"
     mislabelled = [f"[{text}] links to claim {claim_id}" for claim_id, text in named if text != claim_id]
@@ -29,7 +29,7 @@ def test_every_claim_link_shows_the_id_it_links():
 
 
 def test_every_correction_says_what_was_said_what_holds_and_its_proof():
-    """Each entry has its three parts in order, and its proof links at least one claim."""
+    """In order, and the proof links at least one claim."""
     found = entries(PAGE.read_text(encoding="utf-8"))
     assert len(found) >= 10, f"only {len(found)} corrections found"
     incomplete = [
@@ -50,6 +50,9 @@ CHANGELOG = re.compile(
 
 def test_pages_state_what_holds_without_changelog_prose():
     """No page but What changed has a "Corrected" box or speaks of an earlier draft or version of itself."""
+    assert CHANGELOG.search('!!! warning "Corrected against the framework (facts v2)"')
+    assert CHANGELOG.search("The draft of this page said to derive the file path")
+    assert not CHANGELOG.search("The corrected path is built from the fields.")
     found = [
         f"{path.relative_to(REPO_ROOT)}:{number}: {line.strip()}"
         for path in sorted(DOCS.rglob("*.md")) if path != PAGE and path.name != "claims.md"
@@ -58,8 +61,3 @@ def test_pages_state_what_holds_without_changelog_prose():
     ]
     assert not found, "changelog prose in a page body (move it to What changed):\n" + "\n".join(found)
 
-
-def test_the_changelog_pattern_finds_a_corrected_box():
-    assert CHANGELOG.search('!!! warning "Corrected against the framework (facts v2)"')
-    assert CHANGELOG.search("The draft of this page said to derive the file path")
-    assert not CHANGELOG.search("The corrected path is built from the fields.")
