@@ -13,13 +13,9 @@ import math
 import pytest
 from pypdf import PdfReader
 
-from agentkit import (
-    CHUNK_OVERLAP, CHUNK_SIZE, SUMMARY_LIMIT, Mesh, chunk_spans, extractive_summary, search_chunks,
-)
+from agentkit import CHUNK_OVERLAP, CHUNK_SIZE, SUMMARY_LIMIT, Mesh, chunk_spans, extractive_summary, search_chunks
 from agentkit._host import UNIFIED_READ_TIMEOUT_SECONDS
-from agentkit.guide import (
-    REPORT, Worksheet, list_dimensions, read_tables, report_pdf_path, report_tokens, workspace,
-)
+from agentkit.guide import REPORT, Worksheet, list_dimensions, read_tables, report_pdf_path, report_tokens, workspace
 from agentkit.guide._facts import fused_readings
 from agentkit._chunks import snippet
 from agentkit._config import DEFAULT_MAXIMUM_ITERATIONS
@@ -29,9 +25,7 @@ from agentkit._messages import Message
 from agentkit.guide._procedures import LONG_ROUND_CAP, TITLES
 from agentkit.guide._scenarios import creates_in_scenario_3
 from agentkit._paths import document_slug
-from agentkit._threads import (
-    HISTORY_BUDGET_CHARS, HISTORY_CELL_TIMEOUT_SECONDS, HISTORY_LOAD_TIMEOUT_SECONDS, message_chars,
-)
+from agentkit._threads import HISTORY_BUDGET_CHARS, HISTORY_CELL_TIMEOUT_SECONDS, HISTORY_LOAD_TIMEOUT_SECONDS, message_chars
 from claimcheck import captures
 from guidetools import stated
 from guidetools.project import REPO_ROOT
@@ -40,19 +34,14 @@ from tests.mesh_state import NODE_TYPES
 
 pytestmark = pytest.mark.usefixtures("report_read_once")  # tests/conftest.py
 
-@functools.cache
-def report_pages() -> int:
-    return len(PdfReader(str(report_pdf_path())).pages)
-
 
 def test_chunk_window_overlap_and_first_index():
-    """1,000-character windows overlapping by 150, each 850 after the last; a text of at most 1,000 is one chunk, indexed from 0."""
     spans = chunk_spans(5 * CHUNK_SIZE)
     step = spans[1][0] - spans[0][0]
     window = spans[0][1] - spans[0][0]
     overlap = spans[0][1] - spans[1][0]
     one_chunk = len(chunk_spans(CHUNK_SIZE)) == 1 and len(chunk_spans(CHUNK_SIZE + 1)) == 2
-    first_index = next(index for index, _ in enumerate(spans))
+    first_index = min(chunk.index for chunk in workspace().index.visible_chunks())  # the report's chunks, as indexed
     # verifies: chunks.window-and-overlap
     assert stated.numbers("chunks.window-and-overlap") == [window, overlap, step, CHUNK_SIZE if one_chunk else None, first_index]
     # verifies: chunks.chunks-reread-overlap
@@ -60,16 +49,15 @@ def test_chunk_window_overlap_and_first_index():
 
 
 def test_report_shape(report_get_text):
-    """62 pages, 64 reported values in four statement tables."""
     tables = {row.statement for row in read_tables(report_get_text)}
     # verifies: agent.report-shape
-    assert stated.numbers("agent.report-shape") == [report_pages(), len(REPORT.values), len(tables)]
+    assert stated.numbers("agent.report-shape") == [len(PdfReader(str(report_pdf_path())).pages), len(REPORT.values), len(tables)]
     # verifies: chunks.whole-text-has-every-value
     assert stated.numbers("chunks.whole-text-has-every-value") == [len(REPORT.values)]
 
 
 def test_fused_figures_and_the_read_path(report_get_text):
-    """Of the report's 32 statement rows, 14 split more than one way unless the figures share their decimals."""
+    """Rows whose fused figures split more than one way unless the figures share their decimals."""
     rows = read_tables(report_get_text)
     fused = ["".join(row.values.values()) for row in rows]
     ambiguous = [run for run in fused if len(fused_readings(run, len(REPORT.periods), same_decimals=False)) > 1]
@@ -82,14 +70,12 @@ def test_fused_figures_and_the_read_path(report_get_text):
 
 
 def test_history_budget():
-    """A budget of 64,000 characters, each message counting its length plus 64."""
     overhead = message_chars(Message("user", "x" * 10)) - 10
     # verifies: agent.history-budget
     assert stated.numbers("agent.history-budget") == [HISTORY_BUDGET_CHARS, overhead]
 
 
 def test_search_limit():
-    """`limit` is clamped to 1..200; without one it is 50."""
     mesh = Mesh(node_types=set(NODE_TYPES))
     for number in range(3):
         mesh.create({"id": f"n{number}", "name": f"Node {number}", "nodeType": "Markdown"})
@@ -101,37 +87,26 @@ def test_search_limit():
 
 
 def test_unified_read_timeout():
-    """A read that takes longer than 10 seconds answers the timeout error (one of exactly the limit answers the text, a
-    longer one the error: snippets/content_chunk_navigation_01_paths.py)."""
+    """The limit the page states (reads at and past it: snippets/content_chunk_navigation_01_paths.py)."""
     # verifies: chunks.file-path-returns-text
     assert stated.numbers("chunks.file-path-returns-text") == [UNIFIED_READ_TIMEOUT_SECONDS]
 
 
 def test_summary_limit():
-    """Lines joined until 280 characters, and a longer text cut at 280 with `…` appended."""
     cut = extractive_summary("x" * 400)
     # verifies: chunks.summary-is-extractive
     assert stated.numbers("chunks.summary-is-extractive") == [SUMMARY_LIMIT, len(cut.rstrip("…"))]
 
 
-def test_long_round_caps():
-    """The default cap of 40, and the 1000 the long rounds set."""
-    # verifies: agent.long-rounds-raise-the-cap
-    assert stated.numbers("agent.long-rounds-raise-the-cap")[2:] == [DEFAULT_MAXIMUM_ITERATIONS, DEFAULT_MAXIMUM_ITERATIONS, LONG_ROUND_CAP]
-
-
-def scenario_number(key: str) -> int:
-    """A scenario's number as the pages count them: 1 to 4, in agentkit's order."""
+def scenario_number(key: str) -> int:  # as the pages count them: 1 to 4, in agentkit's order
     return list(TITLES).index(key) + 1
 
 
-def results():
-    """The four scenarios' results, as the measured-effect listing computed them."""
+def results():  # as the measured-effect listing computed them
     return {result.key: result for result in shown("agent_design_06_measured.py")["results"]}
 
 
-def test_scenario_numbers():
-    """The scenarios the pages name by number (1 to 4 in agentkit's order), and scenario 3's creates."""
+def test_scenario_numbers_and_the_long_rounds_caps():
     # verifies: agent.reconciliation-explains-every-row
     assert stated.numbers("agent.reconciliation-explains-every-row") == [scenario_number("worksheet")]
     # verifies: agent.deterministic-ids-resume
@@ -140,17 +115,17 @@ def test_scenario_numbers():
     assert stated.numbers("agent.caching-reads-most-input") == [int(1 / CACHE_READ), scenario_number("naive"), scenario_number("reread")]
     # verifies: agent.long-rounds-raise-the-cap
     assert stated.numbers("agent.long-rounds-raise-the-cap")[:2] == [scenario_number("naive"), scenario_number("reread")]
+    # verifies: agent.long-rounds-raise-the-cap
+    assert stated.numbers("agent.long-rounds-raise-the-cap")[2:] == [DEFAULT_MAXIMUM_ITERATIONS, DEFAULT_MAXIMUM_ITERATIONS, LONG_ROUND_CAP]
 
 
 def test_protocol_nodes_correct():
-    """Scenarios 2, 3 and 4 write all 75 nodes correctly."""
     correct = [r for r in results().values() if r.grade.correct == r.grade.written and not r.grade.missing]
     # verifies: agent.protocol-nodes-correct
     assert stated.numbers("agent.protocol-nodes-correct") == [scenario_number(r.key) for r in correct] + sorted({r.grade.written for r in correct})
 
 
 def test_workspace_shape():
-    """Four scenarios; 75 nodes to write: 11 new dimensions and 64 facts; 21 dimensions exist; 4 line items unreported."""
     worksheet = Worksheet.from_text(results()["worksheet"].runs[0].answer)
     new, facts = len(worksheet.new_dimensions), len(worksheet.writable_facts)
     existing = list_dimensions(workspace(), "Meridian")["count"]
@@ -159,7 +134,6 @@ def test_workspace_shape():
 
 
 def test_snippet_length():
-    """`snippet` is the chunk on one line, cut at 160 characters plus `…`; `rank` counts from 0; `limit` is clamped to 1..200."""
     cut = snippet("c" * 500)
     hits = search_chunks(workspace(), "namespace:Meridian/content profit", limit=5)["results"]
     # verifies: chunks.search-chunks-shape
@@ -203,9 +177,8 @@ def test_bulk_create_collides_once():
 
 
 def test_prompt_caching_bounds():
-    """The page's bounds are the worked example's, to the whole number: caching cuts the sequential bill by
-    more than the stated factor but not by one more, and it still costs more than the stated multiple of the
-    batched phase but not one more (tests/test_cost.py checks the multipliers the same claim states)."""
+    """The page's bounds are the worked example's ratios rounded down: caching's cut of the sequential bill, and
+    what it still costs against the batched phase."""
     cost = shown("agent_design_01_cost_model.py")
     price = cost["PRICE"]
     *_, factor, multiple = stated.numbers("agent.caching-narrows-not-closes")
@@ -223,7 +196,6 @@ def test_first_chunk_has_no_previous():
 
 
 def test_turns_counted_and_the_cut_value():
-    """Ten times the turns of one Get with ten GetChunk calls a turn (20 against 2); chunk 0 cuts a value."""
     chunked = shown("content_chunk_navigation_04_chunk_by_chunk.py")
     one_get, batched = len(chunked["one_get"]), len(chunked["batched"])
     # verifies: chunks.turns-counted

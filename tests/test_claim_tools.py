@@ -4,12 +4,12 @@ the claims lock (a reworded claim is a review event), regen --outputs, and the r
 from __future__ import annotations
 
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from claimcheck import outputs
-from claimcheck import captures
+from claimcheck import captures, outputs
 from guidetools import claimcontract, claimlock, claims, pycon, review, stated
 from guidetools.project import Project
 from tests.test_upstream import git  # the framework's test repositories' git: no user configuration read
@@ -42,8 +42,9 @@ def edit(project: Project, path: str, old: str, new: str) -> Project:
 
 
 class TestClaimsLock:
-    def test_rewording_with_the_same_checks_is_refused_with_page_line_and_checks(self, mini):
-        """A new number in the prose, with the check left alone, names the claim, its page line and its check."""
+    def test_rewording_with_the_same_checks_is_refused_until_confirmed(self, mini):
+        """A new number in the prose, with the check left alone, names the claim, its page line and its check;
+        regen alone refuses (the lock keeps the old text), --confirm accepts exactly the named claim."""
         project = edit(mini, "docs/guide.md", "gives 5.", "gives 6.")
         found = claimlock.reworded(project, claims.collect(project))
         assert [str(item).splitlines()[0] for item in found] == [
@@ -51,10 +52,6 @@ class TestClaimsLock:
             "confirm with `python3 dev.py regen --confirm mini.adds` or change the check",
         ]
         assert "was: Adding 2 and 3 gives 5." in str(found[0]) and "now: Adding 2 and 3 gives 6." in str(found[0])
-
-    def test_regen_keeps_the_old_wording_until_confirmed(self, mini):
-        """regen alone refuses (the lock keeps the old text); --confirm accepts exactly the named claim."""
-        project = edit(mini, "docs/guide.md", "gives 5.", "gives 6.")
         assert [item.marker.id for item in write_lock(project)] == ["mini.adds"]
         assert claimlock.load(project)["mini.adds"].text == "Adding 2 and 3 gives 5."
         assert write_lock(project, frozenset({"mini.adds"})) == []
@@ -84,24 +81,15 @@ class TestOutputUpdate:
         assert report.splitlines()[0] == (
             "snippets/mini_01_sum.py:9: the '#>' lines differ from what the code above them prints "
             "(shown on docs/guide.md:6 (section 'add'))"
-        )
-        assert "Expected:\n    7\nGot:\n    5" in report
+        )  # the Expected/Got lines after it: tests/claimcheck/test_pytest_plugin.py
 
     def test_rewrite_replaces_only_the_differing_block_and_adds_missing_ones(self, tmp_path):
         """A stale block gets the real output, a matching `...` block stays, a print without block gets one."""
         snippet = tmp_path / "shown.py"
-        snippet.write_text(
-            'print("kept: a long line")\n#> kept: ...\n'
-            "for n in range(2):\n    print(n * 10)\n#> 0\n#> 99\n"
-            'print("new")\n',
-            encoding="utf-8",
-        )
+        kept, loop, new = 'print("kept: a long line")\n#> kept: ...\n', "for n in range(2):\n    print(n * 10)\n#> 0\n", 'print("new")\n'
+        snippet.write_text(kept + loop + "#> 99\n" + new, encoding="utf-8")
         recorder = captures.run_snippet(snippet).printed
-        assert outputs.rewritten(snippet, outputs.attribute(snippet, recorder.writes)) == (
-            'print("kept: a long line")\n#> kept: ...\n'
-            "for n in range(2):\n    print(n * 10)\n#> 0\n#> 10\n"
-            'print("new")\n#> new\n'
-        )
+        assert outputs.rewritten(snippet, outputs.attribute(snippet, recorder.writes)) == kept + loop + "#> 10\n" + new + "#> new\n"
 
     def test_pycon_expected_output_is_rewritten_from_a_real_run(self, tmp_path):
         """A pycon example with a wrong expected output gets the real one; a right one is kept as written."""
@@ -110,23 +98,30 @@ class TestOutputUpdate:
         assert pycon.rewritten(page) == "# P\n\n```pycon\n>>> x = 2\n>>> x + 1\n3\n>>> 'a ' * 2\n'a ...'\n```\n"
 
 
+def two_commits(tmp_path: Path, base: Callable[[str], str], change: Callable[[str], str], snippet_tail: str = "") -> Path:
+    """The mini tree committed with its page as ``base`` makes it, then with ``change`` made to the page."""
+    root = tmp_path / "repo"
+    shutil.copytree(MINIDOCS, root)
+    page, snippet = root / "docs" / "guide.md", root / "snippets" / "mini_01_sum.py"
+    page.write_text(base(page.read_text(encoding="utf-8")), encoding="utf-8")
+    for args in (["init", "-q", "-b", "main"], ["add", "."], ["commit", "-q", "-m", "base"]):
+        git(root, *args)
+    page.write_text(change(page.read_text(encoding="utf-8")), encoding="utf-8")
+    snippet.write_text(snippet.read_text(encoding="utf-8") + snippet_tail, encoding="utf-8")
+    git(root, "commit", "-q", "-am", "change")
+    return root
+
+
+def cut_at_1200(text: str) -> str:
+    return text.replace("Input is cut at 1,000 characters.", "Input is cut at 1,200 characters.")
+
+
 def test_review_report_lists_claims_numbers_and_unmarked_behaviour(tmp_path):
     """On a two-commit history: a reworded claim (old and new text, its unchanged check), an added one,
     a changed number, and a new sentence that promises behaviour without a marker."""
-    root = tmp_path / "repo"
-    shutil.copytree(MINIDOCS, root)
-    git(root, "init", "-q", "-b", "main")
-    git(root, "add", ".")
-    git(root, "commit", "-q", "-m", "base")
-    page = root / "docs" / "guide.md"
-    text = page.read_text(encoding="utf-8")
-    text = text.replace("Input is cut at 1,000 characters.", "Input is cut at 1,200 characters.")
-    text += "\nThe sum is never negative for `add(2, 3)`.\n{ #mini.never-negative .model }\n\nThe `add` function always returns an int.\n"
-    page.write_text(text, encoding="utf-8")
-    snippet = root / "snippets" / "mini_01_sum.py"
-    snippet.write_text(snippet.read_text(encoding="utf-8") + "# verifies: mini.never-negative\nassert add(2, 3) >= 0\n", encoding="utf-8")
-    git(root, "commit", "-q", "-am", "change")
-
+    root = two_commits(tmp_path, str, lambda text: cut_at_1200(text) + (
+        "\nThe sum is never negative for `add(2, 3)`.\n{ #mini.never-negative .model }\n\n"
+        "The `add` function always returns an int.\n"), "# verifies: mini.never-negative\nassert add(2, 3) >= 0\n")
     assert review.default_base(root) == "HEAD~1"
     report = review.build(root, review.default_base(root)).markdown()
     assert "- **added** `mini.never-negative` (model) at docs/guide.md:22: The sum is never negative for `add(2, 3)`." in report
@@ -144,18 +139,8 @@ def test_review_report_lists_claims_numbers_and_unmarked_behaviour(tmp_path):
 
 def test_review_report_asks_a_new_reading_for_a_new_or_reworded_framework_claim(tmp_path):
     """A framework claim's new wording is read against the source by someone else (guidetools/refutation.py)."""
-    root = tmp_path / "repo"
-    shutil.copytree(MINIDOCS, root)
-    page = root / "docs" / "guide.md"
-    page.write_text(page.read_text(encoding="utf-8").replace("{ #mini.limit .model }", '{ #mini.limit .framework cite="F1" }'),
-                    encoding="utf-8")
-    git(root, "init", "-q", "-b", "main")
-    git(root, "add", ".")
-    git(root, "commit", "-q", "-m", "base")
-    text = page.read_text(encoding="utf-8").replace("Input is cut at 1,000 characters.", "Input is cut at 1,200 characters.")
-    page.write_text(text + '\nThe sum is an int.\n{ #mini.sum-type .framework cite="F1" }\n', encoding="utf-8")
-    git(root, "commit", "-q", "-am", "change")
-
+    root = two_commits(tmp_path, lambda text: text.replace("{ #mini.limit .model }", '{ #mini.limit .framework cite="F1" }'),
+                       lambda text: cut_at_1200(text) + '\nThe sum is an int.\n{ #mini.sum-type .framework cite="F1" }\n')
     report = review.build(root, "HEAD~1").markdown()
     reading = "  - refutation reading: the new wording needs one in `framework/review.toml`"
     assert report.count(reading) == 2, report
@@ -170,14 +155,11 @@ class TestStaticContract:
         assert claimcontract.number_problems(mini, collected) == []
         assert claimcontract.name_problems(mini, collected) == []
 
-    def test_a_number_no_check_compares_is_named_with_page_line_and_claim(self, mini):
+    def test_a_number_no_check_compares_is_named_until_the_check_reads_it_from_the_page(self, mini):
         project = edit(mini, "docs/guide.md", "1,000 characters", "1,200 characters")
         assert [str(problem).split(";")[0] for problem in claimcontract.number_problems(project, claims.collect(project))] == [
             "docs/guide.md:16: mini.limit: '1,200' is not produced or compared by any check",
         ]
-
-    def test_a_check_that_reads_its_claims_numbers_from_the_page_compares_them_all(self, mini):
-        project = edit(mini, "docs/guide.md", "1,000 characters", "1,200 characters")
         project = edit(project, "snippets/mini_01_sum.py", "assert LIMIT == 1000", "assert stated.numbers('mini.limit', ROOT) == [LIMIT]")
         assert claimcontract.number_problems(project, claims.collect(project)) == []
 

@@ -8,16 +8,10 @@ from decimal import Decimal
 
 import pytest
 
+from guidetools import stated
 from agentkit._cost import (
-    CACHE_READ,
-    CACHE_WRITE_1_HOUR,
-    CACHE_WRITE_5_MINUTES,
-    EXAMPLE_PRICES,
-    CallPattern,
-    ModelPrice,
-    TokenUsage,
-    input_tokens,
-    responses_needed,
+    CACHE_READ, CACHE_WRITE_1_HOUR, CACHE_WRITE_5_MINUTES, EXAMPLE_PRICES, CallPattern, ModelPrice, TokenUsage,
+    input_tokens, responses_needed,
 )
 
 
@@ -46,16 +40,12 @@ def _brute_usage(pattern: CallPattern, price: ModelPrice | None) -> TokenUsage:
     return usage
 
 
-def test_sequential_and_batched_match_the_guides_formulas():
-    """Sequential is (N+1)S + dN(N+1)/2 and batched is 2S + Nd, for every N, S, d tried."""
+def test_closed_forms_equal_the_call_by_call_sum():
+    """Sequential is (N+1)S + dN(N+1)/2, batched 2S + Nd (for every N, S, d tried); batches of b lie between."""
     for n, s, d in itertools.product(range(0, 25), (0, 1, 500, 40_000), (0, 7, 130)):
         assert input_tokens(n, s, d, 1) == (n + 1) * s + d * n * (n + 1) // 2
         assert input_tokens(n, s, d, None) == (2 * s + n * d if n else s)
-
-
-def test_batches_of_b_interpolate_between_the_two():
-    """input_tokens with batch size b equals the call-by-call sum, and b=1 / b=N are the two cases."""
-    for n, b in itertools.product(range(0, 30), (1, 2, 3, 7, 10, 50)):
+    for n, b in itertools.product(range(0, 30), (1, 2, 3, 7, 10, 50, None)):
         pattern = CallPattern(n, 300, 20, 80, batch_size=b)
         assert input_tokens(n, 300, 100, b) == sum(_contexts(pattern))
         assert pattern.model_calls == len(_contexts(pattern)) == responses_needed(n, b) + 1
@@ -78,8 +68,7 @@ def test_cached_closed_form_equals_call_by_call_caching():
     ("min_cacheable_tokens", -5),
 ])
 def test_model_price_refuses_bad_numbers(field, value):
-    """A negative, non-numeric or non-finite price, or a minimum cacheable prefix that is no whole number of tokens,
-    is refused with the field named."""
+    """A negative, non-numeric or non-finite price, or a fractional or negative minimum prefix, names the field."""
     kwargs = {"input_per_million": 3, "output_per_million": 15, field: value}
     with pytest.raises(ValueError, match=field):
         ModelPrice("m", **kwargs)
@@ -90,7 +79,6 @@ def test_model_price_refuses_bad_numbers(field, value):
     ({"batch_size": 0}, "batch_size"), ({"document_tokens": True}, "document_tokens"),
 ])
 def test_call_pattern_refuses_bad_counts(kwargs, message):
-    """Counts must be whole numbers >= 0 and a batch holds at least one call."""
     base = {"calls": 3, "stable_tokens": 100, "call_tokens": 10, "result_tokens": 10}
     with pytest.raises(ValueError, match=message):
         CallPattern(**{**base, **kwargs})
@@ -98,8 +86,6 @@ def test_call_pattern_refuses_bad_counts(kwargs, message):
 
 def test_the_page_states_the_closed_forms_of_the_code():
     """(N + 1) model calls and (N + 1)·P + d·N(N + 1)/2 sequential; two calls and 2·P + N·d batched."""
-    from guidetools import stated
-
     n = 7
     sequential = CallPattern(n, 100, 1, 0, batch_size=1)
     batched = CallPattern(n, 100, 1, 0, batch_size=None)

@@ -11,8 +11,8 @@ GET = ToolDefinition("Get", "Get(path)")
 CALLS = [ToolCall("Get", {"path": f"A/{i}"}) for i in range(5)]
 
 
-def _context(*items, tools=(GET,)) -> Context:
-    return Context("Work.", tools, tuple(items))
+def _context(*items) -> Context:
+    return Context("Work.", (GET,), items)
 
 
 def test_planned_calls_reads_its_position_from_the_context_only():
@@ -32,18 +32,14 @@ def test_progress_is_read_from_the_newest_assistant_text():
     assert PlannedCalls(CALLS).respond(context).tool_calls == (CALLS[3],)
 
 
-def test_batch_size_must_be_positive():
-    """A batch of zero calls is refused."""
-    with pytest.raises(ValueError, match="batch_size must be >= 1"):
-        PlannedCalls(CALLS, batch_size=0)
+@pytest.mark.parametrize("misuse, error, message", [
+    (lambda: PlannedCalls(CALLS, batch_size=0), ValueError, "batch_size must be >= 1"),
+    (lambda: ScriptedModel(lambda context: "hello").respond(_context()), TypeError, "must return a Reply, got str"),
+])
+def test_a_batch_of_no_calls_and_a_reply_that_is_no_reply_are_refused(misuse, error, message):
+    with pytest.raises(error, match=message):
+        misuse()
 
 
-def test_scripted_model_must_return_a_reply():
-    """A decide function that returns a bare string is a bug, reported as such."""
-    with pytest.raises(TypeError, match="must return a Reply, got str"):
-        ScriptedModel(lambda context: "hello").respond(_context())
-
-
-def test_text_model_never_calls_a_tool():
-    """TextModel answers the same text whatever it is offered."""
+def test_text_model_answers_the_same_text_and_calls_no_tool():
     assert TextModel("42").respond(_context(Message("user", "?"))) == Reply("42")

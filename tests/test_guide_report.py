@@ -14,7 +14,7 @@ from pypdf import PdfReader
 
 from agentkit.guide import REPORT, report_pdf_bytes, report_pdf_path
 from agentkit.guide import _report
-from guidetools.gate import JobResult, background_fixture, require_success
+from guidetools.gate import JobResult, background_fixture
 
 
 @pytest.fixture(scope="module")
@@ -23,7 +23,6 @@ def pages() -> list[str]:
 
 
 def test_unreported_items_are_absent(pages):
-    """The line items the report does not report appear nowhere in its text."""
     text = "\n".join(pages).lower()
     assert [item.name for item in REPORT.unreported if item.name.lower() in text] == []  # four: agent.workspace-shape
 
@@ -31,16 +30,14 @@ def test_unreported_items_are_absent(pages):
 def test_statements_add_up():
     """Derived lines equal the sums of their parts (in tenths, so exactly)."""
     for period in REPORT.periods:
-        def tenths(key: str, period: str = period) -> int:
-            return round(REPORT.value(key, period).value * 10)
-        assert tenths("gp") == tenths("rev") + tenths("cos")
-        assert tenths("np") == tenths("pbt") + tenths("tax")
-        assert tenths("ta") == tenths("eq") + tenths("ltd") + tenths("pay") + tenths("ocl")
-        assert tenths("indrev") + tenths("medrev") + tenths("conrev") == tenths("rev")
+        tenths = {value.item: round(value.value * 10) for value in REPORT.values if value.period == period}
+        assert tenths["gp"] == tenths["rev"] + tenths["cos"]
+        assert tenths["np"] == tenths["pbt"] + tenths["tax"]
+        assert tenths["ta"] == tenths["eq"] + tenths["ltd"] + tenths["pay"] + tenths["ocl"]
+        assert tenths["indrev"] + tenths["medrev"] + tenths["conrev"] == tenths["rev"]
 
 
 def test_lookup_errors_name_the_key():
-    """Asking for an unknown line item or period names it."""
     with pytest.raises(KeyError, match="no line item with key 'nope'"):
         REPORT.item("nope")
     with pytest.raises(KeyError, match="no reported value for 'rev' in 'FY2019'"):
@@ -50,39 +47,26 @@ def test_lookup_errors_name_the_key():
 
 FRESH_BUILD = "import sys; from agentkit.guide import build_report_pdf; open(sys.argv[1], 'wb').write(build_report_pdf())"
 # The report built past the cache by a process of its own, in the background (a second of CPU the gate's
-# second core has to spare): one build serves both tests below.
+# second core has to spare).
 report_build = background_fixture(
     "report_build", lambda workdir: [sys.executable, "-c", FRESH_BUILD, str(workdir / REPORT.file_name)],
 )
 
 
-def built(result: JobResult) -> bytes:
-    return Path(result.workdir, REPORT.file_name).read_bytes()
-
-
-@pytest.fixture(scope="module")
-def fresh_build(report_build: JobResult) -> bytes:
-    require_success(report_build, "the fresh build of the report")
-    return built(report_build)
-
-
-def test_bytes_are_identical_every_run(report_build: JobResult):
-    """Two builds, in two processes, produce the same bytes (fixed creation date, seeded prose)."""
+def test_a_fresh_build_has_the_same_bytes_and_is_cached_once_per_generator_version(tmp_path, monkeypatch,
+                                                                                   report_build: JobResult):
+    """Two builds, in two processes, produce the same bytes (fixed creation date, seeded prose); the cached PDF
+    lands under a hash of the generator, with no partial file left behind."""
     assert report_build.ok, report_build.output
-    assert built(report_build) == report_pdf_bytes()
-
-
-def test_cache_is_built_once_per_generator_version(tmp_path, monkeypatch, fresh_build):
-    """The cached PDF lands under a hash of the generator, with no partial file left behind."""
-    builds = []
+    fresh, builds = Path(report_build.workdir, REPORT.file_name).read_bytes(), []
 
     def build() -> bytes:  # the generator's own bytes, counted: a second build would show here
-        builds.append(fresh_build)
-        return fresh_build
+        builds.append(fresh)
+        return fresh
 
     monkeypatch.setattr(_report, "build_report_pdf", build)
     path = report_pdf_path(cache_dir=tmp_path)
-    assert path.read_bytes() == report_pdf_bytes()
+    assert fresh == path.read_bytes() == report_pdf_bytes()
     assert [p.name for p in path.parent.iterdir()] == [REPORT.file_name]
     assert report_pdf_path(cache_dir=tmp_path) == path
     assert len(builds) == 1

@@ -9,38 +9,31 @@ from dataclasses import FrozenInstanceError, replace
 
 import pytest
 
-from agentkit._config import AgentConfiguration
+from agentkit import Agent, AgentConfiguration, Context, Message, Thread, ToolCall, ToolResult, item_tokens
 from agentkit._cost import input_tokens
-from agentkit.guide._checks import verify_by_get
-from agentkit.guide._facts import Worksheet, dimension_path
-from agentkit._messages import Context, Message, ToolCall, ToolResult
-from agentkit.guide._report import REPORT
-from agentkit._runtime import Agent
+from agentkit.guide import (
+    REPORT, ProcedureModel, Worksheet, copy_mesh, dimension_path, floor_cost, floor_usage, interrupted, report_pdf_bytes,
+    report_tokens, run_scenario, scenario_table, stepwise_input_tokens, verify_by_get, workspace, write_phase_sizes,
+)
 from agentkit.guide._procedures import (
-    APPROVE, NAIVE_INSTRUCTIONS, OWNER, PROTOCOL_INSTRUCTIONS, TASK, THREAD, TITLES,
-    naive, protocol,
+    APPROVE, NAIVE_INSTRUCTIONS, OWNER, PROTOCOL_INSTRUCTIONS, PROTOCOL_PLUGINS, TASK, THREAD, TITLES, naive, protocol,
+    scenario_config,
 )
-from agentkit.guide._replay import ProcedureModel, exchanges
-from agentkit.guide._scenario_cost import floor_cost, floor_usage, stepwise_input_tokens, write_phase_sizes
-from agentkit.guide._scenarios import (
-    _phase_one, copy_mesh, interrupted, report_tokens,
-    run_scenario, workspace,
-)
-from agentkit.guide._tables import scenario_table
-from agentkit._threads import Thread
-from agentkit._tokens import item_tokens
+from agentkit.guide._replay import exchanges
+from agentkit.guide._scenarios import _phase_one
+from guidetools import stated
 
 pytestmark = pytest.mark.usefixtures("report_read_once")  # tests/conftest.py
 
 EXPECTED_NODES = 11 + len(REPORT.values)  # the new dimensions (cash flow, segments) and every reported value
 
 
-PROTOCOL_TOOLS = ["Mesh:Get,Search,Create,Update,Patch"]
-
-
 def protocol_agent(mesh, model=None) -> Agent:
-    return Agent(AgentConfiguration("extractor", PROTOCOL_INSTRUCTIONS, plugins=PROTOCOL_TOOLS),
-                 model or ProcedureModel(protocol), mesh)
+    return Agent(scenario_config("worksheet"), model or ProcedureModel(protocol), mesh)
+
+
+def creates(run) -> list:
+    return [turn for turn in run.turns if turn.reply.tool_calls and turn.reply.tool_calls[0].name == "Create"]
 
 
 class Recording:
@@ -63,17 +56,15 @@ def results():
 
 
 def test_reread_keeps_the_document_in_every_writing_call(results):
-    """Scenario 2's writing calls after its re-read are each larger than the report."""
-    document = report_tokens()
     phase_two = [tokens for number, tokens in results["reread"].context_sizes() if number == 2]
-    assert len(phase_two) > EXPECTED_NODES and all(tokens > document for tokens in phase_two[2:])
+    assert len(phase_two) > EXPECTED_NODES and all(tokens > report_tokens() for tokens in phase_two[2:])
 
 
 @pytest.mark.parametrize("key, batch", [("reread", 1), ("worksheet", 10)])
 def test_write_phase_bill_equals_the_closed_form(results, key, batch):
     """The creates of phase 2 bill exactly (k+1)P + the sizes of the calls before each response."""
     run = results[key].runs[1]
-    creating = [turn for turn in run.turns if turn.reply.tool_calls and turn.reply.tool_calls[0].name == "Create"]
+    creating = creates(run)
     first = run.turns.index(creating[0])
     sizes = [item_tokens(call) + item_tokens(result) for turn in creating
              for call, result in zip(turn.reply.tool_calls, turn.results)]
@@ -84,13 +75,12 @@ def test_write_phase_bill_equals_the_closed_form(results, key, batch):
 
 @pytest.mark.parametrize("n, batch", [(0, 1), (1, 1), (7, 1), (7, 3), (7, None)])
 def test_stepwise_bill_equals_the_cost_closed_form_for_equal_sizes(n, batch):
-    """With equal call sizes the stepwise bill is _cost.input_tokens: (N+1)P + dN(N+1)/2 sequential, 2P + Nd batched."""
+    """With equal call sizes the stepwise bill is _cost.input_tokens (its formulas: tests/test_cost.py)."""
     # verifies: agent.closed-forms, agent.closed-forms-exact
     assert stepwise_input_tokens(500, [30] * n, batch) == input_tokens(n, 500, 30, batch)
 
 
 def test_a_worksheet_without_master_data_writes_nothing():
-    """Phase 2 refuses a worksheet whose new dimension lacks a unit: the answer says why and no node is written."""
     mesh, _, worksheet, _ = _phase_one()  # copies: this test may change them
     before = {node.path for node in mesh.nodes()}
     text = worksheet.to_text().replace("| Segment information | EUR m | new |", "| Segment information |  | new |", 1)
@@ -105,7 +95,6 @@ def test_a_worksheet_without_master_data_writes_nothing():
 
 
 def test_recheck_before_writing_skips_a_dimension_created_since_the_worksheet():
-    """A dimension created between the phases is found by the one re-check, not created again, and reconciled."""
     mesh, thread, worksheet, _ = _phase_one()  # copies: this test may change them
     early = worksheet.new_dimensions[0]
     mesh.create(worksheet.dimension_node(early))
@@ -117,27 +106,22 @@ def test_recheck_before_writing_skips_a_dimension_created_since_the_worksheet():
     assert f"{dimension_path(OWNER, early.key)}: marked new, but found standing at the re-check" in run.answer
 
 
-def test_table_refuses_cached_results_of_other_scenarios(results):
-    """Cached results must be the same scenarios in the same order, or the caching column would lie."""
-    with pytest.raises(ValueError, match="same scenarios"):
-        scenario_table([results["naive"]], [results["bulk"]])
-
-
 def test_floor_is_below_every_scenario_and_the_table_shows_multiples(results):
-    """The floor bills the report once as input, the worksheet and nodes once as output; every scenario costs more."""
-    floor = floor_usage()
-    assert floor.total_input == report_tokens()
+    """The floor bills the report once as input, the worksheet and nodes once as output; every scenario costs more.
+    The table refuses cached results of other scenarios."""
+    assert floor_usage().total_input == report_tokens()
     assert all(result.cost > floor_cost() for result in results.values())
     table = scenario_table(list(results.values()))
     assert table.count("\n") == 2 + len(results) + 1
     assert f"| {results['worksheet'].cost / floor_cost():.1f} |" in table
+    with pytest.raises(ValueError, match="same scenarios"):  # else the caching column would compare others
+        scenario_table([results["naive"]], [results["bulk"]])
 
 
 def test_write_phase_sizes_average_the_create_calls(results):
     """P is the first create call's context, N the creates, and call and result the rounded average item sizes."""
     sizes = write_phase_sizes(results["reread"])
-    creating = [t for t in results["reread"].runs[1].turns
-                if t.reply.tool_calls and t.reply.tool_calls[0].name == "Create"]
+    creating = creates(results["reread"].runs[1])
     assert (sizes.prefix, sizes.calls) == (creating[0].context.total, EXPECTED_NODES)
     assert sizes.call == round(sum(item_tokens(t.reply.tool_calls[0]) for t in creating) / EXPECTED_NODES)
     with pytest.raises(ValueError, match="issues no Create calls"):
@@ -145,7 +129,7 @@ def test_write_phase_sizes_average_the_create_calls(results):
 
 
 @pytest.mark.parametrize("procedure, instructions, plugins", [
-    (protocol, PROTOCOL_INSTRUCTIONS, PROTOCOL_TOOLS),
+    (protocol, PROTOCOL_INSTRUCTIONS, list(PROTOCOL_PLUGINS)),
     (naive, NAIVE_INSTRUCTIONS, ["Mesh", "ContentCollection"]),
 ])
 def test_scripted_models_decide_from_the_context_alone_and_address_only_places_it_names(procedure, instructions, plugins):
@@ -186,7 +170,6 @@ def test_exchanges_pair_each_iteration_of_the_current_round():
 
 
 def test_reading_phase_without_the_report_says_so():
-    """When Search finds no Document node the model answers why, and writes nothing."""
     mesh = workspace()
     mesh.collections["Meridian/content"].delete(REPORT.file_name)
     mesh.refresh_index()
@@ -202,19 +185,16 @@ def _reading_calls(mesh):
 
 def test_reading_phase_gets_the_file_from_the_search_row_without_its_document_node():
     """The file's Get path comes from the Search row (collection before /_Documents/, the name): no Document node Get."""
-    calls, run = _reading_calls(workspace())
+    calls, _ = _reading_calls(workspace())  # the worksheet's first line: snippets/agent_design_02_rounds.py
     document = f"{OWNER}/content/_Documents/{REPORT.file_name.replace(' ', '-')}"
     # verifies: agent.read-file-from-search-row
     assert calls == [[("Search", None), ("Search", None)], [("Get", f"{OWNER}/content/{REPORT.file_name}")]]
     # verifies: agent.read-file-from-search-row
     assert document not in {path for response in calls for _, path in response}
-    assert run.answer.startswith(f"# Worksheet: {OWNER}/content/{REPORT.file_name} -> {OWNER}")
 
 
 def test_reading_phase_falls_back_to_the_document_node_for_a_file_in_a_folder():
     """A file in a folder is not at {node}/content/{name}: that Get errs, and the Document node's filePath is used."""
-    from agentkit.guide._report import report_pdf_bytes
-
     mesh = workspace()
     content = mesh.collections[f"{OWNER}/content"]
     content.delete(REPORT.file_name)
@@ -230,14 +210,12 @@ def test_reading_phase_falls_back_to_the_document_node_for_a_file_in_a_folder():
 
 
 def test_copied_workspaces_share_the_report_but_not_writes():
-    """A copy holds the very bytes and chunks of the original's stored report (copying a workspace copies no
-    document); a node created, patched or deleted in one copy is unchanged in the original and in another copy."""
+    """A copy holds the very bytes and chunks of the stored report; a write in one copy shows in no other."""
     original = workspace()
     first, second = copy_mesh(original), copy_mesh(original)
     stored, kept = (mesh.collections["Meridian/content"].stored(REPORT.file_name) for mesh in (original, first))
     assert kept.data is stored.data
-    assert first.index.visible_chunks() == original.index.visible_chunks()
-    assert all(a is b for a, b in zip(first.index.visible_chunks(), original.index.visible_chunks()))
+    assert [*map(id, first.index.visible_chunks())] == [*map(id, original.index.visible_chunks())]
     first.create({"id": "Meridian/Facts/x", "name": "x", "nodeType": "Fact"})
     first.patch("Meridian/LineItems/rev", {"name": "Sales"})
     first.delete(["Meridian/LineItems/cos"])
@@ -249,8 +227,7 @@ def test_copied_workspaces_share_the_report_but_not_writes():
 
 
 def test_scenario_results_computed_once_hand_out_copies():
-    """A scenario runs once per process: a caller that changes the rounds or the mesh it was handed changes
-    nothing that another caller sees."""
+    """A caller that changes the rounds or the mesh it was handed changes nothing another caller sees."""
     for handed_out in (lambda: run_scenario("worksheet"), lambda: interrupted(1).result):
         result = handed_out()
         with pytest.raises(FrozenInstanceError):
@@ -263,38 +240,29 @@ def test_scenario_results_computed_once_hand_out_copies():
         assert not again.mesh.exists("Meridian/Facts/x")
 
 
-def test_unknown_scenario_is_refused():
-    """run_scenario names the scenarios it knows."""
+def test_unknown_scenario_is_refused_with_the_known_ones():
     with pytest.raises(ValueError, match="choose one of naive, reread, worksheet, bulk"):
         run_scenario("fast")
 
 
 def test_procedure_model_replays_afresh_after_a_refusal():
-    """A context holding calls the procedure would not make is an error, not a silent guess; refused part-way
-    (its first exchange fed, its second not the procedure's), it leaves no procedure running: the next context is
-    answered as a fresh model answers it."""
+    """Calls the procedure would not make are an error, not a silent guess; refused part-way (its second exchange
+    wrong), the model answers the next context as a fresh one does."""
     recording = Recording(protocol)
     protocol_agent(workspace(), recording).start(Thread(THREAD), TASK)
-    shown = [context for context, _ in recording.shown]
-    third = shown[2]  # the task, then two exchanges of this round
-    calls = [i for i, item in enumerate(third.items) if isinstance(item, ToolCall)]
-    second_call = next(i for i in calls if i > calls[0] and not isinstance(third.items[i - 1], ToolCall))
-    wrong = Context(third.instructions, third.tools,
-                    (*third.items[:second_call], ToolCall("Get", {"path": "x"}), *third.items[second_call + 1:]))
+    first, second = (context for context, _ in recording.shown[:2])  # the task; the task and one exchange
+    wrong = (ToolCall("Get", {"path": "x"}), ToolResult("c", "Get", "{}"))
     model = ProcedureModel(protocol)
     with pytest.raises(RuntimeError, match="would not have made"):  # a wrong first exchange
-        model.respond(Context(third.instructions, third.tools,
-                              (Message("user", TASK), ToolCall("Get", {"path": "x"}), ToolResult("c", "Get", "{}"))))
-    model.respond(shown[0])
-    with pytest.raises(RuntimeError, match="would not have made"):
-        model.respond(wrong)
-    assert model.respond(shown[1]) == ProcedureModel(protocol).respond(shown[1])
+        model.respond(Context(first.instructions, first.tools, (*first.items, *wrong)))
+    model.respond(first)
+    with pytest.raises(RuntimeError, match="would not have made"):  # a right first exchange, a wrong second one
+        model.respond(Context(second.instructions, second.tools, (*second.items, *wrong)))
+    assert model.respond(second) == ProcedureModel(protocol).respond(second)
 
 
 def test_the_page_states_the_protocols_figures(results):
     """Phase 2 is shown less than half the report; verification never counts (zero) and reads back two nodes."""
-    from guidetools import stated
-
     reading_phase, writing_phase, half = stated.numbers("agent.document-billed-in-phase-one")
     worksheet = results["worksheet"]
     document = report_tokens()

@@ -7,9 +7,7 @@ import pytest
 
 from agentkit import ThreadError
 from agentkit._messages import Message
-from agentkit._threads import (
-    Thread, delegation_depth, message_chars, rebuild_history,
-)
+from agentkit._threads import Thread, delegation_depth, message_chars, rebuild_history
 
 
 def test_rebuild_keeps_stored_texts_ordered_by_timestamp_and_maps_roles():
@@ -34,7 +32,6 @@ def test_one_empty_earlier_message_leaves_the_round_no_history():
 
 
 def test_each_message_counts_its_length_plus_64():
-    """T2: the budget charges 64 characters of framing per message."""
     # verifies: agent.history-budget
     assert message_chars(Message("user", "x" * 100)) == 164  # the 64 000 budget: snippets/agent_design_02_rounds.py
 
@@ -50,8 +47,7 @@ def test_unanswered_rounds_counts_user_messages_without_a_reply():
 
 
 def test_subthreads_live_under_the_response_message_and_share_the_step_clock():
-    """A4: a delegation sub-thread lives under the response message and continues the timestamps (its path, at depth
-    one and two: snippets/agent_design_23_delegation.py, agent.delegation-gets-task-only, unresolved-delegation-waits)."""
+    """A4 (its paths at depth one and two: snippets/agent_design_23_delegation.py)."""
     parent = Thread("Acme/_Thread/t1")
     parent.append("user", "go")
     child = parent.subthread("reader", "response-1")
@@ -65,7 +61,6 @@ def test_subthreads_live_under_the_response_message_and_share_the_step_clock():
 
 @pytest.mark.parametrize("path", ["", "Acme//t1", "Acme/my thread", "Acme/t1/"])
 def test_malformed_thread_path_is_refused(path):
-    """An empty segment or a space in a thread path raises ThreadError naming the segment."""
     with pytest.raises(ThreadError, match="is malformed: segment"):
         Thread(path)
 

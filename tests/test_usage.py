@@ -3,7 +3,6 @@ usage nodes, their sum over a thread tree and the floor (T4-T6) are checked by s
 
 from __future__ import annotations
 
-
 from agentkit import Mesh
 from agentkit._config import AgentConfiguration
 from agentkit._cost import TokenUsage
@@ -12,13 +11,7 @@ from agentkit.guide._models import PlannedCalls, TextModel
 from agentkit._runtime import Agent
 from agentkit._threads import Thread
 from agentkit._usage import UNKNOWN_MODEL, USAGE_SEGMENT, record_usage, usage_key, usage_report
-
-
-def _delegating(mesh: Mesh, *, pre_fix: bool) -> Agent:
-    reader = Agent(AgentConfiguration("reader"), TextModel("Revenue: 1,234", key="example-small"), mesh)
-    task = ToolCall("delegate_to_agent", {"agentName": "reader", "task": "Find revenue."})
-    return Agent(AgentConfiguration("lead", delegations=["reader"]), PlannedCalls([task], key="example-large"),
-                 mesh, delegates={"reader": reader}, record_subthread_usage_as_unknown=pre_fix)
+from guidetools import stated
 
 
 def test_usage_key_replaces_every_character_that_is_not_a_unicode_letter_or_digit():
@@ -45,12 +38,14 @@ def test_report_leaves_out_other_threads():
 
 def test_the_page_states_the_usage_path_and_the_unpriced_dollars():
     """T4's path as the page writes it, and T6's $0 for usage recorded under (unknown) before the fix."""
-    from guidetools import stated
-
     # verifies: agent.usage-node-shape
     assert f"`{{threadPath}}/{USAGE_SEGMENT}/{{key}}`" in stated.text("agent.usage-node-shape")
     mesh = Mesh()
-    run = _delegating(mesh, pre_fix=True).start(Thread("T"), "What was revenue?")
+    reader = Agent(AgentConfiguration("reader"), TextModel("Revenue: 1,234", key="example-small"), mesh)
+    task = ToolCall("delegate_to_agent", {"agentName": "reader", "task": "Find revenue."})
+    lead = Agent(AgentConfiguration("lead", delegations=["reader"]), PlannedCalls([task], key="example-large"),
+                 mesh, delegates={"reader": reader}, record_subthread_usage_as_unknown=True)  # before the fix
+    run = lead.start(Thread("T"), "What was revenue?")
     unknown = [row for row in usage_report(mesh, run.thread).rows if row.model == UNKNOWN_MODEL]
     # verifies: agent.usage-sums-thread-tree
     assert [row.cost for row in unknown] == stated.numbers("agent.usage-sums-thread-tree")
