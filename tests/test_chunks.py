@@ -1,6 +1,5 @@
-"""Tests for agentkit/_chunks.py beyond the pages: misses and hostile indexes, the scope and query rules, and the '@'
-each chunk tool drops. The windows of the indexing text and the tools' shapes (K1-K6) are checked by
-snippets/content_chunk_navigation_03_chunk_tools.py and tests/test_claim_numbers.py."""
+"""agentkit/_chunks.py beyond snippets/content_chunk_navigation_03_chunk_tools.py (K1-K6): misses, the scope and
+query rules, the '@' each chunk tool drops."""
 
 from __future__ import annotations
 
@@ -9,9 +8,11 @@ import json
 import pytest
 
 from agentkit import (
-    Mesh, PathError, get_chunk, search_chunks, snippet,
+    Mesh, PathError, content_collection_plugin, get_chunk, mcp_tools, search_chunks, snippet, tools_by_name,
 )
-from agentkit._chunk_navigation import NO_ANCHORED_QUERY, NO_NAMESPACE, NO_TARGETED_TEXT, ContentQuery
+from agentkit._chunk_navigation import (
+    NO_ANCHORED_QUERY, NO_NAMESPACE, NO_TARGETED_TEXT, ContentQuery, parse_content_query,
+)
 from tests.mesh_state import NODE_TYPES
 
 
@@ -29,9 +30,12 @@ def mesh() -> Mesh:
     return mesh
 
 
+def _files(mesh, query, scope=None):
+    return sorted({hit["filePath"] for hit in search_chunks(mesh, query, scope=scope, limit=200)["results"]})
+
+
 def test_misses_are_answers(mesh):
-    """K6: a negative index and a missing collection path are answers (past the end, an unindexed file and a blank
-    filePath: snippets/content_chunk_navigation_03_chunk_tools.py, chunks.out-of-range-is-an-answer)."""
+    """K6 (past the end, an unindexed file, a blank filePath: snippets/content_chunk_navigation_03_chunk_tools.py)."""
     assert get_chunk(mesh, "Acme/content", "notes.md", -1)["message"] == "No chunk at index -1; valid range is 0..1."
     assert get_chunk(mesh, "", "x.md", 0) == {"count": 0, "results": [], "message": "'collectionPath' is required."}
     for bad in (True, 1.5, "one", None):
@@ -46,21 +50,17 @@ def test_snippet_is_one_line_of_160_characters():
 
 
 def test_anchored_scope_is_exact_collection_paths_and_their_ancestors(mesh):
-    """K4: scope and each ancestor prefix must equal a chunk's collectionPath (a node's path, no scope and the scope's
-    '@' and '/' cleaned: snippets/content_chunk_navigation_03_chunk_tools.py, chunks.search-chunks-scope)."""
-    def files(**arguments):
-        return sorted({hit["filePath"] for hit in search_chunks(mesh, "revenue", **arguments)["results"]})
-
-    assert files(scope="Acme/content") == ["annual.md", "notes.md"]
-    assert files(scope="Acme/content/notes.md") == ["annual.md", "notes.md"]  # its ancestor is the collection
-    assert files(scope="Acme/Sales/content") == ["s.md"]  # 'Acme/Sales' and 'Acme' hold no collection
+    """K4: the scope or an ancestor prefix equals a chunk's collectionPath (more: the snippet)."""
+    assert _files(mesh, "revenue", "Acme/content") == ["annual.md", "notes.md"]
+    assert _files(mesh, "revenue", "Acme/content/notes.md") == ["annual.md", "notes.md"]  # an ancestor: the collection
+    assert _files(mesh, "revenue", "Acme/Sales/content") == ["s.md"]  # 'Acme/Sales' and 'Acme' hold no collection
     assert search_chunks(mesh, "  ", scope="Acme/content")["message"] == NO_ANCHORED_QUERY
 
 
 def test_targeted_scope_words(mesh):
-    """K4: subtree by default, exact, ancestorsandself (namespace: over scope: snippets/content_chunk_navigation_03_chunk_tools.py)."""
+    """K4: subtree by default, exact, ancestorsandself."""
     def files(query, scope=None):
-        return sorted({hit["filePath"] for hit in search_chunks(mesh, query, scope=scope, limit=200)["results"]})
+        return _files(mesh, query, scope)
 
     assert files("namespace:Acme revenue") == ["annual.md", "notes.md", "r.md", "s.md"]  # subtree
     assert files("namespace:Acme scope:exact revenue") == []
@@ -85,8 +85,6 @@ def test_targeted_scope_words(mesh):
 
 def test_content_query_grammar():
     """QueryParser as ContentChunkSearch reads it: the text, the path as written, the scope."""
-    from agentkit._chunk_navigation import parse_content_query
-
     assert parse_content_query("namespace:@@A/content  x  y") == ContentQuery("x y", "@@A/content", "subtree")
     assert parse_content_query("namespace: x") == ContentQuery("x", "", "subtree")
     assert parse_content_query("namespace:A x:((") == ContentQuery("", "A", "subtree")  # the framework loops here
@@ -99,9 +97,7 @@ def test_content_query_grammar():
 
 
 def test_chunk_paths_lose_at_signs_per_entry_point():
-    """N7 and NormalizePath, tool by tool: which leading '@'s a chunk tool drops before the store compares."""
-    from agentkit import content_collection_plugin, mcp_tools, tools_by_name
-
+    """N7 and NormalizePath: which leading '@'s each chunk tool drops before the store compares."""
     def found(tools, tool, arguments):
         answer = json.loads(tools[tool].call(arguments))
         return answer.get("found", answer.get("count"))

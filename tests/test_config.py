@@ -1,6 +1,4 @@
-"""Tests for agentkit/_config.py beyond the pages: entry parsing, the refusals of a malformed configuration, and the
-agent node's JSON against the framework's records. The whitelist, the cap and its text (A1-A8, T8) are checked by
-snippets/agent_design_02_rounds.py and agent_design_03_enforcement.py."""
+"""agentkit/_config.py beyond snippets/agent_design_0[23]*.py (the whitelist, the cap and its text: A1-A8, T8)."""
 
 from __future__ import annotations
 
@@ -10,7 +8,7 @@ import re
 
 import pytest
 
-from agentkit import ConfigurationError, Mesh, mesh_plugin
+from agentkit import Agent, ConfigurationError, Mesh, mesh_plugin
 from agentkit._config import (
     DEFAULT_MAXIMUM_ITERATIONS,
     THREAD_GUIDANCE,
@@ -20,6 +18,7 @@ from agentkit._config import (
 )
 from agentkit._delegation import named_agent
 from agentkit._plugins import Tool
+from agentkit.guide import TextModel
 
 
 def _tool(name: str, plugin: str) -> Tool:
@@ -27,16 +26,14 @@ def _tool(name: str, plugin: str) -> Tool:
 
 
 def test_entry_splits_at_the_first_colon_then_on_commas_every_part_trimmed():
-    """A1: nothing is validated (a whole plugin, trimmed methods and 'Mesh:' stored parsed:
-    snippets/agent_design_03_enforcement.py, agent.plugins-stored-parsed)."""
+    """A1 (stored parsed: snippets/agent_design_03_enforcement.py, agent.plugins-stored-parsed)."""
     # verifies: agent.plugin-entry-parsing
     assert parse_plugin_entry("Mesh:Get:Create") == PluginGrant("Mesh", ("Get:Create",))
     assert parse_plugin_entry("Mesh:Get,,Search") == PluginGrant("Mesh", ("Get", "", "Search"))
 
 
 def test_host_plugins_match_ignoring_case():
-    """A2: a plugin that is not built in is found by name ignoring case. The host: the Mesh tools, a ContentCollection
-    plugin and a custom (DI) plugin named WebSearch."""
+    """A2: a plugin that is not built in (here a custom one, WebSearch) is found by name ignoring case."""
     collection = [_tool(name, "ContentCollection") for name in ("UploadContent", "SearchChunks", "GetChunk")]
     available = mesh_plugin(Mesh()) + collection + [_tool("Find", "WebSearch")]
     builtins = [_tool(name, "Agent") for name in
@@ -45,15 +42,10 @@ def test_host_plugins_match_ignoring_case():
     assert [tool.name for tool in offered] == ["Find", "store_plan", "load_skill"]
 
 
-def test_strict_plugins_extension_refuses_malformed_entries():
-    """Extension: strict_plugins=True names the entry, the fault and the two valid forms (off by default and empty
-    methods: snippets/agent_design_03_enforcement.py, agent.strict-plugins-extension)."""
-    for entry, message in [("", "plugin name is empty"), (":Get", "plugin name is empty"),
-                           ("Mesh:Get:Create", "method 'Get:Create' must be letters"),
-                           ("Me sh", "plugin name 'Me sh' must be letters"), (42, "an entry must be a string")]:
-        with pytest.raises(ConfigurationError, match=message) as raised:
-            AgentConfiguration("a", plugins=["Mesh", entry], strict_plugins=True)
-        assert "plugins[1]" in str(raised.value) and "Name:Method1,Method2" in str(raised.value)
+def _strict(entry, fault: str):  # strict_plugins names the entry, the fault and the two valid forms
+    return pytest.param("a", {"plugins": ["Mesh", entry], "strict_plugins": True},
+                        rf"^plugins\[1\] = .*{fault}.*; write 'Name' .* or 'Name:Method1,Method2'",
+                        id=f"strict {entry!r}")
 
 
 @pytest.mark.parametrize("agent_id, settings, message", [
@@ -62,23 +54,23 @@ def test_strict_plugins_extension_refuses_malformed_entries():
     pytest.param("a", {"max_tool_calls_per_round": 2.5}, "whole number", id="cap a fraction"),
     pytest.param("a", {"max_tool_calls_per_round": "3"}, "whole number", id="cap a text"),
     pytest.param("my agent", {}, "must be a slug", id="id not a slug"),
+    *[_strict(entry, fault) for entry, fault in [("", "plugin name is empty"), (":Get", "plugin name is empty"),
+      ("Mesh:Get:Create", "method 'Get:Create' must be letters"), ("Me sh", "plugin name 'Me sh' must be letters"),
+      (42, "an entry must be a string")]],  # (off by default, empty methods: snippets/agent_design_03_enforcement.py)
 ])
 def test_a_malformed_configuration_is_refused(agent_id, settings, message):
-    """plugins='Mesh' is refused rather than read as five one-letter plugins; Python's side of the cap's type (an
-    int? in the framework): a bool, a fraction or a text is refused; an agent id with a slash or a space is refused."""
+    """plugins='Mesh' is not five one-letter plugins; the cap is an int? in the framework."""
     with pytest.raises(ConfigurationError, match=message):
         AgentConfiguration(agent_id, **settings)
 
 
 def test_a_markdown_file_without_node_type_agent_is_not_an_agent():
-    """Only front matter with nodeType: Agent (any case) defines an agent."""
     assert AgentConfiguration.from_markdown("a", "---\nnodeType: agent\n---\nHi").instructions == "Hi"
     with pytest.raises(ConfigurationError, match="not an agent file"):
         AgentConfiguration.from_markdown("a", "---\nnodeType: Markdown\n---\nHi")
 
 
 def test_the_page_states_the_cap_rules_as_configured():
-    """The numbers the cap claims state are the configuration's: a cap above 0 adds text; 0 or less means 40."""
     from guidetools import stated
 
     above, zero, default = stated.numbers("agent.cap-budget-text")
@@ -100,8 +92,7 @@ EVERY_FIELD = AgentConfiguration(
     delegation_instructions={"reader": "Reads one page."})
 
 
-def _objects(value, owner: str = "AgentConfiguration"):
-    """Every JSON object in the content with the record it stands for (its $type)."""
+def _objects(value, owner: str = "AgentConfiguration"):  # every JSON object in it, with the record it stands for
     if isinstance(value, dict):
         yield value.get("$type", owner), value
         for item in value.values():
@@ -145,8 +136,7 @@ def _framework_records() -> tuple[dict[str, list[str]], set[str]]:
 @pytest.mark.skipif(not MESHWEAVER_SOURCE, reason=(
     "set MESHWEAVER_SOURCE to a MeshWeaver checkout or git dir to compare the agent node's JSON with AgentConfiguration.cs"))
 def test_node_json_names_are_the_framework_s_properties_in_camel_case():
-    """Each object's keys are its record's properties, camelCased (the hub's naming policy), in declaration order;
-    each $type is a record of AgentConfiguration.cs that AddAITypes registers under its own name."""
+    """The hub's camelCase, in declaration order; each $type a record AddAITypes registers under its own name."""
     records, registered = _framework_records()
     assert records["AgentConfiguration"][:3] == ["Id", "Description", "Instructions"]  # the parse found the records
     assert "MaxToolCallsPerRound" in records["AgentConfiguration"] and records["AgentPluginReference"] == ["Name", "Methods"]
@@ -160,25 +150,18 @@ def test_node_json_names_are_the_framework_s_properties_in_camel_case():
 
 
 def test_the_system_message_lists_delegations_and_hierarchy_agents():
-    """T8: an agent that delegates to none lists the hierarchy's others too, and is offered the delegation tools; the
-    delegation instructions are kept by the node and the Markdown file (a delegating agent's system message, and one
-    alone: snippets/agent_design_02_rounds.py, agent_design_03_enforcement.py)."""
-    lead = AgentConfiguration("lead", "Lead.", delegations=["Acme/reader"],
+    """T8, for an agent that delegates to none (one that does: snippets/agent_design_02_rounds.py)."""
+    lead = AgentConfiguration("lead", "Lead.", description="Leads.", delegations=["Acme/reader"],
                               delegation_instructions={"Acme/reader": "Reads pages."})
     hierarchy = [lead, AgentConfiguration("reader"), AgentConfiguration("writer", description="Writes nodes."),
                  AgentConfiguration("checker")]
     plain = AgentConfiguration("writer", "Write.")
-    assert "- lead: Agent in hierarchy" in plain.round_instructions(hierarchy)
-    from agentkit import Agent, Mesh
-    from agentkit.guide import TextModel
-
+    assert "- lead: Leads.\n- reader: Agent in hierarchy\n" in plain.round_instructions(hierarchy)
     names = [tool.name for tool in Agent(plain, TextModel("ok"), Mesh(), hierarchy=hierarchy).offered]
     assert names[:3] == ["delegate_to_agent", "list_sub_threads", "send_to_sub_thread"]
-    assert AgentConfiguration.from_node_content(
-        lead.content_json()).delegation_instructions == {"Acme/reader": "Reads pages."}
-    reread = AgentConfiguration.from_markdown("lead", AgentConfiguration("lead", "Lead.", description="Leads.",
-                                               delegations=["reader"], delegation_instructions={"reader": "R."}).to_markdown())
-    assert reread.description == "Leads." and reread.delegation_instructions == {"reader": "R."}
+    for reread in AgentConfiguration.from_node_content(lead.content_json()), AgentConfiguration.from_markdown(
+            "lead", lead.to_markdown()):  # the node and the Markdown file keep them
+        assert (reread.description, reread.delegation_instructions) == ("Leads.", {"Acme/reader": "Reads pages."})
     with pytest.raises(ConfigurationError, match="not among the delegations"):
         AgentConfiguration("lead", delegation_instructions={"writer": "W."})
 

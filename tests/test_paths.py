@@ -1,6 +1,5 @@
-"""Tests for agentkit/_paths.py: the split Get makes, tool and Markdown paths, slugs, Get paths of files. The Markdown
-reference forms (UP4, UP5, UQ2), a path with no reserved word (N3) and what a tool path loses (N4: blanks, quotes, one
-'@', nothing decoded, '..' kept) are checked by snippets/unified_path_0[12]*.py and mesh_plugin_04_reserved_places.py."""
+"""agentkit/_paths.py beyond snippets/unified_path_0[12]*.py and mesh_plugin_04_reserved_places.py (UP4, UP5, UQ2,
+N3, N4)."""
 
 from __future__ import annotations
 
@@ -16,8 +15,8 @@ from agentkit._paths import canonical_path, is_reserved_word
 
 def test_get_splits_at_the_first_reserved_word_in_any_case():
     """N2: content, data, schema, model, menu in any case, and exactly layoutAreas."""
-    assert [is_reserved_word(w) for w in ("content", "DATA", "Schema", "model", "menu", "layoutAreas", "layoutareas", "area", "files")] == [
-        True, True, True, True, True, True, False, False, False]
+    words = ("content", "DATA", "Schema", "model", "menu", "layoutAreas", "layoutareas", "area", "files")
+    assert [is_reserved_word(word) for word in words] == [True] * 6 + [False] * 3
     parsed = parse_path("Acme/Sales/content/Sub/f.md")
     assert (parsed.kind, parsed.address, parsed.remainder, parsed.content_key) == ("content", "Acme/Sales", "content/Sub/f.md", "Sub/f.md")
     assert parse_path("Acme/schema/Fact").kind == "unified"
@@ -26,51 +25,31 @@ def test_get_splits_at_the_first_reserved_word_in_any_case():
     assert (area.kind, area.address, area.remainder) == ("area", "Acme", "area/Overview")
 
 
-def test_empty_path_is_refused_with_the_framework_text():
-    with pytest.raises(PathError, match="^Error: path is required.$"):
-        parse_path("  ")
+@pytest.mark.parametrize("function, arguments, expected", [
+    (resolve_relative, ("A/B", "./C"), "A/B/C"),  # N5 (the rest: snippets/unified_path_01_shapes.py)
+    (resolve_relative, ("A/B", ".."), "A/B/.."),  # a bare '..' does not climb
+    # D2 (more: the pycon example of docs/Architecture/ContentChunkNavigation.md, content_chunk_navigation_01_paths.py)
+    (document_slug, ("  Sub/Ünïcode file.MD ",), "Sub-n-code-file.MD"),
+    (document_node_path, ("Acme/content/", "Sub/a b.md"), "Acme/content/_Documents/Sub-a-b.md"),
+    (get_path_of_file, ("Acme/Sales/reports", "a.md"), "Acme/Sales/content/reports/a.md"),  # C1, two segments deep
+    (canonical_path, ("a%20b/c%2Ed",), "a b/c.d"),  # the opt-in extension (snippets/unified_path_02_canonical.py)
+])
+def test_path_rules(function, arguments, expected):
+    assert function(*arguments) == expected
 
 
-def test_markdown_references_drop_dot_slash_and_climb_only_at_dot_dot_slash():
-    """N5: ./ dropped; a bare '..' does not climb (child, ../, clamping, /x and full paths: unified_path_01_shapes.py)."""
-    assert resolve_relative("A/B", "./C") == "A/B/C"
-    assert resolve_relative("A/B", "..") == "A/B/.."
-
-
-def test_slug_rule():
-    """D2: trimmed; kept characters verbatim; other runs one '-', not merged with a kept '-'; trimmed (a blank beside a
-    kept '-', and 'document' for a name of nothing kept: the pycon example of docs/Architecture/ContentChunkNavigation.md;
-    two names sharing a slug: snippets/content_chunk_navigation_01_paths.py)."""
-    assert document_slug("  Sub/Ünïcode file.MD ") == "Sub-n-code-file.MD"
-    with pytest.raises(PathError):
-        document_slug("  ")
-    assert document_node_path("Acme/content/", "Sub/a b.md") == "Acme/content/_Documents/Sub-a-b.md"
-
-
-def test_get_path_of_a_file_depends_on_the_collection():
-    """C1: a named collection of a node two segments deep reads at {node}/content/{name}/{file} (content's files and
-    file_path_from_document: snippets/content_chunk_navigation_01_paths.py)."""
-    assert get_path_of_file("Acme/Sales/reports", "a.md") == "Acme/Sales/content/reports/a.md"
-    with pytest.raises(PathError, match="needs the strings"):
-        file_path_from_document({"collectionPath": "Acme/content"})
-
-
-def test_string_rule_refuses_non_documents():
-    """Its lossy answer for a Document path: snippets/content_chunk_navigation_01_paths.py:127."""
-    with pytest.raises(PathError, match="not a Document node path"):
-        file_path_by_string_rule("Acme/content/a.md")
-
-
-def test_canonical_segment_is_the_opt_in_extension():
-    """Malformed escapes and encoded separators are refused (percent-decoding, then NFC, of a segment:
-    snippets/unified_path_02_canonical.py, unified-path.canonical-paths-extension)."""
-    assert canonical_path("a%20b/c%2Ed") == "a b/c.d"
-    with pytest.raises(PathError, match="two hex digits"):
-        canonical_segment("100%.md")
-    with pytest.raises(PathError, match="not valid UTF-8"):
-        canonical_segment("%ff")
-    with pytest.raises(PathTraversal, match="encoded '/'"):
-        canonical_segment("..%2Fsecret")
+@pytest.mark.parametrize("function, argument, error, message", [
+    (parse_path, "  ", PathError, "^Error: path is required.$"),
+    (document_slug, "  ", PathError, "File path is required"),
+    (file_path_from_document, {"collectionPath": "Acme/content"}, PathError, "needs the strings"),
+    (file_path_by_string_rule, "Acme/content/a.md", PathError, "not a Document node path"),
+    (canonical_segment, "100%.md", PathError, "two hex digits"),
+    (canonical_segment, "%ff", PathError, "not valid UTF-8"),
+    (canonical_segment, "..%2Fsecret", PathTraversal, "encoded '/'"),
+])
+def test_malformed_paths_are_refused(function, argument, error, message):
+    with pytest.raises(error, match=message):
+        function(argument)
 
 
 def test_get_tries_children_then_the_last_area_segment_then_the_old_colon_form():

@@ -1,16 +1,11 @@
-"""The text Get returns for a PDF is PdfPig's page.Text (C9), and indexing's is PdfPig's words (D8), on two producers.
-
-PdfPig's ``page.Text`` concatenates the page's letters in content-stream order and inserts nothing, so cells a
-PDF draws one string each run together, and a row of figures fuses; the spaces a PDF draws itself stay.
-The indexing text is the page's words (PdfPig's default word extractor: letters sorted top to bottom, left to
-right, cut at space glyphs, gaps and new lines) joined by spaces, so it keeps word boundaries, except where two
-separately drawn strings touch.
-"""
+"""The text Get returns for a PDF is PdfPig's page.Text (C9), letters in content-stream order, nothing inserted;
+indexing's is PdfPig's words (D8) joined by spaces: on two producers."""
 
 from __future__ import annotations
 
 import io
 
+from pypdf import PdfReader
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen import canvas
 
@@ -20,8 +15,7 @@ from agentkit.guide import REPORT, report_index_text
 
 
 def reportlab_table() -> bytes:
-    """A PDF from the second producer: a table drawn one string per cell, a row of text drawn as one string with
-    its spaces, a cell that touches the next, and a TJ array whose numbers move the pen (a kern, then a wide gap)."""
+    """One string per cell, a row as one string with its spaces, touching cells, a TJ kern and a wide TJ gap."""
     out = io.BytesIO()
     page = canvas.Canvas(out)
     page.setFont("Helvetica", 10)
@@ -49,8 +43,7 @@ def test_get_of_a_pdf_concatenates_each_pages_letters_and_inserts_nothing():
 
 
 def test_the_reports_lines_run_together_in_get_and_keep_their_words_in_the_index(report_get_text):
-    """The report's fused table rows and its 61 page breaks are the snippets' (content_chunk_navigation_01_paths.py,
-    _05_indexing.py, unified_path_03_transformers.py)."""
+    """(The report's fused table rows and page breaks: snippets/content_chunk_navigation_0[15]*.py.)"""
     text, indexed = report_get_text, report_index_text().text
     # fpdf2 draws each line of a paragraph as one string: the strings keep their spaces, the lines run together.
     # verifies: chunks.get-pdf-loses-table-structure, chunks.get-pdf-inserts-nothing
@@ -66,17 +59,14 @@ def test_indexing_words_follow_pdfpigs_default_word_extractor():
     # verifies: chunks.pdf-index-text-differs, chunks.pdf-words-default-extractor
     assert first == ("Line item Unit FY2024 FY2023 Net profit EUR m 411.3 329.7 Net profit EUR m 411.3 329.7 "
                      "TotalEUR Kerned pair") and second == "Second page"
-    from pypdf import PdfReader
-
-    reader = PdfReader(io.BytesIO(data))
-    letters = next(document_letters(reader, "table.pdf"))
+    letters = next(document_letters(PdfReader(io.BytesIO(data)), "table.pdf"))
     # The words come top to bottom: a string drawn last but placed higher comes first.
     shuffled = letters[-3:] + letters[:-3]
     assert ["".join(letter.value for letter in word) for word in words(shuffled)][:2] == ["Line", "item"]
 
 
 def test_a_form_xobjects_letters_come_where_do_draws_it():
-    """PdfPig runs a form XObject's content stream at its Do: its letters join the page's in that place."""
+    """PdfPig runs a form XObject's content stream at its Do."""
     out = io.BytesIO()
     page = canvas.Canvas(out)
     page.setFont("Helvetica", 10)

@@ -1,6 +1,5 @@
-"""Tests for agentkit/_plugins.py: the tool registry against the facts, the serialized node, argument checks and
-refusals. The write tools' answers, paths in the chat context and uploads (M2-M14, N4, C7) are checked by
-snippets/mesh_plugin_01_tools.py and content_chunk_navigation_05_indexing.py."""
+"""agentkit/_plugins.py: the registry against the facts, argument checks and refusals (the tools' answers: the
+snippets)."""
 
 from __future__ import annotations
 
@@ -33,7 +32,6 @@ def fact_text(fact_id: str) -> str:
 
 
 def ticked(text: str) -> list[str]:
-    """The `backticked` words of a fact's text, in order."""
     return re.findall(r"`([^`]+)`", text)
 
 
@@ -48,7 +46,7 @@ def mesh() -> Mesh:
 
 # -- the registry against framework/citations.toml -------------------------------------------------
 def test_mesh_plugin_offers_the_twelve_tools_of_m1(mesh):
-    """M1: the Mesh plugin's tools and its read-only set, as the fact names them (RunTests needs a source repo)."""
+    """M1 (RunTests needs a source repo)."""
     granted, read_only = fact_text("M1").split(";")[:2]
     names = [name for name in ticked(granted) if name != "Mesh"]
     tools = mesh_plugin(mesh)
@@ -58,17 +56,14 @@ def test_mesh_plugin_offers_the_twelve_tools_of_m1(mesh):
 
 
 def test_content_collection_plugin_and_mcp_chunk_tools_follow_k2(mesh):
-    """K2: plugin ContentCollection with UploadContent, SearchChunks, GetChunk; MCP search_chunks, get_chunk."""
     plugin, *methods = ticked(fact_text("K2").split("(method names)")[0])
     tools = content_collection_plugin(mesh)
     assert (tools[0].plugin, [t.name for t in tools]) == (plugin, methods) == (CONTENT_COLLECTION_PLUGIN, methods)
-    mcp_names = [t.name for t in mcp_tools(mesh)]
-    assert all(name in mcp_names for name in ticked(fact_text("K2").split("MCP")[1])[:2])
-    assert "search" not in [t.name for t in tools] and "ContentChunks" not in {t.plugin for t in tools}
+    assert set(ticked(fact_text("K2").split("MCP")[1])[:2]) <= {t.name for t in mcp_tools(mesh)}
 
 
 def test_mcp_tool_names_are_the_snake_case_names_of_p1(mesh):
-    """P1: every MCP name the fact lists is in the registry (autocomplete is not modelled), snake_case of a method."""
+    """P1 (autocomplete is not modelled)."""
     registry = [t.name for t in mcp_tools(mesh)]
     listed = [name for name in ticked(fact_text("P1")) if name != "autocomplete"]
     assert listed == [name for name in registry if name in listed] and set(listed) <= set(registry)
@@ -81,14 +76,12 @@ def _signatures_in(text: str) -> list[str]:
     return [s for s in ticked(text) if re.fullmatch(r"[A-Za-z_]+\([^)]*\)", s)]
 
 
-def _normal(signature: str) -> str:
-    """`x?` in a fact means an optional argument whose default is null."""
+def _normal(signature: str) -> str:  # `x?` in a fact: an optional argument whose default is null
     return re.sub(r"(\w+)\?", r"\1=null", signature)
 
 
 @pytest.mark.parametrize("fact_id", ["M3", "M4", "M10", "M11", "M12", "M13", "M14", "K3", "K5", "P2", "C7"])
 def test_signatures_stated_in_the_facts_are_the_registry_s(mesh, fact_id):
-    """Every `Tool(params)` a fact states (M, K, P2, C7) is the signature of the registry's tool of that name."""
     registry = {t.name: t.signature for t in mesh_plugin(mesh) + content_collection_plugin(mesh) + mcp_tools(mesh)}
     stated = _signatures_in(fact_text(fact_id))
     assert stated, f"{fact_id} states no signature"
@@ -101,9 +94,7 @@ def test_signatures_stated_in_the_facts_are_the_registry_s(mesh, fact_id):
 
 
 def test_every_tool_carries_parameters_annotations_and_a_frozen_shape(mesh):
-    """A Tool is frozen; parameters have the declared JSON types; read-only tools are never destructive. (Each agent
-    tool's parameters, defaults and annotations: the table snippets/mesh_plugin_01_tools.py captures; the MCP tools'
-    annotations: conformance/checks/mesh.py, tool_table.)"""
+    """(Each tool's parameters and annotations: snippets/mesh_plugin_01_tools.py, conformance/checks/mesh.py.)"""
     tools = mesh_plugin(mesh) + content_collection_plugin(mesh) + mcp_tools(mesh)
     for tool in tools:
         assert all(isinstance(p, Parameter) and p.type in ("string", "integer", "boolean", "object", "array")
@@ -115,14 +106,12 @@ def test_every_tool_carries_parameters_annotations_and_a_frozen_shape(mesh):
 
 
 def test_unoffered_tool_answer_is_the_a5_text():
-    """A5: the text a model reads after calling a tool it was not offered, as the fact states it (the text the runtime
-    answers: snippets/agent_design_03_enforcement.py, agent_design_07_tool_errors.py)."""
+    """(The runtime answering it: snippets/agent_design_03_enforcement.py, agent.unoffered-call-error.)"""
     assert ticked(fact_text("A5"))[0] == REQUESTED_FUNCTION_NOT_FOUND == 'Error: Requested function "{name}" not found.'
 
 
-# -- extensions ------------------------------------------------------------------------------------------
 def test_bulk_create_names_an_invalid_item_by_its_index_and_answers_an_empty_array(mesh):
-    """Opt-in, marked, one answer line per item: snippets/mesh_plugin_03_patterns.py, mesh.bulk-create-extension."""
+    """(Opt-in, marked, a collision: snippets/mesh_plugin_03_patterns.py, mesh.bulk-create-extension.)"""
     bulk = tools_by_name(mesh_plugin(mesh, bulk_create=True))[BULK_CREATE]
     nodes = [{"id": "Acme/v-0", "name": "V0", "nodeType": "Fact"}, {"id": "Acme/v-x", "nodeType": "Fact"}]
     lines = bulk.call({"nodes": json.dumps(nodes)}).splitlines()
@@ -130,12 +119,8 @@ def test_bulk_create_names_an_invalid_item_by_its_index_and_answers_an_empty_arr
     assert bulk.call({"nodes": "[]"}) == "Nothing to create: the array is empty."
 
 
-# -- agent tools: context, answers -------------------------------------------------------------------
 def test_typed_content_keeps_an_empty_string_and_drops_a_zero(mesh):
-    """M7 (the hub's options: WhenWritingDefault): typed content leaves out a value at its default and keeps an empty
-    string, a string's default being null. The node's keys, escaping and dates, the same answer from the agent's Get
-    and MCP's get, and a children listing: snippets/mesh_plugin_01_tools.py (mesh.get-node-json, mesh.get-children)
-    and conformance/checks/mesh.py (get_node_json, on agentkit's server in tests/test_conformance.py)."""
+    """M7, WhenWritingDefault: a string's default is null (the rest: snippets/mesh_plugin_01_tools.py)."""
     create = tools_by_name(mcp_tools(mesh))["create"]
     assert create.call({"node": json.dumps({"id": "rev", "namespace": "Acme", "name": "Revenue", "nodeType": "Fact",
                                             "content": {"$type": "Fact", "item": "", "value": 0}})}) == "Created: Acme/rev"
@@ -143,7 +128,6 @@ def test_typed_content_keeps_an_empty_string_and_drops_a_zero(mesh):
     assert node["content"] == {"$type": "Fact", "item": ""}  # 0 omitted, an empty string kept
 
 
-# -- never raise ----------------------------------------------------------------------------------------
 @pytest.mark.parametrize("tool, arguments, opening", [
     ("Update", {"nodes": "[{"}, "Invalid JSON: "),
     ("Delete", {"paths": "Acme"}, "Invalid JSON: Expecting value"),
@@ -154,11 +138,11 @@ def test_typed_content_keeps_an_empty_string_and_drops_a_zero(mesh):
     ("Search", {"query": "x", "limit": "lots"}, "Error: Function failed."),
     ("Search", {"query": -10 ** 5000}, "Error: Function failed."),
     ("GetChunk", {"collectionPath": "Acme/content", "filePath": "a.md", "chunkIndex": 1.5}, "Error: Function failed."),
+    ("Create", ["x"], "Error: tool arguments must be a JSON object, got list"),
 ])
 def test_malformed_arguments_are_answered_and_change_nothing(mesh, tool, arguments, opening):
-    """Arguments of the wrong shape get an answer, never an exception, and the mesh stays as it was; one that does
-    not bind to its parameter's type (FI1) gets the function layer's fixed text (the JSON-text parameters given an
-    object, array, number or flag: snippets/mesh_plugin_02_create.py, mesh.arguments-bind-by-type)."""
+    """An answer, never an exception, nothing changed; FI1's fixed text (the JSON-text parameters given an object,
+    array, number or flag: snippets/mesh_plugin_02_create.py, mesh.arguments-bind-by-type)."""
     mesh.refresh_index()
     before = [node.to_json() for node in mesh.nodes()]
     answer = tools_by_name(mesh_plugin(mesh) + content_collection_plugin(mesh))[tool].call(arguments)
@@ -167,7 +151,7 @@ def test_malformed_arguments_are_answered_and_change_nothing(mesh, tool, argumen
 
 
 def test_agent_runtime_answers_a_slow_call_and_a_null_text(mesh, monkeypatch):
-    """AccessContextAIFunction's 30 s bound and the binder's null: answers the framework's runtime gives the model."""
+    """AccessContextAIFunction's 30 s bound and the binder's null."""
     ticks = iter([0.0, 30.0, 100.0, 131.0])  # the first call takes 30 s, the second 31 s
     monkeypatch.setattr(plugins, "_clock", lambda: next(ticks))
     create = tools_by_name(mesh_plugin(mesh))["Create"]
@@ -196,12 +180,6 @@ def test_agent_runtime_answers_a_slow_call_and_a_null_text(mesh, monkeypatch):
     assert tools["Create"].call({"node": "null"}) == "Invalid node: deserialized to null."
 
 
-def test_non_object_arguments_are_answered(mesh):
-    """A non-object argument list is answered, not raised."""
-    assert tools_by_name(mesh_plugin(mesh))["Create"].call(["x"]) == \
-        "Error: tool arguments must be a JSON object, got list"  # type: ignore[arg-type]
-
-
 # -- the descriptions against the framework's source (runs when MESHWEAVER_SOURCE names it) -------------
 MESHWEAVER_SOURCE = os.environ.get("MESHWEAVER_SOURCE", "")
 SOURCES = {"MESH_TEXTS": "src/MeshWeaver.AI/MeshPlugin.cs",
@@ -216,37 +194,23 @@ def _framework_file(path: str) -> str:
     return subprocess.run(["git", *where, "show", f"{commit}:{path}"], capture_output=True, check=True, text=True).stdout
 
 
+_LITERAL = re.compile(r'\s*(?:@"((?:[^"]|"")*)"|"((?:[^"\\]|\\.)*)")')  # verbatim or regular
+_ESCAPES = {"n": "\n", "t": "\t"}
+
+
 def _cs_literal(source: str, at: int) -> tuple[str, int]:
     """A C# string literal at `at` (regular or @verbatim, several joined by '+'); the text and where it ends."""
     parts = []
-    while True:
-        while source[at].isspace():
-            at += 1
-        verbatim = source.startswith('@"', at)
-        at += 2 if verbatim else 1
-        out = []
-        while True:
-            char, step = source[at], 1
-            if char == '"' and verbatim and source[at + 1] == '"':
-                char, step = '"', 2
-            elif char == '"':
-                at += 1
-                break
-            elif char == "\\" and not verbatim:
-                escape = source[at + 1]
-                if escape == "u":
-                    char, step = chr(int(source[at + 2:at + 6], 16)), 6
-                else:
-                    char, step = {"n": "\n", "t": "\t"}.get(escape, escape), 2
-            out.append(char)
-            at += step
-        parts.append("".join(out))
-        after = at
-        while source[after].isspace():
-            after += 1
-        if source[after] != "+":
-            return "".join(parts), at
-        at = after + 1
+    while literal := _LITERAL.match(source, at):
+        verbatim, regular = literal.groups()
+        parts.append(verbatim.replace('""', '"') if verbatim is not None else re.sub(
+            r"\\(u[0-9A-Fa-f]{4}|.)", lambda e: chr(int(e[1][1:], 16)) if len(e[1]) == 5 else _ESCAPES.get(e[1], e[1]),
+            regular, flags=re.DOTALL))
+        at = literal.end()
+        if not (plus := re.compile(r"\s*\+").match(source, at)):
+            break
+        at = plus.end()
+    return "".join(parts), at
 
 
 def _descriptions(source: str) -> dict[str, tuple[str, dict[str, str]]]:
@@ -267,7 +231,6 @@ def _descriptions(source: str) -> dict[str, tuple[str, dict[str, str]]]:
     "set MESHWEAVER_SOURCE to a MeshWeaver checkout or git dir to compare the tool descriptions with the source"))
 @pytest.mark.parametrize("table", sorted(SOURCES))
 def test_tool_descriptions_are_the_framework_source_s_word_for_word(table):
-    """Every description and parameter description in agentkit/_tool_texts.py is the pinned source's text."""
     from agentkit import _tool_texts
 
     framework = _descriptions(_framework_file(SOURCES[table]))
@@ -277,7 +240,6 @@ def test_tool_descriptions_are_the_framework_source_s_word_for_word(table):
 
 
 def test_get_on_a_file_answers_a_json_string_as_system_text_json_writes_it():
-    """Short escapes for line breaks and tabs; quotes, HTML-sensitive and non-ASCII characters as upper-case \\uXXXX (UTF-16)."""
     from agentkit._dotnet_json import dotnet_json_string
 
     # verifies: chunks.get-answers-a-json-string

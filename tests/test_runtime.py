@@ -1,18 +1,15 @@
-"""Tests for agentkit/_runtime.py beyond what the pages' snippets check: billing against the closed form, the
-context estimate, interrupts, delegation errors and wiring refusals. The cap, the consecutive-error limit (FI2, FI3),
-the round boundary and usage recording are checked by snippets/agent_design_0[2357]*.py."""
+"""agentkit/_runtime.py beyond the snippets (agent_design_0[2357]*.py: the cap, FI2, FI3, the boundary, usage)."""
 
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass, field
 
 import pytest
 
 from agentkit import ConfigurationError, Mesh
 from agentkit._config import AgentConfiguration
 from agentkit._cost import CallPattern, ModelPrice
-from agentkit._messages import Context, Message, Reply, ToolCall, ToolDefinition, ToolResult
+from agentkit._messages import Message, Reply, ToolCall, ToolDefinition, ToolResult
 from agentkit.guide._models import PlannedCalls, ScriptedModel, TextModel
 from agentkit._plugins import Tool
 from agentkit._runtime import Agent, Interrupt
@@ -26,20 +23,10 @@ LOOKUP = Tool("Lookup", "Test", "Lookup(id): one record.", lambda args: f"record
 INSTRUCTIONS = "Read every record."
 
 
-@dataclass
-class Recording:
-    """Wraps a model and keeps every context it was shown (the test's window into the runtime)."""
-
-    inner: object
-    contexts: list[Context] = field(default_factory=list)
-
-    @property
-    def key(self):
-        return self.inner.key
-
-    def respond(self, context: Context) -> Reply:
-        self.contexts.append(context)
-        return self.inner.respond(context)
+def _recording(model) -> tuple[ScriptedModel, list]:
+    """The model, and the list of every context it is shown."""
+    contexts = []
+    return ScriptedModel(lambda context: contexts.append(context) or model.respond(context), key=model.key), contexts
 
 
 def _lookups(n: int) -> list[ToolCall]:
@@ -55,7 +42,6 @@ def _make(model, *, caching=False, mesh=None, **config) -> Agent:
 @pytest.mark.parametrize("n, batch, caching, document", list(itertools.product(
     (0, 1, 5, 30), (1, 4, None), (False, True), ("", "D" * 20_000))))
 def test_billed_tokens_equal_the_closed_form(n, batch, caching, document):
-    """The simulator bills exactly what CallPattern's closed form says, with and without caching and a document."""
     calls = _lookups(n)
     model = PlannedCalls(calls, answer="All records read.", batch_size=batch, key=MODEL, state_in_answer=False)
     agent = _make(model, caching=caching)
@@ -75,23 +61,22 @@ def test_billed_tokens_equal_the_closed_form(n, batch, caching, document):
 
 
 def test_each_turn_records_the_estimate_of_the_context_it_showed():
-    """The runtime's running sum of item tokens equals a fresh estimate of every context, over rounds and refusals."""
+    """The running sum of item tokens is a fresh estimate of every context, over rounds and refusals."""
     stubborn = ToolCall("Create", {"node": "x"})
-    model = Recording(PlannedCalls(_lookups(5)[:2] + [stubborn] + _lookups(5)[2:], batch_size=2, key=MODEL))
+    model, contexts = _recording(PlannedCalls(_lookups(5)[:2] + [stubborn] + _lookups(5)[2:], batch_size=2, key=MODEL))
     agent = _make(model, max_tool_calls_per_round=3)
     thread = Thread("T")
     runs = [agent.start(thread, text) for text in ("Read them.", "continue", "continue")]
     turns = [turn for run in runs for turn in run.turns]
-    assert len(turns) == len(model.contexts) > 3 and any(run.refused for run in runs)
-    assert [turn.context for turn in turns] == [estimate_context(context) for context in model.contexts]
+    assert len(turns) == len(contexts) > 3 and any(run.refused for run in runs)
+    assert [turn.context for turn in turns] == [estimate_context(context) for context in contexts]
 
 
 def test_the_model_is_shown_tool_definitions_not_functions():
-    """What a model is offered is names and descriptions: it cannot run a tool behind the runtime's back."""
-    model = Recording(TextModel("ok", key=MODEL))
+    model, contexts = _recording(TextModel("ok", key=MODEL))
     _make(model).start(Thread("T"), "hi")
-    assert model.contexts[0].tools[0] == ToolDefinition("Lookup", "Lookup(id): one record.")
-    assert not any(hasattr(tool, "call") for tool in model.contexts[0].tools)
+    assert contexts[0].tools[0] == ToolDefinition("Lookup", "Lookup(id): one record.")
+    assert not any(hasattr(tool, "call") for tool in contexts[0].tools)
 
 
 @pytest.mark.parametrize("calls, state_in_answer, cap, messages, issued, progress", [
@@ -101,8 +86,6 @@ def test_the_model_is_shown_tool_definitions_not_functions():
                  "[progress: 4/4 calls done]", id="written into the answer: survives"),
 ])
 def test_state_survives_the_boundary_only_in_the_answer(calls, state_in_answer, cap, messages, issued, progress):
-    """A model that keeps its progress only in tool results starts over after a round boundary; with its progress
-    in the answer text, the model resumes where the budget stopped it."""
     model = PlannedCalls(_lookups(calls), key=MODEL, state_in_answer=state_in_answer)
     agent = _make(model, max_tool_calls_per_round=cap)
     thread = Thread("T")
@@ -113,7 +96,7 @@ def test_state_survives_the_boundary_only_in_the_answer(calls, state_in_answer, 
 
 
 def test_calls_asked_for_on_the_tool_less_last_iteration_are_not_run():
-    """A7: a model that still asks for tools on iteration N gets nothing run; the round completes, nothing thrown."""
+    """A7."""
     ran = []
     tool = Tool("Lookup", "Test", "Lookup(id)", lambda args: ran.append(args["id"]) or "ok")
     stubborn = ScriptedModel(lambda context: Reply("still going", (ToolCall("Lookup", {"id": "x"}),)), key=MODEL)
@@ -127,7 +110,7 @@ def test_calls_asked_for_on_the_tool_less_last_iteration_are_not_run():
 
 
 def test_stripping_tools_loses_the_prompt_cache():
-    """The last, tool-less iteration cannot read the cache the earlier calls wrote: it re-writes the prompt."""
+    """The last, tool-less iteration cannot read the cache the earlier calls wrote."""
     run = _make(PlannedCalls(_lookups(10), key=MODEL), caching=True, max_tool_calls_per_round=3) \
         .start(Thread("T"), "Read them." + "D" * 4_000)
     assert run.turns[1].usage.cache_read == run.turns[0].context.total
@@ -136,7 +119,6 @@ def test_stripping_tools_loses_the_prompt_cache():
 
 
 def test_arguments_that_are_not_an_object_are_an_error_result():
-    """A call whose arguments are not a JSON object gets an error text; the tool is not run."""
     run = _make(PlannedCalls([ToolCall("Lookup", ["item-000"])], key=MODEL)).start(Thread("T"), "Read.")
     assert run.status == "completed"
     assert run.turns[0].results[0].text == "Error: tool arguments must be a JSON object, got list"
@@ -144,7 +126,6 @@ def test_arguments_that_are_not_an_object_are_an_error_result():
 
 @pytest.mark.parametrize("kind", ["cancelled", "error"])
 def test_cancelled_or_error_round_still_records_usage(kind):
-    """A round that ends cancelled or in error is billed and recorded, and its end is stored."""
     mesh = Mesh()
     thread = Thread("T")
     run = _make(PlannedCalls(_lookups(5), key=MODEL), mesh=mesh).start(
@@ -157,7 +138,6 @@ def test_cancelled_or_error_round_still_records_usage(kind):
 
 
 def test_interrupt_after_zero_calls_runs_none_and_counts_only_the_named_tool():
-    """after_tool_calls=0 stops before the first matching call; other tools do not count."""
     ran = []
     tools = [Tool(name, "Test", name, lambda args, name=name: ran.append(name) or "ok") for name in ("Get", "Put")]
     calls = [ToolCall("Get", {}), ToolCall("Put", {}), ToolCall("Get", {}), ToolCall("Put", {})]
@@ -171,7 +151,6 @@ def test_interrupt_after_zero_calls_runs_none_and_counts_only_the_named_tool():
 
 
 def test_a_failing_tool_ends_the_round_in_error_and_surfaces():
-    """A tool bug ends the round as 'error' (usage recorded), then the exception reaches the caller."""
     def broken(args):
         raise RuntimeError("disk on fire")
     mesh = Mesh()
@@ -184,18 +163,21 @@ def test_a_failing_tool_ends_the_round_in_error_and_surfaces():
     assert thread.messages[-1].text == "[round error] RuntimeError: disk on fire"
 
 
-def test_a_blank_delegated_task_is_the_sub_round_s_message():
-    """DL1: the sub-round gets the task alone, a blank one too (the rest: snippets/agent_design_23_delegation.py)."""
+def _delegated(task: str):
+    """The sub-round of lead's one delegation of `task` to reader (the rest: snippets/agent_design_23_delegation.py)."""
     mesh = Mesh()
-    reader = Agent(AgentConfiguration("reader"), TextModel("x", key=MODEL), mesh, prices=PRICES)
     lead = Agent(AgentConfiguration("lead", delegations=["reader"]),
-                 PlannedCalls([ToolCall("delegate_to_agent", {"agentName": "reader", "task": " "})], key=MODEL),
-                 mesh, delegates={"reader": reader}, prices=PRICES)
-    assert lead.start(Thread("T"), "go").delegations[0].thread.messages[0].text == " "
+                 PlannedCalls([ToolCall("delegate_to_agent", {"agentName": "reader", "task": task})]),
+                 mesh, delegates={"reader": Agent(AgentConfiguration("reader"), TextModel("read"), mesh)})
+    return lead.start(Thread("Acme/_Thread/route"), "Go.").delegations[0]
+
+
+def test_a_blank_delegated_task_is_the_sub_round_s_message():
+    """DL1."""
+    assert _delegated(" ").thread.messages[0].text == " "
 
 
 def test_store_plan_and_load_skill():
-    """store_plan keeps the plan on the thread; load_skill returns a named skill or lists the known ones."""
     calls = [ToolCall("store_plan", {"planContent": "1. read 2. write"}), ToolCall("load_skill", {"skillPath": "facts"}),
              ToolCall("load_skill", {"skillPath": "charts"})]
     agent = Agent(AgentConfiguration("a", skills={"facts": "Use $type Fact."}),
@@ -208,7 +190,6 @@ def test_store_plan_and_load_skill():
 
 
 def test_agent_wiring_errors_are_clear():
-    """A delegation without its Agent, or caching for an unpriced model, is refused at construction."""
     with pytest.raises(ConfigurationError, match="delegates to 'reader' but no Agent was given"):
         Agent(AgentConfiguration("lead", delegations=["reader"]), TextModel("x"), Mesh())
     with pytest.raises(ConfigurationError, match="caching needs the price entry of model 'mystery'"):
@@ -216,7 +197,6 @@ def test_agent_wiring_errors_are_clear():
 
 
 def test_empty_message_does_not_start_a_round():
-    """A round needs a user message; an empty one is refused before anything is stored."""
     thread = Thread("T")
     with pytest.raises(ValueError, match="non-empty user message"):
         _make(TextModel("x", key=MODEL)).start(thread, "  ")
@@ -224,7 +204,6 @@ def test_empty_message_does_not_start_a_round():
 
 
 def test_the_cap_example_runs_as_the_page_states_it():
-    """Cap 3, four calls a response: 12 calls in three batches, then one more call; default 40 (the page's numbers)."""
     from guidetools import stated
 
     cap, per_response, calls, batches, again = stated.numbers("agent.cap-counts-tool-batches")
@@ -242,11 +221,6 @@ def test_the_cap_example_runs_as_the_page_states_it():
 
 
 def test_a_task_naming_the_calling_agent_runs_it_in_the_named_target_s_sub_thread():
-    """SelectAgent checks the task first (DL7): the caller is a loaded agent too, and the sub-thread stays the named
-    target's (other agents' names: snippets/agent_design_23_delegation.py, agent.delegation-gets-task-only)."""
-    mesh = Mesh()
-    lead = Agent(AgentConfiguration("lead", delegations=["reader"]),
-                 PlannedCalls([ToolCall("delegate_to_agent", {"agentName": "reader", "task": "Say @lead is done."})]),
-                 mesh, delegates={"reader": Agent(AgentConfiguration("reader"), TextModel("read"), mesh)})
-    sub = lead.start(Thread("Acme/_Thread/route"), "Go.").delegations[0]
+    """DL7: the caller is a loaded agent too."""
+    sub = _delegated("Say @lead is done.")
     assert (sub.agent, sub.thread.path) == ("lead", "Acme/_Thread/route/response-1/reader-1")

@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import io
 import zipfile
+import zlib
 
 import pytest
 from fpdf import FPDF
 from openpyxl import Workbook
 from pypdf import PdfWriter
+from pypdf.generic import NameObject, StreamObject, TextStringObject
 
 from agentkit import get_text, index_text
 from agentkit._errors import UnreadableDocument
+from agentkit._transformers import _encoded_data, _stream_decodes
 
 
 def small_pdf(pages=("First page text.", "Second page text.")) -> bytes:
@@ -32,21 +35,23 @@ def encrypted_pdf() -> bytes:
 
 
 def test_pdf_leading_pages_without_text_add_no_newline():
-    """C3: a newline goes before a page only once text stands before it, so blank pages before the first text add none;
-    a blank page after it still adds one."""
+    """C3: a newline goes before a page only once text stands before it."""
     # verifies: chunks.get-pdf-loses-table-structure
     assert get_text("a.pdf", small_pdf(pages=("", "", "Third.", "", "Fifth."))) == "Third.\n\nFifth."
 
 
-@pytest.mark.parametrize("label, make", [("not a pdf", lambda: b"plain text pretending"), ("encrypted", encrypted_pdf)])
-def test_unreadable_pdfs_raise_naming_the_file(label, make):
-    """(Truncated and otherwise damaged files, read through Get: tests/test_damaged_files.py.)"""
-    with pytest.raises(UnreadableDocument, match="Report.pdf"):
-        get_text("Report.pdf", make())
+@pytest.mark.parametrize("name, make, message", [
+    ("Report.pdf", lambda: b"plain text pretending", "Report.pdf"), ("Report.pdf", encrypted_pdf, "Report.pdf"),
+    ("b.xls", lambda: b"\xd0\xcf\x11\xe0 not an xlsx", "Workbook 'b.xls' cannot be read"),  # a legacy .xls
+], ids=["not a pdf", "encrypted", "xls"])
+def test_unreadable_pdfs_raise_naming_the_file(name, make, message):
+    """(Damaged files, read through Get: tests/test_damaged_files.py.)"""
+    with pytest.raises(UnreadableDocument, match=message):
+        get_text(name, make())
 
 
-def test_workbook_cells_escape_pipes_and_a_legacy_xls_is_refused():
-    """C3's layout is checked by snippets/unified_path_03_transformers.py; here a cell's '|' and blank leading rows."""
+def test_workbook_cells_escape_pipes():
+    """A cell's '|' and blank leading rows (the layout: snippets/unified_path_03_transformers.py)."""
     workbook = Workbook()
     sheet = workbook.active
     sheet.title = "Figures"
@@ -60,12 +65,9 @@ def test_workbook_cells_escape_pipes_and_a_legacy_xls_is_refused():
         "## Sheet: Figures\n\n| Row | A | B |\n|---:|---:|---:|\n| 2 | Item | FY2024 |\n"
         "| 3 | Pipe \\| name | 4812.3 |\n\n## Sheet: Empty\n\n(No data)\n\n"
     )
-    with pytest.raises(UnreadableDocument, match="Workbook 'b.xls' cannot be read"):
-        get_text("b.xls", b"\xd0\xcf\x11\xe0 not an xlsx")
 
 
 def test_docx_becomes_markdown():
-    """Paragraphs become Markdown paragraphs and Heading styles become '#' headings."""
     ns = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"'
     body = (f'<w:document {ns}><w:body>'
             '<w:p><w:pPr><w:pStyle w:val="Heading2"/></w:pPr><w:r><w:t>Outlook</w:t></w:r></w:p>'
@@ -74,12 +76,12 @@ def test_docx_becomes_markdown():
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w") as archive:
         archive.writestr("word/document.xml", body)
-    assert get_text("memo.docx", buffer.getvalue()) == "## Outlook\n\nGrowth continues."
-    assert index_text("memo.docx", buffer.getvalue()).text == "## Outlook\n\nGrowth continues."
+    assert get_text("memo.docx", buffer.getvalue()) == index_text("memo.docx", buffer.getvalue()).text == \
+        "## Outlook\n\nGrowth continues."
 
 
 def test_indexing_text_by_extension():
-    """D5: PDF words joined by spaces (pages by newlines) with one span per word; text formats as UTF-8; others none."""
+    """D5: PDF words and their spans; text formats as UTF-8; others none."""
     indexed = index_text("a.pdf", small_pdf(("First page  text.", "Second\npage")))
     assert indexed.text == "First page text.\nSecond page"
     assert [(s.start, s.length, s.page) for s in indexed.spans] == [(0, 5, 1), (6, 4, 1), (11, 5, 1), (17, 6, 2), (24, 4, 2)]
@@ -94,12 +96,6 @@ def test_indexing_text_by_extension():
 
 def test_a_streams_encoded_bytes_are_read_through_pypdfs_public_writer():
     """The bytes zlib checks are the file's own, even when the dictionary holds a string with `stream` lines in it."""
-    import zlib
-
-    from pypdf.generic import NameObject, StreamObject, TextStringObject
-
-    from agentkit._transformers import _encoded_data, _stream_decodes
-
     def stream(data: bytes) -> StreamObject:
         return StreamObject.initialize_from_dictionary({
             NameObject("/Filter"): NameObject("/FlateDecode"), NameObject("/Note"): TextStringObject("a\nstream\nb"),
