@@ -1,78 +1,47 @@
-"""claimcheck/agentview.py: a snippet's tool calls, recorded per section and rendered as the model sees them (issue 12)."""
+"""claimcheck/agentview.py: a snippet's tool calls and agent configurations, recorded per section (issue 12)."""
 
 from __future__ import annotations
 
 import json
+import re
 import textwrap
-from pathlib import Path
 
 import pytest
 
-from claimcheck.agentview import MAX_ANSWER_CHARS, MAX_ANSWER_LINES, AgentView, RecordedCall, render_call
+import agentkit
+from claimcheck.agentview import MAX_ANSWER_CHARS, MAX_ANSWER_LINES, AgentView, RecordedCall, pretty_json, render_call
 from claimcheck.captures import run_snippet
+from guidetools.project import REPO_ROOT
 
+# Each section's calls, steps and configurations, with others made before and after it.
 SNIPPET = textwrap.dedent('''
     import json
 
+    import agentkit
     from agentkit import Mesh, mesh_plugin, tools_by_name
     from claimcheck.agentview import AgentView
 
     mesh = Mesh(node_types={"Company"})
     view = AgentView(__file__)
     tools = view.wrap(tools_by_name(mesh_plugin(mesh)))
+    refresh = view.step(mesh.refresh_index, "The index catches up.")
+    AgentConfiguration = view.configurations(agentkit.AgentConfiguration)
     tools["Get"].call({"path": "Before"})
+    AgentConfiguration("before")
 
 
     def call(name, **arguments):
         return tools[name].call(arguments)
+
+
+    def agent(plugins):
+        return AgentConfiguration("a", "Read.", plugins=plugins)
 
     # --8<-- [start:create]
     print(tools["Create"].call({"node": json.dumps({"id": "Acme", "name": "Acme", "nodeType": "Company"})}))
     print(call("Get", path="Nowhere"))
     # --8<-- [end:create]
 
-    tools["Get"].call({"path": "After"})
-''')
-
-
-def run(tmp_path: Path, name: str, source: str) -> dict:
-    """The namespace of `source` run as the snippet `name`."""
-    path = tmp_path / name
-    path.write_text(source, encoding="utf-8")
-    return run_snippet(path).namespace
-
-
-def test_a_section_shows_exactly_its_own_calls_in_order_as_the_json_call_and_the_exact_answer(tmp_path: Path):
-    """Calls before and after the section are left out; a call made through a helper counts for the section's line."""
-    view: AgentView = run(tmp_path, "mesh_plugin_99_view.py", SNIPPET)["view"]
-    assert [(call.tool, call.arguments, call.answer) for call in view.calls_in("create")] == [
-        ("Create", {"node": '{"id": "Acme", "name": "Acme", "nodeType": "Company"}'}, "Created: Acme"),
-        ("Get", {"path": "Nowhere"}, "Not found: Nowhere"),
-    ]
-    assert len(view.calls) == 4  # the calls before and after the section were recorded, and left out
-    listing = view.markdown("create")
-    # The node goes as a JSON string, as the model must send it: the listing shows the string, escaped.
-    assert '**`Create`** called with\n\n```json\n{\n  "node": "{\\"id\\": \\"Acme\\", \\"name\\": \\"Acme\\", ' \
-        '\\"nodeType\\": \\"Company\\"}"\n}\n```' in listing
-    assert "answers `Created: Acme`" in listing  # short enough to stand inline
-    assert '**`Get`** called with `{"path": "Nowhere"}`\nanswers `Not found: Nowhere`' in listing
-    assert "Before" not in listing and "After" not in listing
-    view.calls.clear()
-    with pytest.raises(ValueError, match="made no call"):
-        view.markdown("create")
-
-
-STEPS = textwrap.dedent('''
-    import json
-
-    from agentkit import Mesh, mesh_plugin, tools_by_name
-    from claimcheck.agentview import AgentView
-
-    mesh = Mesh(node_types={"Company"})
-    mesh.create({"id": "Acme", "name": "Acme", "nodeType": "Company"})
-    view = AgentView(__file__)
-    tools = view.wrap(tools_by_name(mesh_plugin(mesh)))
-    refresh = view.step(mesh.refresh_index, "The index catches up.")
     refresh()
 
     # --8<-- [start:children]
@@ -81,12 +50,46 @@ STEPS = textwrap.dedent('''
     refresh()
     tools["Get"].call({"path": "Acme/*"})
     # --8<-- [end:children]
+
+    # --8<-- [start:configure]
+    agent(["Mesh:Get"])
+    agent(["Mesh:Get"])
+    AgentConfiguration.from_node_content({"id": "b", "maxToolCallsPerRound": 3})
+    # --8<-- [end:configure]
+
+    tools["Get"].call({"path": "After"})
+    AgentConfiguration("after")
 ''')
 
 
-def test_a_step_the_model_does_not_see_stands_between_the_calls_it_ran_between(tmp_path: Path):
-    """Two identical calls with different answers show why, in the listing; a step outside the section is left out."""
-    listing = run(tmp_path, "mesh_plugin_98_steps.py", STEPS)["view"].markdown("children")
+@pytest.fixture(scope="module")
+def view(tmp_path_factory: pytest.TempPathFactory) -> AgentView:
+    path = tmp_path_factory.mktemp("agentview") / "mesh_plugin_99_view.py"
+    path.write_text(SNIPPET, encoding="utf-8")
+    return run_snippet(path).namespace["view"]
+
+
+def test_a_section_shows_exactly_its_own_calls_in_order_as_the_json_call_and_the_exact_answer(view: AgentView):
+    """A call made through a helper counts for the section's line."""
+    assert [(call.tool, call.arguments, call.answer) for call in view.calls_in("create")] == [
+        ("Create", {"node": '{"id": "Acme", "name": "Acme", "nodeType": "Company"}'}, "Created: Acme"),
+        ("Get", {"path": "Nowhere"}, "Not found: Nowhere"),
+    ]
+    assert len(view.calls) == 7  # the calls outside the section were recorded, and left out
+    listing = view.markdown("create")
+    # The node goes as a JSON string, as the model must send it: the listing shows the string, escaped.
+    assert '**`Create`** called with\n\n```json\n{\n  "node": "{\\"id\\": \\"Acme\\", \\"name\\": \\"Acme\\", ' \
+        '\\"nodeType\\": \\"Company\\"}"\n}\n```' in listing
+    assert "answers `Created: Acme`" in listing  # short enough to stand inline
+    assert '**`Get`** called with `{"path": "Nowhere"}`\nanswers `Not found: Nowhere`' in listing
+    assert "Before" not in listing and "After" not in listing and "catches up" not in listing
+    with pytest.raises(ValueError, match="made no call"):
+        view.markdown("configure")
+
+
+def test_a_step_the_model_does_not_see_stands_between_the_calls_it_ran_between(view: AgentView):
+    """Two identical calls with different answers show why; a step outside the section is left out."""
+    listing = view.markdown("children")
     blocks = listing.split("\n\n")
     note = blocks.index("*The index catches up.*")
     assert listing.count("The index catches up.") == 1
@@ -107,34 +110,11 @@ def test_a_json_answer_is_shown_verbatim_and_a_long_answer_is_cut_with_a_count()
     assert f"(the first {MAX_ANSWER_CHARS:,} characters of {len(one_line):,})" in shown
 
 
-CONFIG_SNIPPET = textwrap.dedent('''
-    import agentkit
-    from claimcheck.agentview import AgentView
-
-    view = AgentView(__file__)
-    AgentConfiguration = view.configurations(agentkit.AgentConfiguration)
-    AgentConfiguration("before")
-
-
-    def agent(plugins):
-        return AgentConfiguration("a", "Read.", plugins=plugins)
-
-    # --8<-- [start:configure]
-    agent(["Mesh:Get"])
-    agent(["Mesh:Get"])
-    AgentConfiguration.from_node_content({"id": "b", "maxToolCallsPerRound": 3})
-    # --8<-- [end:configure]
-
-    AgentConfiguration("after")
-''')
-
-
-def test_a_section_shows_the_agent_nodes_it_configures_once_each(tmp_path: Path):
+def test_a_section_shows_the_agent_nodes_it_configures_once_each(view: AgentView):
     """Configurations built through a helper or a class method count for the section's line; the same node shows once."""
-    view: AgentView = run(tmp_path, "agent_design_99_view.py", CONFIG_SNIPPET)["view"]
     assert [c.id for c in view.configurations_in("configure")] == ["a", "a", "b"]
-    assert len(view.configurations_built) == 5 and isinstance(view.configurations_built[0].configuration,
-                                                              __import__("agentkit").AgentConfiguration)
+    assert len(view.configurations_built) == 5
+    assert isinstance(view.configurations_built[0].configuration, agentkit.AgentConfiguration)
     listing = view.agent_nodes("configure")
     blocks = [json.loads(block.split("\n```")[0]) for block in listing.split("```json\n")[1:]]
     assert blocks == [
@@ -144,14 +124,11 @@ def test_a_section_shows_the_agent_nodes_it_configures_once_each(tmp_path: Path)
         {"id": "b", "name": "b", "nodeType": "Agent",
          "content": {"$type": "AgentConfiguration", "id": "b", "maxToolCallsPerRound": 3}}]
     assert "before" not in listing and "after" not in listing
-    view.configurations_built.clear()
     with pytest.raises(ValueError, match="built no agent configuration"):
-        view.agent_nodes("configure")
+        view.agent_nodes("create")
 
 
 def test_pretty_json_keeps_what_fits_on_one_line():
-    from claimcheck.agentview import pretty_json
-
     value = {"plugins": [{"name": "Mesh", "methods": ["Get", "Search"]}], "long": "x" * 100}
     assert json.loads(pretty_json(value)) == value
     assert pretty_json(value) == ('{\n  "plugins": [{"name": "Mesh", "methods": ["Get", "Search"]}],\n'
@@ -160,12 +137,7 @@ def test_pretty_json_keeps_what_fits_on_one_line():
 
 
 def test_every_agent_node_listing_of_agent_design_opens_with_agent_nodes():
-    """Every agent-node listing AgentDesign includes (each 'Agent node' tab, 'The agent nodes' block) starts with
-    an agent node's JSON; AgentView writes those listings from the configurations the snippet built."""
-    import re
-
-    from guidetools.project import REPO_ROOT
-
+    """Every listing AgentDesign includes as an 'Agent node' tab or 'The agent nodes' block starts with an agent node."""
     page = (REPO_ROOT / "docs" / "AI" / "AgentDesign.md").read_text(encoding="utf-8")
     listings = re.findall(r'--8<-- "(snippets/output/agent_node_\w+\.md)"', page)
     tabs = re.findall(r'=== "Agent node"\n\s*\n\s*--8<-- "([^"]+)"', page)

@@ -1,7 +1,5 @@
-"""The checkout's import graph, by the import-linter contracts of pyproject.toml ([tool.importlinter]): agentkit and
-claimcheck import nothing of the repository, agentkit's core never its guide layer and its modules no cycle, snippets
-only agentkit and claimcheck's public modules, guidetools never the snippets or the tests, mcp_server only agentkit,
-conformance nothing. Imports under TYPE_CHECKING and inside functions count (grimp reads every import statement)."""
+"""The checkout's import graph, by the import-linter contracts of pyproject.toml ([tool.importlinter]), and the
+distributions claimcheck declares."""
 
 from __future__ import annotations
 
@@ -19,8 +17,7 @@ import pytest
 
 from guidetools.project import REPO_ROOT
 
-# snippets/ and tests/ are namespace packages: another checkout on the path (a venv's editable install of a second
-# work tree) would lend them its modules. The run keeps the checkout under test alone on the path.
+# snippets/ and tests/ are namespace packages: another checkout on the path would lend them its modules.
 LINT = """
 import os, sys
 root = sys.argv[1]
@@ -39,7 +36,6 @@ def lint_imports(root: Path) -> subprocess.CompletedProcess:
 
 
 def judged(output: str) -> dict[str, str]:
-    """Each contract's name and KEPT or BROKEN, as lint-imports reports them."""
     return {line.rsplit(" ", 1)[0]: line.rsplit(" ", 1)[1] for line in output.splitlines()
             if line.endswith((" KEPT", " BROKEN"))}
 
@@ -59,17 +55,13 @@ def test_the_snippets_contract_names_every_private_module_of_claimcheck():
 
 
 PLANTS = {
-    # A snippet that imports the guide's tooling, and one that reaches into claimcheck's private modules.
+    # One per contract; inside functions and under TYPE_CHECKING too.
     "snippets/mesh_plugin_02_create.py": "import guidetools.project\n",
     "snippets/unified_path_02_canonical.py": "from claimcheck._marks import LABELS\n",
-    # claimcheck's plugin importing the guide again, inside a function.
     "claimcheck/pytest_plugin.py": "def _again():\n    from guidetools import claims\n",
-    # agentkit importing claimcheck; its core importing its guide layer inside a function, and a cycle closed only
-    # under TYPE_CHECKING.
     "agentkit/_tokens.py": "def _checker():\n    import claimcheck\n",
     "agentkit/_paths.py": ("def _guide():\n    from agentkit.guide import workspace\n"
                            "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from agentkit._mesh import Mesh\n"),
-    # the server importing the tests again (where its planted divergences now live), guidetools the snippets.
     "mcp_server/server.py": "def _plants():\n    from tests import planted_server\n",
     "guidetools/review.py": "def _snippet():\n    import snippets.support.node_rule\n",
     "conformance/suite.py": "def _model():\n    import agentkit\n",
@@ -78,7 +70,6 @@ PLANTS = {
 
 @pytest.fixture(scope="module")
 def planted(tmp_path_factory: pytest.TempPathFactory) -> str:
-    """lint-imports on a copy of the checkout's packages with one wrong import planted in each."""
     root = tmp_path_factory.mktemp("planted")
     shutil.copy(REPO_ROOT / "pyproject.toml", root)
     for package in PACKAGES:
@@ -92,7 +83,6 @@ def planted(tmp_path_factory: pytest.TempPathFactory) -> str:
 
 
 def test_each_contract_fails_on_its_planted_import(planted: str):
-    """Every contract can fail: with the plants, all nine are broken, and the report names each planted import."""
     assert len(judged(planted)) == 9 and set(judged(planted).values()) == {"BROKEN"}, planted
     for caught in ("snippets.mesh_plugin_02_create -> guidetools.project",
                    "snippets.unified_path_02_canonical -> claimcheck._marks",
@@ -106,8 +96,7 @@ def test_each_contract_fails_on_its_planted_import(planted: str):
 
 
 def test_claimcheck_declares_every_distribution_it_imports():
-    """claimcheck/pyproject.toml lists exactly the distributions whose modules claimcheck imports (anywhere in a
-    module), so `pip install ./claimcheck` brings what it needs (tests/claimcheck_alone.py runs it so installed)."""
+    """Exactly those whose modules it imports anywhere, so `pip install ./claimcheck` brings what it needs."""
     providers = metadata.packages_distributions()
     imported = set()
     for path in (REPO_ROOT / "claimcheck").glob("*.py"):

@@ -1,5 +1,4 @@
-"""bench/_figures.py: `--write` rewrites exactly its bench's generated section of bench/README.md, and every
-bench has one there."""
+"""bench/_figures.py: `--write` rewrites exactly its bench's section of bench/README.md, and every bench has one."""
 
 from __future__ import annotations
 
@@ -48,7 +47,6 @@ def test_a_bench_without_its_section_is_refused():
 
 
 def test_every_bench_has_one_section_in_the_readme():
-    """A new bench_*.py needs its section before --write can record it; no section outlives its bench."""
     readme = (BENCH / "README.md").read_text(encoding="utf-8")
     benches = sorted(script.name for script in BENCH.glob("bench_*.py"))
     for name in benches:

@@ -1,13 +1,7 @@
-"""guidetools/gate.py and the gate's two xdist workers: real pytest sessions on small projects, run by pytester.
-
-A failing test fails the run, in the browser module too; a module runs in one worker; a background job runs
-once for all processes, and a failed one is reported once; nothing collected exits 5; --lf reruns only the
-failures; the plain gate starts its declared jobs before collection.
-"""
+"""guidetools/gate.py and the gate's two xdist workers: real pytest sessions on small projects, run by pytester."""
 
 from __future__ import annotations
 
-import textwrap
 from types import SimpleNamespace
 
 import pytest
@@ -24,8 +18,7 @@ WORKERS = ["-p", "xdist", "-n", "2", "--dist", "loadscope"]
 
 @pytest.fixture
 def project(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytest.Pytester:
-    """A pytester project whose sessions run in this process and load only the plugins they use: the installed ones
-    (Hypothesis, anyio, ...) would cost each of xdist's workers about a second of CPU, and none of them uses them."""
+    # Only the plugins a session uses: each installed one costs each of xdist's workers up to a second of CPU.
     monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
     monkeypatch.setenv("PYTHONPATH", str(REPO_ROOT))  # for xdist's workers, which are processes of their own
     # The jobs a session declares are the module's: they go into a copy, so this run's own jobs stay as they were.
@@ -34,18 +27,9 @@ def project(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytes
 
 
 def run(project: pytest.Pytester, *args: str) -> SimpleNamespace:
-    """What a session printed (stdout) and its exit code (returncode)."""
     result = project.runpytest(*PLUGINS, *args)
     return SimpleNamespace(returncode=int(result.ret), stdout=result.stdout.str())
 
-
-def write(project: pytest.Pytester, **files: str) -> pytest.Pytester:
-    for name, text in files.items():
-        (project.path / f"{name}.py").write_text(textwrap.dedent(text), encoding="utf-8")
-    return project
-
-
-# --- a failing test fails the run; the browser group runs in one worker; a job runs once -------------------
 
 COUNTED_JOB = '''
 import sys
@@ -91,8 +75,7 @@ def test_group_fails():
 
 
 def test_failures_fail_the_run_a_module_shares_a_worker_the_job_runs_once_lf_reruns_the_failures_and_none_exits_5(project):
-    tmp_path = project.path
-    project = write(project, conftest=COUNTED_JOB, test_plain=WORKERS_TESTS, test_group=GROUP_TESTS)
+    project.makepyfile(conftest=COUNTED_JOB, test_plain=WORKERS_TESTS, test_group=GROUP_TESTS)
     first = run(project, *WORKERS, "-rA")
     assert first.returncode == 1, first.stdout
     assert "2 failed, 8 passed" in first.stdout, first.stdout
@@ -100,7 +83,7 @@ def test_failures_fail_the_run_a_module_shares_a_worker_the_job_runs_once_lf_rer
     assert "FAILED test_group.py::test_group_fails" in first.stdout and "GROUP-FAIL-MARK" in first.stdout
     workers = {line.split()[1] for line in first.stdout.splitlines() if line.startswith("WORKER ")}
     assert len(workers) == 1 and workers <= {"gw0", "gw1"}, first.stdout
-    assert (tmp_path / "conftest.py.runs").read_text() == "ran\n", "the job ran more than once"
+    assert (project.path / "conftest.py.runs").read_text() == "ran\n", "the job ran more than once"
     assert "background jobs: site ran" in first.stdout
     # Each worker's summary line reaches the run's summary (xdist's workeroutput).
     assert "SUMMARY-FROM-gw0" in first.stdout and "SUMMARY-FROM-gw1" in first.stdout, first.stdout
@@ -111,18 +94,15 @@ def test_failures_fail_the_run_a_module_shares_a_worker_the_job_runs_once_lf_rer
     assert again.stdout.splitlines()[-1].startswith("2 failed in"), again.stdout
     assert "test_plain.py::test_fails" in again.stdout and "test_group.py::test_group_fails" in again.stdout
 
-    (project.path / "test_plain.py").write_text(WORKERS_TESTS.replace("assert 1 == 2", "assert 2 == 2"), encoding="utf-8")
-    (project.path / "test_group.py").write_text(GROUP_TESTS.replace("assert 1 == 2", "assert 2 == 2"), encoding="utf-8")
+    project.makepyfile(test_plain=WORKERS_TESTS.replace("1 == 2", "2 == 2"), test_group=GROUP_TESTS.replace("1 == 2", "2 == 2"))
     fixed = run(project, *WORKERS, "--lf")
     assert fixed.returncode == 0 and fixed.stdout.splitlines()[-1].startswith("2 passed in"), fixed.stdout
 
     # On the gate's workers as in one process, pytest's exit code 5 (nothing collected) is not hidden.
     nothing = run(project, *WORKERS, "-k", "no_test_has_this_name")
     assert nothing.returncode == 5, nothing.stdout
-    assert (tmp_path / "conftest.py.runs").read_text() == "ran\n", "a run of no test ran the job"
+    assert (project.path / "conftest.py.runs").read_text() == "ran\n", "a run of no test ran the job"
 
-
-# --- a failed job is reported once --------------------------------------------------------------------------
 
 FAILING_JOB = '''
 import sys
@@ -159,18 +139,15 @@ def built(slow_build):
     """, (), 0, [], id="a planted defect: expected by a passing test"),
 ])
 def test_failed_job_log_is_shown_once_and_the_run_fails(project, tests, args, code, printed):
-    """The test that checks the job shows its log; each dependent test skips in one line naming that test. When only
-    dependents ran, in either worker, they skip; the summary shows the log once and the exit code is 1. A job meant
-    to fail whose test passes (a planted defect) is not reported again: the run passes and no log is printed."""
-    result = run(write(project, conftest=FAILING_JOB, test_it=tests), *args)
+    """The log shows once, by the job's test or else in the summary; a planted defect's passing test shows none."""
+    project.makepyfile(conftest=FAILING_JOB, test_it=tests)
+    result = run(project, *args)
     assert result.returncode == code, result.stdout
     assert result.stdout.count("BUILD-LOG-LINE") == (1 if code else 0), result.stdout
     assert code or "background job 'slow_build' failed" not in result.stdout, result.stdout
     for text in printed:
         assert text in result.stdout
 
-
-# --- the plain gate starts its declared jobs before collection ---------------------------------------------
 
 EARLY_PROJECT = '''
 import sys
@@ -202,10 +179,9 @@ def test_build_started(build):
 
 
 def test_plain_gate_starts_the_declared_jobs_before_collection_and_a_narrowed_run_after(project, monkeypatch):
-    """Run with no paths, -k or -m, the gate starts the jobs the conftests declare at once, while collection runs on
-    one core; a run that names its tests starts a job only once collection shows a test needs it."""
+    """Without paths, -k or -m, the jobs start before collection; a run naming its tests starts them after it."""
     project.makeini("[pytest]\ntestpaths = .\n")
-    write(project, conftest=EARLY_PROJECT, test_slow_to_collect=SLOW_TO_COLLECT)
+    project.makepyfile(conftest=EARLY_PROJECT, test_slow_to_collect=SLOW_TO_COLLECT)
     monkeypatch.setattr(gate, "JOBS", {})  # in this process the plain gate would start this run's own jobs too
     with monkeypatch.context() as waiting:
         waiting.setenv("WAIT_FOR_THE_JOB", "1")

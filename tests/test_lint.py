@@ -11,18 +11,12 @@ from pathlib import Path
 from guidetools import claimlock, claims
 from guidetools.project import REPO_ROOT, Project
 
-# Every Python file of the project; pyproject's exclusions keep out the pages (and with them the
-# notebook's source) and the deliberately broken fixtures.
-LINTED = ["."]
 SHIPPED = {"agentkit", "snippets", "guidetools", "tests", "conformance", "mcp_server", "claimcheck", "bench", "dev.py", "conftest.py"}
 
 
 def ruff(*arguments: str) -> subprocess.CompletedProcess:
     # No cache: a run leaves nothing behind, and two runs never share state.
-    return subprocess.run(
-        [sys.executable, "-m", "ruff", *arguments, "--no-cache"],
-        cwd=REPO_ROOT, capture_output=True, text=True,
-    )
+    return subprocess.run([sys.executable, "-m", "ruff", *arguments, "--no-cache"], cwd=REPO_ROOT, capture_output=True, text=True)
 
 
 def markdown_files_in(diff: str) -> list[str]:
@@ -30,21 +24,16 @@ def markdown_files_in(diff: str) -> list[str]:
 
 
 def test_ruff_check_passes_on_the_code_and_reaches_every_folder_of_python():
-    """`ruff check` with pyproject's rules finds nothing in the project's Python: agentkit (both layers),
-    snippets, tools, tests, conformance, mcp_server, claimcheck, bench and dev.py; no folder of it falls out of
-    the lint by an exclusion."""
-    result = ruff("check", *LINTED)
+    """pyproject's exclusions keep out the pages and the broken fixtures, and no folder of the project's Python."""
+    result = ruff("check", ".")
     assert result.returncode == 0, result.stdout + result.stderr
-    files = ruff("check", "--show-files", *LINTED).stdout.splitlines()
+    files = ruff("check", "--show-files", ".").stdout.splitlines()
     reached = {Path(line).relative_to(REPO_ROOT).parts[0] for line in files if line.endswith(".py")}
     assert SHIPPED <= reached, sorted(SHIPPED - reached)
 
 
 def test_ruff_format_never_touches_markdown():
-    """`ruff format --check --diff .` would rewrite no .md file, while ruff without the project's config would rewrite the pages.
-
-    A default `ruff format .` turns each `--8<-- "path:section"` include into `--8 < --"path:section"`.
-    """
+    """A default `ruff format .` turns each `--8<-- "path:section"` include into `--8 < --"path:section"`."""
     with_config = ruff("format", "--check", "--diff", ".")
     # Its summary line says it ran over the files (a config error would stop it before any file).
     assert re.search(r"\d+ files? (would be reformatted|already formatted)", with_config.stderr), with_config.stderr
@@ -56,8 +45,8 @@ def test_ruff_format_never_touches_markdown():
 
 # In this module, not among the docs checks of `dev.py check`: no page edit can change it, and it copies the tree.
 def test_what_gitignore_ignores_is_no_part_of_the_checked_tree(tmp_path):
-    """A build's leftovers (conformance/build/ after `pip install ./conformance`) change no claim, claims page,
-    claims lock or lint finding; a new snippet that is not committed yet is still checked."""
+    """A build's leftovers (conformance/build/) change no claim, claims page, claims lock or lint finding; a new
+    snippet not committed yet is still checked."""
     skipped = shutil.ignore_patterns("__pycache__", "*.pyc")
     for name in ("agentkit", "claimcheck", "conformance", "docs", "framework", "snippets", "tests", "guidetools"):
         shutil.copytree(REPO_ROOT / name, tmp_path / name, ignore=skipped)

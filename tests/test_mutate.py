@@ -1,5 +1,4 @@
-"""guidetools/mutate.py on a copy of tests/fixtures/minidocs: a check that reads its claim's numbers from the
-page kills a changed number; a check with a typed-in literal lets it survive."""
+"""guidetools/mutate.py on a copy of tests/fixtures/minidocs."""
 
 from __future__ import annotations
 
@@ -13,7 +12,7 @@ MINIDOCS = Path(__file__).parent / "fixtures" / "minidocs"
 
 
 def mini_tree(into: Path) -> Project:
-    """The mini tree with the guide's tools, conftest and pytest settings, so its checks run as the gate runs them."""
+    # With the guide's tools, conftest and pytest settings, so its checks run as the gate runs them.
     shutil.copytree(MINIDOCS, into)
     shutil.copytree(REPO_ROOT / "guidetools", into / "guidetools", ignore=shutil.ignore_patterns("__pycache__"))
     for name in ("conftest.py", "pyproject.toml"):
@@ -22,8 +21,7 @@ def mini_tree(into: Path) -> Project:
 
 
 def test_mutants_cover_each_number_and_tool_or_field_name_of_checked_claims_only(tmp_path):
-    """Numbers and tool or field names of checked claims become mutants; the observation's 42 and
-    names that are no tool, plugin, parameter or field (`left`) do not."""
+    """Not the observation's 42, nor a name that is no tool, plugin, parameter or field (`left`)."""
     project = mini_tree(tmp_path / "mini")
     page = project.root / "docs" / "guide.md"
     page.write_text(page.read_text(encoding="utf-8").replace("and `right`.", "and `right`, unlike `search_chunks`."), encoding="utf-8")
@@ -39,7 +37,6 @@ def test_mutants_cover_each_number_and_tool_or_field_name_of_checked_claims_only
 
 
 def test_a_check_reading_the_page_kills_the_mutant_and_a_literal_check_does_not(tmp_path):
-    """The same number mutation survives `assert LIMIT == 1000` and is killed by `stated.numbers(...) == [LIMIT]`."""
     project = mini_tree(tmp_path / "mini")
     limit = next(m for m in mutate.mutants(project, claims.collect(project)) if m.original == "1,000")
     assert mutate.run_mutant(limit, project.root) == "survived"

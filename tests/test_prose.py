@@ -11,11 +11,13 @@ def page(body: str) -> str:
     return f"<html><body><nav><p>Navigation words do not count.</p></nav><article>{body}</article></body></html>"
 
 
-def test_an_inline_code_span_is_one_word_and_a_claim_label_is_no_prose():
-    html = page('<p class="framework" id="x.one">Call <code>Get("Meridian/content/a b.md")</code> once. '
-                '<a class="claim-mark" href="#">✓ framework · <code>x.one</code></a></p>')
-    [block] = prose.blocks(html)
-    assert (block.words, block.claim, block.collapsed) == (3, "x.one", False)
+@pytest.mark.parametrize("body, blocks", [
+    ('<p class="framework" id="x.one">Call <code>Get("Meridian/content/a b.md")</code> once. '
+     '<a class="claim-mark" href="#">✓ framework · <code>x.one</code></a></p>', [(3, "x.one", False)]),
+    ("<ul><li>Outer item words<ul><li>inner one</li></ul></li></ul>", [(3, None, False), (2, None, False)]),
+], ids=["an inline code span is one word and a claim label no prose", "a list item and its nested items count apart"])
+def test_each_block_counts_its_own_words(body, blocks):
+    assert [(block.words, block.claim, block.collapsed) for block in prose.blocks(page(body))] == blocks
 
 
 def test_tables_code_blocks_and_collapsed_details_are_left_out_of_the_words():
@@ -25,11 +27,6 @@ def test_tables_code_blocks_and_collapsed_details_are_left_out_of_the_words():
                 '<details class="note" open="open"><summary>Open</summary><p>Three shown words.</p></details>')
     measured = prose.measure("P", html)
     assert (measured.words, measured.collapsed_words) == (4 + 3, 2)
-
-
-def test_a_list_item_counts_its_own_words_and_its_nested_items_on_their_own():
-    blocks = prose.blocks(page("<ul><li>Outer item words<ul><li>inner one</li></ul></li></ul>"))
-    assert [block.words for block in blocks] == [3, 2]
 
 
 @pytest.mark.parametrize(("text", "lengths"), [

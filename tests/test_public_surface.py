@@ -1,12 +1,9 @@
-"""agentkit/__init__.py and agentkit/guide/__init__.py: the public surface is exactly what `__all__`
-lists, grouped by the comments inside `__all__`, and agentkit/README.md ("Public surface") lists
-exactly those groups and names, in that order."""
+"""agentkit's two layers: the public surface is exactly `__all__`, grouped by its comments, as agentkit/README.md
+("Public surface") lists it."""
 
 from __future__ import annotations
 
-import io
 import re
-import tokenize
 import types
 from pathlib import Path
 
@@ -25,10 +22,7 @@ def surface_section() -> str:
 
 
 def documented_groups(layer: str) -> dict[str, list[str]]:
-    """agentkit/README.md's list of a layer's names: `{group: [name, ...]}`, in the order it gives them.
-
-    The core's list follows "`agentkit` exports", the guide's follows "`agentkit.guide` exports".
-    """
+    """agentkit/README.md's list of a layer's names: `{group: [name, ...]}`, in its order."""
     core, guide = surface_section().split("`agentkit.guide` exports", 1)
     groups: dict[str, list[str]] = {}
     for item in re.split(r"\n- ", core if layer == "agentkit" else guide)[1:]:
@@ -41,19 +35,11 @@ def source_groups(module: types.ModuleType) -> dict[str, list[str]]:
     """The layer's `__all__` as its source writes it: `{comment: [name, ...]}`, each comment opening a group."""
     source = Path(module.__file__).read_text(encoding="utf-8")
     groups: dict[str, list[str]] = {}
-    inside, group = False, None
-    for token in tokenize.generate_tokens(io.StringIO(source).readline):
-        if not inside:
-            inside = token.type == tokenize.NAME and token.string == "__all__" and token.start[1] == 0
-            continue
-        if token.type == tokenize.OP and token.string == "]":
-            break
-        if token.type == tokenize.COMMENT:
-            group = token.string.lstrip("#").strip()
-            groups[group] = []
-        elif token.type == tokenize.STRING:
-            assert group is not None, f"{module.__name__}.__all__ lists {token.string} before any group comment"
-            groups[group].append(token.string.strip("\"'"))
+    for line in source.split("\n__all__ = [\n", 1)[1].split("\n]\n", 1)[0].splitlines():
+        if line.strip().startswith("#"):
+            names = groups.setdefault(line.strip("# "), [])
+        else:  # a name before any group comment raises: names is unbound
+            names += re.findall(r"[\"'](\w+)[\"']", line)
     return groups
 
 
@@ -62,17 +48,18 @@ def exposed(module: types.ModuleType) -> set[str]:
             if not name.startswith("_") and not isinstance(value, types.ModuleType)}
 
 
-@pytest.mark.parametrize("module", [agentkit, agentkit.guide], ids=["agentkit", "agentkit.guide"])
+LAYERS = pytest.mark.parametrize("module", [agentkit, agentkit.guide], ids=["agentkit", "agentkit.guide"])
+
+
+@LAYERS
 def test_all_lists_every_public_name_once_and_nothing_else(module):
-    """Every public name a layer exposes is in its `__all__`, once, and every listed name exists."""
     assert len(module.__all__) == len(set(module.__all__))
     assert set(module.__all__) == exposed(module)
 
 
-@pytest.mark.parametrize("module", [agentkit, agentkit.guide], ids=["agentkit", "agentkit.guide"])
+@LAYERS
 def test_the_doc_lists_exactly_the_groups_of_all(module):
-    """agentkit/README.md lists each layer's `__all__`, group by group as the source groups it, in order,
-    and states how many names there are."""
+    """Group by group as the source groups it, in order, with how many names there are."""
     groups = source_groups(module)
     assert [name for names in groups.values() for name in names] == list(module.__all__)
     assert documented_groups(module.__name__) == groups
@@ -80,14 +67,14 @@ def test_the_doc_lists_exactly_the_groups_of_all(module):
 
 
 def test_the_core_surface_is_small_and_grouped_as_the_framework():
-    """At most about 80 names, in the framework's three groups; the guide's names are not among them."""
+    """In the framework's three groups; the guide's names are not among them."""
     assert len(agentkit.__all__) <= CORE_LIMIT
     assert list(source_groups(agentkit)) == ["content", "the mesh and its tools", "agents"]
     assert not set(agentkit.__all__) & set(agentkit.guide.__all__)
 
 
 def test_return_only_helpers_stay_in_their_modules():
-    """Types only ever returned are reachable through their modules, not re-exported."""
+    """Types only ever returned are reached through their modules."""
     from agentkit import _content_types, _cost, _node, _tokens, _usage
     from agentkit.guide import _checks
 

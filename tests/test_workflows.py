@@ -1,10 +1,5 @@
-"""The GitHub Actions workflows (.github/workflows/): linted by actionlint and zizmor, hardened, and
-publishing what `python3 dev.py build OUT` builds (README, "Publishing").
-
-Both linters come from the pins (actionlint as a wheel that ships its binary) and run offline: zizmor with
-`--offline`, so no audit asks GitHub anything. A planted unpinned action and a planted pull-request title in
-a `run:` line each fail, so a lint that stopped reading the files would show.
-"""
+"""The GitHub Actions workflows: linted offline by actionlint and zizmor (from the pins), hardened, and publishing
+what `python3 dev.py build OUT` builds (README, "Publishing")."""
 
 from __future__ import annotations
 
@@ -28,7 +23,7 @@ BIN = Path(sys.executable).parent
 CHECKOUT_PIN = "actions/checkout@3d3c42e5aac5ba805825da76410c181273ba90b1 # v7.0.1"
 # `uses: owner/repo@<40 hex> # vX.Y.Z`: a commit, and the release it is, for a reader and for Dependabot.
 PINNED_USES = re.compile(r"^\s*(?:-\s+)?uses:\s+[\w.-]+/[\w./-]+@[0-9a-f]{40} # v\d+\.\d+\.\d+$")
-# An action pinned by tag, and a pull request's title in a `run:` line.
+# An action pinned by tag, and a pull request's title in a `run:` line: a lint that stopped reading would pass them.
 PLANTS = ((CHECKOUT_PIN, "actions/checkout@v7"),
           ('run: git config --global --add safe.directory "$GITHUB_WORKSPACE"', 'run: echo "${{ github.event.pull_request.title }}"'))
 
@@ -45,8 +40,7 @@ def zizmor(*paths: Path) -> subprocess.CompletedProcess:
 
 def load(path: Path) -> dict:
     workflow = yaml.safe_load(path.read_text(encoding="utf-8"))
-    # YAML 1.1 reads the key `on` as True.
-    workflow["on"] = workflow.pop(True, workflow.get("on"))
+    workflow["on"] = workflow.pop(True, workflow.get("on"))  # YAML 1.1 reads the key `on` as True
     return workflow
 
 
@@ -58,8 +52,7 @@ def test_actionlint_and_zizmor_pass_on_the_workflows_offline():
 
 
 def test_an_action_pinned_by_tag_and_a_pull_request_title_in_a_run_line_fail_the_linters(tmp_path):
-    """Both planted in one copy of guide.yml: zizmor names each (a high-severity finding: either alone fails it),
-    actionlint the title."""
+    """Both planted in one copy of guide.yml: zizmor names each (either alone fails it), actionlint the title."""
     text = GUIDE.read_text(encoding="utf-8")
     for old, new in PLANTS:
         assert old in text, f"{old!r} is no longer in {GUIDE.name}: re-plant the test"
@@ -77,7 +70,6 @@ def test_an_action_pinned_by_tag_and_a_pull_request_title_in_a_run_line_fail_the
 
 @pytest.mark.parametrize("path", [GUIDE, DRIFT], ids=lambda path: path.name)
 def test_workflows_pin_every_action_by_commit_and_grant_nothing_by_default(path):
-    """Every `uses:` names a commit and its release; the workflow grants no permission, each job its own least."""
     text = path.read_text(encoding="utf-8")
     uses = [line for line in text.splitlines() if re.match(r"^\s*(?:-\s+)?uses:", line)]
     assert uses and all(PINNED_USES.match(line) for line in uses), [line for line in uses if not PINNED_USES.match(line)]
@@ -92,9 +84,7 @@ def test_the_guide_workflow_runs_the_gate_reviews_builds_and_deploys_main():
     assert {"pull_request", "push"} <= set(workflow["on"])
     gate = workflow["jobs"]["gate"]["steps"]
     runs = [step.get("run", "") for step in gate]
-    # The README's test command, through .ci/run (which installs the browser first).
-    assert ".ci/run" in runs
-    # with the framework's source, so the citations are checked against it as on a developer's machine
+    # The README's test command through .ci/run (which installs the browser), with the framework's source.
     the_gate = next(step for step in gate if step.get("run") == ".ci/run")
     assert the_gate["env"] == {"MESHWEAVER_SOURCE": "${{ runner.temp }}/MeshWeaver"}
     assert 'git clone --quiet --no-checkout https://github.com/Systemorph/MeshWeaver.git "$RUNNER_TEMP/MeshWeaver"' in runs
@@ -104,7 +94,6 @@ def test_the_guide_workflow_runs_the_gate_reviews_builds_and_deploys_main():
     assert "pull_request" in review["if"] and "!cancelled()" in review["if"]
     assert review["env"] == {"BASE": "${{ github.event.pull_request.base.sha }}"}
     assert 'dev.py review "$BASE" --output review.md' in review["run"] and '>> "$GITHUB_STEP_SUMMARY"' in review["run"]
-    # The site `python3 dev.py build OUT` builds is the one uploaded.
     assert "python3 dev.py build site" in runs
     upload = next(step for step in gate if step.get("uses", "").startswith("actions/upload-pages-artifact@"))
     assert upload["with"]["path"] == "site"
@@ -129,9 +118,7 @@ def test_the_drift_workflow_checks_citations_and_errata_at_the_frameworks_main()
 
 
 def test_site_url_and_edit_uri_name_the_repository_and_branch_the_workflow_deploys():
-    """GitHub Pages serves a repository's site at https://OWNER.github.io/REPO/; the edit links point into
-    that repository's docs/ on the branch the workflow deploys from. repo_url stays unset, or Material would
-    fetch from the code host's API."""
+    """Pages serves https://OWNER.github.io/REPO/; no repo_url, or Material would fetch from the code host's API."""
     config = siteconfig.load()
     site = urlsplit(config["site_url"])
     owner, repository = site.hostname.removesuffix(".github.io"), site.path.strip("/")
@@ -145,14 +132,11 @@ def test_site_url_and_edit_uri_name_the_repository_and_branch_the_workflow_deplo
 
 
 def test_dev_py_build_is_the_gates_strict_build():
-    """The site the gate builds and checks (links, 404 page, browser suite) is `python3 dev.py build OUT`'s."""
     import dev
     from guidetools.gate import JOBS
 
-    job = JOBS["site_build"]
-    workdir = Path("/nowhere")
-    out = workdir / "site"
-    assert job.argv_in(workdir) == [sys.executable, *dev.build_command(out)[1:]]
+    job, out = JOBS["site_build"], Path("/nowhere/site")
+    assert job.argv_in(out.parent) == [sys.executable, *dev.build_command(out)[1:]]
     assert dev.build_command(out)[1:] == ["-m", "mkdocs", "build", "--strict", "--site-dir", str(out)]
     assert job.env == dev.BUILD_ENV
 

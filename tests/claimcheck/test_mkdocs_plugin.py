@@ -13,7 +13,6 @@ SITE = Path(__file__).resolve().parents[1] / "fixtures" / "claimcheck_site"
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The site built strictly in this process (a warning aborts the build)."""
     out = tmp_path_factory.mktemp("claimcheck_site")
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("NO_MKDOCS_2_WARNING", "1")
@@ -22,8 +21,7 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_plugin_is_found_by_its_entry_point_and_labels_each_claim(built: Path):
-    """`plugins: - claims` is all a site writes: the claim gets a label linking to its row, and the other paragraph none.
-    The label's code is broken into words as all inline code of the page is (tests/claimcheck/test_code_breaks.py)."""
+    """`plugins: - claims` is all a site writes; the label's code is broken into words as all inline code is."""
     home = (built / "index.html").read_text(encoding="utf-8")
     assert home.count('class="claim-mark') == 1
     assert 'href="reference/claims/#claim-adder.adds"' in home
@@ -31,6 +29,6 @@ def test_plugin_is_found_by_its_entry_point_and_labels_each_claim(built: Path):
 
 
 def test_the_claims_page_has_no_edit_link_and_the_others_keep_theirs(built: Path):
-    """The claims page is generated: an edit there would be overwritten, so it offers none."""
+    """The claims page is generated: an edit there would be overwritten."""
     assert "https://example.org/edit/docs/index.md" in (built / "index.html").read_text(encoding="utf-8")
     assert "https://example.org/edit/docs/" not in (built / "reference" / "claims" / "index.html").read_text(encoding="utf-8")

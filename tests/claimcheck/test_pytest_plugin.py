@@ -1,5 +1,4 @@
-"""claimcheck's pytest plugin on a project that is not the guide, run by pytester in this process (xdist's workers
-are processes of their own)."""
+"""claimcheck's pytest plugin on a project that is not the guide, run by pytester in this process."""
 
 from __future__ import annotations
 
@@ -33,8 +32,7 @@ def write(pytester: pytest.Pytester, path: str, text: str) -> None:
 
 
 def test_a_snippet_runs_as_one_test_and_each_pycon_example_of_the_pages_as_a_doctest(project: pytest.Pytester):
-    """A snippet whose print matches its `#>` line passes; one whose print differs fails and shows both. Each `>>>`
-    example of a ```pycon block is a test; a wrong expected output fails it."""
+    """A print that differs from its `#>` line fails showing both; a wrong pycon output fails its example."""
     write(project, "snippets/adds.py", "print(1 + 1)\n#> 2\n")
     write(project, "snippets/miscounts.py", "print(1 + 2)\n#> 4\n")
     write(project, "docs/page.md", """
@@ -54,7 +52,6 @@ def test_a_snippet_runs_as_one_test_and_each_pycon_example_of_the_pages_as_a_doc
 
 
 def test_a_project_without_the_settings_is_left_alone(pytester: pytest.Pytester):
-    """Without `claims_snippets` and `claims_pages` the plugin collects nothing of its own."""
     pytester.mkdir("snippets")
     write(pytester, "snippets/checks.py", "assert False\n")
     write(pytester, "page.md", "```pycon\n>>> 1\n2\n```\n")
@@ -62,8 +59,7 @@ def test_a_project_without_the_settings_is_left_alone(pytester: pytest.Pytester)
     result.assert_outcomes()
 
 
-# Each example records its place and the worker it ran on; every example after the first needs the names
-# the ones before it defined, and the last one checks the order and the worker.
+# Each example needs the names the ones before it defined; the last checks their order and worker.
 ORDERED_PAGE = """
     # A page whose examples build on each other
 
@@ -88,8 +84,7 @@ ORDERED_PAGE = """
     ("-p", "xdist", "-n", "2", "--dist", "worksteal"), ("-p", "xdist", "-n", "2", "--dist", "loadscope"), ()],
     ids=lambda args: " ".join(args) or "no xdist")
 def test_a_pages_examples_run_in_one_process_in_page_order(project: pytest.Pytester, distribution):
-    """Three pages whose later examples need the earlier ones pass on two workers whatever the scheduling says
-    (`-n 2` alone is `--dist load`): each page's examples ran on one worker, in page order."""
+    """Whatever the scheduling (`-n 2` alone is `--dist load`), each page's examples run on one worker, in order."""
     for name in ("first", "second", "third"):
         write(project, f"docs/{name}.md", ORDERED_PAGE)
     result = project.runpytest("-p", "no:cacheprovider", *distribution)
@@ -112,66 +107,49 @@ assert answer == "created"
 """
 
 
-def test_a_capture_is_recorded_where_its_listing_runs(project: pytest.Pytester):
-    """The text given to capture() at the assert's line is what the committed file is compared with."""
-    write(project, "snippets/creates.py", STATEFUL_TOOL + 'capture("answer.md", f"Create answers {answer}")\ncreate("a")\n')
+AT_THE_ASSERT = 'capture("answer.md", f"Create answers {answer}")\ncreate("a")\n'
+REFUSED = "*'answer.md'*would render*after the snippet's state has moved on*"
+
+
+@pytest.mark.parametrize("capture, committed, failure", [
+    (AT_THE_ASSERT, "created", None),
+    (AT_THE_ASSERT, "exists", "*captured output is stale: snippets/output/answer.md*"),
+    # Rendered later by a function that calls the tool again, it would show 'exists' beside an assert of 'created'.
+    ('CAPTURES = {"answer.md": lambda: f"Create answers {create(\'a\')}"}\n', "exists", REFUSED),
+    ('capture("answer.md", lambda: f"Create answers {create(\'a\')}")\n', "exists", REFUSED),
+], ids=["current", "stale", "CAPTURES dict refused", "capture of a function refused"])
+def test_a_capture_is_recorded_where_its_listing_runs(project: pytest.Pytester, capture, committed, failure):
+    write(project, "snippets/creates.py", STATEFUL_TOOL + capture)
     project.mkdir("snippets/output")
-    write(project, "snippets/output/answer.md", "Create answers created\n")
-    project.runpytest("-p", "no:cacheprovider").assert_outcomes(passed=1)
-    write(project, "snippets/output/answer.md", "Create answers exists\n")
+    write(project, "snippets/output/answer.md", f"Create answers {committed}\n")
     result = project.runpytest("-p", "no:cacheprovider")
-    result.assert_outcomes(failed=1)
-    result.stdout.fnmatch_lines(["*captured output is stale: snippets/output/answer.md*"])
+    result.assert_outcomes(passed=0 if failure else 1, failed=1 if failure else 0)
+    if failure:
+        result.stdout.fnmatch_lines([failure])
 
 
-@pytest.mark.parametrize("deferred", [
-    'CAPTURES = {"answer.md": lambda: f"Create answers {create(\'a\')}"}\n',
-    'capture("answer.md", lambda: f"Create answers {create(\'a\')}")\n',
-], ids=["CAPTURES dict", "capture of a function"])
-def test_a_capture_that_would_rerun_a_tool_after_the_state_moved_on_is_refused(project: pytest.Pytester, deferred: str):
-    """A capture rendered later, by a function that calls the tool again, is refused, naming the capture;
-    run then, it would show 'exists' beside an assert that checked 'created'."""
-    write(project, "snippets/creates.py", STATEFUL_TOOL + deferred)
-    project.mkdir("snippets/output")
-    write(project, "snippets/output/answer.md", "Create answers exists\n")
-    result = project.runpytest("-p", "no:cacheprovider")
-    result.assert_outcomes(failed=1)
-    result.stdout.fnmatch_lines(["*'answer.md'*would render*after the snippet's state has moved on*"])
+CLAIM_CHECKED = """
+    from claimcheck import stated
+
+    # verifies: adder.adds
+    assert stated.numbers("adder.adds") == [2, 2, 4]
+    total = 2 + 2
+    # verifies: adder.adds
+    assert total == 5
+"""
 
 
-def test_a_failing_check_shows_its_values_names_the_claim_it_breaks_and_a_check_reads_the_claims_numbers(
-        project: pytest.Pytester):
-    """On a project of its own, a snippet's check reads the number its claim states (claimcheck.stated), and when
-    it fails the report shows the compared values (the snippet's asserts are rewritten as a test module's are) and
-    names the claim, where the page states it and where the check is."""
-    write(project, "docs/page.md", """
-        # A page
-
-        The adder adds 2 and 2 to 4.
-        { #adder.adds .model }
-        """)
-    write(project, "snippets/adds.py", """
-        from claimcheck import stated
-
-        # verifies: adder.adds
-        assert stated.numbers("adder.adds") == [2, 2, 4]
-        total = 2 + 2
-        # verifies: adder.adds
-        assert total == 5
-        """)
-    result = project.runpytest("-p", "no:cacheprovider")
-    result.assert_outcomes(failed=1)
-    result.stdout.fnmatch_lines(["*assert 4 == 5*", "*broken claims*",
-                                 "adder.adds: stated at docs/page.md:4, checked at snippets/adds.py:7"])
-
-
-def test_a_failure_is_reported_when_a_page_cannot_be_read(project: pytest.Pytester):
-    """A page that is not UTF-8 leaves the claims a failure breaks unnamed, saying which page; the failure itself is
-    reported (naming the claims had raised inside pytest's report hook: INTERNALERROR, and no failure shown)."""
-    (project.path / "docs/page.md").write_bytes(b"# Caf\xe9\n")
-    write(project, "snippets/fails.py", "total = 2 + 2\nassert total == 5\n")
+@pytest.mark.parametrize("page, snippet, named", [
+    (b"# A page\n\nThe adder adds 2 and 2 to 4.\n{ #adder.adds .model }\n", CLAIM_CHECKED,
+     "adder.adds: stated at docs/page.md:4, checked at snippets/adds.py:7"),
+    # Naming the claims once raised inside pytest's report hook: an INTERNALERROR, and no failure shown.
+    (b"# Caf\xe9\n", "total = 2 + 2\nassert total == 5\n", "the claims it breaks cannot be named: docs/page.md: not UTF-8 text (*"),
+], ids=["a check reads its claim's numbers", "a page that is not UTF-8"])
+def test_a_failing_check_shows_its_values_and_names_the_claim_it_breaks(project: pytest.Pytester, page, snippet, named):
+    """The snippet's asserts are rewritten as a test module's are; the claim is named with where it is stated and checked."""
+    (project.path / "docs/page.md").write_bytes(page)
+    write(project, "snippets/adds.py", snippet)
     result = project.runpytest("-p", "no:cacheprovider", "snippets")
     result.assert_outcomes(failed=1)
-    result.stdout.fnmatch_lines(["*assert 4 == 5*", "*broken claims*",
-                                 "the claims it breaks cannot be named: docs/page.md: not UTF-8 text (*"])
+    result.stdout.fnmatch_lines(["*assert 4 == 5*", "*broken claims*", named])
     result.stdout.no_fnmatch_line("*INTERNALERROR*")

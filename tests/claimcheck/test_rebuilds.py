@@ -23,7 +23,7 @@ class _Files(list):
 
 
 def _page(path: Path, runs: list[str], *, warn: bool = False):
-    """A page whose render stands for MkDocs' (or a notebook plugin's): counted in `runs`, it sets what a render sets."""
+    """A page whose render, counted in `runs`, sets what MkDocs' (or a notebook plugin's) render sets."""
     page = SimpleNamespace(file=_File("page.md", "page/", path), markdown=path.read_text(), content=None, toc=None)
 
     def render(config, files):

@@ -11,8 +11,6 @@ from claimcheck.mkdocs_plugin import ClaimsPlugin
 
 
 class CountingEnvironment(jinja2.Environment):
-    """A Jinja environment that counts the templates it compiles from source."""
-
     compiled: list[str]
 
     def _compile(self, source, filename):
@@ -21,7 +19,7 @@ class CountingEnvironment(jinja2.Environment):
 
 
 def rebuild_env(plugin: ClaimsPlugin, templates: Path) -> CountingEnvironment:
-    """What each build does: a new environment (MkDocs' theme.get_env), given to the plugins' on_env."""
+    # What each build does: a new environment (MkDocs' theme.get_env), given to the plugins' on_env.
     env = CountingEnvironment(loader=jinja2.FileSystemLoader(str(templates)), auto_reload=False)
     env.compiled = []
     return plugin.on_env(env, None, None)
