@@ -1,9 +1,5 @@
-"""A damaged-file corpus, generated on the fly (nothing is committed).
-
-Each producer writes a small valid file whose text is known (``Specimen.known``); each mutator derives
-damaged, seeded variants from its bytes. The oracle (tests/test_damaged_files.py): a file is read correctly
-(every known phrase comes back) or refused with an agentkit error naming it; never half-read.
-"""
+"""A damaged-file corpus, generated when a test asks (nothing is committed): small valid files whose text is known,
+and seeded damaged copies of their bytes (the oracle: tests/test_damaged_files.py)."""
 
 from __future__ import annotations
 
@@ -15,7 +11,7 @@ import struct
 import zipfile
 from dataclasses import dataclass, replace
 from datetime import datetime, timezone
-from typing import Iterator
+from typing import Callable, Iterator
 from xml.sax.saxutils import escape, quoteattr
 
 SEED = 20261130
@@ -29,9 +25,8 @@ DOCX_PARAGRAPHS = (("Heading1", "Annual review"), (None, "Revenue grew to 4812 m
 
 @dataclass(frozen=True)
 class Specimen:
-    """A file as a producer wrote it, or a damaged copy of one (``label`` says how; ``must_refuse`` marks damage
-    that no correct reading survives): the name it is uploaded under, its bytes and the phrases a correct reading
-    returns."""
+    """A file, intact or damaged (``label`` says how; ``must_refuse``: no correct reading survives the damage), and the
+    phrases a correct reading returns."""
 
     name: str
     data: bytes
@@ -40,7 +35,7 @@ class Specimen:
     must_refuse: bool = False
 
     @property
-    def case(self) -> str:  # unique test id
+    def case(self) -> str:
         return f"{self.name} [{self.label}]"
 
     def variant(self, label: str, data: bytes, must_refuse: bool = False) -> "Specimen":
@@ -64,7 +59,7 @@ def fpdf2_pdf() -> Specimen:
 
 @functools.cache
 def reportlab_pdf() -> Specimen:
-    """The second PDF producer: reportlab writes its own object layout, fonts and xref."""
+    # reportlab writes its own object layout, fonts and xref
     from reportlab.pdfgen import canvas
 
     out = io.BytesIO()
@@ -79,7 +74,7 @@ def reportlab_pdf() -> Specimen:
 
 @functools.cache
 def report_pdf() -> Specimen:
-    """agentkit's own generated annual report: large, many pages, tables."""
+    # agentkit's own generated annual report: large, many pages, tables
     from agentkit.guide import REPORT, report_pdf_bytes
 
     known = (REPORT.company, *(value.display for value in REPORT.values[:6]))
@@ -121,7 +116,7 @@ _PACKAGE_RELS = (
 
 
 def docx_bytes(paragraphs=DOCX_PARAGRAPHS, namespace: str = _WORD_MAIN) -> bytes:
-    """A minimal WordprocessingML package (what Word needs to open it), built with zipfile."""
+    """A minimal WordprocessingML package (what Word needs to open it)."""
     body = []
     for style, text in paragraphs:
         props = f'<w:pPr><w:pStyle w:val={quoteattr(style)}/></w:pPr>' if style else ""
@@ -142,9 +137,7 @@ def _zip(parts: dict[str, str | bytes]) -> bytes:
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
         for name, data in parts.items():
-            info = zipfile.ZipInfo(name, date_time=(2025, 1, 1, 0, 0, 0))
-            info.compress_type = zipfile.ZIP_DEFLATED
-            archive.writestr(info, data)
+            archive.writestr(zipfile.ZipInfo(name, date_time=(2025, 1, 1, 0, 0, 0)), data, zipfile.ZIP_DEFLATED)
     return out.getvalue()
 
 
@@ -155,13 +148,8 @@ def zip_parts(data: bytes) -> dict[str, bytes]:
 
 def _normalised_zip(data: bytes) -> bytes:
     # openpyxl stamps the current time into the zip and docProps; rewrite with fixed dates for stable bytes.
-    parts = zip_parts(data)
-    parts = {name: re.sub(rb"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", b"2025-01-01T00:00:00Z", body) for name, body in parts.items()}
-    return _zip(parts)
-
-
-def specimens() -> list[Specimen]:
-    return [fpdf2_pdf(), reportlab_pdf(), openpyxl_xlsx(), minimal_docx()]
+    return _zip({name: re.sub(rb"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", b"2025-01-01T00:00:00Z", body)
+                 for name, body in zip_parts(data).items()})
 
 
 # -- generic mutators -------------------------------------------------------------------------------
@@ -176,13 +164,11 @@ def truncations(specimen: Specimen, count: int, *, ends: bool = True) -> Iterato
 
 
 def flipped(data: bytes, position: int) -> bytes:
-    """``data`` with the byte at ``position`` inverted."""
     return data[:position] + bytes([data[position] ^ 0xFF]) + data[position + 1:]
 
 
-def byte_flips(specimen: Specimen, count: int, seed: int = SEED) -> Iterator[Specimen]:
-    """Invert one byte at ``count`` seeded positions."""
-    rng = random.Random(f"{seed}:{specimen.name}")
+def byte_flips(specimen: Specimen, count: int) -> Iterator[Specimen]:
+    rng = random.Random(f"{SEED}:{specimen.name}")
     for position in sorted(rng.sample(range(len(specimen.data)), min(count, len(specimen.data)))):
         yield specimen.variant(f"byte {position} flipped", flipped(specimen.data, position))
 
@@ -202,7 +188,7 @@ def xml_made_invalid(specimen: Specimen) -> Iterator[Specimen]:
     """Each XML part in turn: cut in half (an unclosed element), then with a stray '<'."""
     parts = zip_parts(specimen.data)
     for name, body in parts.items():
-        if not (name.endswith(".xml") or name.endswith(".rels")):
+        if not name.endswith((".xml", ".rels")):
             continue
         yield specimen.variant(f"{name} cut in half", _zip({**parts, name: body[: len(body) // 2]}))
         yield specimen.variant(f"{name} with a stray '<'", _zip({**parts, name: body.replace(b">", b"><<", 1)}))
@@ -235,38 +221,25 @@ def pdf_stream_lengths_lied_about(specimen: Specimen) -> Iterator[Specimen]:
             yield specimen.variant(f"stream {number} /Length {label} ({lie} for {length})", changed)
 
 
-def _xref_table(data: bytes) -> tuple[int, int, list[int]]:
-    """The classic xref table's offset, its first entry's position and the offsets it lists (in-use entries)."""
-    start = int(re.search(rb"startxref\s+(\d+)", data[-64:]).group(1))
-    header = re.match(rb"xref\s+\d+ \d+\s+", data[start:])
-    entries = start + header.end()
-    offsets = [int(data[position: position + 10]) for position in range(entries, len(data), 20)
-               if re.fullmatch(rb"\d{10} \d{5} n", data[position: position + 18] or b"")]
-    return start, entries, offsets
-
-
 def pdf_xref_offsets_lied_about(specimen: Specimen) -> Iterator[Specimen]:
-    """``startxref`` pointing before, past or far past the table; every object offset shifted; two objects'
-    offsets swapped; one object's offset pointing into another object's stream. Widths are kept, so only
-    the numbers lie."""
+    """``startxref`` pointing before, past or far past the table; the table's object offsets all shifted, two swapped,
+    one pointing into a stream. Widths are kept, so only the numbers lie."""
     data = specimen.data
-    start, entries, offsets = _xref_table(data)
     tail = re.search(rb"startxref\s+(\d+)", data[-64:])
-    at = len(data) - 64 + tail.start(1)
-
-    def startxref(value: int) -> bytes:
-        return data[:at] + str(value).encode() + data[at + len(tail.group(1)):]
-
+    at, start = len(data) - 64 + tail.start(1), int(tail.group(1))
     for label, value in (("before the table", start - 7), ("past the table", start + 9), ("past the end", len(data) * 3)):
-        yield specimen.variant(f"startxref {label}", startxref(value))
+        yield specimen.variant(f"startxref {label}", data[:at] + str(value).encode() + data[at + len(tail.group(1)):])
+
+    entries = start + re.match(rb"xref\s+\d+ \d+\s+", data[start:]).end()  # entry 0 is the free head
+    offsets = [int(data[p: p + 10]) for p in range(entries, len(data), 20)  # offsets[i]: object i + 1
+               if re.fullmatch(rb"\d{10} \d{5} n", data[p: p + 18])]
 
     def with_offsets(new: list[int]) -> bytes:
         changed = bytearray(data)
-        for index, offset in enumerate(new):
-            changed[entries + 20 * (index + 1): entries + 20 * (index + 1) + 10] = b"%010d" % offset
+        for number, offset in enumerate(new, start=1):
+            changed[entries + 20 * number: entries + 20 * number + 10] = b"%010d" % offset
         return bytes(changed)
 
-    # entry 0 is the free head; offsets[i] belongs to object i + 1
     yield specimen.variant("xref offsets all shifted by 5", with_offsets([offset + 5 for offset in offsets]))
     swapped = list(offsets)
     swapped[1], swapped[2] = swapped[2], swapped[1]
@@ -275,10 +248,10 @@ def pdf_xref_offsets_lied_about(specimen: Specimen) -> Iterator[Specimen]:
     into_stream[2] = data.index(b"stream\n") + len(b"stream\n") + 3
     yield specimen.variant("xref offset of object 3 inside a stream", with_offsets(into_stream))
     # The two page-content streams swapped: a reader that trusts the table reads page 1's text twice.
-    streams = [int(match.group(1)) for match in re.finditer(rb"(\d+) 0 obj\s*<<[^>]*?/Length", data)][:2]
+    first, second = [int(match.group(1)) for match in re.finditer(rb"(\d+) 0 obj\s*<<[^>]*?/Length", data)][:2]
     contents = list(offsets)
-    contents[streams[0] - 1], contents[streams[1] - 1] = offsets[streams[1] - 1], offsets[streams[0] - 1]
-    yield specimen.variant(f"xref offsets of stream objects {streams[0]} and {streams[1]} swapped", with_offsets(contents))
+    contents[first - 1], contents[second - 1] = offsets[second - 1], offsets[first - 1]
+    yield specimen.variant(f"xref offsets of stream objects {first} and {second} swapped", with_offsets(contents))
 
 
 STRICT_NAMESPACES = {
@@ -288,14 +261,19 @@ STRICT_NAMESPACES = {
 }
 
 
-def strict_ooxml(specimen: Specimen) -> Specimen:
-    """The same package written in Strict OOXML: every transitional namespace replaced by its Strict one."""
+def _repackaged(specimen: Specimen, label: str, change: Callable[[dict[str, bytes]], None], must_refuse=False) -> Specimen:
     parts = zip_parts(specimen.data)
-    for name, body in parts.items():
-        for transitional, strict in STRICT_NAMESPACES.items():
-            body = body.replace(transitional, strict)
-        parts[name] = body
-    return specimen.variant("Strict OOXML namespaces", _zip(parts))
+    change(parts)
+    return specimen.variant(label, _zip(parts), must_refuse)
+
+
+def strict_ooxml(specimen: Specimen) -> Specimen:  # every transitional namespace replaced by its Strict one
+    def strict(parts: dict[str, bytes]) -> None:
+        for name, body in parts.items():
+            for transitional, strict in STRICT_NAMESPACES.items():
+                body = body.replace(transitional, strict)
+            parts[name] = body
+    return _repackaged(specimen, "Strict OOXML namespaces", strict)
 
 
 # -- XLSX-specific damage ---------------------------------------------------------------------------
@@ -303,57 +281,48 @@ def strict_ooxml(specimen: Specimen) -> Specimen:
 SHEET = "xl/worksheets/sheet1.xml"
 
 
-def dimension_understated(specimen: Specimen) -> Specimen:
-    """``<dimension ref="A1">``: read-only readers that trust it drop every row after the first."""
-    parts = zip_parts(specimen.data)
-    parts[SHEET] = re.sub(rb'<dimension ref="[^"]*"', b'<dimension ref="A1"', parts[SHEET])
-    return specimen.variant("dimension understates the used range", _zip(parts))
+def _sheet_changed(specimen: Specimen, label: str, change: Callable[[bytes], bytes], must_refuse=False) -> Specimen:
+    return _repackaged(specimen, label, lambda parts: parts.update({SHEET: change(parts[SHEET])}), must_refuse)
 
 
-def shared_string_out_of_range(specimen: Specimen) -> Specimen:
-    """A cell that points at shared string 999 of a table holding a handful."""
-    parts = zip_parts(specimen.data)
-    body, count = re.subn(rb'(<c r="A2"[^>]*t="s"[^>]*>)<v>\d+</v>', rb"\1<v>999</v>", parts[SHEET])
-    if count == 0:  # openpyxl writes inline or shared strings depending on version: make A2 a shared string
-        body = re.sub(rb'<c r="A2"[^>]*>.*?</c>', b'<c r="A2" t="s"><v>999</v></c>', parts[SHEET], count=1)
-    return specimen.variant("shared string index out of range", _zip({**parts, SHEET: body}), must_refuse=True)
+def dimension_understated(specimen: Specimen) -> Specimen:  # read-only readers that trust it drop every row but one
+    return _sheet_changed(specimen, "dimension understates the used range",
+                          lambda sheet: re.sub(rb'<dimension ref="[^"]*"', b'<dimension ref="A1"', sheet))
 
 
-def missing_sheet_part(specimen: Specimen) -> Specimen:
-    """The workbook lists a sheet whose part is not in the package."""
-    parts = zip_parts(specimen.data)
-    del parts["xl/worksheets/sheet2.xml"]
-    return specimen.variant("listed sheet part missing", _zip(parts), must_refuse=True)
+def shared_string_out_of_range(specimen: Specimen) -> Specimen:  # A2 points at shared string 999 (there are none)
+    return _sheet_changed(specimen, "shared string index out of range", lambda sheet: re.sub(
+        rb'<c r="A2"[^>]*>.*?</c>', b'<c r="A2" t="s"><v>999</v></c>', sheet, count=1), must_refuse=True)
+
+
+def missing_sheet_part(specimen: Specimen) -> Specimen:  # the workbook lists a sheet whose part is not in the package
+    return _repackaged(specimen, "listed sheet part missing", lambda parts: parts.pop("xl/worksheets/sheet2.xml"),
+                       must_refuse=True)
 
 
 def truncated_sheet_xml(specimen: Specimen) -> Specimen:
-    parts = zip_parts(specimen.data)
-    parts[SHEET] = parts[SHEET][: parts[SHEET].index(b"</sheetData>") - 10]
-    return specimen.variant("sheet XML truncated", _zip(parts), must_refuse=True)
+    return _sheet_changed(specimen, "sheet XML truncated", lambda sheet: sheet[: sheet.index(b"</sheetData>") - 10],
+                          must_refuse=True)
 
 
 # -- the corpus -----------------------------------------------------------------------------------
 
-def corpus(*, truncation_count: int = 24, flip_count: int = 12) -> list[Specimen]:
-    """Every damaged file of the gate's corpus (a few hundred, seeded)."""
-    cases: list[Specimen] = []
-    for specimen in specimens():
-        cases += truncations(specimen, truncation_count)
-        cases += byte_flips(specimen, flip_count)
-    for specimen in (fpdf2_pdf(), reportlab_pdf()):
-        cases += pdf_stream_lengths_lied_about(specimen)
-        cases += pdf_xref_offsets_lied_about(specimen)
-    for specimen in (openpyxl_xlsx(), minimal_docx()):
-        cases += entries_removed_and_renamed(specimen)
-        cases += xml_made_invalid(specimen)
-        cases += sizes_lied_about(specimen)
-        cases.append(strict_ooxml(specimen))
-    xlsx = openpyxl_xlsx()
-    return cases + [dimension_understated(xlsx), shared_string_out_of_range(xlsx), missing_sheet_part(xlsx),
-                    truncated_sheet_xml(xlsx)]
+SPECIMENS = {"fpdf2.pdf": fpdf2_pdf, "reportlab.pdf": reportlab_pdf, "figures.xlsx": openpyxl_xlsx,
+             "review.docx": minimal_docx}
 
 
-def report_truncations(count: int = 4) -> list[Specimen]:
-    """The generated report cut at a few offsets inside it (it is large: a cut near its end leaves a file that
-    reads whole, slowly; the small specimens cover the cuts near the ends)."""
-    return list(truncations(report_pdf(), count, ends=False))
+def damaged(name: str) -> list[Specimen]:
+    """Every damaged copy of one specimen of SPECIMENS, or of ``report.pdf``: that one is large, so it is only cut at a
+    few offsets inside it (a cut near its end leaves a file that reads whole, slowly)."""
+    if name == "report.pdf":
+        return list(truncations(report_pdf(), 4, ends=False))
+    specimen = SPECIMENS[name]()
+    cases = [*truncations(specimen, 24), *byte_flips(specimen, 12)]
+    if name.endswith(".pdf"):
+        return cases + [*pdf_stream_lengths_lied_about(specimen), *pdf_xref_offsets_lied_about(specimen)]
+    cases += [*entries_removed_and_renamed(specimen), *xml_made_invalid(specimen), *sizes_lied_about(specimen),
+              strict_ooxml(specimen)]
+    if name.endswith(".xlsx"):
+        cases += [dimension_understated(specimen), shared_string_out_of_range(specimen), missing_sheet_part(specimen),
+                  truncated_sheet_xml(specimen)]
+    return cases

@@ -1,13 +1,5 @@
-"""Hypothesis profiles for the fuzz suite (tests/test_fuzz.py, tests/test_damaged_files.py).
-
-``ci`` is what the gate runs: a fixed seed (derandomize) and bounded example
-counts, so every run tries the same inputs and stays within the time budget.
-``long`` searches deeper with fresh random inputs on every run:
-
-    .venv/bin/python -m pytest tests/test_fuzz.py --hypothesis-profile=long
-
-Neither keeps an example database: a failing example is printed in full.
-"""
+"""Hypothesis profiles: ``ci``, the gate's, tries the same bounded inputs on every run (a fixed seed); ``long``
+(``--hypothesis-profile=long``) searches deeper with fresh ones. Neither keeps a database: a failure prints in full."""
 
 from __future__ import annotations
 

@@ -1,12 +1,4 @@
-"""Test helpers for hostile-input tests: a small workspace, and a snapshot of everything a mesh holds.
-
-``snapshot(mesh)`` is built only on agentkit's public reads: every node as
-Get shows it, every collection's listing with each file's bytes (hashed),
-the text Get reads from it (or its error) and its indexed chunks, what the
-search index shows (nodes and chunks) and how many writes it has pending,
-and the mesh clock. Two equal snapshots mean that nothing observable
-changed, which is what "a refusal leaves state as it was" promises.
-"""
+"""Test helpers for hostile-input tests: a small workspace, and a snapshot of everything a mesh holds."""
 
 from __future__ import annotations
 
@@ -31,10 +23,8 @@ NODE_TYPES = frozenset({"Company", "Fact", "Folder", "Markdown", "Note", "Unit",
 
 
 def workspace() -> Mesh:
-    """A company node with a child, a registered Fact type, and indexed files in the default and a named collection.
-
-    The host wires memex's extractive summarizer (D6), so indexing writes Document nodes too.
-    """
+    """A company node with a child, a registered Fact type, and indexed files in the default and a named collection
+    (memex's extractive summarizer wired, D6: indexing writes Document nodes too)."""
     mesh = Mesh(node_types=set(NODE_TYPES))
     mesh.index.summarizer = extractive_summary
     mesh.register_type(ContentType("Fact", {"item": "string", "value": "number", "period": "string"}))
@@ -73,7 +63,9 @@ def _text_or_error(collection, file_path: str) -> str:
 
 
 def snapshot(mesh: Mesh) -> str:
-    """Everything observable about ``mesh``, as one JSON text (compare two with ==)."""
+    """Everything observable about ``mesh`` through agentkit's public reads, as one JSON text: every node, each file's
+    bytes (hashed) and text (or error), the index's visible nodes and chunks and its pending writes, and the clock.
+    Two equal snapshots mean that nothing observable changed, as "a refusal leaves state as it was" promises."""
     state: dict[str, Any] = {
         "clock": mesh.clock.now(),
         "nodes": [node.to_json() for node in mesh.nodes()],

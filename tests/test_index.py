@@ -19,7 +19,6 @@ def test_limit_is_clamped_to_1_200(asked, clamped):
 
 @pytest.mark.parametrize("asked", ["many", float("nan")])
 def test_a_limit_that_is_no_number_is_refused(asked):
-    """A limit that is not a number, NaN among them, gets a precise error, not a crash."""
     with pytest.raises(PathError, match="limit must be a whole number"):
         clamp_limit(asked, 50)
 
