@@ -1,10 +1,4 @@
-"""Drive the built site in Debian's headless Chromium, as a reader would, and record what each page does.
-
-The site is served by the standard library on 127.0.0.1; `Traffic` records every
-request a page makes. Chromium sends every request beyond the loopback address to
-a proxy that is not there, so a page that needs the network fails, and the
-recorder names the request.
-"""
+"""The built site served on 127.0.0.1 and read in Debian's headless Chromium, offline; `Traffic` records what a page does."""
 
 from __future__ import annotations
 
@@ -98,8 +92,7 @@ SET_COLOR_SCHEME = f"""scheme => {{
 
 
 def driver_cpu_seconds() -> float | None:
-    """CPU time of Playwright's driver and all under it, from /proc (None without): read before the browser closes,
-    since Chromium's renderers are not reaped by this process and getrusage never sees their time."""
+    """CPU time of Playwright's driver and all under it, from /proc (None without): getrusage never sees the renderers'."""
     children: dict[int, list[int]] = {}
     ticks: dict[int, int] = {}  # utime, stime, and the same for its ended, reaped children (stat fields 14 to 17)
     drivers = []
@@ -135,15 +128,12 @@ PHONE = Viewport("phone", 390, 844, is_mobile=True)
 
 @dataclass(frozen=True)
 class NavPage:
-    """A page listed in mkdocs.yml's nav: its source under docs/ and the URL path it is built at."""
-
     title: str
     source: PurePosixPath
     url_path: str  # relative to the site root: "" for the home page, "AI/AgentDesign/" otherwise
 
     @property
-    def name(self) -> str:
-        """A short name for test ids and screenshot files."""
+    def name(self) -> str:  # for test ids and screenshot files
         return self.url_path.strip("/").replace("/", "-") or "index"
 
     @property
@@ -152,16 +142,16 @@ class NavPage:
 
 
 class _NavLoader(yaml.SafeLoader):
-    """Reads mkdocs.yml even when it holds tags such as !!python/name or !ENV, which the nav never needs."""
+    """Reads mkdocs.yml's tags (!!python/name, !ENV) as None: the nav never needs them."""
 
 
 _NavLoader.add_multi_constructor("", lambda loader, suffix, node: None)
 
 
 def nav_pages(mkdocs_yml: Path) -> list[NavPage]:
-    """Every page of the nav, in nav order; external links in the nav are not pages of the site."""
+    """Every page of the nav, in nav order (external links are no pages of the site)."""
     config = yaml.load(mkdocs_yml.read_text(encoding="utf-8"), Loader=_NavLoader)
-    directory_urls = config.get("use_directory_urls", True)
+    assert config.get("use_directory_urls", True), "the suite builds URLs as MkDocs' use_directory_urls does"
     pages: list[NavPage] = []
 
     def walk(entries) -> None:
@@ -171,19 +161,17 @@ def nav_pages(mkdocs_yml: Path) -> list[NavPage]:
                 walk(target)
             elif isinstance(target, str) and not urlsplit(target).scheme:
                 source = PurePosixPath(target)
-                pages.append(NavPage(title or source.stem, source, _url_path(source, directory_urls)))
+                pages.append(NavPage(title or source.stem, source, _url_path(source)))
 
     walk(config.get("nav") or [])
     return pages
 
 
-def _url_path(source: PurePosixPath, directory_urls: bool) -> str:
+def _url_path(source: PurePosixPath) -> str:
     # MkDocs' own rule: index.md and README.md stand for their folder.
     if source.stem in {"index", "README"}:
         folder = source.parent.as_posix()
         return "" if folder == "." else f"{folder}/"
-    if not directory_urls:
-        return source.with_suffix(".html").as_posix()
     return f"{source.with_suffix('').as_posix()}/"
 
 
@@ -237,7 +225,7 @@ def serve(directory: Path, root_path: str = "/") -> Iterator[str]:
 
 @dataclass
 class Traffic:
-    """What one page did on the network and in its console while we watched."""
+    """What one page did on the network and in its console."""
 
     origin: str
     requested: list[str] = field(default_factory=list)
@@ -289,8 +277,6 @@ class Traffic:
 
 @dataclass
 class Visit:
-    """A page opened in a browser tab, with what it did until it settled."""
-
     page: object  # playwright.sync_api.Page
     recorder: Traffic  # what the page does, from its first request on
     traffic: Traffic | None = None  # what it did until it settled (`settle`), not what tests did to it later
@@ -314,9 +300,8 @@ class Visit:
         return round(content["width"])
 
     def settle(self, timeout: float = 30.0) -> None:
-        """Wait until the page has made, and seen answered, every request it makes by itself."""
-        # After its load event a page requests the search index and the tab's icon (asked for here where the shell
-        # does not): both ended and nothing in flight is 500 ms of network idle without the 500 ms.
+        """Wait until every request the page makes by itself has ended: after its load event, the search index and the
+        icon (asked for here where the shell does not). Playwright's "networkidle" would wait 500 ms more."""
         self.page.wait_for_load_state("load")
         icon = self.page.evaluate("document.querySelector('link[rel~=icon]')?.href ?? null")
         if icon and not BROWSER_FETCHES_THE_ICON:
@@ -334,10 +319,7 @@ class Visit:
                 f"{sorted(request.url for request in recorded.pending)}, never ended {missing}"
             )
             self.page.wait_for_timeout(10)
-        self.traffic = Traffic(
-            recorded.origin, list(recorded.requested), list(recorded.external),
-            list(recorded.failed), list(recorded.console_errors),
-        )
+        self.traffic = Traffic(recorded.origin, *map(list, (recorded.requested, recorded.external, recorded.failed, recorded.console_errors)))
         # Collapsed Details blocks opened, as a reader opens them, so their content is checked as the rest.
         self.page.evaluate(OPEN_DETAILS)
 
@@ -347,16 +329,8 @@ OPEN_DETAILS = """() => document.querySelectorAll('article details:not([open]):n
     .forEach(details => { details.open = true; })"""
 
 
-@dataclass(frozen=True)
-class ServedPage:
-    """The status the server answered for an address, and the anchors of the page (None unless it is HTML)."""
-
-    status: int
-    anchors: set[str] | None
-
-
 def inject_axe(page, *, remember_colours: bool = True) -> None:
-    """axe-core in the tab, once, with its colour parses remembered (REMEMBER_PARSED_COLOURS) unless told otherwise."""
+    """axe-core in the tab, once, remembering its colour parses (REMEMBER_PARSED_COLOURS) unless told not to."""
     if not page.evaluate("typeof window.axe !== 'undefined'"):
         page.evaluate(_axe().axe_script)
         if remember_colours:
@@ -365,15 +339,13 @@ def inject_axe(page, *, remember_colours: bool = True) -> None:
 
 
 def start_axe(page) -> None:
-    """Start axe-core over the tab's page without waiting, so other contexts' renderers run theirs at the same time;
-    `axe_violations` collects the result."""
+    """Start axe-core without waiting, so other contexts' renderers scan at the same time (`axe_violations` collects)."""
     inject_axe(page)
     page.evaluate("options => { window.__axeRun = axe.run(document, options)"
                   ".then(results => results.violations, error => ({error: String(error)})); }", AXE_OPTIONS)
 
 
 def axe_violations(page) -> list[dict]:
-    """The violations of the run `start_axe` started in the tab, once it has finished."""
     found = page.evaluate("() => window.__axeRun")
     assert isinstance(found, list), f"axe-core did not run on {page.url}: {found}"
     return found
@@ -388,7 +360,7 @@ def _axe():
 
 
 def axe_report(where: str, violations: list[dict], examples: int = 4) -> str:
-    """What axe-core found, rule by rule: its id, impact and help, how many elements, and the first few of them."""
+    """What axe-core found, rule by rule: id, impact, help, how many elements and the first few."""
     lines = [f"{where}: {len(violations)} axe-core rule(s) fail"]
     for violation in violations:
         nodes = violation["nodes"]
@@ -422,15 +394,14 @@ class SiteBrowser:
     def url(self, page: NavPage) -> str:
         return self.base_url + page.url_path
 
-    def served(self, url: str) -> ServedPage:
-        """What the site's server answers for `url`."""
+    def served(self, url: str) -> tuple[int, set[str] | None]:
+        """The status the server answers for `url`, and the page's anchors (None unless it is HTML)."""
         try:
             with urllib.request.urlopen(url) as response:
                 status, kind, body = response.status, response.headers.get_content_type(), response.read()
         except urllib.error.HTTPError as error:
-            status, kind, body = error.code, "", b""
-        anchors = anchors_in(body.decode("utf-8", errors="replace")) if kind == "text/html" and status < 400 else None
-        return ServedPage(status, anchors)
+            return error.code, None
+        return status, anchors_in(body.decode("utf-8", errors="replace")) if kind == "text/html" else None
 
     def preload(self, pages: list[NavPage], viewports: list[Viewport], scheme: str = COLOR_SCHEME) -> None:
         """Load every page at every viewport, several at once, so their waits for an idle network overlap."""
@@ -444,7 +415,7 @@ class SiteBrowser:
                 self._visits[key].settle()
 
     def visit(self, page: NavPage, viewport: Viewport = DESKTOP, scheme: str = COLOR_SCHEME) -> Visit:
-        """The shared, settled visit of a page at a viewport in a scheme, loaded once per run; tests only read it."""
+        """The shared, settled visit, loaded once per run; a test that changes it puts it back."""
         self.preload([page], [viewport], scheme)
         return self._visits[page.url_path, viewport.name, scheme]
 
@@ -471,10 +442,7 @@ class SiteBrowser:
         return Visit(tab, recorder)
 
 
-# --- axe-core's scans, run again only when something they read has changed (tests/axe.lock.json) ------------
-# A scan (a page at a viewport in a scheme) reads the page's HTML, the site's assets, the fonts Chromium draws
-# with, the harness (viewports, flags, scripts, options) and the versions of axe-core, Chromium and Playwright.
-# The lock holds the inputs of the last run that wrote it and the scans that passed with them.
+# --- axe-core's scans, run again only when something they read has changed (tests/axe.lock.json, ScanInputs) ---
 
 # The assets, hashed whole: a change to one scans every page again. Not read: other pages' HTML, the search
 # index (nothing of it shows before a reader types), the sitemap, source maps and downloads.
@@ -507,7 +475,6 @@ def built_file(site: Path, page: NavPage) -> Path:
 
 
 def page_digest(html: str) -> str:
-    """The digest of a page's HTML without what changes from build to build (CELL_ID, REVISION_DATE)."""
     numbers: dict[str, int] = {}  # each id by the order of its first appearance: a repeated id stays repeated
     html = CELL_ID.sub(lambda found: str(numbers.setdefault(found.group(0), len(numbers) + 1)), html)
     return digest(REVISION_DATE.sub(r"\1>(date)</span>", html))
@@ -519,7 +486,7 @@ def assets_digest(site: Path) -> str:
 
 
 def fonts_digest(tabs: list) -> str:
-    """The digest of FONT_METRICS over `tabs`, measured in every tab at once (each context's in its renderer)."""
+    """FONT_METRICS over `tabs`, measured in every tab at once (each context's in its renderer)."""
     for tab in tabs:
         tab.evaluate(f"() => {{ window.__fonts = new Promise(resolve => setTimeout(() => resolve(({FONT_METRICS})()))); }}")
     return digest("\n".join(sorted({metric for tab in tabs for metric in tab.evaluate("() => window.__fonts")})))
@@ -531,14 +498,14 @@ def scan_id(url_path: str, viewport: str, scheme: str) -> str:
 
 @dataclass(frozen=True)
 class ScanInputs:
-    """What the scans read: `shared` by every scan, `pages` each page's HTML digest by its URL path."""
+    """What a scan reads: the page's HTML (`pages`, by URL path), and the site's assets, the fonts, the harness and the
+    versions of axe-core, Chromium and Playwright (`shared`)."""
 
     shared: dict[str, str]
     pages: dict[str, str]
 
     @classmethod
     def read(cls, site: Path, pages: list[NavPage], browser, fonts: str) -> ScanInputs:
-        """The inputs of scanning `pages` of the built `site` in Chromium `browser`, with `fonts_digest` of their tabs."""
         harness = {
             "viewports": [[viewport, SiteBrowser.context_options(viewport)] for viewport in (DESKTOP, PHONE)],
             "schemes": COLOR_SCHEMES, "chromium flags": CHROMIUM_ARGS, "axe options": AXE_OPTIONS,
@@ -568,7 +535,7 @@ class AxeLock:
         return cls(ScanInputs(data["inputs"], data["pages"]), frozenset(data["passed"]))
 
     def why_scan(self, inputs: ScanInputs, url_path: str, scan: str) -> str | None:
-        """Why the scan must run with these inputs, or None when it passed with the very same."""
+        """Why the scan must run with these inputs; None when it passed with the very same."""
         if not self.inputs.shared:
             return "no lock"
         changed = sorted(name for name in inputs.shared.keys() | self.inputs.shared.keys()
@@ -580,7 +547,7 @@ class AxeLock:
         return None if scan in self.passed else "it did not pass"
 
     def write(self, path: Path) -> bool:
-        """Write the lock to `path` unless it holds that already; whether it wrote."""
+        """Whether it wrote: not when `path` holds the lock already."""
         data = {"about": AXE_LOCK_ABOUT, "inputs": self.inputs.shared, "pages": self.inputs.pages, "passed": sorted(self.passed)}
         text = json.dumps(data, indent=1, sort_keys=True) + "\n"
         if path.is_file() and path.read_text(encoding="utf-8") == text:
@@ -593,16 +560,14 @@ class AxeLock:
 
 @dataclass
 class Audit:
-    """axe-core's violations for every scan (page URL path, viewport name, scheme); [] for a scan the lock let pass."""
-
-    found: dict[tuple[str, str, str], list[dict]]
+    found: dict[tuple[str, str, str], list[dict]]  # by (URL path, viewport name, scheme); [] for a scan the lock let pass
     scanned: dict[tuple[str, str, str], str]  # the scans run, with why
     lock: AxeLock  # what the lock holds after this audit: its inputs, and every scan that passed with them
 
 
 def audit(tabs: dict[tuple[str, str], object], inputs: ScanInputs, lock: AxeLock, *, rescan: bool = False) -> Audit:
-    """Scan the loaded `tabs` (by URL path and viewport name) in every scheme, but for the scans `lock` says passed
-    with the same inputs (unless `rescan`). All tabs start at once, each context's renderer scanning its own; each is left as loaded."""
+    """Scan `tabs` (by URL path and viewport name) in every scheme but where `lock` passed the same inputs (unless
+    `rescan`); all at once, each context's renderer scanning its own; each tab left as loaded."""
     keys = [(url_path, width, scheme) for scheme in COLOR_SCHEMES for url_path, width in tabs]
     scanned = {key: "asked to" if rescan else lock.why_scan(inputs, key[0], scan_id(*key)) for key in keys}
     scanned = {key: why for key, why in scanned.items() if why}

@@ -39,6 +39,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 from PIL import Image, ImageChops  # noqa: E402 - only needed when the browser runs
 
 SCREENSHOTS = REPO_ROOT / "build" / "screenshots"
+SITE_CONFIG = siteconfig.load()
 NAV = nav_pages(REPO_ROOT / "mkdocs.yml")
 HOME = next(page for page in NAV if page.url_path == "")
 # A nav entry without its file fails the strict build (the `built_site` fixture), not collection.
@@ -66,8 +67,7 @@ def listing(items: list[str]) -> str:
     return "".join(f"\n  {item}" for item in items)
 
 
-def page_id(page: NavPage) -> str:
-    return page.name
+page_id = NavPage.name.fget
 
 
 def nav_page(source: str) -> NavPage:
@@ -79,35 +79,13 @@ def nav_page(source: str) -> NavPage:
 
 @contextmanager
 def planted(tab, html: str) -> Iterator[None]:
-    """`html` at the top of the tab's article, in div#planted, for a control; removed again, as the visit is shared."""
+    """`html` at the top of the tab's article, in div#planted, for a control; removed again (the visit is shared)."""
     tab.evaluate("""html => { const sandbox = document.createElement('div'); sandbox.id = 'planted'; sandbox.innerHTML = html;
         document.querySelector('article').prepend(sandbox); }""", html)
     try:
         yield
     finally:
         tab.evaluate("() => document.getElementById('planted').remove()")
-
-
-# Loads `href` into a <link> element; answers the address it had, so the served file can be loaded back.
-LOAD_STYLESHEET = """([link, href]) => new Promise((resolve, reject) => {
-    const was = link.href;
-    link.onload = () => resolve(was);
-    link.onerror = () => reject(new Error('could not load ' + href));
-    link.href = href;
-})"""
-
-
-@contextmanager
-def loaded_stylesheet(tab, name: str, css: str) -> Iterator[None]:
-    """The tab's stylesheet `name` replaced by `css` (a copy's file) and loaded; the served one again afterwards."""
-    link = tab.evaluate_handle("""name => [...document.querySelectorAll('link[rel="stylesheet"]')]
-        .find(link => new URL(link.href).pathname.endsWith('/' + name)) || null""", name).as_element()
-    assert link, f"the page links no {name}"
-    served = tab.evaluate(LOAD_STYLESHEET, [link, tab.evaluate("css => URL.createObjectURL(new Blob([css], {type: 'text/css'}))", css)])
-    try:
-        yield
-    finally:
-        tab.evaluate(LOAD_STYLESHEET, [link, served])
 
 
 def by_width(test):
@@ -124,7 +102,6 @@ def screenshot_path(page: NavPage, viewport: Viewport) -> Path:
 
 @pytest.fixture(scope="module")
 def site(built_site: Path, request: pytest.FixtureRequest) -> Iterator[SiteBrowser]:
-    """The built site served on 127.0.0.1 and a headless Chromium to read it; both stop when the module ends."""
     started, own_cpu = time.perf_counter(), time.process_time()
     # A screenshot of a page the nav no longer lists would mislead a reviewer.
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
@@ -154,23 +131,24 @@ def site(built_site: Path, request: pytest.FixtureRequest) -> Iterator[SiteBrows
 # --- every page: renders, offline, nothing raw -------------------------------------------------
 
 
-def test_rendered_navigation_lists_every_nav_page(site: SiteBrowser):
-    """The site's navigation links exactly the pages of mkdocs.yml's nav, so the tests below visit every page."""
-    visit = site.visit(HOME)
-    hrefs = visit.page.evaluate(
-        "() => [...document.querySelectorAll('.md-nav--primary a.md-nav__link[href]')]"
-        ".filter(a => !a.getAttribute('href').includes('#')).map(a => a.href)"
-    )
+def test_navigation_and_sitemap_list_every_nav_page(site: SiteBrowser):
+    """The site's navigation links exactly the pages of mkdocs.yml's nav, so the tests below visit every page; and
+    sitemap.xml, which MkDocs writes from site_url, lists each at its published address."""
+    hrefs, addresses = site.visit(HOME).page.evaluate("""async () => [
+        [...document.querySelectorAll('.md-nav--primary a.md-nav__link[href]')].filter(a => !a.getAttribute('href').includes('#')).map(a => a.href),
+        [...new DOMParser().parseFromString(await (await fetch('sitemap.xml')).text(), 'application/xml').querySelectorAll('url > loc')]
+            .map(loc => loc.textContent.trim()),
+    ]""")
     # An external link in the nav is no page of the site.
     local = [href.removeprefix(site.base_url) for href in hrefs if href.startswith(site.base_url)]
     assert sorted(local) == sorted(page.url_path for page in NAV)
+    assert sorted(addresses) == sorted(SITE_CONFIG["site_url"] + page.url_path for page in NAV)
 
 
 @pytest.mark.parametrize("page", NAV, ids=page_id)
 def test_page_loads_offline_without_errors(site: SiteBrowser, page: NavPage):
-    """Loading the page logs no console error or uncaught exception, every request it makes is answered without
-    error, it requests nothing from any host but the local server, and its search worker answers ready (given the
-    site's documents or, where no check searches, none: tests/browser.py, EMPTY_SEARCH_INDEX)."""
+    """No console error or uncaught exception, no failed request, none beyond the local server, and the search worker
+    answers ready (given no documents where no check searches: tests/browser.py, EMPTY_SEARCH_INDEX)."""
     visit = site.visit(page)
     traffic = visit.traffic
     assert traffic.requested, "no request was recorded, so the recorder is not watching"
@@ -181,26 +159,13 @@ def test_page_loads_offline_without_errors(site: SiteBrowser, page: NavPage):
         === JSON.parse(document.getElementById('__config').textContent).translations['search.result.placeholder']""", timeout=5000)
 
 
-# --- site conventions: sitemap, edit link, last update, footer, search suggestions, 404 (issue 13) -----------
-
-SITE_CONFIG = siteconfig.load()
-
-
-def test_sitemap_lists_every_nav_page_at_its_published_address(site: SiteBrowser):
-    """sitemap.xml, which MkDocs writes from site_url, lists the published address of every nav page."""
-    addresses = site.visit(HOME).page.evaluate("""async () => {
-        const xml = await (await fetch('sitemap.xml')).text();
-        return [...new DOMParser().parseFromString(xml, 'application/xml').querySelectorAll('url > loc')].map(loc => loc.textContent.trim());
-    }""")
-    assert sorted(addresses) == sorted(SITE_CONFIG["site_url"] + page.url_path for page in NAV)
+# --- site conventions: edit link, last update, footer, search suggestions, 404 (issue 13) -----------
 
 
 @pytest.mark.parametrize("page", NAV, ids=page_id)
 def test_page_shows_its_title_edit_link_last_update_and_neighbours_and_no_raw_marker(site: SiteBrowser, page: NavPage):
-    """The page has an h1 title; the "edit this page" link opens the source under edit_uri (a generated page has
-    none); one "last update" calendar date; the footer links the previous and next nav pages (none past either end).
-    No raw `{ #id .claim }` marker reaches the reader (nor a raw `--8<--` include line: tests/test_site_build.py,
-    test_no_include_line_survives_rendering, finds none in any page's HTML)."""
+    """An h1 title; an edit link to the source under edit_uri (none on a generated page); one "last update" date; footer
+    links to the previous and next nav pages; no raw `{ #id .claim }` marker in the prose."""
     found = site.visit(page).page.evaluate("""() => {
         const article = document.querySelector('article.md-content__inner');
         // Code may show braces of its own and prose may quote the syntax in inline code; a raw marker would be in the prose.
@@ -228,7 +193,7 @@ def test_page_shows_its_title_edit_link_last_update_and_neighbours_and_no_raw_ma
 
 
 def test_missing_page_shows_a_working_404_page_at_any_depth(site: SiteBrowser):
-    """A missing address deep in the site answers 404 with the site's 404 page, whose styles, scripts and links all work offline."""
+    """A missing address deep in the site answers the site's 404 page, whose styles, scripts and links all work offline."""
     missing = NavPage("missing page", HOME.source, "no/such/page/at/depth/")
     visit = site.visit(missing)
     tab, traffic = visit.page, visit.traffic
@@ -260,20 +225,14 @@ MARKER_STYLES = """() => [...document.querySelectorAll('article :is(.framework, 
                          inHeading: label.closest('h1, h2, h3, h4, h5, h6, summary, caption, .admonition-title') !== null},
     };
 })"""
-
-
-@pytest.fixture(scope="module")
-def reference_looks() -> dict:
-    """The look of each kind of claim marker, as the first page that shows one renders it."""
-    return {}
+REFERENCE_LOOKS: dict[str, dict] = {}  # each kind's look, as the first page that shows it renders it
 
 
 @pytest.mark.parametrize("page", PAGES_WITH_MARKERS, ids=page_id)
-def test_claim_markers_render_as_designed(site: SiteBrowser, reference_looks: dict, page: NavPage):
-    """Every marker of the source renders with its id and kind, a visible rule, the look of every other marker of
-    its kind (on any page), and a whole label linking to the claims page whose accessible name says kind, id and
-    status; no label sits in a heading, where it would be read with every mention of the heading. (No label is cut
-    off: test_layout_clips_nothing_breaks_no_word_and_covers_no_code, at both widths.)"""
+def test_claim_markers_render_as_designed(site: SiteBrowser, page: NavPage):
+    """Every marker of the source renders with its id and kind, a visible rule, the look of its kind on any page, and
+    a label linking to the claims page, named with kind, id and status, outside any heading (where it would be read
+    with every mention of the heading). Labels cut off: test_layout_clips_nothing_breaks_no_word_and_covers_no_code."""
     tab = site.visit(page).page
     rendered = tab.evaluate(MARKER_STYLES)
     shown = [(marker["id"], marker["kind"]) for marker in rendered]
@@ -282,9 +241,8 @@ def test_claim_markers_render_as_designed(site: SiteBrowser, reference_looks: di
         f"written but not rendered: {[marker for marker in written if marker not in shown]}; "
         f"rendered but not written: {[marker for marker in shown if marker not in written]}"
     )
-    # The look of the first marker of each kind the suite meets; every later marker of that kind must match it.
     for marker in rendered:
-        expected = reference_looks.setdefault(marker["kind"], marker["look"])
+        expected = REFERENCE_LOOKS.setdefault(marker["kind"], marker["look"])
         assert marker["look"] == expected and expected["ruleWidth"] > 0, f"#{marker['id']} does not look like a {marker['kind']}"
         label = marker["label"]
         assert label is not None, f"#{marker['id']} has no label"
@@ -299,12 +257,9 @@ def test_claim_markers_render_as_designed(site: SiteBrowser, reference_looks: di
 
 
 # --- links of the 404 page, served at any depth ------------------------------------------------------------
-# The built HTML's links and anchors are checked without a browser (tests/test_site_build.py,
-# test_internal_links_and_anchors_resolve), each from the file it is in; the 404 page is served from every missing
-# address, so its links are checked here as the browser resolves them there.
-
-# Every same-site link as the browser resolves it (its href property), with what its address and anchor are; an
-# anchor on the page itself is looked up in the live document, one on another page in that page's HTML as served.
+# tests/test_site_build.py checks each built file's links from where the file is; the 404 page is served from every
+# missing address, so its links are checked here as the browser resolves them there (an anchor on the page itself
+# in the live document, one on another page in that page's HTML as served).
 SAME_SITE_LINKS = """() => {
     const here = location.origin + location.pathname + location.search;
     return [...document.querySelectorAll('a[href]')].flatMap(link => {
@@ -321,16 +276,17 @@ SAME_SITE_LINKS = """() => {
 def link_problems(site: SiteBrowser, tab) -> tuple[int, list[str]]:
     """How many same-site links the page has, and those that miss: a target that fails, or an anchor it lacks."""
     links = tab.evaluate(SAME_SITE_LINKS)
+    served = {page: site.served(page) for page in {link["page"] for link in links} - {None}}  # each target fetched once
     problems = []
     for link in links:
         if link["page"] is None:
             if not link["landsHere"]:
                 problems.append(f"{link['href']}: the page has no element with id '{link['anchor']}'")
             continue
-        target = site.served(link["page"])
-        if target.status >= 400:
-            problems.append(f"{link['href']}: HTTP {target.status}")
-        elif link["anchor"] and target.anchors is not None and link["anchor"] not in target.anchors:
+        status, anchors = served[link["page"]]
+        if status >= 400:
+            problems.append(f"{link['href']}: HTTP {status}")
+        elif link["anchor"] and anchors is not None and link["anchor"] not in anchors:
             problems.append(f"{link['href']}: the target has no element with id '{link['anchor']}'")
     return len(links), problems
 
@@ -342,7 +298,6 @@ NOTEBOOK = """() => {
     const cells = [...document.querySelectorAll('article .jupyter-wrapper .jp-Notebook .jp-CodeCell')];
     const outputs = [...document.querySelectorAll('article .jupyter-wrapper .jp-OutputArea-output')];
     return {
-        prompts: cells.map(cell => cell.querySelector('.jp-InputPrompt')?.textContent.trim() ?? ''),
         errors: outputs.filter(output => output.dataset.mimeType === 'application/vnd.jupyter.stderr').map(output => output.textContent.trim().slice(0, 300)),
         visiblePrompts: [...document.querySelectorAll('article .jp-InputPrompt, article .jp-OutputPrompt')]
             .filter(prompt => prompt.getBoundingClientRect().width > 0 && prompt.textContent.trim()).map(prompt => prompt.textContent.trim()),
@@ -358,12 +313,10 @@ NOTEBOOK = """() => {
 @by_width
 @pytest.mark.parametrize("page", NOTEBOOK_PAGES, ids=page_id)
 def test_notebook_shows_its_executed_cells_figures_and_table(site: SiteBrowser, page: NavPage, viewport: Viewport):
-    """Every code cell carries the build run's execution count, yet no prompt takes width; no stderr output; every
+    """No prompt takes width (each cell's execution count: tests/test_generators.py); no stderr output; every
     matplotlib cell's code folded; its figures decoded, shown and within the column (on a phone at 60% of their
     natural size or more, so 10-point labels stay readable); and a table of data with a header."""
     found = site.visit(page, viewport).page.evaluate(NOTEBOOK)
-    unexecuted = [f"cell {number}: prompt {prompt!r}" for number, prompt in enumerate(found["prompts"], 1) if not re.fullmatch(r"In\s*\[\d+\]:", prompt)]
-    assert found["prompts"] and not unexecuted, listing(unexecuted) or "no Jupyter code cell on the page"
     assert not found["errors"] and not found["visiblePrompts"], listing(found["errors"] + found["visiblePrompts"])
     assert found["plotting"] and set(found["plotting"]) == {"folded"}, f"plotting cells: {found['plotting']}"
     smallest = 0.6 if viewport is PHONE else 0
@@ -376,43 +329,33 @@ def test_notebook_shows_its_executed_cells_figures_and_table(site: SiteBrowser, 
 # --- screenshots --------------------------------------------------------------------------------------------
 
 
-# JPEG blurs an edge into shades near the colours it divides; a pixel this close to the page's
-# commonest colour in every channel counts as that colour, so such shades cannot hide a blank page.
+# A pixel this close to the commonest colour in every channel counts as it: JPEG blurs edges into such shades.
 JPEG_SHADE = 24
 
 
 def blank_reason(pixels: Image.Image) -> str | None:
-    """Why a screenshot (RGB) counts as blank, or None: a single colour, or one colour on nearly every pixel."""
-    extrema = pixels.getextrema()
-    if all(low == high for low, high in extrema):
-        return f"the whole image is {tuple(low for low, _ in extrema)}"
+    """Why a screenshot (RGB) counts as blank, or None: one colour on nearly every pixel."""
     # A colour on more than half the pixels has each channel's commonest value (the histogram's peaks).
     histogram = pixels.histogram()
     colour = tuple(max(range(256), key=lambda value, channel=channel: histogram[256 * channel + value]) for channel in range(3))
     total = pixels.width * pixels.height
     # No more pixels are near the colour than are near it in any one channel: usually that settles it.
-    near_in_channel = [
-        sum(histogram[256 * channel + max(0, value - JPEG_SHADE):256 * channel + value + JPEG_SHADE + 1])
-        for channel, value in enumerate(colour)
-    ]
-    if min(near_in_channel) <= 0.995 * total:
+    if min(sum(histogram[256 * channel + max(0, value - JPEG_SHADE):256 * channel + value + JPEG_SHADE + 1])
+           for channel, value in enumerate(colour)) <= 0.995 * total:
         return None
     # How far each pixel is from that colour, in its farthest channel.
     distance = functools.reduce(ImageChops.lighter, ImageChops.difference(pixels, Image.new("RGB", pixels.size, colour)).split())
     share = sum(distance.histogram()[:JPEG_SHADE + 1]) / total
-    if share > 0.995:
-        return f"{share:.1%} of the image is {colour} or a shade within {JPEG_SHADE} of it"
-    return None
+    return f"{share:.1%} of the image is {colour} or a shade within {JPEG_SHADE} of it" if share > 0.995 else None
 
 
 @by_page_and_width
 def test_screenshot_is_not_blank(site: SiteBrowser, page: NavPage, viewport: Viewport, request: pytest.FixtureRequest):
-    """A screenshot at desktop and phone width is written under build/screenshots/ and shows something, and the
-    page is no wider than the screen. The gate takes the first screen; `python3 dev.py screenshots` the whole page."""
+    """The screenshot under build/screenshots/ (the first screen; `python3 dev.py screenshots`: the whole page) shows
+    something, and the page is no wider than the screen."""
     path = screenshot_path(page, viewport)
     full_page = request.config.getoption("full_page_screenshots")
     document_width = site.visit(page, viewport).screenshot(path, full_page=full_page)
-    # Wider than the screen means the reader must scroll sideways.
     assert document_width == viewport.width, f"the page is {document_width} px wide on a {viewport.width} px {viewport.name} screen"
     with Image.open(path) as image:
         pixels = image.convert("RGB")
@@ -424,7 +367,6 @@ def test_screenshot_is_not_blank(site: SiteBrowser, page: NavPage, viewport: Vie
 
 
 # --- layout at a desk and on a phone (issue 12) -------------------------------------------------------------
-# One script per page and width reads everything the layout tests need from the settled visit.
 
 LAYOUT = """() => {
     const article = document.querySelector('article.md-content__inner');
@@ -561,8 +503,8 @@ SCHEMES_PAGE = max(PAGES_WITH_MARKERS, key=lambda page: len({marker.kind for mar
 
 
 def dark_tab(site: SiteBrowser):
-    """SCHEMES_PAGE at 390 px loaded in the dark scheme (the suite's one load in it; Material remembers a scheme for
-    the whole context, so it has a context of its own), its colours eased to their end."""
+    """SCHEMES_PAGE at 390 px loaded in the dark scheme (in a context of its own: Material remembers a scheme for the
+    whole context), its colours eased to their end."""
     tab = site.visit(SCHEMES_PAGE, PHONE, "dark").page
     # Material applies the dark palette as its script starts, so colours may still be easing at `load`.
     assert tab.evaluate(FINISH_TRANSITIONS), "transitions still running after 20 rounds"
@@ -587,9 +529,8 @@ def test_claim_kinds_stay_distinct_and_legible_in_both_schemes(site: SiteBrowser
 
 
 def test_a_page_switched_to_the_dark_scheme_paints_as_one_loaded_in_it(site: SiteBrowser):
-    """The accessibility checks read the dark scheme from the shared visits, switched as Material's palette toggle
-    switches them (tests/browser.py, SET_COLOR_SCHEME). Switched so, every element of a page paints the colours it
-    paints when the page is loaded in the dark scheme: text, background, rules, underlines, outlines and icons."""
+    """The accessibility checks switch the shared visits to the dark scheme as Material's toggle does (SET_COLOR_SCHEME);
+    so switched, every element paints the colours it paints when the page is loaded in the dark scheme."""
     tab = site.visit(SCHEMES_PAGE, PHONE).page
     try:
         assert tab.evaluate(SET_COLOR_SCHEME, "slate") == "slate"
@@ -604,8 +545,7 @@ def test_a_page_switched_to_the_dark_scheme_paints_as_one_loaded_in_it(site: Sit
 
 
 # --- accessibility: axe-core on every page, at both widths, in both schemes --------------------------------
-# The shared visits are switched to the dark scheme and back (test_a_page_switched_to_the_dark_scheme_...). A scan
-# that passed with the same inputs is not run again; a run where CI is set writes no lock; --axe-rescan runs all.
+# A scan that passed with the same inputs is not run again; a run where CI is set writes no lock; --axe-rescan runs all.
 AXE_LOCK = REPO_ROOT / "tests" / "axe.lock.json"
 
 
@@ -620,8 +560,6 @@ def scan_inputs(site: SiteBrowser, built_site: Path) -> ScanInputs:
 
 @pytest.fixture(scope="module")
 def accessibility_audit(site: SiteBrowser, scan_inputs: ScanInputs, request: pytest.FixtureRequest) -> Audit:
-    """axe-core's violations for every (page, width, scheme), read from the shared visits, or [] where the lock says
-    the scan passed with the same inputs."""
     tabs = shared_tabs(site)
     loaded = {tab.evaluate("document.body.getAttribute('data-md-color-scheme')") for tab in tabs.values()}
     assert loaded == {COLOR_SCHEMES[0]}, f"the shared visits load in the {sorted(loaded)} scheme(s)"
@@ -659,10 +597,8 @@ INACCESSIBLE = """<p style="color: #b8b8b8">text too faint to read</p>
 
 
 def test_axe_check_reports_planted_violations_alike_with_and_without_the_colour_memo(site: SiteBrowser):
-    """Planted in a page: text at 2:1 contrast and a scrolling box the keyboard cannot reach. The check fails,
-    naming the page and both rules. axe-core remembers the colours it parsed (tests/browser.py,
-    REMEMBER_PARSED_COLOURS): every rule's whole result (passes, violations, incomplete, and what each check read:
-    colours, contrast ratios, related elements) is the same with and without it."""
+    """Planted: text at 2:1 contrast and a scrolling box the keyboard cannot reach; the check fails naming both rules. Every rule's whole result (passes, violations, incomplete, and what each check read) is the same with
+    and without the memo of parsed colours (REMEMBER_PARSED_COLOURS)."""
     tab = site.visit(HOME, PHONE).page
     every_result = """async options => {
         const results = await axe.run(document, options);
@@ -679,8 +615,7 @@ def test_axe_check_reports_planted_violations_alike_with_and_without_the_colour_
     assert remembering == shipped
     with pytest.raises(AssertionError) as failure:
         assert_accessible(HOME, PHONE, COLOR_SCHEMES[0], json.loads(remembering)[0])
-    report = str(failure.value)
-    assert f"{HOME.name} at {PHONE.width} px in the {COLOR_SCHEMES[0]} scheme" in report, report
+    report = str(failure.value)  # naming the page: test_a_changed_stylesheet_scans_every_page_again_and_...
     for rule in ("color-contrast", "scrollable-region-focusable"):
         assert f"  {rule} (serious)" in report and "#planted" in report, report
 
@@ -692,9 +627,8 @@ FAINT_TEXT = "\n.md-typeset p { color: #808080 !important; background-color: #8c
 def test_a_changed_stylesheet_scans_every_page_again_and_fails_on_a_planted_violation(
         site: SiteBrowser, built_site: Path, scan_inputs: ScanInputs, accessibility_audit: Audit, tmp_path: Path):
     """The lock the audit leaves lets every scan that passed go unrun while its inputs stay the same. In a copy of
-    the site whose accessibility.css makes text too faint to read, every scan of every page is due again; the home
-    page's, run at 390 px against that lock with the planted rule in the page, fails in both schemes, naming the page
-    and the rule."""
+    the site whose accessibility.css makes text too faint to read, every scan is due again; the home page's at 390 px,
+    run against that lock with the rule planted, fails in both schemes, naming the page and the rule."""
     lock, scans = accessibility_audit.lock, list(accessibility_audit.found)
     assert lock.passed and all(lock.why_scan(scan_inputs, key[0], scan_id(*key)) is None for key in scans if scan_id(*key) in lock.passed)
     copy = tmp_path / "site"
@@ -705,9 +639,7 @@ def test_a_changed_stylesheet_scans_every_page_again_and_fails_on_a_planted_viol
     assert changed.pages == scan_inputs.pages and changed.shared["assets"] != scan_inputs.shared["assets"]
     assert {lock.why_scan(changed, key[0], scan_id(*key)) for key in scans} == {"assets changed"}
     tab = site.visit(HOME, PHONE).page
-    with loaded_stylesheet(tab, "stylesheets/accessibility.css", (copy / "stylesheets" / "accessibility.css").read_text("utf-8")):
-        faint = tab.evaluate("() => getComputedStyle(document.querySelector('.md-typeset p')).color")
-        assert faint == "rgb(128, 128, 128)", f"the page did not load the copy's accessibility.css: text is {faint}"
+    with planted(tab, f"<style>{FAINT_TEXT}</style>"):
         result = audit({(HOME.url_path, PHONE.name): tab}, changed, lock)
     assert result.scanned == {(HOME.url_path, PHONE.name, scheme): "assets changed" for scheme in COLOR_SCHEMES}
     assert not result.lock.passed
@@ -733,9 +665,6 @@ def test_page_digest_leaves_out_only_what_changes_between_builds():
 
 
 # --- tests that click and type in the shared visits: last; each puts the page back as it found it ----------
-
-# --- the copy button ------------------------------------------------------------------------------------
-
 # Material's button sits inside its <pre> (md-code__button, formerly md-clipboard); a notebook cell's beside its source.
 CODE_BLOCKS = "article pre > code, article .jp-CodeCell .highlight-ipynb pre"
 COPY_BUTTONS = "article pre button.md-code__button[data-md-type=copy], article pre button.md-clipboard, article clipboard-copy"
@@ -746,11 +675,9 @@ def normalized(code: str) -> str:
     return "\n".join(line.rstrip() for line in code.strip("\n").splitlines())
 
 
-# Every button in turn, all in one task (a frame drawn after each click was most of the check's CPU): its block shown
-# as a reader would (folds opened, its tab selected), then a click at the middle of the button (a button under
-# something else copies nothing). What a click copies is what the page hands the clipboard: the selection its copy
-# command copies (clipboard.js), or the text it writes (the notebook's <clipboard-copy>). The clipboard itself,
-# holding a sentinel before the first click, must hold the last click's copy after it.
+# Every button in one task (a frame drawn after each click was most of the CPU): its block shown (folds opened, its
+# tab selected), a click at its middle (a covered button copies nothing), and what the page hands the clipboard (the
+# selection its copy command copies, or the text it writes); the clipboard, a sentinel before, holds the last copy.
 CLICK_EVERY_COPY_BUTTON = """async ([blockSelector, buttonSelector, sentinel]) => {
     const blocks = document.querySelectorAll(blockSelector).length;
     const folds = [...document.querySelectorAll('details')].map(fold => [fold, fold.open]);
@@ -814,7 +741,6 @@ CLICK_EVERY_COPY_BUTTON = """async ([blockSelector, buttonSelector, sentinel]) =
 
 @pytest.mark.parametrize("page", PAGES_WITH_CODE, ids=page_id)
 def test_copy_button_copies_the_shown_code(site: SiteBrowser, page: NavPage):
-    """Each code block has a copy button, and clicking it puts exactly the code shown into the clipboard."""
     found = site.visit(page).page.evaluate(CLICK_EVERY_COPY_BUTTON, [CODE_BLOCKS, COPY_BUTTONS, NOTHING_COPIED])
     blocks, results = found["blocks"], found["results"]
     assert len(results) == blocks > 0, f"{blocks} code blocks but {len(results)} copy buttons"
@@ -827,18 +753,16 @@ def test_copy_button_copies_the_shown_code(site: SiteBrowser, page: NavPage):
     assert found["inClipboard"] == results[-1]["copied"], f"after the last click the clipboard holds {found['inClipboard'][:80]!r}"
 
 
-# --- search, typed into the home page's shared visit (left with the last query: no later test reads it) ----------------------------------------------------
+# --- search, typed into the home page's shared visit (left with the last query: no later test reads it) -----
 
 
 @pytest.fixture
 def search_tab(site: SiteBrowser):
-    """The home page's shared visit, for the tests that type into the search box; each enters its query afresh."""
     return site.visit(HOME).page
 
 
 def enter_query(tab, query: str) -> str:
-    """Empty the search box and wait until the search shows its placeholder and no suggestion, then type `query`;
-    return the placeholder."""
+    """Empty the search box, wait for the placeholder and no suggestion, type `query`; return the placeholder."""
     placeholder = tab.evaluate("JSON.parse(document.getElementById('__config').textContent).translations['search.result.placeholder']")
     box = tab.locator("input.md-search__input")
     box.click()
@@ -857,7 +781,6 @@ def enter_query(tab, query: str) -> str:
 
 
 def test_search_suggests_the_completion_of_a_typed_word(search_tab):
-    """Typing the start of a word the site uses shows its completion in the search box (search.suggest)."""
     # "Content chunk navigation" is a page title; any word of the index that starts so will do.
     typed = "navig"
     enter_query(search_tab, typed)
@@ -878,10 +801,8 @@ LONGEST_ID = max((marker.id for source in MARKDOWN_PAGES.values() for marker in 
     pytest.param(LONGEST_ID.split(".", 1)[1], CLAIMS_PAGE, 5, id="a claim's id without its page prefix"),
 ])
 def test_search_lists_the_page_for_a_query(site: SiteBrowser, search_tab, query: str, source: str, within: int | None):
-    """Typing the query into the search box lists the page among the first results (or anywhere, when `within` is
-    None). A claim is looked up by its id on the claims page: search scores each word of the query on its own
-    (lunr), so the pages whose prose shares the id's words may rank above it; no other page holds the id itself,
-    labels being left out of the index."""
+    """The page is among the first `within` results (None: anywhere). A claim's id finds the claims page, the only page
+    that holds it (labels are left out of the index), though lunr scores each word alone and others may rank above."""
     placeholder = enter_query(search_tab, query)
     search_tab.wait_for_function("([meta, text]) => meta.textContent.trim() !== text",
                                  arg=[search_tab.locator(".md-search-result__meta").element_handle(), placeholder])
@@ -890,33 +811,28 @@ def test_search_lists_the_page_for_a_query(site: SiteBrowser, search_tab, query:
     assert nav_page(source).url_path in results[:within], f"{query!r}: results {results}"
 
 
-# A page built to break every rule above: the checks must find each break, or they prove nothing.
 BROKEN_LAYOUT = f"""
     <div style="overflow: hidden; width: 200px"><table style="overflow: visible"><tr><td style="white-space: nowrap">{'wide cell ' * 30}</td></tr></table></div>
     <div class="md-typeset__scrollwrap"><div class="md-typeset__table"><table><tr>{'<td style="position: static; white-space: nowrap">column</td>' * 40}</tr></table></div></div>
     <p style="width: 120px"><code style="word-break: break-all">Meridian-content-Annual-Report-2024.pdf</code></p>
-    <pre style="position: relative"><span class="md-code__nav" style="position: absolute; top: 0; left: 0; width: 100%; height: 3em"></span><code style="padding: 0">covered line of code</code></pre>"""
+    <pre style="position: relative"><span class="md-code__nav" style="position: absolute; top: 0; left: 0; width: 100%; height: 3em"></span><code style="padding: 0">covered line of code</code></pre>
+    <p><a class="claim-mark" style="display: inline-block; width: 20px; overflow: hidden; white-space: nowrap">a cut label</a></p>"""
 
 
-def test_layout_script_reports_planted_breaks(site: SiteBrowser):
+def test_layout_and_link_checks_report_planted_breaks(site: SiteBrowser):
     """Planted in a page: a table cut by a hidden overflow, a wide table whose first column scrolls away, an id
-    broken mid-word and a code line under its copy button. The layout script must report every one."""
+    broken mid-word, a code line under its copy button, a cut claim label; a link to a missing page, and to anchors
+    missing here and on another page. The checks must report every one, or their silence proves nothing."""
     tab = site.visit(HOME, PHONE).page
-    with planted(tab, BROKEN_LAYOUT):
+    with planted(tab, BROKEN_LAYOUT + f'<a href="no/such/page/">missing page</a><a href="#no-such-anchor">missing anchor here</a>'
+                      f'<a href="{site.url(NAV[1])}#no-such-anchor-there">missing anchor there</a>'):
         found = tab.evaluate(LAYOUT)
+        _, problems = link_problems(site, tab)
     assert any("cut by a 200 px div" in problem for problem in found["clipped"]), found
     assert any("first column not sticky" in problem for problem in found["unstuckTables"]), found["unstuckTables"]
     assert any("Meridian-content-Annual-Report-2024.pdf" in problem for problem in found["brokenWords"]), found["brokenWords"]
     assert any("covered line of code" in problem for problem in found["coveredCode"]), found["coveredCode"]
-
-
-def test_link_check_reports_planted_misses(site: SiteBrowser):
-    """Planted in a page: a link to a page that does not exist, and links to anchors missing here and on another page.
-    The link check must report every one, or its silence proves nothing."""
-    tab = site.visit(HOME, PHONE).page
-    with planted(tab, f'<a href="no/such/page/">missing page</a><a href="#no-such-anchor">missing anchor here</a>'
-                      f'<a href="{site.url(NAV[1])}#no-such-anchor-there">missing anchor there</a>'):
-        _, problems = link_problems(site, tab)
+    assert found["cutLabels"] == ["claim label 'a cut label' is cut off"], found["cutLabels"]
     assert any(problem.startswith("no/such/page/: HTTP 404") for problem in problems), problems
     assert any(problem.startswith("#no-such-anchor: the page has no element") for problem in problems), problems
     assert any("#no-such-anchor-there: the target has no element" in problem for problem in problems), problems
@@ -973,9 +889,8 @@ END_TAB_WALK = f"""() => {{
 
 
 def test_tab_key_reaches_every_control_in_reading_order(site: SiteBrowser):
-    """Tabbing through a page at 1280 px stops at every control once, in the order of the document: the skip link,
-    the header (the search box among it), the navigation, then the article (the tool-call/Python tabs, the copy
-    buttons and every claim label as they come in the text) and the footer, and nowhere else."""
+    """Tab at 1280 px stops at every control once, in document order and nowhere else: the skip link, the header (the
+    search box), the navigation, the article (tool-call/Python tabs, copy buttons, every claim label) and the footer."""
     tab = site.visit(KEYBOARD_PAGE).page
     tab.evaluate(FOCUS_BEFORE_THE_PAGE)
     found = tab.evaluate(TAB_STOPS)
@@ -1002,7 +917,6 @@ def test_tab_key_reaches_every_control_in_reading_order(site: SiteBrowser):
     assert kinds.count("copy") == found["copyButtons"] > 0, f"{kinds.count('copy')} of {found['copyButtons']} copy buttons reached"
 
 
-# The search box reached by Tab, a query typed, the results entered with the arrow keys, the search closed with Escape.
 SEARCH_STATE = """() => ({
     open: document.querySelector('input[data-md-toggle=search]').checked,
     results: document.querySelectorAll('.md-search-result__item').length,
@@ -1014,10 +928,9 @@ CATCH_NEXT_CLICK = """() => document.addEventListener('click', event => { window
 
 
 def test_keyboard_operates_tabs_copy_buttons_search_and_claim_labels(site: SiteBrowser):
-    """Without a mouse: the arrow keys switch a tool-call/Python tab set; Enter on a copy button or a claim label
-    clicks it (the click copies the code shown: test_copy_button_copies_the_shown_code; it follows the label's link);
-    typed into the search box a query lists results, the down arrow enters them and Escape closes the search. The page
-    is put back as it was."""
+    """The arrow keys switch a tool-call/Python tab set; Enter clicks a copy button or a claim label (what the click
+    does: test_copy_button_copies_the_shown_code); a query typed lists results, the down arrow enters them, Escape
+    closes the search."""
     tab = site.visit(KEYBOARD_PAGE).page
     tab_set = tab.locator("article .tabbed-set").first
     shown_blocks = "set => [...set.querySelectorAll(':scope > .tabbed-content > .tabbed-block')].map(block => block.checkVisibility())"
@@ -1062,8 +975,8 @@ SEARCH_BOX_SHOWN = """() => {
 
 
 def test_search_box_reached_by_tab_on_a_phone_opens_the_search(site: SiteBrowser):
-    """At 390 px Material hides the search box behind a button the Tab key skips; reached by Tab, the box opens
-    the search, so the reader sees where focus is (docs/javascripts/keyboard.js), and Escape closes it again."""
+    """At 390 px Material hides the search box behind a button Tab skips; reached by Tab, the box opens the search so
+    the reader sees the focus (docs/javascripts/keyboard.js), and Escape closes it."""
     tab = site.visit(KEYBOARD_PAGE, PHONE).page
     tab.evaluate(FOCUS_BEFORE_THE_PAGE)
     try:
