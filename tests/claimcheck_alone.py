@@ -2,19 +2,9 @@
 
     python tests/claimcheck_alone.py WORKDIR [PYTEST_OPTION ...]
 
-1. builds the wheel of claimcheck/ (claimcheck/pyproject.toml) from a copy, by its build backend (PEP 517, no
-   build isolation);
-2. fills a wheelhouse with the distributions the wheel requires with its `test` extra, repacked from this
-   environment's installed ones (the pins of requirements.txt), so nothing is fetched;
-3. makes a fresh virtual environment (no system site-packages) and installs `claimcheck[test]` into it with
-   `pip install --no-index --find-links WHEELHOUSE`: pip resolves the wheel's declared requirements, and only those;
-4. copies tests/claimcheck/ and the fixture site it builds (tests/fixtures/claimcheck_site/) to WORKDIR/tests/,
-   outside the checkout, and runs that environment's pytest there, with no path of the checkout's.
-
-It prints `installed: NAME==VERSION ...` (what the fresh environment holds), `claimcheck: PATH` (where it imports
-claimcheck from), `absent: NAME ...` (the checkout's
-packages and the guide's toolchain, none importable there), pytest's output and `pytest exit: N`; it exits with
-pytest's code. The same functions build the conformance client's environment (tests/conform_package_job.py).
+`claimcheck[test]` installed alone and offline (tests/conform_package_job.py); its tests and their fixture site run
+from WORKDIR/tests/, outside the checkout. It prints what the environment holds, lacks and imports claimcheck from,
+then pytest's output and `pytest exit: N`, and exits with pytest's code.
 """
 
 from __future__ import annotations
@@ -25,7 +15,7 @@ import sys
 import time
 from pathlib import Path
 
-from conform_package_job import build_wheel, clean_environment, install_alone, seen_from, step
+from conform_package_job import build_wheel, clean_environment, install_alone, print_seen, step
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 # What the guide's checkout has beside claimcheck: none of it may be importable in claimcheck's environment.
@@ -45,10 +35,7 @@ def main(workdir: Path, pytest_options: list[str]) -> int:
     shutil.copytree(REPO_ROOT / "tests" / "fixtures" / "claimcheck_site", tests / "fixtures" / "claimcheck_site")
     # The rootdir's settings: the tests' own folder, and nothing of the guide's pyproject.toml.
     (workdir / "pytest.ini").write_text("[pytest]\ntestpaths = tests/claimcheck\n", encoding="utf-8")
-    seen = seen_from(python, workdir, "claimcheck", ABSENT)
-    print(f"installed: {' '.join(seen['installed'])}", flush=True)
-    print(f"claimcheck: {seen['file']}", flush=True)
-    print(f"absent: {' '.join(seen['absent'])}", flush=True)
+    print_seen(python, workdir, "claimcheck", ABSENT, "claimcheck")
     started = time.perf_counter()
     code = subprocess.run([str(python), "-m", "pytest", "-p", "no:cacheprovider", *pytest_options], cwd=workdir,
                           env=clean_environment()).returncode

@@ -1,11 +1,6 @@
-"""agentkit's MCP server with test-only divergences: each changes one behaviour the guide states, so the gate
-can prove conform catches it (tests/conform_job.py runs it over stdio).
+"""agentkit's MCP server with test-only divergences, each a behaviour the guide states changed, for conform to catch:
 
-    python tests/planted_server.py --plant NAME [--plant NAME ...] [SERVER_OPTION ...]
-
-The server options are `python -m mcp_server`'s; the server logs each plant on start. The security plants are
-the unsafe variants the security probes (conformance/checks/security.py) must find. The server package ships
-none of this.
+    python tests/planted_server.py --plant NAME [--plant NAME ...] [`python -m mcp_server`'s OPTION ...]
 """
 
 from __future__ import annotations
@@ -16,29 +11,10 @@ import sys
 import traceback
 import urllib.parse
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import replace
 from typing import Any
 
 from mcp_server.__main__ import main as serve
-
-# A planted call: (the original tool, its arguments, every tool by name) -> the answer.
-PlantedCall = Callable[[Any, dict, dict[str, Any]], str]
-
-
-@dataclass(frozen=True)
-class _Planted:
-    """A tool with the same name, description, parameters and annotations whose call is replaced."""
-
-    original: Any
-    replacement: PlantedCall
-    tools: dict[str, Any]
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.original, name)
-
-    def call(self, arguments: dict) -> str:
-        return self.replacement(self.original, arguments, self.tools)
-
 
 def _path_not_url(tool: Any, arguments: dict, tools: dict[str, Any]) -> str:
     # One tool and one claim (mesh.navigate-to) change, so a whole conformance run must fail that claim alone.
@@ -73,8 +49,9 @@ def _touch_on_read(tool: Any, arguments: dict, tools: dict[str, Any]) -> str:
     return tool.call(arguments)
 
 
-# Each plant: the tool it replaces, its replacement, and what the server logs of it on start.
-PLANTS: dict[str, tuple[str, PlantedCall, str]] = {
+# Each plant: the tool it replaces, its replacement (original tool, arguments, tools by name -> the answer), and what
+# the server logs of it on start.
+PLANTS: dict[str, tuple[str, Callable[[Any, dict, dict[str, Any]], str], str]] = {
     "navigate-to-path": ("navigate_to", _path_not_url, "navigate_to answers the node's path instead of its URL"),
     "decode-paths": ("get", _decoded_path, "get percent-decodes its path before it reads (%2e%2e becomes '..', %2f '/')"),
     "error-details": ("create", _with_traceback,
@@ -85,9 +62,11 @@ PLANTS: dict[str, tuple[str, PlantedCall, str]] = {
 
 
 def plant(name: str, tools: list) -> list:
+    """`tools` with the plant's tool's call replaced (its name, description, parameters and annotations kept)."""
     tool_name, replacement, _ = PLANTS[name]
     by_name = {tool.name: tool for tool in tools}
-    return [_Planted(tool, replacement, by_name) if tool.name == tool_name else tool for tool in tools]
+    return [replace(tool, call=lambda arguments, tool=tool: replacement(tool, arguments, by_name))
+            if tool.name == tool_name else tool for tool in tools]
 
 
 def main(argv: list[str]) -> int:

@@ -1,7 +1,5 @@
-"""The conformance suite against agentkit's MCP server, each server a real subprocess (one background job,
-tests/conform_job.py): over HTTP by the client's wheel installed on its own, and over stdio by the checkout's client
-against a server with one planted divergence. In this process: the security probes against their planted unsafe
-variants, and targets the suite cannot check or that are wrong in one known way, each served in a thread."""
+"""The conformance suite against agentkit's MCP server in subprocesses (tests/conform_job.py) and, in this process,
+against planted unsafe variants and targets it cannot check or that are wrong in one known way."""
 
 from __future__ import annotations
 
@@ -12,14 +10,13 @@ import json
 import pkgutil
 import re
 import shlex
-import socket
 import sys
 import threading
 import time
 import tomllib
 import xml.etree.ElementTree as ElementTree
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import replace
 from functools import partial
 from pathlib import Path
@@ -29,7 +26,6 @@ import pytest
 
 from conformance import checks
 from conformance.__main__ import main as conform
-from conformance.checks import collect_checks
 from conformance.checks.paths import NOTE, SENTINEL
 from guidetools.gate import JobResult, background_fixture
 from guidetools.project import REPO_ROOT
@@ -40,21 +36,18 @@ from tests import conform_job
 from tests.planted_server import plant
 from tests.test_mcp_server import stand_in as tool_answering
 
-CHECKS = collect_checks()
+CHECKS = checks.collect_checks()
 PLANTED_CLAIM = next(check.claim for check in CHECKS if check.__name__ == "navigate_to_url")
 DOT_DOT_CLAIM = "unified-path.dot-dot-in-tool-paths"
 
-# Both runs in one background job, so they overlap the gate's cheap tiers. Both servers keep the collections' files in
-# the framework's default store, FileSystem, where a read resolves '..': the dot-dot probe must find the hazard on
-# both. (The suite's checks assume that store: on AzureBlob a missing folder lists as [], S1, and a file read resolves
-# '..' too, N9: tests/test_mesh.py.)
+# One background job, overlapping the gate's cheap tiers. Both servers use the default store, FileSystem (the suite's
+# checks assume it: on AzureBlob a missing folder lists as [], S1: tests/test_mesh.py).
 conformance_runs = background_fixture(
     "conformance_runs", lambda workdir: [sys.executable, str(REPO_ROOT / "tests" / "conform_job.py"), str(workdir)])
 
 
 @pytest.fixture(scope="session")
 def runs(conformance_runs: JobResult) -> dict[str, JobResult]:
-    """Each run of the job by its name: its part of the output and its own folder (reports, server log)."""
     found = conform_job.sections(conformance_runs.output)
     assert set(found) == set(conform_job.RUNS), f"the conformance job printed the runs {sorted(found)}:\n{conformance_runs.output}"
     return {name: replace(conformance_runs, name=f"{conformance_runs.name}/{name}", output=output,
@@ -76,8 +69,7 @@ def printed(result: JobResult, label: str) -> str:
 
 
 def every_claim_judged(result: JobResult, failed: frozenset[str] = frozenset()) -> None:
-    """Every claim of the suite passed except `failed`, which failed; the printout, pytest's JUnit XML (a testcase per
-    check, with its claim as a property) and the report agree."""
+    """Every claim passed but `failed`, which failed, in the printout, the JUnit XML and the report alike."""
     claims = {check.claim for check in CHECKS}
     passed = claims - failed
     assert f"conform exit: {1 if failed else 0}" in result.output, result.output
@@ -111,13 +103,9 @@ def test_the_installed_wheel_passes_the_whole_suite_over_http_with_a_header_and_
     calls = [line for line in log if line.startswith("call ")]
     tool_calls = int(http.output.split(" tool calls in ")[0].rsplit(" ", 1)[1])
     assert len(calls) == tool_calls and all(" chars in " in line for line in calls), calls[:3]
-
-
-def test_the_installed_client_holds_the_mcp_sdk_and_no_docs_toolchain(runs):
-    http = runs["http"]
+    # The installed client holds the MCP SDK and nothing of the guide's own stack.
     installed = {entry.split("==")[0].lower().replace("_", "-") for entry in printed(http, "installed").split()}
     assert {"meshweaver-conform", "mcp", "mcp-types", "httpx2", "anyio", "pytest"} <= installed
-    # Nothing of the guide's own stack came along: no site generator, notebook, pytest plugin or document readers.
     assert not installed & {"agent-design-guide", "mkdocs", "mkdocs-material", "pytest-xdist", "pytest-timeout", "jupytext",
                             "matplotlib", "openpyxl", "pypdf", "ipykernel", "playwright"}, installed
     assert printed(http, "client").startswith(str(http.workdir / "venv")), http.output
@@ -126,11 +114,8 @@ def test_the_installed_client_holds_the_mcp_sdk_and_no_docs_toolchain(runs):
 
 
 def test_the_client_declares_the_mcp_sdk_and_imports_only_what_it_declares():
-    """The contracts in pyproject.toml keep the checkout's packages out of conformance/; this keeps any other
-    distribution out: its modules import the standard library, their declared requirements (pytest runs the checks)
-    and each other."""
+    """Beyond the import contracts: conformance/ imports the standard library, its declared requirements and itself."""
     project = tomllib.loads((REPO_ROOT / "conformance" / "pyproject.toml").read_text())["project"]
-    assert project["scripts"] == {"meshweaver-conform": "conformance.__main__:main"}
     names = {re.split("[<>=]", requirement)[0].strip() for requirement in project["dependencies"]}
     assert names == {"mcp", "mcp-types", "httpx2", "anyio", "pytest"}
     allowed = {name.replace("-", "_") for name in names} | {"conformance"} | set(sys.stdlib_module_names)
@@ -149,9 +134,8 @@ def test_over_stdio_every_claim_passes_but_the_planted_divergence_which_is_named
 
 # -- the security probes ------------------------------------------------------------------------------------
 
-# Each plant of tests/planted_server.py that a probe must find: get decodes percent-escapes, create answers its refusals
-# with the traceback, get_diagnostics (read-only) creates what it is asked about. The claim each probe checks, and
-# what it reports on agentkit's server (PASS) and on that unsafe variant (FAIL).
+# Each plant of tests/planted_server.py a probe must find: its claim, the probe's report on agentkit's server (PASS)
+# and on that unsafe variant (FAIL).
 PROBE_FINDINGS = {
     "decode-paths": ("unified-path.no-decoding",
         "encoded_separators_reach_the_store_as_typed: the store received conformance/%2e%2e/conformance/encoded-sentinel.md, "
@@ -172,8 +156,7 @@ PROBE_FINDINGS = {
 
 
 def test_the_probes_on_agentkits_server(runs):
-    """Over HTTP and over stdio, the security probes find agentkit's server safe. The FileSystem store resolves '..'
-    when it reads a file: the dot-dot probe climbs out of the collection's folder and reads its sentinel back."""
+    """Both runs find agentkit's server safe; its FileSystem store resolves '..', so the dot-dot probe finds the hazard."""
     for run in runs.values():
         for claim, safe, _ in PROBE_FINDINGS.values():
             line = next(line for line in run.output.splitlines() if line.startswith(f"PASS {claim}"))
@@ -189,7 +172,6 @@ def test_the_probes_on_agentkits_server(runs):
 
 @contextmanager
 def served_in_thread(tools: list, **options) -> Iterator[str]:
-    """An MCP server over HTTP for `tools`, in a thread of this process (build_server's `options`): yields its URL."""
     web, listener = http_server(build_server(tools, log=lambda line: None, **options), "127.0.0.1", 0)
     thread = threading.Thread(target=anyio.run, args=(partial(web.serve, sockets=[listener]),), name="stand-in", daemon=True)
     thread.start()
@@ -204,8 +186,7 @@ def served_in_thread(tools: list, **options) -> Iterator[str]:
 
 
 def test_each_security_probe_fails_its_planted_unsafe_variant(tmp_path, capsys):
-    """agentkit's own tools with the probes' unsafe variants planted (tests/planted_server.py), behind the framework's
-    argument filter, served in a thread of this process: the security probes alone must each FAIL, naming what they found."""
+    """agentkit's tools with the unsafe variants planted, behind the framework's argument filter: each probe FAILs."""
     _, tools = seeded_workspace()
     for name in PROBE_FINDINGS:
         tools = plant(name, tools)
@@ -223,41 +204,28 @@ def test_each_security_probe_fails_its_planted_unsafe_variant(tmp_path, capsys):
 
 
 def stand_in(answers: dict[str, str | Callable[[dict], str]]):
-    """An MCP server in a thread of this process whose tools answer fixed texts, or what a function of the arguments
-    returns: a target that is wrong in one known way. A context manager that yields its URL."""
+    """A target that is wrong in one known way: tools that answer a text, or what a function of the arguments returns."""
     return served_in_thread([tool_answering(name, answer) for name, answer in answers.items()])
 
 
-def file_miss(arguments: dict) -> str:
-    """A store that keeps '..' as part of a file's name (none at the pin): Get stays in the collection's folder."""
-    return "Error: File '{}' not found in collection 'content'".format(arguments["path"].removeprefix("Meridian/content/"))
-
-
-def inside_only(arguments: dict) -> str:
-    """A store that resolves '..' inside the collection, but whose folder the probe cannot name from outside it."""
-    inside = arguments["path"] == "Meridian/content/conformance/../conformance/dot-dot-sentinel.md"
-    return json.dumps(SENTINEL) if inside else "Error: File 'x' not found in collection 'content'"
-
-
-def percent_as_typed(arguments: dict) -> str:
-    """A store that lists a missing folder as empty ([]) for every path, so no answer shows which name reached it;
-    the claim's other check (a name with %20 read as typed) passes."""
-    path = arguments["path"]
-    return json.dumps(NOTE) if path.endswith("/two%20words.md") else \
-        "Error: File 'conformance/two words.md' not found in collection 'content'" if path.endswith("/two words.md") else "[]"
-
-
+MISS = "Error: File '{}' not found in collection 'content'"
 UPLOADED = '{"status":"Uploaded","path":"Meridian/content/conformance/x.md","bytes":41}'
 
 
 @pytest.mark.parametrize("claim, answers, code, finding", [
-    (DOT_DOT_CLAIM, {"get": inside_only}, 0,
+    # a store that resolves '..' inside the collection, but whose folder the probe cannot name from outside it
+    (DOT_DOT_CLAIM, {"get": lambda arguments: json.dumps(SENTINEL) if arguments["path"] ==
+                     "Meridian/content/conformance/../conformance/dot-dot-sentinel.md" else MISS.format("x")}, 0,
      f"PASS {DOT_DOT_CLAIM}: dot_dot_reaches_the_store: cannot tell whether Get leaves"),
-    (DOT_DOT_CLAIM, {"get": file_miss}, 0,
+    # a store that keeps '..' as part of a file's name (none at the pin)
+    (DOT_DOT_CLAIM, {"get": lambda arguments: MISS.format(arguments["path"].removeprefix("Meridian/content/"))}, 0,
      f"PASS {DOT_DOT_CLAIM}: dot_dot_reaches_the_store: Get stays in the collection's folder"),
     (DOT_DOT_CLAIM, {"get": lambda arguments: "Error: a path must not contain '..'"}, 1,  # refused before the store
      f"FAIL {DOT_DOT_CLAIM}: dot_dot_reaches_the_store: get Meridian/content/conformance/../"),
-    ("unified-path.no-decoding", {"get": percent_as_typed}, 0,
+    # a store that lists every missing folder as []; the claim's other check (a name with %20 read as typed) passes
+    ("unified-path.no-decoding", {"get": lambda arguments: json.dumps(NOTE) if arguments["path"].endswith("/two%20words.md")
+                                  else MISS.format("conformance/two words.md") if arguments["path"].endswith("/two words.md")
+                                  else "[]"}, 0,
      "SKIP unified-path.no-decoding: encoded_separators_reach_the_store_as_typed: cannot tell on this host: "
      "no answer named the file as sent"),
     # a host that answers every malformed call as if it were fine shows no error text to inspect
@@ -273,94 +241,54 @@ def test_probes_on_hosts_unlike_agentkits(tmp_path, capsys, claim, answers, code
     assert exit_code == code and finding in out, out
 
 
-# -- targets the suite cannot check: one line, exit 2 ---------------------------------------------------
-
-
-@pytest.fixture
-def closed_port() -> Iterator[int]:
-    """A port bound and never listened on, held for the test: a connection to it is refused, and no server the gate
-    starts meanwhile can take it (a port found free and let go could be)."""
-    with socket.socket() as held:
-        held.bind(("127.0.0.1", 0))
-        yield held.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def plain_http() -> Iterator[str]:
     """A web server that is not MCP: 401 on /private, a page everywhere else."""
 
     class Handler(http.server.BaseHTTPRequestHandler):
         def do_POST(self):  # noqa: N802 (the stdlib's name)
-            status, body = (401, b"no") if self.path == "/private" else (200, b"<html>hello</html>")
-            self.send_response(status)
-            self.send_header("Content-Type", "text/html")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
+            self.send_error(401 if self.path == "/private" else 200)  # an HTML page either way
 
-        def log_message(self, *args):
-            pass
+        log_message = lambda self, *args: None  # noqa: E731 (a logged request would be a second line on stderr)
 
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}"
-    server.shutdown()
-    server.server_close()
+    with http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler) as server:
+        threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+        server.shutdown()
 
 
-def refused(arguments: list[str], capsys) -> str:
-    code = conform(arguments)
+# Every tool the suite needs answers text where JSON is expected, but those its fixtures read first.
+NO_JSON = {**dict.fromkeys(set().union(*(check.needs for check in CHECKS)) | {"delete"}, "plain text, not JSON"),
+           "upload": '{"status":"Uploaded","path":"x","bytes":1}', "get_chunk": '{"found":true,"totalChunks":3}'}
+
+
+@pytest.mark.parametrize("answers, target, expected", [
+    # port 0: no server can listen there
+    (None, lambda web, url: ["--url", "http://127.0.0.1:0/mcp"], r"^conform: cannot reach http://127\.0\.0\.1:0/mcp"),
+    (None, lambda web, url: ["--url", f"{web}/mcp"],
+     r"is not an MCP endpoint: it answered an MCP initialize request with text/html, not JSON-RPC"),
+    (None, lambda web, url: ["--url", f"{web}/private", "--header", "Authorization: Bearer wrong"],
+     r"^conform: authentication failed at {web}/private \(HTTP 401\): the credentials were refused"),
+    ({"get": "Not found: x"}, lambda web, url: ["--url", url],
+     r"lacks tool\(s\) the suite needs: .*get_chunk.*\(it offers: get\)"),
+    (NO_JSON, lambda web, url: ["--url", url, "--claim", "chunks.search-chunks-shape"],
+     r"^conform: search_chunks\(.*answered text where JSON was expected: plain text, not JSON$"),
+    (None, lambda web, url: ["--command", shlex.join([sys.executable, "-c", "import sys; sys.exit('no workspace here')"])],
+     r"^conform: cannot talk MCP with stdio: .*\(the server said: no workspace here\)$"),
+], ids=["unreachable", "not MCP", "auth failure", "missing tool", "answer of unexpected shape", "stdio server dies"])
+def test_a_target_the_suite_cannot_check_is_one_line_and_exit_2(plain_http, tmp_path, capsys, answers, target, expected):
+    with nullcontext() if answers is None else stand_in(answers) as url:
+        code = conform(conform_args(tmp_path, *target(plain_http, url)))
     captured = capsys.readouterr()
-    assert code == 2, captured.out + captured.err
     lines = captured.err.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("conform: ") and "Traceback" not in captured.err
-    return lines[0]
-
-
-@pytest.mark.parametrize("target, expected", [
-    (lambda web, port: ["--url", f"http://127.0.0.1:{port}/mcp"], lambda web: "cannot reach http://127.0.0.1:"),
-    (lambda web, port: ["--url", f"{web}/mcp"],
-     lambda web: "is not an MCP endpoint: it answered an MCP initialize request with text/html, not JSON-RPC"),
-    (lambda web, port: ["--url", f"{web}/private", "--header", "Authorization: Bearer wrong"],
-     lambda web: f"conform: authentication failed at {web}/private (HTTP 401): the credentials were refused"),
-], ids=["unreachable", "not MCP", "auth failure"])
-def test_an_unreachable_non_mcp_or_refusing_url_is_one_line(plain_http, closed_port, tmp_path, capsys, target, expected):
-    assert expected(plain_http) in refused(conform_args(tmp_path, *target(plain_http, closed_port)), capsys)
-
-
-def test_missing_tool(tmp_path, capsys):
-    with stand_in({"get": "Not found: x"}) as url:
-        line = refused(conform_args(tmp_path, "--url", url), capsys)
-    assert "lacks tool(s) the suite needs: " in line and "get_chunk" in line and "(it offers: get)" in line
-
-
-def test_answer_of_unexpected_shape(tmp_path, capsys):
-    needed = set().union(*(check.needs for check in CHECKS)) | {"delete"}
-    answers = {name: "plain text, not JSON" for name in needed}
-    answers["upload"] = '{"status":"Uploaded","path":"x","bytes":1}'
-    answers["get_chunk"] = '{"found":true,"totalChunks":3}'
-    claim = next(check.claim for check in CHECKS if check.__name__ == "search_chunks_shape")
-    with stand_in(answers) as url:
-        line = refused(conform_args(tmp_path, "--url", url, "--claim", claim), capsys)
-    assert line.startswith("conform: search_chunks(") and line.endswith("answered text where JSON was expected: plain text, not JSON")
-
-
-def test_a_stdio_server_that_dies_is_named_with_its_last_words(tmp_path, capsys):
-    command = shlex.join([sys.executable, "-c", "import sys; sys.exit('no workspace here')"])
-    line = refused(conform_args(tmp_path, "--command", command), capsys)
-    assert line.startswith("conform: cannot talk MCP with stdio: ") and line.endswith("(the server said: no workspace here)")
-
-
-def test_every_check_names_its_claim_in_its_verifies_comments():
-    """A check's asserts carry `# verifies: <its claim>`, so the claims page counts exactly what conform reports."""
-    for check in CHECKS:
-        named = set(re.findall(r"# verifies: (\S+)", inspect.getsource(check)))
-        assert named == {check.claim}, f"{check.__module__}.{check.__name__} is marked for {check.claim} but verifies {named}"
+    assert code == 2 and len(lines) == 1 and lines[0].startswith("conform: ") and "Traceback" not in captured.err, \
+        captured.out + captured.err
+    assert re.search(expected.replace("{web}", re.escape(plain_http)), lines[0]), lines[0]
 
 
 def test_the_checks_are_collected_from_every_module_of_the_package_in_its_order():
-    """A module of checks left out of MODULES would never run; each module gives its checks in the order it defines them."""
+    """A module of checks left out of MODULES would never run; each module gives its checks in the order it defines them,
+    and a check's asserts carry `# verifies: <its claim>`, so the claims page counts exactly what conform reports."""
     assert {module.__name__ for module in checks.MODULES} == {
         f"{checks.__name__}.{found.name}" for found in pkgutil.iter_modules(checks.__path__)}
     for module in checks.MODULES:
@@ -371,6 +299,9 @@ def test_the_checks_are_collected_from_every_module_of_the_package_in_its_order(
         assert len(defined) == decorated, f"{module.__name__} decorates {decorated} checks, {len(defined)} are collected"
         lines = [inspect.getsourcelines(check)[1] for check in defined]
         assert lines == sorted(lines), f"{module.__name__}'s checks are not collected in the order it defines them"
+        for check in defined:
+            named = set(re.findall(r"# verifies: (\S+)", inspect.getsource(check)))
+            assert named == {check.claim}, f"{module.__name__}.{check.__name__} is marked for {check.claim} but verifies {named}"
     order = [module.__name__ for module in checks.MODULES]
     assert [check.__module__ for check in CHECKS] == sorted((check.__module__ for check in CHECKS), key=order.index)
-    assert collect_checks() == CHECKS, "a second collection gives the same checks"
+    assert checks.collect_checks() == CHECKS, "a second collection gives the same checks"

@@ -1,8 +1,4 @@
-"""The MCP server: what it publishes for a tool, how it answers calls, refusals and failures, and its CLI.
-
-The end-to-end runs (HTTP and stdio subprocesses, the planted divergence) are in test_conformance.py; the served
-workspace's built-in Markdown type (M7, M8) is checked there, by conformance/checks/mesh.py.
-"""
+"""The MCP server's publishing, answers and CLI (end to end, and its workspace's M7 and M8: test_conformance.py)."""
 
 from __future__ import annotations
 
@@ -36,74 +32,49 @@ def stand_in(name: str, answer: str | Callable[[dict], str] = "ok", *, parameter
 
 
 def test_input_schema_has_one_property_per_parameter_in_order():
-    tool = stand_in("search", parameters=(
-        Parameter("query", "string", True, None, "what to find"),
-        Parameter("basePath", "string", False, None, "where"),
-        Parameter("limit", "integer", False, 50, "how many"),
-    ))
-    assert input_schema(tool) == {
-        "type": "object",
-        "properties": {
-            "query": {"type": "string", "description": "what to find"},
-            "basePath": {"type": "string", "description": "where", "default": None},
-            "limit": {"type": "integer", "description": "how many", "default": 50},
-        },
-        "required": ["query"],
-    }
+    tool = stand_in("search", parameters=(Parameter("query", "string", True, None, "what to find"),
+                                          Parameter("basePath", "string", False, None, "where"),
+                                          Parameter("limit", "integer", False, 50, "how many")))
+    assert input_schema(tool) == {"type": "object", "required": ["query"], "properties": {
+        "query": {"type": "string", "description": "what to find"},
+        "basePath": {"type": "string", "description": "where", "default": None},
+        "limit": {"type": "integer", "description": "how many", "default": 50}}}
     with pytest.raises(ValueError, match="parameter type 'decimal' has no JSON Schema type"):
         input_schema(stand_in("x", parameters=(Parameter("n", "decimal", True),)))
 
 
-def run(server, script):
-    async def session():
-        async with Client(server) as client:
-            return await script(client)
-
-    return anyio.run(session)
-
-
 def test_tools_are_listed_in_order_and_a_call_answers_text_a_refusal_a_failure_or_an_unknown_tool():
-    """agentkit's tools' published schemas: the next test, and conformance's mesh.tool-table with the other checks,
-    which read their annotations and answers too. Here: the tools are listed in order, and a read tool has no
-    destructive hint, as the C# SDK publishes the framework's attributes; a refused call never reaches its tool, a
-    tool that raises answers one error result, an unknown tool is an MCP error; each call logs one line."""
+    """agentkit's tools are published as they declare themselves, in order; a read tool has no destructive hint (as the
+    C# SDK publishes the framework's attributes); a refused call never reaches its tool, a tool that raises answers one
+    error result, an unknown tool is an MCP error; each call logs one line."""
     calls: list[dict] = []
-    tools = [stand_in("get", "Not found: X", read_only=True, calls=calls), stand_in("delete", destructive=True),
+    declared = mcp_tools(Mesh())  # a tool's declaration does not depend on the mesh it serves
+    tools = [*declared, stand_in("read", "Not found: X", read_only=True, calls=calls), stand_in("remove", destructive=True),
              stand_in("broken", "raise")]
     refuse = lambda tool, arguments: "Error: unknown argument 'x'" if "x" in arguments else None  # noqa: E731
     log: list[str] = []
-    server = build_server(tools, log=log.append, refuse=refuse)
 
-    async def script(client):
-        listed, answer = await client.list_tools(), await client.call_tool("get", {"path": "X"})
-        refused = await client.call_tool("get", {"x": 1})
-        failed = await client.call_tool("broken", {})
-        with pytest.raises(MCPError, match="Unknown tool: 'nothing'"):
-            await client.call_tool("nothing", {})
-        return listed, answer, refused, failed
+    async def session():
+        async with Client(build_server(tools, log=log.append, refuse=refuse)) as client:
+            listed, answer = await client.list_tools(), await client.call_tool("read", {"path": "X"})
+            refused = await client.call_tool("read", {"x": 1})
+            failed = await client.call_tool("broken", {})
+            with pytest.raises(MCPError, match="Unknown tool: 'nothing'"):
+                await client.call_tool("nothing", {})
+            return listed, answer, refused, failed
 
-    listed, answer, refused, failed = run(server, script)
-    hints = [(tool.name, tool.annotations.read_only_hint, tool.annotations.destructive_hint) for tool in listed.tools]
-    assert hints == [("get", True, None), ("delete", None, True), ("broken", None, False)]
+    listed, answer, refused, failed = anyio.run(session)
+    assert [tool.name for tool in listed.tools] == [tool.name for tool in tools]
+    for tool, published in zip(declared, listed.tools):
+        assert list(published.input_schema["properties"]) == [p.name for p in tool.parameters]
+        assert published.input_schema.get("required", []) == [p.name for p in tool.parameters if p.required]
+    hints = [(tool.name, tool.annotations.read_only_hint, tool.annotations.destructive_hint) for tool in listed.tools[-3:]]
+    assert hints == [("read", True, None), ("remove", None, True), ("broken", None, False)]
     assert ([block.text for block in answer.content], answer.is_error) == (["Not found: X"], False)
     assert (refused.is_error, refused.content[0].text, calls) == (True, "Error: unknown argument 'x'", [{"path": "X"}])
     assert failed.is_error and failed.content[0].text == "An error occurred invoking 'broken': RuntimeError: boom"
-    assert log[0] == 'call get {"path":"X"} -> 12 chars in ' + log[0].split(" chars in ")[1]
+    assert log[0] == 'call read {"path":"X"} -> 12 chars in ' + log[0].split(" chars in ")[1]
     assert [line.split(" -> ")[1].split(" ")[0] for line in log[1:]] == ["error", "error", "unknown"]
-
-
-def test_agentkit_tools_are_published_as_they_declare_themselves():
-    tools = mcp_tools(Mesh())  # a tool's declaration does not depend on the mesh it serves
-    server = build_server(tools, log=lambda line: None)
-
-    async def script(client):
-        return (await client.list_tools()).tools
-
-    published = run(server, script)
-    assert [tool.name for tool in published] == [tool.name for tool in tools]
-    for tool, listed in zip(tools, published):
-        assert list(listed.input_schema["properties"]) == [p.name for p in tool.parameters]
-        assert listed.input_schema.get("required", []) == [p.name for p in tool.parameters if p.required]
 
 
 def test_a_port_in_use_is_one_line_and_exit_2(capsys):
