@@ -55,14 +55,13 @@ def serving(workdir: Path) -> Iterator[Callable[[], str | None]]:
 
 def installed_over_http(workdir: Path) -> None:
     # Imported here, where the job runs as a script beside it: the tests import this module.
-    from conform_package_job import DOCS_TOOLCHAIN, build_wheel, clean_environment, install_alone, print_seen, step
+    from conform_package_job import DOCS_TOOLCHAIN, clean_environment, installed_once, print_seen, step
 
     with serving(workdir) as url:  # the server starts while the wheel is built and installed
         started = time.perf_counter()
-        wheel = build_wheel(REPO_ROOT / "conformance", workdir)
-        print(f"built: {wheel.name}", flush=True)
-        python = install_alone(wheel, workdir / "venv")
-        step("built and installed", started)
+        # Kept in the gate's own venv, which holds the distributions repacked into it (a clean clone builds it once).
+        python, how = installed_once(REPO_ROOT / "conformance", Path(sys.prefix) / "conformance-client", workdir)
+        step(f"client {how}: {python.parents[1]}", started)
         print_seen(python, workdir, "conformance", DOCS_TOOLCHAIN, "client")
         if url() is None:
             return

@@ -18,6 +18,7 @@ import venv
 import zipfile
 from pathlib import Path
 
+from filelock import FileLock
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
@@ -94,6 +95,37 @@ def install_alone(wheel: Path, environment: Path, extras: frozenset[str] = froze
                     "install", "--no-index", "--find-links", str(wheel.parent), "--no-cache-dir", "--no-compile", wanted],
                    check=True, env=clean_environment())
     return python
+
+
+def environment_key(package: Path) -> str:
+    """A digest of everything that goes into `package`'s environment: its files, the name and version of each
+    distribution repacked beside it, this module (how it is built) and the Python and pip that install it."""
+    requires = tomllib.loads((package / "pyproject.toml").read_text(encoding="utf-8"))["project"]["dependencies"]
+    digest = hashlib.sha256()
+    for path in sorted(package.rglob("*")):
+        if path.is_file() and not {"__pycache__", "build"} & set(path.parts) and ".egg-info" not in path.as_posix():
+            digest.update(f"{path.relative_to(package).as_posix()}\0".encode() + path.read_bytes() + b"\0")
+    closure_versions = sorted(f"{dist.metadata['Name']}=={dist.version}" for dist in closure(requires, frozenset()))
+    digest.update(" ".join([*closure_versions, sys.version, metadata.version("pip")]).encode())
+    digest.update(Path(__file__).read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def installed_once(package: Path, cache: Path, workdir: Path) -> tuple[Path, str]:
+    """The python of `package` installed alone in CACHE/KEY, and `built now` or `reused`: an environment is reused
+    only while its key is unchanged; any change builds and installs afresh, and the older environment goes."""
+    environment = cache / environment_key(package)
+    python = environment / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
+    cache.mkdir(parents=True, exist_ok=True)
+    with FileLock(cache / "lock"):  # two gates at once: one builds, the other waits and reuses
+        if (environment / "installed").exists():
+            return python, "reused"
+        for older in cache.iterdir():
+            if older.is_dir():
+                shutil.rmtree(older)
+        install_alone(build_wheel(package, workdir), environment)
+        (environment / "installed").touch()  # last: an install that broke off is never reused
+    return python, "built now"
 
 
 def clean_environment() -> dict[str, str]:

@@ -10,6 +10,7 @@ import json
 import pkgutil
 import re
 import shlex
+import shutil
 import sys
 import threading
 import time
@@ -90,8 +91,11 @@ def every_claim_judged(result: JobResult, failed: frozenset[str] = frozenset()) 
 def test_the_installed_wheel_passes_the_whole_suite_over_http_with_a_header_and_the_server_stops_cleanly(runs):
     http = runs["http"]
     every_claim_judged(http)
+    # The client's own environment, built from this tree's conformance/ or reused where nothing it holds changed.
+    environment = re.fullmatch(r"client (?:built now|reused): (\S+) in \d+\.\d\d s", lines_of(http.output, "client ")[0])[1]
+    assert Path(environment).parent == Path(sys.prefix) / "conformance-client", environment
     command = printed(http, "command")
-    assert "/venv/bin/meshweaver-conform --url http://127.0.0.1:" in command
+    assert command.startswith(f"{environment}/bin/meshweaver-conform --url http://127.0.0.1:"), command
     assert "--header 'Authorization: Bearer conformance-test-token'" in command
     # Files cannot be deleted over MCP: the suite names each one it leaves; the nodes it created are gone.
     left = lines_of(http.output, "left behind: ")
@@ -108,9 +112,37 @@ def test_the_installed_wheel_passes_the_whole_suite_over_http_with_a_header_and_
     assert {"meshweaver-conform", "mcp", "mcp-types", "httpx2", "anyio", "pytest"} <= installed
     assert not installed & {"agent-design-guide", "mkdocs", "mkdocs-material", "pytest-xdist", "pytest-timeout", "jupytext",
                             "matplotlib", "openpyxl", "pypdf", "ipykernel", "playwright"}, installed
-    assert printed(http, "client").startswith(str(http.workdir / "venv")), http.output
+    assert printed(http, "client").startswith(f"{environment}/lib/"), http.output
     assert printed(http, "absent").split() == ["agentkit", "claimcheck", "guidetools", "mkdocs", "material", "xdist",
                                                "matplotlib", "jupytext", "openpyxl"]
+
+
+def test_the_client_environment_is_built_again_when_any_file_of_the_package_changes(tmp_path):
+    """The gate reuses the client's environment while its key holds (tests/conform_package_job.py): a changed byte
+    in any file of conformance/, a file added, or a dependency's version moves the key; bytecode and build output do not."""
+    from tests.conform_package_job import environment_key
+
+    package = shutil.copytree(REPO_ROOT / "conformance", tmp_path / "conformance",
+                              ignore=shutil.ignore_patterns("__pycache__", "build", "*.egg-info"))
+    keys = {environment_key(package)}
+    (package / "__pycache__").mkdir(exist_ok=True)
+    (package / "__pycache__" / "suite.cpython-311.pyc").write_bytes(b"stale")
+    (package / "build" / "lib").mkdir(parents=True)
+    (package / "build" / "lib" / "suite.py").write_text("left by pip install ./conformance")
+    assert environment_key(package) in keys, "bytecode or build output moved the key"
+    sources = sorted(path for path in package.rglob("*.py") if path.relative_to(package).parts[0] != "build")
+    for path in sources:
+        original = path.read_bytes()
+        path.write_bytes(original + b" ")
+        keys.add(environment_key(package))
+        path.write_bytes(original)
+    (package / "checks" / "new_module.py").write_text("")
+    keys.add(environment_key(package))
+    (package / "checks" / "new_module.py").unlink()
+    pyproject = (package / "pyproject.toml").read_text()
+    (package / "pyproject.toml").write_text(pyproject.replace('"anyio>=4.16",', '"anyio>=4.16", "packaging",'))
+    keys.add(environment_key(package))
+    assert len(keys) == 1 + len(sources) + 2, f"{len(keys)} keys for {len(sources)} edited files, a new one and a new dependency"
 
 
 def test_the_client_declares_the_mcp_sdk_and_imports_only_what_it_declares():
