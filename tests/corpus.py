@@ -115,7 +115,7 @@ _PACKAGE_RELS = (
 )
 
 
-def docx_bytes(paragraphs=DOCX_PARAGRAPHS, namespace: str = _WORD_MAIN) -> bytes:
+def docx_bytes(paragraphs=DOCX_PARAGRAPHS) -> bytes:
     """A minimal WordprocessingML package (what Word needs to open it)."""
     body = []
     for style, text in paragraphs:
@@ -123,7 +123,7 @@ def docx_bytes(paragraphs=DOCX_PARAGRAPHS, namespace: str = _WORD_MAIN) -> bytes
         body.append(f"<w:p>{props}<w:r><w:t>{escape(text)}</w:t></w:r></w:p>")
     document = (
         '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>'
-        f'<w:document xmlns:w="{namespace}"><w:body>{"".join(body)}</w:body></w:document>'
+        f'<w:document xmlns:w="{_WORD_MAIN}"><w:body>{"".join(body)}</w:body></w:document>'
     )
     return _zip({"[Content_Types].xml": _CONTENT_TYPES, "_rels/.rels": _PACKAGE_RELS, "word/document.xml": document})
 

@@ -5,7 +5,6 @@ The output is read back with a CommonMark parser (markdown-it): what the framewo
 
 from __future__ import annotations
 
-import os
 import re
 from pathlib import Path
 
@@ -15,15 +14,16 @@ import yaml
 from markdown_it import MarkdownIt
 
 from claimcheck.page import fenced_lines, read_page
-from guidetools import export, facts, siteconfig
+from guidetools import export, siteconfig
 from guidetools.framework_only import GUIDE_SECTION, framework_only
 from guidetools.project import REPO_ROOT
 from guidetools.upstream import open_repository
+from tests.test_upstream import MESHWEAVER_SOURCE, PIN, needs_source
 
 FRONT_MATTER = re.compile(r"\A---\n(?P<yaml>.*?)\n---\n", re.S)
 HTML_LINK = re.compile(r"""\b(?:href|src)\s*=\s*["'](?P<target>[^"']*)["']""")
 # Syntax of the site's Markdown extensions that Markdig would print as text.
-SITE_ONLY_SYNTAX = re.compile(r"^\s*(?:!!!|\?\?\?|===)\s|<!--\s*verifies:|\{\s*[#.:]")
+SITE_ONLY_SYNTAX = re.compile(r"^\s*(?:!!!|\?\?\?|===)\s|<!--\s*verifies:|\{\s*[#.:]|--8<--")
 # Markdig's math ($...$), emphasis extras (~x~, ^x^) and generic attributes ({N}); code, targets and HTML aside.
 UNESCAPED_EXTRA = re.compile(r"(?<!\\)[$~^{]")
 CODE_OR_TARGET = re.compile(r"(`+).+?\1|\]\([^)]*\)|<[^>]+>")
@@ -65,10 +65,6 @@ def links(body: str) -> list[str]:
     return targets
 
 
-def test_every_exported_page_is_written_at_its_path_in_the_framework_docs(exported):
-    assert sorted(exported) == sorted(export.EXPORTED_PAGES)
-
-
 def test_front_matter_parses_with_the_framework_fields(exported, page):
     """NodeType Markdown, a Name, a one-sentence Abstract, an SVG Icon, Authors and Tags."""
     meta, body = split(exported[page])
@@ -86,7 +82,6 @@ def test_no_site_syntax_or_markdig_extra_survives_and_every_link_is_a_doc_path_o
     """No include, attribute list, admonition, tab, verifies comment, nor a bare $, ~, ^ or { in prose (Markdig would
     show or parse them); links to the exported pages are /Doc/ paths, the rest full URLs (the guide's own site)."""
     _, body = split(exported[page])
-    assert "--8<--" not in body and "{ #" not in body
     leftovers = [f"line {number}: {line}" for number, line in enumerate(body.splitlines(), start=1) if SITE_ONLY_SYNTAX.search(line)]
     assert not leftovers, "\n".join(leftovers)
     bare = [token.content[:80] for token in tokens(body)
@@ -98,8 +93,10 @@ def test_no_site_syntax_or_markdig_extra_survives_and_every_link_is_a_doc_path_o
     assert not bad, bad
 
 
-def test_doc_links_land_on_an_exported_page_and_one_of_its_headings(exported):
-    """A /Doc/ link's anchor is an id Markdig gives one of that page's headings."""
+def test_the_pages_are_exported_at_their_paths_and_doc_links_land_on_one_of_their_headings(exported):
+    """Each page at its path in the framework docs, no other; a /Doc/ link's anchor is an id Markdig gives one of that
+    page's headings."""
+    assert sorted(exported) == sorted(export.EXPORTED_PAGES)
     headings = {}
     for name, text in exported.items():
         found = tokens(split(text)[1])
@@ -173,17 +170,13 @@ def test_each_page_renders_with_the_sites_markdown_settings_without_a_broken_tab
         assert html.count("<ol>") >= 1 and html.count("<ul>") >= 1
 
 
-MESHWEAVER_SOURCE = os.environ.get("MESHWEAVER_SOURCE", "")
-
-
-@pytest.mark.skipif(not MESHWEAVER_SOURCE, reason="set MESHWEAVER_SOURCE to check the /Doc/ links against the framework's pages at the pin")
+@needs_source("check the /Doc/ links against the framework's pages at the pin")
 def test_every_doc_link_names_an_exported_page_or_a_page_at_the_pin(exported):
-    pin = facts.load().framework.commit
     repository = open_repository(Path(MESHWEAVER_SOURCE))
     targets = {target.partition("#")[0] for text in exported.values() for target in links(split(text)[1])
                if target.startswith(export.DOC_ROOT)}
     ours = {export.DOC_ROOT + page.removesuffix(".md") for page in exported}
-    theirs = repository.read([(pin, f"src/MeshWeaver.Documentation/Data/{target[len(export.DOC_ROOT):]}.md")
+    theirs = repository.read([(PIN.commit, f"src/MeshWeaver.Documentation/Data/{target[len(export.DOC_ROOT):]}.md")
                               for target in sorted(targets - ours)])
     missing = [path for (_, path), lines in theirs.items() if lines is None]
     assert targets and not missing, missing

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import base64
 import functools
-import gc
 import io
 import json
 import math
 import re
 import time
+import timeit
 import unicodedata
 from typing import Any, Callable
 
@@ -328,10 +328,6 @@ def assert_every_file_reachable(mesh: agentkit.Mesh, get: agentkit.Tool) -> None
                 f"file {entry['filePath']!r} of {collection_path!r} is stored but Get {path!r} answers {answer[:200]!r}"
 
 
-def tool_for(mesh: agentkit.Mesh, label: str) -> agentkit.Tool:
-    return next(tool for tool in registry(mesh) if tool_label(tool) == label)
-
-
 @pytest.mark.parametrize("label", TOOL_LABELS)
 def test_every_tool_answers_text_and_a_refusal_changes_nothing(label):
     # A workspace that a call left exactly as it was serves the test's next example too (its snapshot proves it).
@@ -341,7 +337,7 @@ def test_every_tool_answers_text_and_a_refusal_changes_nothing(label):
     def property_of_tool(data):
         mesh, clean = unchanged.pop() if unchanged else (workspace(), None)
         clean = clean or snapshot(mesh)
-        tool = tool_for(mesh, label)
+        tool = next(tool for tool in registry(mesh) if tool_label(tool) == label)
         _, after = call_checked(mesh, tool, data.draw(tool_arguments(tool), label="arguments"), clean)
         if after == clean:
             unchanged.append((mesh, clean))
@@ -370,9 +366,8 @@ COLLECTION_NAMES = st.one_of(st.sampled_from(RESERVED_WORDS + DOT_SEGMENTS + UNI
 @example(collection="content", name="Content:x", extension=".md", body=b"x", canonical=False)
 @example(collection="content", name="d:x/f", extension=".md", body=b"x", canonical=False)
 def test_an_uploaded_file_is_readable_at_its_get_path_or_refused_cleanly(collection, name, extension, body, canonical):
-    """add_collection refuses a host's collection name with an agentkit error, or any file name and bytes MCP upload
-    sends to it (canonical paths on or off) are refused with the mesh unchanged, or stored there such that Get at
-    each file's Get path answers what the collection reads from it (C1; a literal '%' is never decoded twice)."""
+    """add_collection refuses the collection's name with an agentkit error, or MCP upload (canonical paths on or off)
+    refuses the file leaving the mesh unchanged, or stores it where Get reads it back (C1; '%' is decoded once)."""
     mesh = workspace()
     mesh.canonical_paths = canonical  # the agentkit extension that decodes and NFC-composes content keys
     if f"{COMPANY}/{collection}" not in mesh.collections:
@@ -479,17 +474,9 @@ GENEROUS = 4  # a 10x larger input may take up to 40x the time: noise passes, qu
 
 
 def best_time(function: Callable[[], Any], repeats: int = 3) -> float:
-    """The least thread CPU time over a few runs (wall time would count the build's and browser's turns)."""
-    best = math.inf
-    gc.disable()  # no gc.collect() first: a full collection of the session's heap costs more than the runs
-    try:
-        for _ in range(repeats):
-            start = time.thread_time()
-            function()
-            best = min(best, time.thread_time() - start)
-    finally:
-        gc.enable()
-    return best
+    """The least thread CPU time over a few runs (wall time would count the build's and browser's turns); timeit
+    turns the collector off while it times, and collects nothing first (the session's heap costs more than a run)."""
+    return min(timeit.Timer(function, timer=time.thread_time).repeat(repeats, number=1))
 
 
 @functools.cache

@@ -1,10 +1,7 @@
-"""Regression tests for the defects that the fuzz suite and the damaged-file corpus found (issue 10).
-
-Each test is named after the behaviour it pins. Damaged files are refused with an error that names the
-file, never read in part; JSON the framework would not parse is refused with its "Invalid JSON" text,
-never a Python exception; no input takes time that grows faster than its size. What the framework does
-at reserved places (a node at a file's path, an id Get cannot name) is checked by snippets/mesh_plugin_04_reserved_places.py.
-"""
+"""Regression tests for the defects that the fuzz suite and the damaged-file corpus found (issue 10): damaged files
+are refused with an error naming the file, never read in part; JSON the framework would not parse is refused with its
+"Invalid JSON" text, never a Python exception. Reserved places (a node at a file's path, an id Get cannot name):
+snippets/mesh_plugin_04_reserved_places.py."""
 
 from __future__ import annotations
 

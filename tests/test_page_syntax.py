@@ -135,16 +135,14 @@ def html(tree: Path, text: str) -> str:
     return markdown.markdown(text, extensions=[*names, ClaimLabels("claims/")], extension_configs=settings)
 
 
-def test_claims_read_from_the_page_are_the_claims_the_site_labels(page, html: str):
+def test_claims_read_from_the_page_are_the_claims_the_site_labels_and_mutate_edits(page, text: str, html: str):
     assert [(marker.id, marker.kind, marker.cites) for marker in page.markers] == CLAIMS
     labelled = re.findall(r'class="claim-mark claim-mark--(\w+)" href="claims/#claim-([^"]+)"', html)
     assert [(claim_id, kind) for kind, claim_id in labelled] == [(claim_id, kind) for claim_id, kind, _ in CLAIMS]
     assert 'data-cite="K1 K2"' in html
     # A list item's label ends its own text, before its nested list.
     assert re.search(r'id="demo.listed">A listed claim that spans\s+two lines. <a [^>]*>[^<]*<code>demo.listed</code></a><ul>\n<li>A nested item', html)
-
-
-def test_a_claims_text_is_the_same_for_the_page_reader_and_mutate(page, text: str):
+    # Each claim's text, as the page reader and mutate's region of it read it.
     assert [marker.text for marker in page.markers] == [
         "The reader returns two items, as `lib/reader.py` says.", "A listed claim that spans two lines.", "Seen in the field.",
         "`Search` takes ``Get(limit=5, path=`x`)`` as its query; see [the 2 rules](rules.md#rule-3) for the other 4.",
@@ -222,7 +220,8 @@ def test_shown_output_verifies_links_and_fences_are_read_alike(tree: Path, page,
     assert [(example.line, example.parsed.source, example.parsed.want) for example in examples] == [(check.fence.line + 1, "1 + 1\n", "2\n")]
 
 
-def test_sections_of_the_page_model_and_the_exports_anchors_are_the_headings_and_ids_the_site_gives(page, text: str, html: str):
+def test_headings_and_containers_of_the_page_model_are_what_the_site_renders_and_the_export_reads(page, text, html):
+    # Sections and the export's anchors: the headings and ids the site gives.
     headings = re.findall(r'<h([1-6]) id="([^"]+)">(.*?)</h', html)
     # A heading's text, without the permalink the site puts after it (toc: permalink).
     assert [(section.level, section.anchor, section.text) for section in page.sections] == [
@@ -235,14 +234,12 @@ def test_sections_of_the_page_model_and_the_exports_anchors_are_the_headings_and
     cut = [block for block in framework_only.blocks(lines) if block.kind == "heading"]
     assert [(block.level, block.text) for block in cut] == [(section.level, section.source) for section in page.sections]
 
-
-def test_admonitions_and_tabs_are_the_containers_the_site_renders_and_the_export_rewrites(page, text: str, html: str):
+    # Admonitions and tabs: the containers the site renders and the export rewrites.
     assert [(container.kind, container.type, container.title) for container in page.containers] == CONTAINERS
     # The site: an admonition's title (its type, capitalized, when it gives none), a details summary, a tab's label.
     shown = re.findall(r'<p class="admonition-title">([^<]*)</p>|<summary>([^<]*)</summary>|<label for="__tabbed_[^"]*">([^<]*)</label>', html)
     assert ["".join(title) for title in shown] == [title or kind.capitalize() for _, kind, title in CONTAINERS]
     # Each container holds the lines the site shows in it: the tab's include, the other tab's fence.
-    lines = text.splitlines()
     tool_call, python = page.containers[1:3]
     assert [include.line for include in page.body_includes] == [tool_call.end]
     assert python.languages == ("python",) and python.line < page.fences[1].line <= python.end
@@ -294,8 +291,6 @@ never closed
 
 
 def test_each_planted_fault_of_page_syntax_is_one_problem_at_its_line(tmp_path: Path):
-    """A malformed id or marker, a verifies comment that names nothing, stands above a block that is not pycon or
-    above nothing at all, and a fence never closed."""
     page = tmp_path / "faults.md"
     page.write_text(FAULTS.lstrip(), encoding="utf-8")
     verifies = "a verifies comment must stand directly above a ```pycon block"

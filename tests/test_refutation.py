@@ -2,20 +2,18 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
 
-from guidetools import facts, refutation
+from guidetools import refutation
 from claimcheck.page import Marker
 from claimcheck.problems import report
 from guidetools.project import Project
 from guidetools.upstream import open_repository
+from tests.test_upstream import MESHWEAVER_SOURCE, PIN, needs_source
 
 PROJECT = Project()
-PIN = facts.load().framework
-MESHWEAVER_SOURCE = os.environ.get("MESHWEAVER_SOURCE", "")
 
 READING = '''
 [claims."a.claim"]
@@ -124,8 +122,7 @@ def test_spans_outside_the_file_or_of_a_missing_file_fail(tmp_path):
 
 # -- the guide's own record: its form, and that each framework claim has a reading, are a docs contract
 # (tests/test_docs_contracts.py) ----------------------------------------------------------------------------
-@pytest.mark.skipif(not MESHWEAVER_SOURCE, reason=(
-    f"set MESHWEAVER_SOURCE to a clone of {PIN.name} holding {PIN.commit[:12]} to check the lines each reading names"))
+@needs_source("check the lines each reading names")
 def test_every_read_span_exists_at_the_pin():
     record, _ = refutation.load(PROJECT.root)
     repository = open_repository(Path(MESHWEAVER_SOURCE))

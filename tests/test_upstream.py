@@ -196,9 +196,13 @@ MESHWEAVER_SOURCE = os.environ.get("MESHWEAVER_SOURCE", "")
 PIN = facts.load().framework
 
 
-@pytest.mark.skipif(not MESHWEAVER_SOURCE, reason=(
-    f"set MESHWEAVER_SOURCE to a MeshWeaver checkout or git dir (a clone of {PIN.name} holding {PIN.commit[:12]}) "
-    "to check every citation against the framework's source"))
+def needs_source(to: str) -> pytest.MarkDecorator:  # the other modules' tests at the framework's source too
+    return pytest.mark.skipif(not MESHWEAVER_SOURCE, reason=(
+        f"set MESHWEAVER_SOURCE to a MeshWeaver checkout or git dir (a clone of {PIN.name} holding {PIN.commit[:12]}) "
+        f"to {to}"))
+
+
+@needs_source("check every citation against the framework's source")
 def test_every_citation_of_the_guide_holds_in_the_framework_source():
     outcome = check(REPO_ROOT, {"": Path(MESHWEAVER_SOURCE)})
     assert outcome.exit_status == EXIT_OK, "\n".join(outcome.findings)
