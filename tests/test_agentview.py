@@ -130,14 +130,12 @@ def test_a_section_shows_the_agent_nodes_it_configures_once_each(view: AgentView
 
 def test_pretty_json_keeps_what_fits_on_one_line():
     value = {"plugins": [{"name": "Mesh", "methods": ["Get", "Search"]}], "long": "x" * 100}
-    assert json.loads(pretty_json(value)) == value
     assert pretty_json(value) == ('{\n  "plugins": [{"name": "Mesh", "methods": ["Get", "Search"]}],\n'
                                   f'  "long": "{"x" * 100}"\n}}')
     assert pretty_json({"a": [1, 2]}) == '{"a": [1, 2]}' and pretty_json({}) == "{}"
 
 
 def test_every_agent_node_listing_of_agent_design_opens_with_agent_nodes():
-    """Every listing AgentDesign includes as an 'Agent node' tab or 'The agent nodes' block starts with an agent node."""
     page = (REPO_ROOT / "docs" / "AI" / "AgentDesign.md").read_text(encoding="utf-8")
     listings = re.findall(r'--8<-- "(snippets/output/agent_node_\w+\.md)"', page)
     tabs = re.findall(r'=== "Agent node"\n\s*\n\s*--8<-- "([^"]+)"', page)

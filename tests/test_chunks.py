@@ -30,8 +30,10 @@ def mesh() -> Mesh:
     return mesh
 
 
-def _files(mesh, query, scope=None):
-    return sorted({hit["filePath"] for hit in search_chunks(mesh, query, scope=scope, limit=200)["results"]})
+@pytest.fixture(scope="module")
+def files(mesh):
+    return lambda query, scope=None: sorted(
+        {hit["filePath"] for hit in search_chunks(mesh, query, scope=scope, limit=200)["results"]})
 
 
 def test_misses_are_answers(mesh):
@@ -49,19 +51,16 @@ def test_snippet_is_one_line_of_160_characters():
     assert snippet("y" * 159 + " " + "z" * 10) == "y" * 159 + "…"  # end-trimmed before the ellipsis
 
 
-def test_anchored_scope_is_exact_collection_paths_and_their_ancestors(mesh):
+def test_anchored_scope_is_exact_collection_paths_and_their_ancestors(mesh, files):
     """K4: the scope or an ancestor prefix equals a chunk's collectionPath (more: the snippet)."""
-    assert _files(mesh, "revenue", "Acme/content") == ["annual.md", "notes.md"]
-    assert _files(mesh, "revenue", "Acme/content/notes.md") == ["annual.md", "notes.md"]  # an ancestor: the collection
-    assert _files(mesh, "revenue", "Acme/Sales/content") == ["s.md"]  # 'Acme/Sales' and 'Acme' hold no collection
+    assert files("revenue", "Acme/content") == ["annual.md", "notes.md"]
+    assert files("revenue", "Acme/content/notes.md") == ["annual.md", "notes.md"]  # an ancestor: the collection
+    assert files("revenue", "Acme/Sales/content") == ["s.md"]  # 'Acme/Sales' and 'Acme' hold no collection
     assert search_chunks(mesh, "  ", scope="Acme/content")["message"] == NO_ANCHORED_QUERY
 
 
-def test_targeted_scope_words(mesh):
+def test_targeted_scope_words(mesh, files):
     """K4: subtree by default, exact, ancestorsandself."""
-    def files(query, scope=None):
-        return _files(mesh, query, scope)
-
     assert files("namespace:Acme revenue") == ["annual.md", "notes.md", "r.md", "s.md"]  # subtree
     assert files("namespace:Acme scope:exact revenue") == []
     assert files("namespace:Acme/Sales/content/x scope:ancestorsandself revenue") == ["s.md"]

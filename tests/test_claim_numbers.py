@@ -13,7 +13,7 @@ import math
 import pytest
 from pypdf import PdfReader
 
-from agentkit import CHUNK_OVERLAP, CHUNK_SIZE, SUMMARY_LIMIT, Mesh, chunk_spans, extractive_summary, search_chunks
+from agentkit import CHUNK_OVERLAP, CHUNK_SIZE, SUMMARY_LIMIT, chunk_spans, extractive_summary, search_chunks
 from agentkit._host import UNIFIED_READ_TIMEOUT_SECONDS
 from agentkit.guide import REPORT, Worksheet, list_dimensions, read_tables, report_pdf_path, report_tokens, workspace
 from agentkit.guide._facts import fused_readings
@@ -29,7 +29,6 @@ from agentkit._threads import HISTORY_BUDGET_CHARS, HISTORY_CELL_TIMEOUT_SECONDS
 from claimcheck import captures
 from guidetools import stated
 from guidetools.project import REPO_ROOT
-from tests.mesh_state import NODE_TYPES
 
 
 pytestmark = pytest.mark.usefixtures("report_read_once")  # tests/conftest.py
@@ -75,10 +74,16 @@ def test_history_budget():
     assert stated.numbers("agent.history-budget") == [HISTORY_BUDGET_CHARS, overhead]
 
 
+def test_history_rebuild_waits():  # (framework/review.toml names this test and the one above)
+    """Each message's wait, then the whole rebuild's limit, as the sentence states them (in seconds)."""
+    # verifies: agent.history-rebuild-timeouts
+    assert stated.numbers("agent.history-rebuild-timeouts") == [HISTORY_CELL_TIMEOUT_SECONDS, HISTORY_LOAD_TIMEOUT_SECONDS]
+    # verifies: agent.history-rebuild-timeouts
+    assert HISTORY_LOAD_TIMEOUT_SECONDS <= HISTORY_CELL_TIMEOUT_SECONDS  # the whole load's limit runs out first
+
+
 def test_search_limit():
-    mesh = Mesh(node_types=set(NODE_TYPES))
-    for number in range(3):
-        mesh.create({"id": f"n{number}", "name": f"Node {number}", "nodeType": "Markdown"})
+    mesh = workspace()
     lowest = mesh.search("", limit=-5)["limit"]
     highest = mesh.search("", limit=10_000)["limit"]
     default = mesh.search("")["limit"]
@@ -86,13 +91,10 @@ def test_search_limit():
     assert stated.numbers("mesh.search-limit-clamped") == [lowest, highest, default]
 
 
-def test_unified_read_timeout():
-    """The limit the page states (reads at and past it: snippets/content_chunk_navigation_01_paths.py)."""
+def test_unified_read_timeout_and_summary_limit():
+    """(Reads at and past the timeout: snippets/content_chunk_navigation_01_paths.py.)"""
     # verifies: chunks.file-path-returns-text
     assert stated.numbers("chunks.file-path-returns-text") == [UNIFIED_READ_TIMEOUT_SECONDS]
-
-
-def test_summary_limit():
     cut = extractive_summary("x" * 400)
     # verifies: chunks.summary-is-extractive
     assert stated.numbers("chunks.summary-is-extractive") == [SUMMARY_LIMIT, len(cut.rstrip("…"))]
@@ -119,13 +121,10 @@ def test_scenario_numbers_and_the_long_rounds_caps():
     assert stated.numbers("agent.long-rounds-raise-the-cap")[2:] == [DEFAULT_MAXIMUM_ITERATIONS, DEFAULT_MAXIMUM_ITERATIONS, LONG_ROUND_CAP]
 
 
-def test_protocol_nodes_correct():
+def test_protocol_nodes_correct_and_the_workspace_shape():
     correct = [r for r in results().values() if r.grade.correct == r.grade.written and not r.grade.missing]
     # verifies: agent.protocol-nodes-correct
     assert stated.numbers("agent.protocol-nodes-correct") == [scenario_number(r.key) for r in correct] + sorted({r.grade.written for r in correct})
-
-
-def test_workspace_shape():
     worksheet = Worksheet.from_text(results()["worksheet"].runs[0].answer)
     new, facts = len(worksheet.new_dimensions), len(worksheet.writable_facts)
     existing = list_dimensions(workspace(), "Meridian")["count"]
@@ -152,14 +151,6 @@ def test_boundary_shows_three_texts():
     assert stated.numbers("agent.boundary-keeps-texts-only") == [len(rounds["first_write"].messages())]
 
 
-def test_history_rebuild_waits():
-    """Each message's wait, then the whole rebuild's limit, as the sentence states them (in seconds)."""
-    # verifies: agent.history-rebuild-timeouts
-    assert stated.numbers("agent.history-rebuild-timeouts") == [HISTORY_CELL_TIMEOUT_SECONDS, HISTORY_LOAD_TIMEOUT_SECONDS]
-    # verifies: agent.history-rebuild-timeouts
-    assert HISTORY_LOAD_TIMEOUT_SECONDS <= HISTORY_CELL_TIMEOUT_SECONDS  # the whole load's limit runs out first
-
-
 def test_files_sharing_a_slug():
     paths = shown("content_chunk_navigation_01_paths.py")
     slug = document_slug(paths["both"]["filePath"])
@@ -168,12 +159,16 @@ def test_files_sharing_a_slug():
     assert stated.numbers("chunks.slug-collision-last-wins") == [len(sharing)]
 
 
-def test_bulk_create_collides_once():
+def test_bulk_create_collides_once_and_a_stored_zero_reads_back_missing():
+    """The JSON omits a stored `0`: the zero the page speaks of is the value the listing stored and Get left out."""
     patterns = shown("mesh_plugin_03_patterns.py")
     created = sum(line.startswith("Created: ") for line in patterns["answer"].splitlines())
     # "instead of being written twice": the template stays at its first version.
     # verifies: mesh.deterministic-ids-collide
     assert stated.numbers("mesh.deterministic-ids-collide") == [patterns["mesh"].get("Meridian/Facts/rev-FY2023-1").version + 1, created]
+    stored = patterns["mesh"].get("Meridian/Facts/zero").content["value"]
+    # verifies: mesh.read-back-defaults-omitted
+    assert stated.numbers("mesh.read-back-defaults-omitted") == [stored] and "value" not in patterns["zero"]
 
 
 def test_prompt_caching_bounds():
@@ -202,11 +197,3 @@ def test_turns_counted_and_the_cut_value():
     assert stated.numbers("chunks.turns-counted") == [batched // one_get, chunked["PARALLEL"], batched, one_get]
     # verifies: chunks.boundary-cuts-a-value
     assert stated.numbers("chunks.boundary-cuts-a-value") == [chunked["cut"], chunked["cut"]]
-
-
-def test_a_stored_zero_reads_back_missing():
-    """The JSON omits a stored `0`: the zero the page speaks of is the value the listing stored and Get left out."""
-    patterns = shown("mesh_plugin_03_patterns.py")
-    stored = patterns["mesh"].get("Meridian/Facts/zero").content["value"]
-    # verifies: mesh.read-back-defaults-omitted
-    assert stated.numbers("mesh.read-back-defaults-omitted") == [stored] and "value" not in patterns["zero"]

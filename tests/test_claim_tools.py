@@ -58,22 +58,22 @@ class TestClaimsLock:
         assert claimlock.load(project)["mini.adds"].text == "Adding 2 and 3 gives 6."
         assert claimlock.reworded(project, claims.collect(project)) == []
 
-    def test_rewording_together_with_its_check_needs_no_confirmation(self, mini):
-        """When the check changes with the wording, the diff shows both: regen accepts it."""
-        project = edit(mini, "docs/guide.md", "Adding 2 and 3 gives 5.", "Adding 2 and 4 gives 6.")
-        project = edit(project, "snippets/mini_01_sum.py", "assert add(2, 3) == 5", "assert add(2, 4) == 6")
+    @pytest.mark.parametrize("edits", [
+        # the check changed with the wording: the diff shows both
+        [("docs/guide.md", "Adding 2 and 3 gives 5.", "Adding 2 and 4 gives 6."),
+         ("snippets/mini_01_sum.py", "assert add(2, 3) == 5", "assert add(2, 4) == 6")],
+        [("docs/guide.md", "Adding 2 and 3 gives 5.", "Adding 2 and 3\ngives 5.")],  # only words count
+    ], ids=["reworded with its check", "rewrapped"])
+    def test_rewording_with_its_check_or_rewrapping_needs_no_confirmation(self, mini, edits):
+        project = mini
+        for path, old, new in edits:
+            project = edit(project, path, old, new)
         assert claimlock.reworded(project, claims.collect(project)) == []
         assert write_lock(project) == []
-
-    def test_rewrapping_a_claim_is_no_rewording(self, mini):
-        """Only words count: a claim broken over two lines reads the same."""
-        project = edit(mini, "docs/guide.md", "Adding 2 and 3 gives 5.", "Adding 2 and 3\ngives 5.")
-        assert claimlock.reworded(project, claims.collect(project)) == []
 
 
 class TestOutputUpdate:
     def test_shown_output_mismatch_names_snippet_line_page_and_page_line(self, mini):
-        """A `#>` line that differs names its own line and the page line that shows its section."""
         project = edit(mini, "snippets/mini_01_sum.py", "#> 5", "#> 7")
         snippet = project.root / "snippets" / "mini_01_sum.py"
         recorder = captures.run_snippet(snippet).printed
@@ -117,8 +117,7 @@ def cut_at_1200(text: str) -> str:
 
 
 def test_review_report_lists_claims_numbers_and_unmarked_behaviour(tmp_path):
-    """On a two-commit history: a reworded claim (old and new text, its unchanged check), an added one,
-    a changed number, and a new sentence that promises behaviour without a marker."""
+    """A reworded claim (old and new text, its unchanged check), an added one, a changed number, a promise."""
     root = two_commits(tmp_path, str, lambda text: cut_at_1200(text) + (
         "\nThe sum is never negative for `add(2, 3)`.\n{ #mini.never-negative .model }\n\n"
         "The `add` function always returns an int.\n"), "# verifies: mini.never-negative\nassert add(2, 3) >= 0\n")
@@ -148,12 +147,8 @@ def test_review_report_asks_a_new_reading_for_a_new_or_reworded_framework_claim(
 
 
 class TestStaticContract:
-    """Every number in a checked claim is compared by its check; every name in a code span is one agentkit knows."""
-
-    def test_mini_tree_is_clean(self, mini):
-        collected = claims.collect(mini)
-        assert claimcontract.number_problems(mini, collected) == []
-        assert claimcontract.name_problems(mini, collected) == []
+    """Every number in a checked claim is compared by its check; every name in a code span is one agentkit knows.
+    (The clean tree: each test below asserts the whole list of problems, so one elsewhere in the tree fails it.)"""
 
     def test_a_number_no_check_compares_is_named_until_the_check_reads_it_from_the_page(self, mini):
         project = edit(mini, "docs/guide.md", "1,000 characters", "1,200 characters")

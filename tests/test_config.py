@@ -19,6 +19,7 @@ from agentkit._config import (
 from agentkit._delegation import named_agent
 from agentkit._plugins import Tool
 from agentkit.guide import TextModel
+from guidetools import stated
 
 
 def _tool(name: str, plugin: str) -> Tool:
@@ -71,8 +72,6 @@ def test_a_markdown_file_without_node_type_agent_is_not_an_agent():
 
 
 def test_the_page_states_the_cap_rules_as_configured():
-    from guidetools import stated
-
     above, zero, default = stated.numbers("agent.cap-budget-text")
     # verifies: agent.cap-budget-text
     assert AgentConfiguration("a", "x", max_tool_calls_per_round=above + 1).round_instructions() != "x" + THREAD_GUIDANCE \

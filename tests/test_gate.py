@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from types import SimpleNamespace
-
 import pytest
 
 from guidetools import gate
@@ -11,7 +9,6 @@ from guidetools.project import REPO_ROOT
 
 pytest_plugins = ["pytester"]
 
-PLUGINS = ["-q", "-rs", "-p", "guidetools.gate"]
 # What `python3 dev.py test` adds (dev.GATE_WORKERS), with xdist named since autoloading is off.
 WORKERS = ["-p", "xdist", "-n", "2", "--dist", "loadscope"]
 
@@ -23,12 +20,8 @@ def project(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytes
     monkeypatch.setenv("PYTHONPATH", str(REPO_ROOT))  # for xdist's workers, which are processes of their own
     # The jobs a session declares are the module's: they go into a copy, so this run's own jobs stay as they were.
     monkeypatch.setattr(gate, "JOBS", dict(gate.JOBS))
+    monkeypatch.setenv("PYTEST_ADDOPTS", "-q -rs -p guidetools.gate")  # (pytester clears the outer run's)
     return pytester
-
-
-def run(project: pytest.Pytester, *args: str) -> SimpleNamespace:
-    result = project.runpytest(*PLUGINS, *args)
-    return SimpleNamespace(returncode=int(result.ret), stdout=result.stdout.str())
 
 
 COUNTED_JOB = '''
@@ -76,31 +69,31 @@ def test_group_fails():
 
 def test_failures_fail_the_run_a_module_shares_a_worker_the_job_runs_once_lf_reruns_the_failures_and_none_exits_5(project):
     project.makepyfile(conftest=COUNTED_JOB, test_plain=WORKERS_TESTS, test_group=GROUP_TESTS)
-    first = run(project, *WORKERS, "-rA")
-    assert first.returncode == 1, first.stdout
-    assert "2 failed, 8 passed" in first.stdout, first.stdout
-    assert "FAILED test_plain.py::test_fails" in first.stdout and "PLAIN-FAIL-MARK" in first.stdout
-    assert "FAILED test_group.py::test_group_fails" in first.stdout and "GROUP-FAIL-MARK" in first.stdout
-    workers = {line.split()[1] for line in first.stdout.splitlines() if line.startswith("WORKER ")}
-    assert len(workers) == 1 and workers <= {"gw0", "gw1"}, first.stdout
+    first = project.runpytest(*WORKERS, "-rA")
+    assert first.ret == 1
+    first.assert_outcomes(failed=2, passed=8)
+    first.stdout.fnmatch_lines_random(["FAILED test_plain.py::test_fails*", "*PLAIN-FAIL-MARK*",
+                                       "FAILED test_group.py::test_group_fails*", "*GROUP-FAIL-MARK*",
+                                       "*background jobs: site ran*",
+                                       # each worker's summary line reaches the run's (xdist's workeroutput)
+                                       "*SUMMARY-FROM-gw0*", "*SUMMARY-FROM-gw1*"])
+    workers = {line.split()[1] for line in first.outlines if line.startswith("WORKER ")}
+    assert len(workers) == 1 and workers <= {"gw0", "gw1"}, first.outlines
     assert (project.path / "conftest.py.runs").read_text() == "ran\n", "the job ran more than once"
-    assert "background jobs: site ran" in first.stdout
-    # Each worker's summary line reaches the run's summary (xdist's workeroutput).
-    assert "SUMMARY-FROM-gw0" in first.stdout and "SUMMARY-FROM-gw1" in first.stdout, first.stdout
 
-    again = run(project, *WORKERS, "--lf", "-rf")
-    assert again.returncode == 1, again.stdout
+    again = project.runpytest(*WORKERS, "--lf", "-rf")
+    assert again.ret == 1
     # Only the two failures ran (the workers deselect the rest, so the controller's summary counts no deselected).
-    assert again.stdout.splitlines()[-1].startswith("2 failed in"), again.stdout
-    assert "test_plain.py::test_fails" in again.stdout and "test_group.py::test_group_fails" in again.stdout
+    again.assert_outcomes(failed=2, deselected=0)
+    again.stdout.fnmatch_lines_random(["*test_plain.py::test_fails*", "*test_group.py::test_group_fails*"])
 
     project.makepyfile(test_plain=WORKERS_TESTS.replace("1 == 2", "2 == 2"), test_group=GROUP_TESTS.replace("1 == 2", "2 == 2"))
-    fixed = run(project, *WORKERS, "--lf")
-    assert fixed.returncode == 0 and fixed.stdout.splitlines()[-1].startswith("2 passed in"), fixed.stdout
+    fixed = project.runpytest(*WORKERS, "--lf")
+    assert fixed.ret == 0
+    fixed.assert_outcomes(passed=2, deselected=0)
 
     # On the gate's workers as in one process, pytest's exit code 5 (nothing collected) is not hidden.
-    nothing = run(project, *WORKERS, "-k", "no_test_has_this_name")
-    assert nothing.returncode == 5, nothing.stdout
+    assert project.runpytest(*WORKERS, "-k", "no_test_has_this_name").ret == 5
     assert (project.path / "conftest.py.runs").read_text() == "ran\n", "a run of no test ran the job"
 
 
@@ -141,12 +134,13 @@ def built(slow_build):
 def test_failed_job_log_is_shown_once_and_the_run_fails(project, tests, args, code, printed):
     """The log shows once, by the job's test or else in the summary; a planted defect's passing test shows none."""
     project.makepyfile(conftest=FAILING_JOB, test_it=tests)
-    result = run(project, *args)
-    assert result.returncode == code, result.stdout
-    assert result.stdout.count("BUILD-LOG-LINE") == (1 if code else 0), result.stdout
-    assert code or "background job 'slow_build' failed" not in result.stdout, result.stdout
+    result = project.runpytest(*args)
+    output = result.stdout.str()
+    assert result.ret == code, output
+    assert output.count("BUILD-LOG-LINE") == (1 if code else 0), output
+    assert code or "background job 'slow_build' failed" not in output, output
     for text in printed:
-        assert text in result.stdout
+        assert text in output
 
 
 EARLY_PROJECT = '''
@@ -179,15 +173,16 @@ def test_build_started(build):
 
 
 def test_plain_gate_starts_the_declared_jobs_before_collection_and_a_narrowed_run_after(project, monkeypatch):
-    """Without paths, -k or -m, the jobs start before collection; a run naming its tests starts them after it."""
     project.makeini("[pytest]\ntestpaths = .\n")
     project.makepyfile(conftest=EARLY_PROJECT, test_slow_to_collect=SLOW_TO_COLLECT)
     monkeypatch.setattr(gate, "JOBS", {})  # in this process the plain gate would start this run's own jobs too
     with monkeypatch.context() as waiting:
         waiting.setenv("WAIT_FOR_THE_JOB", "1")
-        plain = run(project, "-s")
-    assert plain.returncode == 0 and "STARTED BEFORE COLLECTION ENDED" in plain.stdout, plain.stdout
+        plain = project.runpytest("-s")
+    assert plain.ret == 0
+    plain.stdout.fnmatch_lines(["*STARTED BEFORE COLLECTION ENDED*"])
     # Collection does not wait here: a job that started only after it writes a later stamp.
-    named = run(project, "-s", "test_slow_to_collect.py")
-    assert named.returncode == 0 and "STARTED AFTER COLLECTION ENDED" in named.stdout, named.stdout
+    named = project.runpytest("-s", "test_slow_to_collect.py")
+    assert named.ret == 0
+    named.stdout.fnmatch_lines(["*STARTED AFTER COLLECTION ENDED*"])
 

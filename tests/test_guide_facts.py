@@ -30,18 +30,14 @@ def _worksheet(text) -> Worksheet:
 @pytest.mark.parametrize("key, period, position", [("re/v", "FY2024", 1), ("", "FY2024", 1), ("rev", "FY2024", 0),
                                                    ("rev", "FY 2024", 1), ("rev", "FY2024", True)])
 def test_fact_id_refuses_what_is_no_slug(key, period, position):
-    """A key or period that would not make a slug, or a position below 1 (or a bool), is refused."""
     with pytest.raises(ValueError):
         fact_id(key, period, position)
 
 
-def test_parse_amount_refuses_a_number_cut_at_a_chunk_boundary():
-    # Brackets read as negative: every value of the report, in the test below.
+def test_read_tables_finds_every_reported_value_at_its_position(report_get_text):
+    """Each value parses back (brackets read as negative); a number cut at a chunk boundary does not."""
     with pytest.raises(ValueError):
         parse_amount("356.")
-
-
-def test_read_tables_finds_every_reported_value_at_its_position(report_get_text):
     rows = {row.name: row for row in read_tables(report_get_text)}
     assert len(rows) == len(REPORT.line_items)
     for value in REPORT.values:
@@ -69,8 +65,7 @@ def test_read_tables_reads_cells_run_together_and_ends_a_table_at_a_row_it_canno
 
 
 def test_worksheet_text_round_trips_without_rounding(report_get_text):
-    """The worksheet a reviewer reads parses back into the same worksheet; a value with more decimals than the
-    report prints reads back as the same float, and a whole one is written without decimals."""
+    """A value with more decimals than the report prints reads back the same; a whole one is written without any."""
     worksheet = _worksheet(report_get_text)
     assert Worksheet.from_text("Here it is.\n\n" + worksheet.to_text()) == worksheet
     row = FactRow("x-FY-1", "x", "FY", 1234.5678, "EUR m")
@@ -110,13 +105,11 @@ ROW = FactRow("x-FY-1", "x", "FY", 1.0, "EUR")
     ((DimensionRow("x", "X", "s", "EUR", "exists"),), (ROW, ROW), "fact id 'x-FY-1' appears twice"),  # one node, a row lost
 ])
 def test_a_worksheet_that_cannot_be_written_as_it_stands_is_refused(dimensions, facts, message):
-    """A fact whose dimension has no row, or two rows with one id, refuse the worksheet before anything is written."""
     with pytest.raises(WorksheetError, match=message):
         Worksheet("Acme", "a.pdf", dimensions, facts).nodes_to_create()
 
 
 def test_grade_judges_facts_by_content_and_counts_duplicates():
-    """A right value under any id is correct, a wrong value is not, and a second fact for one value is a duplicate."""
     mesh = workspace()
     before = {node.path for node in mesh.nodes()}
     value = REPORT.value("rev", "FY2024")

@@ -76,7 +76,6 @@ def test_content_type_refuses_unknown_kinds():
         ContentType("Bad", {"x": "decimal"})
 
 
-
 def filed(**options) -> Mesh:
     """Two nodes with a collection each, kept as folders of one tree (`{node}/{collection}`)."""
     mesh = make_mesh(**options)
@@ -116,7 +115,6 @@ def test_azure_blob_lists_the_prefix_as_sent_so_a_key_with_dot_dot_lists_as_empt
         assert mesh.fetch(path) == Fetched("collection", []), path
     with pytest.raises(FileNotFound):  # one segment is read as a file only (S1)
         mesh.fetch("Acme/content/..")
-
 
 
 def test_a_stamped_node_is_the_node_replaced_with_its_stamps():

@@ -13,60 +13,46 @@ from pathlib import Path
 
 import pytest
 
-from agentkit import (
-    CONTENT_COLLECTION_PLUGIN, MCP_SERVER, MESH_PLUGIN, ContentType, Mesh, content_collection_plugin, mcp_tools,
-    mesh_plugin, snake_case, tools_by_name,
-)
+from agentkit import MCP_SERVER, content_collection_plugin, mcp_tools, mesh_plugin, snake_case, tools_by_name
 from agentkit import _plugins as plugins
 from agentkit._plugins import BULK_CREATE, Parameter
 from agentkit._runtime import REQUESTED_FUNCTION_NOT_FOUND
-from tests.mesh_state import NODE_TYPES
+from tests.mesh_state import workspace
 from guidetools import stated
 
 CITATIONS = tomllib.loads((Path(__file__).resolve().parents[1] / "framework" / "citations.toml").read_text())
-FACTS = CITATIONS["facts"]
-
-
-def fact_text(fact_id: str) -> str:
-    return FACTS[fact_id]["text"]
+FACTS = {fact_id: fact["text"] for fact_id, fact in CITATIONS["facts"].items()}
 
 
 def ticked(text: str) -> list[str]:
     return re.findall(r"`([^`]+)`", text)
 
 
-@pytest.fixture
-def mesh() -> Mesh:
-    mesh = Mesh(node_types=set(NODE_TYPES))
-    mesh.register_type(ContentType("Fact", {"item": "string", "value": "number"}))
-    mesh.create({"id": "Acme", "name": "Acme", "nodeType": "Company"})
-    mesh.add_collection("Acme").upload("Annual Report 2024.md", b"Revenue was 4,812.3.", index=True)
-    return mesh
+mesh = pytest.fixture(name="mesh")(workspace)  # Acme, its Fact type and indexed files
 
 
 # -- the registry against framework/citations.toml -------------------------------------------------
 def test_mesh_plugin_offers_the_twelve_tools_of_m1(mesh):
     """M1 (RunTests needs a source repo)."""
-    granted, read_only = fact_text("M1").split(";")[:2]
+    granted, read_only = FACTS["M1"].split(";")[:2]
     names = [name for name in ticked(granted) if name != "Mesh"]
     tools = mesh_plugin(mesh)
     assert [t.name for t in tools] == names and len(names) == 12
     assert [t.name for t in tools if t.read_only] == ticked(read_only)
-    assert {t.plugin for t in tools} == {MESH_PLUGIN}
 
 
 def test_content_collection_plugin_and_mcp_chunk_tools_follow_k2(mesh):
-    plugin, *methods = ticked(fact_text("K2").split("(method names)")[0])
+    plugin, *methods = ticked(FACTS["K2"].split("(method names)")[0])
     tools = content_collection_plugin(mesh)
-    assert (tools[0].plugin, [t.name for t in tools]) == (plugin, methods) == (CONTENT_COLLECTION_PLUGIN, methods)
-    assert set(ticked(fact_text("K2").split("MCP")[1])[:2]) <= {t.name for t in mcp_tools(mesh)}
+    assert (tools[0].plugin, [t.name for t in tools]) == (plugin, methods)
+    assert set(ticked(FACTS["K2"].split("MCP")[1])[:2]) <= {t.name for t in mcp_tools(mesh)}
 
 
 def test_mcp_tool_names_are_the_snake_case_names_of_p1(mesh):
     """P1 (autocomplete is not modelled)."""
     registry = [t.name for t in mcp_tools(mesh)]
-    listed = [name for name in ticked(fact_text("P1")) if name != "autocomplete"]
-    assert listed == [name for name in registry if name in listed] and set(listed) <= set(registry)
+    listed = [name for name in ticked(FACTS["P1"]) if name != "autocomplete"]
+    assert listed == [name for name in registry if name in listed]
     assert [snake_case(m) for m in ("GetChunk", "SearchChunks", "NavigateTo", "EditContent", "Get")] == [
         "get_chunk", "search_chunks", "navigate_to", "edit_content", "get"]
     assert {t.plugin for t in mcp_tools(mesh)} == {MCP_SERVER}
@@ -83,7 +69,7 @@ def _normal(signature: str) -> str:  # `x?` in a fact: an optional argument whos
 @pytest.mark.parametrize("fact_id", ["M3", "M4", "M10", "M11", "M12", "M13", "M14", "K3", "K5", "P2", "C7"])
 def test_signatures_stated_in_the_facts_are_the_registry_s(mesh, fact_id):
     registry = {t.name: t.signature for t in mesh_plugin(mesh) + content_collection_plugin(mesh) + mcp_tools(mesh)}
-    stated = _signatures_in(fact_text(fact_id))
+    stated = _signatures_in(FACTS[fact_id])
     assert stated, f"{fact_id} states no signature"
     for signature in stated:
         name = signature.split("(")[0]
@@ -107,7 +93,7 @@ def test_every_tool_carries_parameters_annotations_and_a_frozen_shape(mesh):
 
 def test_unoffered_tool_answer_is_the_a5_text():
     """(The runtime answering it: snippets/agent_design_03_enforcement.py, agent.unoffered-call-error.)"""
-    assert ticked(fact_text("A5"))[0] == REQUESTED_FUNCTION_NOT_FOUND == 'Error: Requested function "{name}" not found.'
+    assert ticked(FACTS["A5"])[0] == REQUESTED_FUNCTION_NOT_FOUND == 'Error: Requested function "{name}" not found.'
 
 
 def test_bulk_create_names_an_invalid_item_by_its_index_and_answers_an_empty_array(mesh):
@@ -122,9 +108,9 @@ def test_bulk_create_names_an_invalid_item_by_its_index_and_answers_an_empty_arr
 def test_typed_content_keeps_an_empty_string_and_drops_a_zero(mesh):
     """M7, WhenWritingDefault: a string's default is null (the rest: snippets/mesh_plugin_01_tools.py)."""
     create = tools_by_name(mcp_tools(mesh))["create"]
-    assert create.call({"node": json.dumps({"id": "rev", "namespace": "Acme", "name": "Revenue", "nodeType": "Fact",
-                                            "content": {"$type": "Fact", "item": "", "value": 0}})}) == "Created: Acme/rev"
-    node = json.loads(tools_by_name(mcp_tools(mesh))["get"].call({"path": "Acme/rev"}))
+    assert create.call({"node": json.dumps({"id": "zero", "namespace": "Acme", "name": "Zero", "nodeType": "Fact",
+                                            "content": {"$type": "Fact", "item": "", "value": 0}})}) == "Created: Acme/zero"
+    node = json.loads(tools_by_name(mcp_tools(mesh))["get"].call({"path": "Acme/zero"}))
     assert node["content"] == {"$type": "Fact", "item": ""}  # 0 omitted, an empty string kept
 
 

@@ -16,6 +16,7 @@ from agentkit._runtime import Agent, Interrupt
 from agentkit._threads import Thread
 from agentkit._tokens import estimate_context, instructions_tokens, item_tokens, reply_tokens, tool_definition_tokens
 from agentkit._usage import recorded_usage
+from guidetools import stated
 
 MODEL = "test-model"
 PRICES = {MODEL: ModelPrice(MODEL, 3, 15, min_cacheable_tokens=600)}
@@ -110,7 +111,6 @@ def test_calls_asked_for_on_the_tool_less_last_iteration_are_not_run():
 
 
 def test_stripping_tools_loses_the_prompt_cache():
-    """The last, tool-less iteration cannot read the cache the earlier calls wrote."""
     run = _make(PlannedCalls(_lookups(10), key=MODEL), caching=True, max_tool_calls_per_round=3) \
         .start(Thread("T"), "Read them." + "D" * 4_000)
     assert run.turns[1].usage.cache_read == run.turns[0].context.total
@@ -172,11 +172,6 @@ def _delegated(task: str):
     return lead.start(Thread("Acme/_Thread/route"), "Go.").delegations[0]
 
 
-def test_a_blank_delegated_task_is_the_sub_round_s_message():
-    """DL1."""
-    assert _delegated(" ").thread.messages[0].text == " "
-
-
 def test_store_plan_and_load_skill():
     calls = [ToolCall("store_plan", {"planContent": "1. read 2. write"}), ToolCall("load_skill", {"skillPath": "facts"}),
              ToolCall("load_skill", {"skillPath": "charts"})]
@@ -189,14 +184,11 @@ def test_store_plan_and_load_skill():
                                          "Error: no skill named 'charts'; available skills: facts"]
 
 
-def test_agent_wiring_errors_are_clear():
+def test_wiring_errors_are_clear_and_an_empty_message_starts_no_round():
     with pytest.raises(ConfigurationError, match="delegates to 'reader' but no Agent was given"):
         Agent(AgentConfiguration("lead", delegations=["reader"]), TextModel("x"), Mesh())
     with pytest.raises(ConfigurationError, match="caching needs the price entry of model 'mystery'"):
         Agent(AgentConfiguration("a"), TextModel("x", key="mystery"), Mesh(), caching=True)
-
-
-def test_empty_message_does_not_start_a_round():
     thread = Thread("T")
     with pytest.raises(ValueError, match="non-empty user message"):
         _make(TextModel("x", key=MODEL)).start(thread, "  ")
@@ -204,8 +196,6 @@ def test_empty_message_does_not_start_a_round():
 
 
 def test_the_cap_example_runs_as_the_page_states_it():
-    from guidetools import stated
-
     cap, per_response, calls, batches, again = stated.numbers("agent.cap-counts-tool-batches")
     extra, default = stated.numbers("agent.cap-default-forty")
     model = PlannedCalls(_lookups(50), batch_size=per_response, key=MODEL)
@@ -220,7 +210,8 @@ def test_the_cap_example_runs_as_the_page_states_it():
     assert AgentConfiguration("a").iteration_cap == default
 
 
-def test_a_task_naming_the_calling_agent_runs_it_in_the_named_target_s_sub_thread():
-    """DL7: the caller is a loaded agent too."""
+def test_a_blank_task_is_the_sub_round_s_message_and_one_naming_the_caller_runs_in_its_sub_thread():
+    """DL1; DL7: the caller is a loaded agent too."""
+    assert _delegated(" ").thread.messages[0].text == " "
     sub = _delegated("Say @lead is done.")
     assert (sub.agent, sub.thread.path) == ("lead", "Acme/_Thread/route/response-1/reader-1")

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import textwrap
-
 import pytest
 
 pytest_plugins = ["pytester"]
@@ -13,6 +11,7 @@ SETTINGS = """
 claims_snippets = snippets
 claims_pages = docs
 pythonpath = .
+addopts = -p no:cacheprovider
 """
 
 
@@ -22,20 +21,13 @@ def project(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytes
     monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
     monkeypatch.setenv("PYTEST_PLUGINS", "claimcheck.pytest_plugin")
     pytester.makeini(SETTINGS)
-    for folder in ("snippets", "docs"):
-        pytester.mkdir(folder)
     return pytester
-
-
-def write(pytester: pytest.Pytester, path: str, text: str) -> None:
-    (pytester.path / path).write_text(textwrap.dedent(text).lstrip(), encoding="utf-8")
 
 
 def test_a_snippet_runs_as_one_test_and_each_pycon_example_of_the_pages_as_a_doctest(project: pytest.Pytester):
     """A print that differs from its `#>` line fails showing both; a wrong pycon output fails its example."""
-    write(project, "snippets/adds.py", "print(1 + 1)\n#> 2\n")
-    write(project, "snippets/miscounts.py", "print(1 + 2)\n#> 4\n")
-    write(project, "docs/page.md", """
+    project.makepyfile(**{"snippets/adds": "print(1 + 1)\n#> 2\n", "snippets/miscounts": "print(1 + 2)\n#> 4\n"})
+    project.makefile(".md", **{"docs/page": """
         # A page
 
         ```pycon
@@ -44,17 +36,16 @@ def test_a_snippet_runs_as_one_test_and_each_pycon_example_of_the_pages_as_a_doc
         >>> 2 + 2
         5
         ```
-    """)
-    result = project.runpytest("-p", "no:cacheprovider")
+    """})
+    result = project.runpytest()
     result.assert_outcomes(passed=2, failed=2)
     result.stdout.fnmatch_lines(["snippets/miscounts.py:2: *differ*", "Expected:", "    4", "Got:", "    3", "*regen --outputs*"])
     result.stdout.fnmatch_lines(["FAILED docs/page.md::*"])
 
 
 def test_a_project_without_the_settings_is_left_alone(pytester: pytest.Pytester):
-    pytester.mkdir("snippets")
-    write(pytester, "snippets/checks.py", "assert False\n")
-    write(pytester, "page.md", "```pycon\n>>> 1\n2\n```\n")
+    pytester.makepyfile(**{"snippets/checks": "assert False\n"})
+    pytester.makefile(".md", page="```pycon\n>>> 1\n2\n```\n")
     result = pytester.runpytest("-p", "no:cacheprovider", "snippets", "page.md")
     result.assert_outcomes()
 
@@ -85,9 +76,8 @@ ORDERED_PAGE = """
     ids=lambda args: " ".join(args) or "no xdist")
 def test_a_pages_examples_run_in_one_process_in_page_order(project: pytest.Pytester, distribution):
     """Whatever the scheduling (`-n 2` alone is `--dist load`), each page's examples run on one worker, in order."""
-    for name in ("first", "second", "third"):
-        write(project, f"docs/{name}.md", ORDERED_PAGE)
-    result = project.runpytest("-p", "no:cacheprovider", *distribution)
+    project.makefile(".md", **{f"docs/{name}": ORDERED_PAGE for name in ("first", "second", "third")})
+    result = project.runpytest(*distribution)
     result.assert_outcomes(passed=15)
 
 
@@ -119,10 +109,10 @@ REFUSED = "*'answer.md'*would render*after the snippet's state has moved on*"
     ('capture("answer.md", lambda: f"Create answers {create(\'a\')}")\n', "exists", REFUSED),
 ], ids=["current", "stale", "CAPTURES dict refused", "capture of a function refused"])
 def test_a_capture_is_recorded_where_its_listing_runs(project: pytest.Pytester, capture, committed, failure):
-    write(project, "snippets/creates.py", STATEFUL_TOOL + capture)
-    project.mkdir("snippets/output")
-    write(project, "snippets/output/answer.md", f"Create answers {committed}\n")
-    result = project.runpytest("-p", "no:cacheprovider")
+    project.makepyfile(**{"snippets/creates": STATEFUL_TOOL + capture})
+    # (makefile would strip the newline the capture writes)
+    project.mkdir("snippets/output").joinpath("answer.md").write_text(f"Create answers {committed}\n", encoding="utf-8")
+    result = project.runpytest()
     result.assert_outcomes(passed=0 if failure else 1, failed=1 if failure else 0)
     if failure:
         result.stdout.fnmatch_lines([failure])
@@ -147,9 +137,9 @@ CLAIM_CHECKED = """
 ], ids=["a check reads its claim's numbers", "a page that is not UTF-8"])
 def test_a_failing_check_shows_its_values_and_names_the_claim_it_breaks(project: pytest.Pytester, page, snippet, named):
     """The snippet's asserts are rewritten as a test module's are; the claim is named with where it is stated and checked."""
-    (project.path / "docs/page.md").write_bytes(page)
-    write(project, "snippets/adds.py", snippet)
-    result = project.runpytest("-p", "no:cacheprovider", "snippets")
+    project.mkdir("docs").joinpath("page.md").write_bytes(page)
+    project.makepyfile(**{"snippets/adds": snippet})
+    result = project.runpytest("snippets")
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(["*assert 4 == 5*", "*broken claims*", named])
     result.stdout.no_fnmatch_line("*INTERNALERROR*")
