@@ -65,24 +65,44 @@ def split_chunks(indexed: IndexText, *, collection_path: str, file_path: str,
     """Cut the indexing text into chunks; a chunk's page and box come from the first word it overlaps.
 
     ``size`` and ``overlap`` are the host's ContentIndexingOptions (K9); 1,000 and 150 unless it sets them.
+    A chunk's box is ``Box.covering`` of the boxes of its words on that page, in order: the same union, worked
+    out as the words are walked (every upload of a document chunks its every word, and a list of boxes and the
+    ``min``/``max`` calls of each step were most of it).
     """
     chunks = []
     spans = indexed.spans
+    count = len(spans)
+    text = indexed.text
     cursor = 0
-    for number, (start, end) in enumerate(chunk_spans(len(indexed.text), size, overlap)):
-        while cursor < len(spans) and spans[cursor].end <= start:
+    for number, (start, end) in enumerate(chunk_spans(len(text), size, overlap)):
+        while cursor < count:
+            span = spans[cursor]
+            if span.start + span.length > start:  # Span.end
+                break
             cursor += 1
-        page, boxes = None, []
+        page, boxed = None, False
+        x = y = w = h = 0.0
         position = cursor  # walk by index: slicing spans[cursor:] copied every later word for each chunk
-        while position < len(spans) and spans[position].start < end:
+        while position < count:
             span = spans[position]
+            if span.start >= end:
+                break
             position += 1
-            if page is None:
-                page, boxes = span.page, [span.box]
-            elif span.page == page:
-                boxes.append(span.box)
-        box = Box.covering(boxes) if boxes else None
-        chunks.append(Chunk(collection_path, file_path, number, start, end, indexed.text[start:end], page, box))
+            if page is None:  # the first word (a word without a page starts the box anew, as it did the list)
+                page, box, boxed = span.page, span.box, True
+                x, y, w, h = box.x, box.y, box.w, box.h
+            elif span.page == page:  # Box.covering's step: min and max as they choose, with the same sums
+                box = span.box
+                other_x, other_y = box.x, box.y
+                left = other_x if other_x < x else x
+                top = other_y if other_y < y else y
+                reach, other_reach = x + w, other_x + box.w
+                right = other_reach if other_reach > reach else reach
+                reach, other_reach = y + h, other_y + box.h
+                bottom = other_reach if other_reach > reach else reach
+                x, y, w, h = left, top, right - left, bottom - top
+        chunks.append(Chunk(collection_path, file_path, number, start, end, text[start:end], page,
+                            Box(x, y, w, h) if boxed else None))
     return tuple(chunks)
 
 

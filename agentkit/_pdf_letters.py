@@ -328,10 +328,10 @@ def _reading_order(letter: Letter) -> tuple[float, float]:
 def words(letters: list[Letter]) -> Iterator[list[Letter]]:
     """PdfPig's ``DefaultWordExtractor``: the letters sorted top to bottom, then left to right, cut into words."""
     so_far: list[Letter] = []
-    # Per rounded font size: each gap's [count, first seen], and the most common gap (ties: the first seen).
-    gap_counts: dict[float, dict[float, list[int]]] = {}
-    most_common: dict[float, tuple[float, int, int]] = {}  # size -> (gap, count, first seen)
-    rounded_sizes: dict[float, float] = {}
+    # Per rounded font size: each gap's [count, first seen], and the most common gap (ties: the first seen),
+    # as [counts, (gap, count, first seen) or None]; ``gap_stats`` finds it by the letter's own size.
+    by_rounded_size: dict[float, list] = {}
+    gap_stats: dict[float, list] = {}
     line_y = 0.0
     last: Letter | None = None
     # The last letter's fields, unpacked once: this loop runs for every letter of the document.
@@ -358,18 +358,18 @@ def words(letters: list[Letter]) -> Iterator[list[Letter]]:
                    or orientation != last_orientation
                    or (font != last_font and gap > width * 0.1 and font.lower() != last_font.lower()))
             if not size_differs and size > 0 and gap >= 0:
-                rounded_size = rounded_sizes.get(size)
-                if rounded_size is None:
-                    rounded_size = rounded_sizes[size] = float(round(size))
-                counts = gap_counts.setdefault(rounded_size, {})
+                stats = gap_stats.get(size)
+                if stats is None:
+                    stats = gap_stats[size] = by_rounded_size.setdefault(float(round(size)), [{}, None])
+                counts = stats[0]
                 rounded = round(gap, 2)
                 entry = counts.get(rounded)
                 if entry is None:
                     entry = counts[rounded] = [0, len(counts)]
                 entry[0] += 1
-                best = most_common.get(rounded_size)
+                best = stats[1]
                 if best is None or entry[0] > best[1] or (entry[0] == best[1] and entry[1] < best[2]):
-                    best = most_common[rounded_size] = (rounded, entry[0], entry[1])
+                    best = stats[1] = (rounded, entry[0], entry[1])
                 if len(counts) > 1 and gap > taller * 0.16 and gap > best[0] * 5 and best[1] > 1:
                     cut = True  # a suspect gap: far wider than the most common one
             if cut and so_far:

@@ -287,6 +287,10 @@ class Agent:
         # A model known not to support tools is sent none, the runtime's own tools included.
         tools = self.offered if getattr(self.model, "supports_tools", True) else ()
         definitions = tuple(ToolDefinition.of(tool) for tool in tools)  # what every iteration but the last shows
+        # A call runs the first offered tool of its name: looked up by name, not by a walk of the tools per call.
+        by_name: dict[str, Tool] = {}
+        for tool in tools:
+            by_name.setdefault(tool.name, tool)
         executed = 0
         errors = ConsecutiveErrors()  # FunctionInvokingChatClient's count of failing iterations (FI2)
         in_flight: Turn | None = None
@@ -314,7 +318,7 @@ class Agent:
                     if counts and executed >= interrupt.after_tool_calls:
                         stop = interrupt.kind  # only when after_tool_calls is 0: stop before the first
                         break
-                    result = self._execute(call, offered, f"call-{iteration + 1}-{number}")
+                    result = self._execute(call, by_name, f"call-{iteration + 1}-{number}")
                     results.append(result)
                     if result.refused:
                         run.refused.append(call)
@@ -364,8 +368,12 @@ class Agent:
             self._caches[thread_path] = _PromptCache(signature, context.items, total)
         return billed_input(total, read, cacheable, self.wire)
 
-    def _execute(self, call: ToolCall, offered: Sequence[Tool], call_id: str) -> ToolResult:
-        tool = next((t for t in offered if t.name == call.name), None)
+    def _execute(self, call: ToolCall, offered: Mapping[str, Tool], call_id: str) -> ToolResult:
+        # ``offered``: the round's tools by name, each name's first (calls run only while tools are offered).
+        try:
+            tool = offered.get(call.name)
+        except TypeError:  # a name that cannot be hashed names no tool
+            tool = None
         if tool is None:  # the framework's answer to a call it cannot match (A5); the round goes on
             return ToolResult(call_id, call.name, REQUESTED_FUNCTION_NOT_FOUND.format(name=call.name), refused=True)
         if not isinstance(call.arguments, Mapping):

@@ -463,7 +463,9 @@ def _word_box(word: list[Letter], width: float, height: float) -> Box:
 
 
 def _clamp01(value: float) -> float:
-    return min(1.0, max(0.0, value))
+    """``min(1.0, max(0.0, value))``, as those two choose (NaN gives 0.0), without their calls: four per word indexed."""
+    value = value if value > 0.0 else 0.0
+    return value if value < 1.0 else 1.0
 
 
 def index_text(file_path: str, data: bytes) -> IndexText:

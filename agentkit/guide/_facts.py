@@ -288,14 +288,16 @@ class Worksheet:
         sections: dict[str, list[tuple[int, list[str]]]] = {"dimensions": [], "facts": []}
         current = None
         for number, line in enumerate(lines[head + 1:], start=head + 2):
-            if line.startswith("## Dimensions"):
-                current = "dimensions"
-            elif line.startswith("## Facts"):
-                current = "facts"
-            elif line.startswith("## ") or line.startswith("# "):
-                current = None
-            elif current and line.startswith("|") and not line.startswith("| ---"):
-                sections[current].append((number, [cell.strip() for cell in line.strip().strip("|").split("|")]))
+            first = line[:1]  # a heading starts with '#', a table row with '|': each line is tested for its kind
+            if first == "#":
+                if line.startswith("## Dimensions"):
+                    current = "dimensions"
+                elif line.startswith("## Facts"):
+                    current = "facts"
+                elif line.startswith("## ") or line.startswith("# "):
+                    current = None
+            elif current and first == "|" and not line.startswith("| ---"):
+                sections[current].append((number, list(map(str.strip, line.strip().strip("|").split("|")))))
         dimensions = tuple(_dimension_row(number, cells) for number, cells in sections["dimensions"][1:])
         facts = tuple(_fact_row(number, cells) for number, cells in sections["facts"][1:])
         if not dimensions and not facts:
