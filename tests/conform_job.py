@@ -60,15 +60,16 @@ def installed_over_http(workdir: Path) -> None:
     with serving(workdir) as url:  # the server starts while the wheel is built and installed
         started = time.perf_counter()
         # Kept in the gate's own venv, which holds the distributions repacked into it (a clean clone builds it once).
-        python, how = installed_once(REPO_ROOT / "conformance", Path(sys.prefix) / "conformance-client", workdir)
-        step(f"client {how}: {python.parents[1]}", started)
-        print_seen(python, workdir, "conformance", DOCS_TOOLCHAIN, "client")
-        if url() is None:
-            return
-        command = [str(python.with_name("meshweaver-conform")), "--url", url(), "--header", TOKEN_HEADER, *reports(workdir)]
-        print(f"command: {shlex.join(command)}", flush=True)
-        code = subprocess.run(command, cwd=workdir, env=clean_environment()).returncode
-        print(f"conform exit: {code}", flush=True)
+        with installed_once(REPO_ROOT / "conformance", Path(sys.prefix) / "conformance-client", workdir) as (python, how):
+            step(f"client {how}: {python.parents[1]}", started)
+            print_seen(python, workdir, "conformance", DOCS_TOOLCHAIN, "client")
+            if url() is None:
+                return
+            command = [str(python.with_name("meshweaver-conform")), "--url", url(), "--header", TOKEN_HEADER,
+                       *reports(workdir)]
+            print(f"command: {shlex.join(command)}", flush=True)
+            code = subprocess.run(command, cwd=workdir, env=clean_environment()).returncode
+            print(f"conform exit: {code}", flush=True)
 
 
 def sections(output: str) -> dict[str, str]:

@@ -16,9 +16,10 @@ import time
 import tomllib
 import venv
 import zipfile
+from collections.abc import Iterator
 from pathlib import Path
 
-from filelock import FileLock
+from filelock import FileLock, ReadWriteLock, Timeout
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
@@ -76,10 +77,12 @@ def build_wheel(package: Path, workdir: Path) -> Path:
     wheelhouse.mkdir(parents=True, exist_ok=True)
     backend = tomllib.loads((source / "pyproject.toml").read_text(encoding="utf-8"))["build-system"]["build-backend"]
     argv = sys.argv[:]
-    with (workdir / "build.log").open("w", encoding="utf-8") as log, contextlib.redirect_stdout(log), \
-            contextlib.redirect_stderr(log), contextlib.chdir(source):  # a PEP 517 hook runs in the project's folder
-        name = importlib.import_module(backend).build_wheel(str(wheelhouse))
-    sys.argv[:] = argv  # setuptools' hook leaves it set to its own command line
+    try:
+        with (workdir / "build.log").open("w", encoding="utf-8") as log, contextlib.redirect_stdout(log), \
+                contextlib.redirect_stderr(log), contextlib.chdir(source):  # a PEP 517 hook runs in the project's folder
+            name = importlib.import_module(backend).build_wheel(str(wheelhouse))
+    finally:
+        sys.argv[:] = argv  # setuptools' hook leaves it set to its own command line
     return wheelhouse / name
 
 
@@ -99,33 +102,49 @@ def install_alone(wheel: Path, environment: Path, extras: frozenset[str] = froze
 
 def environment_key(package: Path) -> str:
     """A digest of everything that goes into `package`'s environment: its files, the name and version of each
-    distribution repacked beside it, this module (how it is built) and the Python and pip that install it."""
-    requires = tomllib.loads((package / "pyproject.toml").read_text(encoding="utf-8"))["project"]["dependencies"]
+    distribution repacked beside it and of its build backend's, this module (how it is built), and the Python and
+    pip that install it."""
+    project = tomllib.loads((package / "pyproject.toml").read_text(encoding="utf-8"))
     digest = hashlib.sha256()
     for path in sorted(package.rglob("*")):
-        if path.is_file() and not {"__pycache__", "build"} & set(path.parts) and ".egg-info" not in path.as_posix():
-            digest.update(f"{path.relative_to(package).as_posix()}\0".encode() + path.read_bytes() + b"\0")
-    closure_versions = sorted(f"{dist.metadata['Name']}=={dist.version}" for dist in closure(requires, frozenset()))
-    digest.update(" ".join([*closure_versions, sys.version, metadata.version("pip")]).encode())
+        inside = path.relative_to(package).parts
+        if path.is_file() and not {"__pycache__", "build"} & set(inside) and not any(".egg-info" in part for part in inside):
+            digest.update(f"{'/'.join(inside)}\0".encode() + path.read_bytes() + b"\0")
+    backend = [Requirement(entry).name for entry in project["build-system"]["requires"]]
+    versions = [f"{dist.metadata['Name']}=={dist.version}" for dist in closure(project["project"]["dependencies"], frozenset())]
+    versions += [f"{name}=={metadata.version(name)}" for name in [*backend, "pip"]]
+    digest.update(" ".join([*sorted(versions), sys.version]).encode())
     digest.update(Path(__file__).read_bytes())
     return digest.hexdigest()[:16]
 
 
-def installed_once(package: Path, cache: Path, workdir: Path) -> tuple[Path, str]:
-    """The python of `package` installed alone in CACHE/KEY, and `built now` or `reused`: an environment is reused
-    only while its key is unchanged; any change builds and installs afresh, and the older environment goes."""
+@contextlib.contextmanager
+def installed_once(package: Path, cache: Path, workdir: Path) -> Iterator[tuple[Path, str]]:
+    """The python of `package` installed alone in CACHE/KEY, and `built now` or `reused`, held for reading while
+    the caller uses it. An environment is reused only while its key is unchanged; any change builds and installs
+    afresh, and removes each older environment that no run is using."""
     environment = cache / environment_key(package)
     python = environment / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
     cache.mkdir(parents=True, exist_ok=True)
-    with FileLock(cache / "lock"):  # two gates at once: one builds, the other waits and reuses
-        if (environment / "installed").exists():
-            return python, "reused"
-        for older in cache.iterdir():
-            if older.is_dir():
-                shutil.rmtree(older)
-        install_alone(build_wheel(package, workdir), environment)
-        (environment / "installed").touch()  # last: an install that broke off is never reused
-    return python, "built now"
+    with FileLock(cache / "lock"):  # one process at a time builds, removes or starts using an environment
+        how = "reused"
+        if not (environment / "installed").exists():
+            for older in (entry for entry in cache.iterdir() if entry.is_dir()):
+                try:
+                    with ReadWriteLock(older / "in-use", is_singleton=False).write_lock(blocking=False):
+                        shutil.rmtree(older)
+                except Timeout:  # a run elsewhere (another checkout sharing this venv) is using it
+                    pass
+            install_alone(build_wheel(package, workdir), environment)
+            (environment / "installed").touch()  # last: an install that broke off is never reused
+            how = "built now"
+        in_use = ReadWriteLock(environment / "in-use", is_singleton=False)
+        in_use.acquire_read()
+    try:
+        yield python, how
+    finally:
+        in_use.release()
+        in_use.close()
 
 
 def clean_environment() -> dict[str, str]:

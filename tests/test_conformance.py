@@ -21,6 +21,7 @@ from contextlib import contextmanager, nullcontext
 from dataclasses import replace
 from functools import partial
 from pathlib import Path
+from types import SimpleNamespace
 
 import anyio
 import pytest
@@ -117,32 +118,88 @@ def test_the_installed_wheel_passes_the_whole_suite_over_http_with_a_header_and_
                                                "matplotlib", "jupytext", "openpyxl"]
 
 
-def test_the_client_environment_is_built_again_when_any_file_of_the_package_changes(tmp_path):
-    """The gate reuses the client's environment while its key holds (tests/conform_package_job.py): a changed byte
-    in any file of conformance/, a file added, or a dependency's version moves the key; bytecode and build output do not."""
-    from tests.conform_package_job import environment_key
+def package_copy(tmp_path: Path) -> Path:
+    # Under a folder named build: the key leaves out build output inside the package, never the path above it.
+    return shutil.copytree(REPO_ROOT / "conformance", tmp_path / "build" / "conformance",
+                           ignore=shutil.ignore_patterns("__pycache__", "build", "*.egg-info"))
 
-    package = shutil.copytree(REPO_ROOT / "conformance", tmp_path / "conformance",
-                              ignore=shutil.ignore_patterns("__pycache__", "build", "*.egg-info"))
-    keys = {environment_key(package)}
+
+def test_the_client_environment_key_moves_with_every_file_and_every_version_that_goes_into_it(tmp_path, monkeypatch):
+    """The gate reuses the client's environment while its key holds (tests/conform_package_job.py): a changed byte in
+    any file of conformance/, a file added, or the version of a repacked distribution, the build backend or pip moves
+    the key; bytecode and build output do not."""
+    from tests import conform_package_job as job
+
+    package = package_copy(tmp_path)
+    keys = {job.environment_key(package)}
     (package / "__pycache__").mkdir(exist_ok=True)
     (package / "__pycache__" / "suite.cpython-311.pyc").write_bytes(b"stale")
     (package / "build" / "lib").mkdir(parents=True)
     (package / "build" / "lib" / "suite.py").write_text("left by pip install ./conformance")
-    assert environment_key(package) in keys, "bytecode or build output moved the key"
-    sources = sorted(path for path in package.rglob("*.py") if path.relative_to(package).parts[0] != "build")
+    assert job.environment_key(package) in keys, "bytecode or build output moved the key"
+    sources = sorted(path for path in package.rglob("*") if path.is_file()
+                     and not {"__pycache__", "build"} & set(path.relative_to(package).parts))
+    assert {path.name for path in sources} >= {"README.md", "coverage.toml", "pyproject.toml", "suite.py"}
     for path in sources:
         original = path.read_bytes()
         path.write_bytes(original + b" ")
-        keys.add(environment_key(package))
+        keys.add(job.environment_key(package))
         path.write_bytes(original)
     (package / "checks" / "new_module.py").write_text("")
-    keys.add(environment_key(package))
+    keys.add(job.environment_key(package))
     (package / "checks" / "new_module.py").unlink()
-    pyproject = (package / "pyproject.toml").read_text()
-    (package / "pyproject.toml").write_text(pyproject.replace('"anyio>=4.16",', '"anyio>=4.16", "packaging",'))
-    keys.add(environment_key(package))
-    assert len(keys) == 1 + len(sources) + 2, f"{len(keys)} keys for {len(sources)} edited files, a new one and a new dependency"
+    assert len(keys) == 1 + len(sources) + 1, f"{len(keys)} keys for {len(sources)} edited files and a new one"
+    real_version, real_closure = job.metadata.version, job.closure
+    for name in ("setuptools", "pip"):  # the build backend, the installer
+        monkeypatch.setattr(job.metadata, "version", lambda asked, name=name: "0.0" if asked == name else real_version(asked))
+        keys.add(job.environment_key(package))
+        monkeypatch.undo()
+    monkeypatch.setattr(job, "closure", lambda *args: [  # a repacked distribution
+        SimpleNamespace(metadata=dist.metadata, version="0.0" if dist.metadata["Name"] == "anyio" else dist.version)
+        for dist in real_closure(*args)])
+    keys.add(job.environment_key(package))
+    assert len(keys) == 1 + len(sources) + 1 + 3, "a version that goes into the environment did not move the key"
+
+
+def test_the_client_environment_is_reused_only_once_installed_and_an_older_one_goes_unless_in_use(tmp_path, monkeypatch):
+    """installed_once (tests/conform_package_job.py) with the wheel's build and install stood in for: the first call
+    builds, the next reuses; an install that broke off is built again; a changed key removes the older environment,
+    except one a run elsewhere holds."""
+    from filelock import ReadWriteLock
+
+    from tests import conform_package_job as job
+
+    installs: list[Path] = []
+
+    def install(wheel: Path, environment: Path) -> Path:
+        installs.append(environment)
+        environment.mkdir(parents=True)
+        if (tmp_path / "break").exists():
+            raise OSError("the install broke off")
+        return environment / "bin" / "python"
+
+    monkeypatch.setattr(job, "build_wheel", lambda package, workdir: workdir / "client.whl")
+    monkeypatch.setattr(job, "install_alone", install)
+    package, cache = package_copy(tmp_path), tmp_path / "cache"
+
+    def use() -> str:
+        with job.installed_once(package, cache, tmp_path) as (python, how):
+            assert python.parents[1] == cache / job.environment_key(package)
+            return how
+
+    (tmp_path / "break").touch()
+    with pytest.raises(OSError, match="broke off"):
+        use()
+    (tmp_path / "break").unlink()
+    assert [use(), use()] == ["built now", "reused"] and len(installs) == 2, installs
+    first = installs[-1]
+    (package / "suite.py").write_text((package / "suite.py").read_text() + "\n")
+    assert use() == "built now" and not first.exists(), "the older environment stayed"
+    second = installs[-1]
+    with ReadWriteLock(second / "in-use", is_singleton=False).read_lock():  # a run in another checkout uses it
+        (package / "suite.py").write_text((package / "suite.py").read_text() + "\n")
+        assert use() == "built now" and second.exists(), "an environment in use was removed"
+    assert sorted(path.name for path in cache.iterdir() if path.is_dir()) == sorted([second.name, installs[-1].name])
 
 
 def test_the_client_declares_the_mcp_sdk_and_imports_only_what_it_declares():
