@@ -80,8 +80,9 @@ def test_an_unreadable_upload_over_a_readable_file_keeps_the_old_chunks_and_docu
     first = content.upload("r.pdf", corpus.fpdf2_pdf().data, index=True)
     mesh.refresh_index()
     chunks = mesh.index.chunks_of("Acme/content", "r.pdf")
-    content.upload("r.pdf", b"%PDF-1.7\n", index=True)
+    second = content.upload("r.pdf", b"%PDF-1.7\n", index=True)
     mesh.refresh_index()
+    assert first.index_error is None and first.document is not None and second.index_error
     assert content.stored("r.pdf").data == b"%PDF-1.7\n" and mesh.index.chunks_of("Acme/content", "r.pdf") == chunks
     assert mesh.get("Acme/content/_Documents/r.pdf").version == first.document.version
 

@@ -9,7 +9,8 @@ _PATH = '<span class="code-word">lib/</span><wbr><span class="code-word">adder.p
 
 def test_an_inline_code_span_breaks_after_its_slashes_and_keeps_each_piece_whole():
     # The rest of the page is kept byte for byte.
-    page = "<P CLASS=x>a<br>b<br/><img src='i.png'>\n<code>lib/adder.py</code > and <code>x y</code>.<p>&copy; c</P>"
+    page = ("<P CLASS=x>a<br>b<br/><img src='i.png'>\n<code>lib/adder.py</code> and <code>x y</code>,"
+            " <code>lib/adder.py</code >.<p>&copy; c</P>")
     assert break_code(page) == page.replace("lib/adder.py", _PATH)
     assert breakable_code("src/b-c &amp; d") == (
         '<span class="code-word">src/</span><wbr><span class="code-word">b-c</span> <span class="code-word">&amp;</span> d')
