@@ -287,6 +287,8 @@ class Visit:
         # Chromium's own JPEG capture: half the time of Playwright's full-page screenshot, a fifth less than PNG. The
         # first screen is the view as drawn, unclipped: for a clip Chromium emulates the screen anew, which restyles a
         # whole page at 390 px (seven times the CPU, for the very same pixels).
+        if not full_page:
+            self.page.evaluate("() => window.scrollTo(0, 0)")  # the first screen, whatever a check scrolled to
         session = self.page.context.new_cdp_session(self.page)
         try:
             content = session.send("Page.getLayoutMetrics")["cssContentSize"]
