@@ -132,6 +132,7 @@ def installed_once(package: Path, cache: Path, workdir: Path) -> Iterator[tuple[
             for older in (entry for entry in cache.iterdir() if entry.is_dir()):
                 try:
                     with ReadWriteLock(older / "in-use", is_singleton=False).write_lock(blocking=False):
+                        (older / "installed").unlink(missing_ok=True)  # first: a removal cut short is never reused
                         shutil.rmtree(older)
                 except Timeout:  # a run elsewhere (another checkout sharing this venv) is using it
                     pass

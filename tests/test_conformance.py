@@ -136,9 +136,11 @@ def test_the_client_environment_key_moves_with_every_file_and_every_version_that
     (package / "__pycache__" / "suite.cpython-311.pyc").write_bytes(b"stale")
     (package / "build" / "lib").mkdir(parents=True)
     (package / "build" / "lib" / "suite.py").write_text("left by pip install ./conformance")
+    (package / "meshweaver_conform.egg-info").mkdir()
+    (package / "meshweaver_conform.egg-info" / "PKG-INFO").write_text("left by pip install ./conformance")
     assert job.environment_key(package) in keys, "bytecode or build output moved the key"
     sources = sorted(path for path in package.rglob("*") if path.is_file()
-                     and not {"__pycache__", "build"} & set(path.relative_to(package).parts))
+                     and not {"__pycache__", "build", "meshweaver_conform.egg-info"} & set(path.relative_to(package).parts))
     assert {path.name for path in sources} >= {"README.md", "coverage.toml", "pyproject.toml", "suite.py"}
     for path in sources:
         original = path.read_bytes()
@@ -165,7 +167,7 @@ def test_the_client_environment_is_reused_only_once_installed_and_an_older_one_g
     """installed_once (tests/conform_package_job.py) with the wheel's build and install stood in for: the first call
     builds, the next reuses; an install that broke off is built again; a changed key removes the older environment,
     except one a run elsewhere holds."""
-    from filelock import ReadWriteLock
+    from filelock import FileLock, ReadWriteLock
 
     from tests import conform_package_job as job
 
@@ -200,6 +202,15 @@ def test_the_client_environment_is_reused_only_once_installed_and_an_older_one_g
         (package / "suite.py").write_text((package / "suite.py").read_text() + "\n")
         assert use() == "built now" and second.exists(), "an environment in use was removed"
     assert sorted(path.name for path in cache.iterdir() if path.is_dir()) == sorted([second.name, installs[-1].name])
+    # installed_once holds what it yields, and only until its caller is done; the build lock is free meanwhile.
+    with job.installed_once(package, cache, tmp_path) as (python, _):
+        held = python.parents[1]
+        with FileLock(cache / "lock", timeout=0, is_singleton=False):
+            pass  # another gate is not kept waiting for this one's whole run
+        (package / "suite.py").write_text((package / "suite.py").read_text() + "\n")
+        assert use() == "built now" and held.exists(), "the environment a run was using was removed"
+    (package / "suite.py").write_text((package / "suite.py").read_text() + "\n")
+    assert use() == "built now" and not held.exists(), "an environment stayed held after its run"
 
 
 def test_the_client_declares_the_mcp_sdk_and_imports_only_what_it_declares():
