@@ -48,10 +48,9 @@ def judged(damaged: corpus.Specimen) -> str | None:
     """What is wrong with how the damaged file was read, or None."""
     try:
         text, indexed = read_back(damaged)
-    except AssertionError as failed:
-        return str(failed)
-    except Exception as error:  # any exception escaping the tools fails the test, naming the case
-        return f"{damaged.case}: raised {error!r}"
+    except Exception as error:  # read_back's own asserts, or any exception escaping the tools: named either way
+        said = str(error) if isinstance(error, AssertionError) else ""
+        return said if said.startswith(f"{damaged.case}: ") else f"{damaged.case}: raised {error!r}"
     if indexed and missing(damaged.known, indexed):
         return f"{damaged.case}: indexed with partial text: {indexed[:200]!r}"
     if indexed and damaged.must_refuse:
