@@ -163,20 +163,18 @@ def write_phase(view: View, *, batch_size: int | None = BATCH, bulk: bool = Fals
         rng = random.Random(f"{random_ids}-{view.rounds}")
         nodes = [node | {"id": f"{node['id'].split('-')[0]}-{rng.getrandbits(32):08x}"}
                  if node["nodeType"] == "Fact" else node for node in nodes]
+    pairs = []
     if bulk:
         calls = [_call("BulkCreate", nodes=json.dumps(nodes))]
-        outcomes = create_outcomes([(calls, (yield calls))])
+        pairs.append((calls, (yield calls)))
     else:
-        # What create_outcomes reads back out of each call's JSON, taken from the node it was written from.
-        outcomes = {}
         size = batch_size or len(nodes) or 1
         for start in range(0, len(nodes), size):
-            batch = nodes[start:start + size]
-            results = yield [_call("Create", node=json.dumps(node)) for node in batch]
-            for node, result in zip(batch, results):
-                outcomes[_node_path(node)] = returned_text(result)
+            calls = [_call("Create", node=json.dumps(node)) for node in nodes[start:start + size]]
+            pairs.append((calls, (yield calls)))
     # Verification, never through a count (Search and a '.../*' listing lag, M2): every Create answered
     # 'Created: {path}' or found the node already there (M9), and one node per type reads back as written.
+    outcomes = create_outcomes(pairs)
     absent = sorted(path for path, answer in outcomes.items()
                     if not answer.startswith("Created: ") and "already exists" not in answer)
     spot = [fact_path(OWNER, worksheet.writable_facts[0].id)] if worksheet.writable_facts and random_ids is None else []

@@ -129,10 +129,7 @@ class ProcedureModel:
             if batch is None:
                 batch = next(steps)
             for calls, results in pairs[len(fed):]:
-                # The calls the context holds are, as a rule, the very ones the procedure made (the runtime hands
-                # them on): those are the same calls without comparing their names and arguments.
-                if not _same_calls(batch, calls) and \
-                        [(c.name, dict(c.arguments)) for c in batch] != [(c.name, dict(c.arguments)) for c in calls]:
+                if [(c.name, dict(c.arguments)) for c in batch] != [(c.name, dict(c.arguments)) for c in calls]:
                     raise RuntimeError("the context holds calls this procedure would not have made")
                 batch = steps.send(results)
                 fed.append((calls, results))
@@ -140,11 +137,3 @@ class ProcedureModel:
             return Reply(text=finished.value or "")
         self._live = _Running(context, view, steps, tuple(fed), batch)
         return Reply(tool_calls=tuple(batch))
-
-
-def _same_calls(batch: list[ToolCall], calls: tuple[ToolCall, ...]) -> bool:
-    """True when ``calls`` are the objects of ``batch``, one for one, in order, each with a dict of arguments (so
-    that comparing their names and arguments could neither differ nor raise)."""
-    return isinstance(batch, (list, tuple)) and len(batch) == len(calls) and all(
-        made is held and type(made.arguments) is dict
-        for made, held in zip(batch, calls))
