@@ -17,6 +17,7 @@ import tomllib
 import venv
 import zipfile
 from collections.abc import Iterator
+from fnmatch import fnmatch
 from pathlib import Path
 
 from filelock import FileLock, ReadWriteLock, Timeout
@@ -68,11 +69,19 @@ def step(what: str, started: float) -> None:
     print(f"{what} in {time.perf_counter() - started:.2f} s", flush=True)
 
 
+# What setuptools and Python leave in a package's folder: never built into the wheel, never in its environment's key.
+NOT_THE_PACKAGE = ("__pycache__", "build", "*.egg-info")
+
+
+def venv_python(environment: Path) -> Path:
+    return environment / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
+
+
 def build_wheel(package: Path, workdir: Path) -> Path:
     """`package`'s wheel, built from a copy (setuptools litters its sources) by its PEP 517 hook, offline and in this
     process (pip's hook processes cost about 3 s of CPU), logging to WORKDIR/build.log."""
     shutil.rmtree(workdir / "source", ignore_errors=True)  # a WORKDIR used before: its copy is made again
-    source = shutil.copytree(package, workdir / "source", ignore=shutil.ignore_patterns("__pycache__", "build", "*.egg-info"))
+    source = shutil.copytree(package, workdir / "source", ignore=shutil.ignore_patterns(*NOT_THE_PACKAGE))
     wheelhouse = workdir / "wheelhouse"
     wheelhouse.mkdir(parents=True, exist_ok=True)
     backend = tomllib.loads((source / "pyproject.toml").read_text(encoding="utf-8"))["build-system"]["build-backend"]
@@ -92,7 +101,7 @@ def install_alone(wheel: Path, environment: Path, extras: frozenset[str] = froze
     for dist in closure(metadata.PathDistribution(info).requires or [], extras):
         repack(dist, wheel.parent)
     venv.create(environment, with_pip=False, system_site_packages=False, clear=True)
-    python = environment / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
+    python = venv_python(environment)
     wanted = f"{wheel}[{','.join(sorted(extras))}]" if extras else str(wheel)
     subprocess.run([sys.executable, "-m", "pip", "--disable-pip-version-check", "--no-input", "-q", "--python", str(python),
                     "install", "--no-index", "--find-links", str(wheel.parent), "--no-cache-dir", "--no-compile", wanted],
@@ -107,8 +116,8 @@ def environment_key(package: Path) -> str:
     project = tomllib.loads((package / "pyproject.toml").read_text(encoding="utf-8"))
     digest = hashlib.sha256()
     for path in sorted(package.rglob("*")):
-        inside = path.relative_to(package).parts
-        if path.is_file() and not {"__pycache__", "build"} & set(inside) and not any(".egg-info" in part for part in inside):
+        inside = path.relative_to(package).parts  # copytree's ignore_patterns, as build_wheel copies the package
+        if path.is_file() and not any(fnmatch(part, pattern) for part in inside for pattern in NOT_THE_PACKAGE):
             digest.update(f"{'/'.join(inside)}\0".encode() + path.read_bytes() + b"\0")
     backend = [Requirement(entry).name for entry in project["build-system"]["requires"]]
     versions = [f"{dist.metadata['Name']}=={dist.version}" for dist in closure(project["project"]["dependencies"], frozenset())]
@@ -124,7 +133,7 @@ def installed_once(package: Path, cache: Path, workdir: Path) -> Iterator[tuple[
     the caller uses it. An environment is reused only while its key is unchanged; any change builds and installs
     afresh, and removes each older environment that no run is using."""
     environment = cache / environment_key(package)
-    python = environment / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
+    python = venv_python(environment)
     cache.mkdir(parents=True, exist_ok=True)
     with FileLock(cache / "lock"):  # one process at a time builds, removes or starts using an environment
         how = "reused"
