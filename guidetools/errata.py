@@ -30,6 +30,7 @@ import sys
 import tomllib
 from collections import defaultdict
 from dataclasses import dataclass
+from typing import ClassVar
 from pathlib import Path
 
 from guidetools import facts, tomllines
@@ -43,29 +44,38 @@ ERRATA_FILE = Path("framework/errata.toml")
 # ---- the entries ----
 
 @dataclass(frozen=True)
-class Erratum:
+class Entry:
+    """What an erratum and a defect both give: what the framework does, and the facts and claims that show it."""
+
+    kind: ClassVar[str]
     id: str
-    page: str  # relative to Errata.pages
-    line: int
-    quote: str
     framework: str
     facts: tuple[str, ...]
     decides: str
     claims: tuple[str, ...]
-    replacement: str
     toml_line: int
+
+    @classmethod
+    def read(cls, entry: dict, lines: dict[str, int], **fields):
+        return cls(id=entry["id"], framework=entry["framework"].strip(), facts=tuple(entry.get("facts", ())),
+                   decides=entry.get("decides", ""), claims=tuple(entry.get("claims", ())),
+                   toml_line=lines.get(entry["id"], 1), **fields)
 
 
 @dataclass(frozen=True)
-class Defect:
-    id: str
+class Erratum(Entry):
+    kind = "erratum"
+    page: str  # relative to Errata.pages
+    line: int
+    quote: str
+    replacement: str
+
+
+@dataclass(frozen=True)
+class Defect(Entry):
+    kind = "defect"
     title: str
-    framework: str
-    facts: tuple[str, ...]
-    decides: str
-    claims: tuple[str, ...]
     fix: str
-    toml_line: int
 
 
 @dataclass(frozen=True)
@@ -79,10 +89,8 @@ class Errata:
         return f"{self.pages}/{erratum.page}"
 
     def by_page(self) -> dict[str, list[Erratum]]:
-        grouped: dict[str, list[Erratum]] = defaultdict(list)
-        for erratum in self.errata:
-            grouped[erratum.page].append(erratum)
-        return {page: sorted(entries, key=lambda e: e.line) for page, entries in grouped.items()}
+        pages = dict.fromkeys(erratum.page for erratum in self.errata)
+        return {page: sorted((e for e in self.errata if e.page == page), key=lambda e: e.line) for page in pages}
 
 
 def _id_lines(text: str, data: dict) -> dict[str, int]:
@@ -100,21 +108,10 @@ def load(path: Path, shown_as: Path | None = None) -> Errata:
     text = path.read_text(encoding="utf-8")
     data = tomllib.loads(text)
     lines = _id_lines(text, data)
-    errata = tuple(
-        Erratum(
-            entry["id"], entry["page"], int(entry["line"]), entry["quote"], entry["framework"].strip(),
-            tuple(entry.get("facts", ())), entry.get("decides", ""), tuple(entry.get("claims", ())),
-            entry["replacement"], lines.get(entry["id"], 1),
-        )
-        for entry in data.get("erratum", [])
-    )
-    defects = tuple(
-        Defect(
-            entry["id"], entry["title"], entry["framework"].strip(), tuple(entry.get("facts", ())),
-            entry.get("decides", ""), tuple(entry.get("claims", ())), entry["fix"].strip(), lines.get(entry["id"], 1),
-        )
-        for entry in data.get("defect", [])
-    )
+    errata = tuple(Erratum.read(entry, lines, page=entry["page"], line=int(entry["line"]), quote=entry["quote"],
+                                replacement=entry["replacement"]) for entry in data.get("erratum", []))
+    defects = tuple(Defect.read(entry, lines, title=entry["title"], fix=entry["fix"].strip())
+                    for entry in data.get("defect", []))
     return Errata(shown_as or path, data["pages"].rstrip("/"), errata, defects)
 
 
@@ -136,9 +133,8 @@ def structure_problems(errata: Errata, known: Facts, project: Project) -> list[s
     problems: list[str] = []
     seen: set[str] = set()
 
-    def at(entry: Erratum | Defect) -> str:
-        kind = "erratum" if isinstance(entry, Erratum) else "defect"
-        return f"{errata.file}:{entry.toml_line}: {kind} {entry.id}"
+    def at(entry: Entry) -> str:
+        return f"{errata.file}:{entry.toml_line}: {entry.kind} {entry.id}"
 
     for entry in (*errata.errata, *errata.defects):
         if entry.id in seen:
@@ -169,18 +165,6 @@ def structure_problems(errata: Errata, known: Facts, project: Project) -> list[s
 
 # ---- the quotes against the pages ----
 
-@dataclass(frozen=True)
-class Located:
-    """Where an erratum's quote stands in one version of its page."""
-
-    lines: tuple[int, ...]  # every line holding the quote; () when it is gone
-    page_exists: bool
-
-    @property
-    def line(self) -> int | None:
-        return self.lines[0] if len(self.lines) == 1 else None
-
-
 def read_pages(repository: GitRepository, commit: str, errata: Errata) -> dict[str, list[str] | None]:
     """The lines of every page the errata name, at `commit` (None where the page is absent)."""
     pages = sorted({erratum.page for erratum in errata.errata})
@@ -188,11 +172,11 @@ def read_pages(repository: GitRepository, commit: str, errata: Errata) -> dict[s
     return {page: files[commit, f"{errata.pages}/{page}"] for page in pages}
 
 
-def locate(erratum: Erratum, lines: list[str] | None) -> Located:
+def locate(erratum: Erratum, lines: list[str] | None) -> tuple[int, ...] | None:
+    """Each line that holds the quote, once for each time it does; None when the page is absent."""
     if lines is None:
-        return Located((), False)
-    found = tuple(number for number, text in enumerate(lines, start=1) for _ in range(text.count(erratum.quote)))
-    return Located(found, True)
+        return None
+    return tuple(number for number, text in enumerate(lines, start=1) for _ in range(text.count(erratum.quote)))
 
 
 def quote_problems(errata: Errata, pages: dict[str, list[str] | None], where: str) -> list[str]:
@@ -202,14 +186,14 @@ def quote_problems(errata: Errata, pages: dict[str, list[str] | None], where: st
         found = locate(erratum, pages.get(erratum.page))
         expected = f"{errata.path(erratum)}:{erratum.line}"
         head = f"{errata.file}:{erratum.toml_line}: erratum {erratum.id}: quote expected at {expected} at {where}"
-        if not found.page_exists:
+        if found is None:
             problems.append(f"{head}: the page does not exist there; correct page")
-        elif not found.lines:
+        elif not found:
             problems.append(f"{head}: it is no longer on the page (`{_short(erratum.quote)}`); re-read the page and correct or drop the erratum")
-        elif len(found.lines) > 1:
-            problems.append(f"{head}: it stands {len(found.lines)} times (lines {', '.join(map(str, found.lines))}); quote more of the line so it is unique")
-        elif found.line != erratum.line:
-            problems.append(f"{head}: it moved to line {found.line}; set line = {found.line}")
+        elif len(found) > 1:
+            problems.append(f"{head}: it stands {len(found)} times (lines {', '.join(map(str, found))}); quote more of the line so it is unique")
+        elif found[0] != erratum.line:
+            problems.append(f"{head}: it moved to line {found[0]}; set line = {found[0]}")
     return problems
 
 
@@ -219,27 +203,21 @@ def _short(text: str, limit: int = 60) -> str:
 
 # ---- the patch ----
 
-def patched_pages(errata: Errata, pages: dict[str, list[str] | None]) -> dict[str, tuple[list[str], list[str]]]:
-    """page -> (lines at the pin, lines with every replacement in place of its quote)."""
-    result = {}
-    for page, entries in errata.by_page().items():
+def patch(errata: Errata, pages: dict[str, list[str] | None]) -> str:
+    """A unified diff, paths from the framework's root, that puts every replacement in place of its quote in the
+    pages at the pin (`git apply` reads it)."""
+    chunks = []
+    for page, entries in sorted(errata.by_page().items()):
         old = pages[page]
         assert old is not None, page
         new = list(old)
+        # From the bottom up: a replacement that adds lines moves the lines below it, not those above.
         for erratum in sorted(entries, key=lambda e: e.line, reverse=True):
             text = new[erratum.line - 1]
             assert text.count(erratum.quote) == 1, erratum.id
             new[erratum.line - 1: erratum.line] = text.replace(erratum.quote, erratum.replacement).split("\n")
-        result[page] = (old, new)
-    return result
-
-
-def patch(errata: Errata, pages: dict[str, list[str] | None]) -> str:
-    """A unified diff, paths from the framework's root, that puts every replacement in place (`git apply` reads it)."""
-    chunks = []
-    for page, (old, new) in sorted(patched_pages(errata, pages).items()):
         path = f"{errata.pages}/{page}"
-        body = list(difflib.unified_diff(old, new, f"a/{path}", f"b/{path}", lineterm="", n=3))
+        body = difflib.unified_diff(old, new, f"a/{path}", f"b/{path}", lineterm="", n=3)
         chunks.append("\n".join([f"diff --git a/{path} b/{path}", *body]) + "\n")
     return "".join(chunks)
 
@@ -250,18 +228,13 @@ def _blockquote(text: str) -> str:
     return "\n".join(f"> {line}" if line else ">" for line in text.split("\n"))
 
 
-def _page_link(repo_name: str, commit: str, path: str, line: int) -> str:
-    # `?plain=1` makes GitHub show a Markdown file as text, so `#L{n}` lands on the line.
-    return f"https://github.com/{repo_name}/blob/{commit}/{path}?plain=1#L{line}"
-
-
 def _citation(citation: Citation) -> str:
     prefix = f"{citation.repo.name}: " if citation.repo.key else ""
     symbol = f" `{citation.symbol}`" if citation.symbol else ""
     return f"[{prefix}{citation.path}:{citation.line}]({citation.permalink}){symbol}"
 
 
-def _sources(known: Facts, entry: Erratum | Defect) -> list[str]:
+def _sources(known: Facts, entry: Entry) -> list[str]:
     """The deciding citation first, then every other citation of the entry's facts."""
     first = decisive(known, entry.decides)
     lines = [f"- deciding line: {_citation(first)}: `{first.evidence}`"] if first else []
@@ -271,23 +244,24 @@ def _sources(known: Facts, entry: Erratum | Defect) -> list[str]:
     return lines
 
 
-def report(errata: Errata, known: Facts, at_pin: dict[str, list[str] | None],
-           at_ref: dict[str, list[str] | None] | None = None, ref: str | None = None, ref_commit: str | None = None) -> str:
-    """The Markdown of the upstream issue: errata by page, then framework defects."""
+def _checked_in(claims: tuple[str, ...]) -> list[str]:
+    return [f"Checked in the agent-design guide as {', '.join(f'`{c}`' for c in claims)}.", ""] if claims else []
+
+
+def report(errata: Errata, known: Facts, pages: dict[str, list[str] | None], ref: str | None = None,
+           ref_commit: str | None = None) -> str:
+    """The Markdown of the upstream issue: errata by page, then framework defects; `pages` are the pages at the
+    pin, or at `ref` (the commit `ref_commit`) when it is given."""
     pin = known.framework
     commit = ref_commit or pin.commit
-    pages_now = at_ref if at_ref is not None else at_pin
-    live: list[tuple[Erratum, int]] = []
+    per_page: dict[str, list[tuple[Erratum, int]]] = defaultdict(list)
     gone: list[Erratum] = []
     for erratum in errata.errata:
-        found = locate(erratum, pages_now.get(erratum.page))
-        if found.line is None:
-            gone.append(erratum)
+        found = locate(erratum, pages.get(erratum.page))
+        if found and len(found) == 1:
+            per_page[erratum.page].append((erratum, found[0]))
         else:
-            live.append((erratum, found.line))
-    per_page: dict[str, list[tuple[Erratum, int]]] = defaultdict(list)
-    for erratum, line in live:
-        per_page[erratum.page].append((erratum, line))
+            gone.append(erratum)
     version = f"`{pin.commit[:12]}`" if ref is None else f"`{ref}` (`{commit[:12]}`; errata read at the pin `{pin.commit[:12]}`)"
     out = [
         "# Documentation errata: statements the source contradicts",
@@ -298,7 +272,7 @@ def report(errata: Errata, known: Facts, at_pin: dict[str, list[str] | None],
         "(`git apply` at the repository root). Framework defects, behaviours to fix in the code rather than",
         "in the pages, follow the errata.",
         "",
-        f"**{len(live)} errata on {len(per_page)} pages; {len(errata.defects)} framework defects.**",
+        f"**{sum(map(len, per_page.values()))} errata on {len(per_page)} pages; {len(errata.defects)} framework defects.**",
         "",
         "| page | errata |",
         "| --- | ---: |",
@@ -310,11 +284,12 @@ def report(errata: Errata, known: Facts, at_pin: dict[str, list[str] | None],
         out += [f"## {page}", ""]
         for erratum, line in sorted(entries, key=lambda item: item[1]):
             number += 1
-            path = errata.path(erratum)
+            # `?plain=1` makes GitHub show a Markdown file as text, so `#L{n}` lands on the line.
+            link = f"https://github.com/{pin.name}/blob/{commit}/{errata.path(erratum)}?plain=1#L{line}"
             out += [
                 f"### {number}. Line {line}: `{erratum.id}`",
                 "",
-                f"[{page}:{line}]({_page_link(pin.name, commit, path, line)}) says:",
+                f"[{page}:{line}]({link}) says:",
                 "",
                 _blockquote(erratum.quote),
                 "",
@@ -327,8 +302,7 @@ def report(errata: Errata, known: Facts, at_pin: dict[str, list[str] | None],
                 _blockquote(erratum.replacement),
                 "",
             ]
-            if erratum.claims:
-                out += [f"Checked in the agent-design guide as {', '.join(f'`{c}`' for c in erratum.claims)}.", ""]
+            out += _checked_in(erratum.claims)
     if gone:
         out += ["## No longer on the page at " + (ref or "the pin"), "",
                 "These quotes no longer stand once on their page; re-read the page before filing them.", ""]
@@ -346,8 +320,7 @@ def report(errata: Errata, known: Facts, at_pin: dict[str, list[str] | None],
             f"**Proposed fix.** {defect.fix}",
             "",
         ]
-        if defect.claims:
-            out += [f"Checked in the agent-design guide as {', '.join(f'`{c}`' for c in defect.claims)}.", ""]
+        out += _checked_in(defect.claims)
     return "\n".join(out).rstrip("\n") + "\n"
 
 
@@ -356,9 +329,9 @@ def report(errata: Errata, known: Facts, at_pin: dict[str, list[str] | None],
 @dataclass
 class Outcome:
     problems: list[str]
-    report: str | None
-    patch: str | None
-    exit_status: int
+    exit_status: int = EXIT_BAD_INPUT
+    report: str | None = None
+    patch: str | None = None
 
 
 def run(root: Path, source: Path, ref: str | None = None, errata_file: Path | None = None) -> Outcome:
@@ -368,27 +341,25 @@ def run(root: Path, source: Path, ref: str | None = None, errata_file: Path | No
     try:
         errata = load(path, shown_as=path if errata_file else ERRATA_FILE)
     except (OSError, tomllib.TOMLDecodeError, KeyError) as error:
-        return Outcome([f"{path}: cannot be read ({error}); fix the file"], None, None, EXIT_BAD_INPUT)
+        return Outcome([f"{path}: cannot be read ({error}); fix the file"])
     structure = structure_problems(errata, known, Project(root))
     if structure:
-        return Outcome(structure, None, None, EXIT_BAD_INPUT)
+        return Outcome(structure)
     repository = open_repository(source)
     if isinstance(repository, str):
-        return Outcome([repository], None, None, EXIT_BAD_INPUT)
+        return Outcome([repository])
     pin = known.framework
     if repository.commit(pin.commit) is None:
-        return Outcome([f"{source} does not hold the pinned commit {pin.commit[:12]} of {pin.name}; fetch it"], None, None, EXIT_BAD_INPUT)
+        return Outcome([f"{source} does not hold the pinned commit {pin.commit[:12]} of {pin.name}; fetch it"])
     at_pin = read_pages(repository, pin.commit, errata)
     problems = quote_problems(errata, at_pin, f"the pin {pin.commit[:12]}")
     if problems:
-        return Outcome(problems, None, None, EXIT_DRIFT)
-    at_ref, target = None, None
-    if ref is not None:
-        target = repository.commit(ref)
-        if target is None:
-            return Outcome([f"unknown ref '{ref}': {source} has no commit of that name"], None, None, EXIT_BAD_INPUT)
-        at_ref = read_pages(repository, target, errata)
-    return Outcome([], report(errata, known, at_pin, at_ref, ref, target), patch(errata, at_pin), EXIT_OK)
+        return Outcome(problems, EXIT_DRIFT)
+    target = None if ref is None else repository.commit(ref)
+    if ref is not None and target is None:
+        return Outcome([f"unknown ref '{ref}': {source} has no commit of that name"])
+    now = at_pin if target is None else read_pages(repository, target, errata)
+    return Outcome([], EXIT_OK, report(errata, known, now, ref, target), patch(errata, at_pin))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -31,6 +31,7 @@ from __future__ import annotations
 import argparse
 import ast
 import functools
+import itertools
 import math
 import posixpath
 import re
@@ -39,14 +40,14 @@ import sys
 import textwrap
 import unicodedata
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from urllib.parse import urlsplit
 
 import yaml
 
 from guidetools import siteconfig
-from guidetools.framework_only import GUIDE_ONLY, SENTENCE_END, framework_only, scrub_prose
+from guidetools.framework_only import GUIDE_ONLY, SENTENCE_END, framework_only, indentation, scrub_prose
 from claimcheck.page import ATTR_LIST, INCLUDE, MARKER, Container, fenced_lines, is_closed, read_lines
 from guidetools.project import REPO_ROOT
 
@@ -85,7 +86,7 @@ CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1")
 class ExportedPage:
     source: PurePosixPath  # relative to docs/
     doc_path: str  # /Doc/AI/AgentDesign
-    anchors: dict[str, str] = field(default_factory=dict)  # the site's heading id -> Markdig's
+    anchors: dict[str, str]  # the site's heading id -> Markdig's
 
 
 @dataclass
@@ -153,14 +154,15 @@ def heading_text(markdown: str) -> str:
 def heading_anchors(lines: Iterable[str]) -> dict[str, str]:
     """The id each heading gets on the site (the page model's anchor) -> the id Markdig gives it."""
     markdig_seen: dict[str, int] = {}
-    return {section.anchor: _unique(markdig_slug(section.text) or "section", markdig_seen, "-")
+    return {section.anchor: _unique(markdig_slug(section.text) or "section", markdig_seen)
             for section in read_lines(list(lines), Path()).sections}
 
 
-def _unique(slug: str, seen: dict[str, int], joiner: str) -> str:
+def _unique(slug: str, seen: dict[str, int]) -> str:
+    """The slug, or (when `seen` has it) the slug with "-1", "-2"… after it, as Markdig numbers a heading id again."""
     count = seen.get(slug, 0)
     seen[slug] = count + 1
-    return slug if count == 0 else f"{slug}{joiner}{count}"
+    return f"{slug}-{count}" if count else slug
 
 
 # --- includes ----------------------------------------------------------------------------------------
@@ -197,45 +199,41 @@ def tool_call_form(code: str, aliases: dict[str, str]) -> str:
     except SyntaxError:
         return code
     lines = code.splitlines(keepends=True)
-    offsets = [0]
-    for line in lines:
-        offsets.append(offsets[-1] + len(line))
-    edits: list[tuple[int, int, str]] = []
+    starts = [0, *itertools.accumulate(map(len, lines))]
+
+    def offset(line: int, column: int) -> int:  # ast counts a line's columns in UTF-8 bytes
+        return starts[line - 1] + len(lines[line - 1].encode("utf-8")[:column].decode("utf-8", errors="ignore"))
+
+    edits = []
     for node in ast.walk(tree):
         tool = _called_tool(node, aliases)
-        if tool is None:
+        if tool is None or len(node.args) != 1 or node.keywords:
             continue
-        assert isinstance(node, ast.Call)
-        arguments = _tool_arguments(code, node.args[0]) if len(node.args) == 1 and not node.keywords else None
-        if arguments is None:
-            continue
-        start = offsets[node.lineno - 1] + _char_offset(lines[node.lineno - 1], node.col_offset)
-        end = offsets[node.end_lineno - 1] + _char_offset(lines[node.end_lineno - 1], node.end_col_offset)
-        edits.append((start, end, f"{tool}({arguments})"))
-    # Innermost first would overlap outer edits; tool calls do not nest in practice, so keep outer ones.
-    edits.sort()
-    kept: list[tuple[int, int, str]] = []
-    for edit in edits:
-        if not kept or edit[0] >= kept[-1][1]:
-            kept.append(edit)
-    for start, end, replacement in reversed(kept):
-        code = code[:start] + replacement + code[end:]
-    return code
+        arguments = _tool_arguments(code, node.args[0])
+        if arguments is not None:
+            start, end = offset(node.lineno, node.col_offset), offset(node.end_lineno, node.end_col_offset)
+            edits.append((start, end, f"{tool}({arguments})"))
+    # Tool calls do not nest in practice: an edit inside one already made is left out.
+    pieces, position = [], 0
+    for start, end, replacement in sorted(edits):
+        if start >= position:
+            pieces += [code[position:start], replacement]
+            position = end
+    return "".join(pieces) + code[position:]
 
 
-def _char_offset(line: str, byte_offset: int) -> int:
-    return len(line.encode("utf-8")[:byte_offset].decode("utf-8", errors="ignore"))
+def _tool_name(node: ast.AST) -> str | None:
+    """"Get" for `tools["Get"]`."""
+    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str):
+        return node.slice.value
+    return None
 
 
 def _called_tool(node: ast.AST, aliases: dict[str, str]) -> str | None:
     if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "call"):
         return None
     receiver = node.func.value
-    if isinstance(receiver, ast.Subscript) and isinstance(receiver.slice, ast.Constant) and isinstance(receiver.slice.value, str):
-        return receiver.slice.value
-    if isinstance(receiver, ast.Name):
-        return aliases.get(receiver.id)
-    return None
+    return aliases.get(receiver.id) if isinstance(receiver, ast.Name) else _tool_name(receiver)
 
 
 def _tool_arguments(code: str, argument: ast.expr) -> str | None:
@@ -246,25 +244,18 @@ def _tool_arguments(code: str, argument: ast.expr) -> str | None:
     return None
 
 
+# Every fence that includes a snippet asks for its file's aliases: each file is parsed once per process (the
+# cached dict is read, never changed).
+@functools.lru_cache(maxsize=64)
 def tool_aliases(source: str) -> dict[str, str]:
     """Names bound to a tool in a snippet file: `get = tools["Get"]` makes `get` stand for Get."""
-    return dict(_tool_aliases(source))
-
-
-# Every fence that includes a snippet asks for its file's aliases: each file is parsed once per process.
-@functools.lru_cache(maxsize=64)
-def _tool_aliases(source: str) -> tuple[tuple[str, str], ...]:
     try:
         tree = ast.parse(source)
     except SyntaxError:
-        return ()
-    aliases = {}
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
-            value = node.value
-            if isinstance(value, ast.Subscript) and isinstance(value.slice, ast.Constant) and isinstance(value.slice.value, str):
-                aliases[node.targets[0].id] = value.slice.value
-    return tuple(aliases.items())
+        return {}
+    return {node.targets[0].id: name for node in ast.walk(tree)
+            if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
+            and (name := _tool_name(node.value)) is not None}
 
 
 class ExportError(Exception):
@@ -321,31 +312,26 @@ def _render_body(site: Site, page: ExportedPage, lines: list[str]) -> list[str]:
         elif block.kind in {"paragraph", "html_block"}:
             guide_lines.update(range(block.start, block.end))  # where includes, markers and comments stand
     out: list[str] = []
-    number = 0
-    while number < len(lines):
-        line = lines[number]
-        fence = fences.get(number)
-        if fence is not None:
-            closing = lines[fence.end - 1]
-            info = line.strip()[len(fence.markup):].strip()
-            out += _render_fence(site, closing[: len(closing) - len(closing.lstrip())], fence.markup, info, lines[fence.start + 1:fence.end - 1])
-            number = fence.end
+    after_fence = 0
+    for number, line in enumerate(lines):
+        if number < after_fence or number in model.comments and number in guide_lines:
             continue
-        number += 1
-        if number - 1 in guide_lines:
-            if number - 1 in model.comments:
-                continue
-            include = INCLUDE.match(line)
-            if include:
-                indent = line[: len(line) - len(line.lstrip())]
-                inlined = _render_body(site, page, included_text(site.root, include["target"]).splitlines())
-                out += [indent + text if text.strip() else "" for text in inlined]
-                continue
-            marker = MARKER.match(line)
-            if marker:
-                _append_checked_by(site, out, line, marker)
-                continue
-        out.append(_escape_markdig_extras(_rewrite_links(site, page, _strip_attr_lists(line))))
+        if number in fences:
+            fence = fences[number]
+            after_fence = fence.end
+            info = line.strip()[len(fence.markup):].strip()
+            body = lines[fence.start + 1:fence.end - 1]
+            out += _render_fence(site, indentation(lines[fence.end - 1]), fence.markup, info, body)
+            continue
+        include = number in guide_lines and INCLUDE.match(line)
+        marker = number in guide_lines and MARKER.match(line)
+        if include:
+            inlined = _render_body(site, page, included_text(site.root, include["target"]).splitlines())
+            out += [indentation(line) + text if text.strip() else "" for text in inlined]
+        elif marker:
+            _append_checked_by(site, out, line, marker)
+        else:
+            out.append(_escape_markdig_extras(_rewrite_links(site, page, _strip_attr_lists(line))))
     return out
 
 
@@ -354,61 +340,60 @@ def _scrub_rendered(lines: list[str]) -> list[str]:
     so does a sentence of prose; a fenced listing that names it goes whole."""
     fences = {block.start: block.end for block in read_lines(lines, Path()).blocks if block.kind == "fence"}
     out: list[str] = []
-    number = 0
-    while number < len(lines):
-        if number in fences:
-            fence = lines[number:fences[number]]
-            out += [] if any(GUIDE_ONLY.search(text) for text in fence) else fence
-            number = fences[number]
+    after_fence = 0
+    for number, line in enumerate(lines):
+        if number < after_fence:
             continue
-        line = lines[number]
-        out += scrub_prose([line]) if GUIDE_ONLY.search(line) else [line]
-        number += 1
+        if number in fences:
+            after_fence = fences[number]
+            fence = lines[number:after_fence]
+            out += [] if any(GUIDE_ONLY.search(text) for text in fence) else fence
+        else:
+            out += scrub_prose([line]) if GUIDE_ONLY.search(line) else [line]
     return out
 
 
 def _render_fence(site: Site, indent: str, marker: str, info: str, body: list[str]) -> list[str]:
+    # attr_list options on the fence (`{ .python title="x" }`) are the site's; Markdig wants a bare language.
+    language = info.split()[0].lstrip("{").lstrip(".") if info else ""
     includes = [INCLUDE.match(line) for line in body if line.strip()]
     if includes and all(includes):
-        language = info.split()[0] if info else ""
-        pieces = []
-        for include in includes:
-            path = include["target"].partition(":")[0]
-            code = included_text(site.root, include["target"])
-            if path.endswith(".py"):
-                code = tool_call_form(code, tool_aliases((site.root / path).read_text(encoding="utf-8")))
-            pieces.append(code)
-        body = "\n\n".join(pieces).splitlines()
-        body = [indent + line if line.strip() else "" for line in body]
-        # attr_list options on the fence (`{ .python title="x" }`) are the site's; Markdig wants a bare language.
-        return [f"{indent}{marker}{language.lstrip('{').lstrip('.')}", *body, f"{indent}{marker}"]
-    language = info.split()[0].lstrip("{").lstrip(".") if info else ""
+        code = "\n\n".join(_listing(site.root, include["target"]) for include in includes)
+        body = [indent + line if line.strip() else "" for line in code.splitlines()]
     return [f"{indent}{marker}{language}", *body, f"{indent}{marker}"]
+
+
+def _listing(root: Path, target: str) -> str:
+    """An included section as a fence shows it: Python's tool calls in the form the model issues them."""
+    code = included_text(root, target)
+    path = target.partition(":")[0]
+    if path.endswith(".py"):
+        code = tool_call_form(code, tool_aliases((root / path).read_text(encoding="utf-8")))
+    return code
 
 
 def _append_checked_by(site: Site, out: list[str], line: str, marker: re.Match) -> None:
     """The claim's marker line becomes a line of its own under the paragraph: what stands behind it, and a link to its row."""
-    indent = line[: len(line) - len(line.lstrip())]
     link = f"[`{marker['id']}`]({site.claims_url}#claim-{marker['id']})"
-    checked_by = f"{indent}*{CHECKED_BY[marker['kind']]}: {link}*"
     # A hard line break (CommonMark's trailing backslash) keeps it on its own line inside the paragraph.
-    for number in range(len(out) - 1, -1, -1):
-        if out[number].strip():
-            out[number] = out[number].rstrip() + "\\"
-            break
-    out.append(checked_by)
+    last = next((number for number in range(len(out) - 1, -1, -1) if out[number].strip()), None)
+    if last is not None:
+        out[last] = out[last].rstrip() + "\\"
+    out.append(f"{indentation(line)}*{CHECKED_BY[marker['kind']]}: {link}*")
+
+
+def _outside(protected: re.Pattern, line: str, change) -> str:
+    """`change` applied to the text of `line` between the matches of `protected`, which stay as they are."""
+    pieces, position = [], 0
+    for match in protected.finditer(line):
+        pieces += [change(line[position:match.start()]), match.group(0)]
+        position = match.end()
+    return "".join(pieces) + change(line[position:])
 
 
 def _strip_attr_lists(line: str) -> str:
     """Drop attribute lists (`{ #id .class }`), which Markdig would show as text, but not inside code spans."""
-    pieces = []
-    position = 0
-    for code in CODE_SPAN.finditer(line):
-        pieces.append(ATTR_LIST.sub("", line[position:code.start()]))
-        pieces.append(code.group(0))
-        position = code.end()
-    pieces.append(ATTR_LIST.sub("", line[position:]))
-    stripped = "".join(pieces)
+    stripped = _outside(CODE_SPAN, line, lambda text: ATTR_LIST.sub("", text))
     return MARKDOWN_IN_HTML.sub("", stripped) if stripped.lstrip().startswith("<") else stripped
 
 
@@ -423,32 +408,17 @@ def _escape_markdig_extras(line: str) -> str:
     """Escape `$`, `~`, `^` and `{` in prose, never inside code spans, link targets or HTML tags."""
     if line.lstrip().startswith(":"):
         # A line that starts with ':' would make the line above a definition list term, or open a ::: container.
-        indent = len(line) - len(line.lstrip())
-        line = line[:indent] + "\\" + line[indent:]
-    if line.lstrip().startswith("<") or not MARKDIG_EXTRAS.search(line):
+        line = indentation(line) + "\\" + line.lstrip()
+    if line.lstrip().startswith("<"):
         return line
-    pieces = []
-    position = 0
-    for protected in PROTECTED.finditer(line):
-        pieces.append(MARKDIG_EXTRAS.sub(r"\\\1", line[position:protected.start()]))
-        pieces.append(protected.group(0))
-        position = protected.end()
-    pieces.append(MARKDIG_EXTRAS.sub(r"\\\1", line[position:]))
-    return "".join(pieces)
+    return _outside(PROTECTED, line, lambda text: MARKDIG_EXTRAS.sub(r"\\\1", text))
 
 
 def _rewrite_links(site: Site, page: ExportedPage, line: str) -> str:
     definition = REFERENCE_DEFINITION.match(line)
     if definition:
         return definition["lead"] + _link_target(site, page, definition["target"]) + definition["rest"]
-    pieces = []
-    position = 0
-    for code in CODE_SPAN.finditer(line):
-        pieces.append(INLINE_LINK.sub(lambda match: _rewritten(site, page, match), line[position:code.start()]))
-        pieces.append(code.group(0))
-        position = code.end()
-    pieces.append(INLINE_LINK.sub(lambda match: _rewritten(site, page, match), line[position:]))
-    return "".join(pieces)
+    return _outside(CODE_SPAN, line, lambda text: INLINE_LINK.sub(lambda match: _rewritten(site, page, match), text))
 
 
 def _rewritten(site: Site, page: ExportedPage, match: re.Match) -> str:
@@ -470,9 +440,10 @@ def _link_target(site: Site, page: ExportedPage, target: str) -> str:
     exported = site.pages.get(resolved.as_posix())
     if exported is not None:
         return _doc_link(exported, anchor)
+    fragment = f"#{anchor}" if anchor else ""
     if resolved.suffix in {".md", ".py", ".ipynb"}:
-        return site.published_url(resolved) + (f"#{anchor}" if anchor else "")
-    return site.site_url + resolved.as_posix() + (f"#{anchor}" if anchor else "")
+        return site.published_url(resolved) + fragment
+    return site.site_url + resolved.as_posix() + fragment
 
 
 def _doc_link(page: ExportedPage, anchor: str) -> str:
@@ -484,10 +455,10 @@ def _doc_link(page: ExportedPage, anchor: str) -> str:
 def _blocks_for_markdig(lines: list[str]) -> list[str]:
     """Admonitions (`!!! warning "Title"`, `??? note`) become block quotes with a bold title, as the
     framework's own pages write callouts; content tabs (`=== "Tab"`) become a bold label above their content."""
-    outermost = {container.line - 1: container for container in read_lines(lines, Path()).containers}
-    for container in list(outermost.values()):  # a container inside another is rewritten with its body
-        for inner in range(container.line, container.end):
-            outermost.pop(inner, None)
+    containers = read_lines(lines, Path()).containers
+    # A container inside another is rewritten with its body.
+    inner = {number for container in containers for number in range(container.line, container.end)}
+    outermost = {container.line - 1: container for container in containers if container.line - 1 not in inner}
     out: list[str] = []
     number = 0
     while number < len(lines):
@@ -538,12 +509,9 @@ def _abstract(text: str) -> str:
     """The first paragraph of prose, as plain text, cut at a sentence end near ABSTRACT_LIMIT characters."""
     lines = text.splitlines()
     first = next((block for block in read_lines(lines, Path()).blocks if block.kind == "paragraph" and block.depth == 0), None)
-    paragraph: list[str] = []
-    for line in lines[first.start:first.end] if first else []:
-        if line.strip().startswith(CHECKED_BY_LINES):
-            break
-        paragraph.append(line.strip().rstrip("\\"))
-    plain = heading_text(" ".join(paragraph))
+    paragraph = lines[first.start:first.end] if first else []
+    prose = itertools.takewhile(lambda line: not line.strip().startswith(CHECKED_BY_LINES), paragraph)
+    plain = heading_text(" ".join(line.strip().rstrip("\\") for line in prose))
     if len(plain) <= ABSTRACT_LIMIT:
         return plain
     cut = plain.rfind(". ", 0, ABSTRACT_LIMIT)
@@ -596,8 +564,7 @@ def _front_matter(meta: dict) -> str:
 
 def read_site(root: Path = REPO_ROOT, exported: Iterable[str] = EXPORTED_PAGES) -> Site:
     config = siteconfig.load(root / "mkdocs.yml")
-    site_url = config.get("site_url") or ""
-    site_url = site_url if site_url.endswith("/") else site_url + "/"
+    site_url = (config.get("site_url") or "").removesuffix("/") + "/"
     sections: dict[str, list[str]] = {}
 
     def walk(entries, above: list[str]) -> None:
@@ -609,10 +576,9 @@ def read_site(root: Path = REPO_ROOT, exported: Iterable[str] = EXPORTED_PAGES) 
                 sections[target] = above
 
     walk(config.get("nav"), [])
-    pages = {}
-    for source in exported:
-        lines = (root / "docs" / source).read_text(encoding="utf-8").splitlines()
-        pages[source] = ExportedPage(PurePosixPath(source), DOC_ROOT + source.removesuffix(".md"), anchors=heading_anchors(lines))
+    pages = {source: ExportedPage(PurePosixPath(source), DOC_ROOT + source.removesuffix(".md"),
+                                  heading_anchors((root / "docs" / source).read_text(encoding="utf-8").splitlines()))
+             for source in exported}
     return Site(root, site_url, sections, pages)
 
 

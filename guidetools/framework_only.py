@@ -92,18 +92,14 @@ def _prose(out: list[Block], lines: list[str], start: int, end: int, items: set[
             out[-1].items += (len(out[-1].lines) - 1,)
 
 
-def _marker_kinds(lines: list[str]) -> list[str]:
-    return [match["kind"] for line in lines if (match := MARKER.match(line))]
-
-
-def _is_listing(block: Block) -> bool:
-    return block.kind in {"fence", "container", "include", "comment"}
+def indentation(line: str) -> str:
+    return line[: len(line) - len(line.lstrip())]
 
 
 def _guide_only_paragraph(block: Block, after_dropped: bool = False) -> bool:
     """An extension claim; a model claim about the guide's runs, or one that follows a dropped claim
     (it speaks of the same run); prose without a claim that introduces one of the guide's scenarios."""
-    kinds = _marker_kinds(block.lines)
+    kinds = [match["kind"] for line in block.lines if (match := MARKER.match(line))]
     text = " ".join(block.lines)
     if "extension" in kinds:
         return True
@@ -118,16 +114,10 @@ def _code_only(block: Block) -> bool:
         return block.title.lower() in CODE_LANGUAGES
     if block.kind != "container":
         return False
-    if block.container == "===" and block.title.lower() == "python":
-        return True
-    if block.container != "===" and (block.title.lower() == "the code" or "not framework" in block.title.lower()):
+    title = block.title.lower()
+    if title == "python" if block.container == "===" else title == "the code" or "not framework" in title:
         return True
     return any(language.lstrip("{").lstrip(".") in CODE_LANGUAGES for language in block.languages)
-
-
-def _is_details(block: Block) -> bool:
-    """A collapsed `??? note "Details…"` block: the page's fine print, with claims of its own."""
-    return block.kind == "container" and block.container == "???" and block.title.startswith("Details")
 
 
 def _unwrap(block: Block) -> list[str]:
@@ -137,18 +127,9 @@ def _unwrap(block: Block) -> list[str]:
 
 def _scrub_items(block: Block) -> list[str]:
     """A paragraph or list with the guide-only items (an item whose claim is the guide's) and sentences left out."""
-    items: list[list[str]] = []
-    for number, line in enumerate(block.lines):
-        if number in block.items or not items:
-            items.append([line])
-        else:
-            items[-1].append(line)
-    kept: list[str] = []
-    for item in items:
-        if _guide_only_paragraph(Block("paragraph", item)):
-            continue
-        kept += scrub_prose(item)
-    return kept
+    starts = sorted({0, *block.items})
+    items = [block.lines[start:end] for start, end in zip(starts, [*starts[1:], len(block.lines)])]
+    return [line for item in items if not _guide_only_paragraph(Block("paragraph", item)) for line in scrub_prose(item)]
 
 
 def scrub_prose(lines: list[str]) -> list[str]:
@@ -160,7 +141,6 @@ def scrub_prose(lines: list[str]) -> list[str]:
     prose = [line for line in lines if not MARKER.match(line)]
     markers = [line for line in lines if MARKER.match(line)]
     first = prose[0] if prose else ""
-    indent = first[: len(first) - len(first.lstrip())]
     prefix = list_marker(first)
     text = " ".join(line.strip() for line in prose)[len(prefix):]
     text = SCENARIO_CLAUSE.sub("", text)
@@ -168,7 +148,7 @@ def scrub_prose(lines: list[str]) -> list[str]:
     sentences = [kept for sentence in SENTENCE_END.split(text) if (kept := _scrub_sentence(sentence))]
     if not sentences:
         return []
-    return [indent + prefix + " ".join(sentences).strip(), *markers]
+    return [indentation(first) + prefix + " ".join(sentences).strip(), *markers]
 
 
 def _scrub_sentence(sentence: str) -> str:
@@ -184,22 +164,18 @@ def _scrub_sentence(sentence: str) -> str:
 
 def framework_only(lines: list[str]) -> list[str]:
     """The page's Markdown source without what is the guide's own (see the module's docstring)."""
-    parsed = blocks(lines)
     out: list[str] = []
     skip_level: int | None = None  # inside a dropped section, until a heading of this level or higher
     dropping_listings = False  # after a dropped claim, its listings up to the next prose go too
     tab_group: list[Block] = []
 
-    def flush_tabs() -> None:
-        kept = [tab for tab in tab_group if not _code_only(tab)]
-        if len(kept) == 1:
-            out.extend(["", *_unwrap(kept[0]), ""])
-        else:
-            for tab in kept:
-                out.extend(["", *tab.lines, ""])
+    def flush_tabs(dropped: bool) -> None:
+        kept = [] if dropped else [tab for tab in tab_group if not _code_only(tab)]
+        for tab in kept:
+            out.extend(["", *(_unwrap(tab) if len(kept) == 1 else tab.lines), ""])
         tab_group.clear()
 
-    for block in parsed:
+    for block in blocks(lines):
         if block.kind == "heading":
             if skip_level is not None and block.level > skip_level:
                 continue
@@ -216,9 +192,7 @@ def framework_only(lines: list[str]) -> list[str]:
         if tab_group and block.kind == "blank":
             continue  # the blank lines around the tabs are written with them
         if tab_group:
-            if not dropping_listings:
-                flush_tabs()
-            tab_group.clear()
+            flush_tabs(dropping_listings)
         if block.kind == "paragraph":
             # A list is judged item by item (_scrub_items): one guide-only item does not take the others.
             if (not block.items or dropping_listings) and _guide_only_paragraph(block, dropping_listings):
@@ -227,16 +201,16 @@ def framework_only(lines: list[str]) -> list[str]:
             dropping_listings = False
             out.extend(_scrub_items(block))
             continue
-        if _is_details(block):
-            # Fine print, not a listing: its claims are exported as the page's are, its code is not.
+        if block.kind == "container" and block.container == "???" and block.title.startswith("Details"):
+            # A collapsed `??? note "Details…"` block is fine print, not a listing: its claims are exported as the
+            # page's are, its code is not.
             body = framework_only(_unwrap(block))
             if any(line.strip() for line in body):
                 out.extend([block.lines[0], *("    " + line if line.strip() else line for line in body)])
             dropping_listings = False
             continue
-        if _is_listing(block) and (dropping_listings or _code_only(block)):
+        if block.kind in {"fence", "container", "include", "comment"} and (dropping_listings or _code_only(block)):
             continue
         out.extend(block.lines)
-    if tab_group and not dropping_listings:
-        flush_tabs()
+    flush_tabs(dropping_listings)
     return out

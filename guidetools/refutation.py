@@ -92,18 +92,21 @@ def _read(text: str) -> tuple[dict[str, Reading], tuple[Problem, ...]]:
         reading = Reading(claim, line, entry.get("text", ""), entry.get("verdict", ""), entry.get("pin", ""),
                           tuple(spans), entry.get("finding", ""), entry.get("changed", ""), entry.get("was", ""),
                           entry.get("page_says", ""))
-        problems += [Problem(REVIEW_FILE, line, f"{claim}: read span {item!r} is not 'path:START-END', 'path:LINE' or a file 'path'", claim) for item in bad]
+        problems += [_problem(reading, f"read span {item!r} is not 'path:START-END', 'path:LINE' or a file 'path'") for item in bad]
         if not entry.get("read"):
-            problems.append(Problem(REVIEW_FILE, line, f"{claim}: no file and lines read: a reading names what it read", claim))
+            problems.append(_problem(reading, "no file and lines read: a reading names what it read"))
         problems += _form_problems(reading)
         readings[claim] = reading
     return readings, tuple(problems)
 
 
-def _form_problems(reading: Reading) -> list[Problem]:
-    def problem(message: str) -> Problem:
-        return Problem(REVIEW_FILE, reading.line, f"{reading.claim}: {message}", reading.claim)
+def _problem(reading: Reading, message: str) -> Problem:
+    """A problem of the reading's entry, at its line of review.toml."""
+    return Problem(REVIEW_FILE, reading.line, f"{reading.claim}: {message}", reading.claim)
 
+
+def _form_problems(reading: Reading) -> list[Problem]:
+    problem = functools.partial(_problem, reading)
     found = []
     if reading.verdict not in VERDICTS:
         found.append(problem(f"verdict {reading.verdict!r} is not one of {', '.join(VERDICTS)}; a claim found wrong "
@@ -122,10 +125,7 @@ def _form_problems(reading: Reading) -> list[Problem]:
 def problems(markers: list[Marker], readings: dict[str, Reading], pin: str) -> list[Problem]:
     """Framework claims without a reading, readings of another wording or pin, and readings of no claim."""
     found: list[Problem] = []
-    framework = {}
-    for marker in markers:
-        if marker.kind == "framework":
-            framework.setdefault(marker.id, marker)
+    framework = _framework_claims(markers)
     for claim, marker in framework.items():
         reading = readings.get(claim)
         if reading is None:
@@ -135,10 +135,9 @@ def problems(markers: list[Marker], readings: dict[str, Reading], pin: str) -> l
                 f"framework claim {claim} was reworded after its reading ({REVIEW_FILE}:{reading.line}): read the new "
                 f"wording against the source and record it\n    read: {reading.text}\n    now:  {marker.text}"), claim))
         elif not pin.startswith(reading.pin) or len(reading.pin) < 7:
-            found.append(Problem(REVIEW_FILE, reading.line, f"{claim}: read at {reading.pin!r}, not at the pin {pin[:12]}", claim))
-    for claim, reading in readings.items():
-        if claim not in framework:
-            found.append(Problem(REVIEW_FILE, reading.line, f"{claim}: no framework claim has this id; remove the entry", claim))
+            found.append(_problem(reading, f"read at {reading.pin!r}, not at the pin {pin[:12]}"))
+    found += [_problem(reading, "no framework claim has this id; remove the entry")
+              for claim, reading in readings.items() if claim not in framework]
     return found
 
 
@@ -151,7 +150,7 @@ def ref_problems(readings: dict[str, Reading], root: Path) -> list[Problem]:
                  for text in texts for match in LINE_REF.finditer(text)]
         wrong += [f"{path}{rest}: {why}" for text in texts for path, rest in CODE_REF.findall(text)
                   if (why := _unresolved(root, path, rest))]
-        found += [Problem(REVIEW_FILE, reading.line, f"{reading.claim}: {message}", reading.claim) for message in wrong]
+        found += [_problem(reading, message) for message in wrong]
     return found
 
 
@@ -195,34 +194,33 @@ def span_problems(readings: dict[str, Reading], repo: str, files: dict[str, list
             lines = files.get(span.path)
             where = f"{repo + ':' if repo else ''}{span.path}"
             if lines is None:
-                found.append(Problem(REVIEW_FILE, reading.line, f"{reading.claim}: {where} does not exist at the pin", reading.claim))
+                found.append(_problem(reading, f"{where} does not exist at the pin"))
             elif span.start and not 1 <= span.start <= span.end <= len(lines):
-                found.append(Problem(REVIEW_FILE, reading.line, (
-                    f"{reading.claim}: {where}:{span.start}-{span.end} is outside the file's {len(lines)} lines"), reading.claim))
+                found.append(_problem(reading, f"{where}:{span.start}-{span.end} is outside the file's {len(lines)} lines"))
     return found
 
 
 def summary(readings: dict[str, Reading]) -> dict[str, int]:
     """How many readings hold, are unsettled, and were corrected (their `was`)."""
-    counts = {verdict: 0 for verdict in VERDICTS}
-    counts["corrected"] = 0
+    counts = dict.fromkeys(VERDICTS, 0) | {"corrected": sum(bool(reading.was) for reading in readings.values())}
     for reading in readings.values():
         counts[reading.verdict] = counts.get(reading.verdict, 0) + 1
-        counts["corrected"] += bool(reading.was)
     return counts
+
+
+def _framework_claims(markers: list[Marker]) -> dict[str, Marker]:
+    """Each framework claim's first marker, by id, in page order."""
+    found: dict[str, Marker] = {}
+    for marker in markers:
+        if marker.kind == "framework":
+            found.setdefault(marker.id, marker)
+    return found
 
 
 def unread(markers: list[Marker], readings: dict[str, Reading]) -> list[Marker]:
     """The framework claims with no reading of their current wording, in page order: a reader's to-do list."""
-    seen: set[str] = set()
-    found = []
-    for marker in markers:
-        if marker.kind == "framework" and marker.id not in seen:
-            seen.add(marker.id)
-            reading = readings.get(marker.id)
-            if reading is None or reading.text != marker.text:
-                found.append(marker)
-    return found
+    return [marker for claim, marker in _framework_claims(markers).items()
+            if claim not in readings or readings[claim].text != marker.text]
 
 
 def main() -> int:
@@ -245,7 +243,6 @@ def main() -> int:
             print(f"# the reading of an earlier wording: {earlier.verdict}" + (f", was {earlier.was}" if earlier.was else ""))
     print(f"\n# {len(todo)} framework claim(s) without a reading of their current wording", flush=True)
     return 1 if todo or form else 0
-
 
 
 if __name__ == "__main__":

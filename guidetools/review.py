@@ -31,7 +31,7 @@ from guidetools.project import REPO_ROOT, Project
 # Words that state how something behaves; a sentence with one of them (or a code span) is a promise.
 BEHAVIOUR_WORDS = re.compile(r"\b(returns?|always|never|only|must|cannot|can't|refuses?|fails?|guarantees?|every|each|exactly)\b", re.I)
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`*(])")
-HUNK = re.compile(r"^@@ -(?P<old>\d+)(?:,(?P<old_count>\d+))? \+(?P<new>\d+)(?:,(?P<new_count>\d+))? @@")
+HUNK = re.compile(r"^@@ -\d+(?:,\d+)? \+(?P<new>\d+)(?:,\d+)? @@")
 
 
 def git(root: Path, *args: str) -> str:
@@ -78,10 +78,10 @@ class Report:
     statuses: dict[str, str]
 
     def markdown(self) -> str:
-        out = [f"# Doc review: `{self.base}` → working tree", ""]
-        out.append(f"**{len(self.added)} claims added, {len(self.removed)} removed, {len(self.reworded)} reworded; "
-                   f"{len(self.numbers)} places with changed numbers; {len(self.unmarked)} unmarked behaviour sentences.**")
-        out += ["", "## Claims", ""]
+        out = [f"# Doc review: `{self.base}` → working tree", "",
+               f"**{len(self.added)} claims added, {len(self.removed)} removed, {len(self.reworded)} reworded; "
+               f"{len(self.numbers)} places with changed numbers; {len(self.unmarked)} unmarked behaviour sentences.**",
+               "", "## Claims", ""]
         if not (self.added or self.removed or self.reworded):
             out.append("No claim was added, removed or reworded.")
         for marker, sites in self.added:
@@ -108,8 +108,7 @@ class Report:
         if not self.unmarked:
             out.append("No new or changed sentence states behaviour without a claim marker.")
         else:
-            out.append("New or changed sentences that read as a promise but carry no claim marker, so no check stands behind them:")
-            out.append("")
+            out += ["New or changed sentences that read as a promise but carry no claim marker, so no check stands behind them:", ""]
             out += [f"- {page}:{line}: {sentence} _({', '.join(why)})_" for page, line, sentence, why in self.unmarked]
         return "\n".join(out) + "\n"
 
@@ -135,51 +134,49 @@ def build(root: Path, base: str, run_checks: bool = False) -> Report:
     new_markers = {marker.id: marker for marker in new_claims.markers}
     added = [(marker, new_claims.checks.get(marker.id, [])) for claim, marker in new_markers.items() if claim not in old_markers]
     removed = [marker for claim, marker in old_markers.items() if claim not in new_markers]
+    none = claimlock.Entry("", "")
     reworded = [
         (old_markers[claim], marker, new_claims.checks.get(claim, []),
-         old_entries.get(claim, claimlock.Entry("", "")).checks != new_entries.get(claim, claimlock.Entry("", "")).checks)
+         old_entries.get(claim, none).checks != new_entries.get(claim, none).checks)
         for claim, marker in new_markers.items()
         if claim in old_markers and old_markers[claim].text != marker.text
     ]
     numbers, unmarked = _diff_findings(root, base)
-    statuses = _run_checks(root, [site for _, sites in added for site in sites] + [site for *_, sites, _ in reworded for site in sites]) if run_checks else {}
+    touched = [site for _, sites in added for site in sites] + [site for *_, sites, _ in reworded for site in sites]
+    statuses = _run_checks(root, touched) if run_checks else {}
     return Report(base, added, removed, reworded, numbers, unmarked, statuses)
 
 
 def _diff_findings(root: Path, base: str):
     """Walk the diff of the pages: numbers that changed per hunk, and unmarked behaviour in added lines."""
     diff = git(root, "diff", "-U0", "--no-color", base, "--", "docs/*.md", "docs/**/*.md", ":!docs/reference/claims.md")
-    numbers: list[tuple[str, int, list[str], list[str]]] = []
-    unmarked: list[tuple[str, int, str, list[str]]] = []
+    hunks: list[tuple[str, int, list[str], list[str]]] = []  # page, its first new line, the lines removed and added
     page = None
-    hunks: list[tuple[str, int, list[str], list[int], list[str]]] = []
     for line in diff.splitlines():
         if line.startswith("+++ "):
             page = line[6:] if line.startswith("+++ b/") else None
         elif line.startswith("@@") and page:
-            start = int(HUNK.match(line)["new"])
-            hunks.append((page, start, [], [], []))
+            hunks.append((page, int(HUNK.match(line)["new"]), [], []))
         elif hunks and line.startswith("-") and not line.startswith("---"):
             hunks[-1][2].append(line[1:])
         elif hunks and line.startswith("+") and not line.startswith("+++"):
-            hunks[-1][3].append(hunks[-1][1] + len(hunks[-1][3]))
-            hunks[-1][4].append(line[1:])
-    pages: dict[str, list[str]] = {}
-    for page, start, old_lines, new_numbers, new_lines in hunks:
+            hunks[-1][3].append(line[1:])
+    numbers: list[tuple[str, int, list[str], list[str]]] = []
+    unmarked: list[tuple[str, int, str, list[str]]] = []
+    pages: dict[str, tuple[list[str], set[int]]] = {}  # a page's lines, and those inside its fences
+    for page, start, old_lines, new_lines in hunks:
         was, now = numbers_in(" ".join(old_lines)), numbers_in(" ".join(new_lines))
-        gone = [n for n in was if n not in now]
-        new = [n for n in now if n not in was]
+        gone, new = [n for n in was if n not in now], [n for n in now if n not in was]
         if gone or new:
             numbers.append((page, start, gone, new))
         if page not in pages:
             path = root / page
-            pages[page] = path.read_text(encoding="utf-8").splitlines() if path.is_file() else []
-        lines = pages[page]
-        code_lines = _code_lines(root / page) if lines else set()
-        for number, text in zip(new_numbers, new_lines):
-            if number in code_lines or not text.strip() or text.lstrip().startswith(("#", "<!--", "{", "|", "--8<--")) or MARKER.match(text):
-                continue
-            if _is_claimed(lines, number):
+            lines = path.read_text(encoding="utf-8").splitlines() if path.is_file() else []
+            pages[page] = lines, _code_lines(path) if lines else set()
+        lines, code_lines = pages[page]
+        for number, text in enumerate(new_lines, start):
+            if (number in code_lines or not text.strip() or text.lstrip().startswith(("#", "<!--", "{", "|", "--8<--"))
+                    or MARKER.match(text) or _is_claimed(lines, number)):
                 continue
             for sentence, code in sentences(blank_list_marker(text).strip()):
                 why = [f"`{span}`" for span in code] + sorted({word.lower() for word in BEHAVIOUR_WORDS.findall(sentence)})

@@ -24,7 +24,7 @@ import subprocess
 import sys
 import time
 import tomllib
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -77,16 +77,14 @@ class GitRepository:
     def renames(self, old: str, new: str) -> dict[str, str]:
         """Paths that git sees renamed between two commits: old path -> new path."""
         result = self._git("diff", "--name-status", "-M", "-z", old, new)
-        fields = result.stdout.decode(errors="replace").split("\0")
-        moved, index = {}, 0
-        while index < len(fields) - 1:
-            status = fields[index]
-            if status.startswith(("R", "C")):  # two paths follow; a copy leaves the old file in place
+        fields = iter(result.stdout.decode(errors="replace").split("\0")[:-1])
+        moved = {}
+        for status in fields:
+            path = next(fields, "")
+            if status.startswith(("R", "C")):  # a second path follows; a copy leaves the old file in place
+                renamed = next(fields, "")
                 if status.startswith("R"):
-                    moved[fields[index + 1]] = fields[index + 2]
-                index += 3
-            else:
-                index += 2
+                    moved[path] = renamed
         return moved
 
 
@@ -151,13 +149,8 @@ class Outcome:
     exit_status: int
 
 
-@dataclass(frozen=True)
-class Use:
-    """Where a citation is used: a claim on a page, or (cited by no claim) its line in citations.toml."""
-
-    file: Path
-    line: int
-    label: str
+# Where a citation is used: (file, line, label) of a claim on a page, or, cited by no claim, of its citations.toml line.
+Use = tuple[Path, int, str]
 
 
 def check(root: Path, sources: dict[str, Path], ref: str | None = None) -> Outcome:
@@ -165,33 +158,30 @@ def check(root: Path, sources: dict[str, Path], ref: str | None = None) -> Outco
     started = time.perf_counter()
     loaded = _load_facts(root)
     if isinstance(loaded, str):
-        return Outcome([loaded], None, EXIT_BAD_INPUT)
+        return _bad(loaded)
     known, toml_lines = loaded
     repositories: dict[str, GitRepository] = {}
     for key, directory in sources.items():
         if key not in known.repositories:
-            return Outcome([f"--repo {key}=…: {CITATIONS_FILE} defines no repository '{key}'; use one of {', '.join(k for k in known.repositories if k)}"], None, EXIT_BAD_INPUT)
+            return _bad(f"--repo {key}=…: {CITATIONS_FILE} defines no repository '{key}'; use one of {', '.join(k for k in known.repositories if k)}")
         pin = known.repositories[key]
         opened = open_repository(directory, pin.name)
         if isinstance(opened, str):
-            return Outcome([opened], None, EXIT_BAD_INPUT)
+            return _bad(opened)
         if opened.commit(pin.commit) is None:
-            return Outcome([f"{directory} does not hold the pinned commit {pin.commit[:12]} of {pin.name}; fetch it (git fetch origin {pin.commit}) or pass a clone of {pin.name}"], None, EXIT_BAD_INPUT)
+            return _bad(f"{directory} does not hold the pinned commit {pin.commit[:12]} of {pin.name}; fetch it (git fetch origin {pin.commit}) or pass a clone of {pin.name}")
         repositories[key] = opened
     framework = repositories[""]
     target = None
     if ref is not None:
         target = framework.commit(ref)
         if target is None:
-            return Outcome([f"unknown ref '{ref}': {framework.git_dir} has no commit of that name; pass a branch, tag or commit of the framework (git --git-dir {framework.git_dir} log --oneline)"], None, EXIT_BAD_INPUT)
+            return _bad(f"unknown ref '{ref}': {framework.git_dir} has no commit of that name; pass a branch, tag or commit of the framework (git --git-dir {framework.git_dir} log --oneline)")
 
     uses = _uses(Project(root), known, toml_lines)
     citations = [(fact.id, citation) for fact in known.facts.values() for citation in fact.citations]
     checked = [(fact_id, c) for fact_id, c in citations if c.repo.key in repositories]
-    skipped: dict[str, int] = defaultdict(int)
-    for _, citation in citations:
-        if citation.repo.key not in repositories:
-            skipped[citation.repo.key] += 1
+    skipped = Counter(c.repo.key for _, c in citations if c.repo.key not in repositories)
 
     problems: list[Problem] = []
     at_pin: dict[tuple[str, Citation], Finding] = {}
@@ -219,10 +209,21 @@ def check(root: Path, sources: dict[str, Path], ref: str | None = None) -> Outco
                 drifted += _per_use(uses, fact_id, citation, message)
                 drifted_citations += 1
 
-    elapsed = time.perf_counter() - started
-    summary = _summary(known, checked, skipped, problems, drifted, drifted_citations, ref, target, elapsed)
+    names = sorted({known.repositories[c.repo.key].name for _, c in checked})
+    parts = [f"upstream: {len(checked)} citations of {', '.join(names)} checked at the pin"]
+    parts.append(f"{len(problems)} problem(s) at the pin" if problems else "all hold")
+    if skipped:
+        per_repo = ", ".join(f"{key} {count}" for key, count in sorted(skipped.items()))
+        parts.append(f"{skipped.total()} not checked: other repository ({per_repo}; pass --repo KEY=DIR to check them)")
+    if target is not None:
+        parts.append(f"compared with {ref} ({target[:12]}): " + (f"{drifted_citations} citation(s) moved or changed, listed above" if drifted else "no evidence moved or changed"))
+    summary = "; ".join(parts) + f"; {time.perf_counter() - started:.2f} s"
     status = EXIT_BAD_INPUT if problems else EXIT_DRIFT if drifted else EXIT_OK
     return Outcome([str(problem) for problem in _ordered(problems) + _ordered(drifted)], summary, status)
+
+
+def _bad(message: str) -> Outcome:
+    return Outcome([message], None, EXIT_BAD_INPUT)
 
 
 def _load_facts(root: Path) -> tuple[Facts, dict] | str:
@@ -279,12 +280,12 @@ def _uses(project: Project, known: Facts, toml_lines: dict) -> dict[tuple[str, C
     for page in project.pages:
         for marker in page.markers:
             for fact_id in dict.fromkeys(marker.cites):
-                by_fact[fact_id].append(Use(marker.page, marker.line, f"claim '{marker.id}' cites {fact_id}"))
+                by_fact[fact_id].append((marker.page, marker.line, f"claim '{marker.id}' cites {fact_id}"))
     uses = {}
     for fact in known.facts.values():
         for citation in fact.citations:
             line = toml_lines.get((fact.id, citation.path, citation.line), toml_lines.get(("fact", fact.id), 1))
-            uses[fact.id, citation] = by_fact.get(fact.id) or [Use(CITATIONS_FILE, line, f"fact {fact.id} (cited by no claim)")]
+            uses[fact.id, citation] = by_fact.get(fact.id) or [(CITATIONS_FILE, line, f"fact {fact.id} (cited by no claim)")]
     return uses
 
 
@@ -293,7 +294,7 @@ def _ordered(problems: list[Problem]) -> list[Problem]:
 
 
 def _per_use(uses: dict, fact_id: str, citation: Citation, message: str) -> list[Problem]:
-    return [Problem(use.file, use.line, f"{use.label}: {citation}: {message}") for use in uses[fact_id, citation]]
+    return [Problem(file, line, f"{label}: {citation}: {message}") for file, line, label in uses[fact_id, citation]]
 
 
 def _pin_problem(fact_id: str, citation: Citation, finding: Finding) -> str | None:
@@ -326,19 +327,6 @@ def _drift(fact_id: str, citation: Citation, finding: Finding, ref: str, target:
                 f"re-check against the source there, then set line = {finding.nearest} in [facts.{fact_id}]")
     return (f"gone at {at}: evidence `{citation.evidence}` is no longer in {new_path}{renamed}; "
             f"re-check against the source there and correct [facts.{fact_id}]")
-
-
-def _summary(known: Facts, checked: list, skipped: dict[str, int], problems: list[Problem], drifted: list[Problem], drifted_citations: int,
-             ref: str | None, target: str | None, elapsed: float) -> str:
-    names = sorted({known.repositories[c.repo.key].name for _, c in checked})
-    parts = [f"upstream: {len(checked)} citations of {', '.join(names)} checked at the pin"]
-    parts.append(f"{len(problems)} problem(s) at the pin" if problems else "all hold")
-    if skipped:
-        per_repo = ", ".join(f"{key} {count}" for key, count in sorted(skipped.items()))
-        parts.append(f"{sum(skipped.values())} not checked: other repository ({per_repo}; pass --repo KEY=DIR to check them)")
-    if target is not None:
-        parts.append(f"compared with {ref} ({target[:12]}): " + (f"{drifted_citations} citation(s) moved or changed, listed above" if drifted else "no evidence moved or changed"))
-    return "; ".join(parts) + f"; {elapsed:.2f} s"
 
 
 # ---- command line ----

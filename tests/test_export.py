@@ -103,7 +103,7 @@ def test_the_pages_are_exported_at_their_paths_and_doc_links_land_on_one_of_thei
         titles = [found[index + 1].content for index, token in enumerate(found) if token.type == "heading_open"]
         seen: dict[str, int] = {}
         headings[export.DOC_ROOT + name.removesuffix(".md")] = {
-            export._unique(export.markdig_slug(export.heading_text(title)), seen, "-") for title in titles}
+            export._unique(export.markdig_slug(export.heading_text(title)), seen) for title in titles}
     broken = []
     for name, text in exported.items():
         for target in links(split(text)[1]):
