@@ -11,7 +11,7 @@ import struct
 import zipfile
 from dataclasses import dataclass, replace
 from datetime import datetime, timezone
-from typing import Callable, Iterator
+from typing import Iterator
 from xml.sax.saxutils import escape, quoteattr
 
 SEED = 20261130
@@ -175,23 +175,17 @@ def byte_flips(specimen: Specimen, count: int) -> Iterator[Specimen]:
 
 # -- zip / OOXML mutators ---------------------------------------------------------------------------
 
-def entries_removed_and_renamed(specimen: Specimen) -> Iterator[Specimen]:
-    """Each zip entry in turn: left out, then renamed (``.bak`` appended)."""
+def entries_damaged(specimen: Specimen) -> Iterator[Specimen]:
+    """Each zip entry in turn: left out, renamed (``.bak`` appended), and an XML part cut in half (an unclosed
+    element) and given a stray '<'."""
     parts = zip_parts(specimen.data)
-    for name in parts:
+    for name, body in parts.items():
         yield specimen.variant(f"entry {name} removed", _zip({k: v for k, v in parts.items() if k != name}))
         renamed = {(k + ".bak" if k == name else k): v for k, v in parts.items()}
         yield specimen.variant(f"entry {name} renamed", _zip(renamed))
-
-
-def xml_made_invalid(specimen: Specimen) -> Iterator[Specimen]:
-    """Each XML part in turn: cut in half (an unclosed element), then with a stray '<'."""
-    parts = zip_parts(specimen.data)
-    for name, body in parts.items():
-        if not name.endswith((".xml", ".rels")):
-            continue
-        yield specimen.variant(f"{name} cut in half", _zip({**parts, name: body[: len(body) // 2]}))
-        yield specimen.variant(f"{name} with a stray '<'", _zip({**parts, name: body.replace(b">", b"><<", 1)}))
+        if name.endswith((".xml", ".rels")):
+            yield specimen.variant(f"{name} cut in half", _zip({**parts, name: body[: len(body) // 2]}))
+            yield specimen.variant(f"{name} with a stray '<'", _zip({**parts, name: body.replace(b">", b"><<", 1)}))
 
 
 def sizes_lied_about(specimen: Specimen) -> Iterator[Specimen]:
@@ -206,6 +200,20 @@ def sizes_lied_about(specimen: Specimen) -> Iterator[Specimen]:
             changed = bytearray(data)
             struct.pack_into("<I", changed, header + 24, lie)
             yield specimen.variant(f"{name} size {label} in the central directory", bytes(changed))
+
+
+STRICT_NAMESPACES = {
+    b"http://schemas.openxmlformats.org/spreadsheetml/2006/main": b"http://purl.oclc.org/ooxml/spreadsheetml/main",
+    b"http://schemas.openxmlformats.org/wordprocessingml/2006/main": b"http://purl.oclc.org/ooxml/wordprocessingml/main",
+    b"http://schemas.openxmlformats.org/officeDocument/2006/relationships": b"http://purl.oclc.org/ooxml/officeDocument/relationships",
+}
+
+
+def strict_ooxml(specimen: Specimen) -> Specimen:  # every transitional namespace replaced by its Strict one
+    parts = zip_parts(specimen.data)
+    for transitional, strict in STRICT_NAMESPACES.items():
+        parts = {name: body.replace(transitional, strict) for name, body in parts.items()}
+    return specimen.variant("Strict OOXML namespaces", _zip(parts))
 
 
 # -- PDF size and offset lies -------------------------------------------------------------------------
@@ -240,40 +248,18 @@ def pdf_xref_offsets_lied_about(specimen: Specimen) -> Iterator[Specimen]:
             changed[entries + 20 * number: entries + 20 * number + 10] = b"%010d" % offset
         return bytes(changed)
 
+    def swapped(first: int, second: int) -> bytes:  # the two objects' offsets exchanged
+        new = list(offsets)
+        new[first - 1], new[second - 1] = offsets[second - 1], offsets[first - 1]
+        return with_offsets(new)
+
     yield specimen.variant("xref offsets all shifted by 5", with_offsets([offset + 5 for offset in offsets]))
-    swapped = list(offsets)
-    swapped[1], swapped[2] = swapped[2], swapped[1]
-    yield specimen.variant("xref offsets of objects 2 and 3 swapped", with_offsets(swapped))
-    into_stream = list(offsets)
-    into_stream[2] = data.index(b"stream\n") + len(b"stream\n") + 3
+    yield specimen.variant("xref offsets of objects 2 and 3 swapped", swapped(2, 3))
+    into_stream = [*offsets[:2], data.index(b"stream\n") + len(b"stream\n") + 3, *offsets[3:]]
     yield specimen.variant("xref offset of object 3 inside a stream", with_offsets(into_stream))
     # The two page-content streams swapped: a reader that trusts the table reads page 1's text twice.
     first, second = [int(match.group(1)) for match in re.finditer(rb"(\d+) 0 obj\s*<<[^>]*?/Length", data)][:2]
-    contents = list(offsets)
-    contents[first - 1], contents[second - 1] = offsets[second - 1], offsets[first - 1]
-    yield specimen.variant(f"xref offsets of stream objects {first} and {second} swapped", with_offsets(contents))
-
-
-STRICT_NAMESPACES = {
-    b"http://schemas.openxmlformats.org/spreadsheetml/2006/main": b"http://purl.oclc.org/ooxml/spreadsheetml/main",
-    b"http://schemas.openxmlformats.org/wordprocessingml/2006/main": b"http://purl.oclc.org/ooxml/wordprocessingml/main",
-    b"http://schemas.openxmlformats.org/officeDocument/2006/relationships": b"http://purl.oclc.org/ooxml/officeDocument/relationships",
-}
-
-
-def _repackaged(specimen: Specimen, label: str, change: Callable[[dict[str, bytes]], None], must_refuse=False) -> Specimen:
-    parts = zip_parts(specimen.data)
-    change(parts)
-    return specimen.variant(label, _zip(parts), must_refuse)
-
-
-def strict_ooxml(specimen: Specimen) -> Specimen:  # every transitional namespace replaced by its Strict one
-    def strict(parts: dict[str, bytes]) -> None:
-        for name, body in parts.items():
-            for transitional, strict in STRICT_NAMESPACES.items():
-                body = body.replace(transitional, strict)
-            parts[name] = body
-    return _repackaged(specimen, "Strict OOXML namespaces", strict)
+    yield specimen.variant(f"xref offsets of stream objects {first} and {second} swapped", swapped(first, second))
 
 
 # -- XLSX-specific damage ---------------------------------------------------------------------------
@@ -281,28 +267,21 @@ def strict_ooxml(specimen: Specimen) -> Specimen:  # every transitional namespac
 SHEET = "xl/worksheets/sheet1.xml"
 
 
-def _sheet_changed(specimen: Specimen, label: str, change: Callable[[bytes], bytes], must_refuse=False) -> Specimen:
-    return _repackaged(specimen, label, lambda parts: parts.update({SHEET: change(parts[SHEET])}), must_refuse)
-
-
-def dimension_understated(specimen: Specimen) -> Specimen:  # read-only readers that trust it drop every row but one
-    return _sheet_changed(specimen, "dimension understates the used range",
-                          lambda sheet: re.sub(rb'<dimension ref="[^"]*"', b'<dimension ref="A1"', sheet))
-
-
-def shared_string_out_of_range(specimen: Specimen) -> Specimen:  # A2 points at shared string 999 (there are none)
-    return _sheet_changed(specimen, "shared string index out of range", lambda sheet: re.sub(
-        rb'<c r="A2"[^>]*>.*?</c>', b'<c r="A2" t="s"><v>999</v></c>', sheet, count=1), must_refuse=True)
-
-
-def missing_sheet_part(specimen: Specimen) -> Specimen:  # the workbook lists a sheet whose part is not in the package
-    return _repackaged(specimen, "listed sheet part missing", lambda parts: parts.pop("xl/worksheets/sheet2.xml"),
-                       must_refuse=True)
-
-
-def truncated_sheet_xml(specimen: Specimen) -> Specimen:
-    return _sheet_changed(specimen, "sheet XML truncated", lambda sheet: sheet[: sheet.index(b"</sheetData>") - 10],
-                          must_refuse=True)
+def sheet_damaged(specimen: Specimen) -> list[Specimen]:
+    parts = zip_parts(specimen.data)
+    sheet = parts[SHEET]
+    cases = [  # label, the damaged parts, must_refuse
+        # read-only readers that trust it drop every row but one
+        ("dimension understates the used range",
+         {**parts, SHEET: re.sub(rb'<dimension ref="[^"]*"', b'<dimension ref="A1"', sheet)}, False),
+        # A2 points at shared string 999 (there are none)
+        ("shared string index out of range",
+         {**parts, SHEET: re.sub(rb'<c r="A2"[^>]*>.*?</c>', b'<c r="A2" t="s"><v>999</v></c>', sheet, count=1)}, True),
+        # the workbook lists a sheet whose part is not in the package
+        ("listed sheet part missing", {k: v for k, v in parts.items() if k != "xl/worksheets/sheet2.xml"}, True),
+        ("sheet XML truncated", {**parts, SHEET: sheet[: sheet.index(b"</sheetData>") - 10]}, True),
+    ]
+    return [specimen.variant(label, _zip(damaged), must_refuse) for label, damaged, must_refuse in cases]
 
 
 # -- the corpus -----------------------------------------------------------------------------------
@@ -320,9 +299,5 @@ def damaged(name: str) -> list[Specimen]:
     cases = [*truncations(specimen, 24), *byte_flips(specimen, 12)]
     if name.endswith(".pdf"):
         return cases + [*pdf_stream_lengths_lied_about(specimen), *pdf_xref_offsets_lied_about(specimen)]
-    cases += [*entries_removed_and_renamed(specimen), *xml_made_invalid(specimen), *sizes_lied_about(specimen),
-              strict_ooxml(specimen)]
-    if name.endswith(".xlsx"):
-        cases += [dimension_understated(specimen), shared_string_out_of_range(specimen), missing_sheet_part(specimen),
-                  truncated_sheet_xml(specimen)]
-    return cases
+    cases += [*entries_damaged(specimen), *sizes_lied_about(specimen), strict_ooxml(specimen)]
+    return cases + sheet_damaged(specimen) if name.endswith(".xlsx") else cases

@@ -1,4 +1,4 @@
-"""Test helpers for hostile-input tests: a small workspace, and a snapshot of everything a mesh holds."""
+"""Hostile-input test helpers: a small workspace, its MCP tools, and a snapshot of everything a mesh holds."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import hashlib
 import json
 from typing import Any
 
-from agentkit import AgentkitError, ContentType, Mesh, extractive_summary
+from agentkit import AgentkitError, ContentType, Mesh, Tool, extractive_summary, mcp_tools, tools_by_name
 
 COMPANY = "Acme"
 NOTE = "Annual Note 2024.md"
@@ -39,15 +39,17 @@ def workspace() -> Mesh:
     return mesh
 
 
-def known_paths() -> list[str]:
-    """Paths that exist in :func:`workspace` (and their Get forms), for generators to start from."""
-    return [
-        COMPANY, f"{COMPANY}/rev", f"{COMPANY}/*", f"{COMPANY}/content", f"{COMPANY}/content/",
-        f"{COMPANY}/content/{NOTE}", f"{COMPANY}/content/{NESTED}", f"{COMPANY}/content/Sub",
-        f"{COMPANY}/{NAMED_COLLECTION}", f"{COMPANY}/content/{NAMED_COLLECTION}",
-        f"{COMPANY}/content/{NAMED_COLLECTION}/{NAMED_FILE}", f"{COMPANY}/content/_Documents/Annual-Note-2024.md",
-        f"{COMPANY}/{NAMED_COLLECTION}/_Documents/board-minutes.txt",
-    ]
+KNOWN_PATHS = (  # paths that exist in workspace() (and their Get forms), for generators to start from
+    COMPANY, f"{COMPANY}/rev", f"{COMPANY}/*", f"{COMPANY}/content", f"{COMPANY}/content/",
+    f"{COMPANY}/content/{NOTE}", f"{COMPANY}/content/{NESTED}", f"{COMPANY}/content/Sub",
+    f"{COMPANY}/{NAMED_COLLECTION}", f"{COMPANY}/content/{NAMED_COLLECTION}",
+    f"{COMPANY}/content/{NAMED_COLLECTION}/{NAMED_FILE}", f"{COMPANY}/content/_Documents/Annual-Note-2024.md",
+    f"{COMPANY}/{NAMED_COLLECTION}/_Documents/board-minutes.txt",
+)
+
+
+def mcp(mesh: Mesh) -> dict[str, Tool]:  # the MCP tools by name; no chat context: a path is read as written
+    return tools_by_name(mcp_tools(mesh))
 
 
 def file_text(answer: str) -> str:

@@ -9,16 +9,16 @@ import base64
 
 import pytest
 
-from agentkit import get_path_of_file, mcp_tools, tools_by_name
+from agentkit import get_path_of_file
 from tests import corpus
-from tests.mesh_state import COMPANY, file_text, snapshot, workspace
+from tests.mesh_state import COMPANY, file_text, mcp, snapshot, workspace
 
 
 def read_back(damaged: corpus.Specimen) -> tuple[str, str]:
     """(Get's answer, indexed text) after MCP ``upload`` into a fresh workspace, which stores the bytes without
     reading them (C7), and an index refresh."""
     mesh = workspace()
-    tools = tools_by_name(mcp_tools(mesh))
+    tools = mcp(mesh)
     answer = tools["upload"].call({"path": f"{COMPANY}/content/{damaged.name}",
                                    "base64Content": base64.b64encode(damaged.data).decode()})
     assert answer.startswith('{"status":"Uploaded"'), f"{damaged.case}: upload answered {answer[:300]!r}"
@@ -32,16 +32,6 @@ def read_back(damaged: corpus.Specimen) -> tuple[str, str]:
 
 def missing(known: tuple[str, ...], text: str) -> list[str]:  # whitespace collapsed: the index joins words by spaces
     return [phrase for phrase in known if " ".join(phrase.split()) not in " ".join(text.split())]
-
-
-@pytest.mark.parametrize("name", corpus.SPECIMENS)
-def test_every_undamaged_specimen_reads_whole(name):
-    """The oracle is meaningful: each producer's valid file reads with all its known phrases."""
-    specimen = corpus.SPECIMENS[name]()
-    text, indexed = read_back(specimen)
-    assert [phrase for phrase in specimen.known if phrase not in text] == []
-    if not name.endswith(".xlsx"):  # indexing extracts no text from a workbook (D5)
-        assert missing(specimen.known, indexed) == []
 
 
 def judged(damaged: corpus.Specimen) -> str | None:
@@ -65,7 +55,14 @@ def judged(damaged: corpus.Specimen) -> str | None:
 
 @pytest.mark.parametrize("name", [*corpus.SPECIMENS, "report.pdf"])
 def test_damaged_file_is_read_whole_or_refused_naming_it(name):
-    """Every damaged copy is judged, and every one that fails is named."""
+    """Every damaged copy is judged, and every one that fails is named. The oracle is meaningful: each small
+    producer's valid file reads with all its known phrases."""
+    if name in corpus.SPECIMENS:
+        specimen = corpus.SPECIMENS[name]()
+        text, indexed = read_back(specimen)
+        assert [phrase for phrase in specimen.known if phrase not in text] == []
+        if not name.endswith(".xlsx"):  # indexing extracts no text from a workbook (D5)
+            assert missing(specimen.known, indexed) == []
     problems = [problem for damaged in corpus.damaged(name) if (problem := judged(damaged))]
     assert not problems, "\n".join(problems)
 
@@ -74,10 +71,9 @@ def test_corpus_covers_every_kind_of_damage():
     """Each class of damage the issue lists, for each format (crafted heading styles: tests/test_hostile_input.py)."""
     cases = [case for name in corpus.SPECIMENS for case in corpus.damaged(name)]
     labels = " | ".join(f"{case.name}: {case.label}" for case in cases)
-    for expected in ("fpdf2.pdf: truncated", "reportlab.pdf: truncated", "figures.xlsx: truncated",
-                     "review.docx: truncated", "fpdf2.pdf: byte", "reportlab.pdf: byte", "figures.xlsx: byte",
-                     "review.docx: byte", "removed", "renamed", "cut in half", "size understated",
-                     "size overstated", "fpdf2.pdf: stream 1 /Length understated", "reportlab.pdf: stream 2 /Length overstated",
+    for expected in (*(f"{name}: {kind}" for name in corpus.SPECIMENS for kind in ("truncated", "byte")),
+                     "removed", "renamed", "cut in half", "size understated", "size overstated",
+                     "fpdf2.pdf: stream 1 /Length understated", "reportlab.pdf: stream 2 /Length overstated",
                      "/Length past the end of the file", "reportlab.pdf: startxref past the end",
                      "fpdf2.pdf: xref offsets all shifted", "reportlab.pdf: xref offsets of stream objects",
                      "figures.xlsx: Strict OOXML", "review.docx: Strict OOXML", "shared string index out of range",

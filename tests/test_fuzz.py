@@ -29,7 +29,7 @@ from agentkit._paths import UnifiedPath, resolve_tool_path
 from agentkit._plugins import NULL_RAISES
 from agentkit._transformers import Box, IndexText, Span
 from tests import hypothesis_profiles  # noqa: F401  (registers and loads the profiles when conftest did not)
-from tests.mesh_state import COMPANY, NAMED_COLLECTION, NOTE, file_text, known_paths, snapshot, workspace
+from tests.mesh_state import COMPANY, KNOWN_PATHS, NAMED_COLLECTION, NOTE, file_text, mcp, snapshot, workspace
 
 # -- the registry -----------------------------------------------------------------------------------
 
@@ -76,13 +76,8 @@ def does_not_bind(tool: agentkit.Tool, arguments: Any) -> bool:
     or a value of another JSON type than its parameter's (a JSON number may come as a numeric string)."""
     if tool.plugin == agentkit.MCP_SERVER or not isinstance(arguments, dict):
         return False
-    for parameter in tool.parameters:
-        if parameter.name not in arguments:
-            if parameter.required:
-                return True
-        elif arguments[parameter.name] is not None and not binds(parameter.type, arguments[parameter.name]):
-            return True
-    return False
+    return any(arguments[p.name] is not None and not binds(p.type, arguments[p.name]) if p.name in arguments
+               else p.required for p in tool.parameters)
 
 
 def binds(kind: str, value: Any) -> bool:
@@ -94,17 +89,12 @@ def binds(kind: str, value: Any) -> bool:
         or (isinstance(value, str) and re.fullmatch(r"\s*[+-]?[0-9]+\s*", value) is not None)
 
 
-def mcp(mesh: agentkit.Mesh, method: str) -> agentkit.Tool:  # no chat context: a path is read as written
-    return agentkit.tools_by_name(agentkit.mcp_tools(mesh))[agentkit.snake_case(method)]
-
-
 TOOL_LABELS = [tool_label(tool) for tool in registry(workspace())]
 
 
 # -- hostile values ---------------------------------------------------------------------------------
 
-def nested(depth_and_shape: tuple[int, str]) -> Any:  # as Python data or as JSON text
-    depth, shape = depth_and_shape
+def nested(depth: int, shape: str) -> Any:  # as Python data or as JSON text
     if shape == "json-array":
         return "[" * depth + "]" * depth
     if shape == "json-object":
@@ -120,33 +110,33 @@ DOT_SEGMENTS = (".", "..", "%2e%2e", "%2E%2e", "%2e", ".%2e", "%252e%252e", "...
 UNICODE_NAMES = ("café", unicodedata.normalize("NFD", "café"), "Ångström", unicodedata.normalize("NFD", "Ångström"),
                  "Ǆ", "ﬁle", "\u200bzero", "emoji\U0001F600", "\ufeffbom", "rtl\u202e")
 ODD_SEGMENTS = ("%", "%25", "%zz", "%c3", "100%", "a'b", 'a"b', "@x", "@@x", " ", "\t", "\x00", "a\nb", "x" * 300)
+ODD_NAMES = RESERVED_WORDS + DOT_SEGMENTS + UNICODE_NAMES + ODD_SEGMENTS
 KNOWN_SEGMENTS = (COMPANY, "rev", "content", NAMED_COLLECTION, "Sub", "ledger.csv", NOTE, "Annual-Note-2024.md", "new")
 
 # Numbers past the int-string limit (4,300 digits) are built by map: their repr() itself would fail.
 huge_numbers = st.sampled_from([10**20, -10**20, 2**63, -(2**63) - 1, 2**31, -1, 0]) | st.sampled_from([400, 5000]).map(lambda digits: -(10**digits))
 odd_floats = st.sampled_from([math.nan, math.inf, -math.inf, -0.0, 1e308, 5e-324, 1.5, -2.5])
 digit_strings = st.integers(1, 6000).map(lambda n: "9" * n) | st.sampled_from(["-1", "1e3", "0x10", " 3 ", "٣", "³"])
-deep = st.tuples(st.sampled_from([10, 200, 1200, 5000, 50_000]), st.sampled_from(["list", "dict", "json-array", "json-object"])).map(nested)
+deep = st.builds(nested, st.sampled_from([10, 200, 1200, 5000, 50_000]),
+                 st.sampled_from(["list", "dict", "json-array", "json-object"]))
 long_strings = st.sampled_from([1_000, 100_000]).map(lambda n: "a" * n) | st.text(min_size=100, max_size=400)
 short_text = st.text(max_size=30)
+base64_text = st.binary(max_size=200).map(lambda b: base64.b64encode(b).decode())
 
 scalars = st.none() | st.booleans() | st.integers() | huge_numbers | odd_floats | short_text | digit_strings
 hostile = st.one_of(
     scalars, deep, long_strings,
     st.lists(scalars, max_size=4), st.dictionaries(short_text, scalars, max_size=4),
-    st.sampled_from(RESERVED_WORDS + DOT_SEGMENTS + UNICODE_NAMES + ODD_SEGMENTS),
+    st.sampled_from(ODD_NAMES),
 )
 
-segment = st.one_of(
-    st.sampled_from(KNOWN_SEGMENTS), st.sampled_from(RESERVED_WORDS), st.sampled_from(DOT_SEGMENTS),
-    st.sampled_from(UNICODE_NAMES), st.sampled_from(ODD_SEGMENTS), st.text(min_size=1, max_size=12),
-)
+segment = st.sampled_from(KNOWN_SEGMENTS) | st.sampled_from(ODD_NAMES) | st.text(min_size=1, max_size=12)
 path_text = st.one_of(
-    st.sampled_from(known_paths()),
+    st.sampled_from(KNOWN_PATHS),
     st.tuples(st.sampled_from(["", "/", "@", "@@", " ", "'", '"']),
               st.lists(segment, min_size=1, max_size=7),
               st.sampled_from(["", "/", "/*", " ", "'"])).map(lambda t: t[0] + "/".join(t[1]) + t[2]),
-    st.sampled_from(known_paths()).flatmap(lambda p: st.sampled_from(DOT_SEGMENTS + RESERVED_WORDS).map(lambda s: f"{p}/{s}")),
+    st.sampled_from(KNOWN_PATHS).flatmap(lambda p: st.sampled_from(DOT_SEGMENTS + RESERVED_WORDS).map(lambda s: f"{p}/{s}")),
     st.integers(10, 3000).map(lambda n: "/".join([COMPANY] + ["x"] * n)),
 )
 path_value = path_text | hostile
@@ -213,8 +203,7 @@ VALUES_BY_PARAMETER: dict[str, st.SearchStrategy] = {
                        long_strings, st.integers(1, 20_000).map(lambda n: "revenue " * n), hostile),
     "limit": st.integers(-5, 300) | huge_numbers | odd_floats | digit_strings | hostile,
     "chunkindex": st.integers(-3, 10) | huge_numbers | odd_floats | digit_strings | hostile,
-    "base64content": st.binary(max_size=200).map(lambda b: base64.b64encode(b).decode()) | hostile,
-    "content": st.binary(max_size=200).map(lambda b: base64.b64encode(b).decode()) | short_text | hostile,
+    "base64content": base64_text | hostile, "content": base64_text | short_text | hostile,
     "oldtext": short_text | long_strings | hostile, "newtext": short_text | long_strings | hostile,
     "replaceall": st.booleans() | hostile, "force": st.booleans() | hostile,
     "collectionname": st.sampled_from(["content", NAMED_COLLECTION, "missing"]) | segment | hostile,
@@ -261,7 +250,7 @@ def call_checked(mesh: agentkit.Mesh, tool: agentkit.Tool, arguments: Any, befor
     elif is_refusal(tool, answer):
         assert after == before, f"{tool_label(tool)} refused ({answer[:200]!r}) but changed the mesh"
     if after != before:  # only a write can leave something unreachable
-        get = mcp(mesh, "Get")
+        get = mcp(mesh)["get"]
         assert_every_node_reachable(mesh, get)
         assert_every_file_reachable(mesh, get)
     return answer, after
@@ -347,14 +336,12 @@ def test_every_tool_answers_text_and_a_refusal_changes_nothing(label):
 
 FILE_NAMES = st.one_of(
     st.text(min_size=1, max_size=30),
-    st.sampled_from(DOT_SEGMENTS + RESERVED_WORDS + UNICODE_NAMES + ODD_SEGMENTS),
+    st.sampled_from(ODD_NAMES),
     st.lists(st.sampled_from(DOT_SEGMENTS + RESERVED_WORDS + UNICODE_NAMES + ("Sub", "a", "%25", "100%")),
              min_size=2, max_size=4).map("/".join),
 )
 EXTENSIONS = st.sampled_from([".md", ".pdf", ".docx", ".xlsx", ".xls", ".png", ".csv", "", ".MD"])
-
-
-COLLECTION_NAMES = st.one_of(st.sampled_from(RESERVED_WORDS + DOT_SEGMENTS + UNICODE_NAMES + ODD_SEGMENTS),
+COLLECTION_NAMES = st.one_of(st.sampled_from(ODD_NAMES),
                              st.sampled_from(["content", NAMED_COLLECTION, "Data", "CONTENT", "a b", "x.y"]),
                              st.text(min_size=1, max_size=12))
 
@@ -375,7 +362,7 @@ def test_an_uploaded_file_is_readable_at_its_get_path_or_refused_cleanly(collect
             mesh.add_collection(COMPANY, collection)
         except agentkit.AgentkitError:
             return
-    upload = mcp(mesh, "Upload")
+    upload = mcp(mesh)["upload"]
     answer, _ = call_checked(mesh, upload, {"path": f"{COMPANY}/{collection}/{name}{extension}",
                                             "base64Content": base64.b64encode(body).decode()})
     if not is_refusal(upload, answer):
@@ -397,7 +384,7 @@ class ToolSequences(RuleBasedStateMachine):
     def __init__(self) -> None:
         super().__init__()
         self.mesh = workspace()
-        self.tools = agentkit.tools_by_name(agentkit.mcp_tools(self.mesh))
+        self.tools = mcp(self.mesh)
         self.model: dict[str, str] = {node.path: node.name for node in self.mesh.nodes()}
 
     def call(self, method: str, arguments: Any) -> str:
@@ -411,9 +398,9 @@ class ToolSequences(RuleBasedStateMachine):
                                                           "content": {"$type": "Fact", "item": slug, "value": 1}})})
         if path in self.model:
             assert not answer.startswith("Created"), f"Create overwrote {path}: {answer}"  # M9
-            return path
-        assert answer == f"Created: {path}", f"a valid Create of {path} was refused: {answer}"
-        self.model[path] = name
+        else:
+            assert answer == f"Created: {path}", f"a valid Create of {path} was refused: {answer}"
+            self.model[path] = name
         return path
 
     @rule(path=created, name=st.sampled_from(["Renamed", "Again"]))
@@ -426,8 +413,7 @@ class ToolSequences(RuleBasedStateMachine):
 
     @rule(path=created, fields=fields_value)
     def patch(self, path, fields):
-        arguments = {"path": path, "fields": as_json_text(fields)}
-        answer = self.call("patch", arguments)
+        answer = self.call("patch", {"path": path, "fields": as_json_text(fields)})
         if answer.startswith("Patched: "):
             assert path in self.model, answer
             self.model[path] = self.mesh.get(path).name  # the store: Get refuses a reserved word such as `data` by design
@@ -437,20 +423,17 @@ class ToolSequences(RuleBasedStateMachine):
         answer = self.call("delete", {"paths": json.dumps([path])})
         if path in self.model:
             assert answer.startswith("Deleted: "), answer
-            for gone in [p for p in self.model if p == path or p.startswith(path + "/")]:
-                del self.model[gone]
+            self.model = {p: name for p, name in self.model.items() if p != path and not p.startswith(path + "/")}
 
     @rule(source=created, destination=st.sampled_from([f"{COMPANY}/moved", "moved", f"{COMPANY}/rev/moved", "n1"]),
           keep=st.booleans())
     def relocate(self, source, destination, keep):
-        if keep:
-            answer = self.call("copy", {"sourcePath": source, "targetNamespace": destination})
-        else:
-            answer = self.call("move", {"sourcePath": source, "targetPath": destination})
-        if not is_refusal(self.tools["copy" if keep else "move"], answer):
+        method, arguments = ("copy", {"sourcePath": source, "targetNamespace": destination}) if keep \
+            else ("move", {"sourcePath": source, "targetPath": destination})
+        if not is_refusal(self.tools[method], self.call(method, arguments)):
             self.model = {node.path: node.name for node in self.mesh.nodes()}
 
-    @rule(path=st.sampled_from(known_paths()) | created)
+    @rule(path=st.sampled_from(KNOWN_PATHS) | created)
     def get(self, path):
         self.call("get", {"path": path})
 
@@ -480,7 +463,9 @@ def best_time(function: Callable[[], Any], repeats: int = 3) -> float:
 
 
 @functools.cache
-def grown(kind: str, n: int) -> agentkit.Mesh:  # built once, so best_time's later runs time the search alone
+def grown(kind: str = "nodes", n: int = 0) -> agentkit.Mesh:
+    """A workspace with n more nodes or indexed files, built once: best_time's later runs time the call alone, and
+    grown() is the workspace the read-only runs share."""
     mesh = workspace()
     for number in range(n):
         if kind == "files":
@@ -493,29 +478,23 @@ def grown(kind: str, n: int) -> agentkit.Mesh:  # built once, so best_time's lat
 
 
 SCALING = {
-    # label: (run(mesh, n), n); `mesh` is a workspace the read-only calls share (read_only_workspace); n is small
-    # enough that even quadratic growth stays well under a second at 10n.
-    "path parsing, n segments": (lambda mesh, n: agentkit.parse_path("/".join([COMPANY] * n + ["content", "x.md"])), 500),
-    "Get, a path of n segments": (lambda mesh, n: mcp(mesh, "Get").call({"path": "/".join([COMPANY] + ["x"] * n)}), 500),
-    "Create, a namespace of n segments": (lambda mesh, n: mcp(workspace(), "Create").call({"node": json.dumps(
+    # label: (run(n), n); n is small enough that even quadratic growth stays well under a second at 10n.
+    "path parsing, n segments": (lambda n: agentkit.parse_path("/".join([COMPANY] * n + ["content", "x.md"])), 500),
+    "Get, a path of n segments": (lambda n: mcp(grown())["get"].call({"path": "/".join([COMPANY] + ["x"] * n)}), 500),
+    "Create, a namespace of n segments": (lambda n: mcp(workspace())["create"].call({"node": json.dumps(
         {"id": "/".join(["x"] * n + ["leaf"]), "name": "Leaf", "nodeType": "Fact"})}), 300),
-    "Search, a query of n words": (lambda mesh, n: mcp(mesh, "Search").call({"query": "revenue " * n}), 200),
-    "search_chunks, a query of n words": (lambda mesh, n: mcp(mesh, "SearchChunks").call(
+    "Search, a query of n words": (lambda n: mcp(grown())["search"].call({"query": "revenue " * n}), 200),
+    "search_chunks, a query of n words": (lambda n: mcp(grown())["search_chunks"].call(
         {"query": f"namespace:{COMPANY}/content " + "revenue " * n}), 200),
-    "upload, n lines": (lambda mesh, n: workspace().collections[f"{COMPANY}/content"].upload(
+    "upload, n lines": (lambda n: workspace().collections[f"{COMPANY}/content"].upload(
         f"big-{n}.md", b"Revenue grew again this year.\n" * n, index=True), 300),
-    "Get on a workbook of n rows": (lambda mesh, n: get_text("w.xlsx", workbook_of(n)), 600),
+    "Get on a workbook of n rows": (lambda n: get_text("w.xlsx", workbook_of(n)), 600),
     # No prefix ending in } or ] parses: the framework tries them all, agentkit decodes the first value once.
-    "RepairJson, n values and no parseable prefix": (lambda mesh, n: repair_json('{"a": [' + "[1], " * n + "x"), 2000),
-    "Search, n indexed nodes": (lambda mesh, n: mcp(grown("nodes", n), "Search").call({"query": "revenue", "limit": 200}), 10),
-    "search_chunks, n indexed files": (lambda mesh, n: mcp(grown("files", n), "SearchChunks").call(
+    "RepairJson, n values and no parseable prefix": (lambda n: repair_json('{"a": [' + "[1], " * n + "x"), 2000),
+    "Search, n indexed nodes": (lambda n: mcp(grown("nodes", n))["search"].call({"query": "revenue", "limit": 200}), 10),
+    "search_chunks, n indexed files": (lambda n: mcp(grown("files", n))["search_chunks"].call(
         {"query": f"namespace:{COMPANY}/content revenue ledger", "limit": 200}), 10),
 }
-
-
-@pytest.fixture(scope="module")
-def read_only_workspace() -> agentkit.Mesh:  # shared by the scaling runs of Get, Search, search_chunks
-    return workspace()
 
 
 @functools.cache
@@ -557,10 +536,10 @@ def test_chunking_reads_each_word_of_a_pdf_a_bounded_number_of_times(words=20_00
 
 
 @pytest.mark.parametrize("label", list(SCALING))
-def test_time_grows_at_most_linearly_with_input_size(label, read_only_workspace):
+def test_time_grows_at_most_linearly_with_input_size(label):
     run, n = SCALING[label]
-    small = best_time(lambda: run(read_only_workspace, n), repeats=5)
-    large = best_time(lambda: run(read_only_workspace, 10 * n), repeats=2)
+    small = best_time(lambda: run(n), repeats=5)
+    large = best_time(lambda: run(10 * n), repeats=2)
     assert large / max(small, 1e-6) < 10 * GENEROUS, f"{label}: 10x the input: {small:.4f} s -> {large:.4f} s"
 
 

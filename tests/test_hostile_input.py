@@ -11,44 +11,50 @@ import json
 
 import pytest
 
-from agentkit import (
-    Mesh, PathError, content_collection_plugin, get_text, index_text, mcp_tools, mesh_plugin, parse_path, tools_by_name,
-)
+from agentkit import PathError, content_collection_plugin, get_text, index_text, mesh_plugin, parse_path, tools_by_name
 from agentkit._errors import InvalidJson, UnreadableDocument
-from agentkit._json import load_json, repair_json
+from agentkit._json import INVALID_JSON_TIP, load_json, repair_json
 from tests import corpus
-from tests.mesh_state import COMPANY, NOTE, file_text, snapshot, workspace
+from tests.mesh_state import COMPANY, NOTE, file_text, mcp, snapshot, workspace
 
 
-def mcp(mesh: Mesh) -> dict:
-    return tools_by_name(mcp_tools(mesh))
+# -- damaged files: pypdf, openpyxl and the docx reader read past damage; agentkit refuses it ----------------
+
+PDF = corpus.fpdf2_pdf().data
+XLSX, DOCX = ({case.label: case.data for case in corpus.damaged(name)} for name in ("figures.xlsx", "review.docx"))
 
 
-# -- PDF: pypdf reads past damage; agentkit refuses it -------------------------------------------------
-
-def _flip_at(marker: bytes, offset: int):
-    return lambda data: corpus.flipped(data, data.index(marker) + offset)
+def _flipped_at(marker: bytes, offset: int) -> bytes:
+    return corpus.flipped(PDF, PDF.index(marker) + offset)
 
 
-@pytest.mark.parametrize("damage, message", [
+# A sheet's XML truncated and a shared string out of range: must_refuse cases of tests/test_damaged_files.py.
+@pytest.mark.parametrize("name, damaged, message", [
     # a flipped byte in 'stream' makes page 1's content a dictionary, which pypdf reads as an empty page
-    (_flip_at(b"stream\n", 2), r"PDF 'f\.pdf' cannot be read: the content stream of page 1 is damaged"),
-    (lambda data: data.replace(b"/Count 2", b"/Count 3"), r"declares 3 page\(s\) but 2 can be read"),
-    (lambda data: data.replace(b"/Kids [3 0 R\n5 0 R]", b"/Kids []         "), "has no pages"),
+    ("f.pdf", _flipped_at(b"stream\n", 2), r"PDF 'f\.pdf' cannot be read: the content stream of page 1 is damaged"),
+    ("f.pdf", PDF.replace(b"/Count 2", b"/Count 3"), r"declares 3 page\(s\) but 2 can be read"),
+    ("f.pdf", PDF.replace(b"/Kids [3 0 R\n5 0 R]", b"/Kids []         "), "has no pages"),
     # a broken page dictionary: pypdf logs the repair and reads page 1 as empty (an intact blank page needs none and is
     # read: tests/test_transformers.py, test_pdf_leading_pages_without_text_add_no_newline)
-    (_flip_at(b"3 0 obj\n<<\n/Contents", len(b"3 0 obj\n<<")), r"page 1 lost its text to damage \(.*Invalid Elementary Object"),
-], ids=["stream keyword", "page count", "no pages", "repaired page"])
-def test_get_refuses_a_damaged_pdf_rather_than_read_it_in_part(damage, message):
+    ("f.pdf", _flipped_at(b"3 0 obj\n<<\n/Contents", len(b"3 0 obj\n<<")),
+     r"page 1 lost its text to damage \(.*Invalid Elementary Object"),
+    ("w.xlsx", XLSX["listed sheet part missing"],
+     r"Workbook 'w\.xlsx' cannot be read: sheet 'Notes' is listed but its part 'xl/worksheets/sheet2\.xml' is missing"),
+    ("w.xlsx", XLSX["xl/worksheets/sheet1.xml with a stray '<'"], r"Workbook 'w\.xlsx' cannot be read"),
+    # Strict Open XML: openpyxl and the docx reader answered empty text
+    ("w.xlsx", XLSX["Strict OOXML namespaces"], r"Workbook 'w\.xlsx' cannot be read: it is Strict Open XML"),
+    ("d.docx", DOCX["Strict OOXML namespaces"], r"Document 'd\.docx' cannot be read: it is Strict Open XML"),
+], ids=["stream keyword", "page count", "no pages", "repaired page", "missing sheet part", "stray <", "strict xlsx",
+        "strict docx"])
+def test_get_refuses_a_damaged_file_rather_than_read_it_in_part(name, damaged, message):
     with pytest.raises(UnreadableDocument, match=message):
-        get_text("f.pdf", damage(corpus.fpdf2_pdf().data))
+        get_text(name, damaged)
 
 
 def test_get_refuses_a_pdf_whose_flate_stream_fails_its_checksum():
     """One flipped byte in compressed page text: pypdf recovers 'Revenue grew to 5813 million in FY3035.'
     from the corrupt stream; zlib's checksum says the stream is damaged, so the file is refused."""
-    data = corpus.fpdf2_pdf().data
-    broken = corpus.flipped(data, data.index(b"stream\nx") + 25)
+    broken = _flipped_at(b"stream\nx", 25)
     from pypdf import PdfReader
 
     assert "5813" in PdfReader(io.BytesIO(broken)).pages[0].extract_text()  # what reading past the damage gives
@@ -58,32 +64,12 @@ def test_get_refuses_a_pdf_whose_flate_stream_fails_its_checksum():
         index_text("f.pdf", broken)
 
 
-# -- XLSX: openpyxl skips or trusts what it should not -------------------------------------------------
-
-XLSX, DOCX = corpus.openpyxl_xlsx(), corpus.minimal_docx()
-
-
-# A sheet's XML truncated and a shared string out of range: must_refuse cases of tests/test_damaged_files.py.
-@pytest.mark.parametrize("name, damaged, message", [
-    ("w.xlsx", corpus.missing_sheet_part(XLSX),
-     r"Workbook 'w\.xlsx' cannot be read: sheet 'Notes' is listed but its part 'xl/worksheets/sheet2\.xml' is missing"),
-    ("w.xlsx", next(case for case in corpus.xml_made_invalid(XLSX) if case.label == "xl/worksheets/sheet1.xml with a stray '<'"),
-     r"Workbook 'w\.xlsx' cannot be read"),
-    # Strict Open XML: openpyxl and the docx reader answered empty text
-    ("w.xlsx", corpus.strict_ooxml(XLSX), r"Workbook 'w\.xlsx' cannot be read: it is Strict Open XML"),
-    ("d.docx", corpus.strict_ooxml(DOCX), r"Document 'd\.docx' cannot be read: it is Strict Open XML"),
-], ids=["missing sheet part", "stray <", "strict xlsx", "strict docx"])
-def test_get_refuses_a_package_openpyxl_or_the_docx_reader_would_read_in_part(name, damaged, message):
-    with pytest.raises(UnreadableDocument, match=message):
-        get_text(name, damaged.data)
-
-
 def test_get_reads_every_row_of_xlsx_whose_dimension_understates_the_used_range():
-    damaged = corpus.dimension_understated(XLSX)
-    assert b'<dimension ref="A1"' in corpus.zip_parts(damaged.data)["xl/worksheets/sheet1.xml"]
-    text = get_text("w.xlsx", damaged.data)
+    damaged = XLSX["dimension understates the used range"]
+    assert b'<dimension ref="A1"' in corpus.zip_parts(damaged)["xl/worksheets/sheet1.xml"]
+    text = get_text("w.xlsx", damaged)
     assert "| 3 | EBIT | 530.2 | 498.7 |" in text
-    assert text == get_text("w.xlsx", XLSX.data)
+    assert text == get_text("w.xlsx", corpus.openpyxl_xlsx().data)
 
 
 # -- DOCX ------------------------------------------------------------------------------------------------
@@ -98,17 +84,25 @@ def test_docx_paragraph_whose_style_is_not_heading_1_to_9_reads_as_a_plain_parag
 
 # -- JSON the framework would not parse ---------------------------------------------------------------------
 
-@pytest.mark.parametrize("node", [
-    "[" * 65 + "]" * 65,  # one level past System.Text.Json's default MaxDepth (64)
-    '{"id": "n", "name": "N", "nodeType": "Fact", "content": ' + '{"a":' * 5000 + "1" + "}" * 5001,
-    json.dumps({"id": "n", "name": "N", "nodeType": "Fact", "content": json.loads('{"a":' * 70 + "1" + "}" * 70)}),
-])
-def test_create_refuses_json_nested_deeper_than_64_levels_with_the_invalid_json_text(node):
+DEPTH = "Invalid JSON: The maximum configured depth of 64 has been exceeded."
+DIGITS = "Invalid JSON: A number has more than 4300 digits."
+DEEP_NODE = f"{DEPTH} {INVALID_JSON_TIP}"  # Create's answer adds the framework's tip
+NODE = '{"id": "n", "name": "N", "nodeType": "Fact", "content": '
+
+
+@pytest.mark.parametrize("tool, arguments, refusal", [
+    ("create", {"node": "[" * 65 + "]" * 65}, DEEP_NODE),  # System.Text.Json's default MaxDepth is 64
+    ("create", {"node": NODE + '{"a":' * 5000 + "1" + "}" * 5001}, DEEP_NODE),  # past Python's recursion limit too
+    ("create", {"node": NODE + '{"a":' * 70 + "1" + "}" * 71}, DEEP_NODE),
+    ("update", {"nodes": "[" + "9" * 5000 + "]"}, DIGITS),
+    ("delete", {"paths": "[" + "9" * 5000 + "]"}, DIGITS),
+    ("delete", {"paths": "[" * 3000}, DEPTH),
+], ids=["65 arrays", "5000 objects", "70 objects", "update digits", "delete digits", "delete depth"])
+def test_json_nested_past_64_levels_or_with_thousands_of_digits_is_refused_as_invalid_json(tool, arguments, refusal):
     mesh = workspace()
     before = snapshot(mesh)
-    for create in (mcp(mesh)["create"], tools_by_name(mesh_plugin(mesh))["Create"]):
-        answer = create.call({"node": node})
-        assert answer.startswith("Invalid JSON: The maximum configured depth of 64 has been exceeded."), answer
+    for call in (mcp(mesh)[tool], tools_by_name(mesh_plugin(mesh))[tool.capitalize()]):
+        assert call.call(arguments) == refusal
     assert snapshot(mesh) == before
 
 
@@ -117,16 +111,6 @@ def test_create_accepts_json_nested_exactly_64_levels():
     content = json.loads('{"a":' * 63 + "1" + "}" * 63)  # the node object is level 1, its content level 2
     node = {"id": "deep", "name": "Deep", "nodeType": "Markdown", "content": content}
     assert mcp(mesh)["create"].call({"node": json.dumps(node)}) == "Created: deep"
-
-
-def test_update_and_delete_refuse_a_number_with_thousands_of_digits_as_invalid_json():
-    mesh = workspace()
-    before = snapshot(mesh)
-    tools = mcp(mesh)
-    assert tools["update"].call({"nodes": "[" + "9" * 5000 + "]"}) == "Invalid JSON: A number has more than 4300 digits."
-    assert tools["delete"].call({"paths": "[" + "9" * 5000 + "]"}) == "Invalid JSON: A number has more than 4300 digits."
-    assert tools["delete"].call({"paths": "[" * 3000}).startswith("Invalid JSON: The maximum configured depth of 64")
-    assert snapshot(mesh) == before
 
 
 def test_the_shortest_text_that_holds_a_too_long_integer_is_refused():
