@@ -37,16 +37,15 @@ def files(mesh):
 
 
 def test_misses_are_answers(mesh):
-    """K6 (past the end, an unindexed file, a blank filePath: snippets/content_chunk_navigation_03_chunk_tools.py)."""
-    assert get_chunk(mesh, "Acme/content", "notes.md", -1)["message"] == "No chunk at index -1; valid range is 0..1."
+    """K6 (the other misses: snippets/content_chunk_navigation_03_chunk_tools.py, conformance/checks/chunks.py)."""
     assert get_chunk(mesh, "", "x.md", 0) == {"count": 0, "results": [], "message": "'collectionPath' is required."}
     for bad in (True, 1.5, "one", None):
         with pytest.raises(PathError, match="chunkIndex must be a whole number"):
             get_chunk(mesh, "Acme/content", "notes.md", bad)
 
 
-def test_snippet_is_one_line_of_160_characters():
-    assert snippet("a\r\nb   c") == "a b c"
+def test_snippet_is_cut_at_160_characters():
+    """(One line, blanks collapsed: snippets/content_chunk_navigation_03_chunk_tools.py, chunks.search-chunks-shape.)"""
     assert snippet("x" * 161) == "x" * 160 + "…" and snippet("x" * 160) == "x" * 160
     assert snippet("y" * 159 + " " + "z" * 10) == "y" * 159 + "…"  # end-trimmed before the ellipsis
 
@@ -95,27 +94,21 @@ def test_content_query_grammar():
     assert parse_content_query("namespace:A\x1cx y").path == "A\x1cx"  # U+001C is no blank to .NET
 
 
-def test_chunk_paths_lose_at_signs_per_entry_point():
-    """N7 and NormalizePath: which leading '@'s each chunk tool drops before the store compares."""
-    def found(tools, tool, arguments):
-        answer = json.loads(tools[tool].call(arguments))
+def test_chunk_paths_lose_at_signs_per_entry_point(mesh):
+    """N7 and NormalizePath: which leading '@'s each chunk tool drops before the store compares (MCP search_chunks
+    every one, the agent's GetChunk none: snippets/content_chunk_navigation_03_chunk_tools.py and
+    mesh_plugin_01_tools.py)."""
+    def found(tool, arguments):
+        answer = json.loads(tool.call(arguments))
         return answer.get("found", answer.get("count"))
 
-    mesh = Mesh(node_types=set(NODE_TYPES))
-    mesh.create({"id": "Acme", "name": "Acme", "nodeType": "Company"})
-    mesh.add_collection("Acme").upload("a.md", b"quarterly figures", index=True)
-    mesh.refresh_index()
-    mcp = tools_by_name(mcp_tools(mesh))
-    agent = tools_by_name(content_collection_plugin(mesh, context="Acme"))
-    chunk = {"filePath": "a.md", "chunkIndex": 0}
-    at = {prefix: f"{prefix}Acme/content" for prefix in ("", "@", "@@")}
+    search = tools_by_name(content_collection_plugin(mesh, context="Acme"))["SearchChunks"]
+    get_chunk = tools_by_name(mcp_tools(mesh))["get_chunk"]
+    at = [f"{prefix}Acme/content" for prefix in ("", "@", "@@")]
     # verifies: chunks.scope-clean-up
-    assert [found(mcp, "search_chunks", {"query": "quarterly", "scope": at[p]}) for p in at] == [1, 1, 1]
-    # verifies: chunks.scope-clean-up
-    assert [found(agent, "SearchChunks", {"query": "quarterly", "scope": at[p]}) for p in at] == [1, 1, 1]
+    assert [found(search, {"query": "revenue", "scope": scope}) for scope in at] == [3, 3, 3]
     # MCP get_chunk: ResolvePath drops one '@', and the store compares the rest
-    assert [found(mcp, "get_chunk", {**chunk, "collectionPath": at[p]}) for p in at] == [True, True, False]
-    # the agent's GetChunk drops none
-    assert [found(agent, "GetChunk", {**chunk, "collectionPath": at[p]}) for p in at] == [True, False, False]
+    chunk = {"filePath": "annual.md", "chunkIndex": 0}
+    assert [found(get_chunk, {**chunk, "collectionPath": path}) for path in at] == [True, True, False]
     # the agent's SearchChunks puts a single segment under its context first: '@@content' is 'Acme/@content'
-    assert found(agent, "SearchChunks", {"query": "quarterly", "scope": "@@content"}) == 0
+    assert found(search, {"query": "revenue", "scope": "@@content"}) == 0

@@ -25,6 +25,7 @@ from agentkit._messages import Message
 from agentkit.guide._procedures import LONG_ROUND_CAP, TITLES
 from agentkit.guide._scenarios import creates_in_scenario_3
 from agentkit._paths import document_slug
+from agentkit._usage import UNKNOWN_MODEL
 from agentkit._threads import HISTORY_BUDGET_CHARS, HISTORY_CELL_TIMEOUT_SECONDS, HISTORY_LOAD_TIMEOUT_SECONDS, message_chars
 from claimcheck import captures
 from guidetools import stated
@@ -182,6 +183,14 @@ def test_prompt_caching_bounds():
     gap = sequential.cost(price, caching=True) / batched.cost(price, caching=True)
     # verifies: agent.caching-narrows-not-closes
     assert (math.floor(cut), math.floor(gap)) == (factor, multiple), (cut, gap)
+
+
+def test_unpriced_usage_counts_zero_dollars():
+    """T6: before fix 369 the sub-thread's usage, recorded under (unknown), is priced at the page's $0."""
+    old_report = shown("agent_design_05_operations.py")["old_report"]
+    unknown = [row.cost for row in old_report.rows if row.model == UNKNOWN_MODEL]
+    # verifies: agent.usage-sums-thread-tree
+    assert unknown == stated.numbers("agent.usage-sums-thread-tree")
 
 
 def test_first_chunk_has_no_previous():

@@ -63,25 +63,20 @@ def test_cached_closed_form_equals_call_by_call_caching():
         assert pattern.usage(price).total_input == pattern.usage().total_input
 
 
-@pytest.mark.parametrize("field, value", [
-    ("input_per_million", "-1"), ("output_per_million", "abc"), ("cache_read_multiplier", "nan"),
-    ("min_cacheable_tokens", -5),
+PRICE = {"model": "m", "input_per_million": 3, "output_per_million": 15}
+COUNTS = {"calls": 3, "stable_tokens": 100, "call_tokens": 10, "result_tokens": 10}
+
+
+@pytest.mark.parametrize("make, base, field, value", [
+    (ModelPrice, PRICE, "input_per_million", "-1"), (ModelPrice, PRICE, "output_per_million", "abc"),
+    (ModelPrice, PRICE, "cache_read_multiplier", "nan"), (ModelPrice, PRICE, "min_cacheable_tokens", -5),
+    (CallPattern, COUNTS, "calls", -1), (CallPattern, COUNTS, "stable_tokens", 1.5),
+    (CallPattern, COUNTS, "batch_size", 0), (CallPattern, COUNTS, "document_tokens", True),
 ])
-def test_model_price_refuses_bad_numbers(field, value):
-    """A negative, non-numeric or non-finite price, or a fractional or negative minimum prefix, names the field."""
-    kwargs = {"input_per_million": 3, "output_per_million": 15, field: value}
+def test_bad_prices_and_counts_are_refused_naming_the_field(make, base, field, value):
+    """A negative, non-numeric or non-finite price, or a fractional, negative or boolean count, names the field."""
     with pytest.raises(ValueError, match=field):
-        ModelPrice("m", **kwargs)
-
-
-@pytest.mark.parametrize("kwargs, message", [
-    ({"calls": -1}, "calls"), ({"stable_tokens": 1.5}, "stable_tokens"),
-    ({"batch_size": 0}, "batch_size"), ({"document_tokens": True}, "document_tokens"),
-])
-def test_call_pattern_refuses_bad_counts(kwargs, message):
-    base = {"calls": 3, "stable_tokens": 100, "call_tokens": 10, "result_tokens": 10}
-    with pytest.raises(ValueError, match=message):
-        CallPattern(**{**base, **kwargs})
+        make(**{**base, field: value})
 
 
 def test_the_page_states_the_closed_forms_of_the_code():

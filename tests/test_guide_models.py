@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from agentkit._messages import Context, Message, Reply, ToolCall, ToolDefinition, ToolResult
-from agentkit.guide._models import PlannedCalls, ScriptedModel, TextModel, progress_from, progress_marker
+from agentkit.guide._models import PlannedCalls, ScriptedModel, progress_from, progress_marker
 
 GET = ToolDefinition("Get", "Get(path)")
 CALLS = [ToolCall("Get", {"path": f"A/{i}"}) for i in range(5)]
@@ -39,7 +39,3 @@ def test_progress_is_read_from_the_newest_assistant_text():
 def test_a_batch_of_no_calls_and_a_reply_that_is_no_reply_are_refused(misuse, error, message):
     with pytest.raises(error, match=message):
         misuse()
-
-
-def test_text_model_answers_the_same_text_and_calls_no_tool():
-    assert TextModel("42").respond(_context(Message("user", "?"))) == Reply("42")

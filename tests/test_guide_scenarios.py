@@ -249,15 +249,13 @@ def test_procedure_model_replays_afresh_after_a_refusal():
 
 
 def test_the_page_states_the_protocols_figures(results):
-    """Phase 2 is shown less than a third of the report; verification never counts (zero) and reads back two nodes."""
-    reading_phase, writing_phase, third = stated.numbers("agent.document-billed-in-phase-one")
+    """Phase 1 is shown the report (phase 2 less than a third of it: snippets/agent_design_02_rounds.py); verification
+    never counts (zero) and reads back two nodes."""
+    reading_phase, writing_phase, _ = stated.numbers("agent.document-billed-in-phase-one")
     worksheet = results["worksheet"]
-    document = report_tokens()
     writing = worksheet.runs[writing_phase - 1]
     # verifies: agent.document-billed-in-phase-one
-    assert all(turn.context.total < document / third for turn in writing.turns)
-    # verifies: agent.document-billed-in-phase-one
-    assert max(turn.context.total for turn in worksheet.runs[reading_phase - 1].turns) > document
+    assert max(turn.context.total for turn in worksheet.runs[reading_phase - 1].turns) > report_tokens()
     zero, read_backs = stated.numbers("agent.verify-by-get")
     calls = [c.name for t in writing.turns for c in t.reply.tool_calls]
     check = verify_by_get(copy_mesh(worksheet.mesh), Worksheet.from_text(worksheet.runs[0].answer))

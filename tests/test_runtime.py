@@ -34,10 +34,10 @@ def _lookups(n: int) -> list[ToolCall]:
     return [ToolCall("Lookup", {"id": f"item-{i:03d}"}) for i in range(n)]
 
 
-def _make(model, *, caching=False, mesh=None, **config) -> Agent:
+def _make(model, *, caching=False, mesh=None, tools=(LOOKUP,), **config) -> Agent:
     config.setdefault("plugins", ["Test"])
     return Agent(AgentConfiguration("reader", INSTRUCTIONS, **config), model, mesh or Mesh(),
-                 tools=[LOOKUP], prices=PRICES, caching=caching)
+                 tools=list(tools), prices=PRICES, caching=caching)
 
 
 @pytest.mark.parametrize("n, batch, caching, document", list(itertools.product(
@@ -101,9 +101,7 @@ def test_calls_asked_for_on_the_tool_less_last_iteration_are_not_run():
     ran = []
     tool = Tool("Lookup", "Test", "Lookup(id)", lambda args: ran.append(args["id"]) or "ok")
     stubborn = ScriptedModel(lambda context: Reply("still going", (ToolCall("Lookup", {"id": "x"}),)), key=MODEL)
-    agent = Agent(AgentConfiguration("reader", plugins=["Test"], max_tool_calls_per_round=2), stubborn, Mesh(),
-                  tools=[tool], prices=PRICES)
-    run = agent.start(Thread("T"), "Read.")
+    run = _make(stubborn, tools=[tool], max_tool_calls_per_round=2).start(Thread("T"), "Read.")
     # verifies: agent.cap-last-call-not-run
     assert run.status == "completed" and run.answer == "still going"
     # verifies: agent.cap-last-call-not-run
@@ -141,8 +139,7 @@ def test_interrupt_after_zero_calls_runs_none_and_counts_only_the_named_tool():
     ran = []
     tools = [Tool(name, "Test", name, lambda args, name=name: ran.append(name) or "ok") for name in ("Get", "Put")]
     calls = [ToolCall("Get", {}), ToolCall("Put", {}), ToolCall("Get", {}), ToolCall("Put", {})]
-    agent = Agent(AgentConfiguration("w", plugins=["Test"]), PlannedCalls(calls, batch_size=None, key=MODEL),
-                  Mesh(), tools=tools, prices=PRICES)
+    agent = _make(PlannedCalls(calls, batch_size=None, key=MODEL), tools=tools)
     assert agent.start(Thread("A"), "go", interrupt=Interrupt(0, tool="Put")).status == "died"
     assert ran == ["Get"]
     ran.clear()
@@ -154,8 +151,7 @@ def test_a_failing_tool_ends_the_round_in_error_and_surfaces():
     def broken(args):
         raise RuntimeError("disk on fire")
     mesh = Mesh()
-    agent = Agent(AgentConfiguration("r", plugins=["Test"]), PlannedCalls(_lookups(1), key=MODEL), mesh,
-                  tools=[Tool("Lookup", "Test", "", broken)], prices=PRICES)
+    agent = _make(PlannedCalls(_lookups(1), key=MODEL), mesh=mesh, tools=[Tool("Lookup", "Test", "", broken)])
     thread = Thread("T")
     with pytest.raises(RuntimeError, match="disk on fire"):
         agent.start(thread, "Read.")
