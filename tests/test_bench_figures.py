@@ -28,7 +28,7 @@ b's old figures
 """
 
 
-def test_a_section_is_replaced_and_nothing_else():
+def test_a_section_is_replaced_and_nothing_else_and_a_bench_without_one_is_refused():
     new = figures.section("bench_a.py", "python3 bench/bench_a.py 5", ["a: median 1.5 s"], datetime.date(2026, 12, 1), 2)
     written = figures.replace_section(TEXT, "bench_a.py", new)
     assert "Not measured yet." not in written
@@ -39,9 +39,7 @@ def test_a_section_is_replaced_and_nothing_else():
     assert written == before + new + after
     again = figures.section("bench_a.py", "python3 bench/bench_a.py", ["a: median 1.4 s"], datetime.date(2026, 12, 2), 4)
     assert figures.replace_section(written, "bench_a.py", again) == written.replace(new, again)
-
-
-def test_a_bench_without_its_section_is_refused():
+    # A bench without its section is refused.
     with pytest.raises(SystemExit, match="no single section for bench_c.py"):
         figures.replace_section(TEXT, "bench_c.py", "anything")
 

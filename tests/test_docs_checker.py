@@ -51,7 +51,6 @@ CLAIM_PROBLEMS = [
 ]
 
 
-
 @pytest.mark.parametrize("problems_of, expected", [
     (contracts.include_problems, INCLUDE_PROBLEMS),
     (contracts.section_problems, SECTION_PROBLEMS),
@@ -71,14 +70,11 @@ def test_untested_inline_python_fails():
 
 
 def test_failing_pycon_example_reports_page_line_expected_and_actual():
-    document = make_sybil().parse(BROKEN.root / "docs" / "failing_pycon.md")
-    examples = list(document)
-    assert len(examples) == 1
+    [example] = make_sybil().parse(BROKEN.root / "docs" / "failing_pycon.md")
     with pytest.raises(SybilFailure) as failure:
-        examples[0].evaluate()
-    text = str(failure.value)
-    assert "failing_pycon.md, line 8" in text
-    assert "Expected:\n    3\nGot:\n    2" in text
+        example.evaluate()
+    assert "failing_pycon.md, line 8" in str(failure.value)
+    assert "Expected:\n    3\nGot:\n    2" in str(failure.value)
 
 
 @pytest.mark.parametrize("path, line, broken", [

@@ -27,23 +27,17 @@ properdocs_build = background_fixture(
     "properdocs_build", _properdocs_build, env={"NO_MKDOCS_2_WARNING": "1", "GUIDE_EXECUTE_NOTEBOOKS": "false"})
 
 
-def properdocs_site(result: JobResult) -> Path:
-    require_success(result, "the ProperDocs build (`properdocs build --strict`)")
-    return result.workdir / "site"
-
-
 def html_pages(site: Path) -> list[str]:
     return sorted(path.relative_to(site).as_posix() for path in site.rglob("*.html"))
 
 
-def test_properdocs_site_links_and_anchors_resolve(properdocs_build: JobResult):
-    problems = link_problems(properdocs_site(properdocs_build), siteconfig.root_path())
-    assert not problems, "\n" + report(problems)
-
-
 def test_properdocs_builds_the_same_pages_with_hooks_plugins_and_notebook(properdocs_build: JobResult, built_site: Path):
-    """Every code cell of the notebook is shown, executed by MkDocs' build and not by ProperDocs'."""
-    site = properdocs_site(properdocs_build)
+    """Its links and anchors resolve; every code cell of the notebook is shown, executed by MkDocs' build and not by
+    ProperDocs'."""
+    require_success(properdocs_build, "the ProperDocs build (`properdocs build --strict`)")
+    site = properdocs_build.workdir / "site"
+    problems = link_problems(site, siteconfig.root_path())
+    assert not problems, "\n" + report(problems)
     assert html_pages(site) == html_pages(built_site)
     home = (site / "index.html").read_text(encoding="utf-8")
     assert 'class="claim-mark' in home, "the claims plugin (claimcheck) did not run"

@@ -103,6 +103,7 @@ OUTPUT = """
 | `lib/reader.py` | 2 |
 """
 CONTAINERS = [("admonition", "note", "Read this"), ("tab", "", "Tool call"), ("tab", "", "Python"), ("admonition", "example", None)]
+TEXT = PAGE.lstrip()  # docs/page.md as the tree holds it
 
 
 @pytest.fixture(scope="module")
@@ -122,20 +123,15 @@ def page(tree: Path):
 
 
 @pytest.fixture(scope="module")
-def text(tree: Path) -> str:
-    return (tree / "docs/page.md").read_text(encoding="utf-8")
-
-
-@pytest.fixture(scope="module")
-def html(tree: Path, text: str) -> str:
+def html(tree: Path) -> str:
     """As the site renders it: mkdocs.yml's Markdown extensions and settings, and the claims plugin's labels."""
     names, settings = siteconfig.markdown_extensions()
     assert settings["pymdownx.snippets"].get("check_paths") is True, "the site's includes must fail when missing"
     settings["pymdownx.snippets"]["base_path"] = [str(tree)]
-    return markdown.markdown(text, extensions=[*names, ClaimLabels("claims/")], extension_configs=settings)
+    return markdown.markdown(TEXT, extensions=[*names, ClaimLabels("claims/")], extension_configs=settings)
 
 
-def test_claims_read_from_the_page_are_the_claims_the_site_labels_and_mutate_edits(page, text: str, html: str):
+def test_claims_read_from_the_page_are_the_claims_the_site_labels_and_mutate_edits(page, html: str):
     assert [(marker.id, marker.kind, marker.cites) for marker in page.markers] == CLAIMS
     labelled = re.findall(r'class="claim-mark claim-mark--(\w+)" href="claims/#claim-([^"]+)"', html)
     assert [(claim_id, kind) for kind, claim_id in labelled] == [(claim_id, kind) for claim_id, kind, _ in CLAIMS]
@@ -149,12 +145,12 @@ def test_claims_read_from_the_page_are_the_claims_the_site_labels_and_mutate_edi
         "Refusing a name is an extension of this model.",
     ]
     for marker in page.markers:
-        start, end = mutate.claim_region(text, marker)
-        region = " ".join(line.strip() for line in text[start:end].splitlines())
+        start, end = mutate.claim_region(TEXT, marker)
+        region = " ".join(line.strip() for line in TEXT[start:end].splitlines())
         assert region.removeprefix("- ") == marker.text
 
 
-def test_a_claims_code_spans_links_and_numbers_are_read_alike(tree: Path, text: str, html: str):
+def test_a_claims_code_spans_links_and_numbers_are_read_alike(tree: Path, html: str):
     """As the inline reader, the site, the name and number contracts, mutate, review and the claims page read them:
     the same two code spans (one in double backticks), the same link, and the numbers of its prose only (not the
     5 in code, not the 3 in the link's target)."""
@@ -181,13 +177,13 @@ def test_a_claims_code_spans_links_and_numbers_are_read_alike(tree: Path, text: 
     found = [mutant for mutant in mutate.mutants(project, alone) if mutant.claim.id == "demo.inline"]
     assert [mutant.original for mutant in found if mutant.kind == "number"] == ["2", "4"]
     assert sorted(mutant.original for mutant in found if mutant.kind == "name") == sorted({name for _, name in INLINE_NAMES})
-    start, _ = mutate.claim_region(text, marker)
-    spans = [(start + span.start, start + span.end) for span in read_inline(text[start:]).code]
-    link = text.index("the 2 rules")
+    start, _ = mutate.claim_region(TEXT, marker)
+    spans = [(start + span.start, start + span.end) for span in read_inline(TEXT[start:]).code]
+    link = TEXT.index("the 2 rules")
     for mutant in found:
-        assert text[mutant.start:mutant.start + len(mutant.original)] == mutant.original
+        assert TEXT[mutant.start:mutant.start + len(mutant.original)] == mutant.original
         where = [(left, right) for left, right in spans if left <= mutant.start < right]
-        assert where if mutant.kind == "name" else not where and not (link + 11 <= mutant.start < text.index("\nfor")), mutant
+        assert where if mutant.kind == "name" else not where and not (link + 11 <= mutant.start < TEXT.index("\nfor")), mutant
 
     row = next(line for line in claims.render_page(project, claims.Claims(page.markers, {}, [])).splitlines() if "demo.inline" in line)
     assert "see the 2 rules for the other 4" in row and "rules.md" not in row and "``Get(limit=5, path=`x`)``" in row
@@ -206,10 +202,10 @@ def test_an_include_names_a_section_the_snippet_reader_the_export_and_the_site_a
     assert between in shown and "start:reading" not in shown and "[start:not.a.section]" in shown
 
 
-def test_shown_output_verifies_links_and_fences_are_read_alike(tree: Path, page, text: str):
+def test_shown_output_verifies_links_and_fences_are_read_alike(tree: Path, page):
     assert shown_output(tree / "snippets/demo.py") == "2\n"
     assert [(check.ids, check.fence.language) for check in page.checks] == [(("demo.reads",), "pycon")]
-    lines = text.splitlines()
+    lines = TEXT.splitlines()
     fenced = [line for line, inside in fenced_lines(lines) if inside]
     # Each fence as read_page sees it: its opening line, its body and its closing line.
     assert fenced == [line for fence in page.fences for line in [lines[fence.line - 1], *fence.body, lines[fence.line + len(fence.body)]]]
@@ -220,7 +216,7 @@ def test_shown_output_verifies_links_and_fences_are_read_alike(tree: Path, page,
     assert [(example.line, example.parsed.source, example.parsed.want) for example in examples] == [(check.fence.line + 1, "1 + 1\n", "2\n")]
 
 
-def test_headings_and_containers_of_the_page_model_are_what_the_site_renders_and_the_export_reads(page, text, html):
+def test_headings_and_containers_of_the_page_model_are_what_the_site_renders_and_the_export_reads(page, html):
     # Sections and the export's anchors: the headings and ids the site gives.
     headings = re.findall(r'<h([1-6]) id="([^"]+)">(.*?)</h', html)
     # A heading's text, without the permalink the site puts after it (toc: permalink).
@@ -228,7 +224,7 @@ def test_headings_and_containers_of_the_page_model_are_what_the_site_renders_and
         (int(level), anchor, html_lib.unescape(re.sub(r"<[^>]+>", "", re.sub(r'<a class="headerlink".*?</a>', "", text))))
         for level, anchor, text in headings
     ]
-    lines = text.splitlines()
+    lines = TEXT.splitlines()
     assert list(export.heading_anchors(lines)) == [anchor for _, anchor, _ in headings]
     # The framework-only cut reads the same headings (it drops the sections that are the guide's own).
     cut = [block for block in framework_only.blocks(lines) if block.kind == "heading"]
@@ -253,8 +249,8 @@ def test_headings_and_containers_of_the_page_model_are_what_the_site_renders_and
     ]
 
 
-def test_the_export_keeps_the_framework_claims_and_the_agents_view_of_the_page_model(tree: Path, page, text: str):
-    exported = export.ExportedPage(Path("page.md"), "/Doc/page", export.heading_anchors(text.splitlines()))
+def test_the_export_keeps_the_framework_claims_and_the_agents_view_of_the_page_model(tree: Path, page):
+    exported = export.ExportedPage(Path("page.md"), "/Doc/page", export.heading_anchors(TEXT.splitlines()))
     out = export.export_page(export.Site(tree, "https://guide.example/", {}, {"page.md": exported}), exported)
     # Every claim but the extension keeps its "Checked by" line, linking its row on the claims page.
     assert re.findall(r"#claim-([^)]+)\)", out) == [marker.id for marker in page.markers if marker.kind != "extension"]

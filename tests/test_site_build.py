@@ -15,12 +15,9 @@ def test_strict_build_succeeds(site_build):
     assert site_build.returncode == 0, site_build.output
 
 
-def test_internal_links_and_anchors_resolve(built_site):
+def test_internal_links_and_anchors_resolve_and_no_include_line_survives_rendering(built_site):
     problems = link_problems(built_site, siteconfig.root_path())
     assert not problems, "\n" + report(problems)
-
-
-def test_no_include_line_survives_rendering(built_site):
     leftovers = [page.relative_to(built_site).as_posix() for page in built_site.rglob("*.html")
                  if "--8&lt;--" in (html := page.read_text(encoding="utf-8")) or "--8<--" in html]
     assert leftovers == []

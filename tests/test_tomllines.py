@@ -20,7 +20,7 @@ text = "quoted"
 
 [not-observable]
 "agent.a" = "why"
-agent-b = "why too"
+  agent-b="why too"
 
 [[erratum]]
 id = "first"

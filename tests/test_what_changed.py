@@ -13,24 +13,19 @@ CLAIM_LINK = re.compile(r"\[`(?P<text>[^`]+)`\]\(claims\.md#claim-(?P<id>[^)\s]+
 ENTRY = re.compile(r"^- \*\*Said:\*\*", re.MULTILINE)
 
 
-def entries(text: str) -> list[str]:
-    """Each list item that starts with **Said:**, up to the next item or heading."""
-    starts = [match.start() for match in ENTRY.finditer(text)]
-    return [re.split(r"^#", text[start:end], maxsplit=1, flags=re.MULTILINE)[0] for start, end in zip(starts, starts[1:] + [len(text)])]
-
-
-def test_every_claim_link_shows_the_id_it_links():
-    """(That the claim exists, its row's anchor on the claims page, is what tests/test_site_build.py,
-    test_internal_links_and_anchors_resolve, checks of every link.)"""
-    named = [(match["id"], match["text"]) for match in CLAIM_LINK.finditer(PAGE.read_text(encoding="utf-8"))]
+def test_every_correction_says_what_was_said_what_holds_and_its_proof_and_each_claim_link_shows_its_id():
+    """In order, and the proof links at least one claim. (That the claim exists, its row's anchor on the claims page,
+    is what tests/test_site_build.py, test_internal_links_and_anchors_resolve_and_no_include_line_survives_rendering,
+    checks of every link.)"""
+    text = PAGE.read_text(encoding="utf-8")
+    named = [(match["id"], match["text"]) for match in CLAIM_LINK.finditer(text)]
     assert len(named) >= 10, f"only {len(named)} claim links on {PAGE.relative_to(REPO_ROOT)}"
-    mislabelled = [f"[{text}] links to claim {claim_id}" for claim_id, text in named if text != claim_id]
+    mislabelled = [f"[{shown}] links to claim {claim_id}" for claim_id, shown in named if shown != claim_id]
     assert not mislabelled, mislabelled
-
-
-def test_every_correction_says_what_was_said_what_holds_and_its_proof():
-    """In order, and the proof links at least one claim."""
-    found = entries(PAGE.read_text(encoding="utf-8"))
+    # Each list item that starts with **Said:**, up to the next item or heading.
+    starts = [match.start() for match in ENTRY.finditer(text)]
+    found = [re.split(r"^#", text[start:end], maxsplit=1, flags=re.MULTILINE)[0]
+             for start, end in zip(starts, starts[1:] + [len(text)])]
     assert len(found) >= 10, f"only {len(found)} corrections found"
     incomplete = [
         entry.splitlines()[0]

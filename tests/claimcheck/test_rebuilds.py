@@ -38,11 +38,12 @@ def _page(path: Path, runs: list[str], *, warn: bool = False):
     return page
 
 
-def _rebuild(path: Path, site: bytes, rendered: dict, runs: list[str], files: _Files, **options):
-    page = _page(path, runs, **options)
+def _rebuild(path: Path, site: bytes, rendered: dict, runs: list[str], **options) -> tuple[SimpleNamespace, _Files]:
+    """One build of the page: its own list of files, as each build has."""
+    page, files = _page(path, runs, **options), _Files([_File("index.md", "")])
     reuse_while_unchanged(page, site, rendered)
     page.render(None, files)
-    return page
+    return page, files
 
 
 def test_the_site_digest_follows_the_configuration_every_watched_file_and_the_site_files(tmp_path: Path):
@@ -67,14 +68,12 @@ def test_an_unchanged_page_is_shown_as_last_rendered_and_a_changed_one_renders_a
     runs: list[str] = []
     rendered: dict = {}
     for site in (b"a", b"a", b"b"):
-        files = _Files([_File("index.md", "")])
-        page = _rebuild(source, site, rendered, runs, files)
+        page, _ = _rebuild(source, site, rendered, runs)
     assert runs == ["run", "run"] and page.content == "<p>run 2</p>"
     source.write_text("# Page, edited\n")
-    edited = _rebuild(source, b"b", rendered, runs, files)
+    edited, _ = _rebuild(source, b"b", rendered, runs)
     assert (edited.content, len(runs)) == ("<p>run 3</p>", 3)
-    files = _Files([_File("index.md", "")])
-    again = _rebuild(source, b"b", rendered, runs, files)
+    again, files = _rebuild(source, b"b", rendered, runs)
     assert (again.content, again.toc, again._title_from_render, again.present_anchor_ids, len(runs)) == (
         "<p>run 3</p>", ["toc"], "Page", {"top"}, 3)
     # The anchors it links to are looked up among this build's pages.
@@ -87,7 +86,7 @@ def test_a_render_that_warned_renders_again_and_warns_again(tmp_path: Path):
     runs: list[str] = []
     rendered: dict = {}
     for _ in range(2):
-        _rebuild(source, b"a", rendered, runs, _Files([_File("index.md", "")]), warn=True)
+        _rebuild(source, b"a", rendered, runs, warn=True)
     assert runs == ["run", "run"] and rendered == {}
 
 
