@@ -1,9 +1,9 @@
-"""The conformance runs of test_conformance.py, one background job of the gate (conformance/README.md, "In the gate"):
+"""The conformance run over HTTP of test_conformance.py, one background job of the gate (conformance/README.md, "In the gate"):
 
     python tests/conform_job.py WORKDIR
 
-Each run prints `=== conformance run NAME`, its lines and `conform exit: N`; `http` also `installed: …`, `client: PATH`,
-`absent: …`, `command: …` and `server exit: N` (the log in WORKDIR/http/server.log). Reports go to WORKDIR/NAME/.
+It prints `client built now|reused: …`, `installed: …`, `client: PATH`, `absent: …` and `command: …`, the run's lines,
+`conform exit: N` and `server exit: N`. The reports and the server's log (server.log) go to WORKDIR.
 """
 
 from __future__ import annotations
@@ -13,17 +13,13 @@ import shlex
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
-PLANT = "navigate-to-path"
-RUN_HEADING = "=== conformance run "
 TOKEN_HEADER = "Authorization: Bearer conformance-test-token"
-RUNS = ("http", "stdio")
 
 
 def reports(workdir: Path) -> list[str]:
@@ -72,28 +68,5 @@ def installed_over_http(workdir: Path) -> None:
             print(f"conform exit: {code}", flush=True)
 
 
-def sections(output: str) -> dict[str, str]:
-    parts = re.split(f"^{RUN_HEADING}(.*)\n", output, flags=re.MULTILINE)
-    return dict(zip(parts[1::2], parts[2::2]))
-
-
 if __name__ == "__main__":
-    workdir = Path(sys.argv[1])
-    for name in RUNS:
-        (workdir / name).mkdir(parents=True, exist_ok=True)
-    # The stdio run in a child while the http run builds, installs and runs here; its output is printed after.
-    server = [sys.executable, str(REPO_ROOT / "tests" / "planted_server.py"), "--stdio", "--plant", PLANT]
-    kept = tempfile.TemporaryFile()  # not a pipe: a child with much to say never waits for this process to read
-    child = subprocess.Popen([sys.executable, "-m", "conformance", "--command", shlex.join(server),
-                              *reports(workdir / "stdio")], cwd=REPO_ROOT, stdout=kept, stderr=subprocess.STDOUT)
-    # The gate stopping the job: the child first, before the http server's own stop.
-    signal.signal(signal.SIGINT, lambda signum, frame: (child.kill(), signal.default_int_handler(signum, frame)))
-    try:
-        print(f"{RUN_HEADING}http", flush=True)
-        installed_over_http(workdir / "http")
-        child.wait()
-    finally:  # a run that broke here, or the stop: the child goes too (kill spares one that ended)
-        child.kill()
-        child.wait()
-    kept.seek(0)
-    print(f"{RUN_HEADING}stdio\n{kept.read().decode('utf-8', 'replace')}conform exit: {child.returncode}", flush=True)
+    installed_over_http(Path(sys.argv[1]))

@@ -1,11 +1,13 @@
-"""The conformance suite against agentkit's MCP server in subprocesses (tests/conform_job.py) and, in this process,
-against planted unsafe variants and targets it cannot check or that are wrong in one known way."""
+"""The conformance suite against agentkit's MCP server in subprocesses: over HTTP by the installed client in a background
+job (tests/conform_job.py), over stdio by the checkout's client in this process; and, in this process, against planted
+unsafe variants and targets it cannot check or that are wrong in one known way."""
 
 from __future__ import annotations
 
 import ast
 import http.server
 import inspect
+import io
 import json
 import pkgutil
 import re
@@ -17,8 +19,7 @@ import time
 import tomllib
 import xml.etree.ElementTree as ElementTree
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager, nullcontext
-from dataclasses import replace
+from contextlib import contextmanager, nullcontext, redirect_stderr, redirect_stdout
 from functools import partial
 from pathlib import Path
 from types import SimpleNamespace
@@ -49,11 +50,14 @@ conformance_runs = background_fixture(
 
 
 @pytest.fixture(scope="session")
-def runs(conformance_runs: JobResult) -> dict[str, JobResult]:
-    found = conform_job.sections(conformance_runs.output)
-    assert set(found) == set(conform_job.RUNS), f"the conformance job printed the runs {sorted(found)}:\n{conformance_runs.output}"
-    return {name: replace(conformance_runs, name=f"{conformance_runs.name}/{name}", output=output,
-                          workdir=conformance_runs.workdir / name) for name, output in found.items()}
+def stdio_run(tmp_path_factory: pytest.TempPathFactory) -> JobResult:
+    """The checkout's client over stdio against a server whose navigate_to answers the node's path, not its URL."""
+    workdir = tmp_path_factory.mktemp("stdio")
+    server = [sys.executable, str(REPO_ROOT / "tests" / "planted_server.py"), "--stdio", "--plant", "navigate-to-path"]
+    started = time.perf_counter()
+    with redirect_stdout(io.StringIO()) as out, redirect_stderr(out):
+        code = conform(conform_args(workdir, "--command", shlex.join(server)))
+    return JobResult("stdio", code, f"{out.getvalue()}conform exit: {code}\n", time.perf_counter() - started, workdir)
 
 
 def conform_args(tmp_path: Path, *target: str) -> list[str]:
@@ -89,8 +93,14 @@ def every_claim_judged(result: JobResult, failed: frozenset[str] = frozenset()) 
     assert all(f"| PASS | `{claim}` |" in report for claim in passed) and all(f"| FAIL | `{claim}` |" in report for claim in failed)
 
 
-def test_the_installed_wheel_passes_the_whole_suite_over_http_with_a_header_and_the_server_stops_cleanly(runs):
-    http = runs["http"]
+def test_over_stdio_every_claim_passes_but_the_planted_divergence_which_is_named(stdio_run):
+    every_claim_judged(stdio_run, failed=frozenset({PLANTED_CLAIM}))
+    planted = lines_of(stdio_run.output, f"FAIL {PLANTED_CLAIM}:")
+    assert len(planted) == 1 and "navigate_to answered " in planted[0] and "not a URL" in planted[0], planted
+
+
+def test_the_installed_wheel_passes_the_whole_suite_over_http_with_a_header_and_the_server_stops_cleanly(conformance_runs):
+    http = conformance_runs
     every_claim_judged(http)
     # The client's own environment, built from this tree's conformance/ or reused where nothing it holds changed.
     environment = re.fullmatch(r"client (?:built now|reused): (\S+) in \d+\.\d\d s", lines_of(http.output, "client ")[0])[1]
@@ -124,23 +134,31 @@ def package_copy(tmp_path: Path) -> Path:
                            ignore=shutil.ignore_patterns("__pycache__", "build", "*.egg-info"))
 
 
-def test_the_client_environment_key_moves_with_every_file_and_every_version_that_goes_into_it(tmp_path, monkeypatch):
+@pytest.fixture
+def job(monkeypatch: pytest.MonkeyPatch):
+    """tests/conform_package_job.py with the client's distributions found once: each key reads them all again."""
+    from tests import conform_package_job as job
+
+    requires = tomllib.loads((REPO_ROOT / "conformance" / "pyproject.toml").read_text())["project"]["dependencies"]
+    found = [SimpleNamespace(metadata={"Name": dist.metadata["Name"]}, version=dist.version)
+             for dist in job.closure(requires, frozenset())]
+    monkeypatch.setattr(job, "closure", lambda *args: found)
+    return job
+
+
+def test_the_client_environment_key_moves_with_every_file_and_every_version_that_goes_into_it(tmp_path, monkeypatch, job):
     """The gate reuses the client's environment while its key holds (tests/conform_package_job.py): a changed byte in
     any file of conformance/, a file added, or the version of a repacked distribution, the build backend or pip moves
     the key; bytecode and build output do not."""
-    from tests import conform_package_job as job
-
     package = package_copy(tmp_path)
     keys = {job.environment_key(package)}
-    (package / "__pycache__").mkdir(exist_ok=True)
-    (package / "__pycache__" / "suite.cpython-311.pyc").write_bytes(b"stale")
-    (package / "build" / "lib").mkdir(parents=True)
-    (package / "build" / "lib" / "suite.py").write_text("left by pip install ./conformance")
-    (package / "meshweaver_conform.egg-info").mkdir()
-    (package / "meshweaver_conform.egg-info" / "PKG-INFO").write_text("left by pip install ./conformance")
+    litter = [package / "__pycache__" / "suite.cpython-311.pyc", package / "build" / "lib" / "suite.py",
+              package / "meshweaver_conform.egg-info" / "PKG-INFO"]  # left by Python and by pip install ./conformance
+    for path in litter:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("stale")
     assert job.environment_key(package) in keys, "bytecode or build output moved the key"
-    sources = sorted(path for path in package.rglob("*") if path.is_file()
-                     and not {"__pycache__", "build", "meshweaver_conform.egg-info"} & set(path.relative_to(package).parts))
+    sources = sorted(path for path in package.rglob("*") if path.is_file() and path.parent not in {p.parent for p in litter})
     assert {path.name for path in sources} >= {"README.md", "coverage.toml", "pyproject.toml", "suite.py"}
     for path in sources:
         original = path.read_bytes()
@@ -151,25 +169,23 @@ def test_the_client_environment_key_moves_with_every_file_and_every_version_that
     keys.add(job.environment_key(package))
     (package / "checks" / "new_module.py").unlink()
     assert len(keys) == 1 + len(sources) + 1, f"{len(keys)} keys for {len(sources)} edited files and a new one"
-    real_version, real_closure = job.metadata.version, job.closure
+    real_version, found_once = job.metadata.version, job.closure
     for name in ("setuptools", "pip"):  # the build backend, the installer
-        monkeypatch.setattr(job.metadata, "version", lambda asked, name=name: "0.0" if asked == name else real_version(asked))
-        keys.add(job.environment_key(package))
-        monkeypatch.undo()
+        with monkeypatch.context() as patched:
+            patched.setattr(job.metadata, "version", lambda asked, name=name: "0.0" if asked == name else real_version(asked))
+            keys.add(job.environment_key(package))
     monkeypatch.setattr(job, "closure", lambda *args: [  # a repacked distribution
         SimpleNamespace(metadata=dist.metadata, version="0.0" if dist.metadata["Name"] == "anyio" else dist.version)
-        for dist in real_closure(*args)])
+        for dist in found_once(*args)])
     keys.add(job.environment_key(package))
     assert len(keys) == 1 + len(sources) + 1 + 3, "a version that goes into the environment did not move the key"
 
 
-def test_the_client_environment_is_reused_only_once_installed_and_an_older_one_goes_unless_in_use(tmp_path, monkeypatch):
+def test_the_client_environment_is_reused_only_once_installed_and_an_older_one_goes_unless_in_use(tmp_path, monkeypatch, job):
     """installed_once (tests/conform_package_job.py) with the wheel's build and install stood in for: the first call
     builds, the next reuses; an install that broke off is built again; a changed key removes the older environment,
     except one a run elsewhere holds."""
     from filelock import FileLock, ReadWriteLock
-
-    from tests import conform_package_job as job
 
     installs: list[Path] = []
 
@@ -226,12 +242,6 @@ def test_the_client_declares_the_mcp_sdk_and_imports_only_what_it_declares():
             assert all(name.split(".")[0] in allowed for name in imported), f"{path.relative_to(REPO_ROOT)} imports {imported}"
 
 
-def test_over_stdio_every_claim_passes_but_the_planted_divergence_which_is_named(runs):
-    every_claim_judged(runs["stdio"], failed=frozenset({PLANTED_CLAIM}))
-    planted = lines_of(runs["stdio"].output, f"FAIL {PLANTED_CLAIM}:")
-    assert len(planted) == 1 and "navigate_to answered " in planted[0] and "not a URL" in planted[0], planted
-
-
 # -- the security probes ------------------------------------------------------------------------------------
 
 # Each plant of tests/planted_server.py a probe must find: its claim, the probe's report on agentkit's server (PASS)
@@ -255,9 +265,9 @@ PROBE_FINDINGS = {
 }
 
 
-def test_the_probes_on_agentkits_server(runs):
+def test_the_probes_on_agentkits_server(stdio_run, conformance_runs):
     """Both runs find agentkit's server safe; its FileSystem store resolves '..', so the dot-dot probe finds the hazard."""
-    for run in runs.values():
+    for run in (stdio_run, conformance_runs):
         for claim, safe, _ in PROBE_FINDINGS.values():
             line = next(line for line in run.output.splitlines() if line.startswith(f"PASS {claim}"))
             # verifies: unified-path.no-decoding, mesh.errors-are-text, mesh.tool-table

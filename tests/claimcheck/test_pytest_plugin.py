@@ -70,15 +70,22 @@ ORDERED_PAGE = """
 """
 
 
-@pytest.mark.parametrize("distribution", [
-    ("-p", "xdist", "-n", "2", "--dist", "loadgroup"), ("-p", "xdist", "-n", "2"),
-    ("-p", "xdist", "-n", "2", "--dist", "worksteal"), ("-p", "xdist", "-n", "2", "--dist", "loadscope"), ()],
-    ids=lambda args: " ".join(args) or "no xdist")
+@pytest.mark.parametrize("distribution", [("-p", "xdist", "-n", "2"), ("-p", "xdist", "-n", "2", "--dist", "loadscope"), ()],
+                         ids=lambda args: " ".join(args) or "no xdist")
 def test_a_pages_examples_run_in_one_process_in_page_order(project: pytest.Pytester, distribution):
-    """Whatever the scheduling (`-n 2` alone is `--dist load`), each page's examples run on one worker, in order."""
+    """In one process and on real workers (`-n 2` alone is `--dist load`, which the plugin runs as loadgroup; loadscope
+    is the gate's), each page's examples run in one process, in order."""
     project.makefile(".md", **{f"docs/{name}": ORDERED_PAGE for name in ("first", "second", "third")})
     result = project.runpytest(*distribution)
     result.assert_outcomes(passed=15)
+
+
+def test_the_modes_that_ignore_groups_run_as_loadgroup_and_the_others_as_given(project: pytest.Pytester):
+    """worksteal ignores groups as load does, so the plugin runs both as loadgroup (whose run on workers is above);
+    loadgroup and loadscope stay as given."""
+    modes = ("load", "worksteal", "loadgroup", "loadscope")
+    chosen = {mode: project.parseconfigure("-p", "xdist", "-n", "2", "--dist", mode).option.dist for mode in modes}
+    assert chosen == {"load": "loadgroup", "worksteal": "loadgroup", "loadgroup": "loadgroup", "loadscope": "loadscope"}
 
 
 # A tool whose answer depends on state that the snippet changes after its assert.
