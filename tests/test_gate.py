@@ -81,7 +81,9 @@ def test_failures_fail_the_run_a_module_shares_a_worker_the_job_runs_once_lf_rer
     assert len(workers) == 1 and workers <= {"gw0", "gw1"}, first.outlines
     assert (project.path / "conftest.py.runs").read_text() == "ran\n", "the job ran more than once"
 
-    project.makepyfile(test_plain=WORKERS_TESTS.replace("1 == 2", "2 == 2"))
+    # A fix of another length: pytest's rewritten bytecode is keyed by the file's mtime and size, and the same second
+    # and size would rerun the old assert.
+    project.makepyfile(test_plain=WORKERS_TESTS.replace("1 == 2", "2 == 1 + 1"))
     again = project.runpytest(*WORKERS, "--lf", "-rA")
     assert again.ret == 1
     # Only the two failures ran, the fixed one passing (the workers deselect the rest, so the controller's summary
