@@ -44,8 +44,8 @@ def test_misses_are_answers(mesh):
             get_chunk(mesh, "Acme/content", "notes.md", bad)
 
 
-def test_snippet_is_cut_at_160_characters():
-    """(One line, blanks collapsed: snippets/content_chunk_navigation_03_chunk_tools.py, chunks.search-chunks-shape.)"""
+def test_snippet_is_one_line_of_160_characters():
+    assert snippet("a\r\nb   c") == "a b c"
     assert snippet("x" * 161) == "x" * 160 + "…" and snippet("x" * 160) == "x" * 160
     assert snippet("y" * 159 + " " + "z" * 10) == "y" * 159 + "…"  # end-trimmed before the ellipsis
 

@@ -59,8 +59,7 @@ def _unreadable(name: str) -> bytes:
 
 @pytest.mark.parametrize("name", UNREADABLE)
 def test_an_upload_indexing_cannot_read_is_stored_and_answers_the_failure(name):
-    """As in the framework (C8), the file stays stored and the failure is returned, never raised (over an indexed
-    file, its chunks and Document node stay: snippets/content_chunk_navigation_05_indexing.py)."""
+    """As in the framework (C8), the file stays stored and the failure is returned, never raised."""
     data = _unreadable(name)
     mesh = company()
     content = mesh.collections["Acme/content"]
@@ -72,6 +71,20 @@ def test_an_upload_indexing_cannot_read_is_stored_and_answers_the_failure(name):
     assert content.stored(name).data == data == result.stored.data and name in [entry["filePath"] for entry in content.listing()]
     # verifies: chunks.unreadable-upload-stored
     assert mesh.index.chunks_of("Acme/content", name) == () and not mesh.exists(f"Acme/content/_Documents/{name}")
+
+
+def test_an_unreadable_upload_over_a_readable_file_keeps_the_old_chunks_and_document():
+    """IndexFile fails before ReplaceFileChunks (over MCP: snippets/content_chunk_navigation_05_indexing.py)."""
+    mesh = company()
+    content = mesh.collections["Acme/content"]
+    first = content.upload("r.pdf", corpus.fpdf2_pdf().data, index=True)
+    mesh.refresh_index()
+    chunks = mesh.index.chunks_of("Acme/content", "r.pdf")
+    second = content.upload("r.pdf", b"%PDF-1.7\n", index=True)
+    mesh.refresh_index()
+    assert first.index_error is None and first.document is not None and second.index_error
+    assert content.stored("r.pdf").data == b"%PDF-1.7\n" and mesh.index.chunks_of("Acme/content", "r.pdf") == chunks
+    assert mesh.get("Acme/content/_Documents/r.pdf").version == first.document.version
 
 
 def test_search_reads_activity_nodes_only_when_asked_for_them():

@@ -11,6 +11,7 @@ import io
 import json
 import pkgutil
 import re
+import runpy
 import shlex
 import shutil
 import sys
@@ -142,7 +143,12 @@ def job(monkeypatch: pytest.MonkeyPatch):
     requires = tomllib.loads((REPO_ROOT / "conformance" / "pyproject.toml").read_text())["project"]["dependencies"]
     found = [SimpleNamespace(metadata={"Name": dist.metadata["Name"]}, version=dist.version)
              for dist in job.closure(requires, frozenset())]
-    monkeypatch.setattr(job, "closure", lambda *args: found)
+
+    def found_once(*arguments):
+        assert arguments == (requires, frozenset()), f"the key reads the distributions of {arguments}"
+        return found
+
+    monkeypatch.setattr(job, "closure", found_once)
     return job
 
 
@@ -394,6 +400,14 @@ def test_a_target_the_suite_cannot_check_is_one_line_and_exit_2(plain_http, tmp_
     assert code == 2 and len(lines) == 1 and lines[0].startswith("conform: ") and "Traceback" not in captured.err, \
         captured.out + captured.err
     assert re.search(expected.replace("{web}", re.escape(plain_http)), lines[0]), lines[0]
+
+
+def test_python_m_conformance_exits_with_mains_code(tmp_path, monkeypatch, capsys):
+    """`python -m conformance` (what dev.py conform runs) is main() with the command line, its code the exit status."""
+    monkeypatch.setattr(sys, "argv", ["conformance", *conform_args(tmp_path, "--url", "http://127.0.0.1:0/mcp")])
+    with pytest.raises(SystemExit) as exited:
+        runpy.run_path(str(REPO_ROOT / "conformance" / "__main__.py"), run_name="__main__")
+    assert exited.value.code == 2 and "conform: cannot reach http://127.0.0.1:0/mcp" in capsys.readouterr().err
 
 
 def test_the_checks_are_collected_from_every_module_of_the_package_in_its_order():

@@ -10,10 +10,10 @@ from agentkit._index import clamp_limit
 from tests.mesh_state import NODE_TYPES
 
 
-@pytest.mark.parametrize("asked, clamped", [(1, 1), (200, 200), ("30", 30), (2.9, 2),
-                                            (float("inf"), 200), (float("-inf"), 1)])
+@pytest.mark.parametrize("asked, clamped", [(0, 1), (-5, 1), (1, 1), (200, 200), (1000, 200), ("30", 30), (None, 50),
+                                            (float("inf"), 200), (float("-inf"), 1), (2.9, 2)])
 def test_limit_is_clamped_to_1_200(asked, clamped):
-    """A JSON 1e400 (infinity) is clamped like any large number (0, -5, 999, None: mesh.search-limit-clamped)."""
+    """The limit is clamped to 1..200, a JSON 1e400 (infinity) like any large or small number; None means the default."""
     assert clamp_limit(asked, 50) == clamped
 
 

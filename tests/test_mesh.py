@@ -94,7 +94,8 @@ def test_both_stores_resolve_dot_dot_when_they_read_a_file(store):
 
 
 @pytest.mark.parametrize("key, error, text", [
-    # (past the tree's root: snippets/unified_path_01_shapes.py, unified-path.dot-dot-agentkit-model)
+    ("../../Nowhere/content/x.md", FileNotFound,
+     "Error: File '../../Nowhere/content/x.md' not found in collection 'content'"),
     ("..", FileNotFound, "Error: File '..' not found in collection 'content'"),  # the collection's own folder
     # N8, C3: the opening of the error (on AzureBlob the listing that follows a failed read answers [], S1)
     ("../../Other/content/broken.pdf", UnreadableDocument,

@@ -21,6 +21,8 @@ def test_get_splits_at_the_first_reserved_word_in_any_case():
     assert (parsed.kind, parsed.address, parsed.remainder, parsed.content_key) == ("content", "Acme/Sales", "content/Sub/f.md", "Sub/f.md")
     assert parse_path("Acme/schema/Fact").kind == "unified"
     assert parse_path("Acme/content/").content_key == ""
+    area = parse_path("Acme/area/Overview")  # its own route (its kind and address, and children: unified_path_01_shapes.py)
+    assert (area.kind, area.address, area.remainder) == ("area", "Acme", "area/Overview")
 
 
 @pytest.mark.parametrize("function, arguments, expected", [
@@ -51,16 +53,20 @@ def test_malformed_paths_are_refused(function, argument, error, message):
 
 
 def test_get_tries_children_then_the_last_area_segment_then_the_old_colon_form():
-    """UP1: '/*', the last exact 'area' after the first segment (no ':' anywhere), a ':' after a '/', then the word
-    (children, the 'Word:' form and a ':' in a name: snippets/unified_path_01_shapes.py)."""
+    """UP1: '/*', the last exact 'area' after the first segment (no ':' anywhere), a ':' after a '/', then the word."""
     cases = {
+        "A/content/*": ("children", "A/content", None, None),
         "A/area/B/area/Overview/1": ("area", "A/area/B", "area", None),
         "A/Area/x": ("node", "A/Area/x", None, None),  # 'area' matches exactly
         "area/x": ("node", "area/x", None, None),  # never the first segment
         "A/content/area:x/area/y": ("unified", "A/content", "area", "x/area/y"),  # a ':' turns the area route off
+        "A/CONTENT:Sub/f.md": ("content", "A", "content", "Sub/f.md"),
+        "A/content/Q1: notes.md": ("unified", "A/content", "q1", " notes.md"),
         "A/content": ("unified", "A", "data", "content"),
         "A/content/": ("content", "A", "content", ""),
     }
     for path, expected in cases.items():
         parsed = parse_path(path)
         assert (parsed.kind, parsed.address, parsed.prefix, parsed.rest) == expected, path
+
+

@@ -96,10 +96,12 @@ def test_unoffered_tool_answer_is_the_a5_text():
     assert ticked(FACTS["A5"])[0] == REQUESTED_FUNCTION_NOT_FOUND == 'Error: Requested function "{name}" not found.'
 
 
-def test_bulk_create_answers_an_empty_array(mesh):
-    """(Opt-in, marked, each failing item named by its index: snippets/mesh_plugin_03_patterns.py,
-    mesh.bulk-create-extension.)"""
+def test_bulk_create_names_an_invalid_item_by_its_index_and_answers_an_empty_array(mesh):
+    """(Opt-in, marked, a collision: snippets/mesh_plugin_03_patterns.py, mesh.bulk-create-extension.)"""
     bulk = tools_by_name(mesh_plugin(mesh, bulk_create=True))[BULK_CREATE]
+    nodes = [{"id": "Acme/v-0", "name": "V0", "nodeType": "Fact"}, {"id": "Acme/v-x", "nodeType": "Fact"}]
+    lines = bulk.call({"nodes": json.dumps(nodes)}).splitlines()
+    assert lines[0] == "Created: Acme/v-0" and lines[1].startswith("[1] Error: cannot create 'Acme/v-x': 'name' is not set.")
     assert bulk.call({"nodes": "[]"}) == "Nothing to create: the array is empty."
 
 
