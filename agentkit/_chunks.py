@@ -65,9 +65,7 @@ def split_chunks(indexed: IndexText, *, collection_path: str, file_path: str,
     """Cut the indexing text into chunks; a chunk's page and box come from the first word it overlaps.
 
     ``size`` and ``overlap`` are the host's ContentIndexingOptions (K9); 1,000 and 150 unless it sets them.
-    A chunk's box is ``Box.covering`` of the boxes of its words on that page, in order: the same union, worked
-    out as the words are walked (every upload of a document chunks its every word, and a list of boxes and the
-    ``min``/``max`` calls of each step were most of it).
+    A chunk's box is ``Box.covering`` of the boxes of its words on that page, in order.
     """
     chunks = []
     spans = indexed.spans
@@ -80,29 +78,19 @@ def split_chunks(indexed: IndexText, *, collection_path: str, file_path: str,
             if span.start + span.length > start:  # Span.end
                 break
             cursor += 1
-        page, boxed = None, False
-        x = y = w = h = 0.0
+        page, boxes = None, []
         position = cursor  # walk by index: slicing spans[cursor:] copied every later word for each chunk
         while position < count:
             span = spans[position]
             if span.start >= end:
                 break
             position += 1
-            if page is None:  # the first word (a word without a page starts the box anew, as it did the list)
-                page, box, boxed = span.page, span.box, True
-                x, y, w, h = box.x, box.y, box.w, box.h
-            elif span.page == page:  # Box.covering's step: min and max as they choose, with the same sums
-                box = span.box
-                other_x, other_y = box.x, box.y
-                left = other_x if other_x < x else x
-                top = other_y if other_y < y else y
-                reach, other_reach = x + w, other_x + box.w
-                right = other_reach if other_reach > reach else reach
-                reach, other_reach = y + h, other_y + box.h
-                bottom = other_reach if other_reach > reach else reach
-                x, y, w, h = left, top, right - left, bottom - top
+            if page is None:  # the first word (a word without a page starts the box anew)
+                page, boxes = span.page, [span.box]
+            elif span.page == page:
+                boxes.append(span.box)
         chunks.append(Chunk(collection_path, file_path, number, start, end, text[start:end], page,
-                            Box(x, y, w, h) if boxed else None))
+                            Box.covering(boxes) if boxes else None))
     return tuple(chunks)
 
 

@@ -351,13 +351,22 @@ class Box:
 
     @staticmethod
     def covering(boxes: Iterable["Box"]) -> "Box":
-        """The union of the first box with each next one in turn, without a Box for every step between."""
+        """The union of the first box with each next one in turn, without a Box for every step between.
+
+        Each step is ``min``/``max`` of the edges written out as those two choose (the first unless the other is
+        smaller, or larger): every chunk of every upload is the union of its words' boxes, and the calls were most
+        of its cost."""
         found = iter(boxes)
         first = next(found)
         x, y, w, h = first.x, first.y, first.w, first.h
         for other in found:
-            left, top = min(x, other.x), min(y, other.y)
-            right, bottom = max(x + w, other.x + other.w), max(y + h, other.y + other.h)
+            other_x, other_y = other.x, other.y
+            left = other_x if other_x < x else x
+            top = other_y if other_y < y else y
+            reach, other_reach = x + w, other_x + other.w
+            right = other_reach if other_reach > reach else reach
+            reach, other_reach = y + h, other_y + other.h
+            bottom = other_reach if other_reach > reach else reach
             x, y, w, h = left, top, right - left, bottom - top
         return Box(x, y, w, h)
 
