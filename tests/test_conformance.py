@@ -37,6 +37,7 @@ from mcp_server import build_server
 from mcp_server.__main__ import ENDPOINT, http_server, seeded_workspace
 from mcp_server.__main__ import refused as framework_refusal
 from tests import conform_job
+from tests.conform_package_job import NOT_THE_PACKAGE
 from tests.planted_server import plant
 from tests.test_mcp_server import stand_in as tool_answering
 
@@ -132,7 +133,7 @@ def test_the_installed_wheel_passes_the_whole_suite_over_http_with_a_header_and_
 def package_copy(tmp_path: Path) -> Path:
     # Under a folder named build: the key leaves out build output inside the package, never the path above it.
     return shutil.copytree(REPO_ROOT / "conformance", tmp_path / "build" / "conformance",
-                           ignore=shutil.ignore_patterns("__pycache__", "build", "*.egg-info"))
+                           ignore=shutil.ignore_patterns(*NOT_THE_PACKAGE))
 
 
 @pytest.fixture

@@ -12,12 +12,20 @@ from agentkit import Mesh
 from agentkit._config import AgentConfiguration
 from agentkit._cost import TokenUsage
 from agentkit._runtime import Agent
-from agentkit._wire import CLAUDE, OPENAI, billed_input, relaxed_json_string
+from agentkit._wire import _NOT_AS_JSON_DUMPS, CLAUDE, OPENAI, _relaxed_char, billed_input, relaxed_json_string
 from agentkit.guide._models import TextModel
 
 
 def test_relaxed_escaping_of_control_and_supplementary_characters():
     assert relaxed_json_string("a\u0001\u007f\u2028é😀") == '"a\\u0001\\u007F\\u2028é\\uD83D\\uDE00"'
+
+
+def test_every_character_the_c_encoder_is_handed_it_writes_as_the_relaxed_rule():
+    """relaxed_json_string gives a text with none of _NOT_AS_JSON_DUMPS's characters to json.dumps: over every
+    character that can reach it (the pattern takes the supplementary ones), json.dumps writes what _relaxed_char does."""
+    handed = [chr(code) for code in range(0x10000) if not _NOT_AS_JSON_DUMPS.match(chr(code))]
+    assert len(handed) > 60_000
+    assert [json.dumps(char, ensure_ascii=False)[1:-1] for char in handed] == list(map(_relaxed_char, handed))
 
 
 @given(st.text())
